@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Install everything mlagreement needs to build, check and test.
+# Order of preference: already installed -> Debian's prebuilt r-cran-* -> CRAN.
+# Idempotent: when nothing is missing it only asks R which packages exist.
+set -euo pipefail
+
+r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs
+ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite"
+dev_pkgs="roxygen2"
+[ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
+sys_tools="pandoc:pandoc qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
+pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended"
+
+missing_r() {
+  Rscript --vanilla -e 'args <- commandArgs(TRUE);
+    have <- rownames(installed.packages());
+    cat(setdiff(args, have), sep = "\n")' $r_pkgs
+}
+
+can_apt=0
+if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then can_apt=1; fi
+apt_updated=0
+apt_update_once() {
+  if [ "$apt_updated" = "0" ]; then
+    apt-get update -qq >/dev/null 2>&1 || true
+    apt_updated=1
+  fi
+}
+# No `grep -q` here: it closes the pipe early and pipefail would report failure.
+apt_has() { apt-cache policy "$1" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; }
+
+# System tools used by R CMD check --as-cran (vignettes, HTML/PDF manual).
+if [ "$can_apt" = "1" ]; then
+  want=""
+  for pair in $sys_tools; do
+    cmd="${pair%%:*}"; pkg="${pair#*:}"
+    if ! command -v "$cmd" >/dev/null 2>&1 || ! dpkg -s "$pkg" >/dev/null 2>&1; then
+      want="$want $pkg"
+    fi
+  done
+  if [ -n "$want" ]; then
+    apt_update_once
+    echo "install-deps: apt-get install$want"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $want >/dev/null
+  fi
+fi
+
+need=$(missing_r)
+if [ -n "$need" ] && [ "$can_apt" = "1" ]; then
+  apt_update_once
+  debs=""
+  for p in $need; do
+    deb="r-cran-$(echo "$p" | tr '[:upper:]' '[:lower:]')"
+    if apt_has "$deb"; then debs="$debs $deb"; fi
+  done
+  if [ -n "$debs" ]; then
+    echo "install-deps: apt-get install$debs"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $debs >/dev/null
+  fi
+  need=$(missing_r)
+fi
+
+if [ -n "$need" ]; then
+  echo "install-deps: from CRAN:" $need
+  Rscript --vanilla -e 'args <- commandArgs(TRUE);
+    install.packages(args, repos = "https://cloud.r-project.org", Ncpus = 2L, quiet = TRUE)' $need
+  need=$(missing_r)
+  if [ -n "$need" ]; then
+    echo "install-deps: could not install:" $need >&2
+    exit 1
+  fi
+fi
+echo "install-deps: all dependencies present"
