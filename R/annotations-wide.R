@@ -23,7 +23,7 @@
 annotations_wide <- function(data, item, annotator, labels,
                              duplicates = c("error", "first", "last")) {
   check_data_frame(data)
-  duplicates <- rlang::arg_match(duplicates)
+  duplicates <- match_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   label_pos <- select_columns(rlang::enquo(labels), data, "labels")

@@ -31,3 +31,19 @@ check_dots_empty0 <- function(..., call = rlang::caller_env()) {
     )
   }
 }
+
+# Like rlang::arg_match(), but the error is a classed mlagreement error.
+# The full default vector selects its first element.
+match_choice <- function(x, choices, arg = rlang::caller_arg(x),
+                         call = rlang::caller_env()) {
+  if (identical(x, choices)) return(choices[[1]])
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !(x %in% choices)) {
+    shown <- if (is.character(x)) x else format(x)
+    mla_abort(
+      c("{.arg {arg}} must be one of {.or {.val {choices}}}.",
+        "x" = "It is {.val {shown}}."),
+      class = "arg", call = call
+    )
+  }
+  x
+}

@@ -27,7 +27,7 @@
 #' @method tidy mla
 tidy.mla <- function(x, level = c("corpus", "label", "item"), ...) {
   check_dots_empty0(...)
-  level <- rlang::arg_match(level)
+  level <- match_choice(level, c("corpus", "label", "item"))
   x[[level]]
 }
 

@@ -75,7 +75,7 @@
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   check_dots_empty0(...)
-  baseline <- rlang::arg_match(baseline)
+  baseline <- match_choice(baseline, baseline_names)
   x <- as_annotations(x)
   cols <- select_labels(x, labels)
   xc <- x$x[, cols, drop = FALSE]
