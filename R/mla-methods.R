@@ -28,7 +28,7 @@
 tidy.mla <- function(x, level = c("corpus", "label", "item"), ...) {
   check_dots_empty0(...)
   level <- match_choice(level, c("corpus", "label", "item"))
-  x[[level]]
+  switch(level, corpus = x$corpus, label = x$label, item = item_table(x))
 }
 
 #' @rdname tidy.mla

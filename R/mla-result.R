@@ -2,7 +2,7 @@
 # label, item) in long form over the three baselines, plus the design and the
 # reasons for every undefined value.
 
-new_mla <- function(x, cols, est, baseline) {
+new_mla <- function(x, cols, est, tally, baseline) {
   lab <- est$label
   k <- length(cols)
   labels <- x$labels[cols]
@@ -39,19 +39,11 @@ new_mla <- function(x, cols, est, baseline) {
     floor = ratio_or_na(cor$d_max, cor$w)
   )
 
-  it <- est$item
-  item_d <- ifelse(it$n_pairable > 0, it$d_sum / pmax(it$n_pairable, 1L), NA_real_)
-  n_items <- length(x$items)
-  item_tbl <- tibble::tibble(
-    item = rep(x$items, times = 3L),
-    n_annotators = rep(x$item_annotators, times = 3L),
-    baseline = rep(baseline_names, each = n_items),
-    observed = rep(1 - item_d, times = 3L),
-    estimate = as.vector(ratio_or_na(outer(item_d, rep(1, 3)),
-                                     matrix(cor$w, n_items, 3, byrow = TRUE)))
-  )
+  # Item rows (items x baselines) are built by tidy(): keep one value per item.
+  item_d <- ifelse(tally$n_pairable > 0, tally$d_sum / pmax(tally$n_pairable, 1L), NA_real_)
 
-  n_cells <- length(x$items) * length(x$annotators) * k
+  n_items <- length(x$items)
+  n_cells <- n_items * length(x$annotators) * k
   design <- list(
     n_items = n_items,
     n_annotators = length(x$annotators),
@@ -70,7 +62,8 @@ new_mla <- function(x, cols, est, baseline) {
     list(
       corpus = corpus_tbl,
       label = label_tbl,
-      item = item_tbl,
+      item_disagreement = item_d,
+      corpus_w = cor$w,
       design = design,
       baseline = baseline,
       labels = labels,
@@ -121,4 +114,21 @@ undefined_notes <- function(labels, lab, w, cor) {
     reason = rep("every label is constant: chance agreement is 1", length(corpus_zero))
   )
   rbind(corpus_notes, label_notes)
+}
+
+# Item level, items x baselines: the observed value with the corpus baseline.
+item_table <- function(fit) {
+  x <- fit$annotations
+  n_items <- length(x$items)
+  d <- fit$item_disagreement
+  w <- fit$corpus_w
+  estimate <- c(1 - d / w[1], 1 - d / w[2], 1 - d / w[3])
+  estimate[rep(!(w > 0) | is.na(w), each = n_items)] <- NA_real_
+  tibble::tibble(
+    item = rep(x$items, times = 3L),
+    n_annotators = rep(x$item_annotators, times = 3L),
+    baseline = rep(baseline_names, each = n_items),
+    observed = rep(1 - d, times = 3L),
+    estimate = estimate
+  )
 }
