@@ -10,9 +10,8 @@ new_mla <- function(x, cols, est, tally, baseline) {
   w <- lab$w                                   # k x 3: 1 - A_e,j per baseline
   w[!pairable, ] <- NA_real_
   d_obs <- lab$d_obs
-  d_max <- lab$d_max
-  label_estimate <- ratio_or_na(d_obs, w)
-  label_floor <- ratio_or_na(d_max, w)
+  label_estimate <- na_if_nan(lab$estimate)   # computed in C++ in double-double
+  label_floor <- na_if_nan(lab$floor)
   weight_sum <- colSums(w, na.rm = TRUE)
   weight <- sweep(w, 2, ifelse(weight_sum > 0, weight_sum, NA_real_), "/")
 
@@ -34,9 +33,9 @@ new_mla <- function(x, cols, est, tally, baseline) {
     baseline = baseline_names,
     observed = 1 - cor$d_obs,
     expected = 1 - cor$w,
-    estimate = ratio_or_na(cor$d_obs, cor$w),
+    estimate = na_if_nan(cor$estimate),
     floor_observed = 1 - cor$d_max,
-    floor = ratio_or_na(cor$d_max, cor$w)
+    floor = na_if_nan(cor$floor)
   )
 
   # Item rows (items x baselines) are built by tidy(): keep one value per item.
@@ -73,13 +72,6 @@ new_mla <- function(x, cols, est, tally, baseline) {
     ),
     class = "mla"
   )
-}
-
-# 1 - d / w, NA (not NaN/Inf) where w is zero or missing.
-ratio_or_na <- function(d, w) {
-  out <- 1 - d / w
-  out[is.na(w) | !(w > 0) | is.na(d)] <- NA_real_
-  out
 }
 
 safe_div <- function(num, den) ifelse(den > 0, num / den, NA_real_)
