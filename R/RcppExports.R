@@ -13,3 +13,7 @@ mla_estimates_cpp <- function(x, m, max_m) {
     .Call(`_mlagreement_mla_estimates_cpp`, x, m, max_m)
 }
 
+pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+}
+
