@@ -98,8 +98,8 @@ check_split <- function(train, test, annotator, ...) {
   check_df_arg(train, "train")
   check_df_arg(test, "test")
   ann_quo <- rlang::enquo(annotator)
-  tr <- train[[select_columns(ann_quo, train, "annotator", one = TRUE)]]
-  te <- test[[select_columns(ann_quo, test, "annotator", one = TRUE)]]
+  tr <- select_one_in(ann_quo, train, "annotator", "train")
+  te <- select_one_in(ann_quo, test, "annotator", "test")
   tr <- as.character(tr)
   te <- as.character(te)
   test_ann <- unique(te)
@@ -145,4 +145,34 @@ check_df_arg <- function(x, arg, call = rlang::caller_env()) {
       class = "input_type", call = call
     )
   }
+}
+
+# One column of a named data-frame argument (`train`, `test`, `predictions`):
+# like select_columns(), but the message names that argument.
+# With `one = FALSE`, returns the positions of one or more columns.
+select_one_in <- function(quo, data, arg, data_arg, one = TRUE, call = rlang::caller_env()) {
+  pos <- tryCatch(
+    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
+    error = function(e) {
+      mla_abort(
+        c("{.arg {arg}} must select existing columns of {.arg {data_arg}}."),
+        class = "column", parent = e, call = call
+      )
+    }
+  )
+  if (!one) {
+    if (length(pos) == 0L) {
+      mla_abort("{.arg {arg}} must select at least one column of {.arg {data_arg}}.",
+                class = "column", call = call)
+    }
+    return(pos)
+  }
+  if (length(pos) != 1L) {
+    mla_abort(
+      c("{.arg {arg}} must select exactly one column of {.arg {data_arg}}.",
+        "x" = "It selects {length(pos)} column{?s}."),
+      class = "column", call = call
+    )
+  }
+  data[[pos]]
 }

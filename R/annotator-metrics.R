@@ -89,8 +89,8 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
   tibble::tibble(
     annotator = c("(all)", keys),
     n = c(nrow(data), lengths(rows, use.names = FALSE)),
-    accuracy = c(out$accuracy, per["accuracy", ]),
-    macro_f1 = c(out$macro_f1, per["macro_f1", ])
+    accuracy = c(out$accuracy, unname(per["accuracy", ])),
+    macro_f1 = c(out$macro_f1, unname(per["macro_f1", ]))
   )
 }
 
@@ -117,7 +117,7 @@ check_label_column <- function(v, arg, call = rlang::caller_env()) {
     mla_abort(
       c("Column {.arg {arg}} must hold one label per row.",
         "x" = "It is a list-column (multi-label sets?).",
-        "i" = "Exact match and macro F1 are defined here for single labels. To score each distinct label set as a class, collapse the sets to strings first, e.g. {.code vapply(sets, function(s) paste(sort(s), collapse = \"+\"), \"\")}."),
+        "i" = "Annotator-level evaluation here follows the TID-8 recipe for single labels. To treat each distinct label set as one class, collapse the sets to strings first, e.g. {.code vapply(sets, function(s) paste(sort(s), collapse = \"+\"), \"\")}."),
       class = "multilabel", call = call
     )
   }

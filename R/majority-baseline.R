@@ -42,7 +42,7 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
   type <- rlang::arg_match(type)
   check_df_arg(train, "train")
   check_df_arg(test, "test")
-  truth_col <- train[[select_columns(rlang::enquo(truth), train, "truth", one = TRUE)]]
+  truth_col <- select_one_in(rlang::enquo(truth), train, "truth", "train")
   if (nrow(train) == 0L) {
     mla_abort("{.arg train} must have at least one row.", class = "empty")
   }
@@ -74,8 +74,8 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
         class = "column"
       )
     }
-    tr_ann <- train[[select_columns(ann_quo, train, "annotator", one = TRUE)]]
-    te_ann <- test[[select_columns(ann_quo, test, "annotator", one = TRUE)]]
+    tr_ann <- select_one_in(ann_quo, train, "annotator", "train")
+    te_ann <- select_one_in(ann_quo, test, "annotator", "test")
     tr <- encode_ids(tr_ann, "annotator")
     encode_ids(te_ann, "annotator")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))

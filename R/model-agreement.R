@@ -54,13 +54,13 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   check_dots_empty0(...)
   x <- as_annotations(x)
   check_df_arg(predictions, "predictions")
-  item_col <- predictions[[select_columns(rlang::enquo(item), predictions, "item", one = TRUE)]]
+  item_col <- select_one_in(rlang::enquo(item), predictions, "item", "predictions")
   ann_quo <- rlang::enquo(annotator)
   per_annotator <- !rlang::quo_is_null(ann_quo)
   ann_col <- if (per_annotator) {
-    predictions[[select_columns(ann_quo, predictions, "annotator", one = TRUE)]]
+    select_one_in(ann_quo, predictions, "annotator", "predictions")
   }
-  label_pos <- select_columns(rlang::enquo(labels), predictions, "labels")
+  label_pos <- select_one_in(rlang::enquo(labels), predictions, "labels", "predictions", one = FALSE)
   if (nrow(predictions) == 0L) {
     mla_abort("{.arg predictions} must have at least one row.", class = "empty")
   }
