@@ -64,7 +64,7 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   if (nrow(predictions) == 0L) {
     mla_abort("{.arg predictions} must have at least one row.", class = "empty")
   }
-  pred_values <- prediction_matrix(predictions, label_pos, x$labels)
+  pred_values <- prediction_matrix(predictions, label_pos, x$labels, item_col)
   pi <- match_ids(item_col, x$items, "item")
   pa <- if (per_annotator) match_ids(ann_col, x$annotators, "annotator")
   n_ann <- length(x$annotators)
@@ -144,7 +144,8 @@ weighted_estimate <- function(st, n_items) {
 }
 
 # Predictions as a records x labels 0/1 integer matrix over the labels of x.
-prediction_matrix <- function(predictions, label_pos, labels, call = rlang::caller_env()) {
+prediction_matrix <- function(predictions, label_pos, labels, item_col,
+                              call = rlang::caller_env()) {
   wide <- length(label_pos) > 1L || (length(labels) == 1L && names(label_pos) == labels)
   if (!wide) {
     v <- predictions[[label_pos]]
@@ -162,8 +163,8 @@ prediction_matrix <- function(predictions, label_pos, labels, call = rlang::call
       bad <- unique(as.character(v)[is.na(idx)])
       mla_abort(
         c("Every predicted label must be a label of {.arg x}.",
-          "x" = "Unknown label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(is.na(idx))[1]}.",
-          "i" = "Labels of {.arg x}: {format_first(labels)}."),
+          "x" = "Unknown label{?s}: {.val {utils::head(bad, 5)}}.",
+          "i" = "First at row {which(is.na(idx))[1]}; labels of {.arg x}: {format_first(labels)}."),
         class = "unknown_label", call = call
       )
     }
@@ -183,7 +184,7 @@ prediction_matrix <- function(predictions, label_pos, labels, call = rlang::call
   out <- matrix(0L, nrow(predictions), length(labels))
   for (j in seq_along(labels)) {
     v <- predictions[[labels[j]]]
-    check_binary_values(v, labels[j], function(r) paste0("row ", r), call = call)
+    check_binary_values(v, labels[j], function(r) paste0("item ", item_col[r]), call = call)
     if (anyNA(v)) {
       rows <- which(is.na(v))
       mla_abort(

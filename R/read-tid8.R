@@ -66,12 +66,10 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
   }
   records <- parse_json_lines(lines, line_no, path)
   if (is.null(label)) label <- guess_tid8_label(records[[1]], line_no[1])
-  tbl <- tibble::tibble(
-    line = line_no,
-    item = json_field(records, item, line_no, path),
-    annotator = json_field(records, annotator, line_no, path),
-    label = json_field(records, label, line_no, path)
-  )
+  item_v <- json_field(records, item, line_no, path)
+  annotator_v <- json_field(records, annotator, line_no, path)
+  label_v <- json_field(records, label, line_no, path)
+  tbl <- tibble::tibble(line = line_no, item = item_v, annotator = annotator_v, label = label_v)
   if (!is.null(text)) {
     tbl$text <- json_field(records, text, line_no, path, optional = TRUE)
   }
