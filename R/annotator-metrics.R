@@ -122,10 +122,10 @@ check_label_column <- function(v, arg, call = rlang::caller_env()) {
     )
   }
   if (!(is.character(v) || is.factor(v) || is.numeric(v) || is.logical(v)) ||
-      !is.null(dim(v))) {
+      length(dim(v)) > 1L) {
     mla_abort(
       c("Column {.arg {arg}} must hold labels (character, factor, integer or logical).",
-        "x" = "It is {.obj_type_friendly {v}}."),
+        "x" = "It is {.obj_type_friendly {v}}{if (length(dim(v)) > 1L) ' with dimensions' else ''}."),
       class = "label_type", call = call
     )
   }
