@@ -86,47 +86,41 @@ annotation_pair_sums <- function(x) {
                 if (dense) integer() else x$annotator - 1L, length(x$annotators))
 }
 
-# Per-pair observed, expected and coefficient from the label-wise sums.
+# Per-pair observed, expected and coefficient from the C++ reduction.
 pair_statistics <- function(sums) {
-  n2 <- sums$n2
-  agree <- n2 - sums$dis
-  n_decisions <- rowSums(n2)
-  pairable <- n2 > 0
-  n_used <- rowSums(pairable)
-  d_lab <- ifelse(pairable, sums$dis / pmax(n2, 1), 0)
-  p <- ifelse(sums$n1 > 0, sums$psum / (2 * pmax(sums$n1, 1)), 0)
-  w_lab <- ifelse(pairable, 2 * p * (1 - p), 0)
-  d_obs <- ifelse(n_used > 0, rowSums(d_lab) / pmax(n_used, 1), NA_real_)
-  w <- ifelse(n_used > 0, rowSums(w_lab) / pmax(n_used, 1), NA_real_)
+  w <- sums$w
+  w[is.nan(w)] <- NA_real_
+  d_obs <- sums$d_obs
+  d_obs[is.nan(d_obs)] <- NA_real_
   list(
-    n_decisions = as.integer(n_decisions),
-    agree = rowSums(agree),
-    observed = ifelse(n_decisions > 0, rowSums(agree) / pmax(n_decisions, 1), NA_real_),
+    n_decisions = as.integer(sums$n_decisions),
+    agree = sums$agree,
+    observed = safe_div(sums$agree, sums$n_decisions),
     expected = 1 - w,
     estimate = ratio_or_na(d_obs, w)
   )
 }
 
 annotator_summary <- function(ids, sums, st) {
-  both <- c(sums$a, sums$b) + 1L
   n_ann <- length(ids)
-  tab <- function(v) {
-    out <- tapply(c(v, v), factor(both, levels = seq_len(n_ann)), sum)
-    ifelse(is.na(out), 0, out)
-  }
-  agree <- tab(st$agree)
-  decided <- tab(st$n_decisions)
+  both <- c(sums$a, sums$b) + 1L
   ok <- !is.na(st$estimate)
-  wsum <- tab(ifelse(ok, sums$n_items, 0))
-  esum <- tab(ifelse(ok, sums$n_items * st$estimate, 0))
-  partners <- tabulate(both, nbins = n_ann)
+  per <- cbind(
+    agree = st$agree,
+    decided = st$n_decisions,
+    wsum = ifelse(ok, sums$n_items, 0),
+    esum = ifelse(ok, sums$n_items * st$estimate, 0)
+  )
+  tot <- matrix(0, n_ann, 4, dimnames = list(NULL, colnames(per)))
+  grouped <- rowsum(rbind(per, per), both)
+  tot[as.integer(rownames(grouped)), ] <- grouped
   tibble::tibble(
     annotator = ids,
     n_items = as.integer(sums$ann_items),
-    n_partners = partners,
+    n_partners = tabulate(both, nbins = n_ann),
     prevalence = safe_div(sums$ann_positives, sums$ann_decisions),
-    observed = safe_div(as.vector(agree), as.vector(decided)),
-    estimate = safe_div(as.vector(esum), as.vector(wsum))
+    observed = safe_div(tot[, "agree"], tot[, "decided"]),
+    estimate = safe_div(tot[, "esum"], tot[, "wsum"])
   )
 }
 

@@ -5,14 +5,8 @@
 
 namespace {
 
-Rcpp::NumericMatrix as_matrix(const std::vector<double>& v, std::size_t n_pairs,
-                              std::size_t k) {
-  // pair-major storage -> pairs x labels column-major matrix
-  Rcpp::NumericMatrix out(static_cast<int>(n_pairs), static_cast<int>(k));
-  for (std::size_t p = 0; p < n_pairs; ++p) {
-    for (std::size_t j = 0; j < k; ++j) out[j * n_pairs + p] = v[p * k + j];
-  }
-  return out;
+Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
+  return Rcpp::NumericVector(v.begin(), v.end());
 }
 
 template <typename T, typename Codes>
@@ -28,20 +22,18 @@ Rcpp::List run_pairs(const T* values, R_xlen_t n_values, int n_labels,
                                   static_cast<std::size_t>(n_annotators)};
   mlagreement::PairResult res;
   mlagreement::pair_sums(view, codes, res);
-  const std::size_t np = res.a.size();
   return Rcpp::List::create(
       Rcpp::Named("a") = Rcpp::IntegerVector(res.a.begin(), res.a.end()),
       Rcpp::Named("b") = Rcpp::IntegerVector(res.b.begin(), res.b.end()),
-      Rcpp::Named("n_items") = Rcpp::NumericVector(res.n_items.begin(), res.n_items.end()),
-      Rcpp::Named("n2") = as_matrix(res.n2, np, k),
-      Rcpp::Named("dis") = as_matrix(res.dis, np, k),
-      Rcpp::Named("n1") = as_matrix(res.n1, np, k),
-      Rcpp::Named("psum") = as_matrix(res.psum, np, k),
-      Rcpp::Named("ann_positives") =
-          Rcpp::NumericVector(res.ann_positives.begin(), res.ann_positives.end()),
-      Rcpp::Named("ann_decisions") =
-          Rcpp::NumericVector(res.ann_decisions.begin(), res.ann_decisions.end()),
-      Rcpp::Named("ann_items") = Rcpp::NumericVector(res.ann_items.begin(), res.ann_items.end()));
+      Rcpp::Named("n_items") = as_numeric(res.n_items),
+      Rcpp::Named("n_decisions") = as_numeric(res.n_decisions),
+      Rcpp::Named("agree") = as_numeric(res.agree),
+      Rcpp::Named("d_obs") = as_numeric(res.d_obs),
+      Rcpp::Named("w") = as_numeric(res.w),
+      Rcpp::Named("n_labels_used") = as_numeric(res.n_labels_used),
+      Rcpp::Named("ann_positives") = as_numeric(res.ann_positives),
+      Rcpp::Named("ann_decisions") = as_numeric(res.ann_decisions),
+      Rcpp::Named("ann_items") = as_numeric(res.ann_items));
 }
 
 }  // namespace
