@@ -59,18 +59,17 @@ annotator_agreement <- function(x, ...) {
   }
   ids <- as.character(x$annotators)
   st <- pair_statistics(sums)
-  pairs <- tibble::tibble(
-    annotator1 = ids[sums$a + 1L],
-    annotator2 = ids[sums$b + 1L],
-    n_items = as.integer(sums$n_items),
-    n_decisions = st$n_decisions,
-    observed = st$observed,
-    expected = st$expected,
-    estimate = st$estimate
-  )
   ord <- order(sums$a, sums$b)
-  pairs <- pairs[ord, ]
-  annotators <- annotator_summary(ids, sums, st)
+  pairs <- tibble::tibble(
+    annotator1 = ids[sums$a[ord] + 1L],
+    annotator2 = ids[sums$b[ord] + 1L],
+    n_items = as.integer(sums$n_items[ord]),
+    n_decisions = st$n_decisions[ord],
+    observed = st$observed[ord],
+    expected = st$expected[ord],
+    estimate = st$estimate[ord]
+  )
+  annotators <- annotator_summary(ids, sums)
   structure(
     list(pairs = pairs, annotators = annotators, labels = x$labels,
          n_items = length(x$items)),
@@ -95,32 +94,20 @@ pair_statistics <- function(sums) {
   list(
     n_decisions = as.integer(sums$n_decisions),
     agree = sums$agree,
-    observed = safe_div(sums$agree, sums$n_decisions),
+    observed = ifelse(sums$n_decisions > 0, sums$agree / sums$n_decisions, NA_real_),
     expected = 1 - w,
     estimate = ratio_or_na(d_obs, w)
   )
 }
 
-annotator_summary <- function(ids, sums, st) {
-  n_ann <- length(ids)
-  both <- c(sums$a, sums$b) + 1L
-  ok <- !is.na(st$estimate)
-  per <- cbind(
-    agree = st$agree,
-    decided = st$n_decisions,
-    wsum = ifelse(ok, sums$n_items, 0),
-    esum = ifelse(ok, sums$n_items * st$estimate, 0)
-  )
-  tot <- matrix(0, n_ann, 4, dimnames = list(NULL, colnames(per)))
-  grouped <- rowsum(rbind(per, per), both)
-  tot[as.integer(rownames(grouped)), ] <- grouped
+annotator_summary <- function(ids, sums) {
   tibble::tibble(
     annotator = ids,
     n_items = as.integer(sums$ann_items),
-    n_partners = tabulate(both, nbins = n_ann),
+    n_partners = tabulate(c(sums$a, sums$b) + 1L, nbins = length(ids)),
     prevalence = safe_div(sums$ann_positives, sums$ann_decisions),
-    observed = safe_div(tot[, "agree"], tot[, "decided"]),
-    estimate = safe_div(tot[, "esum"], tot[, "wsum"])
+    observed = safe_div(sums$ann_agree, sums$ann_joint),
+    estimate = safe_div(sums$ann_esum, sums$ann_wsum)
   )
 }
 

@@ -104,26 +104,19 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   model$estimate[model_idx] <- st$estimate
 
   hs <- annotation_pair_sums(x)
-  hst <- if (length(hs$a) > 0) pair_statistics(hs)
-  human_summary <- if (length(hs$a) > 0) annotator_summary(ids, hs, hst)
-  both <- c(hs$a, hs$b) + 1L
-  human_dec <- if (length(hs$a) > 0) {
-    as.vector(tapply(c(hst$n_decisions, hst$n_decisions), factor(both, levels = seq_len(n_ann)), sum))
-  } else {
-    rep(0, n_ann)
-  }
-  human_dec[is.na(human_dec)] <- 0
+  hst <- pair_statistics(hs)
+  human_summary <- annotator_summary(ids, hs)
   humans <- tibble::tibble(
     annotator = ids,
     comparison = "annotators",
-    n_decisions = as.integer(human_dec),
-    observed = if (is.null(human_summary)) NA_real_ else human_summary$observed,
-    estimate = if (is.null(human_summary)) NA_real_ else human_summary$estimate
+    n_decisions = as.integer(hs$ann_joint),
+    observed = human_summary$observed,
+    estimate = human_summary$estimate
   )
   all_rows <- tibble::tibble(
     annotator = "(all)",
     comparison = c("model", "annotators"),
-    n_decisions = c(sum(st$n_decisions), if (is.null(hst)) 0L else sum(hst$n_decisions)),
+    n_decisions = c(sum(st$n_decisions), sum(hst$n_decisions)),
     observed = c(pooled_observed(st), pooled_observed(hst)),
     estimate = c(weighted_estimate(st, sums$n_items), weighted_estimate(hst, hs$n_items))
   )
@@ -133,12 +126,10 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
 }
 
 pooled_observed <- function(st) {
-  if (is.null(st)) return(NA_real_)
   safe_div(sum(st$agree), sum(st$n_decisions))
 }
 
 weighted_estimate <- function(st, n_items) {
-  if (is.null(st)) return(NA_real_)
   ok <- !is.na(st$estimate)
   safe_div(sum(st$estimate[ok] * n_items[ok]), sum(n_items[ok]))
 }

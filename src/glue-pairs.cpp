@@ -33,7 +33,11 @@ Rcpp::List run_pairs(const T* values, R_xlen_t n_values, int n_labels,
       Rcpp::Named("n_labels_used") = as_numeric(res.n_labels_used),
       Rcpp::Named("ann_positives") = as_numeric(res.ann_positives),
       Rcpp::Named("ann_decisions") = as_numeric(res.ann_decisions),
-      Rcpp::Named("ann_items") = as_numeric(res.ann_items));
+      Rcpp::Named("ann_items") = as_numeric(res.ann_items),
+      Rcpp::Named("ann_agree") = as_numeric(res.ann_agree),
+      Rcpp::Named("ann_joint") = as_numeric(res.ann_joint),
+      Rcpp::Named("ann_wsum") = as_numeric(res.ann_wsum),
+      Rcpp::Named("ann_esum") = as_numeric(res.ann_esum));
 }
 
 }  // namespace

@@ -33,6 +33,9 @@ struct PairResult {
   std::vector<double> n_items, n_decisions, agree;
   std::vector<double> d_obs, w, n_labels_used;  // d_obs, w NaN when no label is pairable
   std::vector<double> ann_positives, ann_decisions, ann_items;
+  // Per annotator over their pairs: agreeing and joint decisions, and the
+  // shared-item weights and weighted coefficients of the defined pairs.
+  std::vector<double> ann_agree, ann_joint, ann_wsum, ann_esum;
 };
 
 namespace detail {
@@ -163,6 +166,10 @@ void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
   out.d_obs.assign(n_pairs, nan);
   out.w.assign(n_pairs, nan);
   out.n_labels_used.assign(n_pairs, 0.0);
+  out.ann_agree.assign(v.n_annotators, 0.0);
+  out.ann_joint.assign(v.n_annotators, 0.0);
+  out.ann_wsum.assign(v.n_annotators, 0.0);
+  out.ann_esum.assign(v.n_annotators, 0.0);
   for (std::size_t p = 0; p < n_pairs; ++p) {
     const detail::PairLabel* pl = lab.data() + p * k;
     double n_dec = 0, dis = 0, used = 0, d_sum = 0, w_sum = 0;
@@ -182,6 +189,16 @@ void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
     if (used > 0) {
       out.d_obs[p] = d_sum / used;
       out.w[p] = w_sum / used;
+    }
+    const std::size_t pa = static_cast<std::size_t>(out.a[p]);
+    const std::size_t pb = static_cast<std::size_t>(out.b[p]);
+    for (std::size_t c : {pa, pb}) {
+      out.ann_agree[c] += n_dec - dis;
+      out.ann_joint[c] += n_dec;
+      if (used > 0 && out.w[p] > 0.0) {
+        out.ann_wsum[c] += out.n_items[p];
+        out.ann_esum[c] += out.n_items[p] * (1.0 - out.d_obs[p] / out.w[p]);
+      }
     }
   }
 }
