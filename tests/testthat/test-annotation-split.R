@@ -83,4 +83,6 @@ test_that("split errors", {
   expect_snapshot(error = TRUE, check_split(one, "test", annotator))
   expect_error(check_split(one, "test", annotator), class = "mlagreement_error_input_type")
   expect_snapshot(error = TRUE, annotation_split(one, item, annotator, 0.5, 1))
+  expect_snapshot(error = TRUE, check_split(one, one[-2], annotator))
+  expect_error(check_split(one, one[-2], annotator), class = "mlagreement_error_column")
 })

@@ -127,3 +127,14 @@ test_that("autoplot() returns a symmetric heat map without printing", {
   expect_snapshot(error = TRUE, ggplot2::autoplot(agr, value = "kappa"))
   expect_snapshot(error = TRUE, ggplot2::autoplot(agr, bins = 3))
 })
+
+test_that("integer, double and logical storage give identical diagnostics", {
+  set.seed(15)
+  arr <- random_design(15, 4, 3)
+  int <- annotator_agreement(arr)
+  dbl <- annotator_agreement(array(as.double(arr), dim(arr), dimnames(arr)))
+  lgl <- annotator_agreement(array(as.logical(arr), dim(arr), dimnames(arr)))
+  expect_identical(tidy(dbl), tidy(int))
+  expect_identical(tidy(lgl), tidy(int))
+  expect_identical(tidy(lgl, level = "annotators"), tidy(int, level = "annotators"))
+})

@@ -79,6 +79,8 @@ test_that("annotator_metrics() errors", {
   expect_snapshot(error = TRUE, annotator_metrics(ok, c(t, e), e))
   expect_snapshot(error = TRUE, annotator_metrics(as.list(ok), t, e))
   expect_error(annotator_metrics(as.list(ok), t, e), class = "mlagreement_error_input_type")
+  expect_snapshot(error = TRUE, annotator_metrics(ok, t, e, ann, na_rm = TRUE))
+  expect_error(annotator_metrics(ok, t, e, ann, na_rm = TRUE), class = "mlagreement_error_dots")
   na_ann <- data.frame(ann = c("a", NA), t = c("x", "y"), e = c("x", "y"))
   expect_snapshot(error = TRUE, annotator_metrics(na_ann, t, e, ann))
   expect_error(annotator_metrics(na_ann, t, e, ann), class = "mlagreement_error_na_id")

@@ -105,6 +105,10 @@ test_that("model_agreement() errors", {
   wide2 <- data.frame(item = c("i1", "i2"), a = c(1, 0.5), b = 0, c = 0)
   expect_snapshot(error = TRUE, model_agreement(codes, wide2, item, labels = -item))
   expect_error(model_agreement(codes, wide2, item, labels = -item), class = "mlagreement_error")
+  wide3 <- data.frame(item = c("i1", "i2"), a = c(1, NA), b = 0, c = 0)
+  expect_snapshot(error = TRUE, model_agreement(codes, wide3, item, labels = -item))
+  expect_error(model_agreement(codes, wide3, item, labels = -item),
+               class = "mlagreement_error_missing_label")
   expect_snapshot(error = TRUE, model_agreement(codes, ok, item, annotator, labels = label))
   expect_snapshot(error = TRUE, model_agreement(codes, ok[0, ], item, labels = label))
   expect_snapshot(error = TRUE, model_agreement(codes, "ok", item, labels = label))
