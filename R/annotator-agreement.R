@@ -148,10 +148,14 @@ format.mla_annotator_agreement <- function(x, ...) {
   cli::cli_format_method({
     cli::cli_text("{.cls mla_annotator_agreement}: {nrow(a)} annotator{?s}, ",
                   "{nrow(p)} pair{?s} sharing items, {length(x$labels)} label{?s}")
-    cli::cli_text("Pair coefficients (pooled marginal): median {fmt4(stats::median(p$estimate, na.rm = TRUE))}, ",
-                  "range {fmt4(suppressWarnings(min(p$estimate, na.rm = TRUE)))} to ",
-                  "{fmt4(suppressWarnings(max(p$estimate, na.rm = TRUE)))}",
-                  if (anyNA(p$estimate)) paste0(" (", sum(is.na(p$estimate)), " undefined)") else "")
+    defined <- p$estimate[!is.na(p$estimate)]
+    if (length(defined) > 0) {
+      cli::cli_text("Pair coefficients (pooled marginal): median {fmt4(stats::median(defined))}, ",
+                    "range {fmt4(min(defined))} to {fmt4(max(defined))}",
+                    if (anyNA(p$estimate)) paste0(" (", sum(is.na(p$estimate)), " undefined)") else "")
+    } else {
+      cli::cli_text("Pair coefficients (pooled marginal): all undefined (constant labels).")
+    }
     if (nrow(low) > 0) {
       cli::cli_text("Lowest mean agreement: ",
                     paste0(low$annotator, " (", fmt4(low$estimate), ")", collapse = ", "))

@@ -99,6 +99,8 @@ test_that("constant pairs have an NA coefficient, not NaN", {
   expect_identical(ab$estimate, NA_real_)
   expect_equal(ab$observed, 1)
   expect_false(any(is.nan(pairs$estimate)))
+  const <- array(0L, c(2, 2, 2))
+  expect_snapshot(annotator_agreement(const))
 })
 
 test_that("annotator_agreement() print and errors", {
