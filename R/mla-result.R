@@ -74,6 +74,13 @@ new_mla <- function(x, cols, est, tally, baseline) {
   )
 }
 
+# 1 - d / w, NA (not NaN/Inf) where w is zero or missing.
+ratio_or_na <- function(d, w) {
+  out <- 1 - d / w
+  out[is.na(w) | !(w > 0) | is.na(d)] <- NA_real_
+  out
+}
+
 safe_div <- function(num, den) ifelse(den > 0, num / den, NA_real_)
 
 na_if_nan <- function(x) {
