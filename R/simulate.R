@@ -234,11 +234,18 @@ check_probabilities <- function(x, n, what, arg = rlang::caller_arg(x),
 }
 
 check_bias <- function(bias, n, scenario, call = rlang::caller_env()) {
-  if (!is.numeric(bias) || !length(bias) %in% c(1L, n) || anyNA(bias) ||
-      any(!is.finite(bias))) {
+  if (!is.numeric(bias) || !length(bias) %in% c(1L, n)) {
     mla_abort(
       c("{.arg bias} must be finite numbers: one, or one per annotator ({n}).",
         "x" = "It is {describe_value(bias)}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  bad <- which(!is.finite(bias))
+  if (length(bad) > 0L) {
+    mla_abort(
+      c("{.arg bias} must be finite numbers.",
+        "x" = "Annotator {bad[1]} has bias {.val {bias[bad[1]]}}."),
       class = "simulation_argument", call = call
     )
   }
