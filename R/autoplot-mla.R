@@ -32,7 +32,7 @@
 autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot = NULL, ...) {
   rlang::check_installed("ggplot2", reason = "to plot agreement results.")
   check_dots_empty0(...)
-  type <- rlang::arg_match(type)
+  type <- match_choice(type)
   if (!is.null(boot) && type != "labels") {
     mla_abort(
       c("{.arg boot} is only used by {.code type = \"labels\"}.",

@@ -76,8 +76,8 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
   check_dots_empty0(...)
   available <- unique(object$measure)
   if (is.null(measures)) measures <- setdiff(available, "floor_observed")
-  measures <- rlang::arg_match(measures, available, multiple = TRUE)
-  if (!is.null(by)) by <- rlang::arg_match(by, c("n_annotators", "n_items", "n_labels"))
+  measures <- match_choice(measures, available, multiple = TRUE)
+  if (!is.null(by)) by <- match_choice(by, c("n_annotators", "n_items", "n_labels"))
   keys <- c("scenario", "prevalence_level", "measure", by)
   d <- as.data.frame(object)[object$measure %in% measures, ]
   stats <- summarise_groups(d, keys)
@@ -126,7 +126,7 @@ summarise_groups <- function(d, keys) {
   g <- interaction(d[keys], drop = TRUE, lex.order = TRUE)
   first <- !duplicated(g)
   out <- d[first, keys, drop = FALSE]
-  est <- split(d$estimate, g)[as.character(g[first])]
+  est <- unname(split(d$estimate, g)[as.character(g[first])])
   q <- function(e, prob) if (all(is.na(e))) NA_real_ else unname(stats::quantile(e, prob, na.rm = TRUE))
   out$mean <- vapply(est, function(e) if (all(is.na(e))) NA_real_ else mean(e, na.rm = TRUE), 1)
   out$low <- vapply(est, q, 1, prob = 0.1)

@@ -96,7 +96,7 @@ simulate_annotations <- function(n_items, n_annotators, n_labels, prevalence,
                                  scenario = c("perfect", "noisy", "independent", "minimum"),
                                  error = 0.1, ..., bias = 0, correlation = 0) {
   check_dots_empty0(...)
-  scenario <- rlang::arg_match(scenario)
+  scenario <- match_choice(scenario)
   n_items <- check_count(n_items, min = 1)
   n_annotators <- check_count(n_annotators, min = 2)
   n_labels <- check_count(n_labels, min = 1)
@@ -286,4 +286,31 @@ describe_value <- function(x) {
   } else {
     cli::format_inline("{.obj_type_friendly {x}}")
   }
+}
+
+# arg_match() with the package's classed error. `values` defaults to the
+# formal's default choices, as in rlang::arg_match().
+match_choice <- function(arg, values = NULL, multiple = FALSE,
+                         arg_name = rlang::caller_arg(arg), call = rlang::caller_env()) {
+  if (is.null(values)) {
+    values <- eval(formals(sys.function(sys.parent()))[[arg_name]])
+    if (identical(arg, values)) return(if (multiple) arg else arg[1L])
+  }
+  if (!is.character(arg) || length(arg) == 0L || anyNA(arg) ||
+      (!multiple && length(arg) != 1L)) {
+    mla_abort(
+      c("{.arg {arg_name}} must be {if (multiple) 'a character vector' else 'a string'} with values in {.val {values}}.",
+        "x" = "It is {.obj_type_friendly {arg}}."),
+      class = "argument_value", call = call
+    )
+  }
+  bad <- setdiff(arg, values)
+  if (length(bad) > 0L) {
+    mla_abort(
+      c("{.arg {arg_name}} must be one of {.or {.val {values}}}.",
+        "x" = "Not one of them: {.val {bad}}."),
+      class = "argument_value", call = call
+    )
+  }
+  unique(arg)
 }

@@ -70,7 +70,7 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
   n_items <- check_design_values(n_items, min = 1)
   n_labels <- check_design_values(n_labels, min = 1)
   prevalence <- check_prevalence_levels(prevalence)
-  scenarios <- rlang::arg_match(scenarios, scenario_names, multiple = TRUE)
+  scenarios <- match_choice(scenarios, scenario_names, multiple = TRUE)
   repeats <- check_count(repeats, min = 1)
   error <- check_probabilities(error, 1L, "study")
   R <- check_count(R, min = 1)
@@ -184,8 +184,7 @@ available_measures <- function() {
 
 check_measures <- function(measures, call = rlang::caller_env()) {
   if (is.null(measures)) return(available_measures())
-  measures <- rlang::arg_match(measures, names(measure_groups), multiple = TRUE,
-                               error_call = call)
+  measures <- match_choice(measures, names(measure_groups), multiple = TRUE, call = call)
   missing <- setdiff(measures, available_measures())
   if (length(missing) > 0L) {
     mla_abort(
@@ -201,9 +200,14 @@ check_design_values <- function(x, min, arg = rlang::caller_arg(x), call = rlang
   ok <- is.numeric(x) && length(x) > 0L && !anyNA(x) && all(is.finite(x)) &&
     all(x == trunc(x)) && all(x >= min)
   if (!ok) {
+    bad <- if (is.numeric(x)) which(is.na(x) | !is.finite(x) | x != trunc(x) | x < min) else integer()
+    detail <- if (length(bad) > 0L) {
+      paste0("Element ", bad[1], " is ", format(x[bad[1]]), ".")
+    } else {
+      paste0("It is ", describe_value(x), ".")
+    }
     mla_abort(
-      c("{.arg {arg}} must be whole numbers >= {min}.",
-        "x" = "It is {describe_value(x)}{if (is.numeric(x) && length(x) > 1L) paste0(' (', format_first(x), ')') else ''}."),
+      c("{.arg {arg}} must be whole numbers >= {min}.", "x" = detail),
       class = "simulation_argument", call = call
     )
   }
@@ -244,7 +248,7 @@ summary.mla_simulation <- function(object, by = c("scenario", "prevalence_level"
   keys <- unique(as.data.frame(object)[by])
   groups <- interaction(as.data.frame(object)[by], drop = TRUE, lex.order = TRUE)
   kg <- interaction(keys, drop = TRUE, lex.order = TRUE)
-  est <- split(object$estimate, groups)[as.character(kg)]
+  est <- unname(split(object$estimate, groups)[as.character(kg)])
   out <- tibble::as_tibble(keys)
   out$mean <- vapply(est, function(e) if (all(is.na(e))) NA_real_ else mean(e, na.rm = TRUE), 1)
   out$sd <- vapply(est, function(e) if (sum(!is.na(e)) < 2L) NA_real_ else stats::sd(e, na.rm = TRUE), 1)

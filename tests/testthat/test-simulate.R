@@ -184,3 +184,10 @@ test_that("arguments are validated with classed errors", {
   expect_error(simulate_annotations(10, 3, 2, 0.5, "minimum", correlation = 0.3), class = "mlagreement_error")
   expect_error(simulate_annotations(10, 3, 2, 0.5, "noisy", 0.1, 7), class = "mlagreement_error")
 })
+
+test_that("scenario errors are classed", {
+  expect_error(simulate_annotations(10, 3, 2, 0.5, scenario = "nosy"),
+               class = "mlagreement_error_argument_value")
+  expect_error(simulate_annotations(10, 3, 2, 0.5, scenario = c("noisy", "perfect")),
+               class = "mlagreement_error")
+})
