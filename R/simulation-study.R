@@ -44,7 +44,7 @@
 #'   are available.
 #' @param R Bootstrap replicates for boot-F1 (the paper used 100).
 #' @param ... Must be empty.
-#' @return A tibble of class `mla_simulation` with one row per data set and
+#' @return `simulation_study()`: a tibble of class `mla_simulation` with one row per data set and
 #'   measure: `scenario`, `prevalence_level` (factor), `prevalence`,
 #'   `n_annotators`, `n_items`, `n_labels`, `replicate`, `seed`, `measure`,
 #'   `estimate`.
@@ -241,6 +241,12 @@ restore_rng <- function(state) {
   }
 }
 
+#' @rdname simulation_study
+#' @param object An `mla_simulation` result.
+#' @param by Columns to group by; `summary()` averages `estimate` over all
+#'   others (by default over \eqn{n}, \eqn{N}, \eqn{k} and the repeats, as
+#'   the paper's Table 4 does) and returns `mean`, `sd`, `n` (non-missing
+#'   values) and `n_missing`.
 #' @export
 summary.mla_simulation <- function(object, by = c("scenario", "prevalence_level", "measure"),
                                    ...) {
