@@ -69,8 +69,9 @@
 #'   label: one number or one per annotator. Default 0 (no bias).
 #' @param correlation Latent correlation \eqn{\rho} between the labels of one
 #'   vector, in \[0, 1\]. Default 0 (independent labels, as in the paper).
-#' @return An [annotations][as_annotations()] object with items `i001`...,
-#'   annotators `a01`... and labels `L01`... (zero-padded). Attributes:
+#' @return An [annotations][as_annotations()] object with items `i01`...,
+#'   annotators `a01`... and labels `L01`... (zero-padded to a common width,
+#'   at least two digits). Attributes:
 #'   `"truth"`, the items x labels 0/1 ground-truth matrix, and
 #'   `"simulation"`, a list of the generator's parameters.
 #' @family simulation
