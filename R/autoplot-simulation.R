@@ -90,7 +90,7 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
     ggplot2::geom_linerange(ggplot2::aes(xmin = .data$low, xmax = .data$high),
                             position = dodge, na.rm = TRUE) +
     ggplot2::geom_point(position = dodge, size = 1.8, na.rm = TRUE) +
-    ggplot2::scale_colour_manual(values = unname(okabe_ito[seq_along(levels(stats$prevalence_level))]),
+    ggplot2::scale_colour_manual(values = rep_len(unname(okabe_ito), nlevels(stats$prevalence_level)),
                                  name = "Prevalence") +
     ggplot2::labs(x = "Estimate (mean, 10th-90th percentile)", y = NULL) +
     theme_mla()

@@ -32,6 +32,13 @@
 #' A measure that is undefined on a data set (e.g. a coefficient whose
 #' chance agreement is 1) is `NA`.
 #'
+#' Cost: the MLA measures of the full Table 4 design (6,480 data sets) take a
+#' few seconds; they are computed from the sufficient statistics by the same
+#' C++ code as [mla()], without building its result tables. The set-based
+#' measures cost more, boot-F1 most (it bootstraps every data set `R`
+#' times): expect minutes for the full design with all measures. Use
+#' `measures = "mla"` for fast exploratory runs.
+#'
 #' @param n_annotators,n_items,n_labels Design values (whole numbers;
 #'   \eqn{n \ge 2}, \eqn{N, k \ge 1}). Every combination is run.
 #' @param prevalence Named probabilities, one per prevalence level; names
@@ -72,7 +79,13 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
   prevalence <- check_prevalence_levels(prevalence)
   scenarios <- match_choice(scenarios, scenario_names, multiple = TRUE)
   repeats <- check_count(repeats, min = 1)
-  error <- check_probabilities(error, 1L, "study")
+  if (!is.numeric(error) || length(error) != 1L || is.na(error) || error < 0 || error > 1) {
+    mla_abort(
+      c("{.arg error} must be a single number in [0, 1].",
+        "x" = "It is {describe_value(error)}."),
+      class = "simulation_argument"
+    )
+  }
   R <- check_count(R, min = 1)
   measures <- check_measures(measures)
 

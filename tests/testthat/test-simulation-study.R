@@ -112,6 +112,7 @@ test_that("arguments are validated", {
     simulation_study(prevalence = c(0.2, 1.4))
     simulation_study(scenarios = "noise")
     simulation_study(repeats = 0)
+    simulation_study(error = c(0.1, 0.2))
     simulation_study(measures = "kappa")
     simulation_study(n_items = 5, foo = 1)
   })
