@@ -134,9 +134,13 @@ simulate_array <- function(N, n, k, prevalence, scenario, error, bias, correlati
     perfect = rep_annotators(truth, n),
     noisy = {
       t <- rep_annotators(truth, n)
-      e <- rep(rep(error, each = N), times = k)           # per cell, annotator varies second
-      prob <- t * (1 - e) + (1 - t) * e
-      draw(biased(prob, bias, N, k), stats::runif(N * n * k))
+      u <- stats::runif(N * n * k)
+      e <- if (all(error == error[1])) error[1] else rep(rep(error, each = N), times = k)
+      if (all(bias == 0)) {
+        as.integer(t != (u < e))                          # flip with probability e
+      } else {
+        draw(biased(t * (1 - e) + (1 - t) * e, bias, N, k), u)
+      }
     },
     independent = {
       prob <- rep(prevalence, each = N * n)
@@ -159,10 +163,7 @@ latent_uniform <- function(rows, k, rho) {
 
 # The ground truth copied for each annotator: items x annotators x labels.
 rep_annotators <- function(truth, n) {
-  N <- nrow(truth)
-  k <- ncol(truth)
-  idx <- rep.int(seq_len(N), n * k) + N * rep(seq_len(k) - 1L, each = N * n)
-  as.integer(truth[idx])
+  as.vector(truth[rep.int(seq_len(nrow(truth)), n), , drop = FALSE])
 }
 
 # Logit shift of each annotator's selection probability.
@@ -179,7 +180,7 @@ minimum_array <- function(N, n, k, prevalence) {
   a <- pmax(1, pmin(n - 1, floor(prevalence * n + 0.5)))
   cells <- N * k
   u <- stats::runif(n * cells)
-  ord <- order(rep(seq_len(cells), each = n), u)
+  ord <- order(rep(seq_len(cells), each = n), u, method = "radix")
   rank <- integer(n * cells)
   rank[ord] <- rep.int(seq_len(n), cells)
   chosen <- rank <= rep(a, each = n * N)                  # n x (N * k), cell = i + N * j
