@@ -33,10 +33,12 @@ test_that("the template takes other data, columns and a primary baseline", {
   rmarkdown::draft("report.Rmd", template = "mla-report", package = "mlagreement", edit = FALSE)
   selected <- bias_example[bias_example$value == 1, c("item", "annotator", "label")]
   names(selected) <- c("sentence", "coder", "type")
+  selected$type <- as.character(selected$type)    # the universe comes from `labels`
   saveRDS(selected, "selected.rds")
   out <- rmarkdown::render("report.Rmd", quiet = TRUE, envir = new.env(), params = list(
     data = "selected.rds", item = "sentence", annotator = "coder", label = "type",
-    value = "", baseline = "ac1", R = 0
+    value = "", labels = paste(sprintf("L%02d", 1:31), collapse = ", "),
+    baseline = "ac1", R = 0
   ))
   html <- paste(readLines(out, warn = FALSE), collapse = "\n")
   html <- gsub("data:image/png;base64,[^\"]*", "", html)
