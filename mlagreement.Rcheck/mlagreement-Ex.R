@@ -18,6 +18,29 @@ library('mlagreement')
 base::assign(".oldSearch", base::search(), pos = 'CheckExEnv')
 base::assign(".old_wd", base::getwd(), pos = 'CheckExEnv')
 cleanEx()
+nameEx("analytic_agreement")
+### * analytic_agreement
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: analytic_agreement
+### Title: Closed-form agreement of the paper's generators (Figure 1)
+### Aliases: analytic_agreement
+
+### ** Examples
+
+analytic_agreement(c(0.2, 0.5, 0.8))
+
+# AC1 of independent coders at 5 % prevalence
+a <- analytic_agreement(0.05)
+a[a$generator == "independent" & a$baseline == "ac1", ]
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("analytic_agreement", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
 nameEx("annotation_split")
 ### * annotation_split
 
@@ -168,6 +191,59 @@ as_annotations(codes, labels = c("a", "b", "c", "d"))
 base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
 base::cat("as_annotations", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
 cleanEx()
+nameEx("autoplot.mla")
+### * autoplot.mla
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: autoplot.mla
+### Title: Plot a Multi-Label Agreement fit
+### Aliases: autoplot.mla
+
+### ** Examples
+
+## Don't show: 
+if (rlang::is_installed("ggplot2")) (if (getRversion() >= "3.4") withAutoprint else force)({ # examplesIf
+## End(Don't show)
+fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+ggplot2::autoplot(fit)
+ggplot2::autoplot(fit, type = "items")
+ggplot2::autoplot(fit, type = "prevalence")
+## Don't show: 
+}) # examplesIf
+## End(Don't show)
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("autoplot.mla", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
+nameEx("autoplot.mla_analytic")
+### * autoplot.mla_analytic
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: autoplot.mla_analytic
+### Title: Plot the analytic prevalence curves (paper Figure 1)
+### Aliases: autoplot.mla_analytic
+
+### ** Examples
+
+## Don't show: 
+if (rlang::is_installed("ggplot2")) (if (getRversion() >= "3.4") withAutoprint else force)({ # examplesIf
+## End(Don't show)
+ggplot2::autoplot(analytic_agreement())
+## Don't show: 
+}) # examplesIf
+## End(Don't show)
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("autoplot.mla_analytic", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
 nameEx("autoplot.mla_annotator_agreement")
 ### * autoplot.mla_annotator_agreement
 
@@ -193,6 +269,34 @@ ggplot2::autoplot(agr)
 
 base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
 base::cat("autoplot.mla_annotator_agreement", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
+nameEx("autoplot.mla_simulation")
+### * autoplot.mla_simulation
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: autoplot.mla_simulation
+### Title: Plot a simulation study
+### Aliases: autoplot.mla_simulation
+
+### ** Examples
+
+## Don't show: 
+if (rlang::is_installed("ggplot2")) (if (getRversion() >= "3.4") withAutoprint else force)({ # examplesIf
+## End(Don't show)
+set.seed(1)
+study <- simulation_study(n_annotators = 3, n_items = 20, n_labels = 5,
+                          repeats = 3, measures = "mla")
+ggplot2::autoplot(study)
+## Don't show: 
+}) # examplesIf
+## End(Don't show)
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("autoplot.mla_simulation", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
 cleanEx()
 nameEx("is_annotations")
 ### * is_annotations
@@ -345,6 +449,60 @@ unlink(path)
 
 base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
 base::cat("read_tid8", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
+nameEx("simulate_annotations")
+### * simulate_annotations
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: simulate_annotations
+### Title: Simulate multi-label annotations from the paper's generators
+### Aliases: simulate_annotations
+
+### ** Examples
+
+set.seed(1)
+x <- simulate_annotations(50, 4, 6, prevalence = 0.2, scenario = "noisy")
+tidy(mla(x))
+
+# minimum feasible agreement: observed agreement equals the floor
+y <- simulate_annotations(50, 4, 6, prevalence = 0.2, scenario = "minimum")
+tidy(mla(y))[, c("baseline", "observed", "floor_observed")]
+
+# one careless annotator, one who over-selects, correlated labels
+z <- simulate_annotations(50, 4, 6, prevalence = c(.1, .1, .3, .3, .5, .5),
+                          scenario = "noisy", error = c(.05, .05, .05, .3),
+                          bias = c(0, 0, 1, 0), correlation = 0.5)
+glance(mla(z))
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("simulate_annotations", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
+cleanEx()
+nameEx("simulation_study")
+### * simulation_study
+
+flush(stderr()); flush(stdout())
+
+base::assign(".ptime", proc.time(), pos = "CheckExEnv")
+### Name: simulation_study
+### Title: Simulation study of agreement measures (paper Table 4)
+### Aliases: simulation_study summary.mla_simulation
+
+### ** Examples
+
+set.seed(1)
+study <- simulation_study(n_annotators = 3, n_items = 20, n_labels = 5,
+                          repeats = 2, measures = "mla")
+study
+summary(study)
+
+
+
+base::assign(".dptime", (proc.time() - get(".ptime", pos = "CheckExEnv")), pos = "CheckExEnv")
+base::cat("simulation_study", base::get(".format_ptime", pos = 'CheckExEnv')(get(".dptime", pos = "CheckExEnv")), "\n", file=base::get(".ExTimings", pos = 'CheckExEnv'), append=TRUE, sep="\t")
 cleanEx()
 nameEx("tidy.mla")
 ### * tidy.mla

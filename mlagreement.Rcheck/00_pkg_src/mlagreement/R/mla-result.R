@@ -132,9 +132,11 @@ item_table <- function(fit) {
   )
 }
 
-# tibble::tibble() checks and recycles its inputs (about 1 ms a call); these
-# columns are built to equal length here, so construct the tibble directly.
+# tibble::tibble() checks its inputs (about 1 ms a call); these columns are
+# built here, so construct the tibble directly, recycling length-1 columns.
 fast_tibble <- function(...) {
   cols <- list(...)
-  tibble::new_tibble(cols, nrow = length(cols[[1]]))
+  n <- max(lengths(cols))
+  cols <- lapply(cols, function(col) if (length(col) == 1L && n != 1L) rep(col, n) else col)
+  tibble::new_tibble(cols, nrow = n)
 }
