@@ -17,6 +17,16 @@
 #' Long and wide data frames have their own constructors,
 #' [annotations_long()] and [annotations_wide()].
 #'
+#' @section Memory:
+#' A dense array is referenced, never copied; the object adds the count
+#' tables x and m (8 bytes per item x label) and about 16 bytes per item.
+#' The long and wide constructors store records only for (item, annotator)
+#' pairs that exist: 4 bytes per decision (labels x records) plus 8 bytes
+#' per record for its item and annotator, plus the same count tables, so a
+#' sparse crowdsourcing design never allocates an items x annotators array.
+#' While building, `annotations_long()` also needs a few integer vectors per
+#' input row.
+#'
 #' @param x An array, matrix or `annotations` object.
 #' @param ... Arguments passed to methods; must be empty for the array method.
 #' @param labels For the categorical matrix method: the declared label
