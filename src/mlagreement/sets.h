@@ -13,6 +13,7 @@
 #define MLAGREEMENT_SETS_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -292,7 +293,7 @@ struct SubsetEnumerator {
   }
 
  private:
-  static constexpr int kLoBits = 8;
+  static constexpr int kLoBits = 6;
   std::vector<std::uint32_t> lo, hi;
   std::vector<int> lo_size, hi_size;
   static std::size_t fill(const std::uint32_t* bit, int from, int to, std::uint32_t* v, int* sz) {
@@ -357,12 +358,25 @@ inline double subsets_cost(const SetData& d, const CompactSets& c) {
 inline void expected_by_subsets(const SetData& d, const CompactSets& c, int threads,
                                 double& sum_j, double& sum_m) {
   const std::size_t S = d.n_sets(), k = c.k;
-  std::vector<double> binom((k + 1) * (k + 1), 0.0);
+  const std::size_t K1 = k + 1;
+  // signed binomials (-1)^(q - i) C(q, i), and the two distances by (a, b, i)
+  std::vector<double> sbinom(K1 * K1, 0.0);
   for (std::size_t q = 0; q <= k; ++q) {
-    binom[q * (k + 1)] = 1.0;
+    sbinom[q * K1] = (q % 2 == 0) ? 1.0 : -1.0;
     for (std::size_t i = 1; i <= q; ++i) {
-      binom[q * (k + 1) + i] = binom[(q - 1) * (k + 1) + i - 1] +
-                               (i < q ? binom[(q - 1) * (k + 1) + i] : 0.0);
+      const double c = std::fabs(sbinom[(q - 1) * K1 + i - 1]) +
+                       (i < q ? std::fabs(sbinom[(q - 1) * K1 + i]) : 0.0);
+      sbinom[q * K1 + i] = ((q - i) % 2 == 0) ? c : -c;
+    }
+  }
+  std::vector<double> dist_j(K1 * K1 * K1, 0.0), dist_m(K1 * K1 * K1, 0.0);
+  for (std::size_t a = 0; a <= k; ++a) {
+    for (std::size_t b = 0; b <= k; ++b) {
+      for (std::size_t i = 0; i <= std::min(a, b); ++i) {
+        const int ia = static_cast<int>(a), ib = static_cast<int>(b), ii = static_cast<int>(i);
+        dist_j[(a * K1 + b) * K1 + i] = 1.0 - jaccard_similarity(ia, ib, ii);
+        dist_m[(a * K1 + b) * K1 + i] = 1.0 - masi_similarity(ia, ib, ii);
+      }
     }
   }
   // Sets in order of size; the sets of size <= b are a prefix.
@@ -374,10 +388,11 @@ inline void expected_by_subsets(const SetData& d, const CompactSets& c, int thre
     upto[b + 1] = order.size();
     if (!c.by_size[b].empty()) sizes.push_back(b);
   }
-  // Several size classes share one table (slot per class), so one look-up
-  // serves them all; the table holds at most 2^23 counts.
-  std::size_t slots = (std::size_t{1} << 23) >> k;
-  slots = std::max<std::size_t>(1, std::min<std::size_t>(4, slots));
+  // Size classes may share one table (a slot per class), so one look-up
+  // serves several; measured on 20 labels, one slot was fastest (the table
+  // stays at 2^k counts), so kSlots = 1. The code handles up to 8.
+  constexpr std::size_t kSlots = 1;
+  const std::size_t slots = kSlots;
   std::vector<std::uint32_t> T((std::size_t{1} << k) * slots, 0);
   std::vector<double> rj(S, 0.0), rm(S, 0.0);
   SubsetEnumerator enumerate;
@@ -388,6 +403,7 @@ inline void expected_by_subsets(const SetData& d, const CompactSets& c, int thre
     // compare with every member of the class.
     bool tabled[8] = {false};
     bool any_table = false;
+    double build_work = 0;
     for (std::size_t x = 0; x < ng; ++x) {
       const std::size_t b = cls_size[x];
       const double sb = static_cast<double>(c.by_size[b].size());
@@ -396,6 +412,7 @@ inline void expected_by_subsets(const SetData& d, const CompactSets& c, int thre
       }
       if (tabled[x]) {
         any_table = true;
+        build_work += static_cast<double>(c.by_size[b].size()) * static_cast<double>(std::uint64_t{1} << b);
         for (int t : c.by_size[b]) {
           const std::uint32_t cnt = static_cast<std::uint32_t>(d.count[static_cast<std::size_t>(t)]);
           enumerate(c.code[static_cast<std::size_t>(t)],
@@ -442,25 +459,25 @@ inline void expected_by_subsets(const SetData& d, const CompactSets& c, int thre
           // direction is met once from each side
           const double weight = a < bb ? 2.0 : 1.0;
           double cj = 0, cm = 0;
+          const std::size_t base = (static_cast<std::size_t>(a) * K1 + static_cast<std::size_t>(bb)) * K1;
+          const double* dj = dist_j.data() + base;
+          const double* dm = dist_m.data() + base;
           if (use_table[x]) {
             for (int i = 0; i <= a; ++i) {
               double h = 0;
               for (int q = i; q <= a; ++q) {
-                const double term =
-                    binom[static_cast<std::size_t>(q) * (k + 1) + static_cast<std::size_t>(i)] *
-                    static_cast<double>(M[x][q]);
-                h += ((q - i) % 2 == 0) ? term : -term;
+                h += sbinom[static_cast<std::size_t>(q) * K1 + static_cast<std::size_t>(i)] *
+                     static_cast<double>(M[x][q]);
               }
-              if (h == 0) continue;
-              cj += h * (1.0 - jaccard_similarity(a, bb, i));
-              cm += h * (1.0 - masi_similarity(a, bb, i));
+              cj += h * dj[i];
+              cm += h * dm[i];
             }
           } else {
             for (int t : c.by_size[static_cast<std::size_t>(bb)]) {
               const std::size_t tt = static_cast<std::size_t>(t);
               const int i = popcount64(mask & c.code[tt]);
-              cj += d.count[tt] * (1.0 - jaccard_similarity(a, bb, i));
-              cm += d.count[tt] * (1.0 - masi_similarity(a, bb, i));
+              cj += d.count[tt] * dj[i];
+              cm += d.count[tt] * dm[i];
             }
           }
           accj += weight * cj;
@@ -470,7 +487,20 @@ inline void expected_by_subsets(const SetData& d, const CompactSets& c, int thre
         rm[s] += accm;
       }
     }  // parallel region
-    if (any_table) std::fill(T.begin(), T.end(), 0U);
+    if (any_table) {
+      // reset: undo the entries written, or clear the table if that is cheaper
+      if (build_work * 8.0 < static_cast<double>(T.size())) {
+        for (std::size_t x = 0; x < ng; ++x) {
+          if (!tabled[x]) continue;
+          for (int t : c.by_size[cls_size[x]]) {
+            enumerate(c.code[static_cast<std::size_t>(t)],
+                      [&](std::uint32_t sub, int) { T[sub * slots + x] = 0U; });
+          }
+        }
+      } else {
+        std::fill(T.begin(), T.end(), 0U);
+      }
+    }
   }
   (void)threads;
   sum_j = sum_m = 0;
