@@ -38,11 +38,17 @@
 #'   are identical (distance 0); an empty and a non-empty set are disjoint
 #'   (distance 1).
 #'
-#' Set distances are computed in C++ on the distinct label sets: the expected
-#' disagreement costs \eqn{O(S^2)} for \eqn{S} distinct sets, however many
-#' annotations there are. A record with some but not all labels missing
-#' cannot be a set and is an error for the set distances (whole missing
-#' records are simply absent).
+#' Set distances are computed in C++ on the distinct label sets, never on
+#' pairs of annotations: both distances depend only on the two set sizes and
+#' the size of the intersection. The expected disagreement compares the
+#' \eqn{S} distinct sets pairwise (\eqn{O(S^2)}) or, when sets are many and
+#' small and at most 22 labels are in use, counts for every set how many
+#' values of each size contain each of its subsets and recovers the
+#' intersection sizes by binomial inversion (about \eqn{\sum_s 2^{|s|}} table
+#' look-ups); whichever needs less work is used, and both give the same value
+#' up to rounding. A record with some but not all labels missing cannot be a
+#' set and is an error for the set distances (whole missing records are
+#' simply absent).
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
