@@ -15,7 +15,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
   weight_sum <- colSums(w, na.rm = TRUE)
   weight <- sweep(w, 2, ifelse(weight_sum > 0, weight_sum, NA_real_), "/")
 
-  label_tbl <- tibble::tibble(
+  label_tbl <- fast_tibble(
     label = rep(labels, times = 3L),
     baseline = rep(baseline_names, each = k),
     prevalence = rep(na_if_nan(lab$p), 3L),
@@ -29,7 +29,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
   )
 
   cor <- est$corpus
-  corpus_tbl <- tibble::tibble(
+  corpus_tbl <- fast_tibble(
     baseline = baseline_names,
     observed = 1 - cor$d_obs,
     expected = 1 - cor$w,
@@ -98,21 +98,21 @@ undefined_notes <- function(labels, lab, w, cor) {
   reason[zero_w] <- "label is constant: chance agreement is 1 under this baseline"
   reason[rated & !pairable] <- "no item has two decisions on this label"
   reason[!rated] <- "no decisions on this label"
-  label_notes <- tibble::tibble(
+  label_notes <- fast_tibble(
     level = "label",
     label = rep(labels, times = 3L),
     baseline = rep(baseline_names, each = k),
     reason = reason
   )
-  label_notes <- label_notes[!is.na(label_notes$reason), ]
+  keep <- !is.na(label_notes$reason)
   corpus_zero <- which(!(cor$w > 0))
-  corpus_notes <- tibble::tibble(
-    level = rep("corpus", length(corpus_zero)),
-    label = rep(NA_character_, length(corpus_zero)),
-    baseline = baseline_names[corpus_zero],
-    reason = rep("every label is constant: chance agreement is 1", length(corpus_zero))
+  fast_tibble(
+    level = c(rep("corpus", length(corpus_zero)), label_notes$level[keep]),
+    label = c(rep(NA_character_, length(corpus_zero)), label_notes$label[keep]),
+    baseline = c(baseline_names[corpus_zero], label_notes$baseline[keep]),
+    reason = c(rep("every label is constant: chance agreement is 1", length(corpus_zero)),
+               label_notes$reason[keep])
   )
-  rbind(corpus_notes, label_notes)
 }
 
 # Item level, items x baselines: the observed value with the corpus baseline.
@@ -123,11 +123,20 @@ item_table <- function(fit) {
   w <- fit$corpus_w
   estimate <- c(1 - d / w[1], 1 - d / w[2], 1 - d / w[3])
   estimate[rep(!(w > 0) | is.na(w), each = n_items)] <- NA_real_
-  tibble::tibble(
+  fast_tibble(
     item = rep(x$items, times = 3L),
     n_annotators = rep(x$item_annotators, times = 3L),
     baseline = rep(baseline_names, each = n_items),
     observed = rep(1 - d, times = 3L),
     estimate = estimate
   )
+}
+
+# tibble::tibble() checks its inputs (about 1 ms a call); these columns are
+# built here, so construct the tibble directly, recycling length-1 columns.
+fast_tibble <- function(...) {
+  cols <- list(...)
+  n <- max(lengths(cols))
+  cols <- lapply(cols, function(col) if (length(col) == 1L && n != 1L) rep(col, n) else col)
+  tibble::new_tibble(cols, nrow = n)
 }

@@ -11,6 +11,8 @@ export _R_CHECK_CRAN_INCOMING_=false
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false
 export _R_CHECK_SYSTEM_CLOCK_=false
 export _R_CHECK_TESTS_NLINES_=0
+# This is our CI, not CRAN: run the snapshot tests and heavy checks as well.
+export NOT_CRAN=true
 # The PDF manual's default typewriter font (inconsolata) is only in Debian's
 # 1.4 GB texlive-fonts-extra; the manual is still built and checked in full,
 # with the standard fonts.

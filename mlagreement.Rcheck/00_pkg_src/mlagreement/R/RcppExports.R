@@ -17,3 +17,7 @@ mla_table_estimates_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_mla_table_estimates_cpp`, cnt, sx, sdis)
 }
 
+pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+}
+

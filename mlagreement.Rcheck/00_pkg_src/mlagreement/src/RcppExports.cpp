@@ -62,12 +62,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// pair_sums_cpp
+Rcpp::List pair_sums_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
+RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    rcpp_result_gen = Rcpp::wrap(pair_sums_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 8},
     {"_mlagreement_tally_counts_cpp", (DL_FUNC) &_mlagreement_tally_counts_cpp, 4},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
+    {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
     {NULL, NULL, 0}
 };
 
