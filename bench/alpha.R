@@ -4,12 +4,16 @@
 # Prints median times and ratios; no assertions.
 suppressPackageStartupMessages(library(mlagreement))
 
-timeit <- function(expr, times = 5) {
+# Median over `times` of the mean time of a batch of runs lasting >= 0.2 s
+# (system.time() alone resolves only milliseconds).
+timeit <- function(expr, times = 3) {
   e <- substitute(expr)
   env <- parent.frame()
+  once <- system.time(eval(e, env))[["elapsed"]]
+  reps <- max(1L, ceiling(0.2 / max(once, 1e-4)))
   t <- vapply(seq_len(times), function(i) {
     gc(FALSE)
-    system.time(eval(e, env))[["elapsed"]]
+    system.time(for (r in seq_len(reps)) eval(e, env))[["elapsed"]] / reps
   }, numeric(1))
   stats::median(t)
 }
@@ -34,6 +38,10 @@ conv <- annotations_long(convabuse_types, item, annotator, label, value)
 t_s <- timeit(krippendorff_alpha(conv, c("jaccard", "masi")))
 t_m <- timeit(mla(conv))
 report("Jaccard + MASI alpha, ConvAbuse types (annotations)", t_s, t_m, target = 5)
+t_s <- timeit(krippendorff_alpha(annotations_long(convabuse_types, item, annotator, label, value),
+                                 c("jaccard", "masi")))
+t_m <- timeit(mla(annotations_long(convabuse_types, item, annotator, label, value)))
+report("  same, from the long data frame", t_s, t_m, target = 5)
 
 # 3. Jaccard/MASI alpha on a 1e5-record random design vs mla().
 #    20,000 items x 5 annotators x 20 labels, label prevalences 0.02-0.4
@@ -69,6 +77,10 @@ sparse <- annotations_wide(wide, item, annotator, starts_with("L"))
 t_s <- timeit(krippendorff_alpha(sparse, c("jaccard", "masi")))
 t_m <- timeit(mla(sparse))
 report("Jaccard + MASI alpha, 1e5 records, sparse (annotations)", t_s, t_m, target = 5)
+t_s <- timeit(krippendorff_alpha(annotations_wide(wide, item, annotator, starts_with("L")),
+                                 c("jaccard", "masi")))
+t_m <- timeit(mla(annotations_wide(wide, item, annotator, starts_with("L"))))
+report("  same, from the wide data frame", t_s, t_m, target = 5)
 
 #    Worst case for the distinct-set compression: prevalence 0.5 on 20
 #    labels, so nearly every record is a distinct set (O(S^2) pairs).
@@ -82,21 +94,21 @@ report(sprintf("  worst case: prevalence 0.5 (%d distinct sets)", n_sets3), t_s,
 source("tests/testthat/helper-alpha.R")
 small <- random_set_design(40, 4, 6, p = 0.3, missing_records = 0.1)
 a_small <- as_annotations(small)
-t_new <- timeit(krippendorff_alpha(a_small), times = 20)
+t_new <- timeit(krippendorff_alpha(a_small))
 t_ref <- timeit({
   recs <- ref_records_by_item(a_small)
   ref_alpha(recs, ref_hamming); ref_alpha(recs, ref_jaccard); ref_alpha(recs, ref_masi)
-}, times = 3)
+}, times = 1)
 report("Pure-R brute force / krippendorff_alpha(), 40 x 4 x 6 (3 dist.)", t_ref, t_new,
        ref = "package")
 
 if (requireNamespace("krippendorffsalpha", quietly = TRUE)) {
   codes <- matrix(sample(1:4, 200 * 5, replace = TRUE), 200, 5)
   codes[sample(length(codes), 50)] <- NA
-  t_new <- timeit(krippendorff_alpha(codes, "hamming"), times = 20)
+  t_new <- timeit(krippendorff_alpha(codes, "hamming"))
   t_ref <- timeit(krippendorffsalpha::krippendorffs.alpha(codes, level = "nominal",
                                                           method = "customary",
-                                                          confint = FALSE), times = 3)
+                                                          confint = FALSE), times = 1)
   a1 <- krippendorff_alpha(codes, "hamming")$estimate
   a2 <- krippendorffsalpha::krippendorffs.alpha(codes, level = "nominal", method = "customary",
                                                 confint = FALSE)$alpha.hat
