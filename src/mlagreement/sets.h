@@ -760,7 +760,9 @@ inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, int k_
     double pe = 0;
     for (std::size_t j = 0; j <= n_labels; ++j) pe += (wa[j] / n) * (wb[j] / n);
     double ae = 0;
-    for (int v = 0; v < 3; ++v) ae += (va[v] / (n * label_pairs)) * (vb[v] / (n * label_pairs));
+    if (label_pairs > 0) {
+      for (int v = 0; v < 3; ++v) ae += (va[v] / (n * label_pairs)) * (vb[v] / (n * label_pairs));
+    }
     // boot-F1 chance.
     dqrng::xoshiro256plus rng(detail::mix64(seed + 0x9e3779b97f4a7c15ULL * (p + 1)));
     const std::uint32_t range = static_cast<std::uint32_t>(e - b);
