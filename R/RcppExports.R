@@ -21,3 +21,15 @@ pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotato
     .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
+set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads) {
+    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads)
+}
+
+hamming_alpha_cpp <- function(x, m) {
+    .Call(`_mlagreement_hamming_alpha_cpp`, x, m)
+}
+
+pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {
+    .Call(`_mlagreement_pair_measures_cpp`, values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads)
+}
+

@@ -1,0 +1,209 @@
+#' Krippendorff's alpha with Hamming, Jaccard and MASI distances
+#'
+#' Krippendorff's alpha for multi-label annotations, with each annotation (the
+#' label vector one annotator gave one item) treated as one value and compared
+#' with a distance between label vectors or label sets (Menzner and Leidner
+#' 2026, section 3.4). The exact finite-sample coincidence form is used:
+#' \deqn{\alpha = 1 - D_o / D_e,}
+#' \deqn{D_o = \frac{1}{n} \sum_i \frac{1}{m_i - 1} \sum_{r \ne s \in i} d(r, s),
+#'   \qquad D_e = \frac{1}{n (n - 1)} \sum_{r \ne s} d(r, s),}
+#' where items with \eqn{m_i \ge 2} annotations are the pairable units,
+#' \eqn{n = \sum_i m_i} is the number of pairable values, the inner sum of
+#' \eqn{D_o} runs over the ordered pairs of annotations of item \eqn{i}, and
+#' \eqn{D_e} over all ordered pairs of pairable values (drawn without
+#' replacement). Items with a single annotation do not enter.
+#'
+#' @section Distances:
+#' * `"hamming"`: normalised Hamming distance, the share of labels on which
+#'   two vectors differ. Joint omissions count as agreement. It is computed
+#'   label by label from the per-item counts of positive and non-missing
+#'   decisions: with binary coincidences per label,
+#'   \eqn{\alpha_H = 1 - \sum_j D_{o,j} / \sum_j D_{e,j}}. On data where whole
+#'   vectors are present or absent this is exactly alpha with normalised
+#'   Hamming distance; it also handles single missing decisions (each label
+#'   then uses its own pairable values). On one-hot coded single-label data
+#'   it is nominal alpha. On complete data it relates to the pooled-marginal
+#'   MLA coefficient by \eqn{\alpha_H = 1 - D_o / (\frac{M}{M-1} D_e^{(\infty)})},
+#'   \eqn{M} the number of annotations and \eqn{D_e^{(\infty)} = 1 - A_e^{(F)}}
+#'   (paper section 3.4). `observed_disagreement` and `expected_disagreement`
+#'   are the means of \eqn{D_{o,j}} and \eqn{D_{e,j}} over the labels with a
+#'   pairable item.
+#' * `"jaccard"`: \eqn{1 - |A \cap B| / |A \cup B|} on the sets of selected
+#'   labels. Joint omissions do not count. Two empty sets are identical
+#'   (distance 0).
+#' * `"masi"`: \eqn{1 - J(A, B) \cdot M(A, B)} with \eqn{J} the Jaccard
+#'   similarity and the monotonicity factor \eqn{M} = 1 for identical sets,
+#'   2/3 when one set is a proper subset of the other, 1/3 when they overlap
+#'   otherwise and 0 when they are disjoint (Passonneau 2006). Two empty sets
+#'   are identical (distance 0); an empty and a non-empty set are disjoint
+#'   (distance 1).
+#'
+#' Set distances are computed in C++ on the distinct label sets, never on
+#' pairs of annotations: both distances depend only on the two set sizes and
+#' the size of the intersection. The expected disagreement compares the
+#' \eqn{S} distinct sets pairwise (\eqn{O(S^2)}) or, when sets are many and
+#' small and at most 22 labels are in use, counts for every set how many
+#' values of each size contain each of its subsets and recovers the
+#' intersection sizes by binomial inversion (about \eqn{\sum_s 2^{|s|}} table
+#' look-ups); whichever needs less work is used, and both give the same value
+#' up to rounding. A record with some but not all labels missing cannot be a
+#' set and is an error for the set distances (whole missing records are
+#' simply absent).
+#'
+#' @section Other implementations:
+#' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
+#'   divides by zero for two empty sets; its `jaccard_distance()` does too.
+#' * DKPro Statistics' `MASISetAnnotationDistanceFunction` multiplies the
+#'   Jaccard *distance* by (0, 1/3, 2/3, 1) for identical, subset, overlapping
+#'   and disjoint sets, i.e. \eqn{d = (1 - J)(1 - M)}, not
+#'   \eqn{1 - J M}. Its distance between an empty and a non-empty set is 1/3
+#'   (the empty set is a subset). On DKPro's own set-valued example (see the
+#'   examples) it gives alpha 0.2529, where the definition above gives 0.2731.
+#' * `irr::kripp.alpha()` (nominal) equals the Hamming alpha on one-hot data
+#'   when there are two coders or some values are missing; on complete data
+#'   with more than two coders it returns a different value, which a brute
+#'   force over all pairs of values (the definition above) does not confirm.
+#'
+#' @section Undefined values:
+#' When the expected disagreement is 0 (every pairable value is the same)
+#' alpha is undefined: `estimate` is `NA` with a warning. A design without an
+#' item with two annotations is an error.
+#'
+#' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @param distance One or more of `"hamming"`, `"jaccard"`, `"masi"` (default
+#'   all three).
+#' @param threads Number of threads for the set distances; results do not
+#'   depend on it.
+#' @param ... Must be empty.
+#' @return A tibble with one row per distance: `distance`,
+#'   `observed_disagreement` (\eqn{D_o}), `expected_disagreement`
+#'   (\eqn{D_e}), `estimate` (alpha), `n_items` (pairable items) and
+#'   `n_values` (pairable annotations).
+#' @family comparison measures
+#' @references
+#' Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+#' Annenberg School for Communication, University of Pennsylvania.
+#'
+#' Passonneau, R. J. (2006). Measuring agreement on set-valued items (MASI)
+#' for semantic and pragmatic annotation. *Proceedings of LREC 2006*, 831-836.
+#'
+#' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
+#' Framework for Inter-Annotator Reliability. Preprint, section 3.4.
+#'
+#' Meyer, C. M., Mieskes, M., Stab, C. and Gurevych, I. (2014). DKPro
+#' Agreement: An open-source Java library for measuring inter-rater
+#' agreement. *Proceedings of COLING 2014: System Demonstrations*, 105-109.
+#' @export
+#' @examples
+#' krippendorff_alpha(annotations_long(bias_example, item, annotator, label, value))
+#'
+#' # DKPro's set-valued example: 2 coders x 9 items over {A, B, C}
+#' sets <- list(
+#'   list(c(), c()), list("A", c()), list("A", "A"), list("A", "B"),
+#'   list(c("A", "B"), "A"), list(c("A", "B"), c("A", "C")),
+#'   list(c("A", "B", "C"), c("A", "B", "C")), list("C", c("A", "C")),
+#'   list("C", c("A", "C"))
+#' )
+#' arr <- array(0L, c(9, 2, 3), dimnames = list(NULL, NULL, c("A", "B", "C")))
+#' for (i in 1:9) for (k in 1:2) arr[i, k, sets[[i]][[k]]] <- 1L
+#' krippendorff_alpha(arr)
+#'
+#' # nominal alpha: single-label codes, one-hot encoded
+#' codes <- matrix(c("a", "a", "b", NA, "b", "b", "a", "c"), nrow = 4)
+#' krippendorff_alpha(codes, distance = "hamming")
+krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
+                               threads = mla_threads(), ...) {
+  check_dots_empty0(...)
+  distance <- check_distance(distance)
+  threads <- check_threads(threads)
+  a <- as_annotations(x)
+  rows <- list()
+  if ("hamming" %in% distance) {
+    rows$hamming <- alpha_hamming(a)
+  }
+  set_dist <- intersect(distance, c("jaccard", "masi"))
+  if (length(set_dist) > 0) {
+    args <- set_core_args(a)
+    res <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
+                         args$annotator, args$n_annotators, TRUE, 0L, threads)
+    if (res$bad_record >= 0) {
+      abort_partial_record(
+        a, res$bad_record, "The Jaccard and MASI distances",
+        hint = c("i" = "{.code distance = \"hamming\"} handles single missing decisions.")
+      )
+    }
+    check_pairable(res$n_items)
+    for (d in set_dist) {
+      rows[[d]] <- list(
+        observed = res[[paste0("observed_", d)]],
+        expected = res[[paste0("expected_", d)]],
+        n_items = res$n_items, n_values = res$n_values
+      )
+    }
+  }
+  rows <- rows[distance]
+  observed <- vapply(rows, `[[`, numeric(1), "observed")
+  expected <- vapply(rows, `[[`, numeric(1), "expected")
+  undefined <- expected == 0
+  if (any(undefined)) {
+    cli::cli_warn(
+      c("Alpha is undefined for distance{?s} {.val {distance[undefined]}}: the expected disagreement is 0.",
+        "i" = "Every pairable annotation is the same; the estimate is {.code NA}."),
+      class = "mlagreement_warning_undefined"
+    )
+  }
+  tibble::tibble(
+    distance = distance,
+    observed_disagreement = unname(observed),
+    expected_disagreement = unname(expected),
+    estimate = unname(ifelse(undefined, NA_real_, 1 - observed / expected)),
+    n_items = unname(vapply(rows, `[[`, numeric(1), "n_items")),
+    n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
+  )
+}
+
+distances <- c("hamming", "jaccard", "masi")
+
+check_distance <- function(distance, call = rlang::caller_env()) {
+  if (!is.character(distance) || length(distance) == 0L || anyNA(distance)) {
+    mla_abort(
+      c("{.arg distance} must be a character vector of distance names.",
+        "x" = "It is {.obj_type_friendly {distance}}.",
+        "i" = "Choose from {.val {distances}}."),
+      class = "distance", call = call
+    )
+  }
+  bad <- setdiff(distance, distances)
+  if (length(bad) > 0) {
+    mla_abort(
+      c("{.arg distance} must be one or more of {.val {distances}}.",
+        "x" = "Unknown distance{?s}: {.val {bad}}."),
+      class = "distance", call = call
+    )
+  }
+  unique(distance)
+}
+
+check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) {
+  if (n_items == 0) {
+    mla_abort(
+      c("{what} cannot be computed without an item with two or more annotations.",
+        "x" = "No item has two complete annotations."),
+      class = "unpairable", call = call
+    )
+  }
+}
+
+# Hamming alpha from the sufficient statistics, pooled over labels.
+alpha_hamming <- function(a, call = rlang::caller_env()) {
+  res <- hamming_alpha_cpp(a$x, a$m)
+  used <- res$n > 0
+  if (!any(used)) check_pairable(0, call = call)
+  pairable <- res$pairable_item == 1L
+  list(
+    observed = mean(res$observed[used]),
+    expected = mean(res$expected[used]),
+    n_items = sum(pairable),
+    n_values = sum(a$item_annotators[pairable])
+  )
+}

@@ -1,0 +1,47 @@
+# Shared plumbing of the set-based measures (krippendorff_alpha() with set
+# distances, agreement_measures()): the C++ core reads the records as label
+# sets straight from the annotations object, without copying the values.
+
+# Arguments of the set routines of the C++ core: values plus 0-based item and
+# annotator ids (empty for the dense layout, whose ids follow from position).
+set_core_args <- function(a) {
+  dense <- a$layout == "dense"
+  list(
+    values = a$values,
+    n_labels = length(a$labels),
+    item = if (dense) integer() else a$item - 1L,
+    n_items = length(a$items),
+    annotator = if (dense) integer() else a$annotator - 1L,
+    n_annotators = length(a$annotators)
+  )
+}
+
+# A record with some but not all labels missing is not a label set.
+abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang::caller_env()) {
+  r <- bad_record + 1
+  vals <- record_values(a)
+  row <- vals[r, ]
+  missing <- a$labels[is.na(row)]
+  n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
+  i <- record_item(a)[r]
+  k <- record_annotator(a)[r]
+  mla_abort(
+    c("{what} need complete label sets: a record must have a decision on every label or none.",
+      "x" = "Item {.val {as.character(a$items[i])}}, annotator {.val {as.character(a$annotators[k])}} has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others.",
+      "i" = "{n_partial} such record{?s} in all. Whole missing records are fine.",
+      hint),
+    class = "partial_record", call = call
+  )
+}
+
+check_replicates <- function(R, arg = rlang::caller_arg(R), call = rlang::caller_env()) {
+  if (!is.numeric(R) || length(R) != 1L || is.na(R) || R < 1 || R != trunc(R) ||
+      R > .Machine$integer.max) {
+    mla_abort(
+      c("{.arg {arg}} must be a single whole number >= 1.",
+        "x" = "It is {.obj_type_friendly {R}}{if (is.numeric(R) && length(R) == 1L) paste0(' (', R, ')') else ''}."),
+      class = "replicates", call = call
+    )
+  }
+  as.integer(R)
+}

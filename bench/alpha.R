@@ -1,0 +1,117 @@
+# Benchmarks for krippendorff_alpha() (issue 3). Run from the package root
+# with the package installed (optimised build), e.g.
+#   R CMD INSTALL --library=/tmp/lib . && R_LIBS=/tmp/lib Rscript bench/alpha.R
+# Prints median times and ratios; no assertions.
+suppressPackageStartupMessages(library(mlagreement))
+
+# Median over `times` of the mean time of a batch of runs lasting >= 0.2 s
+# (system.time() alone resolves only milliseconds).
+timeit <- function(expr, times = 3) {
+  e <- substitute(expr)
+  env <- parent.frame()
+  once <- system.time(eval(e, env))[["elapsed"]]
+  reps <- max(1L, ceiling(0.2 / max(once, 1e-4)))
+  t <- vapply(seq_len(times), function(i) {
+    gc(FALSE)
+    system.time(for (r in seq_len(reps)) eval(e, env))[["elapsed"]] / reps
+  }, numeric(1))
+  stats::median(t)
+}
+report <- function(what, t_new, t_ref, ref = "mla()", target = NULL) {
+  cat(sprintf("%-58s %8.3f s vs %s %8.3f s  ratio %6.2f%s\n", what, t_new, ref, t_ref,
+              t_new / t_ref, if (is.null(target)) "" else sprintf("  (target <= %g)", target)))
+}
+
+set.seed(20261130)
+options(mlagreement.threads = 1)
+
+# 1. Hamming alpha on a dense 1e5 x 5 x 20 array vs mla() on the same data.
+N <- 1e5; A <- 5; K <- 20
+prev <- rep(seq(0.02, 0.4, length.out = K), each = N * A)
+arr <- array(as.integer(stats::runif(N * A * K) < prev), c(N, A, K))
+t_h <- timeit(krippendorff_alpha(arr, "hamming"))
+t_m <- timeit(mla(arr))
+report("Hamming alpha, dense 1e5 x 5 x 20 array", t_h, t_m, target = 2)
+
+# 2. Jaccard/MASI alpha on ConvAbuse types vs mla().
+conv <- annotations_long(convabuse_types, item, annotator, label, value)
+t_s <- timeit(krippendorff_alpha(conv, c("jaccard", "masi")))
+t_m <- timeit(mla(conv))
+report("Jaccard + MASI alpha, ConvAbuse types (annotations)", t_s, t_m, target = 5)
+t_s <- timeit(krippendorff_alpha(annotations_long(convabuse_types, item, annotator, label, value),
+                                 c("jaccard", "masi")))
+t_m <- timeit(mla(annotations_long(convabuse_types, item, annotator, label, value)))
+report("  same, from the long data frame", t_s, t_m, target = 5)
+
+# 3. Jaccard/MASI alpha on a 1e5-record random design vs mla().
+#    20,000 items x 5 annotators x 20 labels, label prevalences 0.02-0.4
+#    (many distinct sets: D_e by subset counting, see src/mlagreement/sets.h).
+N <- 2e4
+prev <- rep(seq(0.02, 0.4, length.out = K), each = N * A)
+arr2 <- array(as.integer(stats::runif(N * A * K) < prev), c(N, A, K))
+n_sets <- nrow(unique(matrix(arr2, N * A, K)))
+t_s <- timeit(krippendorff_alpha(arr2, c("jaccard", "masi")))
+t_m <- timeit(mla(arr2))
+report(sprintf("Jaccard + MASI alpha, 1e5 records (%d distinct sets)", n_sets), t_s, t_m,
+       target = 5)
+t_s2 <- timeit(krippendorff_alpha(arr2, c("jaccard", "masi"), threads = 2))
+report("  same, threads = 2", t_s2, t_m, target = 5)
+
+#    Low prevalence (0.01-0.15), as in most multi-label corpora.
+prev_low <- rep(seq(0.01, 0.15, length.out = K), each = N * A)
+arr_low <- array(as.integer(stats::runif(N * A * K) < prev_low), c(N, A, K))
+n_sets_low <- nrow(unique(matrix(arr_low, N * A, K)))
+t_s <- timeit(krippendorff_alpha(arr_low, c("jaccard", "masi")))
+t_m <- timeit(mla(arr_low))
+report(sprintf("  same, prevalence 0.01-0.15 (%d distinct sets)", n_sets_low), t_s, t_m,
+       target = 5)
+
+#    A sparse crowdsourcing layout: 1e5 records, 50,000 items, 200 annotators.
+n_rec <- 1e5
+long <- data.frame(item = rep(seq_len(n_rec / 2), each = 2),
+                   annotator = as.vector(replicate(n_rec / 2, sample.int(200, 2))))
+vals <- matrix(as.integer(stats::runif(n_rec * K) < rep(seq(0.02, 0.4, length.out = K), each = n_rec)),
+               n_rec, K, dimnames = list(NULL, paste0("L", 1:K)))
+wide <- cbind(long, vals)
+sparse <- annotations_wide(wide, item, annotator, starts_with("L"))
+t_s <- timeit(krippendorff_alpha(sparse, c("jaccard", "masi")))
+t_m <- timeit(mla(sparse))
+report("Jaccard + MASI alpha, 1e5 records, sparse (annotations)", t_s, t_m, target = 5)
+t_s <- timeit(krippendorff_alpha(annotations_wide(wide, item, annotator, starts_with("L")),
+                                 c("jaccard", "masi")))
+t_m <- timeit(mla(annotations_wide(wide, item, annotator, starts_with("L"))))
+report("  same, from the wide data frame", t_s, t_m, target = 5)
+
+#    Worst case for the distinct-set compression: prevalence 0.5 on 20
+#    labels, so nearly every record is a distinct set (O(S^2) pairs).
+arr3 <- array(as.integer(stats::runif(N * A * K) < 0.5), c(N, A, K))
+n_sets3 <- nrow(unique(matrix(arr3, N * A, K)))
+t_s <- timeit(krippendorff_alpha(arr3, c("jaccard", "masi")), times = 1)
+t_m <- timeit(mla(arr3))
+report(sprintf("  worst case: prevalence 0.5 (%d distinct sets)", n_sets3), t_s, t_m)
+
+# 4. Speed-up over pure-R implementations on a small design.
+source("tests/testthat/helper-alpha.R")
+small <- random_set_design(40, 4, 6, p = 0.3, missing_records = 0.1)
+a_small <- as_annotations(small)
+t_new <- timeit(krippendorff_alpha(a_small))
+t_ref <- timeit({
+  recs <- ref_records_by_item(a_small)
+  ref_alpha(recs, ref_hamming); ref_alpha(recs, ref_jaccard); ref_alpha(recs, ref_masi)
+}, times = 1)
+report("Pure-R brute force / krippendorff_alpha(), 40 x 4 x 6 (3 dist.)", t_ref, t_new,
+       ref = "package")
+
+if (requireNamespace("krippendorffsalpha", quietly = TRUE)) {
+  codes <- matrix(sample(1:4, 200 * 5, replace = TRUE), 200, 5)
+  codes[sample(length(codes), 50)] <- NA
+  t_new <- timeit(krippendorff_alpha(codes, "hamming"))
+  t_ref <- timeit(krippendorffsalpha::krippendorffs.alpha(codes, level = "nominal",
+                                                          method = "customary",
+                                                          confint = FALSE), times = 1)
+  a1 <- krippendorff_alpha(codes, "hamming")$estimate
+  a2 <- krippendorffsalpha::krippendorffs.alpha(codes, level = "nominal", method = "customary",
+                                                confint = FALSE)$alpha.hat
+  report(sprintf("krippendorffsalpha / package, nominal 200 x 5 (diff %.1e)", a1 - a2),
+         t_ref, t_new, ref = "package")
+}

@@ -1,0 +1,116 @@
+// R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
+#include <Rcpp.h>
+
+#include "mlagreement/sets.h"
+
+namespace {
+
+// values: records x labels (R's column-major layout; a dense items x
+// annotators x labels array already is one); item, annotator: 0-based ids of
+// each record, or length 0 for the dense layout.
+template <typename T, typename Codes>
+void build(const T* values, R_xlen_t n_values, int n_labels, const Rcpp::IntegerVector& item,
+           int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Codes& codes,
+           mlagreement::SetData& out) {
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  mlagreement::RecordView<T> view{values,
+                                  static_cast<std::size_t>(n_values) / k,
+                                  k,
+                                  item.size() > 0 ? INTEGER_RO(item) : nullptr,
+                                  static_cast<std::size_t>(n_items),
+                                  annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
+                                  static_cast<std::size_t>(n_annotators)};
+  mlagreement::build_sets(view, codes, out);
+}
+
+void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
+               const Rcpp::IntegerVector& annotator, int n_annotators, mlagreement::SetData& out) {
+  const R_xlen_t n = Rf_xlength(values);
+  switch (TYPEOF(values)) {
+    case INTSXP:
+      build(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
+            mlagreement::SetIntCodes{NA_INTEGER}, out);
+      break;
+    case LGLSXP:
+      build(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
+            mlagreement::SetIntCodes{NA_LOGICAL}, out);
+      break;
+    case REALSXP:
+      build(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
+            mlagreement::SetRealCodes{}, out);
+      break;
+    default:
+      Rcpp::stop("Internal error: unsupported storage type for `values`.");
+  }
+}
+
+}  // namespace
+
+// method: 0 automatic, 1 pairs of distinct sets, 2 binomial moments (see sets.h).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
+                         const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
+                         int method, int threads) {
+  mlagreement::SetData d;
+  build_any(values, n_labels, item, n_items, annotator, n_annotators, d);
+  if (d.bad_record >= 0) {
+    return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+  }
+  const mlagreement::SetAlpha a = mlagreement::set_alpha(d, with_expected, method, threads);
+  return Rcpp::List::create(
+      Rcpp::Named("bad_record") = -1.0,
+      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+      Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
+      Rcpp::Named("method") = a.method,
+      Rcpp::Named("observed_jaccard") = a.observed_jaccard,
+      Rcpp::Named("expected_jaccard") = a.expected_jaccard,
+      Rcpp::Named("observed_masi") = a.observed_masi,
+      Rcpp::Named("expected_masi") = a.expected_masi,
+      Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
+      Rcpp::Named("similarity_masi") = a.similarity_masi);
+}
+
+// x, m: items x labels sufficient statistics.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List hamming_alpha_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
+  const std::size_t n_items = static_cast<std::size_t>(x.nrow());
+  const std::size_t n_labels = static_cast<std::size_t>(x.ncol());
+  Rcpp::NumericVector n_j(n_labels), do_j(n_labels), de_j(n_labels);
+  Rcpp::IntegerVector pairable(n_items);
+  mlagreement::hamming_alpha(INTEGER_RO(x), INTEGER_RO(m), n_items, n_labels, n_j.begin(),
+                             do_j.begin(), de_j.begin(), pairable.begin());
+  return Rcpp::List::create(Rcpp::Named("n") = n_j, Rcpp::Named("observed") = do_j,
+                            Rcpp::Named("expected") = de_j,
+                            Rcpp::Named("pairable_item") = pairable);
+}
+
+// seed: two integers from R's RNG (2 x 31 bits).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
+                             int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
+                             int k_used, int R, const Rcpp::IntegerVector& seed, int threads) {
+  mlagreement::SetData d;
+  build_any(values, n_labels, item, n_items, annotator, n_annotators, d);
+  if (d.bad_record >= 0) {
+    return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+  }
+  if (seed.size() != 2) Rcpp::stop("Internal error: `seed` must have length 2.");
+  const std::uint64_t s = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(seed[0])) << 32) |
+                          static_cast<std::uint32_t>(seed[1]);
+  const mlagreement::PairMeasures p = mlagreement::pair_measures(
+      d, static_cast<std::size_t>(n_labels), k_used, R, s, threads);
+  Rcpp::IntegerVector a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end());
+  return Rcpp::List::create(
+      Rcpp::Named("bad_record") = -1.0,
+      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("pairs") = Rcpp::DataFrame::create(
+          Rcpp::Named("a") = a, Rcpp::Named("b") = b,
+          Rcpp::Named("n_shared") = Rcpp::wrap(p.n_shared),
+          Rcpp::Named("f1_observed") = Rcpp::wrap(p.f1_observed),
+          Rcpp::Named("f1_chance") = Rcpp::wrap(p.f1_chance),
+          Rcpp::Named("ak_observed") = Rcpp::wrap(p.ak_observed),
+          Rcpp::Named("ak_expected") = Rcpp::wrap(p.ak_expected),
+          Rcpp::Named("am_observed") = Rcpp::wrap(p.am_observed),
+          Rcpp::Named("am_expected") = Rcpp::wrap(p.am_expected)));
+}

@@ -1,0 +1,193 @@
+test_that("Krippendorff's canonical nominal example gives 0.7434210526 (Hamming on one-hot)", {
+  res <- krippendorff_alpha(krippendorff_nominal(), distance = "hamming")
+  expect_equal(res$estimate, 0.7434210526, tolerance = 1e-10)
+  expect_equal(res$n_items, 11)
+  expect_equal(res$n_values, 40)
+  ref <- ref_alpha(ref_records_by_item(as_annotations(krippendorff_nominal())), ref_hamming)
+  expect_equal(res$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+})
+
+test_that("nominal alpha agrees with irr::kripp.alpha", {
+  skip_if_not_installed("irr")
+  kd <- krippendorff_nominal()
+  expect_equal(krippendorff_alpha(kd, "hamming")$estimate,
+               irr::kripp.alpha(t(kd), "nominal")$value, tolerance = 1e-12)
+  # two coders, complete data
+  withr::local_seed(11)
+  two <- matrix(sample(letters[1:4], 60, replace = TRUE), 30, 2)
+  codes <- matrix(match(two, letters), 30, 2)
+  expect_equal(krippendorff_alpha(two, "hamming")$estimate,
+               irr::kripp.alpha(t(codes), "nominal")$value, tolerance = 1e-12)
+  # three coders with a missing value (irr is correct here; on complete data
+  # with more than two coders it is not, and the brute force sides with us)
+  x <- matrix(sample(1:3, 60, replace = TRUE), 20, 3)
+  x[1, 1] <- NA
+  expect_equal(krippendorff_alpha(x, "hamming")$estimate,
+               irr::kripp.alpha(t(x), "nominal")$value, tolerance = 1e-12)
+  x[1, 1] <- 1L
+  ref <- ref_alpha(ref_records_by_item(as_annotations(x)), ref_hamming)
+  expect_equal(krippendorff_alpha(x, "hamming")$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+})
+
+test_that("DKPro's set-valued example gives the published values", {
+  res <- krippendorff_alpha(dkpro_example())
+  expect_equal(res$distance, c("hamming", "jaccard", "masi"))
+  expect_equal(res$estimate, c(0.3644859813, 0.3156199678, 0.2730806608), tolerance = 1e-9)
+  # DKPro's own MASI distance gives 0.2529 (documented difference)
+  recs <- ref_records_by_item(as_annotations(dkpro_example()))
+  expect_lt(abs(unname(ref_alpha(recs, ref_masi_dkpro)["alpha"]) - 0.2529), 1e-4)
+  expect_equal(unname(ref_alpha(recs, ref_masi)["alpha"]), res$estimate[3], tolerance = 1e-12)
+})
+
+test_that("bias_example Hamming alpha is 37/125 exactly", {
+  a <- annotations_long(bias_example, item, annotator, label, value)
+  expect_equal(krippendorff_alpha(a, "hamming")$estimate, 37 / 125, tolerance = 1e-14)
+})
+
+test_that("Hamming alpha relates to pooled-marginal MLA on complete data (paper 3.4)", {
+  withr::local_seed(3)
+  arr <- random_set_design(25, 4, 6, p = 0.3, missing_records = 0)
+  res <- krippendorff_alpha(arr, "hamming")
+  fit <- tidy(mla(arr), level = "corpus")
+  f <- fit[fit$baseline == "fleiss", ]
+  M <- 25 * 4
+  expect_equal(res$observed_disagreement, 1 - f$observed, tolerance = 1e-12)
+  expect_equal(res$expected_disagreement, M / (M - 1) * (1 - f$expected), tolerance = 1e-12)
+  expect_equal(res$estimate, 1 - (1 - f$observed) / (M / (M - 1) * (1 - f$expected)),
+               tolerance = 1e-12)
+})
+
+test_that("all distances match the brute-force reference on random designs", {
+  withr::local_seed(42)
+  for (rep in 1:4) {
+    arr <- random_set_design(12, 4, 5, p = c(0.15, 0.3, 0.5, 0.7)[rep], missing_records = 0.25)
+    res <- krippendorff_alpha(arr)
+    recs <- ref_records_by_item(as_annotations(arr))
+    for (d in c("hamming", "jaccard", "masi")) {
+      ref <- ref_alpha(recs, get(paste0("ref_", d)))
+      row <- res[res$distance == d, ]
+      expect_equal(row$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12)
+      expect_equal(row$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12)
+      expect_equal(row$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+    }
+    pairable <- lengths(recs) >= 2
+    expect_equal(res$n_items, rep(sum(pairable), 3))
+    expect_equal(res$n_values, rep(sum(lengths(recs)[pairable]), 3))
+  }
+})
+
+test_that("more than 64 labels (several bit words) match the reference", {
+  withr::local_seed(7)
+  arr <- random_set_design(6, 3, 70, p = 0.05, missing_records = 0.1)
+  res <- krippendorff_alpha(arr, c("jaccard", "masi"))
+  recs <- ref_records_by_item(as_annotations(arr))
+  expect_equal(res$estimate, unname(c(ref_alpha(recs, ref_jaccard)["alpha"],
+                                      ref_alpha(recs, ref_masi)["alpha"])), tolerance = 1e-12)
+})
+
+test_that("Hamming alpha with cell-level missing decisions matches per-label brute force", {
+  withr::local_seed(5)
+  arr <- random_set_design(15, 4, 4, p = 0.4, missing_records = 0.15, missing_cells = 0.1)
+  res <- krippendorff_alpha(arr, "hamming")
+  ref <- ref_alpha_hamming_cells(as_annotations(arr))
+  expect_equal(res$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+  expect_equal(res$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12)
+  expect_equal(res$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12)
+})
+
+test_that("dense array and long data (records layout) give identical results", {
+  withr::local_seed(9)
+  arr <- random_set_design(10, 4, 5, p = 0.35, missing_records = 0.3)
+  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+  expect_equal(krippendorff_alpha(long), krippendorff_alpha(arr), tolerance = 1e-14)
+  expect_identical(krippendorff_alpha(arr, threads = 1), krippendorff_alpha(arr, threads = 2))
+})
+
+test_that("logical and double arrays give the same result as integer arrays", {
+  arr <- dkpro_example()
+  storage.mode(arr) <- "logical"
+  expect_equal(krippendorff_alpha(arr), krippendorff_alpha(dkpro_example()))
+  storage.mode(arr) <- "double"
+  expect_equal(krippendorff_alpha(arr), krippendorff_alpha(dkpro_example()))
+})
+
+test_that("distance selects and orders rows; prototype is stable", {
+  res <- krippendorff_alpha(dkpro_example(), distance = c("masi", "hamming"))
+  expect_equal(res$distance, c("masi", "hamming"))
+  expect_equal(res[0, ], tibble::tibble(distance = character(), observed_disagreement = numeric(),
+                                        expected_disagreement = numeric(), estimate = numeric(),
+                                        n_items = numeric(), n_values = numeric()))
+})
+
+test_that("edge cases: perfect agreement, no variation, empty sets", {
+  arr <- array(0L, c(3, 2, 2))
+  arr[1, , 1] <- 1L
+  res <- krippendorff_alpha(arr)
+  expect_equal(res$estimate, c(1, 1, 1))
+  none <- array(0L, c(3, 2, 2))
+  expect_warning(res <- krippendorff_alpha(none), class = "mlagreement_warning_undefined")
+  expect_true(all(is.na(res$estimate)))
+  expect_equal(res$observed_disagreement, c(0, 0, 0))
+  # empty vs non-empty is distance 1 for both set distances
+  e <- array(0L, c(2, 2, 1))
+  e[1, 1, 1] <- 1L
+  e[2, , 1] <- 1L
+  res <- krippendorff_alpha(e, c("jaccard", "masi"))
+  recs <- ref_records_by_item(as_annotations(e))
+  expect_equal(res$estimate[1], unname(ref_alpha(recs, ref_jaccard)["alpha"]), tolerance = 1e-12)
+  expect_equal(res$observed_disagreement, c(0.5, 0.5))
+})
+
+test_that("errors are classed and informative", {
+  arr <- dkpro_example()
+  arr[2, 1, 2] <- NA
+  expect_snapshot(error = TRUE, krippendorff_alpha(arr, "masi"))
+  expect_error(krippendorff_alpha(arr, "jaccard"), class = "mlagreement_error_partial_record")
+  expect_no_error(krippendorff_alpha(arr, "hamming"))
+  expect_snapshot(error = TRUE, krippendorff_alpha(dkpro_example(), distance = "cosine"))
+  expect_error(krippendorff_alpha(dkpro_example(), distance = 1), class = "mlagreement_error_distance")
+  single <- array(c(1L, NA, NA, 0L), c(2, 2, 1))
+  expect_snapshot(error = TRUE, krippendorff_alpha(single))
+  expect_error(krippendorff_alpha(single, "hamming"), class = "mlagreement_error_unpairable")
+  expect_error(krippendorff_alpha(dkpro_example(), foo = 1), class = "mlagreement_error")
+  expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
+})
+
+test_that("both expected-disagreement algorithms match the brute force", {
+  expected_by <- function(arr, method) {
+    args <- mlagreement:::set_core_args(as_annotations(arr))
+    mlagreement:::set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
+                                args$annotator, args$n_annotators, TRUE, method, 1L)
+  }
+  withr::local_seed(31)
+  wide_labels <- random_set_design(10, 3, 70, p = 0.3, missing_records = 0.1)
+  wide_labels[, , c(1:55, 66:68)] <- 0L
+  # restore whole missing records (the item x annotator mask recycles over labels)
+  wide_labels[is.na(wide_labels[, , 69])] <- NA
+  designs <- list(
+    random_set_design(15, 4, 7, p = 0.25, missing_records = 0.2),
+    wide_labels,  # > 64 declared labels, labels used in both bit words
+    dkpro_example()
+  )
+  for (arr in designs) {
+    recs <- ref_records_by_item(as_annotations(arr))
+    ref_j <- ref_alpha(recs, ref_jaccard)
+    ref_m <- ref_alpha(recs, ref_masi)
+    for (method in 1:2) {
+      res <- expected_by(arr, method)
+      expect_equal(res$method, method)
+      expect_equal(res$expected_jaccard, unname(ref_j["expected"]), tolerance = 1e-12)
+      expect_equal(res$expected_masi, unname(ref_m["expected"]), tolerance = 1e-12)
+    }
+  }
+  # a larger design exercises both branches of the subset counting (table
+  # look-ups for large size classes, direct comparison for small ones)
+  big <- random_set_design(400, 3, 9, p = 0.25, missing_records = 0.1)
+  r1 <- expected_by(big, 1L)
+  r2 <- expected_by(big, 2L)
+  expect_equal(r2$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
+  expect_equal(r2$expected_masi, r1$expected_masi, tolerance = 1e-12)
+  # more than 22 labels in use: always pairs
+  many <- random_set_design(8, 3, 30, p = 0.5, missing_records = 0)
+  expect_equal(expected_by(many, 2L)$method, 1L)
+})
