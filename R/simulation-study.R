@@ -151,8 +151,7 @@ study_measures <- function(values, measures, R) {
   failed <- 0L
   if ("mla" %in% measures) est <- c(est, as.list(mla_corpus_values(a)))
   if ("alpha" %in% measures) {
-    res <- try_measure(package_function("krippendorff_alpha")(
-      a, distance = c("hamming", "jaccard", "masi")))
+    res <- try_measure(krippendorff_alpha(a, distance = c("hamming", "jaccard", "masi")))
     if (is.null(res)) {
       failed <- failed + 3L
       est <- c(est, alpha_hamming = NA_real_, alpha_jaccard = NA_real_, alpha_masi = NA_real_)
@@ -161,8 +160,7 @@ study_measures <- function(values, measures, R) {
     }
   }
   if ("comparison" %in% measures) {
-    fun <- package_function("agreement_measures")
-    res <- try_measure(if ("R" %in% names(formals(fun))) fun(a, R = R) else fun(a))
+    res <- try_measure(agreement_measures(a, R = R))
     if (is.null(res)) {
       failed <- failed + 1L
       est <- c(est, comparison = NA_real_)
@@ -178,35 +176,11 @@ try_measure <- function(expr) {
   tryCatch(suppressWarnings(expr), mlagreement_error = function(e) NULL)
 }
 
-# Functions of other parts of the package, looked up at run time so that the
-# study works whether or not they are part of this build.
-package_function <- function(name) {
-  get(name, envir = asNamespace("mlagreement"), inherits = FALSE)
-}
-
-has_package_function <- function(name) {
-  exists(name, envir = asNamespace("mlagreement"), inherits = FALSE)
-}
-
-measure_groups <- c(mla = "mla", alpha = "krippendorff_alpha",
-                    comparison = "agreement_measures")
-
-available_measures <- function() {
-  names(measure_groups)[vapply(measure_groups, has_package_function, logical(1))]
-}
+measure_groups <- c("mla", "alpha", "comparison")
 
 check_measures <- function(measures, call = rlang::caller_env()) {
-  if (is.null(measures)) return(available_measures())
-  measures <- match_choice(measures, names(measure_groups), multiple = TRUE, call = call)
-  missing <- setdiff(measures, available_measures())
-  if (length(missing) > 0L) {
-    mla_abort(
-      c("{.arg measures} must be available in this version of mlagreement.",
-        "x" = "{.val {missing}} need{?s/} {.fn {measure_groups[missing]}}, which is not available."),
-      class = "simulation_argument", call = call
-    )
-  }
-  measures
+  if (is.null(measures)) return(measure_groups)
+  match_choice(measures, measure_groups, multiple = TRUE, call = call)
 }
 
 check_design_values <- function(x, min, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
