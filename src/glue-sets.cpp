@@ -1,7 +1,8 @@
 // R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
-#include "mlagreement/sets.h"
+#include "mlagreement/set_alpha.h"
+#include "mlagreement/set_pairs.h"
 
 namespace {
 
