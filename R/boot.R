@@ -143,13 +143,13 @@ check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
     idx <- match(as.character(items), nm)
     if (anyNA(idx)) {
       mla_abort(c("{.arg {arg}} must name every item.",
-                  "x" = "No value for item{?s} {format_first(items[is.na(idx)])}."),
+                  "x" = "No value for {cli::qty(sum(is.na(idx)))}item{?s} {format_first(items[is.na(idx)])}."),
                 class = "boot_item_vector", call = call)
     }
     extra <- setdiff(nm, as.character(items))
     if (length(extra) > 0) {
       mla_abort(c("{.arg {arg}} must name only items of {.arg fit}.",
-                  "x" = "Unknown item{?s}: {format_first(extra)}."),
+                  "x" = "Unknown {cli::qty(length(extra))}item{?s}: {format_first(extra)}."),
                 class = "boot_item_vector", call = call)
     }
     if (anyDuplicated(nm)) {
@@ -166,7 +166,7 @@ check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
   }
   if (anyNA(v)) {
     mla_abort(c("{.arg {arg}} must not be missing.",
-                "x" = "Missing for item{?s} {format_first(items[is.na(v)])}."),
+                "x" = "Missing for {cli::qty(sum(is.na(v)))}item{?s} {format_first(items[is.na(v)])}."),
               class = "boot_item_vector", call = call)
   }
   v
@@ -190,7 +190,7 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
     if (any(per_unit > 1L)) {
       bad <- unique(cluster)[as.integer(names(per_unit)[per_unit > 1L])]
       mla_abort(c("Each cluster must lie within one stratum.",
-                  "x" = "Cluster{?s} {format_first(bad)} span{?s/} several strata.",
+                  "x" = "{cli::qty(length(bad))}Cluster{?s} spanning several strata: {format_first(bad)}.",
                   "i" = "Check {.arg cluster} and {.arg strata}."),
                 class = "boot_strata", call = call)
     }

@@ -1,0 +1,4 @@
+library(testthat)
+library(mlagreement)
+
+test_check("mlagreement")
