@@ -62,7 +62,7 @@ confint.mla_boot <- function(object, parm, level = 0.95,
 check_conf_level <- function(level, arg = rlang::caller_arg(level), call = rlang::caller_env()) {
   if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1) {
     mla_abort(c("{.arg {arg}} must be a single number between 0 and 1.",
-                "x" = "It is {.obj_type_friendly {level}}."),
+                "x" = "It is {.obj_type_friendly {level}}{if (is.numeric(level) && length(level) == 1L) paste0(' (', level, ')') else ''}."),
               class = "conf_level", call = call)
   }
 }
