@@ -225,8 +225,11 @@ boot_data <- function(fit, resample, call = rlang::caller_env()) {
   m <- a$m[, cols, drop = FALSE]
   storage.mode(x) <- "integer"
   storage.mode(m) <- "integer"
-  out <- list(x = x, m = m, max_m = max(m), n_items = nrow(x))
-  if (resample == "items") return(out)
+  out <- list(x = x, m = m, max_m = max(m), n_items = nrow(x), n_labels = ncol(x))
+  if (resample == "items") {
+    out$codes <- boot_codes_cpp(x, m, out$max_m)
+    return(out)
+  }
   check_annotator_design(a, call = call)
   v <- record_values(a)[, cols, drop = FALSE]
   keep <- rowSums(!is.na(v)) > 0
@@ -265,17 +268,19 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
 
 boot_mode <- function(resample) match(resample, c("items", "annotators", "both")) - 1L
 
-# Runs the 64 streams in chunks (progress bar, interrupts between chunks).
+# Runs the 64 streams in chunks of 2 streams per thread (progress bar,
+# interrupts between chunks). Chunking does not change the replicates.
 boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
   n_streams <- boot_streams_cpp()
-  bounds <- seq.int(0L, n_streams, by = 8L)
+  bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
   out <- vector("list", length(bounds) - 1L)
   cli::cli_progress_bar("Bootstrapping", total = R, clear = TRUE)
   for (ch in seq_along(out)) {
     s0 <- bounds[ch]
     s1 <- bounds[ch + 1L]
     out[[ch]] <- if (resample == "items") {
-      boot_items_cpp(data$x, data$m, data$max_m, units$unit_of_item, units$n_units,
+      boot_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
+                     units$unit_of_item, units$n_units,
                      units$order, units$start, seed, R, s0, s1, threads, method)
     } else {
       boot_records_cpp(data$values, data$item, data$annotator, data$n_items,
@@ -292,8 +297,8 @@ boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
 # or annotators); NULL for the two-way design, which has no single unit.
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
-    return(boot_jack_items_cpp(data$x, data$m, data$max_m, units$unit_start,
-                               units$unit_items, threads))
+    return(boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
+                               units$unit_start, units$unit_items, threads))
   }
   if (resample == "annotators") {
     J <- data$n_annotators

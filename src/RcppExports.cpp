@@ -11,13 +11,26 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
-// boot_items_cpp
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, int method);
-RcppExport SEXP _mlagreement_boot_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP methodSEXP) {
+// boot_codes_cpp
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m);
+RcppExport SEXP _mlagreement_boot_codes_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_codes_cpp(x, m, max_m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_items_cpp
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, int method);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP methodSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
     Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
@@ -29,22 +42,23 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type method(methodSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(x, m, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method));
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_jack_items_cpp
-Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads);
-RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP) {
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads);
+RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(x, m, max_m, unit_start, unit_items, threads));
+    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -167,8 +181,9 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
-    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 6},
+    {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
+    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 7},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 4},
     {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 15},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},

@@ -51,34 +51,26 @@ bool small_codes(std::size_t k, std::size_t max_m) {
   return 1 + k * mla::classes_per_label(max_m) <= 65535;
 }
 
-template <typename Code>
-bool run_items(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
-               const mla::UnitDesign& u, std::uint64_t seed, std::size_t n_rep, int s0, int s1,
-               int threads, int method, Rcpp::NumericMatrix& out) {
-  mla::ClassCodes<Code> cc;
-  mla::build_codes(x.begin(), m.begin(), static_cast<std::size_t>(x.nrow()),
-                   static_cast<std::size_t>(x.ncol()), max_m, cc);
-  return mla::boot_items(cc, u, seed, n_rep, s0, s1, threads, method, out.begin(),
-                         static_cast<std::size_t>(out.nrow()));
+std::size_t code_bytes(std::size_t k, std::size_t max_m) {
+  return small_codes(k, max_m) ? sizeof(std::uint16_t) : sizeof(std::uint32_t);
 }
 
 template <typename Code>
-bool run_jack(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
-              const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items,
-              int threads, Rcpp::NumericMatrix& out) {
-  mla::ClassCodes<Code> cc;
-  mla::build_codes(x.begin(), m.begin(), static_cast<std::size_t>(x.nrow()),
-                   static_cast<std::size_t>(x.ncol()), max_m, cc);
-  return mla::jackknife_items(cc, static_cast<std::size_t>(out.nrow()), unit_start.begin(),
-                              unit_items.begin(), threads, out.begin());
+mla::ClassCodes<Code> codes_view(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
+                                 std::size_t max_m) {
+  if (static_cast<std::size_t>(codes.size()) != n_items * k * sizeof(Code))
+    Rcpp::stop("Internal error: class codes do not match the design.");
+  return mla::class_codes(reinterpret_cast<const Code*>(RAW_RO(codes)), n_items, k, max_m);
 }
 
 template <typename Code>
 void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
                  const Rcpp::IntegerMatrix& w, Rcpp::NumericMatrix& out) {
-  mla::ClassCodes<Code> cc;
   const std::size_t n = static_cast<std::size_t>(x.nrow());
-  mla::build_codes(x.begin(), m.begin(), n, static_cast<std::size_t>(x.ncol()), max_m, cc);
+  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  std::vector<Code> codes(n * k);
+  mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
+  const mla::ClassCodes<Code> cc = mla::class_codes(codes.data(), n, k, max_m);
   std::vector<std::int64_t> bins(cc.n_bins);
   std::vector<mla::LabelSummary> ls(cc.n_labels);
   mla::LabelTable t;
@@ -90,25 +82,45 @@ void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std
 
 }  // namespace
 
+// Class codes of every (item, label) cell, built once per bootstrap: a raw
+// vector holding uint16 codes (uint32 for very large designs).
+// [[Rcpp::export(rng = false)]]
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m) {
+  const std::size_t n = static_cast<std::size_t>(x.nrow());
+  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  Rcpp::RawVector out(static_cast<R_xlen_t>(n * k * code_bytes(k, mm)));
+  if (small_codes(k, mm)) {
+    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint16_t*>(RAW(out)));
+  } else {
+    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint32_t*>(RAW(out)));
+  }
+  return out;
+}
+
 // Item (or cluster) bootstrap, streams [s0, s1) of n_rep replicates.
 // unit_of_item: 0-based unit per item, or integer(0) when units are items;
 // order/start: units grouped by stratum.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
                                    int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
                                    const Rcpp::IntegerVector& order,
                                    const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
                                    double n_rep, int s0, int s1, int threads, int method) {
-  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  const std::size_t n = static_cast<std::size_t>(n_items);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  const std::size_t mm = static_cast<std::size_t>(max_m);
   const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
   Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(k)));
-  const mla::UnitDesign u = unit_design(static_cast<std::size_t>(x.nrow()), unit_of_item, n_units, order, start);
+  const mla::UnitDesign u = unit_design(n, unit_of_item, n_units, order, start);
   const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
-  const std::size_t mm = static_cast<std::size_t>(max_m);
   const std::size_t nr = static_cast<std::size_t>(n_rep);
+  const std::size_t no = static_cast<std::size_t>(out.nrow());
   const bool ok = small_codes(k, mm)
-      ? run_items<std::uint16_t>(x, m, mm, u, s, nr, s0, s1, threads, method, out)
-      : run_items<std::uint32_t>(x, m, mm, u, s, nr, s0, s1, threads, method, out);
+      ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+                        method, out.begin(), no)
+      : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+                        method, out.begin(), no);
   if (!ok) Rcpp::stop("Internal error: the item bootstrap failed (out of memory?).");
   nan_to_na(out);
   return out;
@@ -116,15 +128,19 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::Int
 
 // Leave-one-unit-out coefficients (n_units x n_stats).
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
                                         int max_m, const Rcpp::IntegerVector& unit_start,
                                         const Rcpp::IntegerVector& unit_items, int threads) {
-  const std::size_t k = static_cast<std::size_t>(x.ncol());
-  Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
+  const std::size_t n = static_cast<std::size_t>(n_items);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
+  Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
+  const std::size_t nu = static_cast<std::size_t>(out.nrow());
   const bool ok = small_codes(k, mm)
-      ? run_jack<std::uint16_t>(x, m, mm, unit_start, unit_items, threads, out)
-      : run_jack<std::uint32_t>(x, m, mm, unit_start, unit_items, threads, out);
+      ? mla::jackknife_items(codes_view<std::uint16_t>(codes, n, k, mm), nu, unit_start.begin(),
+                             unit_items.begin(), threads, out.begin())
+      : mla::jackknife_items(codes_view<std::uint32_t>(codes, n, k, mm), nu, unit_start.begin(),
+                             unit_items.begin(), threads, out.begin());
   if (!ok) Rcpp::stop("Internal error: the jackknife failed (out of memory?).");
   nan_to_na(out);
   return out;

@@ -111,32 +111,45 @@ inline void draw_annotators(Rng& rng, std::size_t n_annotators, std::uint32_t* a
 
 // -------------------------------------------------------- class codes -----
 // Code 0: no decision (a sink bin); otherwise 1 + j * C + (m - 1)(m + 2) / 2 + x.
-template <typename Code>
-struct ClassCodes {
-  std::size_t n_items = 0, n_labels = 0, max_m = 0, per_label = 0, n_bins = 0;
-  std::vector<Code> codes;  // item-major: codes[i * n_labels + j]
-};
-
 inline std::size_t class_offset(std::size_t m) { return (m - 1) * (m + 2) / 2; }
 inline std::size_t classes_per_label(std::size_t max_m) { return max_m * (max_m + 3) / 2; }
 
+// A non-owning view: the codes live in memory the caller owns (in R, a raw
+// vector built once per bootstrap), item-major: codes[i * n_labels + j].
 template <typename Code>
-void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k, std::size_t max_m,
-                 ClassCodes<Code>& cc) {
+struct ClassCodes {
+  std::size_t n_items = 0, n_labels = 0, max_m = 0, per_label = 0, n_bins = 0;
+  const Code* codes = nullptr;
+};
+
+template <typename Code>
+ClassCodes<Code> class_codes(const Code* codes, std::size_t n_items, std::size_t k,
+                             std::size_t max_m) {
+  ClassCodes<Code> cc;
   cc.n_items = n_items;
   cc.n_labels = k;
   cc.max_m = max_m;
   cc.per_label = classes_per_label(max_m);
   cc.n_bins = 1 + k * cc.per_label;
-  cc.codes.assign(n_items * k, 0);
+  cc.codes = codes;
+  return cc;
+}
+
+
+// Fills out (n_items * k codes) from the count tables x, m (items x labels).
+template <typename Code>
+void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k, std::size_t max_m,
+                 Code* out) {
+  const std::size_t per_label = classes_per_label(max_m);
+  for (std::size_t c = 0; c < n_items * k; ++c) out[c] = 0;
   for (std::size_t j = 0; j < k; ++j) {
     const int* xj = x + j * n_items;
     const int* mj = m + j * n_items;
-    const std::size_t base = 1 + j * cc.per_label;
+    const std::size_t base = 1 + j * per_label;
     for (std::size_t i = 0; i < n_items; ++i) {
       if (mj[i] <= 0) continue;
       const std::size_t mi = static_cast<std::size_t>(mj[i]);
-      cc.codes[i * k + j] = static_cast<Code>(base + class_offset(mi) + static_cast<std::size_t>(xj[i]));
+      out[i * k + j] = static_cast<Code>(base + class_offset(mi) + static_cast<std::size_t>(xj[i]));
     }
   }
 }
@@ -176,7 +189,7 @@ void fill_bins(const ClassCodes<Code>& cc, const W* w, std::int64_t* bins) {
   for (std::size_t i = 0; i < cc.n_items; ++i) {
     const std::int64_t wi = static_cast<std::int64_t>(w[i]);
     if (wi == 0) continue;
-    const Code* c = cc.codes.data() + i * k;
+    const Code* c = cc.codes + i * k;
     for (std::size_t j = 0; j < k; ++j) bins[c[j]] += wi;
   }
 }
@@ -223,7 +236,7 @@ bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t s
             for (std::size_t b = 0; b < cc.n_bins; ++b) bins[b] = 0;
             const std::uint32_t n = static_cast<std::uint32_t>(cc.n_items);
             for (std::uint32_t d = 0; d < n; ++d) {
-              const Code* c = cc.codes.data() + static_cast<std::size_t>(bounded_u32(rng, n)) * k;
+              const Code* c = cc.codes + static_cast<std::size_t>(bounded_u32(rng, n)) * k;
               for (std::size_t j = 0; j < k; ++j) ++bins[c[j]];
             }
           } else {
@@ -273,12 +286,12 @@ bool jackknife_items(const ClassCodes<Code>& cc, std::size_t n_units, const int*
       if (!ready) continue;
       try {
         for (int p = unit_start[v]; p < unit_start[v + 1]; ++p) {
-          const Code* c = cc.codes.data() + static_cast<std::size_t>(unit_items[p]) * k;
+          const Code* c = cc.codes + static_cast<std::size_t>(unit_items[p]) * k;
           for (std::size_t j = 0; j < k; ++j) --bins[c[j]];
         }
         stats_from_bins(cc, bins.data(), t, ls, out + v, n_units);
         for (int p = unit_start[v]; p < unit_start[v + 1]; ++p) {
-          const Code* c = cc.codes.data() + static_cast<std::size_t>(unit_items[p]) * k;
+          const Code* c = cc.codes + static_cast<std::size_t>(unit_items[p]) * k;
           for (std::size_t j = 0; j < k; ++j) ++bins[c[j]];
         }
       } catch (...) {
