@@ -192,3 +192,46 @@ test_that("mla_boot() refuses bad input and unresamplable designs", {
   expect_error(mla_boot(fit, resample = "annotators", cluster = 1:300), class = "mlagreement_error")
   expect_error(mla_boot(boot_fixture()), class = "mlagreement_error_boot_fit")
 })
+
+test_that("long (records) and array input give the same replicates", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  dimnames(arr)[[1]] <- sprintf("i%02d", 1:40)
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  long <- long[!is.na(long$value), ]
+  fit_long <- mla(annotations_long(long, item, annotator, label, value))
+  fit_arr <- mla(arr)
+  expect_identical(fit_long$annotations$items, fit_arr$annotations$items)
+  for (resample in c("items", "annotators", "both")) {
+    a <- withr::with_seed(8, mla_boot(fit_arr, R = 40, resample = resample))
+    b <- withr::with_seed(8, mla_boot(fit_long, R = 40, resample = resample))
+    expect_equal(a$t, b$t, tolerance = 1e-12)
+  }
+})
+
+test_that("annotators without decisions are not drawn", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 5, 3))
+  arr[, 5, ] <- NA
+  fit <- mla(arr)
+  bs <- withr::with_seed(1, mla_boot(fit, R = 8, resample = "annotators"))
+  dr <- boot_draws(bs)
+  expect_identical(nrow(dr$annotator), 4L)
+  for (b in 1:8) {
+    expect_equal(unname(bs$t[b, ]), ref_annotator_stats(arr, c(dr$annotator[, b], 0L)),
+                 tolerance = 1e-12)
+  }
+  expect_identical(nrow(bs$jack), 4L)
+})
+
+test_that("designs with many annotators per item use wide class codes", {
+  # 1 + 35 labels x 1890 classes > 65535: 32-bit class codes
+  arr <- withr::with_seed(6, boot_sim_array(20, 60, 35, n_missing = 500))
+  fit <- mla(arr)
+  bs <- withr::with_seed(2, mla_boot(fit, R = 3))
+  expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)
+  w <- boot_draws(bs)$item
+  x <- fit$annotations$x
+  m <- fit$annotations$m
+  for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
+  expect_equal(unname(bs$jack[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
+})
