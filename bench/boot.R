@@ -4,7 +4,17 @@
 #   1. mla_boot (2 threads) / B x colSums() over the 1e5 x 20 count table (target <= 2)
 #   2. 1 thread / 2 threads                                             (target >= 1.6)
 #   3. boot::boot() with a vectorised R statistic / mla_boot (2 threads) (target >= 10)
-suppressMessages(devtools::load_all(".", quiet = TRUE))
+# Benchmarks need the optimised build: devtools::load_all() compiles with -O0.
+lib <- file.path(tempdir(), "lib")
+dir.create(lib, showWarnings = FALSE)
+status <- system2(file.path(R.home("bin"), "R"),
+                  c("CMD", "INSTALL", "--preclean", "--no-test-load", "-l", shQuote(lib), "."),
+                  stdout = FALSE, stderr = FALSE)
+stopifnot(status == 0)
+library(mlagreement, lib.loc = lib)
+boot_data <- mlagreement:::boot_data
+boot_units <- mlagreement:::boot_units
+boot_run <- mlagreement:::boot_run
 set.seed(42)
 n <- 1e5; J <- 5; k <- 20; B <- 1000
 z <- matrix(rbinom(n * k, 1, 0.3), n, k)
@@ -46,6 +56,7 @@ if (have_boot) {
   t_boot <- best(boot::boot(seq_len(n), stat, R = B_boot), times = 1) * B / B_boot
 }
 
+cat("load average:", readLines("/proc/loadavg", warn = FALSE), "(2 cores; thread speedup needs an idle machine)\n")
 cat(sprintf("colSums x %d: %.2f s; mla_boot 2 threads: %.2f s; 1 thread: %.2f s\n", B, t_colsums, t2, t1))
 cat(sprintf("engine, 1 thread: multinomial counts %.2f s, index draws %.2f s\n", t_cnt, t_idx))
 cat(sprintf("ratio 1 (mla_boot 2 threads / colSums, target <= 2): %.2f\n", t2 / t_colsums))
