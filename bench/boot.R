@@ -56,7 +56,7 @@ if (have_boot) {
   t_boot <- best(boot::boot(seq_len(n), stat, R = B_boot), times = 1) * B / B_boot
 }
 
-cat("load average:", readLines("/proc/loadavg", warn = FALSE), "(2 cores; thread speedup needs an idle machine)\n")
+if (file.exists("/proc/loadavg")) cat("load average:", readLines("/proc/loadavg", warn = FALSE), "(thread speedup needs idle cores)\n")
 cat(sprintf("colSums x %d: %.2f s; mla_boot 2 threads: %.2f s; 1 thread: %.2f s\n", B, t_colsums, t2, t1))
 cat(sprintf("engine, 1 thread: multinomial counts %.2f s, index draws %.2f s\n", t_cnt, t_idx))
 cat(sprintf("ratio 1 (mla_boot 2 threads / colSums, target <= 2): %.2f\n", t2 / t_colsums))
