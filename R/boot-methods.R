@@ -26,7 +26,7 @@
 #' set.seed(1)
 #' bs <- mla_boot(fit, R = 200)
 #' tidy(bs)
-#' tidy(bs, level = "label", type = "basic")
+#' tidy(bs, conf.level = 0.9, type = "basic")
 #' glance(bs)
 #' if (rlang::is_installed("boot")) {
 #'   b <- as_boot(bs)

@@ -89,7 +89,7 @@
 #' bs <- mla_boot(fit, R = 200)
 #' bs
 #' tidy(bs)
-#' confint(bs, type = "bca")[1:3, ]
+#' confint(bs, c("fleiss", "ac1", "pabak"), type = "bca")
 mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
