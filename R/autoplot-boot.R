@@ -45,5 +45,5 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
     ggplot2::facet_wrap(~panel, scales = "free") +
     ggplot2::labs(x = "Bootstrap replicate", y = "Count",
                   title = paste0("Bootstrap replicates (", object$R, ", resampling ",
-                                 object$design$unit, "s)"))
+                                 object$design$what, ")"))
 }

@@ -137,7 +137,7 @@ format.mla_boot <- function(x, ...) {
                   fmt4(ci[, 2]), ")")
   cli::cli_format_method({
     cli::cli_rule(left = "Multi-Label Agreement bootstrap")
-    cli::cli_text("{x$R} replicates resampling {d$unit}s ({d$n_units} unit{?s}",
+    cli::cli_text("{x$R} replicates resampling {d$what} ({d$n_units} unit{?s}",
                   if (d$n_strata > 1) ", {d$n_strata} strata" else "", "); seed ",
                   "{paste(x$seed, collapse = '-')}")
     cli::cli_text("Primary: {lines[prim]}")

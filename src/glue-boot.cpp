@@ -107,6 +107,7 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
                                    const Rcpp::IntegerVector& order,
                                    const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
                                    double n_rep, int s0, int s1, int threads, int method) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
@@ -172,6 +173,7 @@ Rcpp::NumericMatrix boot_records_cpp(const Rcpp::IntegerMatrix& values, const Rc
                                      const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
                                      const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1,
                                      int threads) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
   const mla::RecordDesign d = record_design(values, item, annotator, n_items, n_annotators);
   const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
   Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(d.n_labels)));
