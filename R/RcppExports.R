@@ -33,15 +33,23 @@ boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
 }
 
-count_decisions_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, threads) {
-    .Call(`_mlagreement_count_decisions_cpp`, values, n_labels, item, n_items, annotator, n_annotators, threads)
+count_decisions_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, max_m, threads) {
+    .Call(`_mlagreement_count_decisions_cpp`, values, n_labels, item, n_items, annotator, n_annotators, max_m, threads)
+}
+
+tally_counts_cpp <- function(x, m, max_m, threads) {
+    .Call(`_mlagreement_tally_counts_cpp`, x, m, max_m, threads)
 }
 
 max_threads_cpp <- function() {
     .Call(`_mlagreement_max_threads_cpp`)
 }
 
-mla_estimates_cpp <- function(x, m, max_m) {
-    .Call(`_mlagreement_mla_estimates_cpp`, x, m, max_m)
+mla_table_estimates_cpp <- function(cnt, sx, sdis) {
+    .Call(`_mlagreement_mla_table_estimates_cpp`, cnt, sx, sdis)
+}
+
+pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 

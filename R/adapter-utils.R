@@ -95,9 +95,11 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
     shown <- utils::head(pairs, 5)
     desc <- paste0("(", item$keys[item$codes[match(shown, pair)]], ", ",
                    annotator$keys[annotator$codes[match(shown, pair)]], ")")
+    n_surplus <- sum(dup)
+    surplus <- paste0(n_surplus, " surplus ", what, if (n_surplus > 1) "s")
     mla_abort(
       c("Each (item, annotator) pair must appear once in {.arg data}.",
-        "x" = "{length(pairs)} pair{?s} repeat{?s/}, with {sum(dup)} surplus {what}{?s}: {format_first(desc)}.",
+        "x" = "{length(pairs)} pair{?s} repeat{?s/}, with {surplus}: {format_first(desc)}.",
         "i" = "Use {.code duplicates = \"first\"} or {.code duplicates = \"last\"} to keep one annotation per pair."),
       class = "duplicates", call = call
     )

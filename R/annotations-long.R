@@ -40,7 +40,7 @@
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
                              duplicates = c("error", "first", "last")) {
   check_data_frame(data)
-  duplicates <- rlang::arg_match(duplicates)
+  duplicates <- match_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   label_col <- data[[select_columns(rlang::enquo(label), data, "label", one = TRUE)]]

@@ -4,7 +4,9 @@
 #' (item, annotator) record with one 0/1/`NA` column per label, the layout of
 #' raw multi-label corpora such as GoEmotions or ConvAbuse.
 #'
-#' @inheritParams annotations_long
+#' @param data A data frame, one row per (item, annotator) record.
+#' @param item,annotator <[`tidy-select`][tidyselect::language]> One column
+#'   each: item ids and annotator ids.
 #' @param labels <[`tidy-select`][tidyselect::language]> The label columns
 #'   (0/1/`NA`, logical or numeric). Their names are the label universe.
 #' @param duplicates What to do with repeated (item, annotator) rows:
@@ -23,7 +25,7 @@
 annotations_wide <- function(data, item, annotator, labels,
                              duplicates = c("error", "first", "last")) {
   check_data_frame(data)
-  duplicates <- rlang::arg_match(duplicates)
+  duplicates <- match_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   label_pos <- select_columns(rlang::enquo(labels), data, "labels")

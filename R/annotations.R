@@ -8,7 +8,9 @@
 # * "records": an integer matrix built by the adapters, with an item and an
 #   annotator index per record; sparse designs never allocate a dense array.
 # The sufficient statistics x (positives) and m (decisions) per item x label
-# are computed once, at construction, in the same pass that validates values.
+# are computed once, at construction, in the same pass that validates values,
+# together with their per-label tables (`tally`), from which mla() derives
+# every estimator without another pass.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             call = rlang::caller_env()) {
@@ -16,8 +18,10 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   n_labels <- length(labels)
   item0 <- if (layout == "dense") integer() else item - 1L
   annotator0 <- if (layout == "dense") integer() else annotator - 1L
+  # the largest number of records of one item bounds every m[i, j]
+  max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, n_items))
   counts <- count_decisions_cpp(values, n_labels, item0, n_items, annotator0,
-                                length(annotators), mla_threads())
+                                length(annotators), max_m, mla_threads())
   if (counts$bad_index >= 0) {
     abort_bad_value(values, layout, item, annotator, items, annotators, labels,
                     counts$bad_index, call = call)
@@ -36,6 +40,7 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
       m = counts$m,
       item_annotators = counts$item_annotators,
       annotator_records = counts$annotator_records,
+      tally = counts$tally,
       n_decisions = counts$n_decisions,
       n_records = counts$n_nonempty_records
     ),

@@ -160,7 +160,7 @@ check_extent <- function(d, what, call = rlang::caller_env()) {
 check_unique_names <- function(nm, what, call = rlang::caller_env()) {
   if (anyNA(nm)) {
     mla_abort(
-      c("{what} names must not be {.code NA}.",
+      c("{.arg x} {what} names must not be {.code NA}.",
         "x" = "Position{?s} {which(is.na(nm))} {?is/are} {.code NA}."),
       class = "na_id", call = call
     )
@@ -168,7 +168,7 @@ check_unique_names <- function(nm, what, call = rlang::caller_env()) {
   dup <- unique(nm[duplicated(nm)])
   if (length(dup) > 0) {
     mla_abort(
-      c("{what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
+      c("{.arg x} {what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
       class = "duplicate_name", call = call
     )
   }
@@ -183,5 +183,5 @@ check_label_universe <- function(labels, arg = "labels", call = rlang::caller_en
       class = "labels", call = call
     )
   }
-  check_unique_names(as.character(labels), "Label", call = call)
+  check_unique_names(as.character(labels), "label", call = call)
 }

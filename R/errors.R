@@ -31,3 +31,30 @@ check_dots_empty0 <- function(..., call = rlang::caller_env()) {
     )
   }
 }
+
+# arg_match() with the package's classed error. `values` defaults to the
+# formal's default choices, as in rlang::arg_match().
+match_choice <- function(arg, values = NULL, multiple = FALSE,
+                         arg_name = rlang::caller_arg(arg), call = rlang::caller_env()) {
+  if (is.null(values)) values <- eval(formals(sys.function(sys.parent()))[[arg_name]])
+  # the untouched default vector selects its first element
+  if (!multiple && identical(arg, values)) return(arg[1L])
+  if (multiple && identical(arg, values)) return(arg)
+  if (!is.character(arg) || length(arg) == 0L || anyNA(arg) ||
+      (!multiple && length(arg) != 1L)) {
+    mla_abort(
+      c("{.arg {arg_name}} must be {if (multiple) 'a character vector' else 'a string'} with values in {.val {values}}.",
+        "x" = "It is {.obj_type_friendly {arg}}."),
+      class = "arg", call = call
+    )
+  }
+  bad <- setdiff(arg, values)
+  if (length(bad) > 0L) {
+    mla_abort(
+      c("{.arg {arg_name}} must be one of {.or {.val {values}}}.",
+        "x" = "Not one of them: {.val {bad}}."),
+      class = "arg", call = call
+    )
+  }
+  unique(arg)
+}

@@ -27,8 +27,8 @@
 #' @method tidy mla
 tidy.mla <- function(x, level = c("corpus", "label", "item"), ...) {
   check_dots_empty0(...)
-  level <- rlang::arg_match(level)
-  x[[level]]
+  level <- match_choice(level, c("corpus", "label", "item"))
+  switch(level, corpus = x$corpus, label = x$label, item = item_table(x))
 }
 
 #' @rdname tidy.mla
@@ -54,6 +54,8 @@ glance.mla <- function(x, ...) {
 baseline_label <- function(b) {
   c(fleiss = "pooled marginal (Fleiss/Scott)", ac1 = "Gwet AC1", pabak = "PABAK")[b]
 }
+
+baseline_short <- c(fleiss = "F", ac1 = "AC1", pabak = "PABAK")
 
 fmt4 <- function(x) ifelse(is.na(x), "NA", formatC(x, format = "f", digits = 4))
 
@@ -84,7 +86,7 @@ format.mla <- function(x, ...) {
       baseline_label(others$baseline), " ", fmt4(others$estimate),
       " (A_e = ", fmt4(others$expected), ")", collapse = "; "))
     cli::cli_text("Conditional floor: A_o,min = {fmt4(prim$floor_observed)}; normalised ",
-                  paste0(cor$baseline, " ", fmt4(cor$floor), collapse = ", "))
+                  paste0(baseline_short[cor$baseline], " ", fmt4(cor$floor), collapse = ", "))
     if (nrow(x$notes) > 0) {
       cli::cli_text("{nrow(x$notes)} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }
@@ -114,8 +116,12 @@ print.summary.mla <- function(x, ...) {
   cat("\nLabels under the primary baseline:\n")
   print(x$labels, n = Inf)
   if (nrow(x$notes) > 0) {
-    cat("\nUndefined values:\n")
-    print(x$notes, n = Inf)
+    cat("\nUndefined values (NA):\n")
+    groups <- split(x$notes, paste(x$notes$level, x$notes$baseline, x$notes$reason, sep = "\r"))
+    for (g in groups) {
+      where <- if (g$level[1] == "corpus") "corpus" else paste0("label", if (nrow(g) > 1) "s", " ", format_first(g$label, 8))
+      cat("* ", g$baseline[1], ", ", where, ": ", g$reason[1], "\n", sep = "")
+    }
   }
   invisible(x)
 }

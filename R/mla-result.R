@@ -2,7 +2,7 @@
 # label, item) in long form over the three baselines, plus the design and the
 # reasons for every undefined value.
 
-new_mla <- function(x, cols, est, baseline) {
+new_mla <- function(x, cols, est, tally, baseline) {
   lab <- est$label
   k <- length(cols)
   labels <- x$labels[cols]
@@ -10,13 +10,12 @@ new_mla <- function(x, cols, est, baseline) {
   w <- lab$w                                   # k x 3: 1 - A_e,j per baseline
   w[!pairable, ] <- NA_real_
   d_obs <- lab$d_obs
-  d_max <- lab$d_max
-  label_estimate <- ratio_or_na(d_obs, w)
-  label_floor <- ratio_or_na(d_max, w)
+  label_estimate <- na_if_nan(lab$estimate)   # computed in C++ in double-double
+  label_floor <- na_if_nan(lab$floor)
   weight_sum <- colSums(w, na.rm = TRUE)
   weight <- sweep(w, 2, ifelse(weight_sum > 0, weight_sum, NA_real_), "/")
 
-  label_tbl <- tibble::tibble(
+  label_tbl <- fast_tibble(
     label = rep(labels, times = 3L),
     baseline = rep(baseline_names, each = k),
     prevalence = rep(na_if_nan(lab$p), 3L),
@@ -30,28 +29,20 @@ new_mla <- function(x, cols, est, baseline) {
   )
 
   cor <- est$corpus
-  corpus_tbl <- tibble::tibble(
+  corpus_tbl <- fast_tibble(
     baseline = baseline_names,
     observed = 1 - cor$d_obs,
     expected = 1 - cor$w,
-    estimate = ratio_or_na(cor$d_obs, cor$w),
+    estimate = na_if_nan(cor$estimate),
     floor_observed = 1 - cor$d_max,
-    floor = ratio_or_na(cor$d_max, cor$w)
+    floor = na_if_nan(cor$floor)
   )
 
-  it <- est$item
-  item_d <- ifelse(it$n_pairable > 0, it$d_sum / pmax(it$n_pairable, 1L), NA_real_)
+  # Item rows (items x baselines) are built by tidy(): keep one value per item.
+  item_d <- ifelse(tally$n_pairable > 0, tally$d_sum / pmax(tally$n_pairable, 1L), NA_real_)
+
   n_items <- length(x$items)
-  item_tbl <- tibble::tibble(
-    item = rep(x$items, times = 3L),
-    n_annotators = rep(x$item_annotators, times = 3L),
-    baseline = rep(baseline_names, each = n_items),
-    observed = rep(1 - item_d, times = 3L),
-    estimate = as.vector(ratio_or_na(outer(item_d, rep(1, 3)),
-                                     matrix(cor$w, n_items, 3, byrow = TRUE)))
-  )
-
-  n_cells <- length(x$items) * length(x$annotators) * k
+  n_cells <- n_items * length(x$annotators) * k
   design <- list(
     n_items = n_items,
     n_annotators = length(x$annotators),
@@ -70,7 +61,8 @@ new_mla <- function(x, cols, est, baseline) {
     list(
       corpus = corpus_tbl,
       label = label_tbl,
-      item = item_tbl,
+      item_disagreement = item_d,
+      corpus_w = cor$w,
       design = design,
       baseline = baseline,
       labels = labels,
@@ -106,19 +98,45 @@ undefined_notes <- function(labels, lab, w, cor) {
   reason[zero_w] <- "label is constant: chance agreement is 1 under this baseline"
   reason[rated & !pairable] <- "no item has two decisions on this label"
   reason[!rated] <- "no decisions on this label"
-  label_notes <- tibble::tibble(
+  label_notes <- fast_tibble(
     level = "label",
     label = rep(labels, times = 3L),
     baseline = rep(baseline_names, each = k),
     reason = reason
   )
-  label_notes <- label_notes[!is.na(label_notes$reason), ]
+  keep <- !is.na(label_notes$reason)
   corpus_zero <- which(!(cor$w > 0))
-  corpus_notes <- tibble::tibble(
-    level = rep("corpus", length(corpus_zero)),
-    label = rep(NA_character_, length(corpus_zero)),
-    baseline = baseline_names[corpus_zero],
-    reason = rep("every label is constant: chance agreement is 1", length(corpus_zero))
+  fast_tibble(
+    level = c(rep("corpus", length(corpus_zero)), label_notes$level[keep]),
+    label = c(rep(NA_character_, length(corpus_zero)), label_notes$label[keep]),
+    baseline = c(baseline_names[corpus_zero], label_notes$baseline[keep]),
+    reason = c(rep("every label is constant: chance agreement is 1", length(corpus_zero)),
+               label_notes$reason[keep])
   )
-  rbind(corpus_notes, label_notes)
+}
+
+# Item level, items x baselines: the observed value with the corpus baseline.
+item_table <- function(fit) {
+  x <- fit$annotations
+  n_items <- length(x$items)
+  d <- fit$item_disagreement
+  w <- fit$corpus_w
+  estimate <- c(1 - d / w[1], 1 - d / w[2], 1 - d / w[3])
+  estimate[rep(!(w > 0) | is.na(w), each = n_items)] <- NA_real_
+  fast_tibble(
+    item = rep(x$items, times = 3L),
+    n_annotators = rep(x$item_annotators, times = 3L),
+    baseline = rep(baseline_names, each = n_items),
+    observed = rep(1 - d, times = 3L),
+    estimate = estimate
+  )
+}
+
+# tibble::tibble() checks its inputs (about 1 ms a call); these columns are
+# built here, so construct the tibble directly, recycling length-1 columns.
+fast_tibble <- function(...) {
+  cols <- list(...)
+  n <- max(lengths(cols))
+  cols <- lapply(cols, function(col) if (length(col) == 1L && n != 1L) rep(col, n) else col)
+  tibble::new_tibble(cols, nrow = n)
 }

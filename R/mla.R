@@ -75,15 +75,18 @@
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   check_dots_empty0(...)
-  baseline <- rlang::arg_match(baseline)
+  baseline <- match_choice(baseline, baseline_names)
   x <- as_annotations(x)
   cols <- select_labels(x, labels)
-  xc <- x$x[, cols, drop = FALSE]
-  mc <- x$m[, cols, drop = FALSE]
-  check_estimable(x, mc)
-  max_m <- max(mc)
-  est <- mla_estimates_cpp(xc, mc, max_m)
-  new_mla(x, cols, est, baseline)
+  tally <- if (identical(cols, seq_along(x$labels))) {
+    x$tally
+  } else {
+    tally_counts_cpp(x$x[, cols, drop = FALSE], x$m[, cols, drop = FALSE],
+                     nrow(x$tally$cnt), mla_threads())
+  }
+  check_estimable(x, tally)
+  est <- mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
+  new_mla(x, cols, est, tally, baseline)
 }
 
 baseline_names <- c("fleiss", "ac1", "pabak")
@@ -102,8 +105,9 @@ select_labels <- function(x, labels, call = rlang::caller_env()) {
   idx
 }
 
-check_estimable <- function(x, m, call = rlang::caller_env()) {
-  if (sum(m) == 0) {
+# Works from the label tables: row m of `cnt` counts items with m decisions.
+check_estimable <- function(x, tally, call = rlang::caller_env()) {
+  if (sum(tally$cnt) == 0) {
     mla_abort("{.arg x} must contain at least one non-missing decision.",
               class = "no_data", call = call)
   }
@@ -115,7 +119,7 @@ check_estimable <- function(x, m, call = rlang::caller_env()) {
       class = "one_annotator", call = call
     )
   }
-  if (max(m) < 2L) {
+  if (nrow(tally$cnt) < 2L || sum(tally$cnt[-1, ]) == 0) {
     mla_abort(
       c("{.arg x} must have at least one item with two decisions on the same label.",
         "x" = "No item was annotated twice, so no pair of decisions can be compared."),

@@ -33,30 +33,36 @@ namespace mlagreement {
 inline std::size_t n_boot_stats(std::size_t k) { return 3 + 3 * k; }
 
 // label_core(): summarise_label() without the floor and specific agreement,
-// which the bootstrap does not need (same arithmetic for p, q and d_obs).
+// which the bootstrap does not need (same double-double arithmetic for p, q
+// and d_obs, so full-data values equal the fit's).
 inline LabelSummary label_core(const LabelTable& t, std::size_t j) {
   LabelSummary s;
   const std::size_t mm = t.max_m;
   const double* cnt = t.cnt.data() + j * mm;
   const double* sx = t.sx.data() + j * mm;
   const double* sdis = t.sdis.data() + j * mm;
-  double p_sum = 0, q_sum = 0, d_sum = 0;
+  dd p_sum, q_sum, d_sum;
   for (std::size_t slot = 0; slot < mm; ++slot) {
     if (cnt[slot] == 0.0) continue;
     const double m = static_cast<double>(slot + 1);
     const double neg = m * cnt[slot] - sx[slot];
     s.n_rated += cnt[slot];
-    p_sum += sx[slot] / m;
-    q_sum += neg / m;
+    p_sum = p_sum + dd(sx[slot]) / dd(m);
+    q_sum = q_sum + dd(neg) / dd(m);
     if (slot == 0) continue;
     s.n_pairable += cnt[slot];
-    d_sum += 2.0 * sdis[slot] / (m * (m - 1.0));
+    d_sum = d_sum + dd(2.0 * sdis[slot]) / dd(m * (m - 1.0));
   }
   if (s.n_rated > 0) {
-    s.p = p_sum / s.n_rated;
-    s.q = q_sum / s.n_rated;
+    s.p_dd = p_sum / dd(s.n_rated);
+    s.q_dd = q_sum / dd(s.n_rated);
+    s.p = s.p_dd.value();
+    s.q = s.q_dd.value();
   }
-  if (s.n_pairable > 0) s.d_obs = d_sum / s.n_pairable;
+  if (s.n_pairable > 0) {
+    s.d_obs_dd = d_sum / dd(s.n_pairable);
+    s.d_obs = s.d_obs_dd.value();
+  }
   return s;
 }
 
@@ -65,11 +71,9 @@ inline void write_stats(const std::vector<LabelSummary>& ls, double* out, std::s
   const CorpusSummary c = summarise_corpus(ls);
   const std::size_t k = ls.size();
   for (int b = 0; b < kBaselines; ++b) {
-    out[static_cast<std::size_t>(b) * stride] = coefficient(c.d_obs, c.w[b]);
+    out[static_cast<std::size_t>(b) * stride] = c.estimate[b];
     for (std::size_t j = 0; j < k; ++j) {
-      const LabelSummary& s = ls[j];
-      const double v = s.n_pairable > 0 ? coefficient(s.d_obs, chance_disagreement(b, s.p, s.q)) : kNA;
-      out[(3 + static_cast<std::size_t>(b) * k + j) * stride] = v;
+      out[(3 + static_cast<std::size_t>(b) * k + j) * stride] = label_coefficient(ls[j], b);
     }
   }
 }
@@ -376,8 +380,13 @@ void records_stats(const RecordDesign& d, const A* ann_w, const W* item_w, Recor
     if (l.n_rated > 0) {
       l.p = s.p_sum[j] / l.n_rated;
       l.q = s.q_sum[j] / l.n_rated;
+      l.p_dd = dd(l.p);
+      l.q_dd = dd(l.q);
     }
-    if (l.n_pairable > 0) l.d_obs = s.d_sum[j] / l.n_pairable;
+    if (l.n_pairable > 0) {
+      l.d_obs = s.d_sum[j] / l.n_pairable;
+      l.d_obs_dd = dd(l.d_obs);
+    }
   }
   write_stats(s.ls, out, stride);
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ddouble.h"
 #include "label_table.h"
 
 namespace mlagreement {
@@ -27,6 +28,7 @@ struct LabelSummary {
   double d_obs = kNA;             // observed disagreement, mean over pairable items
   double d_max = kNA;             // largest feasible disagreement (eq. 7 floor)
   double pos_num = 0, pos_den = 0, neg_num = 0, neg_den = 0;
+  dd p_dd, q_dd, d_obs_dd, d_max_dd;  // the same in double-double, for the coefficients
 };
 
 namespace detail {
@@ -36,29 +38,32 @@ namespace detail {
 // `positives` largest marginal gains (greedy) is exact. Items with m = 1 absorb
 // a positive at zero gain. Equal-m items share one gain sequence, so the list
 // holds sum(m) entries, not one per item.
-inline double max_disagreement(const double* cnt, std::size_t max_m, double positives) {
-  std::vector<std::pair<double, double>> gains;  // (gain, multiplicity)
+inline dd max_disagreement(const double* cnt, std::size_t max_m, double positives) {
+  struct Gain {
+    double value, numerator, denominator, multiplicity;  // value = numerator / denominator
+  };
+  std::vector<Gain> gains;
   for (std::size_t s = 0; s < max_m; ++s) {
     if (cnt[s] == 0.0) continue;
     const double m = static_cast<double>(s + 1);
     if (s == 0) {
-      gains.emplace_back(0.0, cnt[s]);
+      gains.push_back({0.0, 0.0, 1.0, cnt[s]});
       continue;
     }
     for (std::size_t x = 0; x <= s; ++x) {
-      const double gain = 2.0 * (m - 2.0 * static_cast<double>(x) - 1.0) / (m * (m - 1.0));
-      gains.emplace_back(gain, cnt[s]);
+      const double num = 2.0 * (m - 2.0 * static_cast<double>(x) - 1.0);
+      const double den = m * (m - 1.0);
+      gains.push_back({num / den, num, den, cnt[s]});
     }
   }
   std::sort(gains.begin(), gains.end(),
-            [](const std::pair<double, double>& a, const std::pair<double, double>& b) {
-              return a.first > b.first;
-            });
-  double left = positives, total = 0.0;
-  for (const auto& g : gains) {
+            [](const Gain& a, const Gain& b) { return a.value > b.value; });
+  double left = positives;
+  dd total;
+  for (const Gain& g : gains) {
     if (left <= 0.0) break;
-    const double take = std::min(left, g.second);
-    total += take * g.first;
+    const double take = std::min(left, g.multiplicity);
+    total = total + dd(take * g.numerator) / dd(g.denominator);
     left -= take;
   }
   return total;
@@ -72,7 +77,7 @@ inline LabelSummary summarise_label(const LabelTable& t, std::size_t j) {
   const double* cnt = t.cnt.data() + j * mm;
   const double* sx = t.sx.data() + j * mm;
   const double* sdis = t.sdis.data() + j * mm;
-  double p_sum = 0, q_sum = 0, d_sum = 0;
+  dd p_sum, q_sum, d_sum;
   for (std::size_t slot = 0; slot < mm; ++slot) {
     if (cnt[slot] == 0.0) continue;
     const double m = static_cast<double>(slot + 1);
@@ -80,11 +85,11 @@ inline LabelSummary summarise_label(const LabelTable& t, std::size_t j) {
     s.n_rated += cnt[slot];
     s.decisions += m * cnt[slot];
     s.positives += sx[slot];
-    p_sum += sx[slot] / m;
-    q_sum += neg / m;
+    p_sum = p_sum + dd(sx[slot]) / dd(m);
+    q_sum = q_sum + dd(neg) / dd(m);
     if (slot == 0) continue;
     s.n_pairable += cnt[slot];
-    d_sum += 2.0 * sdis[slot] / (m * (m - 1.0));
+    d_sum = d_sum + dd(2.0 * sdis[slot]) / dd(m * (m - 1.0));
     // sum x(x-1) = m*sum(x) - sum(x(m-x)) - sum(x); same for negatives.
     s.pos_num += m * sx[slot] - sdis[slot] - sx[slot];
     s.pos_den += (m - 1.0) * sx[slot];
@@ -92,12 +97,16 @@ inline LabelSummary summarise_label(const LabelTable& t, std::size_t j) {
     s.neg_den += (m - 1.0) * neg;
   }
   if (s.n_rated > 0) {
-    s.p = p_sum / s.n_rated;
-    s.q = q_sum / s.n_rated;
+    s.p_dd = p_sum / dd(s.n_rated);
+    s.q_dd = q_sum / dd(s.n_rated);
+    s.p = s.p_dd.value();
+    s.q = s.q_dd.value();
   }
   if (s.n_pairable > 0) {
-    s.d_obs = d_sum / s.n_pairable;
-    s.d_max = detail::max_disagreement(cnt, mm, s.positives) / s.n_pairable;
+    s.d_obs_dd = d_sum / dd(s.n_pairable);
+    s.d_max_dd = detail::max_disagreement(cnt, mm, s.positives) / dd(s.n_pairable);
+    s.d_obs = s.d_obs_dd.value();
+    s.d_max = s.d_max_dd.value();
   }
   return s;
 }
@@ -114,10 +123,35 @@ inline double chance_disagreement(int baseline, double p, double q) {
   }
 }
 
+inline dd chance_disagreement_dd(int baseline, const dd& p, const dd& q) {
+  switch (baseline) {
+    case kFleiss: return dd(2.0) * p * q;
+    case kAc1: return p * p + q * q;
+    default: return dd(0.5);
+  }
+}
+
 // Coefficient 1 - D_o / (1 - A_e); NaN when undefined.
 inline double coefficient(double d_obs, double w) {
   if (!(w > 0.0) || std::isnan(d_obs)) return kNA;
   return 1.0 - d_obs / w;
+}
+
+// The same as (w - d) / w in double-double: full relative precision even
+// when observed and chance disagreement agree to many digits.
+inline double coefficient(const dd& d_obs, const dd& w) {
+  if (!(w.hi > 0.0) || std::isnan(d_obs.hi)) return kNA;
+  return ((w - d_obs) / w).value();
+}
+
+// Label coefficient and normalised floor under one baseline.
+inline double label_coefficient(const LabelSummary& s, int baseline) {
+  if (!(s.n_pairable > 0)) return kNA;
+  return coefficient(s.d_obs_dd, chance_disagreement_dd(baseline, s.p_dd, s.q_dd));
+}
+inline double label_floor(const LabelSummary& s, int baseline) {
+  if (!(s.n_pairable > 0)) return kNA;
+  return coefficient(s.d_max_dd, chance_disagreement_dd(baseline, s.p_dd, s.q_dd));
 }
 
 // Corpus-level values: means over labels with a pairable item.
@@ -125,22 +159,30 @@ struct CorpusSummary {
   double n_labels_used = 0;
   double d_obs = kNA, d_max = kNA;
   double w[kBaselines] = {kNA, kNA, kNA};
+  double estimate[kBaselines] = {kNA, kNA, kNA};
+  double floor[kBaselines] = {kNA, kNA, kNA};
 };
 
 inline CorpusSummary summarise_corpus(const std::vector<LabelSummary>& labels) {
   CorpusSummary c;
-  double d = 0, dm = 0, w[kBaselines] = {0, 0, 0};
+  dd d, dm, w[kBaselines];
   for (const LabelSummary& s : labels) {
     if (!(s.n_pairable > 0)) continue;
     c.n_labels_used += 1;
-    d += s.d_obs;
-    dm += s.d_max;
-    for (int b = 0; b < kBaselines; ++b) w[b] += chance_disagreement(b, s.p, s.q);
+    d = d + s.d_obs_dd;
+    dm = dm + s.d_max_dd;
+    for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + chance_disagreement_dd(b, s.p_dd, s.q_dd);
   }
   if (c.n_labels_used > 0) {
-    c.d_obs = d / c.n_labels_used;
-    c.d_max = dm / c.n_labels_used;
-    for (int b = 0; b < kBaselines; ++b) c.w[b] = w[b] / c.n_labels_used;
+    const dd n(c.n_labels_used);
+    c.d_obs = (d / n).value();
+    c.d_max = (dm / n).value();
+    for (int b = 0; b < kBaselines; ++b) {
+      c.w[b] = (w[b] / n).value();
+      // the common factor 1/n cancels in (w - d) / w
+      c.estimate[b] = coefficient(d, w[b]);
+      c.floor[b] = coefficient(dm, w[b]);
+    }
   }
   return c;
 }

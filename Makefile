@@ -1,0 +1,40 @@
+# Two entry points used by the README and CI:
+#   make demo   install dependencies and the package, print the agreement report
+#               of the paper's worked example
+#   make check  install dependencies, then R CMD check --as-cran (tests, vignettes)
+PKG := mlagreement
+VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+RSCRIPT := Rscript --vanilla
+
+.PHONY: deps install demo build check test document bench clean
+
+deps:
+	bash tools/install-deps.sh
+
+install: deps
+	R CMD INSTALL --preclean --no-multiarch .
+
+demo: install
+	$(RSCRIPT) -e 'library(mlagreement)' \
+	  -e 'fit <- mla(annotations_long(bias_example, item, annotator, label, value))' \
+	  -e 'print(fit)' -e 'print(tidy(fit))' -e 'print(glance(fit), width = Inf)'
+
+build: deps
+	R CMD build .
+
+check: build
+	bash tools/check.sh $(TARBALL)
+
+test: install
+	$(RSCRIPT) -e 'testthat::test_local(reporter = "summary")'
+
+document:
+	MLA_DEV=1 bash tools/install-deps.sh
+	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
+
+bench: install
+	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f; done
+
+clean:
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so

@@ -1,0 +1,178 @@
+#' Split annotations into training and test sets
+#'
+#' `annotation_split()` makes TID-8's *annotation split* (Deng et al. 2023):
+#' each annotator's annotations are divided between train and test, so the
+#' same annotators appear in both and a model can learn each annotator's
+#' tendencies. `annotator_split()` makes the contrasting *annotator split*:
+#' the annotators themselves are divided, so test annotators are never seen
+#' in training. `check_split()` warns when a split meant to be an annotation
+#' split leaves test annotators out of train, the benchmark's named pitfall.
+#'
+#' An annotation is an (item, annotator) pair; all rows of a pair (for
+#' instance the label rows of a long multi-label table) stay together.
+#' Following the benchmark's `train_test_split(test_size = 1 - prop)`, an
+#' annotator with \eqn{n \ge 2} annotations gets
+#' \eqn{\lceil (1 - prop) n \rceil} of them in test (at most \eqn{n - 1}),
+#' chosen at random; an annotator with a single annotation stays in train.
+#' `annotator_split()` puts \eqn{\lceil (1 - prop) A \rceil} of the \eqn{A}
+#' annotators in test (at least 1, at most \eqn{A - 1}). Both use R's random
+#' number generator, so `set.seed()` makes them reproducible. Rows keep their
+#' original order; none is lost or duplicated.
+#'
+#' @param data A data frame of annotations.
+#' @param item,annotator <[`tidy-select`][tidyselect::language]> One column
+#'   each: item and annotator ids.
+#' @param prop Share of each annotator's annotations (or, for
+#'   `annotator_split()`, of the annotators) that goes to train, in (0, 1).
+#' @param ... Must be empty.
+#' @return A list with data frames `train` and `test` (rows of `data`).
+#' @family annotator evaluation
+#' @references
+#' Deng, N., Zhang, X. F., Liu, S., Wu, W., Wang, L. and Mihalcea, R. (2023).
+#' You Are What You Annotate: Towards Better Models through Annotator
+#' Representations. Findings of EMNLP 2023. \doi{10.48550/arXiv.2305.14663}
+#' @export
+#' @examples
+#' set.seed(1)
+#' split <- annotation_split(bias_example, item, annotator, prop = 0.5)
+#' nrow(split$train) + nrow(split$test) == nrow(bias_example)
+#' check_split(split$train, split$test, annotator)
+#'
+#' by_annotator <- annotator_split(bias_example, annotator, prop = 0.5)
+#' unique(by_annotator$test$annotator)
+annotation_split <- function(data, item, annotator, prop = 0.7, ...) {
+  check_dots_empty0(...)
+  check_data_frame(data)
+  check_prop(prop)
+  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
+  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
+  check_nonempty_rows(data)
+  it <- encode_ids(item_col, "item")
+  an <- encode_ids(ann_col, "annotator")
+  rec <- make_records(it, an)
+  n_rec <- length(rec$item)
+  # Random key per annotation; within an annotator the smallest keys go to test.
+  key <- stats::runif(n_rec)
+  n_ann <- tabulate(rec$annotator, nbins = length(an$keys))
+  n_test <- split_test_size(n_ann, prop)
+  ord <- order(rec$annotator, key)
+  rank <- integer(n_rec)
+  rank[ord] <- sequence(n_ann[n_ann > 0])
+  test_rec <- rank <= n_test[rec$annotator]
+  in_test <- test_rec[rec$index]
+  list(train = data[!in_test, , drop = FALSE], test = data[in_test, , drop = FALSE])
+}
+
+#' @rdname annotation_split
+#' @export
+annotator_split <- function(data, annotator, prop = 0.7, ...) {
+  check_dots_empty0(...)
+  check_data_frame(data)
+  check_prop(prop)
+  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
+  check_nonempty_rows(data)
+  an <- encode_ids(ann_col, "annotator")
+  n_ann <- length(an$keys)
+  if (n_ann < 2L) {
+    mla_abort(
+      c("{.arg data} must have at least 2 annotators to split them.",
+        "x" = "It has {n_ann}: {.val {as.character(an$keys)}}."),
+      class = "one_annotator"
+    )
+  }
+  n_test <- min(max(ceiling(round((1 - prop) * n_ann, 9)), 1), n_ann - 1)
+  test_ann <- sample.int(n_ann, n_test)
+  in_test <- an$codes %in% test_ann
+  list(train = data[!in_test, , drop = FALSE], test = data[in_test, , drop = FALSE])
+}
+
+#' @rdname annotation_split
+#' @param train,test Data frames of training and test annotations.
+#' @return `check_split()`: the test annotators missing from `train`
+#'   (character, invisibly); a warning of class
+#'   `mlagreement_warning_unseen_annotators` says how many there are and how
+#'   many test rows they hold.
+#' @export
+check_split <- function(train, test, annotator, ...) {
+  check_dots_empty0(...)
+  check_df_arg(train, "train")
+  check_df_arg(test, "test")
+  ann_quo <- rlang::enquo(annotator)
+  tr <- select_one_in(ann_quo, train, "annotator", "train")
+  te <- select_one_in(ann_quo, test, "annotator", "test")
+  tr <- as.character(tr)
+  te <- as.character(te)
+  test_ann <- unique(te)
+  missing <- setdiff(test_ann, unique(tr))
+  if (length(missing) > 0) {
+    n_rows <- sum(te %in% missing)
+    cli::cli_warn(
+      c("{length(missing)} of {length(test_ann)} test annotator{?s} {?does/do} not appear in {.arg train}.",
+        "x" = "They hold {n_rows} of {length(te)} test row{?s}: {format_first(missing)}.",
+        "i" = "TID-8's annotation split keeps every test annotator in train; use {.fn annotation_split}, or report these rows as an annotator split."),
+      class = c("mlagreement_warning_unseen_annotators", "mlagreement_warning")
+    )
+  }
+  invisible(missing)
+}
+
+# Test annotations per annotator: ceiling((1 - prop) n), 0 for n = 1, at most n - 1.
+split_test_size <- function(n, prop) {
+  out <- ceiling(round((1 - prop) * n, 9))
+  pmax(pmin(out, n - 1), 0)
+}
+
+check_prop <- function(prop, call = rlang::caller_env()) {
+  if (!is.numeric(prop) || length(prop) != 1L || is.na(prop) || prop <= 0 || prop >= 1) {
+    mla_abort(
+      c("{.arg prop} must be a single number strictly between 0 and 1.",
+        "x" = "It is {.obj_type_friendly {prop}}{if (is.numeric(prop) && length(prop) == 1L) paste0(' (', prop, ')') else ''}."),
+      class = "prop", call = call
+    )
+  }
+}
+
+check_nonempty_rows <- function(data, call = rlang::caller_env()) {
+  if (nrow(data) == 0L) {
+    mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
+  }
+}
+
+check_df_arg <- function(x, arg, call = rlang::caller_env()) {
+  if (!is.data.frame(x)) {
+    mla_abort(
+      c("{.arg {arg}} must be a data frame.", "x" = "It is {.obj_type_friendly {x}}."),
+      class = "input_type", call = call
+    )
+  }
+}
+
+# One column of a named data-frame argument (`train`, `test`, `predictions`):
+# like select_columns(), but the message names that argument.
+# With `one = FALSE`, returns the positions of one or more columns.
+select_one_in <- function(quo, data, arg, data_arg, one = TRUE, call = rlang::caller_env()) {
+  pos <- tryCatch(
+    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
+    error = function(e) {
+      mla_abort(
+        c("{.arg {arg}} must select existing columns of {.arg {data_arg}}."),
+        class = "column", parent = e, call = call
+      )
+    }
+  )
+  if (!one) {
+    if (length(pos) == 0L) {
+      mla_abort("{.arg {arg}} must select at least one column of {.arg {data_arg}}.",
+                class = "column", call = call)
+    }
+    return(pos)
+  }
+  if (length(pos) != 1L) {
+    mla_abort(
+      c("{.arg {arg}} must select exactly one column of {.arg {data_arg}}.",
+        "x" = "It selects {length(pos)} column{?s}."),
+      class = "column", call = call
+    )
+  }
+  data[[pos]]
+}

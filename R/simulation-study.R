@@ -1,0 +1,277 @@
+#' Simulation study of agreement measures (paper Table 4)
+#'
+#' Runs the factorial design of the paper's section 4: for every scenario,
+#' prevalence level, number of annotators \eqn{n}, items \eqn{N} and labels
+#' \eqn{k}, it draws `repeats` data sets with [simulate_annotations()] (all
+#' labels sharing the prevalence) and computes every agreement measure the
+#' package offers on each. Unlike the paper's Table 4, the result keeps every
+#' dimension separate: average over them yourself ([summary()] does so for
+#' Table 4) or plot them with [autoplot()][autoplot.mla_simulation].
+#'
+#' @details
+#' Each data set gets its own seed, drawn from R's random number generator
+#' when the study starts (so [set.seed()] makes the whole study
+#' reproducible). The seed is in the result: `set.seed(seed)` followed by
+#' `simulate_annotations()` with the row's design returns exactly that data
+#' set. The measures therefore never change the simulated data, whichever are
+#' requested; the study restores the random number generator state it found
+#' after drawing the seeds.
+#'
+#' Measures (column `measure`):
+#' * `"mla"`: `"observed"` (\eqn{A_o}), `"mla_fleiss"`, `"mla_ac1"`,
+#'   `"mla_pabak"` (the corpus coefficients of [mla()]) and
+#'   `"floor_observed"` (the conditional floor \eqn{A_{o,min}}, eq. 7).
+#'   Always available; these are computed by the same code as [mla()].
+#' * `"alpha"`: Krippendorff's alpha with Hamming, Jaccard and MASI distance
+#'   (`"alpha_hamming"`, `"alpha_jaccard"`, `"alpha_masi"`), from
+#'   `krippendorff_alpha()`.
+#' * `"comparison"`: the measures of `agreement_measures()` (average MASI
+#'   and Jaccard similarity, Augmented kappa, Am, boot-F1 with `R`
+#'   bootstrap replicates), under their own names.
+#'
+#' A measure that is undefined on a data set (e.g. a coefficient whose
+#' chance agreement is 1) is `NA`.
+#'
+#' Cost: the MLA measures of the full Table 4 design (6,480 data sets) take a
+#' few seconds; they are computed from the sufficient statistics by the same
+#' C++ code as [mla()], without building its result tables. The set-based
+#' measures cost more, boot-F1 most (it bootstraps every data set `R`
+#' times): expect minutes for the full design with all measures. Use
+#' `measures = "mla"` for fast exploratory runs.
+#'
+#' @param n_annotators,n_items,n_labels Design values (whole numbers;
+#'   \eqn{n \ge 2}, \eqn{N, k \ge 1}). Every combination is run.
+#' @param prevalence Named probabilities, one per prevalence level; names
+#'   become `prevalence_level` (unnamed values are named by their value).
+#' @param scenarios Generators of [simulate_annotations()].
+#' @param repeats Number of data sets per design cell.
+#' @param error Flip probability of the `"noisy"` generator.
+#' @param measures Groups of measures to compute: any of `"mla"`, `"alpha"`,
+#'   `"comparison"`. `NULL` (default) computes every group whose functions
+#'   are available.
+#' @param R Bootstrap replicates for boot-F1 (the paper used 100).
+#' @param ... Must be empty.
+#' @return `simulation_study()`: a tibble of class `mla_simulation` with one row per data set and
+#'   measure: `scenario`, `prevalence_level` (factor), `prevalence`,
+#'   `n_annotators`, `n_items`, `n_labels`, `replicate`, `seed`, `measure`,
+#'   `estimate`.
+#' @family simulation
+#' @references
+#' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
+#' Framework for Inter-Annotator Reliability. Preprint, section 4, Table 4.
+#' @export
+#' @examples
+#' set.seed(1)
+#' study <- simulation_study(n_annotators = 3, n_items = 20, n_labels = 5,
+#'                           repeats = 2, measures = "mla")
+#' study
+#' summary(study)
+simulation_study <- function(n_annotators = c(3, 5, 10),
+                             n_items = c(20, 50, 100),
+                             n_labels = c(5, 10, 25),
+                             prevalence = c(high = 0.8, moderate = 0.5, low = 0.2),
+                             scenarios = c("perfect", "noisy", "independent", "minimum"),
+                             repeats = 20, error = 0.1, measures = NULL, R = 100, ...) {
+  check_dots_empty0(...)
+  n_annotators <- check_design_values(n_annotators, min = 2)
+  n_items <- check_design_values(n_items, min = 1)
+  n_labels <- check_design_values(n_labels, min = 1)
+  prevalence <- check_prevalence_levels(prevalence)
+  scenarios <- match_choice(scenarios, scenario_names, multiple = TRUE)
+  repeats <- check_count(repeats, min = 1)
+  if (!is.numeric(error) || length(error) != 1L || is.na(error) || error < 0 || error > 1) {
+    mla_abort(
+      c("{.arg error} must be a single number in [0, 1].",
+        "x" = "It is {describe_value(error)}."),
+      class = "simulation_argument"
+    )
+  }
+  R <- check_count(R, min = 1)
+  measures <- check_measures(measures)
+
+  design <- expand.grid(
+    replicate = seq_len(repeats), n_labels = n_labels, n_items = n_items,
+    n_annotators = n_annotators, level = seq_along(prevalence),
+    scenario = scenarios, KEEP.OUT.ATTRS = FALSE, stringsAsFactors = FALSE
+  )
+  design <- design[rev(names(design))]
+  n_sims <- nrow(design)
+  design$seed <- sample.int(.Machine$integer.max, n_sims)
+  seed_state <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+  on.exit(restore_rng(seed_state), add = TRUE)
+
+  results <- vector("list", n_sims)
+  cli::cli_progress_bar("Simulating", total = n_sims, clear = TRUE)
+  for (s in seq_len(n_sims)) {
+    d <- design[s, ]
+    set.seed(d$seed)
+    sim <- simulate_array(d$n_items, d$n_annotators, d$n_labels,
+                          rep(prevalence[[d$level]], d$n_labels), d$scenario,
+                          rep(error, d$n_annotators), rep(0, d$n_annotators), 0)
+    results[[s]] <- study_measures(sim$values, measures, R)
+    cli::cli_progress_update()
+  }
+  cli::cli_progress_done()
+
+  n_meas <- lengths(lapply(results, `[[`, "estimate"))
+  rows <- rep(seq_len(n_sims), n_meas)
+  out <- tibble::tibble(
+    scenario = design$scenario[rows],
+    prevalence_level = factor(names(prevalence)[design$level[rows]], levels = names(prevalence)),
+    prevalence = unname(prevalence[design$level[rows]]),
+    n_annotators = design$n_annotators[rows],
+    n_items = design$n_items[rows],
+    n_labels = design$n_labels[rows],
+    replicate = design$replicate[rows],
+    seed = design$seed[rows],
+    measure = unlist(lapply(results, `[[`, "measure"), use.names = FALSE),
+    estimate = unlist(lapply(results, `[[`, "estimate"), use.names = FALSE)
+  )
+  failed <- sum(vapply(results, `[[`, integer(1), "failed"))
+  if (failed > 0L) {
+    cli::cli_warn(c("{failed} measure value{?s} could not be computed and {?is/are} {.code NA}."))
+  }
+  tibble::new_tibble(out, class = "mla_simulation")
+}
+
+scenario_names <- c("perfect", "noisy", "independent", "minimum")
+
+# The corpus MLA values exactly as mla() computes them, without building the
+# result tibbles (which dominate the cost of mla() on small designs).
+mla_corpus_values <- function(a) {
+  est <- mla_table_estimates_cpp(a$tally$cnt, a$tally$sx, a$tally$sdis)$corpus
+  c(observed = 1 - est$d_obs,
+    stats::setNames(na_if_nan(est$estimate), paste0("mla_", baseline_names)),
+    floor_observed = 1 - est$d_max)
+}
+
+study_measures <- function(values, measures, R) {
+  a <- as_annotations(values)
+  est <- list()
+  failed <- 0L
+  if ("mla" %in% measures) est <- c(est, as.list(mla_corpus_values(a)))
+  if ("alpha" %in% measures) {
+    res <- try_measure(package_function("krippendorff_alpha")(
+      a, distance = c("hamming", "jaccard", "masi")))
+    if (is.null(res)) {
+      failed <- failed + 3L
+      est <- c(est, alpha_hamming = NA_real_, alpha_jaccard = NA_real_, alpha_masi = NA_real_)
+    } else {
+      est <- c(est, stats::setNames(as.list(res$estimate), paste0("alpha_", res$distance)))
+    }
+  }
+  if ("comparison" %in% measures) {
+    fun <- package_function("agreement_measures")
+    res <- try_measure(if ("R" %in% names(formals(fun))) fun(a, R = R) else fun(a))
+    if (is.null(res)) {
+      failed <- failed + 1L
+      est <- c(est, comparison = NA_real_)
+    } else {
+      est <- c(est, stats::setNames(as.list(res$estimate), res$measure))
+    }
+  }
+  list(measure = names(est), estimate = as.double(unlist(est, use.names = FALSE)),
+       failed = failed)
+}
+
+try_measure <- function(expr) {
+  tryCatch(suppressWarnings(expr), mlagreement_error = function(e) NULL)
+}
+
+# Functions of other parts of the package, looked up at run time so that the
+# study works whether or not they are part of this build.
+package_function <- function(name) {
+  get(name, envir = asNamespace("mlagreement"), inherits = FALSE)
+}
+
+has_package_function <- function(name) {
+  exists(name, envir = asNamespace("mlagreement"), inherits = FALSE)
+}
+
+measure_groups <- c(mla = "mla", alpha = "krippendorff_alpha",
+                    comparison = "agreement_measures")
+
+available_measures <- function() {
+  names(measure_groups)[vapply(measure_groups, has_package_function, logical(1))]
+}
+
+check_measures <- function(measures, call = rlang::caller_env()) {
+  if (is.null(measures)) return(available_measures())
+  measures <- match_choice(measures, names(measure_groups), multiple = TRUE, call = call)
+  missing <- setdiff(measures, available_measures())
+  if (length(missing) > 0L) {
+    mla_abort(
+      c("{.arg measures} must be available in this version of mlagreement.",
+        "x" = "{.val {missing}} need{?s/} {.fn {measure_groups[missing]}}, which is not available."),
+      class = "simulation_argument", call = call
+    )
+  }
+  measures
+}
+
+check_design_values <- function(x, min, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
+  ok <- is.numeric(x) && length(x) > 0L && !anyNA(x) && all(is.finite(x)) &&
+    all(x == trunc(x)) && all(x >= min)
+  if (!ok) {
+    bad <- if (is.numeric(x)) which(is.na(x) | !is.finite(x) | x != trunc(x) | x < min) else integer()
+    detail <- if (length(bad) > 0L) {
+      paste0("Element ", bad[1], " is ", format(x[bad[1]]), ".")
+    } else {
+      paste0("It is ", describe_value(x), ".")
+    }
+    mla_abort(
+      c("{.arg {arg}} must be whole numbers >= {min}.", "x" = detail),
+      class = "simulation_argument", call = call
+    )
+  }
+  unique(as.integer(x))
+}
+
+check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
+  p <- check_probabilities(prevalence, length(prevalence), "level", call = call)
+  nm <- names(prevalence)
+  if (is.null(nm)) nm <- rep("", length(p))
+  nm[nm == ""] <- format(p[nm == ""])
+  if (anyDuplicated(nm)) {
+    mla_abort(
+      c("{.arg prevalence} must have distinct level names.",
+        "x" = "Duplicated: {.val {unique(nm[duplicated(nm)])}}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  stats::setNames(p, nm)
+}
+
+# Puts back the random number generator state found after drawing the seeds
+# (the study reseeds per data set).
+restore_rng <- function(state) {
+  if (is.null(state)) {
+    if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {
+      rm(".Random.seed", envir = globalenv())
+    }
+  } else {
+    assign(".Random.seed", state, envir = globalenv())
+  }
+}
+
+#' @rdname simulation_study
+#' @param object An `mla_simulation` result.
+#' @param by Columns to group by; `summary()` averages `estimate` over all
+#'   others (by default over \eqn{n}, \eqn{N}, \eqn{k} and the repeats, as
+#'   the paper's Table 4 does) and returns `mean`, `sd`, `n` (non-missing
+#'   values) and `n_missing`.
+#' @export
+summary.mla_simulation <- function(object, by = c("scenario", "prevalence_level", "measure"),
+                                   ...) {
+  check_dots_empty0(...)
+  keys <- unique(as.data.frame(object)[by])
+  groups <- interaction(as.data.frame(object)[by], drop = TRUE, lex.order = TRUE)
+  kg <- interaction(keys, drop = TRUE, lex.order = TRUE)
+  est <- unname(split(object$estimate, groups)[as.character(kg)])
+  out <- tibble::as_tibble(keys)
+  out$mean <- vapply(est, function(e) if (all(is.na(e))) NA_real_ else mean(e, na.rm = TRUE), 1)
+  out$sd <- vapply(est, function(e) if (sum(!is.na(e)) < 2L) NA_real_ else stats::sd(e, na.rm = TRUE), 1)
+  out$n <- vapply(est, function(e) sum(!is.na(e)), 1L)
+  out$n_missing <- vapply(est, function(e) sum(is.na(e)), 1L)
+  out
+}

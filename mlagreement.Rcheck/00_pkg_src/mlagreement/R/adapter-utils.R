@@ -1,0 +1,129 @@
+# Shared steps of the data-frame adapters: column selection, id encoding,
+# record construction and duplicate handling.
+
+check_data_frame <- function(data, call = rlang::caller_env()) {
+  if (!is.data.frame(data)) {
+    mla_abort(
+      c("{.arg data} must be a data frame.", "x" = "It is {.obj_type_friendly {data}}."),
+      class = "input_type", call = call
+    )
+  }
+}
+
+# Evaluates a tidyselect argument; errors become mlagreement errors.
+select_columns <- function(quo, data, arg, one = FALSE, call = rlang::caller_env()) {
+  pos <- tryCatch(
+    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
+    error = function(e) {
+      mla_abort(
+        c("{.arg {arg}} must select existing columns of {.arg data}."),
+        class = "column", parent = e, call = call
+      )
+    }
+  )
+  if (one && length(pos) != 1L) {
+    mla_abort(
+      c("{.arg {arg}} must select exactly one column of {.arg data}.",
+        "x" = "It selects {length(pos)} column{?s}."),
+      class = "column", call = call
+    )
+  }
+  if (!one && length(pos) == 0L) {
+    mla_abort("{.arg {arg}} must select at least one column of {.arg data}.",
+              class = "column", call = call)
+  }
+  pos
+}
+
+# Integer codes for an id column; keys are the sorted distinct ids (factor
+# levels in their order for factors).
+encode_ids <- function(v, arg, call = rlang::caller_env()) {
+  if (!(is.atomic(v) && is.null(dim(v)))) {
+    mla_abort(
+      c("Column {.arg {arg}} must be an atomic vector of ids.",
+        "x" = "It is {.obj_type_friendly {v}}."),
+      class = "id_type", call = call
+    )
+  }
+  if (anyNA(v)) {
+    rows <- which(is.na(v))
+    mla_abort(
+      c("Column {.arg {arg}} must not contain {.code NA}.",
+        "x" = "{length(rows)} {.code NA} id{?s}, at row{?s} {format_first(rows)}."),
+      class = "na_id", call = call
+    )
+  }
+  keys <- if (is.factor(v)) {
+    levels(droplevels(v))
+  } else {
+    sort(unique(v))
+  }
+  codes <- if (is.factor(v)) match(as.character(v), keys) else match(v, keys)
+  list(keys = keys, codes = codes)
+}
+
+# Declared label universe: `labels`, else factor levels, else sorted distinct.
+label_universe <- function(label, labels, call = rlang::caller_env()) {
+  if (!is.null(labels)) {
+    check_label_universe(labels, call = call)
+    return(as.character(labels))
+  }
+  if (is.factor(label)) return(levels(label))
+  as.character(sort(unique(label[!is.na(label)])))
+}
+
+# Records are the distinct (item, annotator) pairs, ordered by item then annotator.
+make_records <- function(item, annotator) {
+  n_ann <- length(annotator$keys)
+  key <- (as.double(item$codes) - 1) * n_ann + annotator$codes
+  ukey <- sort(unique(key))
+  list(
+    index = match(key, ukey),
+    item = as.integer((ukey - 1) %/% n_ann) + 1L,
+    annotator = as.integer((ukey - 1) %% n_ann) + 1L
+  )
+}
+
+# Resolves repeated keys: error (default) or keep the first/last occurrence.
+# `key` identifies a decision; `pair` the (item, annotator) record of each row.
+resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
+                               call = rlang::caller_env()) {
+  dup <- duplicated(key)
+  if (!any(dup)) return(rep(TRUE, length(key)))
+  if (duplicates == "error") {
+    pairs <- unique(pair[dup])
+    shown <- utils::head(pairs, 5)
+    desc <- paste0("(", item$keys[item$codes[match(shown, pair)]], ", ",
+                   annotator$keys[annotator$codes[match(shown, pair)]], ")")
+    n_surplus <- sum(dup)
+    surplus <- paste0(n_surplus, " surplus ", what, if (n_surplus > 1) "s")
+    mla_abort(
+      c("Each (item, annotator) pair must appear once in {.arg data}.",
+        "x" = "{length(pairs)} pair{?s} repeat{?s/}, with {surplus}: {format_first(desc)}.",
+        "i" = "Use {.code duplicates = \"first\"} or {.code duplicates = \"last\"} to keep one annotation per pair."),
+      class = "duplicates", call = call
+    )
+  }
+  if (duplicates == "first") !dup else !duplicated(key, fromLast = TRUE)
+}
+
+# 0/1/NA check for value columns before any conversion (0.5 must not become 0).
+check_binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
+  if (!(is.logical(v) || is.numeric(v))) {
+    mla_abort(
+      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+        "x" = "It holds {.cls {class(v)[1]}} values."),
+      class = "value_type", call = call
+    )
+  }
+  if (is.logical(v)) return(invisible())
+  bad <- which(!is.na(v) & v != 0 & v != 1)
+  if (is.double(v)) bad <- union(bad, which(is.nan(v)))
+  if (length(bad) > 0) {
+    mla_abort(
+      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]])}}."),
+      class = "value", call = call
+    )
+  }
+}

@@ -1,0 +1,99 @@
+#' Annotations from a long data frame
+#'
+#' Builds an [annotations][as_annotations] object from one row per decision or
+#' one row per selected label.
+#'
+#' * With `value`, every row is one decision: item, annotator, label and a
+#'   0/1/`NA` value. A label with no row for an (item, annotator) record is a
+#'   missing decision, never a "not selected".
+#' * With `value = NULL`, every row lists one selected label; an
+#'   (item, annotator) row whose label is `NA` means "annotated, nothing
+#'   selected". Every label of the universe that a record does not list is 0.
+#'
+#' The label universe is explicit: `labels`, else the levels of a factor
+#' `label` column, else the sorted distinct labels. Labels that no one selected
+#' still count (they change AC1 and PABAK, paper section 3.7).
+#'
+#' @param data A data frame.
+#' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One
+#'   column each: item ids, annotator ids and labels.
+#' @param value <[`tidy-select`][tidyselect::language]> Column of 0/1/`NA`
+#'   decisions, or `NULL` when rows list selected labels.
+#' @param labels Declared label universe (character). Labels in the data
+#'   outside it are an error.
+#' @param duplicates What to do when an (item, annotator) pair repeats a
+#'   decision: `"error"` (default) reports how many pairs repeat and the first
+#'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
+#' @return An object of class `annotations`.
+#' @family annotation constructors
+#' @export
+#' @examples
+#' fit <- annotations_long(bias_example, item, annotator, label, value)
+#' fit
+#'
+#' selected <- data.frame(
+#'   doc = c(1, 1, 1, 2, 2),
+#'   coder = c("a", "a", "b", "a", "b"),
+#'   tag = c("x", "y", "x", NA, "y")
+#' )
+#' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
+annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
+                             duplicates = c("error", "first", "last")) {
+  check_data_frame(data)
+  duplicates <- match_choice(duplicates, c("error", "first", "last"))
+  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
+  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
+  label_col <- data[[select_columns(rlang::enquo(label), data, "label", one = TRUE)]]
+  value_quo <- rlang::enquo(value)
+  has_value <- !rlang::quo_is_null(value_quo)
+  value_col <- if (has_value) {
+    data[[select_columns(value_quo, data, "value", one = TRUE)]]
+  }
+  if (nrow(data) == 0L) {
+    mla_abort("{.arg data} must have at least one row.", class = "empty")
+  }
+  it <- encode_ids(item_col, "item")
+  an <- encode_ids(ann_col, "annotator")
+  universe <- label_universe(label_col, labels)
+  lab <- match(as.character(label_col), universe)
+  unknown <- !is.na(label_col) & is.na(lab)
+  if (any(unknown)) {
+    bad <- unique(as.character(label_col[unknown]))
+    mla_abort(
+      c("Every label in column {.arg label} must be in the declared label universe.",
+        "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",
+        "i" = "Declare it in {.arg labels}, or drop those rows on purpose."),
+      class = "unknown_label"
+    )
+  }
+  if (has_value && anyNA(lab)) {
+    rows <- which(is.na(lab))
+    mla_abort(
+      c("Column {.arg label} must not be {.code NA} when {.arg value} is given.",
+        "x" = "{length(rows)} row{?s} with label {.code NA}: {format_first(rows)}.",
+        "i" = "A missing decision is a {.code NA} value, not a {.code NA} label."),
+      class = "na_label"
+    )
+  }
+  rec <- make_records(it, an)
+  k <- length(universe)
+  n_rec <- length(rec$item)
+  if (has_value) {
+    rows_desc <- function(r) {
+      paste0("item ", it$keys[it$codes[r]], ", annotator ", an$keys[an$codes[r]],
+             ", label ", universe[lab[r]])
+    }
+    check_binary_values(value_col, "value", rows_desc)
+    keep <- resolve_duplicates((rec$index - 1) * k + lab, rec$index, it, an, duplicates,
+                               "decision")
+    values <- matrix(NA_integer_, n_rec, k)
+    values[cbind(rec$index[keep], lab[keep])] <- as.integer(value_col[keep])
+  } else {
+    chosen <- !is.na(lab)
+    key <- ifelse(chosen, (rec$index - 1) * k + lab, -rec$index)
+    keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
+    values <- matrix(0L, n_rec, k)
+    values[cbind(rec$index[keep], lab[keep])] <- 1L
+  }
+  new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+}

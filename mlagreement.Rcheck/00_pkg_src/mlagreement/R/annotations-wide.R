@@ -1,0 +1,50 @@
+#' Annotations from a wide data frame
+#'
+#' Builds an [annotations][as_annotations] object from one row per
+#' (item, annotator) record with one 0/1/`NA` column per label, the layout of
+#' raw multi-label corpora such as GoEmotions or ConvAbuse.
+#'
+#' @param data A data frame, one row per (item, annotator) record.
+#' @param item,annotator <[`tidy-select`][tidyselect::language]> One column
+#'   each: item ids and annotator ids.
+#' @param labels <[`tidy-select`][tidyselect::language]> The label columns
+#'   (0/1/`NA`, logical or numeric). Their names are the label universe.
+#' @param duplicates What to do with repeated (item, annotator) rows:
+#'   `"error"` (default), or keep the `"first"` / `"last"` in row order.
+#' @return An object of class `annotations`.
+#' @family annotation constructors
+#' @export
+#' @examples
+#' wide <- data.frame(
+#'   item = c(1, 1, 2, 2),
+#'   coder = c("a", "b", "a", "b"),
+#'   joy = c(1, 1, 0, NA),
+#'   anger = c(0, 1, 0, 0)
+#' )
+#' annotations_wide(wide, item, coder, c(joy, anger))
+annotations_wide <- function(data, item, annotator, labels,
+                             duplicates = c("error", "first", "last")) {
+  check_data_frame(data)
+  duplicates <- match_choice(duplicates, c("error", "first", "last"))
+  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
+  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
+  label_pos <- select_columns(rlang::enquo(labels), data, "labels")
+  if (nrow(data) == 0L) {
+    mla_abort("{.arg data} must have at least one row.", class = "empty")
+  }
+  it <- encode_ids(item_col, "item")
+  an <- encode_ids(ann_col, "annotator")
+  universe <- names(label_pos)
+  for (nm in universe) {
+    rows_desc <- function(r) {
+      paste0("item ", it$keys[it$codes[r]], ", annotator ", an$keys[an$codes[r]])
+    }
+    check_binary_values(data[[nm]], nm, rows_desc)
+  }
+  pair <- (as.double(it$codes) - 1) * length(an$keys) + an$codes
+  keep <- resolve_duplicates(pair, pair, it, an, duplicates, "row")
+  values <- matrix(NA_integer_, sum(keep), length(universe))
+  for (j in seq_along(universe)) values[, j] <- as.integer(data[[universe[j]]][keep])
+  new_annotations(values, "records", it$codes[keep], an$codes[keep], it$keys, an$keys,
+                  universe)
+}

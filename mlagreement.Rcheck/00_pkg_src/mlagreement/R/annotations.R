@@ -1,0 +1,135 @@
+# The canonical `annotations` object (DESIGN.md layer 2).
+#
+# Records are (item, annotator) rows of a records x labels matrix of 0/1/NA.
+# Two layouts share one C++ core:
+# * "dense": the user's items x annotators x labels array, kept as it is (in
+#   R's column-major layout it already is an (items * annotators) x labels
+#   matrix, so it is never copied); record r is item r %% N, annotator r %/% N.
+# * "records": an integer matrix built by the adapters, with an item and an
+#   annotator index per record; sparse designs never allocate a dense array.
+# The sufficient statistics x (positives) and m (decisions) per item x label
+# are computed once, at construction, in the same pass that validates values,
+# together with their per-label tables (`tally`), from which mla() derives
+# every estimator without another pass.
+
+new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
+                            call = rlang::caller_env()) {
+  n_items <- length(items)
+  n_labels <- length(labels)
+  item0 <- if (layout == "dense") integer() else item - 1L
+  annotator0 <- if (layout == "dense") integer() else annotator - 1L
+  # the largest number of records of one item bounds every m[i, j]
+  max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, n_items))
+  counts <- count_decisions_cpp(values, n_labels, item0, n_items, annotator0,
+                                length(annotators), max_m, mla_threads())
+  if (counts$bad_index >= 0) {
+    abort_bad_value(values, layout, item, annotator, items, annotators, labels,
+                    counts$bad_index, call = call)
+  }
+  dimnames(counts$x) <- dimnames(counts$m) <- NULL
+  structure(
+    list(
+      values = values,
+      layout = layout,
+      item = if (layout == "dense") NULL else item,
+      annotator = if (layout == "dense") NULL else annotator,
+      items = items,
+      annotators = annotators,
+      labels = labels,
+      x = counts$x,
+      m = counts$m,
+      item_annotators = counts$item_annotators,
+      annotator_records = counts$annotator_records,
+      tally = counts$tally,
+      n_decisions = counts$n_decisions,
+      n_records = counts$n_nonempty_records
+    ),
+    class = "annotations"
+  )
+}
+
+abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
+                            bad_index, call) {
+  n_rec <- length(values) / length(labels)
+  r <- bad_index %% n_rec
+  j <- bad_index %/% n_rec
+  i <- if (layout == "dense") r %% length(items) + 1 else item[r + 1]
+  a <- if (layout == "dense") r %/% length(items) + 1 else annotator[r + 1]
+  bad <- values[bad_index + 1]
+  n_bad <- if (is.double(values)) {
+    sum(!is.na(values) & values != 0 & values != 1)
+  } else {
+    sum(!is.na(values) & values != 0L & values != 1L)
+  }
+  mla_abort(
+    c("Annotation values must be 0, 1 or {.code NA}.",
+      "x" = "Item {.val {as.character(items[i])}}, annotator {.val {as.character(annotators[a])}}, label {.val {labels[j + 1]}} has value {.val {format(bad)}}.",
+      "i" = "{n_bad} invalid value{?s} in all."),
+    class = "value", call = call
+  )
+}
+
+# Item and annotator index (1-based) of every record, whatever the layout.
+record_item <- function(x) {
+  if (x$layout == "dense") {
+    rep.int(seq_along(x$items), length(x$annotators))
+  } else {
+    x$item
+  }
+}
+
+record_annotator <- function(x) {
+  if (x$layout == "dense") {
+    rep(seq_along(x$annotators), each = length(x$items))
+  } else {
+    x$annotator
+  }
+}
+
+# The records x labels value matrix (a view of the array for dense data).
+record_values <- function(x) {
+  v <- x$values
+  n_labels <- length(x$labels)
+  if (!identical(dim(v), c(length(v) %/% n_labels, n_labels))) {
+    dim(v) <- c(length(v) %/% n_labels, n_labels)
+  }
+  v
+}
+
+#' @export
+print.annotations <- function(x, ...) {
+  cat(format(x, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @export
+format.annotations <- function(x, ...) {
+  n_cells <- length(x$items) * length(x$annotators) * length(x$labels)
+  missing_share <- 1 - x$n_decisions / n_cells
+  cli::cli_format_method({
+    cli::cli_text("{.cls annotations}: {length(x$items)} item{?s}, ",
+                  "{length(x$annotators)} annotator{?s}, {length(x$labels)} label{?s}")
+    cli::cli_text("{x$n_records} record{?s} with decisions; ",
+                  "{format_percent(missing_share)} of item x annotator x label cells missing")
+    cli::cli_text("Labels: {.val {utils::head(x$labels, 8)}}",
+                  if (length(x$labels) > 8) " ..." else "")
+  })
+}
+
+format_percent <- function(x) {
+  paste0(formatC(100 * x, format = "f", digits = 1), "%")
+}
+
+#' @export
+dim.annotations <- function(x) {
+  c(length(x$items), length(x$annotators), length(x$labels))
+}
+
+#' Is an object an `annotations` object?
+#'
+#' @param x Any object.
+#' @return `TRUE` or `FALSE`.
+#' @export
+#' @examples
+#' is_annotations(as_annotations(array(0L, c(2, 2, 2))))
+is_annotations <- function(x) inherits(x, "annotations")

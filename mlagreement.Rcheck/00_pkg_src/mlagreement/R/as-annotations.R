@@ -1,0 +1,187 @@
+#' Convert annotations to the canonical `annotations` object
+#'
+#' `as_annotations()` turns what users have into the object every function of
+#' the package works on. It validates the values and computes the sufficient
+#' statistics (positive and non-missing decisions per item and label) in one
+#' pass of the C++ core.
+#'
+#' * A 3-D array `items x annotators x labels` of 0/1/`NA` (logical, integer or
+#'   double). `NA` is a missing decision, never a "not selected". Dimnames, when
+#'   present, name the items, annotators and labels. The array is not copied.
+#' * A 2-D matrix `items x annotators` of categorical single-label codes
+#'   (character, factor-like, integer). It is one-hot encoded: labels are the
+#'   declared `labels`, or else the sorted distinct codes; `NA` means the
+#'   annotator did not annotate the item.
+#' * An `annotations` object is returned unchanged.
+#'
+#' Long and wide data frames have their own constructors,
+#' [annotations_long()] and [annotations_wide()].
+#'
+#' @param x An array, matrix or `annotations` object.
+#' @param ... Arguments passed to methods; must be empty for the array method.
+#' @param labels For the categorical matrix method: the declared label
+#'   universe (all possible codes, including those no one used). Codes outside
+#'   it are an error.
+#' @return An object of class `annotations`.
+#' @family annotation constructors
+#' @export
+#' @examples
+#' # 2 items x 3 annotators x 2 labels
+#' arr <- array(c(1, 1, 0, 1, 1, 0,  0, 0, 1, 0, 0, 1), dim = c(2, 3, 2),
+#'              dimnames = list(c("s1", "s2"), c("ann", "bob", "cy"), c("pos", "neg")))
+#' as_annotations(arr)
+#'
+#' # categorical single-label codes
+#' codes <- matrix(c("a", "a", "b", "b", NA, "c"), nrow = 2)
+#' as_annotations(codes, labels = c("a", "b", "c", "d"))
+as_annotations <- function(x, ...) {
+  UseMethod("as_annotations")
+}
+
+#' @export
+as_annotations.annotations <- function(x, ...) {
+  check_dots_empty0(...)
+  x
+}
+
+#' @export
+as_annotations.default <- function(x, ...) {
+  hint <- if (is.data.frame(x)) {
+    c("i" = "For a data frame use {.fn annotations_long} or {.fn annotations_wide}.")
+  } else {
+    c("i" = "Supply a 3-D array items x annotators x labels, or a 2-D matrix of categorical codes.")
+  }
+  mla_abort(
+    c("{.arg x} must be an array, a matrix or an {.cls annotations} object.",
+      "x" = "It is {.obj_type_friendly {x}}.", hint),
+    class = "input_type"
+  )
+}
+
+#' @rdname as_annotations
+#' @export
+as_annotations.array <- function(x, ...) {
+  check_dots_empty0(...)
+  d <- dim(x)
+  if (length(d) != 3L) {
+    mla_abort(
+      c("{.arg x} must be a 3-D array (items x annotators x labels) or a 2-D matrix.",
+        "x" = "It has {length(d)} dimension{?s} ({paste(d, collapse = ' x ')})."),
+      class = "dimensions"
+    )
+  }
+  if (!(is.logical(x) || is.integer(x) || is.double(x))) {
+    mla_abort(
+      c("{.arg x} must hold logical or numeric 0/1/{.code NA} values.",
+        "x" = "It holds {.cls {typeof(x)}} values."),
+      class = "value_type"
+    )
+  }
+  check_extent(d, c("items", "annotators", "labels"))
+  dn <- dimnames(x)
+  names_or <- function(k, default) {
+    nm <- if (is.null(dn)) NULL else dn[[k]]
+    if (is.null(nm)) default else nm
+  }
+  items <- names_or(1L, seq_len(d[1]))
+  annotators <- names_or(2L, seq_len(d[2]))
+  labels <- as.character(names_or(3L, paste0("label_", seq_len(d[3]))))
+  check_unique_names(items, "item")
+  check_unique_names(annotators, "annotator")
+  check_unique_names(labels, "label")
+  new_annotations(x, "dense", NULL, NULL, items, annotators, labels)
+}
+
+#' @rdname as_annotations
+#' @export
+as_annotations.matrix <- function(x, ..., labels = NULL) {
+  check_dots_empty0(...)
+  if (!(is.character(x) || is.numeric(x) || is.logical(x))) {
+    mla_abort(
+      c("{.arg x} must hold categorical codes (character or integer).",
+        "x" = "It holds {.cls {typeof(x)}} values."),
+      class = "value_type"
+    )
+  }
+  d <- dim(x)
+  check_extent(c(d, 1L), c("items", "annotators", "labels"))
+  if (is.double(x) && any(is.infinite(x) | (!is.na(x) & x != trunc(x)))) {
+    bad <- which(is.infinite(x) | (!is.na(x) & x != trunc(x)))[1]
+    mla_abort(
+      c("Categorical codes in {.arg x} must be whole numbers or strings.",
+        "x" = "Item {row(x)[bad]}, annotator {col(x)[bad]} has code {.val {x[bad]}}."),
+      class = "value"
+    )
+  }
+  codes <- as.vector(x)
+  used <- sort(unique(codes[!is.na(codes)]))
+  if (is.null(labels)) {
+    labels <- used
+  } else {
+    check_label_universe(labels)
+    unknown <- setdiff(as.character(used), as.character(labels))
+    if (length(unknown) > 0) {
+      bad <- which(as.character(codes) %in% unknown)[1]
+      mla_abort(
+        c("Every code in {.arg x} must be in the declared {.arg labels}.",
+          "x" = "Code{?s} not declared: {.val {unknown}}.",
+          "i" = "First at item {row(x)[bad]}, annotator {col(x)[bad]}."),
+        class = "unknown_label"
+      )
+    }
+  }
+  if (length(labels) == 0L) {
+    mla_abort("{.arg x} must contain at least one non-missing code.", class = "empty")
+  }
+  idx <- match(as.character(codes), as.character(labels))
+  values <- matrix(0L, length(codes), length(labels))
+  present <- !is.na(idx)
+  values[cbind(which(present), idx[present])] <- 1L
+  values[!present, ] <- NA_integer_
+  dn <- dimnames(x)
+  items <- if (is.null(dn[[1]])) seq_len(d[1]) else dn[[1]]
+  annotators <- if (is.null(dn[[2]])) seq_len(d[2]) else dn[[2]]
+  check_unique_names(items, "item")
+  check_unique_names(annotators, "annotator")
+  new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels))
+}
+
+check_extent <- function(d, what, call = rlang::caller_env()) {
+  empty <- which(d == 0L)
+  if (length(empty) > 0) {
+    mla_abort(
+      c("{.arg x} must have at least one of each of {what}.",
+        "x" = "It has 0 {what[empty[1]]}."),
+      class = "empty", call = call
+    )
+  }
+}
+
+check_unique_names <- function(nm, what, call = rlang::caller_env()) {
+  if (anyNA(nm)) {
+    mla_abort(
+      c("{.arg x} {what} names must not be {.code NA}.",
+        "x" = "Position{?s} {which(is.na(nm))} {?is/are} {.code NA}."),
+      class = "na_id", call = call
+    )
+  }
+  dup <- unique(nm[duplicated(nm)])
+  if (length(dup) > 0) {
+    mla_abort(
+      c("{.arg x} {what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
+      class = "duplicate_name", call = call
+    )
+  }
+}
+
+check_label_universe <- function(labels, arg = "labels", call = rlang::caller_env()) {
+  if (!(is.character(labels) || is.numeric(labels) || is.factor(labels)) ||
+      length(labels) == 0L) {
+    mla_abort(
+      c("{.arg {arg}} must be a non-empty character vector of label names.",
+        "x" = "It is {.obj_type_friendly {labels}}."),
+      class = "labels", call = call
+    )
+  }
+  check_unique_names(as.character(labels), "label", call = call)
+}

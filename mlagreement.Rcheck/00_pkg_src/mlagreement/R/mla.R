@@ -1,0 +1,129 @@
+#' Multi-Label Agreement
+#'
+#' Computes average pairwise Hamming agreement over full binary label vectors
+#' and its chance-corrected forms under three baseline models, at corpus,
+#' label and item level (Menzner and Leidner 2026, section 3).
+#'
+#' For label \eqn{j} let \eqn{p_j} be its pooled prevalence and \eqn{A_{o,j}}
+#' its average pairwise agreement. The baselines are
+#' \deqn{A^{(F)}_{e,j} = p_j^2 + (1-p_j)^2, \quad A^{(AC1)}_{e,j} = 2p_j(1-p_j),
+#'   \quad A^{(PB)}_{e,j} = 1/2,}
+#' corpus \eqn{A_o} and \eqn{A_e} are their means over labels, and
+#' \deqn{A_{ml} = \frac{A_o - A_e}{1 - A_e} = \frac{\sum_j (1 - A_{e,j}) A_j}{\sum_j (1 - A_{e,j})}}
+#' (eq. 6): the corpus value is the chance-disagreement-weighted average of
+#' the label coefficients \eqn{A_j}. The `weight` column of
+#' `tidy(fit, level = "label")` reports these weights normalised to sum to 1.
+#'
+#' @section Conditional floor (eq. 7):
+#' The floor is the smallest observed agreement any annotation with the same
+#' design and the same number of positive decisions per label could have.
+#' For complete designs it is the paper's eq. 7 (positives spread as evenly
+#' as possible over items). With missing decisions the same exchange argument
+#' applies to each item's own number of decisions \eqn{m_{ij}}: the label's
+#' disagreement is a separable concave function of the item counts, so giving
+#' each positive to the item where it adds most disagreement (greedy on
+#' marginal gains, exact for this problem) attains the minimum. Items with one
+#' decision can absorb a positive without adding agreement. `floor_observed`
+#' is this minimum; `floor` normalises it with the observed baseline.
+#'
+#' @section Missing decisions:
+#' `NA` is never a "not selected". Per label, an item enters the observed
+#' agreement when it has at least two decisions on it,
+#' \eqn{A_{o,ij} = [x(x-1) + (m-x)(m-x-1)] / [m(m-1)]}, and enters the
+#' prevalence \eqn{p_j} (the mean of \eqn{x_{ij}/m_{ij}}) when it has at least
+#' one (Gwet's unequal-raters formulas, as in irrCAC). Corpus \eqn{A_o} and
+#' \eqn{A_e} are means over labels with a pairable item. When whole label
+#' vectors are missing this is the mean of the item values \eqn{A_{o,i}}; when
+#' single decisions are missing each label uses its own pairable items. On
+#' complete data every formula is exactly the paper's. Items with one
+#' annotation count in the prevalences but not in observed agreement; their
+#' item rows have `observed = NA`.
+#'
+#' @section Undefined values:
+#' A coefficient with a zero denominator (under the pooled baseline, a label
+#' no one, or everyone, selects) is `NA`, never `NaN` or `Inf`; the reasons are
+#' listed by `summary()` and kept in `fit$notes`. A design on which nothing
+#' can be estimated (fewer than two annotators, no item with two decisions) is
+#' an error.
+#'
+#' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @param baseline The primary baseline: `"fleiss"` (pooled marginal,
+#'   Fleiss/Scott, the paper's F), `"ac1"` (Gwet) or `"pabak"`. All three are
+#'   always computed; the others are sensitivity analyses.
+#' @param labels Optional subset of the declared labels to analyse (character).
+#'   Restricting the universe changes AC1 and PABAK but not the pooled
+#'   coefficient (paper Table 2).
+#' @param ... Must be empty.
+#' @return An object of class `mla`. Use [tidy()][tidy.mla] and
+#'   [glance()][glance.mla] for tibbles.
+#' @references
+#' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
+#' Framework for Inter-Annotator Reliability. Preprint.
+#'
+#' Gwet, K. L. (2014). Handbook of Inter-Rater Reliability (4th ed.).
+#' Advanced Analytics.
+#' @export
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' fit
+#' tidy(fit)
+#' tidy(fit, level = "label")
+#' glance(fit)
+#'
+#' # Table 2 of the paper: drop the never-selected labels
+#' used <- paste0("L", sprintf("%02d", 1:11))
+#' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
+  check_dots_empty0(...)
+  baseline <- match_choice(baseline, baseline_names)
+  x <- as_annotations(x)
+  cols <- select_labels(x, labels)
+  tally <- if (identical(cols, seq_along(x$labels))) {
+    x$tally
+  } else {
+    tally_counts_cpp(x$x[, cols, drop = FALSE], x$m[, cols, drop = FALSE],
+                     nrow(x$tally$cnt), mla_threads())
+  }
+  check_estimable(x, tally)
+  est <- mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
+  new_mla(x, cols, est, tally, baseline)
+}
+
+baseline_names <- c("fleiss", "ac1", "pabak")
+
+select_labels <- function(x, labels, call = rlang::caller_env()) {
+  if (is.null(labels)) return(seq_along(x$labels))
+  check_label_universe(labels, call = call)
+  idx <- match(as.character(labels), x$labels)
+  if (anyNA(idx)) {
+    mla_abort(
+      c("{.arg labels} must be declared labels of {.arg x}.",
+        "x" = "Not declared: {.val {as.character(labels)[is.na(idx)]}}."),
+      class = "unknown_label", call = call
+    )
+  }
+  idx
+}
+
+# Works from the label tables: row m of `cnt` counts items with m decisions.
+check_estimable <- function(x, tally, call = rlang::caller_env()) {
+  if (sum(tally$cnt) == 0) {
+    mla_abort("{.arg x} must contain at least one non-missing decision.",
+              class = "no_data", call = call)
+  }
+  n_ann <- sum(x$annotator_records > 0)
+  if (n_ann < 2L) {
+    mla_abort(
+      c("{.arg x} must have at least 2 annotators with decisions.",
+        "x" = "It has {n_ann}."),
+      class = "one_annotator", call = call
+    )
+  }
+  if (nrow(tally$cnt) < 2L || sum(tally$cnt[-1, ]) == 0) {
+    mla_abort(
+      c("{.arg x} must have at least one item with two decisions on the same label.",
+        "x" = "No item was annotated twice, so no pair of decisions can be compared."),
+      class = "no_pairs", call = call
+    )
+  }
+}

@@ -1,0 +1,10 @@
+#' @keywords internal
+"_PACKAGE"
+
+## usethis namespace: start
+#' @useDynLib mlagreement, .registration = TRUE
+#' @importFrom Rcpp sourceCpp
+#' @importFrom generics tidy glance
+#' @importFrom rlang .data
+## usethis namespace: end
+NULL

@@ -1,0 +1,5 @@
+#' @export
+generics::tidy
+
+#' @export
+generics::glance

@@ -1,0 +1,127 @@
+// Per-label tables and per-item disagreement, tallied from the x/m counts of
+// a chunk of items. The dense counting pass calls this while a chunk's counts
+// are still in L1, so mla() needs no second pass over the data; the records
+// layout and label subsets tally the stored x/m tables instead.
+//
+// Results do not depend on the number of threads: label tables are integer
+// sums (reduced exactly), and each item's disagreement is summed over labels
+// in label order by the one thread that owns the item's chunk.
+#ifndef MLAGREEMENT_TALLY_H
+#define MLAGREEMENT_TALLY_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "label_table.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace mlagreement {
+
+// Integer label table: slot j * max_m + m - 1 (as LabelTable).
+struct IntTable {
+  std::size_t n_labels = 0, max_m = 0;
+  std::vector<std::int64_t> cnt, sx, sdis;
+  void reset(std::size_t k, std::size_t mm) {
+    n_labels = k;
+    max_m = mm;
+    cnt.assign(k * mm, 0);
+    sx.assign(k * mm, 0);
+    sdis.assign(k * mm, 0);
+  }
+  void add(const IntTable& o) {
+    for (std::size_t s = 0; s < cnt.size(); ++s) {
+      cnt[s] += o.cnt[s];
+      sx[s] += o.sx[s];
+      sdis[s] += o.sdis[s];
+    }
+  }
+  LabelTable as_label_table() const {
+    LabelTable t;
+    t.reset(n_labels, max_m);
+    for (std::size_t s = 0; s < cnt.size(); ++s) {
+      t.cnt[s] = static_cast<double>(cnt[s]);
+      t.sx[s] = static_cast<double>(sx[s]);
+      t.sdis[s] = static_cast<double>(sdis[s]);
+    }
+    return t;
+  }
+};
+
+// 2 / (m (m - 1)) for m = 0..max_m (0 where undefined).
+inline std::vector<double> pair_factors(std::size_t max_m) {
+  std::vector<double> f(max_m + 1, 0.0);
+  for (std::size_t m = 2; m <= max_m; ++m) {
+    f[m] = 2.0 / (static_cast<double>(m) * static_cast<double>(m - 1));
+  }
+  return f;
+}
+
+// Adds label j's counts of `len` items to the table and to the items'
+// disagreement sums (d_sum, n_pairable point at the chunk's first item).
+inline void tally_label_chunk(const int* x, const int* m, std::size_t len, std::size_t j,
+                              const double* factor, IntTable& t, double* d_sum,
+                              int* n_pairable) {
+  std::int64_t* cnt = t.cnt.data() + j * t.max_m;
+  std::int64_t* sx = t.sx.data() + j * t.max_m;
+  std::int64_t* sdis = t.sdis.data() + j * t.max_m;
+  for (std::size_t i = 0; i < len; ++i) {
+    const int mi = m[i];
+    if (mi == 0) continue;
+    const std::size_t slot = static_cast<std::size_t>(mi) - 1;
+    const std::int64_t xi = x[i];
+    const std::int64_t dis = xi * (mi - xi);
+    cnt[slot] += 1;
+    sx[slot] += xi;
+    sdis[slot] += dis;
+    if (mi >= 2) {
+      d_sum[i] += static_cast<double>(dis) * factor[mi];
+      n_pairable[i] += 1;
+    }
+  }
+}
+
+struct TallyOutput {
+  IntTable table;
+  double* d_sum;    // n_items, zeroed by the caller
+  int* n_pairable;  // n_items, zeroed by the caller
+};
+
+// Tallies stored x/m tables (items x labels, column-major) in item chunks.
+inline void tally_counts(const int* x, const int* m, std::size_t n_items, std::size_t n_labels,
+                         std::size_t max_m, int threads, TallyOutput& out) {
+  constexpr std::size_t kChunk = 4096;
+  const std::vector<double> factor = pair_factors(max_m);
+  const std::int64_t n_chunks = static_cast<std::int64_t>((n_items + kChunk - 1) / kChunk);
+  out.table.reset(n_labels, max_m);
+  std::vector<IntTable> partial(static_cast<std::size_t>(threads > 0 ? threads : 1));
+  for (IntTable& p : partial) p.reset(n_labels, max_m);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+  {
+#ifdef _OPENMP
+    IntTable& mine = partial[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+#else
+    IntTable& mine = partial[0];
+#endif
+    for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
+      const std::size_t start = static_cast<std::size_t>(ch) * kChunk;
+      const std::size_t len = std::min(kChunk, n_items - start);
+      for (std::size_t j = 0; j < n_labels; ++j) {
+        tally_label_chunk(x + j * n_items + start, m + j * n_items + start, len, j,
+                          factor.data(), mine, out.d_sum + start, out.n_pairable + start);
+      }
+    }
+  }
+  for (const IntTable& p : partial) out.table.add(p);
+}
+
+}  // namespace mlagreement
+
+#endif

@@ -1,0 +1,37 @@
+# Random designs for property tests. Each returns a dense 0/1/NA array.
+random_design <- function(n_items, n_annotators, n_labels, prevalence = NULL,
+                          missing = c("none", "records", "cells", "sparse"),
+                          miss_rate = 0.3) {
+  missing <- match.arg(missing)
+  if (is.null(prevalence)) prevalence <- stats::runif(n_labels, 0.02, 0.98)
+  prevalence <- rep_len(prevalence, n_labels)
+  arr <- array(0L, c(n_items, n_annotators, n_labels))
+  for (j in seq_len(n_labels)) {
+    arr[, , j] <- stats::rbinom(n_items * n_annotators, 1, prevalence[j])
+  }
+  if (missing == "records" || missing == "sparse") {
+    rate <- if (missing == "sparse") 0.8 else miss_rate
+    gone <- matrix(stats::runif(n_items * n_annotators) < rate, n_items, n_annotators)
+    # keep at least one item with two annotators so the design is estimable
+    gone[1, 1:2] <- FALSE
+    for (j in seq_len(n_labels)) arr[, , j][gone] <- NA
+  } else if (missing == "cells") {
+    cells <- stats::runif(length(arr)) < miss_rate
+    arr[cells] <- NA
+    arr[1, 1:2, ] <- stats::rbinom(2 * n_labels, 1, 0.5)
+  }
+  arr
+}
+
+bias_annotations <- function() {
+  annotations_long(bias_example, item, annotator, label, value)
+}
+
+# Dense array of the worked example, items x annotators x labels.
+bias_array <- function() {
+  arr <- array(NA_integer_, c(4, 3, 31),
+               dimnames = list(1:4, 1:3, levels(bias_example$label)))
+  arr[cbind(bias_example$item, bias_example$annotator, as.integer(bias_example$label))] <-
+    bias_example$value
+  arr
+}

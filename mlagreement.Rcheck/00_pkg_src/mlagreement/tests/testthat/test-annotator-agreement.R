@@ -1,0 +1,142 @@
+test_that("pair and annotator diagnostics match the plain-R reference", {
+  set.seed(11)
+  for (rep in 1:4) {
+    arr <- random_pair_design(25, 5, 4, p_seen = 0.7, p_cell_na = 0.08)
+    agr <- annotator_agreement(arr)
+    ref <- ref_annotator_pairs(arr)
+    pairs <- tidy(agr)
+    expect_equal(pairs$annotator1, paste0("a", ref$a))
+    expect_equal(pairs$annotator2, paste0("a", ref$b))
+    expect_equal(pairs$n_items, ref$n_items)
+    expect_equal(pairs$n_decisions, ref$n_decisions)
+    expect_equal(pairs$observed, ref$observed, tolerance = 1e-12)
+    expect_equal(pairs$expected, ref$expected, tolerance = 1e-12)
+    expect_equal(pairs$estimate, ref$estimate, tolerance = 1e-12)
+    ann <- tidy(agr, level = "annotators")
+    ref_ann <- ref_annotator_summary(arr)
+    for (col in colnames(ref_ann)) {
+      expect_equal(as.numeric(ann[[col]]), unname(ref_ann[, col]), tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("the pair coefficient is mla() on the two-annotator subset of shared items", {
+  set.seed(12)
+  arr <- random_pair_design(30, 4, 5, p_seen = 0.8, p_cell_na = 0.1)
+  pairs <- tidy(annotator_agreement(arr))
+  has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
+  for (r in seq_len(nrow(pairs))) {
+    a <- pairs$annotator1[r]
+    b <- pairs$annotator2[r]
+    shared <- has[, a] & has[, b]
+    sub <- arr[shared, c(a, b), , drop = FALSE]
+    fit <- mla(sub)
+    fl <- fit$corpus[fit$corpus$baseline == "fleiss", ]
+    expect_equal(pairs$estimate[r], fl$estimate, tolerance = 1e-12)
+    expect_equal(pairs$expected[r], fl$expected, tolerance = 1e-12)
+  }
+  # without single missing decisions, observed is mla()'s observed agreement too
+  arr <- random_pair_design(30, 4, 5, p_seen = 0.8, p_cell_na = 0)
+  pairs <- tidy(annotator_agreement(arr))
+  has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
+  for (r in seq_len(nrow(pairs))) {
+    shared <- has[, pairs$annotator1[r]] & has[, pairs$annotator2[r]]
+    fit <- mla(arr[shared, c(pairs$annotator1[r], pairs$annotator2[r]), , drop = FALSE])
+    expect_equal(pairs$observed[r], fit$corpus$observed[1], tolerance = 1e-12)
+  }
+})
+
+test_that("dense, long and wide layouts give the same diagnostics", {
+  set.seed(13)
+  arr <- random_pair_design(20, 4, 3)
+  dense <- annotator_agreement(arr)
+  long <- array_to_long(arr)
+  from_long <- annotator_agreement(annotations_long(long, item, annotator, label, value))
+  expect_equal(tidy(from_long), tidy(dense))
+  expect_equal(tidy(from_long, level = "annotators"), tidy(dense, level = "annotators"))
+  # wide records in shuffled order (records not grouped by item)
+  wide <- reshape(long, idvar = c("item", "annotator"), timevar = "label",
+                  direction = "wide")
+  wide <- wide[sample(nrow(wide)), ]
+  from_wide <- annotator_agreement(
+    annotations_wide(wide, item, annotator, tidyselect::starts_with("value."))
+  )
+  expect_equal(tidy(from_wide)$estimate, tidy(dense)$estimate, tolerance = 1e-12)
+  expect_equal(tidy(from_wide)$observed, tidy(dense)$observed, tolerance = 1e-12)
+})
+
+test_that("sparse designs only form pairs that share items", {
+  set.seed(14)
+  n_items <- 300
+  n_ann <- 60
+  rows <- lapply(seq_len(n_items), function(i) {
+    who <- sample(n_ann, 3)
+    data.frame(item = i, annotator = rep(who, each = 2), label = rep(c("x", "y"), 3),
+               value = rbinom(6, 1, 0.4))
+  })
+  long <- do.call(rbind, rows)
+  agr <- annotator_agreement(annotations_long(long, item, annotator, label, value))
+  pairs <- tidy(agr)
+  rec <- unique(long[c("item", "annotator")])
+  co <- merge(rec, rec, by = "item")
+  co <- co[co$annotator.x < co$annotator.y, ]
+  expect_equal(nrow(pairs), nrow(unique(co[c("annotator.x", "annotator.y")])))
+  expect_equal(sum(pairs$n_items), nrow(co))
+  # against the dense reference
+  arr <- array(NA_integer_, c(n_items, n_ann, 2),
+               dimnames = list(paste0("i", 1:n_items), paste0("a", 1:n_ann), c("x", "y")))
+  arr[cbind(long$item, long$annotator, match(long$label, c("x", "y")))] <- long$value
+  ref <- ref_annotator_pairs(arr)
+  expect_equal(pairs$estimate, ref$estimate, tolerance = 1e-12)
+  expect_equal(pairs$observed, ref$observed, tolerance = 1e-12)
+})
+
+test_that("constant pairs have an NA coefficient, not NaN", {
+  arr <- array(0L, c(3, 3, 2), dimnames = list(NULL, c("a", "b", "c"), c("x", "y")))
+  arr[1, "c", "x"] <- 1L
+  pairs <- tidy(annotator_agreement(arr))
+  ab <- pairs[pairs$annotator1 == "a" & pairs$annotator2 == "b", ]
+  expect_identical(ab$estimate, NA_real_)
+  expect_equal(ab$observed, 1)
+  expect_false(any(is.nan(pairs$estimate)))
+  const <- array(0L, c(2, 2, 2))
+  expect_snapshot(annotator_agreement(const))
+})
+
+test_that("annotator_agreement() print and errors", {
+  agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
+  expect_snapshot(agr)
+  single <- matrix(c("a", NA, NA, "b"), 2, dimnames = list(NULL, c("r1", "r2")))
+  expect_snapshot(error = TRUE, annotator_agreement(single))
+  expect_error(annotator_agreement(single), class = "mlagreement_error_no_pairs")
+  expect_snapshot(error = TRUE, annotator_agreement(agr))
+  expect_error(annotator_agreement(agr), class = "mlagreement_error")
+  expect_snapshot(error = TRUE, annotator_agreement(bias_example))
+  expect_snapshot(error = TRUE, annotator_agreement(array(0L, c(2, 2, 2)), foo = 1))
+  expect_error(annotator_agreement(array(0L, c(2, 2, 2)), foo = 1), class = "mlagreement_error")
+  expect_snapshot(error = TRUE, tidy(agr, level = "items"))
+})
+
+test_that("autoplot() returns a symmetric heat map without printing", {
+  skip_if_not_installed("ggplot2")
+  agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
+  p <- ggplot2::autoplot(agr)
+  expect_s3_class(p, "ggplot")
+  d <- ggplot2::layer_data(p, 1)
+  expect_equal(nrow(d), 2 * nrow(tidy(agr)))
+  p2 <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
+  expect_length(p2$layers, 1)
+  expect_snapshot(error = TRUE, ggplot2::autoplot(agr, value = "kappa"))
+  expect_snapshot(error = TRUE, ggplot2::autoplot(agr, bins = 3))
+})
+
+test_that("integer, double and logical storage give identical diagnostics", {
+  set.seed(15)
+  arr <- random_pair_design(15, 4, 3)
+  int <- annotator_agreement(arr)
+  dbl <- annotator_agreement(array(as.double(arr), dim(arr), dimnames(arr)))
+  lgl <- annotator_agreement(array(as.logical(arr), dim(arr), dimnames(arr)))
+  expect_identical(tidy(dbl), tidy(int))
+  expect_identical(tidy(lgl), tidy(int))
+  expect_identical(tidy(lgl, level = "annotators"), tidy(int, level = "annotators"))
+})

@@ -1,0 +1,87 @@
+random_predictions <- function(n = 400, seed = 21) {
+  set.seed(seed)
+  classes <- c("neg", "neu", "pos")
+  d <- data.frame(
+    annotator = sample(paste0("ann", 1:6), n, replace = TRUE),
+    truth = sample(classes, n, replace = TRUE, prob = c(0.5, 0.3, 0.2))
+  )
+  noisy <- sample(c(classes, "other"), n, replace = TRUE)  # "other" is never gold
+  d$estimate <- ifelse(runif(n) < 0.55, d$truth, noisy)
+  d$estimate[d$annotator == "ann3"] <- "neg"                # degenerate annotator
+  d
+}
+
+test_that("annotator_metrics() equals the TID-8 recipe overall and per annotator", {
+  for (seed in c(21, 22, 23)) {
+    d <- random_predictions(seed = seed)
+    expect_true("other" %in% d$estimate)
+    res <- annotator_metrics(d, truth, estimate, annotator)
+    expect_equal(res$annotator, c("(all)", sort(unique(d$annotator))))
+    ref_all <- ref_tid8_metrics(d$estimate, d$truth)
+    expect_equal(res$accuracy[1], ref_all[["accuracy"]], tolerance = 1e-12)
+    expect_equal(res$macro_f1[1], ref_all[["macro_f1"]], tolerance = 1e-12)
+    expect_equal(res$n[1], nrow(d))
+    for (a in unique(d$annotator)) {
+      sub <- d[d$annotator == a, ]
+      ref <- ref_tid8_metrics(sub$estimate, sub$truth)
+      row <- res[res$annotator == a, ]
+      expect_equal(row$n, nrow(sub))
+      expect_equal(row$accuracy, ref[["accuracy"]], tolerance = 1e-12)
+      expect_equal(row$macro_f1, ref[["macro_f1"]], tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("the degenerate annotator and a hand-computed case", {
+  # gold a a b c, predicted a a a z: classes a b c;
+  # a: tp 2 fp 1 fn 0 -> p 2/3 r 1 f1 0.8; b: 0; c: 0 (z is not a class)
+  d <- data.frame(t = c("a", "a", "b", "c"), e = c("a", "a", "a", "z"))
+  res <- annotator_metrics(d, t, e)
+  expect_equal(res$accuracy, 0.5)
+  expect_equal(res$macro_f1, 0.8 / 3, tolerance = 1e-15)
+  expect_equal(names(res), c("annotator", "n", "accuracy", "macro_f1"))
+})
+
+test_that("character, factor and integer labels give the same scores", {
+  d <- random_predictions(seed = 24)
+  codes <- c(neg = 1L, neu = 2L, pos = 3L, other = 9L)
+  chr <- annotator_metrics(d, truth, estimate, annotator)
+  d_fct <- transform(d, truth = factor(truth), estimate = factor(estimate))
+  d_int <- transform(d, truth = codes[truth], estimate = codes[estimate])
+  d_mix <- transform(d, truth = factor(truth, levels = c("pos", "neu", "neg")))
+  expect_equal(annotator_metrics(d_fct, truth, estimate, annotator), chr)
+  expect_equal(annotator_metrics(d_int, truth, estimate, annotator), chr)
+  expect_equal(annotator_metrics(d_mix, truth, estimate, annotator), chr)
+  # factor annotators keep their level order
+  d_ann <- transform(d, annotator = factor(annotator, levels = paste0("ann", 6:1)))
+  expect_equal(annotator_metrics(d_ann, truth, estimate, annotator)$annotator,
+               c("(all)", paste0("ann", 6:1)))
+})
+
+test_that("annotator_metrics() errors", {
+  d <- data.frame(ann = c("a", "a", "b"), t = c("x", NA, "y"), e = c("x", "y", NA))
+  expect_snapshot(error = TRUE, annotator_metrics(d, t, e, ann))
+  expect_error(annotator_metrics(d, t, e, ann), class = "mlagreement_error_missing_label")
+  sets <- data.frame(t = c("x", "y"))
+  sets$e <- list(c("x", "y"), "y")
+  expect_snapshot(error = TRUE, annotator_metrics(sets, t, e))
+  expect_error(annotator_metrics(sets, t, e), class = "mlagreement_error_multilabel")
+  dates <- data.frame(t = c("x", "y"), e = as.complex(1:2))
+  expect_snapshot(error = TRUE, annotator_metrics(dates, t, e))
+  expect_error(annotator_metrics(dates, t, e), class = "mlagreement_error_label_type")
+  ok <- data.frame(ann = c("a", "(all)"), t = c("x", "y"), e = c("x", "y"))
+  expect_snapshot(error = TRUE, annotator_metrics(ok, t, e, ann))
+  expect_error(annotator_metrics(ok, t, e, ann), class = "mlagreement_error_reserved_id")
+  expect_snapshot(error = TRUE, annotator_metrics(ok[0, ], t, e))
+  expect_error(annotator_metrics(ok[0, ], t, e), class = "mlagreement_error_empty")
+  expect_snapshot(error = TRUE, annotator_metrics(ok, t, nope))
+  expect_error(annotator_metrics(ok, t, nope), class = "mlagreement_error_column")
+  expect_snapshot(error = TRUE, annotator_metrics(ok, c(t, e), e))
+  expect_snapshot(error = TRUE, annotator_metrics(as.list(ok), t, e))
+  expect_error(annotator_metrics(as.list(ok), t, e), class = "mlagreement_error_input_type")
+  expect_snapshot(error = TRUE, annotator_metrics(ok, t, e, ann, na_rm = TRUE))
+  expect_error(annotator_metrics(ok, t, e, ann, na_rm = TRUE), class = "mlagreement_error_dots")
+  na_ann <- data.frame(ann = c("a", NA), t = c("x", "y"), e = c("x", "y"))
+  expect_snapshot(error = TRUE, annotator_metrics(na_ann, t, e, ann))
+  expect_error(annotator_metrics(na_ann, t, e, ann), class = "mlagreement_error_na_id")
+})

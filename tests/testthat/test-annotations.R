@@ -1,0 +1,133 @@
+test_that("array, long, selected-label and wide inputs give identical results", {
+  withr::local_seed(5)
+  arr <- random_design(12, 4, 5, missing = "records")
+  dimnames(arr) <- list(sprintf("i%02d", 1:12), paste0("a", 1:4), paste0("L", 1:5))
+  fit_arr <- mla(as_annotations(arr))
+
+  idx <- which(!is.na(arr), arr.ind = TRUE)
+  long <- data.frame(
+    item = sprintf("i%02d", idx[, 1]), annotator = paste0("a", idx[, 2]),
+    label = paste0("L", idx[, 3]), value = arr[idx]
+  )
+  long <- long[sample(nrow(long)), ]
+  fit_long <- mla(annotations_long(long, item, annotator, label, value))
+
+  sel <- long[long$value == 1, c("item", "annotator", "label")]
+  records <- unique(long[c("item", "annotator")])
+  empty <- records[!paste(records$item, records$annotator) %in% paste(sel$item, sel$annotator), ]
+  if (nrow(empty) > 0) sel <- rbind(sel, data.frame(empty, label = NA))
+  fit_sel <- mla(annotations_long(sel, item, annotator, label, labels = paste0("L", 1:5)))
+
+  wide <- stats::reshape(long, idvar = c("item", "annotator"), timevar = "label",
+                         direction = "wide")
+  names(wide) <- sub("^value\\.", "", names(wide))
+  fit_wide <- mla(annotations_wide(wide, item, annotator, dplyr_free_cols <- paste0("L", 1:5)))
+
+  for (fit in list(fit_long, fit_sel, fit_wide)) {
+    expect_identical(tidy(fit), tidy(fit_arr))
+    expect_identical(tidy(fit, level = "label"), tidy(fit_arr, level = "label"))
+    expect_identical(tidy(fit, level = "item"), tidy(fit_arr, level = "item"))
+    expect_identical(glance(fit), glance(fit_arr))
+  }
+})
+
+test_that("logical, integer and double arrays agree and the array is not copied", {
+  withr::local_seed(8)
+  arr <- random_design(10, 3, 4, missing = "cells")
+  a_int <- as_annotations(arr)
+  storage.mode(arr) <- "double"
+  a_dbl <- as_annotations(arr)
+  a_lgl <- as_annotations(arr == 1)
+  expect_identical(tidy(mla(a_int)), tidy(mla(a_dbl)))
+  expect_identical(tidy(mla(a_int)), tidy(mla(a_lgl)))
+  skip_if_not(capabilities("profmem"))
+  big <- array(0L, c(2000, 5, 20))
+  copies <- utils::capture.output({
+    tracemem(big)
+    fit <- mla(as_annotations(big))
+    untracemem(big)
+  })
+  expect_identical(copies, character())
+  expect_equal(tidy(fit)$estimate[2:3], c(1, 1))
+})
+
+test_that("categorical matrices are one-hot encoded over the declared labels", {
+  codes <- matrix(c("a", "a", "b", NA, "b", "c"), nrow = 3,
+                  dimnames = list(c("x", "y", "z"), c("r1", "r2")))
+  a <- as_annotations(codes, labels = c("a", "b", "c", "d"))
+  expect_equal(a$labels, c("a", "b", "c", "d"))
+  expect_equal(dim(a), c(3L, 2L, 4L))
+  expect_equal(a$x[, 4], c(0L, 0L, 0L))
+  expect_equal(a$m[, 1], c(1L, 2L, 2L))
+  expect_equal(a$item_annotators, c(1L, 2L, 2L))
+  expect_equal(as_annotations(codes)$labels, c("a", "b", "c"))
+  expect_identical(as_annotations(a), a)
+})
+
+test_that("ConvAbuse types match the data set's documented numbers", {
+  a <- annotations_long(convabuse_types, item, annotator, label, value)
+  expect_equal(dim(a), c(4185L, 8L, 7L))
+  expect_equal(a$n_records, 12411)
+  expect_equal(table(a$item_annotators)[["3"]], 2445L)
+  fit <- mla(a)
+  expect_equal(round(glance(fit)$missing_share, 4), 0.6293)
+  # the data README's prevalences are pooled shares of positive decisions
+  pooled <- colSums(a$x) / colSums(a$m)
+  expect_equal(round(mean(pooled), 6), 0.014630)
+  expect_equal(round(pooled, 5),
+               c(0.00105, 0.00661, 0.02643, 0.00218, 0.02151, 0.04432, 0.00032))
+  expect_equal(round(tidy(fit)$observed[1], 6), 0.987649)
+  lab <- tidy(fit, level = "label")
+  fl <- lab[lab$baseline == "fleiss", ]
+  # the coefficients use Gwet's item-averaged prevalence
+  expect_equal(fl$prevalence, colMeans(a$x / a$m), tolerance = 1e-12)
+  expect_equal(round(fl$estimate, 4),
+               c(0.2750, 0.5570, 0.3281, 0.7587, 0.6440, 0.6725, -0.0003))
+})
+
+test_that("repeated ConvAbuse annotations are reported, and 'first' undoes them", {
+  full <- rbind(convabuse_types, convabuse_repeats[names(convabuse_types)])
+  err <- expect_error(annotations_long(full, item, annotator, label, value),
+                      class = "mlagreement_error_duplicates")
+  expect_match(conditionMessage(err), "345 pairs repeat, with 2499 surplus decisions")
+  first <- annotations_long(full, item, annotator, label, value, duplicates = "first")
+  main <- annotations_long(convabuse_types, item, annotator, label, value)
+  expect_identical(tidy(mla(first), level = "label"), tidy(mla(main), level = "label"))
+  expect_identical(first$x, main$x)
+  last <- annotations_long(full, item, annotator, label, value, duplicates = "last")
+  expect_false(identical(last$x, main$x))
+})
+
+test_that("wide duplicates keep the first or last row", {
+  wide <- data.frame(item = c(1, 1, 1, 2, 2), coder = c("a", "b", "a", "a", "b"),
+                     x = c(1, 1, 0, 0, 0), y = c(0, 1, 1, 0, 1))
+  expect_error(annotations_wide(wide, item, coder, c(x, y)),
+               class = "mlagreement_error_duplicates")
+  first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first")
+  last <- annotations_wide(wide, item, coder, c(x, y), duplicates = "last")
+  expect_equal(first$x[1, ], c(2L, 1L))
+  expect_equal(last$x[1, ], c(1L, 2L))
+})
+
+test_that("labels never selected stay in the universe", {
+  sel <- data.frame(item = c(1, 1, 2, 2), coder = c("a", "b", "a", "b"),
+                    tag = factor(c("x", "x", NA, "y"), levels = c("x", "y", "z")))
+  a <- annotations_long(sel, item, coder, tag)
+  expect_equal(a$labels, c("x", "y", "z"))
+  expect_equal(a$m[, 3], c(2L, 2L))
+  expect_equal(a$x[, 3], c(0L, 0L))
+})
+
+test_that("sparse designs do not allocate a dense items x annotators array", {
+  withr::local_seed(1)
+  n_rec <- 3000
+  long <- data.frame(
+    item = rep(seq_len(n_rec / 3), each = 3),
+    annotator = sample.int(2000, n_rec, replace = TRUE) * 10 + rep(1:3, n_rec / 3),
+    label = "a", value = stats::rbinom(n_rec, 1, 0.3)
+  )
+  a <- annotations_long(long, item, annotator, label, value)
+  expect_equal(nrow(a$values), n_rec)
+  expect_equal(a$layout, "records")
+  expect_true(utils::object.size(a) < 1e6)
+})

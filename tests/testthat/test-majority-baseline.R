@@ -1,0 +1,74 @@
+baseline_fixture <- function() {
+  list(
+    train = data.frame(
+      annotator = c("a", "b", "a", "c", "b", "a", "c", "d"),
+      label = c("x", "y", "y", "z", "y", "y", "x", "x")
+    ),
+    # overall counts: x 3, y 4 -> y? (x 3: rows 1, 7, 8; y 4; z 1) -> y
+    test = data.frame(annotator = c("a", "b", "c", "d", "e"),
+                      label = c("x", "y", "z", "x", "y"))
+  )
+}
+
+test_that("majority baselines reproduce hand-computed predictions", {
+  f <- baseline_fixture()
+  overall <- majority_baseline(f$train, f$test, label, type = "overall")
+  expect_equal(overall$.pred, rep("y", 5))
+  ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual")
+  # a: x y y -> y; b: y y -> y; c: z x (tie) -> z, seen first; d: x; e unseen -> overall y
+  expect_equal(ind$.pred, c("y", "y", "z", "x", "y"))
+  expect_equal(ind[names(f$test)], f$test)
+  # overall tie goes to the label seen first in train
+  tie <- data.frame(label = c("q", "p", "p", "q"))
+  expect_equal(majority_baseline(tie, tie, label)$.pred, rep("q", 4))
+})
+
+test_that("baselines agree with a Counter.most_common() transcription on random data", {
+  set.seed(41)
+  train <- data.frame(annotator = sample(letters[1:8], 300, TRUE),
+                      label = sample(c("u", "v", "w"), 300, TRUE, prob = c(0.4, 0.35, 0.25)))
+  test <- data.frame(annotator = sample(letters[1:10], 100, TRUE))
+  ind <- majority_baseline(train, test, label, annotator, type = "individual")
+  overall <- ref_most_frequent(train$label)
+  expected <- vapply(test$annotator, function(a) {
+    if (a %in% train$annotator) ref_most_frequent(train$label[train$annotator == a]) else overall
+  }, character(1), USE.NAMES = FALSE)
+  expect_equal(ind$.pred, expected)
+})
+
+test_that("predictions keep the label type and feed annotator_metrics()", {
+  f <- baseline_fixture()
+  f$train$label <- factor(f$train$label, levels = c("z", "y", "x", "w"))
+  ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual")
+  expect_s3_class(ind$.pred, "factor")
+  expect_equal(levels(ind$.pred), c("z", "y", "x", "w"))
+  res <- annotator_metrics(ind, label, .pred, annotator)
+  expect_equal(res$accuracy[1], mean(as.character(ind$.pred) == ind$label))
+  f$train$label <- c(1L, 2L, 2L, 3L, 2L, 2L, 1L, 1L)
+  expect_type(majority_baseline(f$train, f$test, label)$.pred, "integer")
+})
+
+test_that("majority_baseline() errors", {
+  f <- baseline_fixture()
+  expect_snapshot(error = TRUE, majority_baseline(f$train, f$test, label, type = "individual"))
+  expect_error(majority_baseline(f$train, f$test, label, type = "individual"),
+               class = "mlagreement_error_column")
+  expect_snapshot(error = TRUE, majority_baseline(f$train, f$test, label, type = "random"))
+  bad <- f$train
+  bad$label[c(2, 5)] <- NA
+  expect_snapshot(error = TRUE, majority_baseline(bad, f$test, label))
+  expect_error(majority_baseline(bad, f$test, label), class = "mlagreement_error_missing_label")
+  done <- f$test
+  done$.pred <- "x"
+  expect_snapshot(error = TRUE, majority_baseline(f$train, done, label))
+  expect_snapshot(error = TRUE, majority_baseline(f$train, f$test[-1], label, annotator,
+                                                  type = "individual"))
+  expect_error(majority_baseline(f$train, f$test[-1], label, annotator, type = "individual"),
+               class = "mlagreement_error_column")
+  expect_snapshot(error = TRUE, majority_baseline(f$train[0, ], f$test, label))
+  expect_snapshot(error = TRUE, majority_baseline(list(), f$test, label))
+  expect_error(majority_baseline(list(), f$test, label), class = "mlagreement_error_input_type")
+  sets <- f$train
+  sets$label <- as.list(sets$label)
+  expect_snapshot(error = TRUE, majority_baseline(sets, f$test, label))
+})

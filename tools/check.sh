@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# R CMD check --as-cran on a built tarball, then a summary line that CI reads:
+# "N passed, N failed" from testthat's own results, and a non-zero exit when
+# the check reported any ERROR, WARNING or NOTE or any test failed.
+set -uo pipefail
+tarball="$1"
+pkg="${tarball%%_*}"
+# Two notes come from the sandbox, not the package: no CRAN incoming
+# feasibility (a new package always gets "New submission") and no time server.
+export _R_CHECK_CRAN_INCOMING_=false
+export _R_CHECK_CRAN_INCOMING_REMOTE_=false
+export _R_CHECK_SYSTEM_CLOCK_=false
+export _R_CHECK_TESTS_NLINES_=0
+# This is our CI, not CRAN: run the snapshot tests and heavy checks as well.
+export NOT_CRAN=true
+# The PDF manual's default typewriter font (inconsolata) is only in Debian's
+# 1.4 GB texlive-fonts-extra; the manual is still built and checked in full,
+# with the standard fonts.
+export R_RD4PDF="${R_RD4PDF:-times,hyper}"
+# Record testthat's results (outside the check directory) for the summary line.
+results_dir=$(mktemp -d)
+export MLA_TEST_RESULTS="$results_dir/test-results.rds"
+R CMD check --as-cran "$tarball"
+status=$?
+log="$pkg.Rcheck/00check.log"
+problems=0
+if [ -f "$log" ]; then
+  problems=$(grep -cE '\.\.\. *(ERROR|WARNING|NOTE)|^(\* )?checking.*(ERROR|WARNING|NOTE)$' "$log" || true)
+  grep -E '^Status:' "$log" || true
+  if ! grep -q '^Status: OK' "$log"; then problems=$((problems + 1)); fi
+fi
+counts=$(Rscript --vanilla -e '
+  f <- Sys.getenv("MLA_TEST_RESULTS")
+  if (!file.exists(f)) { cat("0 0\n"); quit(status = 0) }
+  r <- readRDS(f)
+  cat(sum(r$passed), sum(r$failed) + sum(r$error), "\n")')
+set -- $counts
+passed=${1:-0}; failed=${2:-0}
+echo "check problems: $problems"
+echo "$passed passed, $failed failed"
+if [ "$status" -ne 0 ] || [ "$problems" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$passed" -eq 0 ]; then
+  exit 1
+fi
