@@ -91,12 +91,13 @@ boot_parm <- function(object, parm, call = rlang::caller_env()) {
 # Lower/upper limits for the statistics idx; warns once about undefined
 # replicates and extreme order statistics.
 boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env()) {
-  if (type == "bca" && is.null(object$jack)) {
+  if (type == "bca" && object$resample == "both") {
     mla_abort(c("BCa intervals need a single resampled unit for the jackknife.",
                 "x" = "{.arg object} resampled {.val {object$resample}}.",
                 "i" = "Use {.code type = \"perc\"} (or resample items or annotators)."),
               class = "boot_bca", call = call)
   }
+  jack <- if (type == "bca") boot_jack_values(object) else NULL
   out <- matrix(NA_real_, length(idx), 2L)
   n_na <- 0L
   extreme <- FALSE
@@ -108,7 +109,7 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
     if (is.na(t0) || sum(fin) < 2L) next
     if (!all(fin)) n_na <- n_na + 1L
     t <- t[fin]
-    L <- if (type == "bca") jackknife_influence(object$jack[, s]) else NULL
+    L <- if (type == "bca") jackknife_influence(jack[, s]) else NULL
     res <- boot_interval(t, t0, level, type, L)
     out[r, ] <- res$ci
     extreme <- extreme || res$extreme
@@ -209,15 +210,16 @@ norm_inter <- function(t, alpha) {
 jackknife_se <- function(x, level = c("corpus", "label")) {
   check_boot_object(x)
   level <- rlang::arg_match(level)
-  if (is.null(x$jack)) {
+  if (x$resample == "both") {
     mla_abort(c("A jackknife needs a single resampled unit.",
                 "x" = "{.arg x} resampled {.val {x$resample}}."),
               class = "boot_jackknife")
   }
   rows <- which(x$stats$level == level)
-  n <- nrow(x$jack)
+  jack <- boot_jack_values(x)
+  n <- nrow(jack)
   se <- vapply(rows, function(s) {
-    tj <- x$jack[, s]
+    tj <- jack[, s]
     if (anyNA(tj)) return(NA_real_)
     sqrt((n - 1) / n * sum((tj - mean(tj))^2))
   }, numeric(1))

@@ -92,7 +92,8 @@ as_boot <- function(x) {
   } else {
     rep(1L, n)
   }
-  L <- if (is.null(x$jack)) NULL else apply(x$jack, 2, jackknife_influence)
+  jack <- boot_jack_values(x)
+  L <- if (is.null(jack)) NULL else apply(jack, 2, jackknife_influence)
   structure(
     list(
       t0 = x$t0, t = unname(x$t), R = x$R, data = seq_len(n), seed = x$seed,

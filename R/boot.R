@@ -66,8 +66,9 @@
 #' @param ... Must be empty.
 #' @return An object of class `mla_boot`: `t0` (observed coefficients), `t`
 #'   (an `R` x statistics matrix of replicates), `stats` (a tibble naming the
-#'   columns: `level`, `label`, `baseline`), `jack` (leave-one-unit-out values,
-#'   `NULL` for `"both"`), `seed`, `R`, `resample`, `design`, and the `fit`.
+#'   columns: `level`, `label`, `baseline`, `name`), `seed`, `R`, `resample`,
+#'   `design`, and the `fit`. Leave-one-unit-out values for BCa and
+#'   [jackknife_se()] are computed when needed.
 #' @family bootstrap
 #' @references
 #' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
@@ -111,8 +112,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   data <- boot_data(fit, resample)
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
-  jack <- boot_jackknife(data, units, resample, threads)
-  new_mla_boot(fit, t, jack, seed, R, resample, units, cluster, strata, threads)
+  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads)
 }
 
 check_mla_fit <- function(fit, call = rlang::caller_env()) {
@@ -293,8 +293,18 @@ boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
   do.call(rbind, out)
 }
 
-# Leave-one-unit-out coefficients over the resampled unit (items, clusters
-# or annotators); NULL for the two-way design, which has no single unit.
+# Leave-one-unit-out coefficients over the resampled unit (units x
+# statistics), computed when needed (BCa, jackknife_se(), as_boot()) rather
+# than stored: for 1e5 items they would outweigh the replicates.
+# NULL for the two-way design, which has no single unit.
+boot_jack_values <- function(x, threads = x$threads) {
+  if (x$resample == "both") return(NULL)
+  data <- boot_data(x$fit, x$resample)
+  jack <- boot_jackknife(data, x$units, x$resample, threads)
+  colnames(jack) <- x$stats$name
+  jack
+}
+
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
     return(boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
@@ -310,12 +320,11 @@ boot_jackknife <- function(data, units, resample, threads) {
   NULL
 }
 
-new_mla_boot <- function(fit, t, jack, seed, R, resample, units, cluster, strata, threads) {
+new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, threads) {
   stats <- boot_stat_table(fit)
   t0 <- c(fit$corpus$estimate, fit$label$estimate)
   names(t0) <- stats$name
   colnames(t) <- stats$name
-  if (!is.null(jack)) colnames(jack) <- stats$name
   n_units <- switch(resample,
     items = units$n_units,
     annotators = sum(fit$annotations$annotator_records > 0),
@@ -336,7 +345,7 @@ new_mla_boot <- function(fit, t, jack, seed, R, resample, units, cluster, strata
     stratified = !is.null(strata)
   )
   structure(
-    list(t0 = t0, t = t, stats = stats, jack = jack, seed = seed, R = R,
+    list(t0 = t0, t = t, stats = stats, seed = seed, R = R,
          resample = resample, design = design, cluster = cluster, strata = strata,
          units = units, threads = threads, fit = fit),
     class = "mla_boot"

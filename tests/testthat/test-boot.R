@@ -14,7 +14,7 @@ test_that("replicates are identical for 1 and 2 threads and follow set.seed()", 
     b1 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
     b2 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 2), d)))
     expect_identical(b1$t, b2$t)
-    expect_identical(b1$jack, b2$jack)
+    expect_identical(boot_jack_values(b1, threads = 1), boot_jack_values(b2, threads = 2))
     expect_identical(b1$seed, b2$seed)
     b3 <- withr::with_seed(4, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
     expect_false(identical(b1$seed, b3$seed))
@@ -122,31 +122,31 @@ test_that("the jackknife equals plain-R leave-one-out refits", {
   x <- fit$annotations$x
   m <- fit$annotations$m
   bs <- withr::with_seed(1, mla_boot(fit, R = 5))
-  expect_identical(dim(bs$jack), c(300L, 21L))
+  expect_identical(dim(boot_jack_values(bs)), c(300L, 21L))
   for (i in c(1, 17, 150, 300)) {
-    expect_equal(unname(bs$jack[i, ]), ref_item_stats(x[-i, ], m[-i, ]), tolerance = 1e-12)
+    expect_equal(unname(boot_jack_values(bs)[i, ]), ref_item_stats(x[-i, ], m[-i, ]), tolerance = 1e-12)
   }
   ref_all <- t(vapply(seq_len(300), function(i) ref_item_stats(x[-i, ], m[-i, ]), numeric(21)))
-  expect_equal(unname(bs$jack), ref_all, tolerance = 1e-12)
+  expect_equal(unname(boot_jack_values(bs)), ref_all, tolerance = 1e-12)
   # against the package's own fitting path on the reduced data
   refit <- mla(arr[-17, , ])
-  expect_equal(unname(bs$jack[17, ]), c(refit$corpus$estimate, refit$label$estimate),
+  expect_equal(unname(boot_jack_values(bs)[17, ]), c(refit$corpus$estimate, refit$label$estimate),
                tolerance = 1e-12)
 
   cl <- rep(seq_len(30), each = 10)
   bc <- withr::with_seed(1, mla_boot(fit, R = 5, cluster = cl))
-  expect_identical(nrow(bc$jack), 30L)
+  expect_identical(nrow(boot_jack_values(bc)), 30L)
   for (g in c(1, 30)) {
-    expect_equal(unname(bc$jack[g, ]), ref_item_stats(x[cl != g, ], m[cl != g, ]), tolerance = 1e-12)
+    expect_equal(unname(boot_jack_values(bc)[g, ]), ref_item_stats(x[cl != g, ], m[cl != g, ]), tolerance = 1e-12)
   }
 
   small <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
   ba <- withr::with_seed(1, mla_boot(mla(small), R = 5, resample = "annotators"))
   for (a in 1:4) {
-    expect_equal(unname(ba$jack[a, ]), ref_annotator_stats(small, as.integer(seq_len(4) != a)),
+    expect_equal(unname(boot_jack_values(ba)[a, ]), ref_annotator_stats(small, as.integer(seq_len(4) != a)),
                  tolerance = 1e-12)
   }
-  expect_null(withr::with_seed(1, mla_boot(fit, R = 5, resample = "both"))$jack)
+  expect_null(boot_jack_values(withr::with_seed(1, mla_boot(fit, R = 5, resample = "both"))))
 })
 
 test_that("cluster and strata can be named by item", {
@@ -220,7 +220,7 @@ test_that("annotators without decisions are not drawn", {
     expect_equal(unname(bs$t[b, ]), ref_annotator_stats(arr, c(dr$annotator[, b], 0L)),
                  tolerance = 1e-12)
   }
-  expect_identical(nrow(bs$jack), 4L)
+  expect_identical(nrow(boot_jack_values(bs)), 4L)
 })
 
 test_that("designs with many annotators per item use wide class codes", {
@@ -233,5 +233,5 @@ test_that("designs with many annotators per item use wide class codes", {
   x <- fit$annotations$x
   m <- fit$annotations$m
   for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
-  expect_equal(unname(bs$jack[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
+  expect_equal(unname(boot_jack_values(bs)[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
 })
