@@ -58,3 +58,17 @@ match_choice <- function(arg, values = NULL, multiple = FALSE,
   }
   unique(arg)
 }
+
+# Number of bootstrap / resampling replicates: a whole number >= min.
+check_replicates <- function(R, min = 1, arg = rlang::caller_arg(R),
+                             call = rlang::caller_env()) {
+  if (!is.numeric(R) || length(R) != 1L || is.na(R) || R < min || R != trunc(R) ||
+      R > .Machine$integer.max) {
+    mla_abort(
+      c("{.arg {arg}} must be a single whole number >= {min}.",
+        "x" = "It is {.obj_type_friendly {R}}{if (is.numeric(R) && length(R) == 1L) paste0(' (', R, ')') else ''}."),
+      class = "replicates", call = call
+    )
+  }
+  as.integer(R)
+}

@@ -34,14 +34,3 @@ abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang:
   )
 }
 
-check_replicates <- function(R, arg = rlang::caller_arg(R), call = rlang::caller_env()) {
-  if (!is.numeric(R) || length(R) != 1L || is.na(R) || R < 1 || R != trunc(R) ||
-      R > .Machine$integer.max) {
-    mla_abort(
-      c("{.arg {arg}} must be a single whole number >= 1.",
-        "x" = "It is {.obj_type_friendly {R}}{if (is.numeric(R) && length(R) == 1L) paste0(' (', R, ')') else ''}."),
-      class = "replicates", call = call
-    )
-  }
-  as.integer(R)
-}

@@ -11,6 +11,137 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// boot_codes_cpp
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m);
+RcppExport SEXP _mlagreement_boot_codes_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_codes_cpp(x, m, max_m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_items_cpp
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, int method);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP methodSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< double >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
+    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< int >::type method(methodSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_jack_items_cpp
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads);
+RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_stats_items_cpp
+Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerMatrix& w);
+RcppExport SEXP _mlagreement_boot_stats_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_items_cpp(x, m, max_m, w));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_records_cpp
+Rcpp::NumericMatrix boot_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item, const Rcpp::IntegerVector& annotator, int n_items, int n_annotators, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
+RcppExport SEXP _mlagreement_boot_records_cpp(SEXP valuesSEXP, SEXP itemSEXP, SEXP annotatorSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< bool >::type both(bothSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< double >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
+    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(values, item, annotator, n_items, n_annotators, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_stats_records_cpp
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item, const Rcpp::IntegerVector& annotator, int n_items, int n_annotators, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw);
+RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP valuesSEXP, SEXP itemSEXP, SEXP annotatorSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP awSEXP, SEXP iwSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type aw(awSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type iw(iwSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(values, item, annotator, n_items, n_annotators, aw, iw));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_draws_cpp
+Rcpp::List boot_draws_cpp(int mode, int n_items, int n_annotators, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, int n_rep);
+RcppExport SEXP _mlagreement_boot_draws_cpp(SEXP modeSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< int >::type mode(modeSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_draws_cpp(mode, n_items, n_annotators, unit_of_item, n_units, order, start, seed, n_rep));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_streams_cpp
+int boot_streams_cpp();
+RcppExport SEXP _mlagreement_boot_streams_cpp() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    rcpp_result_gen = Rcpp::wrap(boot_streams_cpp());
+    return rcpp_result_gen;
+END_RCPP
+}
 // count_decisions_cpp
 Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, int threads);
 RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP threadsSEXP) {
@@ -127,6 +258,14 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
+    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 7},
+    {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 4},
+    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 15},
+    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
+    {"_mlagreement_boot_draws_cpp", (DL_FUNC) &_mlagreement_boot_draws_cpp, 9},
+    {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 8},
     {"_mlagreement_tally_counts_cpp", (DL_FUNC) &_mlagreement_tally_counts_cpp, 4},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},

@@ -1,0 +1,236 @@
+# Bootstrap confidence intervals. The order-statistic interpolation and the
+# interval formulas follow boot::boot.ci (Davison and Hinkley 1997, section
+# 5.2-5.3) so that both give the same numbers on as_boot() output.
+
+#' Confidence intervals from a Multi-Label Agreement bootstrap
+#'
+#' * `"perc"`: percentile interval, the \eqn{\alpha/2} and
+#'   \eqn{1-\alpha/2} quantiles of the replicates.
+#' * `"basic"`: the percentile interval reflected about the estimate,
+#'   \eqn{2\hat\theta - q_{1-\alpha/2}, 2\hat\theta - q_{\alpha/2}}.
+#' * `"norm"`: normal approximation with bootstrap bias correction,
+#'   \eqn{\hat\theta - b \pm z_{1-\alpha/2} s} (\eqn{b}, \eqn{s}: replicate
+#'   bias and standard deviation).
+#' * `"bca"`: bias-corrected and accelerated percentile interval; the bias
+#'   correction comes from the share of replicates below the estimate, the
+#'   acceleration from the jackknife over the resampled unit (leave one item,
+#'   cluster or annotator out, computed from the sufficient statistics). Not
+#'   available for `resample = "both"`, which has no single resampled unit.
+#'
+#' Quantiles are interpolated on the normal scale as in [boot::boot.ci()],
+#' which gives the same intervals on [as_boot()] output. Replicates in which
+#' a coefficient is undefined (a label nobody selects in that replicate) are
+#' left out of its interval, with a warning. Item-level values are
+#' diagnostics relative to the corpus baseline and get no intervals.
+#'
+#' @param object An `mla_boot` object from [mla_boot()].
+#' @param parm Statistics: names (see `object$stats$name`, e.g. `"fleiss"` or
+#'   `"L01:ac1"`) or column numbers; all by default.
+#' @param level Confidence level.
+#' @param type `"perc"`, `"basic"`, `"norm"` or `"bca"`.
+#' @param ... Must be empty.
+#' @return A matrix with one row per statistic and columns for the lower and
+#'   upper limits, like [stats::confint()].
+#' @family bootstrap
+#' @references
+#' Davison, A. C. and Hinkley, D. V. (1997). Bootstrap Methods and their
+#' Application. Cambridge University Press. \doi{10.1017/CBO9780511802843}
+#'
+#' Efron, B. (1987). Better bootstrap confidence intervals. Journal of the
+#' American Statistical Association 82(397), 171-185.
+#' \doi{10.1080/01621459.1987.10478410}
+#' @export
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' set.seed(1)
+#' bs <- mla_boot(fit, R = 200)
+#' confint(bs, c("fleiss", "ac1", "pabak"))
+#' confint(bs, "fleiss", type = "bca")
+confint.mla_boot <- function(object, parm, level = 0.95,
+                             type = c("perc", "basic", "norm", "bca"), ...) {
+  check_dots_empty0(...)
+  type <- rlang::arg_match(type)
+  check_conf_level(level)
+  idx <- boot_parm(object, parm)
+  ci <- boot_ci_matrix(object, idx, level, type)
+  pct <- paste(format(100 * c((1 - level) / 2, (1 + level) / 2), trim = TRUE,
+                      scientific = FALSE, digits = 3), "%")
+  dimnames(ci) <- list(object$stats$name[idx], pct)
+  ci
+}
+
+check_conf_level <- function(level, arg = rlang::caller_arg(level), call = rlang::caller_env()) {
+  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1) {
+    mla_abort(c("{.arg {arg}} must be a single number between 0 and 1.",
+                "x" = "It is {.obj_type_friendly {level}}{if (is.numeric(level) && length(level) == 1L) paste0(' (', level, ')') else ''}."),
+              class = "conf_level", call = call)
+  }
+}
+
+boot_parm <- function(object, parm, call = rlang::caller_env()) {
+  p <- nrow(object$stats)
+  if (missing(parm) || is.null(parm)) return(seq_len(p))
+  if (is.character(parm)) {
+    idx <- match(parm, object$stats$name)
+    if (anyNA(idx)) {
+      mla_abort(c("{.arg parm} must name statistics of the bootstrap.",
+                  "x" = "Unknown: {format_first(parm[is.na(idx)])}.",
+                  "i" = "Names are {format_first(object$stats$name)}."),
+                class = "boot_parm", call = call)
+    }
+    return(idx)
+  }
+  if (is.numeric(parm) && all(!is.na(parm)) && all(parm >= 1 & parm <= p & parm == trunc(parm))) {
+    return(as.integer(parm))
+  }
+  mla_abort(c("{.arg parm} must be statistic names or column numbers between 1 and {p}.",
+              "x" = "It is {.obj_type_friendly {parm}}."),
+            class = "boot_parm", call = call)
+}
+
+# Lower/upper limits for the statistics idx; warns once about undefined
+# replicates and extreme order statistics.
+boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env()) {
+  if (type == "bca" && object$resample == "both") {
+    mla_abort(c("BCa intervals need a single resampled unit for the jackknife.",
+                "x" = "{.arg object} resampled {.val {object$resample}}.",
+                "i" = "Use {.code type = \"perc\"} (or resample items or annotators)."),
+              class = "boot_bca", call = call)
+  }
+  jack <- if (type == "bca") boot_jack_values(object) else NULL
+  out <- matrix(NA_real_, length(idx), 2L)
+  n_na <- 0L
+  extreme <- FALSE
+  for (r in seq_along(idx)) {
+    s <- idx[r]
+    t0 <- object$t0[[s]]
+    t <- object$t[, s]
+    fin <- is.finite(t)
+    if (is.na(t0) || sum(fin) < 2L) next
+    if (!all(fin)) n_na <- n_na + 1L
+    t <- t[fin]
+    L <- if (type == "bca") jackknife_influence(jack[, s]) else NULL
+    res <- boot_interval(t, t0, level, type, L)
+    out[r, ] <- res$ci
+    extreme <- extreme || res$extreme
+  }
+  if (n_na > 0L) {
+    cli::cli_warn(c("Some replicates are undefined ({.code NA}) for {n_na} statistic{?s}.",
+                    "i" = "Their intervals use the defined replicates only."),
+                  class = "mlagreement_warning_boot_na", call = call)
+  }
+  if (extreme) {
+    cli::cli_warn(c("Extreme order statistics were used as interval endpoints.",
+                    "i" = "Increase {.arg R} for this confidence level."),
+                  class = "mlagreement_warning_boot_extreme", call = call)
+  }
+  out
+}
+
+# Influence values from leave-one-out values (boot's usual.jack convention).
+jackknife_influence <- function(tj) {
+  if (anyNA(tj)) return(rep(NA_real_, length(tj)))
+  n <- length(tj)
+  (n - 1) * (mean(tj) - tj)
+}
+
+boot_interval <- function(t, t0, conf, type, L = NULL) {
+  alpha <- (1 + c(-conf, conf)) / 2
+  switch(type,
+    perc = norm_inter(t, alpha),
+    basic = {
+      q <- norm_inter(t, (1 + c(conf, -conf)) / 2)
+      list(ci = 2 * t0 - q$ci, extreme = q$extreme)
+    },
+    norm = {
+      bias <- mean(t) - t0
+      merr <- sqrt(stats::var(t)) * stats::qnorm((1 + conf) / 2)
+      list(ci = c(t0 - bias - merr, t0 - bias + merr), extreme = FALSE)
+    },
+    bca = {
+      w <- stats::qnorm(sum(t < t0) / length(t))
+      a <- sum(L^3) / (6 * sum(L^2)^1.5)
+      if (!is.finite(w) || !is.finite(a)) {
+        list(ci = c(NA_real_, NA_real_), extreme = FALSE)
+      } else {
+        z <- stats::qnorm(alpha)
+        norm_inter(t, stats::pnorm(w + (w + z) / (1 - a * (w + z))))
+      }
+    }
+  )
+}
+
+# Quantiles by interpolation on the normal scale between order statistics
+# k and k + 1, k = floor((R + 1) alpha) (boot's norm.inter()).
+norm_inter <- function(t, alpha) {
+  R <- length(t)
+  rk <- (R + 1) * alpha
+  extreme <- !all(rk > 1 & rk < R)
+  k <- trunc(rk)
+  ts <- sort(t)
+  out <- numeric(length(alpha))
+  for (i in seq_along(alpha)) {
+    if (k[i] == rk[i] && k[i] >= 1 && k[i] <= R) {
+      out[i] <- ts[k[i]]
+    } else if (k[i] <= 0) {
+      out[i] <- ts[1L]
+    } else if (k[i] >= R) {
+      out[i] <- ts[R]
+    } else {
+      z <- stats::qnorm(alpha[i])
+      z1 <- stats::qnorm(k[i] / (R + 1))
+      z2 <- stats::qnorm((k[i] + 1) / (R + 1))
+      out[i] <- ts[k[i]] + (z - z1) / (z2 - z1) * (ts[k[i] + 1L] - ts[k[i]])
+    }
+  }
+  list(ci = out, extreme = extreme)
+}
+
+#' Jackknife standard errors of a Multi-Label Agreement bootstrap
+#'
+#' Leaves out one resampled unit at a time (an item, a cluster or an
+#' annotator, as in the bootstrap) and computes
+#' \eqn{\sqrt{(n-1)/n \sum_u (\hat\theta_{(-u)} - \bar\theta_{(\cdot)})^2}}. For
+#' items and clusters the leave-one-out values are obtained by subtracting the
+#' unit's sufficient statistics, not by refitting. Strata are ignored.
+#'
+#' @param x An `mla_boot` object with `resample = "items"` or `"annotators"`.
+#' @param level `"corpus"` or `"label"`.
+#' @return A tibble with the key columns of [tidy.mla()] (`baseline`, and
+#'   `label` for labels), `estimate`, `jackknife_se` and `n_units`.
+#' @family bootstrap
+#' @references
+#' Efron, B. and Stein, C. (1981). The jackknife estimate of variance. The
+#' Annals of Statistics 9(3), 586-596. \doi{10.1214/aos/1176345462}
+#' @export
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' set.seed(1)
+#' jackknife_se(mla_boot(fit, R = 50))
+jackknife_se <- function(x, level = c("corpus", "label")) {
+  check_boot_object(x)
+  level <- rlang::arg_match(level)
+  if (x$resample == "both") {
+    mla_abort(c("A jackknife needs a single resampled unit.",
+                "x" = "{.arg x} resampled {.val {x$resample}}."),
+              class = "boot_jackknife")
+  }
+  rows <- which(x$stats$level == level)
+  jack <- boot_jack_values(x)
+  n <- nrow(jack)
+  se <- vapply(rows, function(s) {
+    tj <- jack[, s]
+    if (anyNA(tj)) return(NA_real_)
+    sqrt((n - 1) / n * sum((tj - mean(tj))^2))
+  }, numeric(1))
+  keys <- x$stats[rows, if (level == "label") c("label", "baseline") else "baseline"]
+  tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se, n_units = n)
+}
+
+check_boot_object <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
+  if (!inherits(x, "mla_boot")) {
+    mla_abort(c("{.arg {arg}} must be an {.cls mla_boot} object from {.fn mla_boot}.",
+                "x" = "It is {.obj_type_friendly {x}}."),
+              class = "boot_object", call = call)
+  }
+}

@@ -1,0 +1,153 @@
+#' Tidy, glance at and convert a Multi-Label Agreement bootstrap
+#'
+#' `tidy()` returns the columns of [tidy.mla()] for the corpus or label level
+#' plus `std.error` (standard deviation of the replicates), `conf.low` and
+#' `conf.high` (see [confint.mla_boot()] for the interval types). `glance()`
+#' returns one row describing the bootstrap. `as_boot()` returns a
+#' [boot::boot()] object (`t0`, `t`, `R`, a `statistic` that recomputes the
+#' coefficients from resampled unit indices), so [boot::boot.ci()] and the
+#' rest of that ecosystem work; for BCa pass the jackknife influence values
+#' kept in `$mla_influence`, e.g.
+#' `boot::boot.ci(b, type = "bca", index = 1, L = b$mla_influence[, 1])`.
+#'
+#' @param x An `mla_boot` object from [mla_boot()].
+#' @param level `"corpus"` or `"label"` (item values get no intervals: they
+#'   are diagnostics relative to the corpus baseline).
+#' @param conf.level Confidence level.
+#' @param type Interval type: `"perc"`, `"basic"`, `"norm"` or `"bca"`.
+#' @param ... Must be empty.
+#' @return `tidy()`, `glance()`: tibbles. `as_boot()`: an object of class
+#'   `boot`.
+#' @family bootstrap
+#' @export
+#' @method tidy mla_boot
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' set.seed(1)
+#' bs <- mla_boot(fit, R = 200)
+#' tidy(bs)
+#' tidy(bs, conf.level = 0.9, type = "basic")
+#' glance(bs)
+#' if (rlang::is_installed("boot")) {
+#'   b <- as_boot(bs)
+#'   boot::boot.ci(b, type = c("perc", "norm"), index = 1)
+#' }
+tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
+                          type = c("perc", "basic", "norm", "bca"), ...) {
+  check_dots_empty0(...)
+  if (identical(level, "item")) {
+    mla_abort(c("{.arg level} must be {.val corpus} or {.val label}.",
+                "x" = "Item values are diagnostics relative to the corpus baseline; they get no intervals."),
+              class = "boot_level")
+  }
+  level <- rlang::arg_match(level)
+  type <- rlang::arg_match(type)
+  check_conf_level(conf.level)
+  rows <- which(x$stats$level == level)
+  ci <- boot_ci_matrix(x, rows, conf.level, type)
+  se <- apply(x$t[, rows, drop = FALSE], 2, stats::sd, na.rm = TRUE)
+  se[is.na(x$t0[rows])] <- NA_real_
+  out <- tidy(x$fit, level = level)
+  out$std.error <- unname(se)
+  out$conf.low <- ci[, 1]
+  out$conf.high <- ci[, 2]
+  out
+}
+
+#' @rdname tidy.mla_boot
+#' @method glance mla_boot
+#' @export
+glance.mla_boot <- function(x, ...) {
+  check_dots_empty0(...)
+  d <- x$design
+  prim <- which(x$stats$level == "corpus" & x$stats$baseline == x$fit$baseline)
+  tibble::tibble(
+    R = x$R,
+    resample = x$resample,
+    unit = d$unit,
+    n_units = d$n_units,
+    n_strata = d$n_strata,
+    seed = paste(x$seed, collapse = "-"),
+    baseline = x$fit$baseline,
+    estimate = unname(x$t0[prim]),
+    std.error = stats::sd(x$t[, prim], na.rm = TRUE)
+  )
+}
+
+#' @rdname tidy.mla_boot
+#' @export
+as_boot <- function(x) {
+  rlang::check_installed("boot", reason = "to convert a bootstrap to a `boot` object.")
+  check_boot_object(x)
+  statistic <- boot_index_statistic(x)
+  n <- if (x$resample == "both") x$design$n_items else x$design$n_units
+  strata <- if (x$resample == "items" && x$design$stratified) {
+    u <- x$units
+    s <- integer(u$n_units)
+    for (h in seq_len(u$n_strata)) {
+      idx <- seq.int(u$start[h] + 1L, length.out = u$start[h + 1L] - u$start[h])
+      s[u$order[idx] + 1L] <- h
+    }
+    s
+  } else {
+    rep(1L, n)
+  }
+  jack <- boot_jack_values(x)
+  L <- if (is.null(jack)) NULL else apply(jack, 2, jackknife_influence)
+  structure(
+    list(
+      t0 = x$t0, t = unname(x$t), R = x$R, data = seq_len(n), seed = x$seed,
+      statistic = statistic, sim = "ordinary", call = quote(mla_boot(fit)),
+      stype = "i", strata = strata, weights = rep(1 / n, n),
+      mla_influence = L
+    ),
+    class = "boot", boot_type = "boot"
+  )
+}
+
+# statistic(data, i) for boot: i are resampled unit indices.
+boot_index_statistic <- function(x) {
+  data <- boot_data(x$fit, x$resample)
+  u <- x$units
+  resample <- x$resample
+  function(d, i) {
+    if (resample == "items") {
+      n <- u$n_units
+      uw <- tabulate(i, n)
+      w <- if (length(u$unit_of_item)) uw[u$unit_of_item + 1L] else uw
+      drop(boot_stats_items_cpp(data$x, data$m, data$max_m, matrix(as.integer(w))))
+    } else if (resample == "annotators") {
+      aw <- matrix(tabulate(i, data$n_annotators))
+      drop(boot_stats_records_cpp(data$values, data$item, data$annotator, data$n_items,
+                                  data$n_annotators, aw, matrix(0L, data$n_items, 0L)))
+    } else {
+      mla_abort("A two-way bootstrap has no single index statistic.", class = "boot_statistic")
+    }
+  }
+}
+
+#' @export
+format.mla_boot <- function(x, ...) {
+  d <- x$design
+  prim <- which(x$stats$level == "corpus" & x$stats$baseline == x$fit$baseline)
+  ci <- suppressWarnings(boot_ci_matrix(x, which(x$stats$level == "corpus"), 0.95, "perc"))
+  cor <- x$stats$level == "corpus"
+  se <- apply(x$t[, cor, drop = FALSE], 2, stats::sd, na.rm = TRUE)
+  lines <- paste0(baseline_label(x$stats$baseline[cor]), ": ", fmt4(x$t0[cor]),
+                  " (SE ", fmt4(se), ", 95% percentile CI ", fmt4(ci[, 1]), " to ",
+                  fmt4(ci[, 2]), ")")
+  cli::cli_format_method({
+    cli::cli_rule(left = "Multi-Label Agreement bootstrap")
+    cli::cli_text("{x$R} replicates resampling {d$what} ({d$n_units} unit{?s}",
+                  if (d$n_strata > 1) ", {d$n_strata} strata" else "", "); seed ",
+                  "{paste(x$seed, collapse = '-')}")
+    cli::cli_text("Primary: {lines[prim]}")
+    cli::cli_text("Sensitivity: {paste(lines[-prim], collapse = '; ')}")
+  })
+}
+
+#' @export
+print.mla_boot <- function(x, ...) {
+  cat(format(x, ...), sep = "\n")
+  invisible(x)
+}

@@ -1,5 +1,0 @@
-#' @export
-generics::tidy
-
-#' @export
-generics::glance

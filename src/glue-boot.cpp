@@ -1,0 +1,224 @@
+// R glue for the bootstrap engines (src/mlagreement/bootstrap.h): unwrap,
+// call the core, wrap. Undefined coefficients (NaN in the core) become NA.
+#include <Rcpp.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "mlagreement/bootstrap.h"
+
+namespace {
+
+namespace mla = mlagreement;
+
+mla::UnitDesign unit_design(std::size_t n_items, const Rcpp::IntegerVector& unit_of_item,
+                            int n_units, const Rcpp::IntegerVector& order,
+                            const Rcpp::IntegerVector& start) {
+  mla::UnitDesign u;
+  u.n_items = n_items;
+  u.n_units = static_cast<std::size_t>(n_units);
+  u.unit_of_item = unit_of_item.size() > 0 ? unit_of_item.begin() : nullptr;
+  u.order = order.begin();
+  u.start = start.begin();
+  u.n_strata = static_cast<std::size_t>(start.size() - 1);
+  return u;
+}
+
+mla::RecordDesign record_design(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item,
+                                const Rcpp::IntegerVector& annotator, int n_items,
+                                int n_annotators) {
+  mla::RecordDesign d;
+  d.n_labels = static_cast<std::size_t>(values.nrow());
+  d.n_records = static_cast<std::size_t>(values.ncol());
+  d.n_items = static_cast<std::size_t>(n_items);
+  d.n_annotators = static_cast<std::size_t>(n_annotators);
+  d.item = item.begin();
+  d.annotator = annotator.begin();
+  d.values = values.begin();
+  return d;
+}
+
+void nan_to_na(Rcpp::NumericMatrix& out) {
+  for (double& v : out)
+    if (std::isnan(v)) v = NA_REAL;
+}
+
+std::size_t block_row(int s, double n_rep) {
+  return mla::block_begin(s, static_cast<std::size_t>(n_rep));
+}
+
+bool small_codes(std::size_t k, std::size_t max_m) {
+  return 1 + k * mla::classes_per_label(max_m) <= 65535;
+}
+
+std::size_t code_bytes(std::size_t k, std::size_t max_m) {
+  return small_codes(k, max_m) ? sizeof(std::uint16_t) : sizeof(std::uint32_t);
+}
+
+template <typename Code>
+mla::ClassCodes<Code> codes_view(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
+                                 std::size_t max_m) {
+  if (static_cast<std::size_t>(codes.size()) != n_items * k * sizeof(Code))
+    Rcpp::stop("Internal error: class codes do not match the design.");
+  return mla::class_codes(reinterpret_cast<const Code*>(RAW_RO(codes)), n_items, k, max_m);
+}
+
+template <typename Code>
+void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
+                 const Rcpp::IntegerMatrix& w, Rcpp::NumericMatrix& out) {
+  const std::size_t n = static_cast<std::size_t>(x.nrow());
+  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  std::vector<Code> codes(n * k);
+  mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
+  const mla::ClassCodes<Code> cc = mla::class_codes(codes.data(), n, k, max_m);
+  std::vector<std::int64_t> bins(cc.n_bins);
+  std::vector<mla::LabelSummary> ls(cc.n_labels);
+  mla::LabelTable t;
+  for (int b = 0; b < w.ncol(); ++b) {
+    mla::fill_bins(cc, w.begin() + static_cast<std::size_t>(b) * n, bins.data());
+    mla::stats_from_bins(cc, bins.data(), t, ls, out.begin() + b, static_cast<std::size_t>(out.nrow()));
+  }
+}
+
+}  // namespace
+
+// Class codes of every (item, label) cell, built once per bootstrap: a raw
+// vector holding uint16 codes (uint32 for very large designs).
+// [[Rcpp::export(rng = false)]]
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m) {
+  const std::size_t n = static_cast<std::size_t>(x.nrow());
+  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  Rcpp::RawVector out(static_cast<R_xlen_t>(n * k * code_bytes(k, mm)));
+  if (small_codes(k, mm)) {
+    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint16_t*>(RAW(out)));
+  } else {
+    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint32_t*>(RAW(out)));
+  }
+  return out;
+}
+
+// Item (or cluster) bootstrap, streams [s0, s1) of n_rep replicates.
+// unit_of_item: 0-based unit per item, or integer(0) when units are items;
+// order/start: units grouped by stratum.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
+                                   int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
+                                   const Rcpp::IntegerVector& order,
+                                   const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
+                                   double n_rep, int s0, int s1, int threads, int method) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
+  const std::size_t n = static_cast<std::size_t>(n_items);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
+  Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(k)));
+  const mla::UnitDesign u = unit_design(n, unit_of_item, n_units, order, start);
+  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
+  const std::size_t nr = static_cast<std::size_t>(n_rep);
+  const std::size_t no = static_cast<std::size_t>(out.nrow());
+  const bool ok = small_codes(k, mm)
+      ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+                        method, out.begin(), no)
+      : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+                        method, out.begin(), no);
+  if (!ok) Rcpp::stop("Internal error: the item bootstrap failed (out of memory?).");
+  nan_to_na(out);
+  return out;
+}
+
+// Leave-one-unit-out coefficients (n_units x n_stats).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
+                                        int max_m, const Rcpp::IntegerVector& unit_start,
+                                        const Rcpp::IntegerVector& unit_items, int threads) {
+  const std::size_t n = static_cast<std::size_t>(n_items);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
+  const std::size_t nu = static_cast<std::size_t>(out.nrow());
+  const bool ok = small_codes(k, mm)
+      ? mla::jackknife_items(codes_view<std::uint16_t>(codes, n, k, mm), nu, unit_start.begin(),
+                             unit_items.begin(), threads, out.begin())
+      : mla::jackknife_items(codes_view<std::uint32_t>(codes, n, k, mm), nu, unit_start.begin(),
+                             unit_items.begin(), threads, out.begin());
+  if (!ok) Rcpp::stop("Internal error: the jackknife failed (out of memory?).");
+  nan_to_na(out);
+  return out;
+}
+
+// Coefficients for given item multiplicities (n_items x B) -> B x n_stats.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+                                         int max_m, const Rcpp::IntegerMatrix& w) {
+  const std::size_t k = static_cast<std::size_t>(x.ncol());
+  Rcpp::NumericMatrix out(w.ncol(), static_cast<int>(mla::n_boot_stats(k)));
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  if (small_codes(k, mm)) {
+    run_weights<std::uint16_t>(x, m, mm, w, out);
+  } else {
+    run_weights<std::uint32_t>(x, m, mm, w, out);
+  }
+  nan_to_na(out);
+  return out;
+}
+
+// Annotator (both = false) or two-way (both = true) bootstrap on the records.
+// values: labels x records, -1 = no decision; item, annotator 0-based.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item,
+                                     const Rcpp::IntegerVector& annotator, int n_items,
+                                     int n_annotators, bool both,
+                                     const Rcpp::IntegerVector& unit_of_item, int n_units,
+                                     const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
+                                     const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1,
+                                     int threads) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
+  const mla::RecordDesign d = record_design(values, item, annotator, n_items, n_annotators);
+  const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
+  Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(d.n_labels)));
+  const mla::UnitDesign u = unit_design(d.n_items, unit_of_item, n_units, order, start);
+  const bool ok = mla::boot_records(d, u, both, mla::combine_seed(seed[0], seed[1]),
+                                    static_cast<std::size_t>(n_rep), s0, s1, threads, out.begin(),
+                                    static_cast<std::size_t>(out.nrow()));
+  if (!ok) Rcpp::stop("Internal error: the annotator bootstrap failed (out of memory?).");
+  nan_to_na(out);
+  return out;
+}
+
+// Coefficients for given annotator multiplicities (n_annotators x B) and item
+// multiplicities (n_items x B, or a 0-column matrix for all ones).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::IntegerMatrix& values,
+                                           const Rcpp::IntegerVector& item,
+                                           const Rcpp::IntegerVector& annotator, int n_items,
+                                           int n_annotators, const Rcpp::IntegerMatrix& aw,
+                                           const Rcpp::IntegerMatrix& iw) {
+  const mla::RecordDesign d = record_design(values, item, annotator, n_items, n_annotators);
+  Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(mla::n_boot_stats(d.n_labels)));
+  mla::RecordScratch s;
+  for (int b = 0; b < aw.ncol(); ++b) {
+    const int* a = aw.begin() + static_cast<std::size_t>(b) * d.n_annotators;
+    const int* w = iw.ncol() > 0 ? iw.begin() + static_cast<std::size_t>(b) * d.n_items : nullptr;
+    mla::records_stats(d, a, w, s, out.begin() + b, static_cast<std::size_t>(out.nrow()));
+  }
+  nan_to_na(out);
+  return out;
+}
+
+// The multiplicities drawn for each replicate (mode 0 items, 1 annotators, 2 both).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List boot_draws_cpp(int mode, int n_items, int n_annotators,
+                          const Rcpp::IntegerVector& unit_of_item, int n_units,
+                          const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
+                          const Rcpp::IntegerVector& seed, int n_rep) {
+  const mla::UnitDesign u = unit_design(static_cast<std::size_t>(n_items), unit_of_item, n_units, order, start);
+  Rcpp::IntegerMatrix items(mode == 1 ? 0 : n_items, n_rep);
+  Rcpp::IntegerMatrix anns(mode == 0 ? 0 : n_annotators, n_rep);
+  mla::boot_draws(mode, u, static_cast<std::size_t>(n_annotators), mla::combine_seed(seed[0], seed[1]),
+                  static_cast<std::size_t>(n_rep), items.begin(), anns.begin());
+  return Rcpp::List::create(Rcpp::Named("item") = items, Rcpp::Named("annotator") = anns);
+}
+
+// [[Rcpp::export(rng = false)]]
+int boot_streams_cpp() { return mlagreement::kStreams; }

@@ -1,0 +1,116 @@
+boot_ci_fixture <- function(resample = "items", R = 499, ...) {
+  withr::with_seed(21, mla_boot(mla(boot_fixture()), R = R, resample = resample, ...))
+}
+
+test_that("intervals agree with boot::boot.ci() on the as_boot() object", {
+  skip_if_not_installed("boot")
+  for (resample in c("items", "annotators")) {
+    bs <- boot_ci_fixture(resample)
+    b <- as_boot(bs)
+    expect_s3_class(b, "boot")
+    for (s in c(1, 2, 3, 5, 12, 20)) {
+      fin <- is.finite(bs$t[, s])
+      bf <- b
+      bf$t <- b$t[fin, , drop = FALSE]
+      bf$R <- sum(fin)
+      for (level in c(0.9, 0.95)) {
+        # boot.ci() needs finite replicates; confint() drops undefined ones
+        ref <- suppressWarnings(boot::boot.ci(bf, conf = level, index = s,
+                                              type = c("perc", "basic", "norm")))
+        ci <- function(type) unname(suppressWarnings(confint(bs, s, level = level, type = type))[1, ])
+        expect_equal(ci("perc"),
+                     unname(ref$percent[1, 4:5]), tolerance = 1e-12)
+        expect_equal(ci("basic"),
+                     unname(ref$basic[1, 4:5]), tolerance = 1e-12)
+        expect_equal(ci("norm"),
+                     unname(ref$normal[1, 2:3]), tolerance = 1e-12)
+        bca <- boot::boot.ci(bf, conf = level, index = s, type = "bca", L = b$mla_influence[, s])
+        expect_equal(unname(suppressWarnings(confint(bs, s, level = level, type = "bca"))[1, ]),
+                     unname(bca$bca[1, 4:5]), tolerance = 1e-12)
+      }
+    }
+  }
+})
+
+test_that("the jackknife influence values are boot's jackknife influence values", {
+  skip_if_not_installed("boot")
+  bs <- boot_ci_fixture(R = 20)
+  b <- as_boot(bs)
+  expect_equal(b$statistic(b$data, b$data), unname(bs$t0), tolerance = 1e-12)
+  # boot centres at t0, (n - 1)(t0 - t_(-i)); the BCa acceleration here uses
+  # the usual centred jackknife, (n - 1)(mean t_(-.) - t_(-i)) (Efron 1987).
+  L <- boot::empinf(data = b$data, statistic = b$statistic, stype = "i", type = "jack", index = 1)
+  expect_equal(b$mla_influence[, 1], L - mean(L), tolerance = 1e-10)
+})
+
+test_that("jackknife_se() is the jackknife formula over leave-one-out refits", {
+  arr <- boot_fixture()
+  fit <- mla(arr)
+  x <- fit$annotations$x
+  m <- fit$annotations$m
+  bs <- withr::with_seed(1, mla_boot(fit, R = 5))
+  loo <- t(vapply(seq_len(300), function(i) ref_item_stats(x[-i, ], m[-i, ]), numeric(21)))
+  se <- apply(loo, 2, function(v) sqrt(299 / 300 * sum((v - mean(v))^2)))
+  js <- jackknife_se(bs)
+  expect_named(js, c("baseline", "estimate", "jackknife_se", "n_units"))
+  expect_equal(js$jackknife_se, se[1:3], tolerance = 1e-12)
+  jl <- jackknife_se(bs, level = "label")
+  expect_equal(jl$jackknife_se, se[-(1:3)], tolerance = 1e-12)
+  expect_identical(jl$label, fit$label$label)
+  expect_snapshot(error = TRUE, jackknife_se(boot_ci_fixture("both", R = 20)))
+  expect_error(jackknife_se(fit), class = "mlagreement_error_boot_object")
+})
+
+test_that("every interval type works for every design", {
+  cl <- rep(seq_len(60), each = 5)
+  st <- rep(c("a", "b"), each = 150)
+  for (args in list(list(resample = "items"), list(resample = "items", cluster = cl),
+                    list(resample = "items", strata = st),
+                    list(resample = "items", cluster = cl, strata = st),
+                    list(resample = "annotators"), list(resample = "both"),
+                    list(resample = "both", cluster = cl, strata = st))) {
+    bs <- do.call(boot_ci_fixture, c(args, R = 199))
+    types <- if (args$resample == "both") c("perc", "basic", "norm") else c("perc", "basic", "norm", "bca")
+    for (type in types) {
+      ci <- suppressWarnings(confint(bs, c("fleiss", "ac1", "pabak"), type = type))
+      expect_true(all(is.finite(ci)))
+      expect_true(all(ci[, 1] < ci[, 2]))
+      td <- suppressWarnings(tidy(bs, level = "label", type = type))
+      expect_true(all(td$conf.low <= td$conf.high))
+    }
+  }
+})
+
+test_that("confint() names its rows and columns and checks its arguments", {
+  bs <- boot_ci_fixture(R = 99)
+  ci <- confint(bs, c("fleiss", "L2:ac1"), level = 0.9)
+  expect_identical(dimnames(ci), list(c("fleiss", "L2:ac1"), c("5 %", "95 %")))
+  expect_identical(confint(bs, 1:2), confint(bs, c("fleiss", "ac1")))
+  expect_identical(nrow(confint(bs)), 21L)
+  expect_snapshot(error = TRUE, confint(bs, "kappa"))
+  expect_snapshot(error = TRUE, confint(bs, 0))
+  expect_snapshot(error = TRUE, confint(bs, level = 95))
+  expect_snapshot(error = TRUE, confint(boot_ci_fixture("both", R = 20), type = "bca"))
+  expect_error(confint(bs, "kappa"), class = "mlagreement_error_boot_parm")
+  expect_error(confint(bs, level = 95), class = "mlagreement_error_conf_level")
+})
+
+test_that("undefined replicates and extreme quantiles are reported", {
+  bs <- boot_ci_fixture("annotators", R = 300)
+  expect_true(anyNA(bs$t[, 1]))
+  expect_warning(confint(bs, 1), class = "mlagreement_warning_boot_na")
+  small <- boot_ci_fixture(R = 10)
+  expect_warning(confint(small, 1, level = 0.99), class = "mlagreement_warning_boot_extreme")
+})
+
+test_that("the percentile interval covers the noisy generator's true value", {
+  skip_on_cran()
+  truth <- boot_sim_truth(0.3, 0.1)
+  covered <- withr::with_seed(2024, vapply(seq_len(60), function(s) {
+    fit <- mla(boot_sim_array(400, 4, 6, p = 0.3, error = 0.1))
+    ci <- confint(mla_boot(fit, R = 400), "fleiss", type = "perc")
+    ci[1, 1] <= truth && truth <= ci[1, 2]
+  }, logical(1)))
+  expect_gte(mean(covered), 0.85)
+  expect_lte(mean(covered), 1)
+})

@@ -1,0 +1,86 @@
+boot_methods_fixture <- function() {
+  withr::with_seed(31, mla_boot(mla(boot_fixture()), R = 199))
+}
+
+test_that("tidy() adds std.error, conf.low and conf.high to tidy.mla()", {
+  bs <- boot_methods_fixture()
+  for (level in c("corpus", "label")) {
+    td <- tidy(bs, level = level)
+    base <- tidy(bs$fit, level = level)
+    expect_identical(names(td), c(names(base), "std.error", "conf.low", "conf.high"))
+    expect_identical(td[names(base)], base)
+    rows <- which(bs$stats$level == level)
+    expect_equal(td$std.error, unname(apply(bs$t[, rows], 2, stats::sd)))
+    expect_identical(unname(cbind(td$conf.low, td$conf.high)),
+                     unname(confint(bs, rows, type = "perc")))
+  }
+  td <- tidy(bs, conf.level = 0.8, type = "norm")
+  expect_identical(unname(cbind(td$conf.low, td$conf.high)),
+                   unname(confint(bs, 1:3, level = 0.8, type = "norm")))
+  expect_snapshot(error = TRUE, tidy(bs, level = "item"))
+  expect_error(tidy(bs, level = "item"), class = "mlagreement_error_boot_level")
+  expect_snapshot(error = TRUE, tidy(bs, conf.level = 2))
+})
+
+test_that("undefined label coefficients stay NA", {
+  arr <- boot_fixture()
+  arr[, , 6] <- 0L
+  bs <- withr::with_seed(1, mla_boot(mla(arr), R = 50))
+  td <- tidy(bs, level = "label")
+  l6 <- td[td$label == "L6" & td$baseline == "fleiss", ]
+  expect_true(is.na(l6$estimate) && is.na(l6$std.error) && is.na(l6$conf.low))
+  expect_true(all(is.finite(td$conf.low[td$label != "L6"])))
+})
+
+test_that("glance() reports the design and the seed", {
+  bs <- boot_methods_fixture()
+  g <- glance(bs)
+  expect_identical(nrow(g), 1L)
+  expect_identical(g$R, 199L)
+  expect_identical(g$resample, "items")
+  expect_identical(g$n_units, 300L)
+  expect_identical(g$seed, paste(bs$seed, collapse = "-"))
+  expect_identical(g$estimate, bs$fit$corpus$estimate[1])
+  gb <- glance(withr::with_seed(1, mla_boot(bs$fit, R = 20, resample = "both",
+                                             cluster = rep(1:50, each = 6),
+                                             strata = rep(1:2, each = 150))))
+  expect_identical(gb$unit, "cluster x annotator")
+  expect_identical(gb$n_units, 50L)
+  expect_identical(gb$n_strata, 2L)
+})
+
+test_that("print() gives a short report", {
+  bs <- boot_methods_fixture()
+  expect_output(print(bs), "199 replicates resampling items")
+  expect_output(print(bs), "Primary: pooled marginal")
+  capture_output(expect_invisible(print(bs)))
+})
+
+test_that("as_boot() builds a boot object whose statistic is the engine's", {
+  skip_if_not_installed("boot")
+  bs <- boot_methods_fixture()
+  b <- as_boot(bs)
+  expect_s3_class(b, "boot")
+  expect_identical(b$t, unname(bs$t))
+  i <- withr::with_seed(3, sample(300, replace = TRUE))
+  expect_equal(b$statistic(b$data, i),
+               ref_item_stats(bs$fit$annotations$x, bs$fit$annotations$m, tabulate(i, 300)),
+               tolerance = 1e-12)
+  bc <- as_boot(withr::with_seed(1, mla_boot(bs$fit, R = 20, cluster = rep(1:60, each = 5),
+                                              strata = rep(1:2, each = 150))))
+  expect_identical(bc$strata, rep(1:2, each = 30))
+  expect_error(as_boot(bs$fit), class = "mlagreement_error_boot_object")
+})
+
+test_that("autoplot() returns a ggplot of the replicates", {
+  skip_if_not_installed("ggplot2")
+  bs <- boot_methods_fixture()
+  p <- ggplot2::autoplot(bs)
+  expect_s3_class(p, "ggplot")
+  d <- ggplot2::layer_data(p, 2)
+  expect_equal(sort(d$xintercept), sort(unname(bs$t0[1:3])))
+  pl <- ggplot2::autoplot(bs, level = "label", baseline = "ac1")
+  expect_identical(levels(pl$data$panel), bs$fit$labels)
+  expect_equal(sort(ggplot2::layer_data(pl, 2)$xintercept),
+               sort(unname(bs$t0[bs$stats$baseline == "ac1" & bs$stats$level == "label"])))
+})

@@ -1,0 +1,237 @@
+fit300 <- function() mla(boot_fixture())
+
+test_that("replicates are identical for 1 and 2 threads and follow set.seed()", {
+  fit <- fit300()
+  cl <- rep(seq_len(100), each = 3)
+  st <- rep(c("a", "b"), each = 150)
+  designs <- list(
+    list(resample = "items"),
+    list(resample = "items", cluster = cl, strata = st),
+    list(resample = "annotators"),
+    list(resample = "both", strata = st)
+  )
+  for (d in designs) {
+    b1 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
+    b2 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 2), d)))
+    expect_identical(b1$t, b2$t)
+    expect_identical(boot_jack_values(b1, threads = 1), boot_jack_values(b2, threads = 2))
+    expect_identical(b1$seed, b2$seed)
+    b3 <- withr::with_seed(4, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
+    expect_false(identical(b1$seed, b3$seed))
+    expect_false(isTRUE(all.equal(b1$t, b3$t)))
+  }
+})
+
+test_that("the seed comes from R's generator and is stored", {
+  fit <- fit300()
+  withr::local_seed(9)
+  expected <- withr::with_seed(9, sample.int(.Machine$integer.max, 2L))
+  bs <- mla_boot(fit, R = 10)
+  expect_identical(bs$seed, expected)
+  expect_identical(bs$R, 10L)
+  expect_identical(dim(bs$t), c(10L, 3L + 3L * 6L))
+})
+
+test_that("index draws and multinomial counts give the same replicates", {
+  fit <- fit300()
+  data <- boot_data(fit, "items")
+  u <- boot_units(NULL, NULL, 300)
+  a <- boot_run(data, u, "items", c(5L, 6L), 70L, 1L, method = 0L)
+  b <- boot_run(data, u, "items", c(5L, 6L), 70L, 2L, method = 1L)
+  expect_identical(a, b)
+})
+
+test_that("the observed values are the fit's estimates", {
+  fit <- fit300()
+  bs <- withr::with_seed(1, mla_boot(fit, R = 5))
+  expect_identical(unname(bs$t0), c(fit$corpus$estimate, fit$label$estimate))
+  ones <- boot_statistic(bs, item_w = matrix(1L, 300, 1))
+  expect_equal(unname(ones[1, ]), unname(bs$t0), tolerance = 1e-12)
+  ones_a <- boot_statistic(bs, annotator_w = matrix(1L, 4, 1))
+  expect_equal(unname(ones_a[1, ]), unname(bs$t0), tolerance = 1e-12)
+})
+
+test_that("item replicates match a plain-R refit on the same multiplicities", {
+  arr <- boot_fixture()
+  fit <- mla(arr)
+  x <- fit$annotations$x
+  m <- fit$annotations$m
+  st <- rep(c("a", "b", "c"), 100)
+  cl <- rep(seq_len(60), each = 5)
+  for (args in list(list(), list(strata = st), list(cluster = cl, strata = rep(1:2, each = 150)))) {
+    bs <- withr::with_seed(2, do.call(mla_boot, c(list(fit, R = 12), args)))
+    w <- boot_draws(bs)$item
+    expect_identical(dim(w), c(300L, 12L))
+    for (b in seq_len(12)) {
+      expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
+    }
+    if (!is.null(args$strata)) {
+      for (h in unique(args$strata)) {
+        expect_true(all(colSums(w[args$strata == h, , drop = FALSE]) >= 1))
+      }
+      if (is.null(args$cluster)) {
+        expect_true(all(colSums(w[st == "a", ]) == 100))
+      }
+    }
+    if (!is.null(args$cluster)) {
+      # items of one cluster share one multiplicity; 60 clusters drawn
+      expect_true(all(apply(w, 2, function(v) all(tapply(v, cl, function(z) length(unique(z))) == 1))))
+      expect_true(all(colSums(w[!duplicated(cl), ]) == 60))
+    } else {
+      expect_true(all(colSums(w) == 300))
+    }
+  }
+})
+
+test_that("annotator and two-way replicates match the pair-enumerating reference", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  fit <- mla(arr)
+  ba <- withr::with_seed(6, mla_boot(fit, R = 6, resample = "annotators"))
+  dr <- boot_draws(ba)
+  expect_identical(dim(dr$annotator), c(4L, 6L))
+  expect_true(all(colSums(dr$annotator) == 4))
+  for (b in seq_len(6)) {
+    expect_equal(unname(ba$t[b, ]), ref_annotator_stats(arr, dr$annotator[, b]), tolerance = 1e-12)
+  }
+  bb <- withr::with_seed(7, mla_boot(fit, R = 6, resample = "both", cluster = rep(1:20, 2)))
+  dr <- boot_draws(bb)
+  for (b in seq_len(6)) {
+    expect_equal(unname(bb$t[b, ]), ref_annotator_stats(arr, dr$annotator[, b], dr$item[, b]),
+                 tolerance = 1e-12)
+  }
+})
+
+test_that("copies of one annotator do not count as agreeing pairs", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3))
+  fit <- mla(arr)
+  bs <- withr::with_seed(1, mla_boot(fit, R = 2, resample = "annotators"))
+  # only annotator 1, three times: no pair of distinct annotators, nothing defined
+  only_one <- boot_statistic(bs, annotator_w = matrix(c(3L, 0L, 0L, 0L)))
+  expect_true(all(is.na(only_one)))
+  # annotators 1 and 2 (1 twice): same value as annotators 1 and 2 once each
+  # for observed agreement; prevalence weights annotator 1 twice
+  two <- boot_statistic(bs, annotator_w = matrix(c(2L, 1L, 0L, 0L)))
+  expect_equal(unname(two[1, ]), ref_annotator_stats(arr, c(2L, 1L, 0L, 0L)), tolerance = 1e-12)
+  d12 <- mean(arr[, 1, ] != arr[, 2, ])
+  expect_equal(1 - mean(colMeans(arr[, 1, ] != arr[, 2, ])), 1 - d12)
+})
+
+test_that("the jackknife equals plain-R leave-one-out refits", {
+  arr <- boot_fixture()
+  fit <- mla(arr)
+  x <- fit$annotations$x
+  m <- fit$annotations$m
+  bs <- withr::with_seed(1, mla_boot(fit, R = 5))
+  expect_identical(dim(boot_jack_values(bs)), c(300L, 21L))
+  for (i in c(1, 17, 150, 300)) {
+    expect_equal(unname(boot_jack_values(bs)[i, ]), ref_item_stats(x[-i, ], m[-i, ]), tolerance = 1e-12)
+  }
+  ref_all <- t(vapply(seq_len(300), function(i) ref_item_stats(x[-i, ], m[-i, ]), numeric(21)))
+  expect_equal(unname(boot_jack_values(bs)), ref_all, tolerance = 1e-12)
+  # against the package's own fitting path on the reduced data
+  refit <- mla(arr[-17, , ])
+  expect_equal(unname(boot_jack_values(bs)[17, ]), c(refit$corpus$estimate, refit$label$estimate),
+               tolerance = 1e-12)
+
+  cl <- rep(seq_len(30), each = 10)
+  bc <- withr::with_seed(1, mla_boot(fit, R = 5, cluster = cl))
+  expect_identical(nrow(boot_jack_values(bc)), 30L)
+  for (g in c(1, 30)) {
+    expect_equal(unname(boot_jack_values(bc)[g, ]), ref_item_stats(x[cl != g, ], m[cl != g, ]), tolerance = 1e-12)
+  }
+
+  small <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  ba <- withr::with_seed(1, mla_boot(mla(small), R = 5, resample = "annotators"))
+  for (a in 1:4) {
+    expect_equal(unname(boot_jack_values(ba)[a, ]), ref_annotator_stats(small, as.integer(seq_len(4) != a)),
+                 tolerance = 1e-12)
+  }
+  expect_null(boot_jack_values(withr::with_seed(1, mla_boot(fit, R = 5, resample = "both"))))
+})
+
+test_that("cluster and strata can be named by item", {
+  fit <- fit300()
+  items <- fit$annotations$items
+  cl <- rep(seq_len(100), each = 3)
+  named <- stats::setNames(cl, items)[sample(300)]
+  a <- withr::with_seed(1, mla_boot(fit, R = 20, cluster = cl))
+  b <- withr::with_seed(1, mla_boot(fit, R = 20, cluster = named))
+  expect_identical(a$t, b$t)
+  f <- factor(rep(c("x", "y"), 150))
+  c1 <- withr::with_seed(1, mla_boot(fit, R = 20, strata = f))
+  c2 <- withr::with_seed(1, mla_boot(fit, R = 20, strata = as.character(f)))
+  expect_identical(c1$t, c2$t)
+})
+
+test_that("mla_boot() refuses bad input and unresamplable designs", {
+  fit <- fit300()
+  expect_snapshot(error = TRUE, mla_boot(boot_fixture()))
+  expect_snapshot(error = TRUE, mla_boot(fit, R = 1))
+  expect_snapshot(error = TRUE, mla_boot(fit, cluster = 1:10))
+  expect_snapshot(error = TRUE, mla_boot(fit, cluster = c(i1 = 1, i2 = 2)))
+  expect_snapshot(error = TRUE, mla_boot(fit, strata = c(NA, rep(1, 299))))
+  expect_snapshot(error = TRUE, mla_boot(fit, cluster = 1:300, strata = list(1)))
+  expect_snapshot(error = TRUE, mla_boot(fit, cluster = rep(1:150, 2), strata = rep(1:2, each = 150)))
+  expect_snapshot(error = TRUE, mla_boot(fit, resample = "annotators", strata = rep(1, 300)))
+  expect_snapshot(error = TRUE, mla_boot(fit, resample = "sideways"))
+  expect_snapshot(error = TRUE, mla_boot(fit, R = 10, oops = 1))
+  two <- mla(boot_fixture()[, 1:2, ])
+  expect_snapshot(error = TRUE, mla_boot(two, resample = "annotators"))
+  sparse <- data.frame(item = rep(1:30, each = 2), annotator = 1:60, label = "a", value = 1L)
+  sparse$value[seq(1, 60, by = 4)] <- 0L
+  sparse_fit <- mla(annotations_long(sparse, item, annotator, label, value))
+  expect_snapshot(error = TRUE, mla_boot(sparse_fit, resample = "both"))
+  expect_no_error(withr::with_seed(1, mla_boot(sparse_fit, R = 20)))
+
+  expect_error(mla_boot(fit, R = 1), class = "mlagreement_error_replicates")
+  expect_error(mla_boot(fit, cluster = 1:10), class = "mlagreement_error_boot_item_vector")
+  expect_error(mla_boot(fit, cluster = rep(1:150, 2), strata = rep(1:2, each = 150)),
+               class = "mlagreement_error_boot_strata")
+  expect_error(mla_boot(two, resample = "annotators"), class = "mlagreement_error_boot_annotators")
+  expect_error(mla_boot(sparse_fit, resample = "annotators"), class = "mlagreement_error_boot_annotators")
+  expect_error(mla_boot(fit, resample = "annotators", cluster = 1:300), class = "mlagreement_error")
+  expect_error(mla_boot(boot_fixture()), class = "mlagreement_error_boot_fit")
+})
+
+test_that("long (records) and array input give the same replicates", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  dimnames(arr)[[1]] <- sprintf("i%02d", 1:40)
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  long <- long[!is.na(long$value), ]
+  fit_long <- mla(annotations_long(long, item, annotator, label, value))
+  fit_arr <- mla(arr)
+  expect_identical(fit_long$annotations$items, fit_arr$annotations$items)
+  for (resample in c("items", "annotators", "both")) {
+    a <- withr::with_seed(8, mla_boot(fit_arr, R = 40, resample = resample))
+    b <- withr::with_seed(8, mla_boot(fit_long, R = 40, resample = resample))
+    expect_equal(a$t, b$t, tolerance = 1e-12)
+  }
+})
+
+test_that("annotators without decisions are not drawn", {
+  arr <- withr::with_seed(5, boot_sim_array(40, 5, 3))
+  arr[, 5, ] <- NA
+  fit <- mla(arr)
+  bs <- withr::with_seed(1, mla_boot(fit, R = 8, resample = "annotators"))
+  dr <- boot_draws(bs)
+  expect_identical(nrow(dr$annotator), 4L)
+  for (b in 1:8) {
+    expect_equal(unname(bs$t[b, ]), ref_annotator_stats(arr, c(dr$annotator[, b], 0L)),
+                 tolerance = 1e-12)
+  }
+  expect_identical(nrow(boot_jack_values(bs)), 4L)
+})
+
+test_that("designs with many annotators per item use wide class codes", {
+  # 1 + 35 labels x 1890 classes > 65535: 32-bit class codes
+  arr <- withr::with_seed(6, boot_sim_array(20, 60, 35, n_missing = 500))
+  fit <- mla(arr)
+  bs <- withr::with_seed(2, mla_boot(fit, R = 3))
+  expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)
+  w <- boot_draws(bs)$item
+  x <- fit$annotations$x
+  m <- fit$annotations$m
+  for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
+  expect_equal(unname(boot_jack_values(bs)[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
+})
