@@ -11,6 +11,10 @@ export _R_CHECK_CRAN_INCOMING_=false
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false
 export _R_CHECK_SYSTEM_CLOCK_=false
 export _R_CHECK_TESTS_NLINES_=0
+# Strip debug symbols from the installed shared library, as CRAN's builds do:
+# with gcc's default -g the Rcpp headers alone put 5 MB of debug information
+# into libs/ (the stripped library is 0.3 MB).
+export _R_SHLIB_STRIP_=true
 # This is our CI, not CRAN: run the snapshot tests and heavy checks as well.
 export NOT_CRAN=true
 # The PDF manual's default typewriter font (inconsolata) is only in Debian's
