@@ -11,7 +11,8 @@ export _R_CHECK_CRAN_INCOMING_=false
 export _R_CHECK_CRAN_INCOMING_REMOTE_=false
 export _R_CHECK_SYSTEM_CLOCK_=false
 export _R_CHECK_TESTS_NLINES_=0
-# Strip debug symbols from the installed shared library, as CRAN's builds do:
+# Let R CMD INSTALL strip debug symbols from the shared library (its own
+# _R_SHLIB_STRIP_ option):
 # with gcc's default -g the Rcpp headers alone put 5 MB of debug information
 # into libs/ (the stripped library is 0.3 MB).
 export _R_SHLIB_STRIP_=true
