@@ -39,7 +39,8 @@ new_mla <- function(x, cols, est, tally, baseline) {
   )
 
   # Item rows (items x baselines) are built by tidy(): keep one value per item.
-  item_d <- ifelse(tally$n_pairable > 0, tally$d_sum / pmax(tally$n_pairable, 1L), NA_real_)
+  item_d <- tally$d_sum / tally$n_pairable
+  item_d[tally$n_pairable == 0L] <- NA_real_
 
   n_items <- length(x$items)
   n_cells <- n_items * length(x$annotators) * k
