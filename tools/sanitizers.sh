@@ -7,7 +7,8 @@
 #
 # Compiler flags go through a temporary R_MAKEVARS_USER file; the package is
 # built from this checkout (R CMD build) and installed into a temporary
-# library. R itself is not instrumented, so the ASan runtime is preloaded.
+# library (without the load test, which would need the ASan runtime). R
+# itself is not instrumented, so the ASan runtime is preloaded for the tests.
 # Leak detection is off (R never frees its heap at exit); any ASan report or
 # UBSan report aborts the run (halt_on_error / -fno-sanitize-recover).
 # The last line printed is the summary:
@@ -37,7 +38,7 @@ echo "== building and installing $root with sanitizers into $tmp/lib"
 mkdir -p "$tmp/lib" "$tmp/build"
 (cd "$tmp/build" && R CMD build --no-build-vignettes --no-manual --no-resave-data "$root" >"$tmp/build.log" 2>&1) || {
   cat "$tmp/build.log"; echo "sanitizers: build failed"; exit 2; }
-R_MAKEVARS_USER="$tmp/Makevars" R CMD INSTALL --no-multiarch --preclean --library="$tmp/lib" \
+R_MAKEVARS_USER="$tmp/Makevars" R CMD INSTALL --no-multiarch --no-test-load --preclean --library="$tmp/lib" \
   "$tmp"/build/mlagreement_*.tar.gz >"$tmp/install.log" 2>&1 || {
   cat "$tmp/install.log"; echo "sanitizers: install failed"; exit 2; }
 if ! grep -q -- '-fsanitize=address,undefined' "$tmp/install.log"; then
