@@ -45,6 +45,11 @@ if ! grep -q -- '-fsanitize=address,undefined' "$tmp/install.log"; then
   cat "$tmp/install.log"; echo "sanitizers: the sanitizer flags did not reach the compiler"; exit 2
 fi
 
+n_asan=$(nm -D "$tmp/lib/mlagreement/libs/mlagreement.so" | grep -c '__asan_report' || true)
+if [ "${n_asan:-0}" -eq 0 ]; then
+  echo "sanitizers: the installed library is not instrumented"; exit 2
+fi
+
 cat >"$tmp/run-tests.R" <<'EOF'
 library(testthat)
 library(mlagreement)
