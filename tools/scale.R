@@ -1,12 +1,13 @@
 # Scale limits (issue 7, part 5). Run from the package root:
 #
-#   Rscript tools/scale.R            # all three parts (needs ~10 GB of RAM)
+#   Rscript tools/scale.R            # all three parts (needs ~12 GB of RAM)
 #   Rscript tools/scale.R dense      # > 2^31 cells, 10 labels (2.2e9 cells, 8.8 GB)
 #   Rscript tools/scale.R records    # > 2^31 records: 1 label, 2.2e9 (item, annotator) records
 #   Rscript tools/scale.R sparse     # 1e7 records, 1e5 annotators via annotations_long()
 #
 # The package is loaded from the library in MLA_LIB when set (an installed
-# build), else with pkgload::load_all() from this checkout. Two threads
+# build; use it for timings), else with pkgload::load_all() from this checkout
+# (which compiles with -O0). Two threads
 # (options(mlagreement.threads = 2)). Every part checks its results against
 # values known independently of the package's C++ (closed forms / tabulate())
 # and prints time and peak memory; it stops with an error on any mismatch.
