@@ -104,7 +104,7 @@ print.annotations <- function(x, ...) {
 
 #' @export
 format.annotations <- function(x, ...) {
-  n_cells <- length(x$items) * length(x$annotators) * length(x$labels)
+  n_cells <- as.double(length(x$items)) * length(x$annotators) * length(x$labels)
   missing_share <- 1 - x$n_decisions / n_cells
   cli::cli_format_method({
     cli::cli_text("{.cls annotations}: {length(x$items)} item{?s}, ",

@@ -43,7 +43,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
   item_d[tally$n_pairable == 0L] <- NA_real_
 
   n_items <- length(x$items)
-  n_cells <- n_items * length(x$annotators) * k
+  n_cells <- as.double(n_items) * length(x$annotators) * k  # > 2^31 in large sparse designs
   design <- list(
     n_items = n_items,
     n_annotators = length(x$annotators),

@@ -5,6 +5,12 @@
 
 namespace {
 
+// True when the user pressed Ctrl-C. R_CheckUserInterrupt() would longjmp
+// over C++ frames; R_ToplevelExec() contains the jump, so the core returns
+// normally (freeing its memory) and the interrupt is re-raised from here.
+void check_interrupt(void*) { R_CheckUserInterrupt(); }
+bool user_interrupted() { return R_ToplevelExec(check_interrupt, nullptr) == FALSE; }
+
 Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
   return Rcpp::NumericVector(v.begin(), v.end());
 }
@@ -21,7 +27,9 @@ Rcpp::List run_pairs(const T* values, R_xlen_t n_values, int n_labels,
                                   annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
                                   static_cast<std::size_t>(n_annotators)};
   mlagreement::PairResult res;
-  mlagreement::pair_sums(view, codes, res);
+  if (!mlagreement::pair_sums(view, codes, res, user_interrupted)) {
+    throw Rcpp::internal::InterruptedException();  // Rcpp's wrapper calls Rf_onintr()
+  }
   return Rcpp::List::create(
       Rcpp::Named("a") = Rcpp::IntegerVector(res.a.begin(), res.a.end()),
       Rcpp::Named("b") = Rcpp::IntegerVector(res.b.begin(), res.b.end()),

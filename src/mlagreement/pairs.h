@@ -77,8 +77,14 @@ class PairIndex {
 
 }  // namespace detail
 
-template <typename T, typename Codes>
-void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
+// `interrupted()` is polled between items, about every 2^24 label comparisons
+// (a fraction of a second); when it returns true the pass stops and
+// pair_sums() returns false with `out` incomplete. The work is
+// sum_i m_i (m_i - 1) / 2 * k for m_i records of item i, which for dense
+// designs with many annotators runs for minutes.
+template <typename T, typename Codes, typename Interrupted>
+bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
+               Interrupted&& interrupted) {
   const std::size_t k = v.n_labels;
   const std::size_t n_rec = v.n_records;
   out.ann_positives.assign(v.n_annotators, 0.0);
@@ -114,9 +120,17 @@ void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
   detail::PairIndex index(v.n_annotators);
   std::vector<detail::PairLabel> lab;
   std::vector<T> row_r(k), row_s(k);
+  constexpr std::uint64_t kPollWork = std::uint64_t{1} << 24;
+  std::uint64_t work = 0;
   for (std::size_t i = 0; i < v.n_items; ++i) {
     std::size_t* first = order.data() + start[i];
     std::size_t* last = order.data() + start[i + 1];
+    const std::uint64_t n_i = static_cast<std::uint64_t>(last - first);
+    work += n_i * n_i * k / 2 + 1;
+    if (work >= kPollWork) {
+      work = 0;
+      if (interrupted()) return false;
+    }
     std::sort(first, last, [&v](std::size_t r, std::size_t s) {
       return v.annotator_of(r) < v.annotator_of(s);
     });
@@ -201,6 +215,12 @@ void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
       }
     }
   }
+  return true;
+}
+
+template <typename T, typename Codes>
+void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
+  pair_sums(v, codes, out, [] { return false; });
 }
 
 }  // namespace mlagreement
