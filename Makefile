@@ -13,7 +13,7 @@ deps:
 	bash tools/install-deps.sh
 
 install: deps
-	R CMD INSTALL --preclean --no-multiarch --strip .
+	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip .
 
 demo: install
 	$(RSCRIPT) -e 'library(mlagreement)' \

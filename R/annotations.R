@@ -56,10 +56,12 @@ abort_bad_value <- function(values, layout, item, annotator, items, annotators, 
   i <- if (layout == "dense") r %% length(items) + 1 else item[r + 1]
   a <- if (layout == "dense") r %/% length(items) + 1 else annotator[r + 1]
   bad <- values[bad_index + 1]
-  n_bad <- if (is.double(values)) {
-    sum(!is.na(values) & values != 0 & values != 1)
-  } else {
-    sum(!is.na(values) & values != 0L & values != 1L)
+  # Count label by label: a full-size logical temporary would not fit for the
+  # largest arrays, and the error must still be ours.
+  n_bad <- 0
+  for (col in seq_along(labels)) {
+    v <- values[(col - 1) * n_rec + seq_len(n_rec)]
+    n_bad <- n_bad + sum(!is.na(v) & v != 0 & v != 1)
   }
   mla_abort(
     c("Annotation values must be 0, 1 or {.code NA}.",
@@ -109,12 +111,16 @@ format.annotations <- function(x, ...) {
   cli::cli_format_method({
     cli::cli_text("{.cls annotations}: {length(x$items)} item{?s}, ",
                   "{length(x$annotators)} annotator{?s}, {length(x$labels)} label{?s}")
-    cli::cli_text("{x$n_records} record{?s} with decisions; ",
+    cli::cli_text("{count_noun(x$n_records, 'record')} with decisions; ",
                   "{format_percent(missing_share)} of item x annotator x label cells missing")
     cli::cli_text("Labels: {.val {utils::head(x$labels, 8)}}",
                   if (length(x$labels) > 8) " ..." else "")
   })
 }
+
+# Counts are doubles (64-bit sums); print them as whole numbers.
+format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
+count_noun <- function(n, noun) paste0(format_count(n), " ", noun, if (n != 1) "s")
 
 format_percent <- function(x) {
   paste0(formatC(100 * x, format = "f", digits = 1), "%")

@@ -75,7 +75,7 @@ format.mla <- function(x, ...) {
   cli::cli_format_method({
     cli::cli_rule(left = "Multi-Label Agreement")
     cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ({per_item}), ",
-                  "{d$n_labels} label{?s}, {d$n_records} record{?s}, ",
+                  "{d$n_labels} label{?s}, {count_noun(d$n_records, 'record')}, ",
                   "{format_percent(d$missing_share)} missing")
     cli::cli_text("Label universe: {d$n_labels} declared, ",
                   "{length(d$never_selected)} never selected; raw prevalence ",
