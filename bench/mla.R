@@ -57,6 +57,12 @@ if (requireNamespace("irrCAC", quietly = TRUE)) {
   cat(sprintf("irrCAC::fleiss.kappa.raw over %d labels, %g x %d: elapsed %.2f s; mla(): %.4f s (1 thread), %.4f s (2 threads); speed-up %.0fx / %.0fx (target >= 100)\n",
               k, N2, n, t_irr[1], t_mla2[1], t_mla2_2[1], t_irr[1] / t_mla2[1],
               t_irr[1] / t_mla2_2[1]))
+  # What a user with the array would write: slice and convert each label too.
+  t_irr_user <- timing(function() {
+    for (j in seq_len(k)) irrCAC::fleiss.kappa.raw(as.data.frame(small[, , j]))
+  }, times = 1)
+  cat(sprintf("  including the per-label slicing and as.data.frame(): %.2f s; speed-up %.0fx / %.0fx\n",
+              t_irr_user[1], t_irr_user[1] / t_mla2[1], t_irr_user[1] / t_mla2_2[1]))
   cat(sprintf("  max |difference| of label coefficients vs irrCAC (which rounds to 5 dp): %.2g\n",
               max(abs(f_irr - f_mla))))
 }
