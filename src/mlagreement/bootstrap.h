@@ -32,40 +32,6 @@ namespace mlagreement {
 // baseline-major (slot 3 + b * k + j), the row order of tidy(fit, "label").
 inline std::size_t n_boot_stats(std::size_t k) { return 3 + 3 * k; }
 
-// label_core(): summarise_label() without the floor and specific agreement,
-// which the bootstrap does not need (same double-double arithmetic for p, q
-// and d_obs, so full-data values equal the fit's).
-inline LabelSummary label_core(const LabelTable& t, std::size_t j) {
-  LabelSummary s;
-  const std::size_t mm = t.max_m;
-  const double* cnt = t.cnt.data() + j * mm;
-  const double* sx = t.sx.data() + j * mm;
-  const double* sdis = t.sdis.data() + j * mm;
-  dd p_sum, q_sum, d_sum;
-  for (std::size_t slot = 0; slot < mm; ++slot) {
-    if (cnt[slot] == 0.0) continue;
-    const double m = static_cast<double>(slot + 1);
-    const double neg = m * cnt[slot] - sx[slot];
-    s.n_rated += cnt[slot];
-    p_sum = p_sum + dd(sx[slot]) / dd(m);
-    q_sum = q_sum + dd(neg) / dd(m);
-    if (slot == 0) continue;
-    s.n_pairable += cnt[slot];
-    d_sum = d_sum + dd(2.0 * sdis[slot]) / dd(m * (m - 1.0));
-  }
-  if (s.n_rated > 0) {
-    s.p_dd = p_sum / dd(s.n_rated);
-    s.q_dd = q_sum / dd(s.n_rated);
-    s.p = s.p_dd.value();
-    s.q = s.q_dd.value();
-  }
-  if (s.n_pairable > 0) {
-    s.d_obs_dd = d_sum / dd(s.n_pairable);
-    s.d_obs = s.d_obs_dd.value();
-  }
-  return s;
-}
-
 // Coefficients of one replicate into out[s * stride].
 inline void write_stats(const std::vector<LabelSummary>& ls, double* out, std::size_t stride) {
   const CorpusSummary c = summarise_corpus(ls);
@@ -181,7 +147,7 @@ void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
       t.sx[j * mm + m - 1] = sx;
       t.sdis[j * mm + m - 1] = sdis;
     }
-    ls[j] = label_core(t, j);
+    ls[j] = summarise_label(t, j, /*with_floor=*/false);
   }
   write_stats(ls, out, stride);
 }

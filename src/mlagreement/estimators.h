@@ -71,7 +71,9 @@ inline dd max_disagreement(const double* cnt, std::size_t max_m, double positive
 
 }  // namespace detail
 
-inline LabelSummary summarise_label(const LabelTable& t, std::size_t j) {
+// with_floor = false skips the eq. 7 floor (a sort per label), which the
+// bootstrap replicates do not report.
+inline LabelSummary summarise_label(const LabelTable& t, std::size_t j, bool with_floor = true) {
   LabelSummary s;
   const std::size_t mm = t.max_m;
   const double* cnt = t.cnt.data() + j * mm;
@@ -104,9 +106,11 @@ inline LabelSummary summarise_label(const LabelTable& t, std::size_t j) {
   }
   if (s.n_pairable > 0) {
     s.d_obs_dd = d_sum / dd(s.n_pairable);
-    s.d_max_dd = detail::max_disagreement(cnt, mm, s.positives) / dd(s.n_pairable);
     s.d_obs = s.d_obs_dd.value();
-    s.d_max = s.d_max_dd.value();
+    if (with_floor) {
+      s.d_max_dd = detail::max_disagreement(cnt, mm, s.positives) / dd(s.n_pairable);
+      s.d_max = s.d_max_dd.value();
+    }
   }
   return s;
 }
