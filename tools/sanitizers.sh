@@ -50,20 +50,6 @@ if [ "${n_asan:-0}" -eq 0 ]; then
   echo "sanitizers: the installed library is not instrumented"; exit 2
 fi
 
-cat >"$tmp/run-tests.R" <<'EOF'
-library(testthat)
-library(mlagreement)
-filter <- Sys.getenv("MLA_SANITIZER_FILTER")
-res <- test_dir(
-  Sys.getenv("MLA_TEST_DIR"), package = "mlagreement",
-  load_package = "installed", reporter = "summary",
-  filter = if (nzchar(filter)) filter else NULL,
-  stop_on_failure = FALSE, stop_on_warning = FALSE
-)
-df <- as.data.frame(res)
-cat(sprintf("\nTESTS %d passed, %d failed, %d skipped\n",
-            sum(df$passed), sum(df$failed) + sum(df$error), sum(df$skipped)))
-EOF
 
 echo "== running tests${filter:+ (filter: $filter)} with ASan/UBSan; log: $log"
 : >"$log"
@@ -72,9 +58,9 @@ start=$(date +%s)
 LD_PRELOAD="$(gcc -print-file-name=libasan.so)" \
   ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=0:detect_odr_violation=0:strict_string_checks=0:print_summary=1" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:print_summary=1" \
-  R_LIBS="$tmp/lib" MLA_TEST_DIR="$root/tests/testthat" MLA_SANITIZER_FILTER="$filter" \
+  R_LIBS="$tmp/lib" MLA_TEST_DIR="$root/tests/testthat" MLA_TEST_FILTER="$filter" \
   NOT_CRAN=true \
-  R --vanilla --no-echo -f "$tmp/run-tests.R" >"$log" 2>&1
+  R --vanilla --no-echo -f "$root/tools/run-installed-tests.R" >"$log" 2>&1
 status=$?
 secs=$(( $(date +%s) - start ))
 tail -n 25 "$log"

@@ -34,28 +34,14 @@ mkdir -p "$tmp/lib" "$tmp/build"
 R CMD INSTALL --no-multiarch --library="$tmp/lib" "$tmp"/build/mlagreement_*.tar.gz >"$tmp/install.log" 2>&1 || {
   cat "$tmp/install.log"; echo "valgrind: install failed"; exit 2; }
 
-cat >"$tmp/run-tests.R" <<'EOF'
-library(testthat)
-library(mlagreement)
-filter <- Sys.getenv("MLA_VALGRIND_FILTER")
-res <- test_dir(
-  Sys.getenv("MLA_TEST_DIR"), package = "mlagreement",
-  load_package = "installed", reporter = "summary",
-  filter = if (nzchar(filter)) filter else NULL,
-  stop_on_failure = FALSE, stop_on_warning = FALSE
-)
-df <- as.data.frame(res)
-cat(sprintf("\nTESTS %d passed, %d failed, %d skipped\n",
-            sum(df$passed), sum(df$failed) + sum(df$error), sum(df$skipped)))
-EOF
 
 echo "== running tests${filter:+ (filter: $filter)} under valgrind; log: $log"
 start=$(date +%s)
-R_LIBS="$tmp/lib" MLA_TEST_DIR="$root/tests/testthat" MLA_VALGRIND_FILTER="$filter" \
+R_LIBS="$tmp/lib" MLA_TEST_DIR="$root/tests/testthat" MLA_TEST_FILTER="$filter" \
   NOT_CRAN=true OMP_NUM_THREADS=2 \
   R --vanilla --no-echo \
   -d "valgrind --tool=memcheck --leak-check=full --error-exitcode=1 --track-origins=yes --errors-for-leak-kinds=definite --suppressions=$root/tools/valgrind.supp --log-file=$log" \
-  -f "$tmp/run-tests.R" 2>&1 | tee "$tmp/tests.out"
+  -f "$root/tools/run-installed-tests.R" 2>&1 | tee "$tmp/tests.out"
 status=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - start ))
 
