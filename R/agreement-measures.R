@@ -117,7 +117,7 @@ agreement_measures <- function(x, R = 1000, threads = mla_threads(), ...) {
     abort_partial_record(a, sims$bad_record, "Set-based measures")
   }
   check_pairable(sims$n_items, what = "The agreement measures")
-  k_used <- sum(colSums(a$x) > 0)
+  k_used <- sum(colSums(a$tally$sx) > 0)
   pm <- pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
                           args$annotator, args$n_annotators, k_used, R, seed, threads)$pairs
   n_pairs <- nrow(pm)

@@ -8,9 +8,14 @@
 # * "records": an integer matrix built by the adapters, with an item and an
 #   annotator index per record; sparse designs never allocate a dense array.
 # The sufficient statistics x (positives) and m (decisions) per item x label
-# are computed once, at construction, in the same pass that validates values,
-# together with their per-label tables (`tally`), from which mla() derives
-# every estimator without another pass.
+# are tallied once, at construction, in the same pass that validates values:
+# per label, the items with each m, their sum of x and of x (m - x) (`tally`),
+# plus each item's disagreement. mla(), Hamming alpha and the print method
+# derive everything from those tables without another pass. The items x
+# labels tables themselves are kept for the records layout (its pass builds
+# them anyway) and recounted when needed for dense arrays
+# (item_label_counts()): for a 5e5 x 5 x 20 array they would be 80 MB, 40% of
+# the input, and writing them takes longer than reading the input.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             call = rlang::caller_env()) {
@@ -21,12 +26,11 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   # the largest number of records of one item bounds every m[i, j]
   max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, n_items))
   counts <- count_decisions_cpp(values, n_labels, item0, n_items, annotator0,
-                                length(annotators), max_m, mla_threads())
+                                length(annotators), max_m, FALSE, mla_threads())
   if (counts$bad_index >= 0) {
     abort_bad_value(values, layout, item, annotator, items, annotators, labels,
                     counts$bad_index, call = call)
   }
-  dimnames(counts$x) <- dimnames(counts$m) <- NULL
   structure(
     list(
       values = values,
@@ -36,16 +40,29 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
       items = items,
       annotators = annotators,
       labels = labels,
-      x = counts$x,
-      m = counts$m,
       item_annotators = counts$item_annotators,
       annotator_records = counts$annotator_records,
       tally = counts$tally,
       n_decisions = counts$n_decisions,
-      n_records = counts$n_nonempty_records
+      n_records = counts$n_nonempty_records,
+      # items x labels tables, NULL for dense arrays (see item_label_counts())
+      counts = if (is.null(counts$x)) NULL else list(x = counts$x, m = counts$m)
     ),
     class = "annotations"
   )
+}
+
+# The items x labels tables x (positive decisions) and m (decisions), as
+# integer matrices. Dense arrays get them from another counting pass each
+# time they are needed (by the bootstrap and label subsets, once per call):
+# caching them in an environment would break identical() on two equal
+# objects, and storing them would cost 40% of the input's memory.
+item_label_counts <- function(a) {
+  if (!is.null(a$counts)) return(a$counts)
+  counts <- count_decisions_cpp(a$values, length(a$labels), integer(), length(a$items),
+                                integer(), length(a$annotators), length(a$annotators),
+                                TRUE, mla_threads())
+  list(x = counts$x, m = counts$m)
 }
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,

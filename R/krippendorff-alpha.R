@@ -194,15 +194,27 @@ check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) 
   }
 }
 
-# Hamming alpha from the sufficient statistics, pooled over labels.
+# Hamming alpha from the label tables of the counting pass, pooled over
+# labels: per label j, over the items with m >= 2 decisions, n_j = sum m,
+# n1_j = sum x, D_o,j = sum 2 x (m - x) / (m - 1) / n_j and
+# D_e,j = 2 n1_j (n_j - n1_j) / (n_j (n_j - 1)) (binary coincidences).
+# The table rows are m = 1..max_m.
 alpha_hamming <- function(a, call = rlang::caller_env()) {
-  res <- hamming_alpha_cpp(a$x, a$m)
-  used <- res$n > 0
+  t <- a$tally
+  m <- seq_len(nrow(t$cnt))
+  pairable_m <- m >= 2
+  n <- colSums(t$cnt[pairable_m, , drop = FALSE] * m[pairable_m])
+  n1 <- colSums(t$sx[pairable_m, , drop = FALSE])
+  disagreement <- colSums(t$sdis[pairable_m, , drop = FALSE] * (2 / (m[pairable_m] - 1)))
+  used <- n > 0
   if (!any(used)) check_pairable(0, call = call)
-  pairable <- res$pairable_item == 1L
+  n <- n[used]
+  n1 <- n1[used]
+  expected <- ifelse(n > 1, 2 * n1 * (n - n1) / (n * (n - 1)), 0)
+  pairable <- t$n_pairable > 0L
   list(
-    observed = mean(res$observed[used]),
-    expected = mean(res$expected[used]),
+    observed = mean(disagreement[used] / n),
+    expected = mean(expected),
     n_items = sum(pairable),
     n_values = sum(a$item_annotators[pairable])
   )

@@ -81,7 +81,8 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   tally <- if (identical(cols, seq_along(x$labels))) {
     x$tally
   } else {
-    tally_counts_cpp(x$x[, cols, drop = FALSE], x$m[, cols, drop = FALSE],
+    counts <- item_label_counts(x)
+    tally_counts_cpp(counts$x[, cols, drop = FALSE], counts$m[, cols, drop = FALSE],
                      nrow(x$tally$cnt), mla_threads())
   }
   check_estimable(x, tally)

@@ -21,8 +21,9 @@ z <- matrix(rbinom(n * k, 1, 0.3), n, k)
 arr <- array(0L, c(n, J, k))
 for (a in seq_len(J)) arr[, a, ] <- ifelse(matrix(runif(n * k) < 0.1, n, k), 1L - z, z)
 fit <- mla(arr)
-x <- fit$annotations$x
-m <- fit$annotations$m
+counts <- mlagreement:::item_label_counts(fit$annotations)
+x <- counts$x
+m <- counts$m
 storage.mode(x) <- "integer"
 
 best <- function(expr, times = 3) {

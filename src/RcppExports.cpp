@@ -143,8 +143,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // count_decisions_cpp
-Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, int threads);
-RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP threadsSEXP) {
+Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, bool keep_counts, int threads);
+RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
@@ -154,8 +154,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
     Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_counts(keep_countsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(values, n_labels, item, n_items, annotator, n_annotators, max_m, threads));
+    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(values, n_labels, item, n_items, annotator, n_annotators, max_m, keep_counts, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -266,7 +267,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
     {"_mlagreement_boot_draws_cpp", (DL_FUNC) &_mlagreement_boot_draws_cpp, 9},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
-    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 8},
+    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 9},
     {"_mlagreement_tally_counts_cpp", (DL_FUNC) &_mlagreement_tally_counts_cpp, 4},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},

@@ -31,15 +31,20 @@ template <typename T, typename Codes>
 Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
                       const Rcpp::IntegerVector& item, int n_items,
                       const Rcpp::IntegerVector& annotator, int n_annotators, int max_m,
-                      int threads, const Codes& codes) {
+                      bool keep_counts, int threads, const Codes& codes) {
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t n_records = static_cast<std::size_t>(n_values) / k;
-  // The dense pass writes every cell once, so skip the zero fill there.
+  // The dense pass needs no item x label tables for its label tables and
+  // writes every cell once when asked to keep them (so no zero fill); the
+  // records pass scatters into zeroed tables, so it always keeps them.
   const bool dense = item.size() == 0;
-  Rcpp::IntegerMatrix x = dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, n_labels))
-                                : Rcpp::IntegerMatrix(n_items, n_labels);
-  Rcpp::IntegerMatrix m = dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, n_labels))
-                                : Rcpp::IntegerMatrix(n_items, n_labels);
+  const bool keep = keep_counts || !dense;
+  Rcpp::IntegerMatrix x = !keep ? Rcpp::IntegerMatrix(0, 0)
+                          : dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, n_labels))
+                                  : Rcpp::IntegerMatrix(n_items, n_labels);
+  Rcpp::IntegerMatrix m = !keep ? Rcpp::IntegerMatrix(0, 0)
+                          : dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, n_labels))
+                                  : Rcpp::IntegerMatrix(n_items, n_labels);
   Rcpp::IntegerVector item_annotators(n_items), annotator_records(n_annotators);
   Rcpp::NumericVector d_sum(n_items);
   Rcpp::IntegerVector n_pairable(n_items);
@@ -48,13 +53,15 @@ Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
                                   static_cast<std::size_t>(n_items),
                                   annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
                                   static_cast<std::size_t>(n_annotators)};
-  mlagreement::CountOutput out{x.begin(), m.begin(), item_annotators.begin(),
+  mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
+                               item_annotators.begin(),
                                annotator_records.begin()};
   mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
   tally.table.reset(k, static_cast<std::size_t>(max_m));
   mlagreement::count_decisions(view, codes, threads, out, tally);
   return Rcpp::List::create(
-      Rcpp::Named("x") = x, Rcpp::Named("m") = m,
+      Rcpp::Named("x") = keep ? static_cast<SEXP>(x) : R_NilValue,
+      Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
       Rcpp::Named("item_annotators") = item_annotators,
       Rcpp::Named("annotator_records") = annotator_records,
       Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
@@ -68,12 +75,14 @@ Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
 // values: records x labels in R's column-major layout (a dense items x
 // annotators x labels array already is one); item, annotator: 0-based ids of
 // each record, or length 0 for the dense layout; max_m: the largest number of
-// records of one item. Validated in R except the values, which are checked
-// here in the same pass (bad_index >= 0 reports the first invalid one).
+// records of one item; keep_counts: return the items x labels tables x and m
+// for the dense layout too (the records layout always returns them).
+// Validated in R except the values, which are checked here in the same pass
+// (bad_index >= 0 reports the first invalid one).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
                                int n_items, const Rcpp::IntegerVector& annotator,
-                               int n_annotators, int max_m, int threads) {
+                               int n_annotators, int max_m, bool keep_counts, int threads) {
   const R_xlen_t n = Rf_xlength(values);
   // IntCodes relies on R's integer and logical NA being INT_MIN.
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
@@ -82,13 +91,13 @@ Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVec
   switch (TYPEOF(values)) {
     case INTSXP:
       return run_counts(INTEGER_RO(values), n, n_labels, item, n_items, annotator,
-                        n_annotators, max_m, threads, mlagreement::IntCodes{});
+                        n_annotators, max_m, keep_counts, threads, mlagreement::IntCodes{});
     case LGLSXP:
       return run_counts(LOGICAL_RO(values), n, n_labels, item, n_items, annotator,
-                        n_annotators, max_m, threads, mlagreement::IntCodes{});
+                        n_annotators, max_m, keep_counts, threads, mlagreement::IntCodes{});
     case REALSXP:
       return run_counts(REAL_RO(values), n, n_labels, item, n_items, annotator,
-                        n_annotators, max_m, threads, mlagreement::RealCodes{});
+                        n_annotators, max_m, keep_counts, threads, mlagreement::RealCodes{});
     default:
       Rcpp::stop("Internal error: unsupported storage type for `values`.");
   }

@@ -67,8 +67,11 @@ struct RecordView {
 };
 
 // Output buffers are owned by the caller (R allocates them, so no copy is made):
-// x, m: n_items x n_labels, column-major, zero-filled; per-item and
-// per-annotator record counts zeroed.
+// x, m: n_items x n_labels, column-major, zero-filled for the records layout
+// (the dense pass writes every cell); the dense layout accepts nullptr, and
+// then only the label tables are produced (writing the two tables would cost
+// as much as reading the input); per-item and per-annotator record counts
+// zeroed.
 struct CountOutput {
   int* x;
   int* m;
@@ -169,11 +172,13 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
           }
           continue;
         }
-        int* xo = x_out + j * n_items + start;
-        int* mo = m_out + j * n_items + start;
-        for (std::size_t i = 0; i < len; ++i) {
-          xo[i] = xs[i];
-          mo[i] = ms[i];
+        if (x_out != nullptr) {
+          int* xo = x_out + j * n_items + start;
+          int* mo = m_out + j * n_items + start;
+          for (std::size_t i = 0; i < len; ++i) {
+            xo[i] = xs[i];
+            mo[i] = ms[i];
+          }
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);
@@ -189,7 +194,6 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
 template <typename T, typename Codes>
 void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, CountOutput& out,
                      TallyOutput& tally) {
-  const std::size_t cells = v.n_items * v.n_labels;
   const std::int64_t k = static_cast<std::int64_t>(v.n_labels);
   if (v.item == nullptr) {
     out.bad_index = detail::count_dense(v, codes, threads, out.x, out.m, tally);
@@ -213,7 +217,11 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     tally_counts(out.x, out.m, v.n_items, v.n_labels, tally.table.max_m, threads, tally);
   }
 
-  for (std::size_t c = 0; c < cells; ++c) out.n_decisions += out.m[c];
+  // decisions = sum over labels and m of m x (items with that m)
+  const IntTable& t = tally.table;
+  for (std::size_t s = 0; s < t.cnt.size(); ++s) {
+    out.n_decisions += t.cnt[s] * static_cast<std::int64_t>(s % t.max_m + 1);
+  }
   const std::int64_t full = static_cast<std::int64_t>(v.n_records) * k;
   if (out.n_decisions == full) {
     // Complete records: every record has a decision, no second pass needed.

@@ -70,18 +70,25 @@ inline void tally_label_chunk(const int* x, const int* m, std::size_t len, std::
   std::int64_t* sx = t.sx.data() + j * t.max_m;
   std::int64_t* sdis = t.sdis.data() + j * t.max_m;
   if (len == 0) return;
-  int m_min = m[0], m_max = m[0];
-  for (std::size_t i = 1; i < len; ++i) {
-    m_min = std::min(m_min, m[i]);
-    m_max = std::max(m_max, m[i]);
-  }
+  // `omp simd`: R compiles with -O2, whose cheap vectoriser skips loops with
+  // a run-time trip count (this function was 40% of the dense pass without).
+  // "All m equal" as an OR of XORs: SSE2 has no 32-bit integer min/max.
+  const int m0 = m[0];
+  int differ = 0;
+#ifdef _OPENMP
+#pragma omp simd reduction(| : differ)
+#endif
+  for (std::size_t i = 1; i < len; ++i) differ |= m[i] ^ m0;
   // Common case, every item of the chunk has the same m >= 2 (complete data):
-  // branch-free loops the compiler vectorises. x(m - x) < 2^31 for m <= 46340,
-  // and a chunk's sums stay below 2^53, so the double sums are exact.
-  if (m_min == m_max && m_min >= 2 && m_min <= 46340) {
-    const int mi = m_min;
+  // branch-free loops the compiler vectorises. x(m - x) < 2^31 for m <= 46340.
+  // The sums are integers, so they may be reordered (vectorised) exactly.
+  if (differ == 0 && m0 >= 2 && m0 <= 46340) {
+    const int mi = m0;
     const double f = factor[mi];
-    double sum_x = 0.0, sum_dis = 0.0;
+    std::int64_t sum_x = 0, sum_dis = 0;
+#ifdef _OPENMP
+#pragma omp simd reduction(+ : sum_x, sum_dis)
+#endif
     for (std::size_t i = 0; i < len; ++i) {
       const int dis = x[i] * (mi - x[i]);
       sum_x += x[i];
@@ -91,8 +98,8 @@ inline void tally_label_chunk(const int* x, const int* m, std::size_t len, std::
     }
     const std::size_t slot = static_cast<std::size_t>(mi) - 1;
     cnt[slot] += static_cast<std::int64_t>(len);
-    sx[slot] += static_cast<std::int64_t>(sum_x);
-    sdis[slot] += static_cast<std::int64_t>(sum_dis);
+    sx[slot] += sum_x;
+    sdis[slot] += sum_dis;
     return;
   }
   for (std::size_t i = 0; i < len; ++i) {

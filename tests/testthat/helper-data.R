@@ -35,3 +35,8 @@ bias_array <- function() {
     bias_example$value
   arr
 }
+
+# The items x labels count tables of an annotations object (internal; dense
+# arrays materialise them on first use).
+item_x <- function(a) mlagreement:::item_label_counts(a)$x
+item_m <- function(a) mlagreement:::item_label_counts(a)$m

@@ -76,7 +76,7 @@ ref_augmented_kappa <- function(a) {
 }
 
 ref_am <- function(a) {
-  used <- which(colSums(a$x) > 0)
+  used <- which(colSums(item_x(a)) > 0)
   lp <- utils::combn(used, 2)
   code <- function(set) {  # value of every label pair: 0 neither, 1 one, 2 both
     (lp[1, ] %in% set) + (lp[2, ] %in% set)
@@ -110,7 +110,7 @@ ref_boot_f1_expected <- function(a) {
 # Per-pair statistics for direct comparison with the C++ core.
 ref_pair_table <- function(a) {
   k <- length(a$labels)
-  used <- which(colSums(a$x) > 0)
+  used <- which(colSums(item_x(a)) > 0)
   lp <- utils::combn(used, 2)
   code <- function(set) (lp[1, ] %in% set) + (lp[2, ] %in% set)
   pairs <- ref_set_pairs(a)

@@ -57,8 +57,8 @@ test_that("categorical matrices are one-hot encoded over the declared labels", {
   a <- as_annotations(codes, labels = c("a", "b", "c", "d"))
   expect_equal(a$labels, c("a", "b", "c", "d"))
   expect_equal(dim(a), c(3L, 2L, 4L))
-  expect_equal(a$x[, 4], c(0L, 0L, 0L))
-  expect_equal(a$m[, 1], c(1L, 2L, 2L))
+  expect_equal(item_x(a)[, 4], c(0L, 0L, 0L))
+  expect_equal(item_m(a)[, 1], c(1L, 2L, 2L))
   expect_equal(a$item_annotators, c(1L, 2L, 2L))
   expect_equal(as_annotations(codes)$labels, c("a", "b", "c"))
   expect_identical(as_annotations(a), a)
@@ -72,7 +72,7 @@ test_that("ConvAbuse types match the data set's documented numbers", {
   fit <- mla(a)
   expect_equal(round(glance(fit)$missing_share, 4), 0.6293)
   # the data README's prevalences are pooled shares of positive decisions
-  pooled <- colSums(a$x) / colSums(a$m)
+  pooled <- colSums(item_x(a)) / colSums(item_m(a))
   expect_equal(round(mean(pooled), 6), 0.014630)
   expect_equal(round(pooled, 5),
                c(0.00105, 0.00661, 0.02643, 0.00218, 0.02151, 0.04432, 0.00032))
@@ -80,7 +80,7 @@ test_that("ConvAbuse types match the data set's documented numbers", {
   lab <- tidy(fit, level = "label")
   fl <- lab[lab$baseline == "fleiss", ]
   # the coefficients use Gwet's item-averaged prevalence
-  expect_equal(fl$prevalence, colMeans(a$x / a$m), tolerance = 1e-12)
+  expect_equal(fl$prevalence, colMeans(item_x(a) / item_m(a)), tolerance = 1e-12)
   expect_equal(round(fl$estimate, 4),
                c(0.2750, 0.5570, 0.3281, 0.7587, 0.6440, 0.6725, -0.0003))
 })
@@ -93,9 +93,9 @@ test_that("repeated ConvAbuse annotations are reported, and 'first' undoes them"
   first <- annotations_long(full, item, annotator, label, value, duplicates = "first")
   main <- annotations_long(convabuse_types, item, annotator, label, value)
   expect_identical(tidy(mla(first), level = "label"), tidy(mla(main), level = "label"))
-  expect_identical(first$x, main$x)
+  expect_identical(item_x(first), item_x(main))
   last <- annotations_long(full, item, annotator, label, value, duplicates = "last")
-  expect_false(identical(last$x, main$x))
+  expect_false(identical(item_x(last), item_x(main)))
 })
 
 test_that("wide duplicates keep the first or last row", {
@@ -105,8 +105,8 @@ test_that("wide duplicates keep the first or last row", {
                class = "mlagreement_error_duplicates")
   first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first")
   last <- annotations_wide(wide, item, coder, c(x, y), duplicates = "last")
-  expect_equal(first$x[1, ], c(2L, 1L))
-  expect_equal(last$x[1, ], c(1L, 2L))
+  expect_equal(item_x(first)[1, ], c(2L, 1L))
+  expect_equal(item_x(last)[1, ], c(1L, 2L))
 })
 
 test_that("labels never selected stay in the universe", {
@@ -114,8 +114,8 @@ test_that("labels never selected stay in the universe", {
                     tag = factor(c("x", "x", NA, "y"), levels = c("x", "y", "z")))
   a <- annotations_long(sel, item, coder, tag)
   expect_equal(a$labels, c("x", "y", "z"))
-  expect_equal(a$m[, 3], c(2L, 2L))
-  expect_equal(a$x[, 3], c(0L, 0L))
+  expect_equal(item_m(a)[, 3], c(2L, 2L))
+  expect_equal(item_x(a)[, 3], c(0L, 0L))
 })
 
 test_that("sparse designs do not allocate a dense items x annotators array", {
@@ -130,4 +130,20 @@ test_that("sparse designs do not allocate a dense items x annotators array", {
   expect_equal(nrow(a$values), n_rec)
   expect_equal(a$layout, "records")
   expect_true(utils::object.size(a) < 1e6)
+})
+
+test_that("dense arrays keep label tables; their item x label tables are recounted", {
+  withr::local_seed(5)
+  arr <- random_design(300, 4, 5, missing = "cells")
+  a <- as_annotations(arr)
+  expect_null(a$counts)  # not stored: 40% of the input for a 5-annotator array
+  counts <- mlagreement:::item_label_counts(a)
+  expect_identical(counts$x, apply(arr, c(1, 3), function(v) sum(v, na.rm = TRUE)))
+  expect_identical(counts$m, apply(arr, c(1, 3), function(v) sum(!is.na(v))))
+  # the records layout keeps the tables its pass builds anyway
+  long <- annotations_long(as.data.frame.table(arr, responseName = "value"),
+                           Var1, Var2, Var3, value)
+  expect_identical(unname(long$counts$x), unname(counts$x))
+  expect_identical(unname(long$counts$m), unname(counts$m))
+  expect_identical(long$tally, a$tally)
 })

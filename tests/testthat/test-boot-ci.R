@@ -46,8 +46,8 @@ test_that("the jackknife influence values are boot's jackknife influence values"
 test_that("jackknife_se() is the jackknife formula over leave-one-out refits", {
   arr <- boot_fixture()
   fit <- mla(arr)
-  x <- fit$annotations$x
-  m <- fit$annotations$m
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
   bs <- withr::with_seed(1, mla_boot(fit, R = 5))
   loo <- t(vapply(seq_len(300), function(i) ref_item_stats(x[-i, ], m[-i, ]), numeric(21)))
   se <- apply(loo, 2, function(v) sqrt(299 / 300 * sum((v - mean(v))^2)))

@@ -64,7 +64,7 @@ test_that("as_boot() builds a boot object whose statistic is the engine's", {
   expect_identical(b$t, unname(bs$t))
   i <- withr::with_seed(3, sample(300, replace = TRUE))
   expect_equal(b$statistic(b$data, i),
-               ref_item_stats(bs$fit$annotations$x, bs$fit$annotations$m, tabulate(i, 300)),
+               ref_item_stats(item_x(bs$fit$annotations), item_m(bs$fit$annotations), tabulate(i, 300)),
                tolerance = 1e-12)
   bc <- as_boot(withr::with_seed(1, mla_boot(bs$fit, R = 20, cluster = rep(1:60, each = 5),
                                               strata = rep(1:2, each = 150))))

@@ -54,8 +54,8 @@ test_that("the observed values are the fit's estimates", {
 test_that("item replicates match a plain-R refit on the same multiplicities", {
   arr <- boot_fixture()
   fit <- mla(arr)
-  x <- fit$annotations$x
-  m <- fit$annotations$m
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
   st <- rep(c("a", "b", "c"), 100)
   cl <- rep(seq_len(60), each = 5)
   for (args in list(list(), list(strata = st), list(cluster = cl, strata = rep(1:2, each = 150)))) {
@@ -119,8 +119,8 @@ test_that("copies of one annotator do not count as agreeing pairs", {
 test_that("the jackknife equals plain-R leave-one-out refits", {
   arr <- boot_fixture()
   fit <- mla(arr)
-  x <- fit$annotations$x
-  m <- fit$annotations$m
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
   bs <- withr::with_seed(1, mla_boot(fit, R = 5))
   expect_identical(dim(boot_jack_values(bs)), c(300L, 21L))
   for (i in c(1, 17, 150, 300)) {
@@ -230,8 +230,8 @@ test_that("designs with many annotators per item use wide class codes", {
   bs <- withr::with_seed(2, mla_boot(fit, R = 3))
   expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)
   w <- boot_draws(bs)$item
-  x <- fit$annotations$x
-  m <- fit$annotations$m
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
   for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
   expect_equal(unname(boot_jack_values(bs)[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
 })

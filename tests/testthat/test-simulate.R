@@ -81,7 +81,7 @@ test_that("minimum: a_j positives per item-label, A_o equals the floor exactly",
     p <- c(0, 0.2, 0.5, 0.8, 1, 0.33)
     x <- simulate_annotations(30, n, 6, p, scenario = "minimum")
     a <- pmax(1, pmin(n - 1, floor(p * n + 0.5)))
-    expect_identical(x$x, matrix(as.integer(rep(a, each = 30)), 30, 6))
+    expect_identical(item_x(x), matrix(as.integer(rep(a, each = 30)), 30, 6))
     fit <- mla(x)
     expect_identical(fit$corpus$observed, fit$corpus$floor_observed)
     ref <- ref_mla_corpus(x$values)
