@@ -120,19 +120,53 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
   return -1;
 }
 
+// Records of a dense chunk with at least one decision, for a chunk where no
+// label is decided in every record: the chunk's values are read again, from
+// cache. Adds to the chunk's item_annotators and to annotators[c].
+template <typename T, typename Codes>
+void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t start,
+                         std::size_t len, int* item_annotators, std::int64_t* annotators) {
+  constexpr std::size_t kChunk = 2048;
+  int seen[kChunk];
+  const std::size_t n_blocks = v.n_records / v.n_items;
+  for (std::size_t c = 0; c < n_blocks; ++c) {
+    for (std::size_t i = 0; i < len; ++i) seen[i] = 0;
+    for (std::size_t j = 0; j < v.n_labels; ++j) {
+      const T* block = v.values + j * v.n_records + c * v.n_items + start;
+      for (std::size_t i = 0; i < len; ++i) seen[i] |= codes.decided(block[i]);
+    }
+    std::int64_t n = 0;
+    for (std::size_t i = 0; i < len; ++i) {
+      item_annotators[i] += seen[i];
+      n += seen[i];
+    }
+    annotators[c] += n;
+  }
+}
+
 // Dense layout: item chunks in parallel. For each label the chunk's counters
 // stay in L1 while every annotator block streams through them; each output
-// cell is written once and tallied at once. Returns the first invalid index.
+// cell is written once and tallied at once. The records with a decision are
+// counted per chunk too: when some label is decided in every record of the
+// chunk (always, for complete data) they all are, otherwise the chunk is
+// read again while it is still in cache. Returns the first invalid index.
 template <typename T, typename Codes>
 std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int threads,
-                         int* x_out, int* m_out, TallyOutput& tally) {
+                         CountOutput& out, TallyOutput& tally) {
+  int* x_out = out.x;
+  int* m_out = out.m;
   constexpr std::size_t kChunk = 2048;
   const std::size_t n_items = v.n_items;
   const std::size_t n_blocks = v.n_records / n_items;
   const std::int64_t n_chunks = static_cast<std::int64_t>((n_items + kChunk - 1) / kChunk);
   const std::vector<double> factor = pair_factors(tally.table.max_m);
-  std::vector<IntTable> partial(static_cast<std::size_t>(threads > 0 ? threads : 1));
+  const std::size_t n_threads = static_cast<std::size_t>(threads > 0 ? threads : 1);
+  std::vector<IntTable> partial(n_threads);
   for (IntTable& p : partial) p.reset(v.n_labels, tally.table.max_m);
+  // records with a decision per annotator, per thread
+  std::vector<std::vector<std::int64_t>> per_annotator(n_threads,
+                                                       std::vector<std::int64_t>(n_blocks, 0));
+  const int all_blocks = static_cast<int>(n_blocks);
   std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
@@ -141,14 +175,19 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
     const Codes codes = codes_in;
     int xs[kChunk], ms[kChunk];
 #ifdef _OPENMP
-    IntTable& mine = partial[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static) reduction(min : first_bad)
+    const std::size_t me = static_cast<std::size_t>(omp_get_thread_num());
 #else
-    IntTable& mine = partial[0];
+    const std::size_t me = 0;
+#endif
+    IntTable& mine = partial[me];
+    std::int64_t* annotators = per_annotator[me].data();
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(min : first_bad)
 #endif
     for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
       const std::size_t start = static_cast<std::size_t>(ch) * kChunk;
       const std::size_t len = std::min(kChunk, n_items - start);
+      bool all_records_decided = false;  // some label decided in every record
       for (std::size_t j = 0; j < v.n_labels; ++j) {
         const T* col = v.values + j * v.n_records;
         for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
@@ -182,10 +221,31 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);
+        if (!all_records_decided) {
+          int all = 1;
+#ifdef _OPENMP
+#pragma omp simd reduction(& : all)
+#endif
+          for (std::size_t i = 0; i < len; ++i) all &= static_cast<int>(ms[i] == all_blocks);
+          all_records_decided = all != 0;
+        }
+      }
+      int* item_annotators = out.item_annotators + start;
+      if (all_records_decided) {
+        for (std::size_t i = 0; i < len; ++i) item_annotators[i] = all_blocks;
+        for (std::size_t c = 0; c < n_blocks; ++c) annotators[c] += static_cast<std::int64_t>(len);
+      } else {
+        count_chunk_records(v, codes, start, len, item_annotators, annotators);
       }
     }
   }
   for (const IntTable& p : partial) tally.table.add(p);
+  for (std::size_t c = 0; c < n_blocks; ++c) {
+    std::int64_t n = 0;
+    for (std::size_t t = 0; t < n_threads; ++t) n += per_annotator[t][c];
+    out.annotator_records[c] = static_cast<int>(n);
+    out.n_nonempty_records += n;
+  }
   return first_bad == std::numeric_limits<std::int64_t>::max() ? -1 : first_bad;
 }
 
@@ -196,7 +256,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
                      TallyOutput& tally) {
   const std::int64_t k = static_cast<std::int64_t>(v.n_labels);
   if (v.item == nullptr) {
-    out.bad_index = detail::count_dense(v, codes, threads, out.x, out.m, tally);
+    out.bad_index = detail::count_dense(v, codes, threads, out, tally);
     if (out.bad_index >= 0) return;
   } else {
     std::int64_t first_bad = std::numeric_limits<std::int64_t>::max();
@@ -222,16 +282,10 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
   for (std::size_t s = 0; s < t.cnt.size(); ++s) {
     out.n_decisions += t.cnt[s] * static_cast<std::int64_t>(s % t.max_m + 1);
   }
+  if (v.item == nullptr) return;  // the dense pass counted the records with decisions
   const std::int64_t full = static_cast<std::int64_t>(v.n_records) * k;
   if (out.n_decisions == full) {
     // Complete records: every record has a decision, no second pass needed.
-    if (v.item == nullptr) {
-      const std::size_t n_blocks = v.n_records / v.n_items;
-      for (std::size_t i = 0; i < v.n_items; ++i) out.item_annotators[i] = static_cast<int>(n_blocks);
-      for (std::size_t c = 0; c < n_blocks; ++c) out.annotator_records[c] = static_cast<int>(v.n_items);
-      out.n_nonempty_records = static_cast<std::int64_t>(v.n_records);
-      return;
-    }
     for (std::size_t r = 0; r < v.n_records; ++r) {
       ++out.item_annotators[v.item_of(r)];
       ++out.annotator_records[v.annotator_of(r)];
