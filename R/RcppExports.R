@@ -33,12 +33,8 @@ boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
 }
 
-count_decisions_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, max_m, keep_counts, threads) {
-    .Call(`_mlagreement_count_decisions_cpp`, values, n_labels, item, n_items, annotator, n_annotators, max_m, keep_counts, threads)
-}
-
-tally_counts_cpp <- function(x, m, max_m, threads) {
-    .Call(`_mlagreement_tally_counts_cpp`, x, m, max_m, threads)
+count_decisions_cpp <- function(values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads) {
+    .Call(`_mlagreement_count_decisions_cpp`, values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads)
 }
 
 max_threads_cpp <- function() {

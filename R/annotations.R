@@ -25,7 +25,7 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   annotator0 <- if (layout == "dense") integer() else annotator - 1L
   # the largest number of records of one item bounds every m[i, j]
   max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, n_items))
-  counts <- count_decisions_cpp(values, n_labels, item0, n_items, annotator0,
+  counts <- count_decisions_cpp(values, n_labels, integer(), item0, n_items, annotator0,
                                 length(annotators), max_m, FALSE, mla_threads())
   if (counts$bad_index >= 0) {
     abort_bad_value(values, layout, item, annotator, items, annotators, labels,
@@ -52,17 +52,30 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   )
 }
 
-# The items x labels tables x (positive decisions) and m (decisions), as
-# integer matrices. Dense arrays get them from another counting pass each
-# time they are needed (by the bootstrap and label subsets, once per call):
-# caching them in an environment would break identical() on two equal
-# objects, and storing them would cost 40% of the input's memory.
-item_label_counts <- function(a) {
-  if (!is.null(a$counts)) return(a$counts)
-  counts <- count_decisions_cpp(a$values, length(a$labels), integer(), length(a$items),
-                                integer(), length(a$annotators), length(a$annotators),
-                                TRUE, mla_threads())
+# The items x labels tables x (positive decisions) and m (decisions) of the
+# labels `cols`, as integer matrices. Dense arrays get them from another
+# counting pass over those labels' columns each time they are needed (by the
+# bootstrap, once per call): caching them in an environment would break
+# identical() on two equal objects, and storing them would cost 40% of the
+# input's memory.
+item_label_counts <- function(a, cols = seq_along(a$labels)) {
+  if (!is.null(a$counts)) {
+    return(list(x = a$counts$x[, cols, drop = FALSE], m = a$counts$m[, cols, drop = FALSE]))
+  }
+  counts <- count_labels(a, cols, keep_counts = TRUE)
   list(x = counts$x, m = counts$m)
+}
+
+# The counting pass over the labels `cols` of an annotations object (values
+# were validated at construction): their label tables (`$tally`), and with
+# keep_counts their items x labels tables. Only those labels' columns are read.
+count_labels <- function(a, cols, keep_counts) {
+  dense <- a$layout == "dense"
+  label_cols <- if (identical(cols, seq_along(a$labels))) integer() else as.integer(cols) - 1L
+  count_decisions_cpp(a$values, length(a$labels), label_cols,
+                      if (dense) integer() else a$item - 1L, length(a$items),
+                      if (dense) integer() else a$annotator - 1L, length(a$annotators),
+                      nrow(a$tally$cnt), keep_counts, mla_threads())
 }
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,

@@ -209,9 +209,9 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
 boot_data <- function(fit, resample, call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
-  counts <- item_label_counts(a)
-  x <- counts$x[, cols, drop = FALSE]
-  m <- counts$m[, cols, drop = FALSE]
+  counts <- item_label_counts(a, cols)
+  x <- counts$x
+  m <- counts$m
   storage.mode(x) <- "integer"
   storage.mode(m) <- "integer"
   out <- list(x = x, m = m, max_m = max(m), n_items = nrow(x), n_labels = ncol(x))

@@ -81,9 +81,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   tally <- if (identical(cols, seq_along(x$labels))) {
     x$tally
   } else {
-    counts <- item_label_counts(x)
-    tally_counts_cpp(counts$x[, cols, drop = FALSE], counts$m[, cols, drop = FALSE],
-                     nrow(x$tally$cnt), mla_threads())
+    count_labels(x, cols, keep_counts = FALSE)$tally  # reads only these labels
   }
   check_estimable(x, tally)
   est <- mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)

@@ -143,12 +143,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // count_decisions_cpp
-Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, bool keep_counts, int threads);
-RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
+Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& label_cols, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, bool keep_counts, int threads);
+RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP label_colsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
     Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type label_cols(label_colsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
     Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
@@ -156,20 +157,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_counts(keep_countsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(values, n_labels, item, n_items, annotator, n_annotators, max_m, keep_counts, threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// tally_counts_cpp
-Rcpp::List tally_counts_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, int threads);
-RcppExport SEXP _mlagreement_tally_counts_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
-    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(tally_counts_cpp(x, m, max_m, threads));
+    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -267,8 +255,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
     {"_mlagreement_boot_draws_cpp", (DL_FUNC) &_mlagreement_boot_draws_cpp, 9},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
-    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 9},
-    {"_mlagreement_tally_counts_cpp", (DL_FUNC) &_mlagreement_tally_counts_cpp, 4},
+    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 10},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},

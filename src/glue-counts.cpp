@@ -29,11 +29,15 @@ namespace {
 
 template <typename T, typename Codes>
 Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
-                      const Rcpp::IntegerVector& item, int n_items,
-                      const Rcpp::IntegerVector& annotator, int n_annotators, int max_m,
-                      bool keep_counts, int threads, const Codes& codes) {
-  const std::size_t k = static_cast<std::size_t>(n_labels);
-  const std::size_t n_records = static_cast<std::size_t>(n_values) / k;
+                      const Rcpp::IntegerVector& label_cols, const Rcpp::IntegerVector& item,
+                      int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
+                      int max_m, bool keep_counts, int threads, const Codes& codes) {
+  const std::size_t n_records = static_cast<std::size_t>(n_values) / static_cast<std::size_t>(n_labels);
+  // labels counted: the columns in label_cols, or all
+  const bool subset = label_cols.size() > 0;
+  const std::size_t k = subset ? static_cast<std::size_t>(label_cols.size())
+                               : static_cast<std::size_t>(n_labels);
+  if (subset) n_labels = static_cast<int>(k);
   // The dense pass needs no item x label tables for its label tables and
   // writes every cell once when asked to keep them (so no zero fill); the
   // records pass scatters into zeroed tables, so it always keeps them.
@@ -52,7 +56,8 @@ Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
                                   item.size() > 0 ? INTEGER_RO(item) : nullptr,
                                   static_cast<std::size_t>(n_items),
                                   annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
-                                  static_cast<std::size_t>(n_annotators)};
+                                  static_cast<std::size_t>(n_annotators),
+                                  subset ? INTEGER_RO(label_cols) : nullptr};
   mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
                                item_annotators.begin(),
                                annotator_records.begin()};
@@ -73,14 +78,17 @@ Rcpp::List run_counts(const T* values, R_xlen_t n_values, int n_labels,
 }  // namespace
 
 // values: records x labels in R's column-major layout (a dense items x
-// annotators x labels array already is one); item, annotator: 0-based ids of
+// annotators x labels array already is one); n_labels: its columns;
+// label_cols: 0-based columns to count (length 0: all; validated in R, and
+// values are then known to be valid); item, annotator: 0-based ids of
 // each record, or length 0 for the dense layout; max_m: the largest number of
 // records of one item; keep_counts: return the items x labels tables x and m
 // for the dense layout too (the records layout always returns them).
 // Validated in R except the values, which are checked here in the same pass
 // (bad_index >= 0 reports the first invalid one).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
+Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& label_cols,
+                               const Rcpp::IntegerVector& item,
                                int n_items, const Rcpp::IntegerVector& annotator,
                                int n_annotators, int max_m, bool keep_counts, int threads) {
   const R_xlen_t n = Rf_xlength(values);
@@ -90,31 +98,17 @@ Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVec
   }
   switch (TYPEOF(values)) {
     case INTSXP:
-      return run_counts(INTEGER_RO(values), n, n_labels, item, n_items, annotator,
+      return run_counts(INTEGER_RO(values), n, n_labels, label_cols, item, n_items, annotator,
                         n_annotators, max_m, keep_counts, threads, mlagreement::IntCodes{});
     case LGLSXP:
-      return run_counts(LOGICAL_RO(values), n, n_labels, item, n_items, annotator,
+      return run_counts(LOGICAL_RO(values), n, n_labels, label_cols, item, n_items, annotator,
                         n_annotators, max_m, keep_counts, threads, mlagreement::IntCodes{});
     case REALSXP:
-      return run_counts(REAL_RO(values), n, n_labels, item, n_items, annotator,
+      return run_counts(REAL_RO(values), n, n_labels, label_cols, item, n_items, annotator,
                         n_annotators, max_m, keep_counts, threads, mlagreement::RealCodes{});
     default:
       Rcpp::stop("Internal error: unsupported storage type for `values`.");
   }
-}
-
-// Tally of stored x/m tables (used for label subsets).
-// [[Rcpp::export(rng = false)]]
-Rcpp::List tally_counts_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                            int max_m, int threads) {
-  const std::size_t n_items = static_cast<std::size_t>(x.nrow());
-  const std::size_t k = static_cast<std::size_t>(x.ncol());
-  Rcpp::NumericVector d_sum(x.nrow());
-  Rcpp::IntegerVector n_pairable(x.nrow());
-  mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
-  mlagreement::tally_counts(x.begin(), m.begin(), n_items, k, static_cast<std::size_t>(max_m),
-                            threads, tally);
-  return wrap_tally(tally, d_sum, n_pairable);
 }
 
 // [[Rcpp::export(rng = false)]]

@@ -58,6 +58,14 @@ struct RecordView {
   std::size_t n_items;
   const int* annotator;  // 0-based annotator of each record (nullptr when dense)
   std::size_t n_annotators;
+  // Columns of the labels to count, n_labels of them (nullptr: every column;
+  // only the counting pass reads it). Counting a subset of labels reads only
+  // their columns.
+  const int* label_cols = nullptr;
+  std::size_t column_of(std::size_t j) const noexcept {
+    return label_cols ? static_cast<std::size_t>(label_cols[j]) : j;
+  }
+  const T* column(std::size_t j) const noexcept { return values + column_of(j) * n_records; }
   std::size_t item_of(std::size_t r) const noexcept {
     return item ? static_cast<std::size_t>(item[r]) : r % n_items;
   }
@@ -109,10 +117,10 @@ template <typename T, typename Codes>
 std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, std::size_t j,
                                  int* x_out, int* m_out) {
   const Codes codes = codes_in;  // local copy: stores to x/m cannot alias it
-  const T* col = v.values + j * v.n_records;
+  const T* col = v.column(j);
   for (std::size_t r = 0; r < v.n_records; ++r) {
     const T val = col[r];
-    if (codes.invalid(val)) return static_cast<std::int64_t>(j * v.n_records + r);
+    if (codes.invalid(val)) return static_cast<std::int64_t>(v.column_of(j) * v.n_records + r);
     const std::size_t i = static_cast<std::size_t>(v.item[r]);
     x_out[i] += codes.positive(val);
     m_out[i] += codes.decided(val);
@@ -132,7 +140,7 @@ void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t
   for (std::size_t c = 0; c < n_blocks; ++c) {
     for (std::size_t i = 0; i < len; ++i) seen[i] = 0;
     for (std::size_t j = 0; j < v.n_labels; ++j) {
-      const T* block = v.values + j * v.n_records + c * v.n_items + start;
+      const T* block = v.column(j) + c * v.n_items + start;
       for (std::size_t i = 0; i < len; ++i) seen[i] |= codes.decided(block[i]);
     }
     std::int64_t n = 0;
@@ -189,7 +197,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
       const std::size_t len = std::min(kChunk, n_items - start);
       bool all_records_decided = false;  // some label decided in every record
       for (std::size_t j = 0; j < v.n_labels; ++j) {
-        const T* col = v.values + j * v.n_records;
+        const T* col = v.column(j);
         for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
         int bad = 0;
         for (std::size_t c = 0; c < n_blocks; ++c) {
@@ -202,7 +210,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
             for (std::size_t i = 0; i < len; ++i) {
               const std::size_t r = c * n_items + start + i;
               if (codes.invalid(col[r])) {
-                const std::int64_t idx = static_cast<std::int64_t>(j * v.n_records + r);
+                const std::int64_t idx = static_cast<std::int64_t>(v.column_of(j) * v.n_records + r);
                 if (idx < first_bad) first_bad = idx;
                 bad = 0;
                 break;
@@ -296,7 +304,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
   // Some decisions missing: find the records with at least one decision.
   std::vector<unsigned char> seen(v.n_records, 0);
   for (std::size_t j = 0; j < v.n_labels; ++j) {
-    const T* col = v.values + j * v.n_records;
+    const T* col = v.column(j);
     for (std::size_t r = 0; r < v.n_records; ++r) seen[r] |= static_cast<unsigned char>(codes.decided(col[r]));
   }
   for (std::size_t r = 0; r < v.n_records; ++r) {

@@ -37,6 +37,20 @@ bias_array <- function() {
 }
 
 # The items x labels count tables of an annotations object (internal; dense
-# arrays materialise them on first use).
+# arrays recount them).
 item_x <- function(a) mlagreement:::item_label_counts(a)$x
 item_m <- function(a) mlagreement:::item_label_counts(a)$m
+
+# Records layout: the long form of a dense design, keeping only the decided
+# cells (so whole-record missingness disappears from the records).
+as_long <- function(arr) {
+  d <- dim(arr)
+  long <- data.frame(
+    item = rep(seq_len(d[1]), times = d[2] * d[3]),
+    annotator = rep(rep(seq_len(d[2]), each = d[1]), times = d[3]),
+    label = factor(rep(paste0("L", seq_len(d[3])), each = d[1] * d[2]),
+                   levels = paste0("L", seq_len(d[3]))),
+    value = as.vector(arr)
+  )
+  long[!is.na(long$value), ]
+}

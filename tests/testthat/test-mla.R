@@ -255,3 +255,27 @@ test_that("print() and summary() give a readable report", {
   expect_snapshot(print(fit))
   expect_snapshot(print(summary(fit)))
 })
+
+test_that("a label subset equals the fit on those labels' data, in that order", {
+  withr::local_seed(17)
+  for (missing in c("none", "cells", "records")) {
+    arr <- random_design(150, 4, 6, missing = missing)
+    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:6))
+    sel <- c("L5", "L2", "L6")
+    direct <- mla(arr[, , sel])
+    long <- annotations_long(as_long(arr), item, annotator, label, value)
+    for (a in list(as_annotations(arr), long)) {
+      fit <- mla(a, labels = sel)
+      expect_equal(tidy(fit, level = "label"), tidy(direct, level = "label"), tolerance = 1e-12)
+      expect_equal(tidy(fit), tidy(direct), tolerance = 1e-12)
+      counts <- mlagreement:::item_label_counts(a, match(sel, a$labels))
+      # the long form drops items without decisions: compare the items it has
+      kept <- as.integer(a$items)
+      expect_equal(fit$item_disagreement, direct$item_disagreement[kept], tolerance = 1e-12)
+      expect_identical(unname(counts$x), unname(apply(arr[kept, , sel, drop = FALSE], c(1, 3),
+                                                      function(v) sum(v, na.rm = TRUE))))
+      expect_identical(unname(counts$m), unname(apply(arr[kept, , sel, drop = FALSE], c(1, 3),
+                                                      function(v) sum(!is.na(v)))))
+    }
+  }
+})

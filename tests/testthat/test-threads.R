@@ -1,9 +1,9 @@
 # Results never depend on the number of threads (issue 7, part 6).
 #
 # The parallel code paths are the dense counting pass (item chunks of 2048,
-# each tallied by the thread that owns it), the records-layout counting pass
-# (labels in parallel) and the tally of x/m tables used for label
-# subsets (item chunks of 4096). The designs below are large enough to give
+# each tallied by the thread that owns it, also over a subset of labels), the
+# records-layout counting pass (labels in parallel) and its tally of the x/m
+# tables (item chunks of 4096). The designs below are large enough to give
 # every thread several chunks, with and without missing decisions.
 
 fit_with_threads <- function(make, threads, labels = NULL) {
@@ -35,20 +35,6 @@ expect_same_across_threads <- function(make, labels = NULL) {
   invisible(one)
 }
 
-# Records layout: the long form of a dense design, keeping only the decided
-# cells (so whole-record missingness disappears from the records).
-as_long <- function(arr) {
-  d <- dim(arr)
-  long <- data.frame(
-    item = rep(seq_len(d[1]), times = d[2] * d[3]),
-    annotator = rep(rep(seq_len(d[2]), each = d[1]), times = d[3]),
-    label = factor(rep(paste0("L", seq_len(d[3])), each = d[1] * d[2]),
-                   levels = paste0("L", seq_len(d[3]))),
-    value = as.vector(arr)
-  )
-  long[!is.na(long$value), ]
-}
-
 test_that("the thread count only changes the thread count, not the results", {
   skip_if(max_threads_cpp() < 2L, "only one processor")
   withr::local_seed(71)
@@ -64,7 +50,7 @@ test_that("the thread count only changes the thread count, not the results", {
   # logical and double storage take the same paths with other value codes
   expect_same_across_threads(function() as_annotations(cells == 1L))
   expect_same_across_threads(function() as_annotations(array(as.double(cells), dim(cells))))
-  # label subsets tally the x/m tables (tally_counts_cpp)
+  # label subsets count only their labels' columns
   expect_same_across_threads(function() as_annotations(cells), labels = c("label_3", "label_1"))
 
   # records layout
