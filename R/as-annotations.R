@@ -21,7 +21,8 @@
 #' A dense array is used in place, never copied: the object adds 16 bytes
 #' per item and per-label tables of the counts. The items x labels count
 #' tables (8 bytes per item x label) are rebuilt, by another pass, only when
-#' [mla_boot()] or a label subset (`mla(labels = )`) needs them. A
+#' [mla_boot()] needs them; a label subset (`mla(labels = )`) is counted
+#' from its labels' columns alone. A
 #' 1,000,013 x 220 x 10 logical array (2.2e9 cells, 8.2 GB) needs 0.07 GB of
 #' R memory and 0.12 GB in all on top of itself (counting pass 3.9 s with two
 #' threads).
