@@ -55,7 +55,11 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   universe <- label_universe(label_col, labels)
-  lab <- match(as.character(label_col), universe)
+  lab <- if (is.factor(label_col)) {
+    match(levels(label_col), universe)[as.integer(label_col)]
+  } else {
+    match(as.character(label_col), universe)
+  }
   unknown <- !is.na(label_col) & is.na(lab)
   if (any(unknown)) {
     bad <- unique(as.character(label_col[unknown]))

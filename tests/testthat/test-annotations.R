@@ -147,3 +147,37 @@ test_that("dense arrays keep label tables; their item x label tables are recount
   expect_identical(unname(long$counts$m), unname(counts$m))
   expect_identical(long$tally, a$tally)
 })
+
+test_that("ids are encoded alike by counting (compact ranges) and by hashing", {
+  withr::local_seed(9)
+  arr <- random_design(60, 4, 3, missing = "records")
+  long <- as_long(arr)
+  compact <- annotations_long(long, item, annotator, label, value)
+  # the same ids spread over a range far wider than the data: hashed
+  spread_ids <- long
+  spread_ids$item <- spread_ids$item * 1000000L - 2000000000L
+  spread_ids$annotator <- spread_ids$annotator + 1000000000L
+  spread <- annotations_long(spread_ids, item, annotator, label, value)
+  expect_identical(spread$items, compact$items * 1000000L - 2000000000L)
+  expect_identical(spread$annotators, compact$annotators + 1000000000L)
+  for (field in c("values", "item", "annotator", "tally", "counts", "n_records")) {
+    expect_identical(spread[[field]], compact[[field]])
+  }
+  # ids as doubles and as characters take the hashing path too
+  dbl <- long
+  dbl$item <- as.double(dbl$item)
+  expect_identical(annotations_long(dbl, item, annotator, label, value)$tally, compact$tally)
+  # a sparse design: 50 items x 2000 annotators, 3 annotators per item
+  items <- rep(1:50, each = 3)
+  coders <- as.vector(replicate(50, sample.int(2000, 3)))
+  sparse <- expand.grid(rec = seq_along(items), label = c("a", "b", "c"))
+  sparse$item <- items[sparse$rec]
+  sparse$coder <- coders[sparse$rec]
+  sparse$value <- rbinom(nrow(sparse), 1, 0.4)
+  a <- annotations_long(sparse, item, coder, label, value)
+  dense <- array(NA_integer_, c(50, 2000, 3), dimnames = list(NULL, NULL, c("a", "b", "c")))
+  dense[cbind(sparse$item, sparse$coder, as.integer(sparse$label))] <- sparse$value
+  expect_equal(tidy(mla(a), level = "label"), tidy(mla(dense), level = "label"),
+               tolerance = 1e-12, ignore_attr = TRUE)
+  expect_identical(a$annotators, sort(unique(coders)))
+})
