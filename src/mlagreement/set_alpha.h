@@ -82,11 +82,11 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
       detail::PairHistogram h;
       bool ok;
       if (m == 2 || m == 4) {
-        ok = wide ? detail::histogram_sparse<Acc128>(d, c, threads, h)
-                  : detail::histogram_sparse<Acc64>(d, c, threads, h);
+        ok = wide ? detail::histogram_sparse<U128>(d, c, threads, h)
+                  : detail::histogram_sparse<std::uint64_t>(d, c, threads, h);
       } else {
-        ok = wide ? detail::histogram_dense<Acc128>(d, c, threads, h)
-                  : detail::histogram_dense<Acc64>(d, c, threads, h);
+        ok = wide ? detail::histogram_dense<U128>(d, c, threads, h)
+                  : detail::histogram_dense<std::uint64_t>(d, c, threads, h);
       }
       if (!ok) out.method = -1;
       detail::expected_from_histogram(h, c, ej, em);

@@ -62,7 +62,6 @@ namespace mlagreement {
 namespace detail {
 
 constexpr std::size_t kMaxSubsetLabels = 22;  // table of 2^22 row numbers = 16 MB
-constexpr std::size_t kMaxClasses = kMaxSubsetLabels + 1;
 constexpr double kDenseBytes = 256.0 * 1024 * 1024;  // memory cap of the dense table
 
 // Distinct sets recoded to the labels in use, and their size classes.
@@ -83,7 +82,7 @@ inline CompactSets compact_sets(const SetData& d) {
   for (std::size_t s = 0; s < S; ++s) {
     for (std::size_t w = 0; w < nw; ++w) {
       for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
-        ++freq[w * 64 + static_cast<std::size_t>(popcount64((m & (~m + 1)) - 1))];
+        ++freq[w * 64 + static_cast<std::size_t>(ctz64(m))];
       }
     }
   }
@@ -114,7 +113,7 @@ inline CompactSets compact_sets(const SetData& d) {
     std::uint32_t code = 0U;
     for (std::size_t w = 0; w < nw; ++w) {
       for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
-        code |= bit_of[w * 64 + static_cast<std::size_t>(popcount64((m & (~m + 1)) - 1))];
+        code |= bit_of[w * 64 + static_cast<std::size_t>(ctz64(m))];
       }
     }
     c.code[s] = code;
@@ -180,21 +179,33 @@ inline bool moments_fit_64(double n_values, std::size_t k) {
   return mul_64x64(nn.lo, binom).hi == 0;
 }
 
-// cq[x * W + y] += row[x] row[y] over the non-zero entries, x <= y.
-template <typename Acc>
-inline void accumulate_row(const std::uint32_t* row, std::size_t W, Acc* cq) {
-  std::size_t xs[kMaxClasses];
-  std::uint64_t vs[kMaxClasses];
-  std::size_t m = 0;
-  for (std::size_t x = 0; x < W; ++x) {
-    xs[m] = x;
-    vs[m] = row[x];
-    m += row[x] != 0U ? 1U : 0U;
+// cq[x * W + y] += row[x] row[y] for x <= y, over the range of non-zero
+// entries (usually without gaps: the sizes of the supersets of Q). The
+// 64-bit version multiplies 32-bit counts into 64-bit sums, which
+// vectorises (SSE2 pmuludq) where OpenMP's simd is available.
+inline void accumulate_row(const std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+  std::size_t lo = 0, hi = W;
+  while (lo < hi && row[lo] == 0U) ++lo;
+  while (hi > lo && row[hi - 1] == 0U) --hi;
+  for (std::size_t x = lo; x < hi; ++x) {
+    const std::uint64_t vx = row[x];
+    if (vx == 0U) continue;
+    std::uint64_t* cx = cq + x * W;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (std::size_t y = x; y < hi; ++y) cx[y] += vx * row[y];
   }
-  for (std::size_t u = 0; u < m; ++u) {
-    Acc* cx = cq + xs[u] * W;
-    const std::uint64_t vu = vs[u];
-    for (std::size_t v = u; v < m; ++v) cx[xs[v]].add(vu, vs[v]);
+}
+inline void accumulate_row(const std::uint32_t* row, std::size_t W, U128* cq) {
+  std::size_t lo = 0, hi = W;
+  while (lo < hi && row[lo] == 0U) ++lo;
+  while (hi > lo && row[hi - 1] == 0U) --hi;
+  for (std::size_t x = lo; x < hi; ++x) {
+    const std::uint64_t vx = row[x];
+    if (vx == 0U) continue;
+    U128* cx = cq + x * W;
+    for (std::size_t y = x; y < hi; ++y) add_product(cx[y], vx, row[y]);
   }
 }
 
@@ -231,7 +242,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
   }
   C.assign(cells, U128());
   for (int t = 0; t < nt; ++t) {
-    for (std::size_t c = 0; c < cells; ++c) acc[static_cast<std::size_t>(t) * cells + c].merge_into(C[c]);
+    for (std::size_t c = 0; c < cells; ++c) add_to(C[c], acc[static_cast<std::size_t>(t) * cells + c]);
   }
 }
 
@@ -284,28 +295,30 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   const std::size_t kL = k / 2, kH = k - kL;
   const std::uint32_t maskL = (std::uint32_t{1} << kL) - 1U;
   const std::size_t S = d.n_sets();
-  // sets ordered by high part, grouped
-  std::vector<std::uint32_t> order(S);
-  for (std::size_t s = 0; s < S; ++s) order[s] = static_cast<std::uint32_t>(s);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t u, std::uint32_t v) {
-    return (c.code[u] >> kL) < (c.code[v] >> kL);
-  });
+  // sets ordered by high part (counting sort), grouped
+  const std::size_t nH = std::size_t{1} << kH;
+  std::vector<std::size_t> hstart(nH + 1, 0);
+  for (std::size_t s = 0; s < S; ++s) ++hstart[(c.code[s] >> kL) + 1];
+  for (std::size_t b = 0; b < nH; ++b) hstart[b + 1] += hstart[b];
   std::vector<std::uint32_t> low(S), cls(S), cnt(S);
-  std::vector<std::size_t> gstart;  // group g owns sets gstart[g] .. gstart[g + 1] - 1 of order
-  std::vector<std::uint32_t> ghigh;
-  for (std::size_t p = 0; p < S; ++p) {
-    const std::size_t s = order[p];
-    const std::uint32_t hi = c.code[s] >> kL;
-    if (p == 0 || hi != ghigh.back()) {
-      gstart.push_back(p);
-      ghigh.push_back(hi);
+  {
+    std::vector<std::size_t> fill(hstart.begin(), hstart.end() - 1);
+    for (std::size_t s = 0; s < S; ++s) {
+      const std::size_t p = fill[c.code[s] >> kL]++;
+      low[p] = c.code[s] & maskL;
+      cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
+      cnt[p] = static_cast<std::uint32_t>(d.count[s]);
     }
-    low[p] = c.code[s] & maskL;
-    cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
-    cnt[p] = static_cast<std::uint32_t>(d.count[s]);
+  }
+  std::vector<std::size_t> gstart;  // group g owns sets gstart[g] .. gstart[g + 1] - 1
+  std::vector<std::uint32_t> ghigh;
+  for (std::size_t b = 0; b < nH; ++b) {
+    if (hstart[b] == hstart[b + 1]) continue;
+    gstart.push_back(hstart[b]);
+    ghigh.push_back(static_cast<std::uint32_t>(b));
   }
   gstart.push_back(S);
-  const std::size_t G = ghigh.size(), nH = std::size_t{1} << kH;
+  const std::size_t G = ghigh.size();
   // groups of each block (CSR): the groups whose high part contains QH
   std::vector<std::size_t> bstart(nH + 1, 0);
   SubsetEnumerator enumerate;
@@ -350,6 +363,9 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
     // rows of the block in use, one byte each (a plain store per update,
     // no read: no dependency between updates), padded to whole words
     std::vector<std::uint8_t> touched((nL + 7) / 8 * 8, 0U);
+    std::uint32_t* const blk = block.data();
+    std::uint8_t* const mark = touched.data();
+    const std::uint16_t* const sub_list = lsub.data();
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
@@ -358,12 +374,16 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
       if (bstart[b] == bstart[b + 1]) continue;
       for (std::size_t e = bstart[b]; e < bstart[b + 1]; ++e) {
         const std::size_t g = bgroups[e];
-        for (std::size_t p = gstart[g]; p < gstart[g + 1]; ++p) {
-          std::uint32_t* col = block.data() + cls[p];
+        const std::size_t p0 = gstart[g], p1 = gstart[g + 1];
+        for (std::size_t p = p0; p < p1; ++p) {
+          // locals: the byte stores below could alias anything
+          std::uint32_t* const col = blk + cls[p];
           const std::uint32_t cp = cnt[p];
-          for (std::size_t f = lstart[low[p]]; f < lstart[low[p] + 1]; ++f) {
-            const std::size_t sub = lsub[f];
-            touched[sub] = 1U;
+          const std::uint16_t* const f0 = sub_list + lstart[low[p]];
+          const std::uint16_t* const f1 = sub_list + lstart[low[p] + 1];
+          for (const std::uint16_t* f = f0; f < f1; ++f) {
+            const std::size_t sub = *f;
+            mark[sub] = 1U;
             col[sub * W] += cp;
           }
         }
@@ -385,7 +405,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   }
   std::vector<U128> C(cells);
   for (int t = 0; t < nt; ++t) {
-    for (std::size_t x = 0; x < cells; ++x) acc[static_cast<std::size_t>(t) * cells + x].merge_into(C[x]);
+    for (std::size_t x = 0; x < cells; ++x) add_to(C[x], acc[static_cast<std::size_t>(t) * cells + x]);
   }
   return invert_moments(C, c, K1, h);
 }

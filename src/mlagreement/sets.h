@@ -36,6 +36,15 @@ inline int popcount64(std::uint64_t x) noexcept {
   return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
 }
 
+// Index of the lowest set bit of x != 0 (de Bruijn multiplication).
+inline int ctz64(std::uint64_t x) noexcept {
+  static const unsigned char kIndex[64] = {
+      0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42,
+      22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
+      23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+  return kIndex[((x & (~x + 1)) * 0x022fdd63cc95386dULL) >> 58];
+}
+
 inline std::uint64_t mix64(std::uint64_t z) noexcept {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -249,7 +258,12 @@ void build_sets(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
     }
   }
   if (g == 0) out.start.clear();
-  std::vector<std::size_t> rec(total);
+  // Distinct sets by open addressing on the bit words, records in their
+  // own order; each kept record goes to its item's next slot. The table
+  // doubles when half full, so it stays about the size of the distinct sets
+  // (usually few: it then stays in cache).
+  std::vector<int> table(64, -1);
+  out.rec_set.resize(total);
   out.rec_annotator.resize(total);
   for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {
     const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
@@ -259,16 +273,6 @@ void build_sets(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
       ++c;
     }
     if ((flag[r] & 1U) != 0U || slot[item] == static_cast<std::size_t>(-1)) continue;
-    out.rec_annotator[slot[item]] = static_cast<int>(annotator);
-    rec[slot[item]++] = r;
-  }
-  // Distinct sets by open addressing on the bit words. The table doubles
-  // when half full, so it stays about the size of the distinct sets (usually
-  // few: it then stays in cache).
-  std::vector<int> table(64, -1);
-  out.rec_set.resize(total);
-  for (std::size_t q = 0; q < total; ++q) {
-    const std::size_t r = rec[q];
     std::uint64_t one = 0;
     const std::uint64_t* x = &one;
     if (W == 1) {
@@ -295,7 +299,9 @@ void build_sets(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
       }
     }
     out.count[static_cast<std::size_t>(id)] += 1.0;
+    const std::size_t q = slot[item]++;
     out.rec_set[q] = id;
+    out.rec_annotator[q] = static_cast<int>(annotator);
   }
 }
 

@@ -55,18 +55,12 @@ inline U128 sub(U128 a, U128 b) noexcept {
   return r;
 }
 
-// Accumulators of sums of products a * b of 64-bit counts: Acc64 when the
-// caller has shown that every partial sum stays below 2^64, Acc128 always.
-struct Acc64 {
-  std::uint64_t v = 0;
-  void add(std::uint64_t a, std::uint64_t b) noexcept { v += a * b; }
-  void merge_into(U128& acc) const noexcept { add_to(acc, v); }
-};
-struct Acc128 {
-  U128 v;
-  void add(std::uint64_t a, std::uint64_t b) noexcept { add_to(v, mul_64x64(a, b)); }
-  void merge_into(U128& acc) const noexcept { add_to(acc, v); }
-};
+// acc += a * b for the two accumulator types: 64 bits when the caller has
+// shown that every partial sum stays below 2^64, else 128 bits.
+inline void add_product(std::uint64_t& acc, std::uint64_t a, std::uint64_t b) noexcept { acc += a * b; }
+inline void add_product(U128& acc, std::uint64_t a, std::uint64_t b) noexcept {
+  add_to(acc, mul_64x64(a, b));
+}
 
 }  // namespace mlagreement
 
