@@ -7,6 +7,7 @@
 #define MLAGREEMENT_UINT128_H
 
 #include <cstdint>
+#include <string>
 
 namespace mlagreement {
 
@@ -53,6 +54,26 @@ inline U128 sub(U128 a, U128 b) noexcept {
   r.lo = a.lo - b.lo;
   r.hi = a.hi - b.hi - (a.lo < b.lo ? 1U : 0U);
   return r;
+}
+
+// Decimal digits of x (for tests and messages): long division by 10 on
+// 32-bit limbs.
+inline std::string to_decimal(U128 x) {
+  std::uint32_t limb[4] = {static_cast<std::uint32_t>(x.hi >> 32), static_cast<std::uint32_t>(x.hi),
+                           static_cast<std::uint32_t>(x.lo >> 32), static_cast<std::uint32_t>(x.lo)};
+  std::string digits;
+  for (;;) {
+    std::uint64_t rem = 0;
+    bool zero = true;
+    for (int i = 0; i < 4; ++i) {
+      const std::uint64_t cur = (rem << 32) | limb[i];
+      limb[i] = static_cast<std::uint32_t>(cur / 10U);
+      rem = cur % 10U;
+      zero = zero && limb[i] == 0U;
+    }
+    digits.insert(digits.begin(), static_cast<char>('0' + rem));
+    if (zero) return digits;
+  }
 }
 
 // acc += a * b for the two accumulator types: 64 bits when the caller has
