@@ -21,17 +21,20 @@
 //    and binomial inversion gives the pair histogram exactly:
 //      N(a, b, i) = sum over q >= i of (-1)^(q - i) binom(q, i) C(q, a, b).
 //    T is held as one row of W counters (W = number of size classes) per
-//    subset Q that occurs, found through a table of 2^k row numbers; each
-//    distinct set adds its count to the rows of its 2^|s| subsets. Work:
-//    sum_s 2^|s| row updates plus, per row, (non-zero entries)^2 / 2
-//    products. Cheap when sets are small, whatever their number.
+//    subset Q that occurs. The labels (numbered by decreasing frequency) are
+//    split into high and low halves; the rows sharing a high part QH form a
+//    cache-sized block, filled by the sets whose high part contains QH (each
+//    adds its count to the rows of the subsets of its low part), multiplied
+//    out and cleared. Work: sum_s 2^|s| row updates plus, per row,
+//    (non-zero entries)^2 / 2 products; memory: one block per thread. Cheap
+//    when sets are small, whatever their number.
 //
 // 3. dense subset counting (at most 22 labels in use, 2^k x W table within a
 //    memory cap). The same rows, indexed by Q itself, filled by the
 //    superset-sum (zeta) transform over the k bits: k 2^(k-1) W additions
 //    of contiguous memory, then 2^k rows of products. For designs where most
 //    of the 2^k sets occur (many labels with prevalence near 1/2), where
-//    both other methods are slow: S^2 pairs, or sum_s 2^|s| scattered updates.
+//    both other methods are slow: S^2 pairs, or sum_s 2^|s| updates.
 //
 // Exactness: T <= n (pairable values, < 2^32), so each product fits 64
 // bits; C(q, a, b) <= n_a n_b binom(a, q), so when n^2 binom(k, k/2) < 2^64
@@ -61,7 +64,9 @@ namespace mlagreement {
 
 namespace detail {
 
-constexpr std::size_t kMaxSubsetLabels = 22;  // table of 2^22 row numbers = 16 MB
+// Subset counting takes at most 22 labels in use: codes fit 32 bits, low
+// halves 16 bits, and the work (up to 2^k per set) stays bounded.
+constexpr std::size_t kMaxSubsetLabels = 22;
 constexpr double kDenseBytes = 256.0 * 1024 * 1024;  // memory cap of the dense table
 
 // Distinct sets recoded to the labels in use, and their size classes.
@@ -213,7 +218,7 @@ inline void accumulate_row(const std::uint32_t* row, std::size_t W, U128* cq) {
 // C is indexed (q * W + x) * W + y, x <= y. Each thread sums its rows into
 // its own accumulators; integer sums, so the total is the same for any
 // number of threads.
-template <typename Acc, typename QOf>
+template <typename Cell, typename QOf>
 void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t W, std::size_t K1,
                      QOf q_of, int threads, std::vector<U128>& C) {
   const std::size_t cells = K1 * W * W;
@@ -221,7 +226,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif
-  std::vector<Acc> acc(static_cast<std::size_t>(nt) * cells);
+  std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
   const std::int64_t R = static_cast<std::int64_t>(n_rows);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
@@ -231,7 +236,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
 #ifdef _OPENMP
     tid = omp_get_thread_num();
 #endif
-    Acc* a = acc.data() + static_cast<std::size_t>(tid) * cells;
+    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
@@ -289,7 +294,7 @@ inline bool invert_moments(const std::vector<U128>& C, const CompactSets& c, std
 // its low part. Then the block's touched rows are multiplied out and
 // cleared. Every update stays within the block, and no table of 2^k row
 // numbers is needed.
-template <typename Acc>
+template <typename Cell>
 bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size(), k = c.k;
   const std::size_t kL = k / 2, kH = k - kL;
@@ -348,7 +353,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif
-  std::vector<Acc> acc(static_cast<std::size_t>(nt) * cells);
+  std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
   const std::int64_t NH = static_cast<std::int64_t>(nH);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
@@ -358,7 +363,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
 #ifdef _OPENMP
     tid = omp_get_thread_num();
 #endif
-    Acc* a = acc.data() + static_cast<std::size_t>(tid) * cells;
+    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
     std::vector<std::uint32_t> block(nL * W, 0U);
     // rows of the block in use, one byte each (a plain store per update,
     // no read: no dependency between updates), padded to whole words
@@ -388,17 +393,18 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
           }
         }
       }
-      const int qh = popcount64(b);
+      // the rows in use: the non-zero bytes of each 8-byte word of marks
+      Cell* const ab = a + static_cast<std::size_t>(popcount64(b)) * W * W;
       for (std::size_t w = 0; w < touched.size(); w += 8) {
         std::uint64_t word;
-        std::memcpy(&word, touched.data() + w, 8);
+        std::memcpy(&word, mark + w, 8);
         if (word == 0U) continue;
-        for (std::size_t sub = w; sub < w + 8; ++sub) {
-          if (touched[sub] == 0U) continue;
-          std::uint32_t* row = block.data() + sub * W;
-          accumulate_row(row, W, a + static_cast<std::size_t>(qh + popcount64(sub)) * W * W);
+        for (std::size_t sub = w; sub < w + 8; ++sub) {  // bytes in order: no endianness
+          if (mark[sub] == 0U) continue;
+          mark[sub] = 0U;
+          std::uint32_t* row = blk + sub * W;
+          accumulate_row(row, W, ab + static_cast<std::size_t>(popcount64(sub)) * W * W);
           std::fill(row, row + W, 0U);
-          touched[sub] = 0U;
         }
       }
     }
@@ -417,7 +423,7 @@ inline double dense_bytes(const CompactSets& c) {
 // Method 3: rows indexed by Q, filled by the superset-sum transform: for
 // each bit j, row(Q) += row(Q | j) for the Q without j. For a fixed j these
 // are blocks of 2^j contiguous rows, so the inner loop adds contiguous memory.
-template <typename Acc>
+template <typename Cell>
 bool histogram_dense(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size(), k = c.k;
   const std::size_t n_rows = std::size_t{1} << k;
@@ -445,7 +451,7 @@ bool histogram_dense(const SetData& d, const CompactSets& c, int threads, PairHi
   }
   (void)threads;
   std::vector<U128> C;
-  accumulate_rows<Acc>(T.data(), n_rows, W, K1,
+  accumulate_rows<Cell>(T.data(), n_rows, W, K1,
                        [](std::size_t r) { return popcount64(static_cast<std::uint64_t>(r)); },
                        threads, C);
   return invert_moments(C, c, K1, h);
