@@ -186,7 +186,9 @@ test_that("every expected-disagreement algorithm matches the brute force", {
     wide_labels = wide_labels,  # > 64 declared labels, labels used in both bit words
     dkpro = dkpro_example(),
     size_classes = random_set_design(12, 4, 12, p = 0.5, missing_records = 0.1),  # sizes 1..11
-    k22 = design_using(6, 3, 22, p = 0.45)  # the most labels subset counting takes
+    k22 = design_using(6, 3, 22, p = 0.45),  # the most labels subset counting takes
+    no_label = array(0L, c(5, 3, 4), dimnames = list(NULL, NULL, letters[1:4])),  # k = 0
+    one_label = design_using(5, 3, 1, p = 0.3)
   )
   expect_equal(sum(apply(designs$k22, 3, function(l) any(l == 1L, na.rm = TRUE))), 22)
   for (name in names(designs)) {
