@@ -95,7 +95,8 @@ inline CompactSets compact_sets(const SetData& d) {
   for (std::size_t j = 0; j < freq.size(); ++j) {
     if (freq[j] > 0) used.push_back(j);
   }
-  std::stable_sort(used.begin(), used.end(), [&](std::size_t u, std::size_t v) { return freq[u] > freq[v]; });
+  std::stable_sort(used.begin(), used.end(),
+                   [&](std::size_t u, std::size_t v) { return freq[u] > freq[v]; });
   c.k = used.size();
   std::vector<std::size_t> n_of_size;
   for (int a : d.size) {
@@ -335,7 +336,8 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   {
     std::vector<std::size_t> fill(bstart.begin(), bstart.end() - 1);
     for (std::size_t g = 0; g < G; ++g) {
-      enumerate(ghigh[g], [&](std::uint32_t sub, int) { bgroups[fill[sub]++] = static_cast<std::uint32_t>(g); });
+      enumerate(ghigh[g],
+                [&](std::uint32_t sub, int) { bgroups[fill[sub]++] = static_cast<std::uint32_t>(g); });
     }
   }
   const std::size_t cells = K1 * W * W, nL = std::size_t{1} << kL;
@@ -526,7 +528,8 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
 // products. Only the order matters: a wrong choice costs time, never
 // accuracy.
 inline int choose_expected_method(const SetData& d, const detail::CompactSets& c, int method) {
-  const bool subsets_ok = c.k <= detail::kMaxSubsetLabels && d.n_values() < 4000000000.0;
+  const bool subsets_ok =
+      c.k <= detail::kMaxSubsetLabels && static_cast<double>(d.n_values()) < 4000000000.0;
   if (method == 1 || !subsets_ok) return 1;
   const bool dense_ok = detail::dense_bytes(c) <= detail::kDenseBytes;
   if (method == 2 || method == 4) return method;
