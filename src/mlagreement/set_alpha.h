@@ -78,18 +78,27 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
     if (m == 1) {
       detail::expected_by_pairs(d, sim, threads, ej, em);
     } else {
-      const bool wide = m >= 4 || !detail::moments_fit_64(n, c.k);
+      const bool wide = m == 4 || m == 5 || m == 7 || !detail::moments_fit_64(n, c.max_size);
       detail::PairHistogram h;
       bool ok;
       if (m == 2 || m == 4) {
         ok = wide ? detail::histogram_sparse<U128>(d, c, threads, h)
                   : detail::histogram_sparse<std::uint64_t>(d, c, threads, h);
-      } else {
+      } else if (m == 3 || m == 5) {
         ok = wide ? detail::histogram_dense<U128>(d, c, threads, h)
                   : detail::histogram_dense<std::uint64_t>(d, c, threads, h);
+      } else {
+        const int status = wide ? detail::histogram_hashed<U128>(d, c, threads, h)
+                                : detail::histogram_hashed<std::uint64_t>(d, c, threads, h);
+        ok = status != 0;
+        if (status < 0) out.method = 1;  // too many subsets: pairs instead
       }
       if (!ok) out.method = -1;
-      detail::expected_from_histogram(h, c, ej, em);
+      if (out.method == 1) {
+        detail::expected_by_pairs(d, sim, threads, ej, em);
+      } else {
+        detail::expected_from_histogram(h, c, ej, em);
+      }
     }
   }
   double oj = 0, om = 0;

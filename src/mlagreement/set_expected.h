@@ -6,13 +6,14 @@
 // N(a, b, i) the number of ordered pairs of values of sizes a and b whose
 // sets share i labels (pairs of a value with itself included: d = 0 there).
 //
-// Three ways to get the sum (choose_expected_method() picks by estimated
+// Four ways to get the sum (choose_expected_method() picks by estimated
 // work; all are exact up to the final floating-point sum):
 //
-// 1. pairs: every pair of distinct sets, O(S^2) intersections. Works for any
-//    number of labels; the only method when more than 22 labels are in use.
+// 1. pairs (method code 1): every pair of distinct sets, O(S^2)
+//    intersections. Works for any number of labels; the only method when
+//    more than 64 labels are in use or some set has more than 22 labels.
 //
-// 2. sparse subset counting (at most 22 labels in use). Recode the sets to
+// 2. sparse subset counting (code 2; at most 22 labels in use). Recode the sets to
 //    the k labels in use. For a subset Q of the labels and a size class b let
 //    T_b[Q] = sum of c_t over sets t of size b containing Q. Then, for
 //    classes a <= b,
@@ -29,15 +30,22 @@
 //    (non-zero entries)^2 / 2 products; memory: one block per thread. Cheap
 //    when sets are small, whatever their number.
 //
-// 3. dense subset counting (at most 22 labels in use, 2^k x W table within a
-//    memory cap). The same rows, indexed by Q itself, filled by the
+// 3. dense subset counting (code 3; at most 22 labels in use, 2^k x W table
+//    within a memory cap). The same rows, indexed by Q itself, filled by the
 //    superset-sum (zeta) transform over the k bits: k 2^(k-1) W additions
 //    of contiguous memory, then 2^k rows of products. For designs where most
 //    of the 2^k sets occur (many labels with prevalence near 1/2), where
 //    both other methods are slow: S^2 pairs, or sum_s 2^|s| updates.
 //
+// 4. hashed subset counting (code 6; at most 64 labels in use, sets of at
+//    most 22 labels; chosen only above 22 labels in use): the rows of 2,
+//    found through a hash table on the 64-bit subset codes, a random access
+//    per update. For many labels with small sets, where S^2 pairs would be
+//    slow. Gives up (pairs instead) when the rows outgrow the memory cap.
+//
 // Exactness: T <= n (pairable values, < 2^32), so each product fits 64
-// bits; C(q, a, b) <= n_a n_b binom(a, q), so when n^2 binom(k, k/2) < 2^64
+// bits; C(q, a, b) <= n_a n_b binom(a, q), so when n^2 binom(M, M/2) < 2^64
+// (M the largest set size, at most 22)
 // the products are summed in 64 bits, otherwise in 128 bits (uint128.h).
 // The inversion runs in 128 bits and N fits 64 bits. Integer sums do not
 // depend on their order, so the result does not depend on threads.
@@ -74,8 +82,9 @@ constexpr double kDenseBytes = 256.0 * 1024 * 1024;  // memory cap of the dense 
 // by position), so the low bits of a code hold the most frequent labels.
 struct CompactSets {
   std::size_t k = 0;                // labels in use
-  std::vector<std::uint32_t> code;  // per distinct set (filled when k <= kMaxSubsetLabels)
+  std::vector<std::uint64_t> code;  // per distinct set (filled when k <= 64)
   std::vector<int> cls_size;        // set sizes present, ascending
+  std::size_t max_size = 0;         // largest set
   std::vector<int> cls_of_size;     // class of each size 0..largest, -1 when absent
   double sum_pow = 0;               // sum over distinct sets of 2^|s|
 };
@@ -111,12 +120,13 @@ inline CompactSets compact_sets(const SetData& d) {
     c.cls_size.push_back(static_cast<int>(a));
     c.sum_pow += static_cast<double>(n_of_size[a]) * std::ldexp(1.0, static_cast<int>(a));
   }
-  if (c.k > kMaxSubsetLabels) return c;
-  std::vector<std::uint32_t> bit_of(nw * 64, 0U);
-  for (std::size_t p = 0; p < c.k; ++p) bit_of[used[p]] = std::uint32_t{1} << p;
+  c.max_size = c.cls_of_size.empty() ? 0 : c.cls_of_size.size() - 1;
+  if (c.k > 64) return c;
+  std::vector<std::uint64_t> bit_of(nw * 64, 0U);
+  for (std::size_t p = 0; p < c.k; ++p) bit_of[used[p]] = std::uint64_t{1} << p;
   c.code.assign(S, 0U);
   for (std::size_t s = 0; s < S; ++s) {
-    std::uint32_t code = 0U;
+    std::uint64_t code = 0U;
     for (std::size_t w = 0; w < nw; ++w) {
       for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
         code |= bit_of[w * 64 + static_cast<std::size_t>(ctz64(m))];
@@ -174,8 +184,8 @@ struct PairHistogram {
   std::vector<std::uint64_t> n;
 };
 
-// Whether n^2 binom(k, floor(k / 2)) < 2^64, so that every C(q, a, b) and
-// every partial sum of it fits 64 bits.
+// Whether n^2 binom(k, floor(k / 2)) < 2^64 (k: the largest set size), so
+// that every C(q, a, b) and every partial sum of it fits 64 bits.
 inline bool moments_fit_64(double n_values, std::size_t k) {
   std::uint64_t binom = 1;
   for (std::size_t j = 1; j <= k / 2; ++j) binom = binom * (k - k / 2 + j) / j;
@@ -304,14 +314,14 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   // sets ordered by high part (counting sort), grouped
   const std::size_t nH = std::size_t{1} << kH;
   std::vector<std::size_t> hstart(nH + 1, 0);
-  for (std::size_t s = 0; s < S; ++s) ++hstart[(c.code[s] >> kL) + 1];
+  for (std::size_t s = 0; s < S; ++s) ++hstart[static_cast<std::size_t>(c.code[s] >> kL) + 1];
   for (std::size_t b = 0; b < nH; ++b) hstart[b + 1] += hstart[b];
   std::vector<std::uint32_t> low(S), cls(S), cnt(S);
   {
     std::vector<std::size_t> fill(hstart.begin(), hstart.end() - 1);
     for (std::size_t s = 0; s < S; ++s) {
-      const std::size_t p = fill[c.code[s] >> kL]++;
-      low[p] = c.code[s] & maskL;
+      const std::size_t p = fill[static_cast<std::size_t>(c.code[s] >> kL)]++;
+      low[p] = static_cast<std::uint32_t>(c.code[s]) & maskL;
       cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
       cnt[p] = static_cast<std::uint32_t>(d.count[s]);
     }
@@ -418,6 +428,69 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   return invert_moments(C, c, K1, h);
 }
 
+// Method 6 (for more than 22 labels in use, at most 64, and sets of at most
+// 22 labels): the rows of method 2 for the subsets that occur, found through
+// a hash table on the 64-bit subset codes. Each distinct set adds its count
+// to the rows of its 2^|s| subsets, a random access each, so it pays when
+// sets are small and the S^2 pairs many.
+// Memory of method 6: rows of W counters plus a 16-byte slot (table half
+// full) per subset that occurs; estimated with one subset in 4 new.
+constexpr double kHashedRowBytes = 36.0;
+inline double hashed_bytes(const CompactSets& c, double rows) {
+  return rows * (4.0 * static_cast<double>(c.cls_size.size()) + kHashedRowBytes);
+}
+inline double hashed_rows_estimate(const CompactSets& c) {
+  return std::min(c.sum_pow / 4.0, std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(c.k, 62))));
+}
+
+// Returns 1 when done, 0 on an internal error, -1 when the rows outgrow
+// twice the memory cap (the caller then uses pairs).
+template <typename Cell>
+int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
+  const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size();
+  struct Slot {
+    std::uint64_t key;
+    std::uint32_t id;  // row number + 1; 0: empty
+  };
+  std::vector<Slot> table(64, Slot{0U, 0U});
+  std::vector<std::uint32_t> rows;
+  std::vector<std::uint8_t> row_q;
+  auto probe = [](const std::vector<Slot>& t, std::uint64_t key) {
+    const std::size_t mask = t.size() - 1;
+    std::size_t pos = static_cast<std::size_t>(mix64(key ^ 0x9e3779b97f4a7c15ULL)) & mask;
+    while (t[pos].id != 0U && t[pos].key != key) pos = (pos + 1) & mask;
+    return pos;
+  };
+  for (std::size_t s = 0; s < d.n_sets(); ++s) {
+    const std::size_t x = static_cast<std::size_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
+    const std::uint32_t cnt = static_cast<std::uint32_t>(d.count[s]);
+    const std::uint64_t mask = c.code[s];
+    for (std::uint64_t sub = mask;; sub = (sub - 1U) & mask) {
+      std::size_t pos = probe(table, sub);
+      if (table[pos].id == 0U) {
+        rows.resize(rows.size() + W, 0U);
+        row_q.push_back(static_cast<std::uint8_t>(popcount64(sub)));
+        table[pos] = Slot{sub, static_cast<std::uint32_t>(row_q.size())};
+        if (2 * row_q.size() > table.size()) {
+          if (hashed_bytes(c, static_cast<double>(row_q.size())) > 2.0 * kDenseBytes) return -1;
+          std::vector<Slot> bigger(2 * table.size(), Slot{0U, 0U});
+          for (const Slot& e : table) {
+            if (e.id != 0U) bigger[probe(bigger, e.key)] = e;
+          }
+          table.swap(bigger);
+          pos = probe(table, sub);
+        }
+      }
+      rows[static_cast<std::size_t>(table[pos].id - 1U) * W + x] += cnt;
+      if (sub == 0U) break;
+    }
+  }
+  std::vector<U128> C;
+  accumulate_rows<Cell>(rows.data(), row_q.size(), W, K1,
+                        [&](std::size_t r) { return row_q[r]; }, threads, C);
+  return invert_moments(C, c, K1, h) ? 1 : 0;
+}
+
 inline double dense_bytes(const CompactSets& c) {
   return std::ldexp(1.0, static_cast<int>(c.k)) * static_cast<double>(c.cls_size.size()) * 4.0;
 }
@@ -515,34 +588,60 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
 }  // namespace detail
 
 // Expected-disagreement methods: 0 choose by estimated work, 1 pairs, 2
-// sparse subset counting, 3 dense subset counting; 4 and 5 are 2 and 3 with
-// the 128-bit sums forced (for tests). Methods 2-5 need at most
-// kMaxSubsetLabels labels in use and fall back to pairs otherwise; method 3
-// falls back to 2 above the memory cap.
+// sparse (blocked) subset counting, 3 dense subset counting, 6 hashed subset
+// counting; 4, 5 and 7 are 2, 3 and 6 with the 128-bit sums forced (for
+// tests). Methods 2-5 need at most kMaxSubsetLabels labels in use, 6 and 7
+// at most 64 labels in use and sets of at most kMaxSubsetLabels labels;
+// a forced method that cannot run falls back to pairs, and method 3 to 2
+// above the memory cap.
 //
 // Estimated work in nanoseconds, fitted on 1e5 random records over 20
-// labels (bench/alpha.R; 4,956 to 95,355 distinct sets): a pair of sets
-// 2.8; sparse counting 1.1 per subset update plus about 30 per row (at most
-// 2^k rows, and about one per 8 updates); dense counting, per each of the
-// 2^k rows, 0.22 per transform addition (k W of them) and 0.3 W^2 for the
-// products. Only the order matters: a wrong choice costs time, never
-// accuracy.
+// labels (bench/alpha.R; 4,956 to 95,355 distinct sets) and 40 labels:
+// a pair of sets 2.8; blocked counting 1.1 per subset update plus about 30
+// per row (at most 2^k rows, and about one per 8 updates); dense counting,
+// per each of the 2^k rows, 0.22 per transform addition (k W of them) and
+// 0.3 W^2 for the products; hashed counting 15 to 80 per subset update
+// (random accesses into tables that outgrow the caches), taken as 40. Only
+// the order matters: a wrong choice costs time, never accuracy.
 inline int choose_expected_method(const SetData& d, const detail::CompactSets& c, int method) {
-  const bool subsets_ok =
-      c.k <= detail::kMaxSubsetLabels && static_cast<double>(d.n_values()) < 4000000000.0;
-  if (method == 1 || !subsets_ok) return 1;
-  const bool dense_ok = detail::dense_bytes(c) <= detail::kDenseBytes;
-  if (method == 2 || method == 4) return method;
-  if (method == 3 || method == 5) return dense_ok ? method : method - 1;
+  const bool counts_ok = static_cast<double>(d.n_values()) < 4000000000.0;
+  const bool blocked_ok = counts_ok && c.k <= detail::kMaxSubsetLabels;
+  const bool dense_ok = blocked_ok && detail::dense_bytes(c) <= detail::kDenseBytes;
+  const bool hashed_ok =
+      counts_ok && c.k <= 64 && c.max_size <= detail::kMaxSubsetLabels &&
+      detail::hashed_bytes(c, detail::hashed_rows_estimate(c)) <= detail::kDenseBytes;
+  switch (method) {
+    case 1:
+      return 1;
+    case 2:
+    case 4:
+      return blocked_ok ? method : 1;
+    case 3:
+    case 5:
+      return dense_ok ? method : (blocked_ok ? method - 1 : 1);
+    case 6:
+    case 7:
+      return hashed_ok ? method : 1;
+    default:
+      break;
+  }
   const double S = static_cast<double>(d.n_sets());
   const double W = static_cast<double>(c.cls_size.size());
   const double k = static_cast<double>(c.k);
-  const double rows = std::ldexp(1.0, static_cast<int>(c.k));
-  const double cost_pairs = 2.8 * S * (S - 1.0) / 2.0;
-  const double cost_sparse = 1.1 * c.sum_pow + 30.0 * std::min(rows, c.sum_pow / 8.0);
-  const double cost_dense = rows * (0.22 * k * W + 0.3 * W * W);
-  if (cost_pairs <= cost_sparse && (!dense_ok || cost_pairs <= cost_dense)) return 1;
-  return (dense_ok && cost_dense < cost_sparse) ? 3 : 2;
+  const double rows = std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(c.k, 62)));
+  const double cost_rows = 30.0 * std::min(rows, c.sum_pow / 8.0);
+  double best = 2.8 * S * (S - 1.0) / 2.0;
+  int choice = 1;
+  if (blocked_ok && 1.1 * c.sum_pow + cost_rows < best) {
+    best = 1.1 * c.sum_pow + cost_rows;
+    choice = 2;
+  }
+  if (dense_ok && rows * (0.22 * k * W + 0.3 * W * W) < best) {
+    best = rows * (0.22 * k * W + 0.3 * W * W);
+    choice = 3;
+  }
+  if (!blocked_ok && hashed_ok && 40.0 * c.sum_pow < best) choice = 6;
+  return choice;
 }
 
 }  // namespace mlagreement

@@ -153,10 +153,11 @@ test_that("errors are classed and informative", {
   expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
 })
 
-# The expected set disagreement has three algorithms (src/mlagreement/
-# set_expected.h): 1 pairs of distinct sets, 2 sparse and 3 dense subset
-# counting; 4 and 5 are 2 and 3 with the 128-bit sums forced. The method
-# argument of set_alpha_cpp() forces one (0 = choose by estimated work).
+# The expected set disagreement has four algorithms (src/mlagreement/
+# set_expected.h): 1 pairs of distinct sets, 2 sparse (blocked), 3 dense and
+# 6 hashed subset counting; 4, 5 and 7 are 2, 3 and 6 with the 128-bit sums
+# forced. The method argument of set_alpha_cpp() forces one (0 = choose by
+# estimated work).
 expected_by <- function(arr, method, threads = 1L) {
   args <- mlagreement:::set_core_args(as_annotations(arr))
   mlagreement:::set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
@@ -188,7 +189,8 @@ test_that("every expected-disagreement algorithm matches the brute force", {
     size_classes = random_set_design(12, 4, 12, p = 0.5, missing_records = 0.1),  # sizes 1..11
     k22 = design_using(6, 3, 22, p = 0.45),  # the most labels subset counting takes
     no_label = array(0L, c(5, 3, 4), dimnames = list(NULL, NULL, letters[1:4])),  # k = 0
-    one_label = design_using(5, 3, 1, p = 0.3)
+    one_label = design_using(5, 3, 1, p = 0.3),
+    labels_40 = design_using(10, 3, 40, p = 0.08)  # > 22 labels in use: pairs or hashed
   )
   expect_equal(sum(apply(designs$k22, 3, function(l) any(l == 1L, na.rm = TRUE))), 22)
   for (name in names(designs)) {
@@ -196,8 +198,9 @@ test_that("every expected-disagreement algorithm matches the brute force", {
     recs <- ref_records_by_item(as_annotations(arr))
     ref_j <- ref_alpha(recs, ref_jaccard)
     ref_m <- ref_alpha(recs, ref_masi)
-    # dense tables of 2^22 rows are too large for a test
-    methods <- if (name == "k22") c(1L, 2L, 4L) else 1:5
+    # dense tables of 2^22 rows are too large for a test; blocked and dense
+    # counting take at most 22 labels in use
+    methods <- switch(name, k22 = c(1L, 2L, 4L, 6L, 7L), labels_40 = c(1L, 6L, 7L), 1:7)
     counted <- NULL
     for (method in methods) {
       res <- expected_by(arr, method)
@@ -220,14 +223,18 @@ test_that("the counting methods agree with pairs on larger designs", {
   withr::local_seed(32)
   big <- random_set_design(400, 3, 9, p = 0.25, missing_records = 0.1)
   r1 <- expected_by(big, 1L)
-  for (method in 2:5) {
+  for (method in 2:7) {
     r <- expected_by(big, method)
     expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
     expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
   }
-  # more than 22 labels in use: always pairs
-  many <- random_set_design(8, 3, 30, p = 0.5, missing_records = 0)
+  # more than 22 labels in use: no blocked or dense counting; sets of more
+  # than 22 labels: no hashed counting either
+  many <- design_using(8, 3, 30, p = 0.4, missing_records = 0)
   for (method in 0:5) expect_equal(expected_by(many, method)$method, 1L)
+  big_sets <- random_set_design(6, 3, 30, p = 0.95, missing_records = 0)
+  expect_gt(max(apply(big_sets, 1:2, sum)), 22)
+  for (method in c(2L, 6L, 7L)) expect_equal(expected_by(big_sets, method)$method, 1L)
   # the automatic choice: few distinct sets -> pairs; many small sets ->
   # sparse counting; nearly all 2^k sets present -> dense counting
   expect_equal(expected_by(dkpro_example(), 0L)$method, 1L)
@@ -235,7 +242,9 @@ test_that("the counting methods agree with pairs on larger designs", {
   expect_equal(expected_by(low, 0L)$method, 2L)
   dense <- random_set_design(3000, 3, 12, p = 0.5, missing_records = 0)
   expect_equal(expected_by(dense, 0L)$method, 3L)
-  for (arr in list(low, dense)) {
+  labels_30 <- random_set_design(3000, 3, 30, p = 0.04, missing_records = 0)
+  expect_equal(expected_by(labels_30, 0L)$method, 6L)
+  for (arr in list(low, dense, labels_30)) {
     expect_equal(expected_by(arr, 0L)$expected_masi, expected_by(arr, 1L)$expected_masi,
                  tolerance = 1e-12)
   }
@@ -245,7 +254,7 @@ test_that("set alpha does not depend on the number of threads", {
   skip_if(max_threads_cpp() < 2L, "only one processor")
   withr::local_seed(33)
   arr <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0.1)
-  for (method in 1:5) {
+  for (method in 1:7) {
     expect_identical(expected_by(arr, method, 2L), expected_by(arr, method, 1L))
   }
   expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
