@@ -93,6 +93,15 @@ t_s <- timeit(krippendorff_alpha(arr3, c("jaccard", "masi")), times = 1)
 t_m <- timeit(mla(arr3))
 report(sprintf("  worst case: prevalence 0.5 (%d distinct sets)", n_sets3), t_s, t_m)
 
+#    40 labels (prevalences 0.02-0.2): more than 22 labels in use, so D_e by
+#    hashed subset counting (pairs of the distinct sets took 21 s before).
+prev40 <- rep(seq(0.02, 0.2, length.out = 40), each = N * A)
+arr40 <- array(as.integer(stats::runif(N * A * 40) < prev40), c(N, A, 40))
+n_sets40 <- nrow(unique(matrix(arr40, N * A, 40)))
+t_s <- timeit(krippendorff_alpha(arr40, c("jaccard", "masi")), times = 1)
+t_m <- timeit(mla(arr40))
+report(sprintf("  40 labels, prevalence 0.02-0.2 (%d distinct sets)", n_sets40), t_s, t_m)
+
 # 4. Speed-up over pure-R implementations on a small design.
 source("tests/testthat/helper-alpha.R")
 small <- random_set_design(40, 4, 6, p = 0.3, missing_records = 0.1)
