@@ -605,7 +605,8 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
 // per each of the 2^k rows, 0.12 per transform addition (k W of them) and
 // 0.3 W^2 for the products; hashed counting 15 to 80 per subset update
 // (random accesses into tables that outgrow the caches), taken as 40. Only
-// the order matters: a wrong choice costs time, never accuracy.
+// the order matters: a wrong choice costs time, never accuracy. The counting
+// methods also pay about 2 microseconds of set-up.
 inline int choose_expected_method(const SetData& d, const detail::CompactSets& c, int method) {
   const bool counts_ok = static_cast<double>(d.n_values()) < 4000000000.0;
   const bool blocked_ok = counts_ok && c.k <= detail::kMaxSubsetLabels;
@@ -632,18 +633,20 @@ inline int choose_expected_method(const SetData& d, const detail::CompactSets& c
   const double W = static_cast<double>(c.cls_size.size());
   const double k = static_cast<double>(c.k);
   const double rows = std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(c.k, 62)));
-  const double cost_rows = 30.0 * std::min(rows, c.sum_pow / 8.0);
+  // counting methods: plus about 2 microseconds of set-up (tables, accumulators)
+  const double cost_rows = 2000.0 + 30.0 * std::min(rows, c.sum_pow / 8.0);
   double best = 2.8 * S * (S - 1.0) / 2.0;
   int choice = 1;
   if (blocked_ok && 1.1 * c.sum_pow + cost_rows < best) {
     best = 1.1 * c.sum_pow + cost_rows;
     choice = 2;
   }
-  if (dense_ok && rows * (0.12 * k * W + 0.3 * W * W) < best) {
-    best = rows * (0.12 * k * W + 0.3 * W * W);
+  const double cost_dense = 2000.0 + rows * (0.12 * k * W + 0.3 * W * W);
+  if (dense_ok && cost_dense < best) {
+    best = cost_dense;
     choice = 3;
   }
-  if (!blocked_ok && hashed_ok && 40.0 * c.sum_pow < best) choice = 6;
+  if (!blocked_ok && hashed_ok && 2000.0 + 40.0 * c.sum_pow < best) choice = 6;
   return choice;
 }
 
