@@ -58,12 +58,12 @@
 #'   the labels that occurs, the number of values of each size containing
 #'   \eqn{Q}; sums of products of these counts over the subsets of each size
 #'   give the pair counts by binomial inversion. The work is about
-#'   \eqn{\sum_s 2^{|s|}} over the distinct sets plus a few products per
+#'   \eqn{\sum_s 2^{|s|}}{sum_s 2^|s|} over the distinct sets plus a few products per
 #'   subset, so many small sets are cheap.
 #' * dense subset counting: the same counts for all \eqn{2^k} subsets of the
 #'   \eqn{k} labels in use by a superset-sum transform, about
-#'   \eqn{k 2^k W} additions for \eqn{W} distinct set sizes and
-#'   \eqn{4 \cdot 2^k W} bytes of memory (at most 256 MB), for designs where
+#'   \eqn{k 2^k W}{k * 2^k * W} additions for \eqn{W} distinct set sizes and
+#'   \eqn{4 \cdot 2^k W}{4 * 2^k * W} bytes of memory (at most 256 MB), for designs where
 #'   most of the \eqn{2^k} sets occur.
 #' * hashed subset counting (23 to 64 labels in use, sets of at most 22
 #'   labels): the subset counts found through a hash table, 15 to 80 ns per
@@ -74,8 +74,8 @@
 #' on `threads`. On 1e5 random annotations of 20 labels (25,810 distinct
 #' sets) the Jaccard and MASI alphas take about 15 ms, a few times [mla()] on
 #' the same array; with label prevalence 0.5 (95,355 distinct sets) about
-#' 0.25 s; over 40 labels (prevalences 0.02-0.2, 67,311 distinct sets)
-#' about 0.7 s. The worst case is many distinct sets with more than 64
+#' 0.2 s; over 40 labels (prevalences 0.02-0.2, 67,311 distinct sets)
+#' about 0.5 s. The worst case is many distinct sets with more than 64
 #' labels in use, or with sets of more than 22 labels: pairs, so 1e5
 #' distinct sets take about 15 s.
 #'
