@@ -53,6 +53,10 @@ set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotato
     .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads)
 }
 
+u128_dot_cpp <- function(a, b, sign) {
+    .Call(`_mlagreement_u128_dot_cpp`, a, b, sign)
+}
+
 hamming_alpha_cpp <- function(x, m) {
     .Call(`_mlagreement_hamming_alpha_cpp`, x, m)
 }

@@ -38,17 +38,46 @@
 #'   are identical (distance 0); an empty and a non-empty set are disjoint
 #'   (distance 1).
 #'
-#' Set distances are computed in C++ on the distinct label sets, never on
-#' pairs of annotations: both distances depend only on the two set sizes and
-#' the size of the intersection. The expected disagreement compares the
-#' \eqn{S} distinct sets pairwise (\eqn{O(S^2)}) or, when sets are many and
-#' small and at most 22 labels are in use, counts for every set how many
-#' values of each size contain each of its subsets and recovers the
-#' intersection sizes by binomial inversion (about \eqn{\sum_s 2^{|s|}} table
-#' look-ups); whichever needs less work is used, and both give the same value
-#' up to rounding. A record with some but not all labels missing cannot be a
-#' set and is an error for the set distances (whole missing records are
-#' simply absent).
+#' A record with some but not all labels missing cannot be a set and is an
+#' error for the set distances (whole missing records are simply absent).
+#'
+#' @section Performance:
+#' The set distances are computed in C++ on the \eqn{S} distinct label sets,
+#' never on all pairs of annotations: both distances depend only on the two
+#' set sizes and the size of the intersection. One pass over the values
+#' turns the records into bit sets and hashes them to the distinct sets;
+#' \eqn{D_o} then runs over the pairs of annotations within each item (with
+#' the distances tabulated by sizes). The expected disagreement \eqn{D_e}
+#' needs, for every pair of set sizes, the number of pairs of values by
+#' intersection size. Four exact algorithms give it; the one with the least
+#' estimated work is used:
+#' * pairs: every pair of distinct sets, \eqn{O(S^2)}, about 3 ns each. Fast
+#'   when \eqn{S} is small; the only algorithm when more than 64 labels are
+#'   in use or some set has more than 22 labels.
+#' * subset counting (at most 22 labels in use): for each subset \eqn{Q} of
+#'   the labels that occurs, the number of values of each size containing
+#'   \eqn{Q}; sums of products of these counts over the subsets of each size
+#'   give the pair counts by binomial inversion. The work is about
+#'   \eqn{\sum_s 2^{|s|}}{sum_s 2^|s|} over the distinct sets plus a few products per
+#'   subset, so many small sets are cheap.
+#' * dense subset counting: the same counts for all \eqn{2^k} subsets of the
+#'   \eqn{k} labels in use by a superset-sum transform, about
+#'   \eqn{k 2^k W}{k * 2^k * W} additions for \eqn{W} distinct set sizes and
+#'   \eqn{4 \cdot 2^k W}{4 * 2^k * W} bytes of memory (at most 256 MB), for designs where
+#'   most of the \eqn{2^k} sets occur.
+#' * hashed subset counting (23 to 64 labels in use, sets of at most 22
+#'   labels): the subset counts found through a hash table, 15 to 80 ns per
+#'   subset; it gives way to pairs if its tables would exceed 512 MB.
+#'
+#' The counts are exact integers (64- or 128-bit), so all algorithms give the
+#' same value up to the last floating-point sums, and results do not depend
+#' on `threads`. On 1e5 random annotations of 20 labels (25,810 distinct
+#' sets) the Jaccard and MASI alphas take about 15 ms, a few times [mla()] on
+#' the same array; with label prevalence 0.5 (95,355 distinct sets) about
+#' 0.2 s; over 40 labels (prevalences 0.02-0.2, 67,311 distinct sets)
+#' about 0.5 s. The worst case is many distinct sets with more than 64
+#' labels in use, or with sets of more than 22 labels: pairs, so 1e5
+#' distinct sets take about 15 s.
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
@@ -152,14 +181,16 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
       class = "mlagreement_warning_undefined"
     )
   }
-  tibble::tibble(
+  # new_tibble(): the columns are built here with the right lengths, and
+  # tibble() would cost about 1 ms of checks per call
+  tibble::new_tibble(list(
     distance = distance,
     observed_disagreement = unname(observed),
     expected_disagreement = unname(expected),
     estimate = unname(ifelse(undefined, NA_real_, 1 - observed / expected)),
     n_items = unname(vapply(rows, `[[`, numeric(1), "n_items")),
     n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
-  )
+  ), nrow = length(distance))
 }
 
 distances <- c("hamming", "jaccard", "masi")

@@ -45,7 +45,8 @@ report("  same, from the long data frame", t_s, t_m, target = 5)
 
 # 3. Jaccard/MASI alpha on a 1e5-record random design vs mla().
 #    20,000 items x 5 annotators x 20 labels, label prevalences 0.02-0.4
-#    (many distinct sets: D_e by subset counting, see src/mlagreement/sets.h).
+#    (many small distinct sets: D_e by sparse subset counting, see
+#    src/mlagreement/set_expected.h).
 N <- 2e4
 prev <- rep(seq(0.02, 0.4, length.out = K), each = N * A)
 arr2 <- array(as.integer(stats::runif(N * A * K) < prev), c(N, A, K))
@@ -83,12 +84,23 @@ t_m <- timeit(mla(annotations_wide(wide, item, annotator, starts_with("L"))))
 report("  same, from the wide data frame", t_s, t_m, target = 5)
 
 #    Worst case for the distinct-set compression: prevalence 0.5 on 20
-#    labels, so nearly every record is a distinct set (O(S^2) pairs).
+#    labels, so nearly every record is a distinct set (S^2 / 2 = 4.5e9 pairs);
+#    D_e by dense subset counting over all 2^20 label subsets instead. With
+#    more than 22 labels in use only pairs remain (about 3 ns each).
 arr3 <- array(as.integer(stats::runif(N * A * K) < 0.5), c(N, A, K))
 n_sets3 <- nrow(unique(matrix(arr3, N * A, K)))
 t_s <- timeit(krippendorff_alpha(arr3, c("jaccard", "masi")), times = 1)
 t_m <- timeit(mla(arr3))
 report(sprintf("  worst case: prevalence 0.5 (%d distinct sets)", n_sets3), t_s, t_m)
+
+#    40 labels (prevalences 0.02-0.2): more than 22 labels in use, so D_e by
+#    hashed subset counting (pairs of the distinct sets took 21 s before).
+prev40 <- rep(seq(0.02, 0.2, length.out = 40), each = N * A)
+arr40 <- array(as.integer(stats::runif(N * A * 40) < prev40), c(N, A, 40))
+n_sets40 <- nrow(unique(matrix(arr40, N * A, 40)))
+t_s <- timeit(krippendorff_alpha(arr40, c("jaccard", "masi")), times = 1)
+t_m <- timeit(mla(arr40))
+report(sprintf("  40 labels, prevalence 0.02-0.2 (%d distinct sets)", n_sets40), t_s, t_m)
 
 # 4. Speed-up over pure-R implementations on a small design.
 source("tests/testthat/helper-alpha.R")

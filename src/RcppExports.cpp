@@ -215,6 +215,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// u128_dot_cpp
+std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVector& b, const Rcpp::IntegerVector& sign);
+RcppExport SEXP _mlagreement_u128_dot_cpp(SEXP aSEXP, SEXP bSEXP, SEXP signSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type a(aSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type b(bSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type sign(signSEXP);
+    rcpp_result_gen = Rcpp::wrap(u128_dot_cpp(a, b, sign));
+    return rcpp_result_gen;
+END_RCPP
+}
 // hamming_alpha_cpp
 Rcpp::List hamming_alpha_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m);
 RcppExport SEXP _mlagreement_hamming_alpha_cpp(SEXP xSEXP, SEXP mSEXP) {
@@ -260,6 +272,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 9},
+    {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 2},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {NULL, NULL, 0}

@@ -1,6 +1,9 @@
 // R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_pairs.h"
 
@@ -47,7 +50,9 @@ void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n
 
 }  // namespace
 
-// method: 0 automatic, 1 pairs of distinct sets, 2 binomial moments (see sets.h).
+// method: 0 automatic, 1 pairs of distinct sets, 2 sparse and 3 dense subset
+// counting, 4 and 5 = 2 and 3 with 128-bit sums forced (for tests); see
+// mlagreement/set_expected.h. The method used is returned.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
                          const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
@@ -58,6 +63,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
     return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
   }
   const mlagreement::SetAlpha a = mlagreement::set_alpha(d, with_expected, method, threads);
+  if (a.method < 0) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
@@ -70,6 +76,23 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
       Rcpp::Named("expected_masi") = a.expected_masi,
       Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
       Rcpp::Named("similarity_masi") = a.similarity_masi);
+}
+
+// Test hook for the 128-bit integers of the expected disagreement:
+// sum_i sign_i a_i b_i with a_i, b_i decimal strings of unsigned 64-bit
+// integers, summed as positive and negative parts, returned as a decimal
+// string ("negative" if the negative part is larger).
+// [[Rcpp::export(rng = false)]]
+std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVector& b,
+                         const Rcpp::IntegerVector& sign) {
+  if (a.size() != b.size() || a.size() != sign.size()) Rcpp::stop("Internal error: lengths differ.");
+  mlagreement::U128 pos, neg;
+  for (R_xlen_t i = 0; i < a.size(); ++i) {
+    const std::uint64_t x = std::strtoull(a[i], nullptr, 10), y = std::strtoull(b[i], nullptr, 10);
+    mlagreement::add_product(sign[i] >= 0 ? pos : neg, x, y);
+  }
+  if (mlagreement::less(pos, neg)) return "negative";
+  return mlagreement::to_decimal(mlagreement::sub(pos, neg));
 }
 
 // x, m: items x labels sufficient statistics.

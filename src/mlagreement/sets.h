@@ -3,10 +3,12 @@
 // Krippendorff's alpha with set distances (Jaccard, MASI) and the comparison
 // measures of the paper (average pairwise MASI / Jaccard, Augmented kappa,
 // Am, boot-F1) need the full label sets, not only the (x, m) tables. Records
-// are compressed to bitsets; the (usually few) distinct sets are kept once, so
-// the expected disagreement of alpha is O(S^2) in the number S of distinct
-// sets, not in the number of records. Every set similarity used here is a
-// function of (|A|, |B|, |A n B|) only.
+// are compressed to bitsets (one pass over the label columns, a block of
+// records at a time, without branches) and hashed to the distinct sets,
+// which are kept once with their counts: the expected disagreement of alpha
+// works on the S distinct sets (set_expected.h), never on pairs of records.
+// Every set similarity used here is a function of (|A|, |B|, |A n B|) only,
+// so it can be tabulated (SimTable).
 //
 // Pure C++: no R headers (dqrng's xoshiro.h is header-only and R-free).
 #ifndef MLAGREEMENT_SETS_H
@@ -32,6 +34,15 @@ inline int popcount64(std::uint64_t x) noexcept {
   x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
   return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
+// Index of the lowest set bit of x != 0 (de Bruijn multiplication).
+inline int ctz64(std::uint64_t x) noexcept {
+  static const unsigned char kIndex[64] = {
+      0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42,
+      22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
+      23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+  return kIndex[((x & (~x + 1)) * 0x022fdd63cc95386dULL) >> 58];
 }
 
 inline std::uint64_t mix64(std::uint64_t z) noexcept {
@@ -80,6 +91,39 @@ inline double dice_similarity(int a, int b, int i) noexcept {
   return a + b == 0 ? 1.0 : 2.0 * static_cast<double>(i) / static_cast<double>(a + b);
 }
 
+// Both similarities by (a, b, i) from a table when every set has at most
+// kMaxTabulated labels (a look-up instead of a division), else computed.
+// The table holds the values of the functions above, so results agree.
+struct SimTable {
+  static constexpr int kMaxTabulated = 40;
+  std::size_t K1 = 0;
+  std::vector<double> jac, masi;
+  explicit SimTable(int max_size) {
+    if (max_size > kMaxTabulated) return;
+    K1 = static_cast<std::size_t>(max_size) + 1;
+    jac.assign(K1 * K1 * K1, 0.0);
+    masi.assign(K1 * K1 * K1, 0.0);
+    for (std::size_t a = 0; a < K1; ++a) {
+      for (std::size_t b = 0; b < K1; ++b) {
+        for (std::size_t i = 0; i <= std::min(a, b); ++i) {
+          const int ia = static_cast<int>(a), ib = static_cast<int>(b), ii = static_cast<int>(i);
+          jac[(a * K1 + b) * K1 + i] = jaccard_similarity(ia, ib, ii);
+          masi[(a * K1 + b) * K1 + i] = masi_similarity(ia, ib, ii);
+        }
+      }
+    }
+  }
+  std::size_t at(int a, int b, int i) const noexcept {
+    return (static_cast<std::size_t>(a) * K1 + static_cast<std::size_t>(b)) * K1 + static_cast<std::size_t>(i);
+  }
+  double jaccard(int a, int b, int i) const noexcept {
+    return K1 != 0 ? jac[at(a, b, i)] : jaccard_similarity(a, b, i);
+  }
+  double masi_sim(int a, int b, int i) const noexcept {
+    return K1 != 0 ? masi[at(a, b, i)] : masi_similarity(a, b, i);
+  }
+};
+
 // Missing-value conventions of the storage types R hands us (kept here so the
 // set routines do not depend on the counting pass's internals).
 struct SetIntCodes {
@@ -117,40 +161,93 @@ struct SetData {
   }
 };
 
+namespace detail {
+
+// Slot of x in an open-addressing table of distinct sets (ids into sets,
+// n_words words each); -1 slots are empty. Returns the slot holding x, or
+// the empty slot where it belongs.
+inline std::size_t find_set(const std::vector<int>& table, const std::vector<std::uint64_t>& sets,
+                            std::size_t n_words, const std::uint64_t* x) noexcept {
+  const std::size_t mask = table.size() - 1;
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  for (std::size_t w = 0; w < n_words; ++w) h = mix64(h ^ x[w]);
+  std::size_t pos = static_cast<std::size_t>(h) & mask;
+  if (n_words == 1) {  // one word: compare it directly
+    while (table[pos] >= 0 && sets[static_cast<std::size_t>(table[pos])] != x[0]) pos = (pos + 1) & mask;
+    return pos;
+  }
+  while (table[pos] >= 0 &&
+         !std::equal(x, x + n_words, sets.data() + static_cast<std::size_t>(table[pos]) * n_words)) {
+    pos = (pos + 1) & mask;
+  }
+  return pos;
+}
+
+}  // namespace detail
+
+// Records to bitsets, a block of records at a time (the block's bit words and
+// missing flags stay in L1 while every label column streams through). The
+// column loop has no branches (random 0/1 data would mispredict them) and is
+// vectorised where OpenMP's simd is available. flag[r]: bit 0 some label
+// missing, bit 1 some label decided.
 template <typename T, typename Codes>
-void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out) {
+void build_sets(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
+  const Codes codes = codes_in;  // local copy: stores cannot alias it
   const std::size_t k = v.n_labels, n = v.n_records, W = (k + 63) / 64;
   out = SetData();
   out.n_words = W;
-  std::vector<std::uint64_t> rbits(n * W, 0);
-  std::vector<std::uint32_t> n_na(n, 0);
-  for (std::size_t j = 0; j < k; ++j) {
-    const T* col = v.values + j * n;
-    const std::size_t w = j / 64;
-    const std::uint64_t bit = std::uint64_t{1} << (j % 64);
-    for (std::size_t r = 0; r < n; ++r) {
-      const T val = col[r];
-      if (codes.is_na(val)) {
-        ++n_na[r];
-      } else if (codes.positive(val)) {
-        rbits[r * W + w] |= bit;
+  // one word: two 32-bit halves (the high one only for k > 32), so the
+  // vectorised loop has a single element width
+  std::vector<std::uint64_t> rbits(W > 1 ? n * W : 0, 0);
+  std::vector<std::uint32_t> lo(W == 1 ? n : 0, 0U), hi(W == 1 && k > 32 ? n : 0, 0U);
+  std::vector<std::uint8_t> flag(n, 0);
+  constexpr std::size_t kBlock = 2048;
+  for (std::size_t r0 = 0; r0 < n; r0 += kBlock) {
+    const std::size_t r1 = std::min(n, r0 + kBlock);
+    std::uint8_t* fl = flag.data();
+    for (std::size_t j = 0; j < k; ++j) {
+      const T* col = v.values + j * n;
+      if (W == 1) {
+        std::uint32_t* hb = j < 32 ? lo.data() : hi.data();
+        const unsigned sh = static_cast<unsigned>(j % 32);
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+        for (std::size_t r = r0; r < r1; ++r) {
+          const T val = col[r];
+          fl[r] |= static_cast<std::uint8_t>(codes.is_na(val) ? 1U : 2U);
+          hb[r] |= (codes.positive(val) ? 1U : 0U) << sh;
+        }
+      } else {
+        std::uint64_t* rb = rbits.data() + j / 64;
+        const unsigned sh = static_cast<unsigned>(j % 64);
+        for (std::size_t r = r0; r < r1; ++r) {
+          const T val = col[r];
+          fl[r] |= static_cast<std::uint8_t>(codes.is_na(val) ? 1U : 2U);
+          rb[r * W] |= static_cast<std::uint64_t>(codes.positive(val) ? 1U : 0U) << sh;
+        }
       }
     }
   }
-  std::vector<std::size_t> per_item(v.n_items, 0);
-  for (std::size_t r = 0; r < n; ++r) {
-    if (n_na[r] == 0) {
-      ++per_item[v.item_of(r)];
-    } else if (n_na[r] < k) {
+  // Records of each item (item_of() without a division for the dense layout).
+  const bool dense = v.item == nullptr;
+  const std::size_t N = v.n_items;
+  std::vector<std::size_t> per_item(N, 0);
+  for (std::size_t r = 0, i = 0; r < n; ++r) {
+    const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
+    if (dense && ++i == N) i = 0;
+    if ((flag[r] & 1U) == 0U) {
+      ++per_item[item];
+    } else if (flag[r] == 3U) {
       out.bad_record = static_cast<std::int64_t>(r);
       return;
     }
   }
   // Group the complete records of pairable items by item (counting sort).
-  std::vector<std::size_t> slot(v.n_items, 0);
+  std::vector<std::size_t> slot(N, 0);
   std::size_t total = 0, g = 0;
   out.start.push_back(0);
-  for (std::size_t i = 0; i < v.n_items; ++i) {
+  for (std::size_t i = 0; i < N; ++i) {
     if (per_item[i] >= 2) {
       slot[i] = total;
       total += per_item[i];
@@ -161,34 +258,30 @@ void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out) {
     }
   }
   if (g == 0) out.start.clear();
-  std::vector<std::size_t> rec(total);
-  for (std::size_t r = 0; r < n; ++r) {
-    if (n_na[r] != 0) continue;
-    const std::size_t i = v.item_of(r);
-    if (slot[i] == static_cast<std::size_t>(-1)) continue;
-    rec[slot[i]++] = r;
-  }
-  // Distinct sets by open addressing on the bit words.
-  std::size_t cap = 16;
-  while (cap < 2 * total + 16) cap <<= 1;
-  std::vector<int> table(cap, -1);
+  // Distinct sets by open addressing on the bit words, records in their
+  // own order; each kept record goes to its item's next slot. The table
+  // doubles when half full, so it stays about the size of the distinct sets
+  // (usually few: it then stays in cache).
+  std::vector<int> table(64, -1);
   out.rec_set.resize(total);
   out.rec_annotator.resize(total);
-  for (std::size_t q = 0; q < total; ++q) {
-    const std::size_t r = rec[q];
-    const std::uint64_t* x = rbits.data() + r * W;
-    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (std::size_t w = 0; w < W; ++w) h = detail::mix64(h ^ x[w]);
-    std::size_t pos = static_cast<std::size_t>(h) & (cap - 1);
-    int id = -1;
-    while (table[pos] >= 0) {
-      const std::uint64_t* y = out.bits.data() + static_cast<std::size_t>(table[pos]) * W;
-      if (std::equal(x, x + W, y)) {
-        id = table[pos];
-        break;
-      }
-      pos = (pos + 1) & (cap - 1);
+  for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {
+    const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
+    const std::size_t annotator = dense ? c : static_cast<std::size_t>(v.annotator[r]);
+    if (dense && ++i == N) {
+      i = 0;
+      ++c;
     }
+    if ((flag[r] & 1U) != 0U || slot[item] == static_cast<std::size_t>(-1)) continue;
+    std::uint64_t one = 0;
+    const std::uint64_t* x = &one;
+    if (W == 1) {
+      one = lo[r] | (hi.empty() ? 0ULL : static_cast<std::uint64_t>(hi[r]) << 32);
+    } else {
+      x = rbits.data() + r * W;
+    }
+    const std::size_t pos = detail::find_set(table, out.bits, W, x);
+    int id = table[pos];
     if (id < 0) {
       id = static_cast<int>(out.size.size());
       table[pos] = id;
@@ -197,10 +290,18 @@ void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out) {
       for (std::size_t w = 0; w < W; ++w) s += detail::popcount64(x[w]);
       out.size.push_back(s);
       out.count.push_back(0.0);
+      if (2 * out.size.size() > table.size()) {
+        std::vector<int> bigger(2 * table.size(), -1);
+        for (std::size_t t = 0; t < out.size.size(); ++t) {
+          bigger[detail::find_set(bigger, out.bits, W, out.bits.data() + t * W)] = static_cast<int>(t);
+        }
+        table.swap(bigger);
+      }
     }
     out.count[static_cast<std::size_t>(id)] += 1.0;
+    const std::size_t q = slot[item]++;
     out.rec_set[q] = id;
-    out.rec_annotator[q] = static_cast<int>(v.annotator_of(r));
+    out.rec_annotator[q] = static_cast<int>(annotator);
   }
 }
 

@@ -153,41 +153,139 @@ test_that("errors are classed and informative", {
   expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
 })
 
-test_that("both expected-disagreement algorithms match the brute force", {
-  expected_by <- function(arr, method) {
-    args <- mlagreement:::set_core_args(as_annotations(arr))
-    mlagreement:::set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
-                                args$annotator, args$n_annotators, TRUE, method, 1L)
+# The expected set disagreement has four algorithms (src/mlagreement/
+# set_expected.h): 1 pairs of distinct sets, 2 sparse (blocked), 3 dense and
+# 6 hashed subset counting; 4, 5 and 7 are 2, 3 and 6 with the 128-bit sums
+# forced. The method argument of set_alpha_cpp() forces one (0 = choose by
+# estimated work).
+expected_by <- function(arr, method, threads = 1L) {
+  args <- mlagreement:::set_core_args(as_annotations(arr))
+  mlagreement:::set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
+                              args$annotator, args$n_annotators, TRUE, method, threads)
+}
+
+# A design whose records use exactly k labels (each label set in some record).
+design_using <- function(N, A, k, p, missing_records = 0.1) {
+  arr <- random_set_design(N, A, k, p = p, missing_records = missing_records)
+  for (j in seq_len(k)) {
+    if (!any(arr[, , j] == 1L, na.rm = TRUE)) {
+      cell <- which(!is.na(arr[, , j]))[1]
+      arr[, , j][cell] <- 1L
+    }
   }
+  arr
+}
+
+test_that("every expected-disagreement algorithm matches the brute force", {
   withr::local_seed(31)
   wide_labels <- random_set_design(10, 3, 70, p = 0.3, missing_records = 0.1)
   wide_labels[, , c(1:55, 66:68)] <- 0L
   # restore whole missing records (the item x annotator mask recycles over labels)
   wide_labels[is.na(wide_labels[, , 69])] <- NA
   designs <- list(
-    random_set_design(15, 4, 7, p = 0.25, missing_records = 0.2),
-    wide_labels,  # > 64 declared labels, labels used in both bit words
-    dkpro_example()
+    random = random_set_design(15, 4, 7, p = 0.25, missing_records = 0.2),
+    wide_labels = wide_labels,  # > 64 declared labels, labels used in both bit words
+    dkpro = dkpro_example(),
+    size_classes = random_set_design(12, 4, 12, p = 0.5, missing_records = 0.1),  # sizes 1..11
+    k22 = design_using(6, 3, 22, p = 0.45),  # the most labels subset counting takes
+    no_label = array(0L, c(5, 3, 4), dimnames = list(NULL, NULL, letters[1:4])),  # k = 0
+    one_label = design_using(5, 3, 1, p = 0.3),
+    labels_40 = design_using(10, 3, 40, p = 0.08)  # > 22 labels in use: pairs or hashed
   )
-  for (arr in designs) {
+  expect_equal(sum(apply(designs$k22, 3, function(l) any(l == 1L, na.rm = TRUE))), 22)
+  for (name in names(designs)) {
+    arr <- designs[[name]]
     recs <- ref_records_by_item(as_annotations(arr))
     ref_j <- ref_alpha(recs, ref_jaccard)
     ref_m <- ref_alpha(recs, ref_masi)
-    for (method in 1:2) {
+    # dense tables of 2^22 rows are too large for a test; blocked and dense
+    # counting take at most 22 labels in use
+    methods <- switch(name, k22 = c(1L, 2L, 4L, 6L, 7L), labels_40 = c(1L, 6L, 7L), 1:7)
+    counted <- NULL
+    for (method in methods) {
       res <- expected_by(arr, method)
-      expect_equal(res$method, method)
-      expect_equal(res$expected_jaccard, unname(ref_j["expected"]), tolerance = 1e-12)
-      expect_equal(res$expected_masi, unname(ref_m["expected"]), tolerance = 1e-12)
+      expect_equal(res$method, method, info = name)
+      expect_equal(res$expected_jaccard, unname(ref_j["expected"]), tolerance = 1e-12, info = name)
+      expect_equal(res$expected_masi, unname(ref_m["expected"]), tolerance = 1e-12, info = name)
+      expect_equal(res$observed_jaccard, unname(ref_j["observed"]), tolerance = 1e-12, info = name)
+      expect_equal(res$observed_masi, unname(ref_m["observed"]), tolerance = 1e-12, info = name)
+      # the counting methods build the same exact pair histogram: same doubles
+      if (method >= 2L) {
+        if (is.null(counted)) counted <- res
+        expect_identical(res[c("expected_jaccard", "expected_masi")],
+                         counted[c("expected_jaccard", "expected_masi")], info = name)
+      }
     }
   }
-  # a larger design exercises both branches of the subset counting (table
-  # look-ups for large size classes, direct comparison for small ones)
+})
+
+test_that("the counting methods agree with pairs on larger designs", {
+  withr::local_seed(32)
   big <- random_set_design(400, 3, 9, p = 0.25, missing_records = 0.1)
   r1 <- expected_by(big, 1L)
-  r2 <- expected_by(big, 2L)
-  expect_equal(r2$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
-  expect_equal(r2$expected_masi, r1$expected_masi, tolerance = 1e-12)
-  # more than 22 labels in use: always pairs
-  many <- random_set_design(8, 3, 30, p = 0.5, missing_records = 0)
-  expect_equal(expected_by(many, 2L)$method, 1L)
+  for (method in 2:7) {
+    r <- expected_by(big, method)
+    expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
+    expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
+  }
+  # more than 22 labels in use: no blocked or dense counting; sets of more
+  # than 22 labels: no hashed counting either
+  many <- design_using(8, 3, 30, p = 0.4, missing_records = 0)
+  for (method in 0:5) expect_equal(expected_by(many, method)$method, 1L)
+  big_sets <- random_set_design(6, 3, 30, p = 0.95, missing_records = 0)
+  expect_gt(max(apply(big_sets, 1:2, sum)), 22)
+  for (method in c(2L, 6L, 7L)) expect_equal(expected_by(big_sets, method)$method, 1L)
+  # the automatic choice: few distinct sets -> pairs; many small sets ->
+  # sparse counting; nearly all 2^k sets present -> dense counting
+  expect_equal(expected_by(dkpro_example(), 0L)$method, 1L)
+  low <- random_set_design(2000, 3, 14, p = 0.08, missing_records = 0)
+  expect_equal(expected_by(low, 0L)$method, 2L)
+  dense <- random_set_design(3000, 3, 12, p = 0.5, missing_records = 0)
+  expect_equal(expected_by(dense, 0L)$method, 3L)
+  labels_30 <- random_set_design(3000, 3, 30, p = 0.04, missing_records = 0)
+  expect_equal(expected_by(labels_30, 0L)$method, 6L)
+  for (arr in list(low, dense, labels_30)) {
+    expect_equal(expected_by(arr, 0L)$expected_masi, expected_by(arr, 1L)$expected_masi,
+                 tolerance = 1e-12)
+  }
+})
+
+test_that("set alpha does not depend on the number of threads", {
+  skip_if(max_threads_cpp() < 2L, "only one processor")
+  withr::local_seed(33)
+  arr <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0.1)
+  for (method in 1:7) {
+    expect_identical(expected_by(arr, method, 2L), expected_by(arr, method, 1L))
+  }
+  expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
+})
+
+# Sums of products of counts above 2^64 are summed in 128 bits. A design
+# whose sums exceed 2^64 needs millions of values (n^2 binom(k, k / 2) >=
+# 2^64), too slow for a test, so the 128-bit path is checked twice: forced
+# on small designs (methods 4 and 5 above give the same doubles as the
+# 64-bit sums), and its arithmetic here, on values with known results.
+test_that("the 128-bit integer helpers are exact", {
+  dot <- mlagreement:::u128_dot_cpp
+  max64 <- "18446744073709551615"  # 2^64 - 1
+  # (2^64 - 1)^2 = 2^128 - 2^65 + 1
+  expect_identical(dot(max64, max64, 1L), "340282366920938463426481119284349108225")
+  # ... + (2^64 - 1) * 1 = 2^128 - 2^64 (carry out of the low word)
+  expect_identical(dot(c(max64, max64), c(max64, "1"), c(1L, 1L)),
+                   "340282366920938463444927863358058659840")
+  # signed parts: equal parts cancel; 2^64 - 1 needs a borrow from the high word
+  expect_identical(dot(c(max64, max64), c(max64, max64), c(1L, -1L)), "0")
+  expect_identical(dot(c("4294967296", "1"), c("4294967296", "1"), c(1L, -1L)),
+                   "18446744073709551615")
+  expect_identical(dot(c("1", "2"), c("1", "1"), c(1L, -1L)), "negative")
+  expect_identical(dot(character(), character(), integer()), "0")
+  # small values against R's exact double arithmetic (sums < 2^53)
+  withr::local_seed(34)
+  a <- floor(stats::runif(50, 0, 2^20))
+  b <- floor(stats::runif(50, 0, 2^20))
+  s <- sample(c(-1L, 1L), 50, replace = TRUE)
+  fmt <- function(x) format(x, scientific = FALSE)
+  total <- sum(s * a * b)
+  expect_identical(dot(fmt(a), fmt(b), s), if (total < 0) "negative" else fmt(total))
+  expect_identical(dot(fmt(a), fmt(b), rep(1L, 50)), fmt(sum(a * b)))
 })
