@@ -57,10 +57,6 @@ u128_dot_cpp <- function(a, b, sign) {
     .Call(`_mlagreement_u128_dot_cpp`, a, b, sign)
 }
 
-hamming_alpha_cpp <- function(x, m) {
-    .Call(`_mlagreement_hamming_alpha_cpp`, x, m)
-}
-
 pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {
     .Call(`_mlagreement_pair_measures_cpp`, values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads)
 }

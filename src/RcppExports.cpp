@@ -227,17 +227,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// hamming_alpha_cpp
-Rcpp::List hamming_alpha_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m);
-RcppExport SEXP _mlagreement_hamming_alpha_cpp(SEXP xSEXP, SEXP mSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
-    rcpp_result_gen = Rcpp::wrap(hamming_alpha_cpp(x, m));
-    return rcpp_result_gen;
-END_RCPP
-}
 // pair_measures_cpp
 Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int k_used, int R, const Rcpp::IntegerVector& seed, int threads);
 RcppExport SEXP _mlagreement_pair_measures_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP k_usedSEXP, SEXP RSEXP, SEXP seedSEXP, SEXP threadsSEXP) {
@@ -273,7 +262,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 9},
     {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},
-    {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 2},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {NULL, NULL, 0}
 };

@@ -95,20 +95,6 @@ std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVe
   return mlagreement::to_decimal(mlagreement::sub(pos, neg));
 }
 
-// x, m: items x labels sufficient statistics.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List hamming_alpha_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
-  const std::size_t n_items = static_cast<std::size_t>(x.nrow());
-  const std::size_t n_labels = static_cast<std::size_t>(x.ncol());
-  Rcpp::NumericVector n_j(n_labels), do_j(n_labels), de_j(n_labels);
-  Rcpp::IntegerVector pairable(n_items);
-  mlagreement::hamming_alpha(INTEGER_RO(x), INTEGER_RO(m), n_items, n_labels, n_j.begin(),
-                             do_j.begin(), de_j.begin(), pairable.begin());
-  return Rcpp::List::create(Rcpp::Named("n") = n_j, Rcpp::Named("observed") = do_j,
-                            Rcpp::Named("expected") = de_j,
-                            Rcpp::Named("pairable_item") = pairable);
-}
-
 // seed: two integers from R's RNG (2 x 31 bits).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,

@@ -1,5 +1,6 @@
-// Krippendorff's alpha with set distances (Jaccard, MASI) and with
-// normalised Hamming distance, and the average pairwise set similarities.
+// Krippendorff's alpha with set distances (Jaccard, MASI) and the average
+// pairwise set similarities (Hamming alpha comes from the label tables of
+// the counting pass, in R/krippendorff-alpha.R).
 // The expected set disagreement is in set_expected.h.
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_SET_ALPHA_H
@@ -115,36 +116,6 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
   out.similarity_jaccard /= static_cast<double>(G);
   out.similarity_masi /= static_cast<double>(G);
   return out;
-}
-
-
-// ---------------------------------------------------------------------------
-// Krippendorff's alpha with normalised Hamming distance from the sufficient
-// statistics: per label j, over items with m_ij >= 2, n_j = sum m, n1_j = sum x,
-// D_o,j = sum 2 x (m - x) / (m - 1) / n_j and
-// D_e,j = 2 n1_j (n_j - n1_j) / (n_j (n_j - 1)) (binary coincidences).
-// Labels without a pairable item get n_j = 0. pairable_item flags items with
-// at least one pairable label.
-inline void hamming_alpha(const int* x, const int* m, std::size_t n_items, std::size_t n_labels,
-                          double* n_j, double* do_j, double* de_j, int* pairable_item) {
-  for (std::size_t i = 0; i < n_items; ++i) pairable_item[i] = 0;
-  for (std::size_t j = 0; j < n_labels; ++j) {
-    const int* xj = x + j * n_items;
-    const int* mj = m + j * n_items;
-    double nn = 0, n1 = 0, obs = 0;
-    for (std::size_t i = 0; i < n_items; ++i) {
-      const int mi = mj[i];
-      if (mi < 2) continue;
-      const double xi = xj[i];
-      nn += mi;
-      n1 += xi;
-      obs += 2.0 * xi * (mi - xi) / (mi - 1.0);
-      pairable_item[i] = 1;
-    }
-    n_j[j] = nn;
-    do_j[j] = nn > 0 ? obs / nn : 0.0;
-    de_j[j] = nn > 1 ? 2.0 * n1 * (nn - n1) / (nn * (nn - 1.0)) : 0.0;
-  }
 }
 
 }  // namespace mlagreement

@@ -1,0 +1,270 @@
+// Pair counts by intersection size from label-subset counts: the shared
+// machinery of the subset-counting methods of set_expected.h.
+//
+// Recode the distinct sets to the k labels in use. For a subset Q of the
+// labels and a size class b let T_b[Q] = sum of c_t over sets t of size b
+// containing Q. Then, for size classes a <= b,
+//   C(q, a, b) = sum over |Q| = q of T_a[Q] T_b[Q]
+//              = sum over pairs (s of size a, t of size b) of c_s c_t binom(|s n t|, q),
+// and binomial inversion gives the pair histogram exactly:
+//   N(a, b, i) = sum over q >= i of (-1)^(q - i) binom(q, i) C(q, a, b).
+// T is held as one row of W counters (W = number of size classes) per subset.
+//
+// Exactness: T <= n (pairable values, < 2^32), so each product fits 64 bits;
+// C(q, a, b) <= n_a n_b binom(a, q), so when n^2 binom(M, M/2) < 2^64 (M the
+// largest set size, at most 22) the products are summed in 64 bits,
+// otherwise in 128 bits (uint128.h). The inversion runs in 128 bits and N
+// fits 64 bits. Integer sums do not depend on their order, so the result
+// does not depend on threads.
+//
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_SET_MOMENTS_H
+#define MLAGREEMENT_SET_MOMENTS_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "sets.h"
+#include "uint128.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace mlagreement {
+
+namespace detail {
+
+// Subset counting takes at most 22 labels in use: codes fit 32 bits, low
+// halves 16 bits, and the work (up to 2^k per set) stays bounded.
+constexpr std::size_t kMaxSubsetLabels = 22;
+constexpr double kDenseBytes = 256.0 * 1024 * 1024;  // memory cap of the dense table
+
+// Distinct sets recoded to the labels in use, and their size classes.
+// Labels are numbered by decreasing frequency among the distinct sets (ties
+// by position), so the low bits of a code hold the most frequent labels.
+struct CompactSets {
+  std::size_t k = 0;                // labels in use
+  std::vector<std::uint64_t> code;  // per distinct set (filled when k <= 64)
+  std::vector<int> cls_size;        // set sizes present, ascending
+  std::size_t max_size = 0;         // largest set
+  std::vector<int> cls_of_size;     // class of each size 0..largest, -1 when absent
+  double sum_pow = 0;               // sum over distinct sets of 2^|s|
+};
+
+inline CompactSets compact_sets(const SetData& d) {
+  CompactSets c;
+  const std::size_t S = d.n_sets(), nw = d.n_words;
+  std::vector<std::size_t> freq(nw * 64, 0);
+  for (std::size_t s = 0; s < S; ++s) {
+    for (std::size_t w = 0; w < nw; ++w) {
+      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
+        ++freq[w * 64 + static_cast<std::size_t>(ctz64(m))];
+      }
+    }
+  }
+  std::vector<std::size_t> used;
+  for (std::size_t j = 0; j < freq.size(); ++j) {
+    if (freq[j] > 0) used.push_back(j);
+  }
+  std::stable_sort(used.begin(), used.end(),
+                   [&](std::size_t u, std::size_t v) { return freq[u] > freq[v]; });
+  c.k = used.size();
+  std::vector<std::size_t> n_of_size;
+  for (int a : d.size) {
+    const std::size_t aa = static_cast<std::size_t>(a);
+    if (aa >= n_of_size.size()) n_of_size.resize(aa + 1, 0);
+    ++n_of_size[aa];
+  }
+  c.cls_of_size.assign(n_of_size.size(), -1);
+  for (std::size_t a = 0; a < n_of_size.size(); ++a) {
+    if (n_of_size[a] == 0) continue;
+    c.cls_of_size[a] = static_cast<int>(c.cls_size.size());
+    c.cls_size.push_back(static_cast<int>(a));
+    c.sum_pow += static_cast<double>(n_of_size[a]) * std::ldexp(1.0, static_cast<int>(a));
+  }
+  c.max_size = c.cls_of_size.empty() ? 0 : c.cls_of_size.size() - 1;
+  if (c.k > 64) return c;
+  std::vector<std::uint64_t> bit_of(nw * 64, 0U);
+  for (std::size_t p = 0; p < c.k; ++p) bit_of[used[p]] = std::uint64_t{1} << p;
+  c.code.assign(S, 0U);
+  for (std::size_t s = 0; s < S; ++s) {
+    std::uint64_t code = 0U;
+    for (std::size_t w = 0; w < nw; ++w) {
+      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
+        code |= bit_of[w * 64 + static_cast<std::size_t>(ctz64(m))];
+      }
+    }
+    c.code[s] = code;
+  }
+  return c;
+}
+
+// Calls f(sub, |sub|) for every subset of mask. The subsets are split into
+// the low and the high bits of mask, so the inner loop runs over a small
+// precomputed list (no popcount).
+struct SubsetEnumerator {
+  SubsetEnumerator() : lo(std::size_t{1} << kLoBits), hi(std::size_t{1} << (kMaxSubsetLabels - kLoBits)),
+                       lo_size(lo.size()), hi_size(hi.size()) {}
+  template <typename F>
+  void operator()(std::uint32_t mask, F&& f) {
+    std::uint32_t bit[32];
+    int a = 0;
+    for (std::uint32_t m = mask; m; m &= m - 1) bit[a++] = m & (~m + 1);
+    const int h = a < kLoBits ? a : kLoBits;
+    const std::size_t nl = fill(bit, 0, h, lo.data(), lo_size.data());
+    const std::size_t nh = fill(bit, h, a, hi.data(), hi_size.data());
+    for (std::size_t x = 0; x < nh; ++x) {
+      const std::uint32_t H = hi[x];
+      const int sh = hi_size[x];
+      for (std::size_t y = 0; y < nl; ++y) f(H | lo[y], sh + lo_size[y]);
+    }
+  }
+
+ private:
+  static constexpr int kLoBits = 6;
+  std::vector<std::uint32_t> lo, hi;
+  std::vector<int> lo_size, hi_size;
+  static std::size_t fill(const std::uint32_t* bit, int from, int to, std::uint32_t* v, int* sz) {
+    v[0] = 0U;
+    sz[0] = 0;
+    std::size_t n = 1;
+    for (int j = from; j < to; ++j) {
+      for (std::size_t c = 0; c < n; ++c) {
+        v[n + c] = v[c] | bit[j];
+        sz[n + c] = sz[c] + 1;
+      }
+      n *= 2;
+    }
+    return n;
+  }
+};
+
+// N(a, b, i) for size classes x <= y (sizes a = cls_size[x] <= b), at
+// (x * W + y) * K1 + i, K1 = largest size + 1.
+struct PairHistogram {
+  std::size_t W = 0, K1 = 0;
+  std::vector<std::uint64_t> n;
+};
+
+// Whether n^2 binom(k, floor(k / 2)) < 2^64 (k: the largest set size), so
+// that every C(q, a, b) and every partial sum of it fits 64 bits.
+inline bool moments_fit_64(double n_values, std::size_t k) {
+  std::uint64_t binom = 1;
+  for (std::size_t j = 1; j <= k / 2; ++j) binom = binom * (k - k / 2 + j) / j;
+  const std::uint64_t n = static_cast<std::uint64_t>(n_values);
+  const U128 nn = mul_64x64(n, n);
+  if (nn.hi != 0) return false;
+  return mul_64x64(nn.lo, binom).hi == 0;
+}
+
+// cq[x * W + y] += row[x] row[y] for x <= y, over the range of non-zero
+// entries (usually without gaps: the sizes of the supersets of Q). The
+// 64-bit version multiplies 32-bit counts into 64-bit sums, which
+// vectorises (SSE2 pmuludq) where OpenMP's simd is available.
+inline void accumulate_row(const std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+  std::size_t lo = 0, hi = W;
+  while (lo < hi && row[lo] == 0U) ++lo;
+  while (hi > lo && row[hi - 1] == 0U) --hi;
+  for (std::size_t x = lo; x < hi; ++x) {
+    const std::uint64_t vx = row[x];
+    if (vx == 0U) continue;
+    std::uint64_t* cx = cq + x * W;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (std::size_t y = x; y < hi; ++y) cx[y] += vx * row[y];
+  }
+}
+inline void accumulate_row(const std::uint32_t* row, std::size_t W, U128* cq) {
+  std::size_t lo = 0, hi = W;
+  while (lo < hi && row[lo] == 0U) ++lo;
+  while (hi > lo && row[hi - 1] == 0U) --hi;
+  for (std::size_t x = lo; x < hi; ++x) {
+    const std::uint64_t vx = row[x];
+    if (vx == 0U) continue;
+    U128* cx = cq + x * W;
+    for (std::size_t y = x; y < hi; ++y) add_product(cx[y], vx, row[y]);
+  }
+}
+
+// C(q, x, y) += T_x[Q] T_y[Q] over rows Q; row r has |Q| = q_of(r).
+// C is indexed (q * W + x) * W + y, x <= y. Each thread sums its rows into
+// its own accumulators; integer sums, so the total is the same for any
+// number of threads.
+template <typename Cell, typename QOf>
+void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t W, std::size_t K1,
+                     QOf q_of, int threads, std::vector<U128>& C) {
+  const std::size_t cells = K1 * W * W;
+  int nt = 1;
+#ifdef _OPENMP
+  nt = std::max(1, threads);
+#endif
+  std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
+  const std::int64_t R = static_cast<std::int64_t>(n_rows);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (std::int64_t r = 0; r < R; ++r) {
+      accumulate_row(rows + static_cast<std::size_t>(r) * W, W,
+                     a + static_cast<std::size_t>(q_of(static_cast<std::size_t>(r))) * W * W);
+    }
+  }
+  C.assign(cells, U128());
+  for (int t = 0; t < nt; ++t) {
+    for (std::size_t c = 0; c < cells; ++c) add_to(C[c], acc[static_cast<std::size_t>(t) * cells + c]);
+  }
+}
+
+// N(a, b, i) = sum_{q >= i} (-1)^(q - i) binom(q, i) C(q, a, b), in 128 bits.
+// Returns false if a result is negative or above 2^64 (cannot happen).
+inline bool invert_moments(const std::vector<U128>& C, const CompactSets& c, std::size_t K1,
+                           PairHistogram& h) {
+  const std::size_t W = c.cls_size.size();
+  std::vector<std::uint64_t> binom(K1 * K1, 0);
+  for (std::size_t q = 0; q < K1; ++q) {
+    binom[q * K1] = 1;
+    for (std::size_t i = 1; i <= q; ++i) {
+      binom[q * K1 + i] = binom[(q - 1) * K1 + i - 1] + (i < q ? binom[(q - 1) * K1 + i] : 0);
+    }
+  }
+  h.W = W;
+  h.K1 = K1;
+  h.n.assign(W * W * K1, 0);
+  for (std::size_t x = 0; x < W; ++x) {
+    const std::size_t a = static_cast<std::size_t>(c.cls_size[x]);
+    for (std::size_t y = x; y < W; ++y) {
+      for (std::size_t i = 0; i <= a; ++i) {
+        U128 pos, neg;
+        for (std::size_t q = i; q <= a; ++q) {
+          const U128 term = mul_128x64(C[(q * W + x) * W + y], binom[q * K1 + i]);
+          add_to((q - i) % 2 == 0 ? pos : neg, term);
+        }
+        if (less(pos, neg)) return false;
+        const U128 r = sub(pos, neg);
+        if (r.hi != 0) return false;
+        h.n[(x * W + y) * K1 + i] = r.lo;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace detail
+
+}  // namespace mlagreement
+
+#endif
