@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mlagreement/set_alpha.h"
+#include "mlagreement/set_build.h"
 #include "mlagreement/set_pairs.h"
 
 namespace {
