@@ -19,9 +19,10 @@
 // * within a group the sets are ordered by the size of their low part, so
 //   the trip counts of the update loop repeat (predictable loop exits);
 // * the products of a row run over the whole range of size classes a
-//   subset of that size can meet (zeros included), with the rows taken by
-//   subset size, so the loop bounds repeat too. Skipping zero classes costs
-//   more in mispredictions than the extra multiplications.
+//   subset of that size can meet in the block (zeros included), unrolled
+//   for each length of that range, with the rows taken by subset size so
+//   the length repeats. Skipping zero classes costs more in mispredictions
+//   than the extra multiplications.
 //
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_SET_SPARSE_H
@@ -52,23 +53,46 @@ inline int lowest_bit(std::uint64_t x) noexcept {
 #endif
 }
 
-// cq[x * W + y] += row[x] row[y] for lo <= x <= y < hi, zeros included: the
-// trip counts depend only on lo and hi, which repeat from row to row.
-inline void accumulate_range(const std::uint32_t* row, std::size_t lo, std::size_t hi,
-                             std::size_t W, std::uint64_t* cq) {
-  for (std::size_t x = lo; x < hi; ++x) {
+// cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, with
+// the range length L fixed at compile time: fully unrolled, no loop
+// branches. row and cq start at the first size class of the range.
+template <std::size_t L>
+void accumulate_fixed(const std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 24
+#endif
+  for (std::size_t x = 0; x < L; ++x) {
     const std::uint64_t vx = row[x];
     std::uint64_t* cx = cq + x * W;
-#ifdef _OPENMP
-#pragma omp simd
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 24
 #endif
-    for (std::size_t y = x; y < hi; ++y) cx[y] += vx * row[y];
+    for (std::size_t y = x; y < L; ++y) cx[y] += vx * row[y];
   }
+}
+using FixedProducts = void (*)(const std::uint32_t*, std::size_t, std::uint64_t*);
+// L <= kMaxSubsetLabels + 1 (sizes 0..22)
+inline FixedProducts fixed_products(std::size_t L) {
+  static const FixedProducts table[kMaxSubsetLabels + 2] = {
+      accumulate_fixed<0>,  accumulate_fixed<1>,  accumulate_fixed<2>,  accumulate_fixed<3>,
+      accumulate_fixed<4>,  accumulate_fixed<5>,  accumulate_fixed<6>,  accumulate_fixed<7>,
+      accumulate_fixed<8>,  accumulate_fixed<9>,  accumulate_fixed<10>, accumulate_fixed<11>,
+      accumulate_fixed<12>, accumulate_fixed<13>, accumulate_fixed<14>, accumulate_fixed<15>,
+      accumulate_fixed<16>, accumulate_fixed<17>, accumulate_fixed<18>, accumulate_fixed<19>,
+      accumulate_fixed<20>, accumulate_fixed<21>, accumulate_fixed<22>, accumulate_fixed<23>};
+  return table[L];
+}
+static_assert(kMaxSubsetLabels == 22, "extend the table of fixed_products()");
+
+// Products of one row over the size classes lo .. hi - 1 (f: fixed_products(hi - lo)).
+inline void accumulate_range(const std::uint32_t* row, std::size_t lo, std::size_t, std::size_t W,
+                             FixedProducts f, std::uint64_t* cq) {
+  f(row + lo, W, cq + lo * W + lo);
 }
 // 128-bit sums (designs with more than about 2^32 / binom(M, M/2) values):
 // skipping zeros pays there.
 inline void accumulate_range(const std::uint32_t* row, std::size_t, std::size_t, std::size_t W,
-                             U128* cq) {
+                             FixedProducts, U128* cq) {
   accumulate_row(row, W, cq);
 }
 
@@ -218,13 +242,14 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
       // products, rows taken by subset size (q = |QH| + |QL| < K1 for every row in use)
       const std::size_t qb = static_cast<std::size_t>(popcount64(b)), hi = top + 1U;
       for (std::size_t pc = 0; pc <= kL && qb + pc < K1; ++pc) {
-        const std::size_t q = qb + pc, lo = lo_of_q[q];
+        const std::size_t q = qb + pc, lo = std::min(lo_of_q[q], hi);
+        const FixedProducts f = fixed_products(hi - lo);
         Cell* const aq = a + q * W * W;
         const std::uint64_t* const sm = size_mask.data() + pc * nwords;
         for (std::size_t w = 0; w < nwords; ++w) {
           for (std::uint64_t m = mark[w] & sm[w]; m; m &= m - 1) {
             std::uint32_t* row = blk + (w * 64 + static_cast<std::size_t>(lowest_bit(m))) * W;
-            accumulate_range(row, lo, hi, W, aq);
+            accumulate_range(row, lo, hi, W, f, aq);
             std::fill(row, row + W, 0U);
           }
         }
