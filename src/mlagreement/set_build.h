@@ -54,7 +54,7 @@ inline std::size_t find_set(const std::vector<int>& table, const std::vector<std
 // vectorised where OpenMP's simd is available. flag[r]: bit 0 some label
 // missing, bit 1 some label decided.
 template <typename T, typename Codes>
-void build_sets_general(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
+void build_sets_general(const RecordView<T>& v, const Codes& codes_in, bool annotators, SetData& out) {
   const Codes codes = codes_in;  // local copy: stores cannot alias it
   const std::size_t k = v.n_labels, n = v.n_records, W = (k + 63) / 64;
   out = SetData();
@@ -127,7 +127,7 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes_in, SetData& 
   // (usually few: it then stays in cache).
   std::vector<int> table(64, -1);
   out.rec_set.resize(total);
-  out.rec_annotator.resize(total);
+  out.rec_annotator.resize(annotators ? total : 0);
   for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {
     const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
     const std::size_t annotator = dense ? c : static_cast<std::size_t>(v.annotator[r]);
@@ -164,7 +164,7 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes_in, SetData& 
     out.count[static_cast<std::size_t>(id)] += 1.0;
     const std::size_t q = slot[item]++;
     out.rec_set[q] = id;
-    out.rec_annotator[q] = static_cast<int>(annotator);
+    if (annotators) out.rec_annotator[q] = static_cast<int>(annotator);
   }
 }
 
@@ -176,7 +176,8 @@ namespace detail {
 // the table doubles when half full.
 class CodeTable {
  public:
-  CodeTable() : key_(64, 0U), id_(64, -1), shift_(58) {}
+  // starts at 4096 slots (48 KB): fewer doublings, still small
+  CodeTable() : key_(4096, 0U), id_(4096, -1), shift_(52) {}
   // Id of code, or -1 after storing it with id next_id.
   int find_or_add(std::uint64_t code, int next_id) {
     std::size_t pos = slot(code);
@@ -217,7 +218,7 @@ class CodeTable {
 // The fast path (see the top of the file). Returns false, out undefined, on
 // a missing value.
 template <typename T, typename Codes>
-bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
+bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool annotators, SetData& out) {
   const Codes codes = codes_in;  // local copy: stores cannot alias it
   const std::size_t k = v.n_labels, n = v.n_records, N = v.n_items, A = v.n_annotators;
   out = SetData();
@@ -226,7 +227,19 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, SetData&
   // two 32-bit halves (the high one only for k > 32): one element width in
   // the vectorised loop
   std::vector<std::uint32_t> lo(kBlock), hi(kBlock);
-  std::vector<int> id(n);
+  // every item has A >= 2 complete records: all pairable, records of item i
+  // at i * A + annotator (record r is item r % N, annotator r / N)
+  out.start.resize(N + 1);
+  for (std::size_t i = 0; i <= N; ++i) out.start[i] = i * A;
+  out.rec_set.resize(n);
+  if (annotators) {
+    out.rec_annotator.resize(n);
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t c = 0; c < A; ++c) out.rec_annotator[i * A + c] = static_cast<int>(c);
+    }
+  }
+  int* const rec_set = out.rec_set.data();
+  std::size_t item = 0, annotator = 0;  // of the next record
   std::vector<std::uint32_t> count;  // integer counts: no floating-point add chain
   detail::CodeTable table;
   for (std::size_t r0 = 0; r0 < n; r0 += kBlock) {
@@ -268,31 +281,24 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, SetData&
         count.push_back(0U);
       }
       ++count[static_cast<std::size_t>(s)];
-      id[r0 + r] = s;
+      rec_set[item * A + annotator] = s;
+      if (++item == N) {
+        item = 0;
+        ++annotator;
+      }
     }
   }
   out.count.assign(count.begin(), count.end());
-  // every item has A >= 2 complete records: all pairable, annotators in order
-  out.start.resize(N + 1);
-  for (std::size_t i = 0; i <= N; ++i) out.start[i] = i * A;
-  out.rec_set.resize(n);
-  out.rec_annotator.resize(n);
-  for (std::size_t c = 0; c < A; ++c) {
-    const int* idc = id.data() + c * N;
-    for (std::size_t i = 0; i < N; ++i) {
-      out.rec_set[i * A + c] = idc[i];
-      out.rec_annotator[i * A + c] = static_cast<int>(c);
-    }
-  }
   return true;
 }
 
+// annotators = false leaves out.rec_annotator empty (alpha does not need it).
 template <typename T, typename Codes>
-void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out) {
+void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out, bool annotators = true) {
   const bool complete_ok = v.item == nullptr && v.n_labels <= 64 && v.n_annotators >= 2 &&
                            v.n_records == v.n_items * v.n_annotators;
-  if (complete_ok && build_sets_complete(v, codes, out)) return;
-  build_sets_general(v, codes, out);
+  if (complete_ok && build_sets_complete(v, codes, annotators, out)) return;
+  build_sets_general(v, codes, annotators, out);
 }
 
 }  // namespace mlagreement

@@ -137,18 +137,26 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   gstart.push_back(S);
   const std::size_t G = ghigh.size();
   // groups of each block (CSR): the groups whose high part contains QH
+  // (subsets of m by sub = (sub - 1) & m: the SubsetEnumerator's tables cost
+  // more than these few subsets)
   std::vector<std::size_t> bstart(nH + 1, 0);
-  SubsetEnumerator enumerate;
   for (std::size_t g = 0; g < G; ++g) {
-    enumerate(ghigh[g], [&](std::uint32_t sub, int) { ++bstart[sub + 1]; });
+    const std::uint32_t m = ghigh[g];
+    for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
+      ++bstart[sub + 1];
+      if (sub == 0U) break;
+    }
   }
   for (std::size_t b = 0; b < nH; ++b) bstart[b + 1] += bstart[b];
   std::vector<std::uint32_t> bgroups(bstart[nH]);
   {
     std::vector<std::size_t> fill(bstart.begin(), bstart.end() - 1);
     for (std::size_t g = 0; g < G; ++g) {
-      enumerate(ghigh[g],
-                [&](std::uint32_t sub, int) { bgroups[fill[sub]++] = static_cast<std::uint32_t>(g); });
+      const std::uint32_t m = ghigh[g];
+      for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
+        bgroups[fill[sub]++] = static_cast<std::uint32_t>(g);
+        if (sub == 0U) break;
+      }
     }
   }
   // row offsets sub * W of the subsets of each low part that occurs

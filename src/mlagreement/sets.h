@@ -147,7 +147,7 @@ struct SetData {
   std::vector<double> count;        // pairable records with each distinct set
   std::vector<std::size_t> start;   // pairable item g owns records start[g] .. start[g + 1] - 1
   std::vector<int> rec_set;         // distinct set of each kept record
-  std::vector<int> rec_annotator;   // 0-based annotator of each kept record
+  std::vector<int> rec_annotator;   // 0-based annotator of each kept record (when asked for)
   std::int64_t bad_record = -1;
   std::size_t n_sets() const noexcept { return size.size(); }
   std::size_t n_items() const noexcept { return start.empty() ? 0 : start.size() - 1; }
