@@ -55,22 +55,30 @@ inline int lowest_bit(std::uint64_t x) noexcept {
 
 // cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, with
 // the range length L fixed at compile time: fully unrolled, no loop
-// branches. row and cq start at the first size class of the range.
+// branches. row and cq start at the first size class of the range. The row
+// is cleared on the way (its entries outside the range are zero already).
 template <std::size_t L>
-void accumulate_fixed(const std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+void accumulate_fixed(std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+  std::uint64_t v[L + 1];
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 24
 #endif
   for (std::size_t x = 0; x < L; ++x) {
-    const std::uint64_t vx = row[x];
+    v[x] = row[x];
+    row[x] = 0U;
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 24
+#endif
+  for (std::size_t x = 0; x < L; ++x) {
     std::uint64_t* cx = cq + x * W;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 24
 #endif
-    for (std::size_t y = x; y < L; ++y) cx[y] += vx * row[y];
+    for (std::size_t y = x; y < L; ++y) cx[y] += v[x] * v[y];
   }
 }
-using FixedProducts = void (*)(const std::uint32_t*, std::size_t, std::uint64_t*);
+using FixedProducts = void (*)(std::uint32_t*, std::size_t, std::uint64_t*);
 // L <= kMaxSubsetLabels + 1 (sizes 0..22)
 inline FixedProducts fixed_products(std::size_t L) {
   static const FixedProducts table[kMaxSubsetLabels + 2] = {
@@ -84,16 +92,17 @@ inline FixedProducts fixed_products(std::size_t L) {
 }
 static_assert(kMaxSubsetLabels == 22, "extend the table of fixed_products()");
 
-// Products of one row over the size classes lo .. hi - 1 (f: fixed_products(hi - lo)).
-inline void accumulate_range(const std::uint32_t* row, std::size_t lo, std::size_t, std::size_t W,
-                             FixedProducts f, std::uint64_t* cq) {
+// Products of one row over the size classes lo .. hi - 1 (f: fixed_products(hi - lo)),
+// then the row cleared.
+inline void accumulate_clear(std::uint32_t* row, std::size_t lo, std::size_t W, FixedProducts f,
+                             std::uint64_t* cq) {
   f(row + lo, W, cq + lo * W + lo);
 }
 // 128-bit sums (designs with more than about 2^32 / binom(M, M/2) values):
 // skipping zeros pays there.
-inline void accumulate_range(const std::uint32_t* row, std::size_t, std::size_t, std::size_t W,
-                             FixedProducts, U128* cq) {
+inline void accumulate_clear(std::uint32_t* row, std::size_t, std::size_t W, FixedProducts, U128* cq) {
   accumulate_row(row, W, cq);
+  std::fill(row, row + W, 0U);
 }
 
 // Low bits of the split: blocks of 2^kL rows of W counters.
@@ -257,8 +266,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
         for (std::size_t w = 0; w < nwords; ++w) {
           for (std::uint64_t m = mark[w] & sm[w]; m; m &= m - 1) {
             std::uint32_t* row = blk + (w * 64 + static_cast<std::size_t>(lowest_bit(m))) * W;
-            accumulate_range(row, lo, hi, W, f, aq);
-            std::fill(row, row + W, 0U);
+            accumulate_clear(row, lo, W, f, aq);
           }
         }
       }
