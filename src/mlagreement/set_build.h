@@ -2,7 +2,7 @@
 // pairable item, the distinct set of each of its records (SetData, sets.h).
 //
 // Two paths giving the same SetData (same set ids, same record order):
-// * complete dense arrays of at most 64 labels (no missing value, every
+// * complete dense arrays of at most 32 labels (no missing value, every
 //   item pairable; the common case): each block of records is turned into
 //   bit words and hashed to the distinct sets while its words are in L1;
 //   no missing-value flags, no per-item counting. A missing value met on
@@ -171,44 +171,38 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes_in, bool anno
 
 namespace detail {
 
-// Distinct one-word sets by open addressing, the keys kept in the slots (no
-// indirection to the set list). Multiplicative hashing on the high bits;
-// the table doubles when half full.
+// Distinct sets of at most 32 labels by open addressing, each slot one
+// 64-bit word (set id + 1) << 32 | code, 0 when empty: one cache line per
+// probe. Multiplicative hashing on the high bits; the table doubles when
+// half full.
 class CodeTable {
  public:
-  // starts at 4096 slots (48 KB): fewer doublings, still small
-  CodeTable() : key_(4096, 0U), id_(4096, -1), shift_(52) {}
+  // 2^bits slots to start with
+  explicit CodeTable(unsigned bits) : slot_(std::size_t{1} << bits, 0U), shift_(64U - bits) {}
   // Id of code, or -1 after storing it with id next_id.
-  int find_or_add(std::uint64_t code, int next_id) {
-    std::size_t pos = slot(code);
-    if (id_[pos] >= 0) return id_[pos];
-    key_[pos] = code;
-    id_[pos] = next_id;
-    if (2 * static_cast<std::size_t>(next_id + 1) > key_.size()) grow();
+  int find_or_add(std::uint32_t code, int next_id) {
+    const std::size_t pos = find(code);
+    if (slot_[pos] != 0U) return static_cast<int>((slot_[pos] >> 32) - 1U);
+    slot_[pos] = (static_cast<std::uint64_t>(next_id) + 1U) << 32 | code;
+    if (2 * static_cast<std::size_t>(next_id + 1) > slot_.size()) grow();
     return -1;
   }
 
  private:
-  std::vector<std::uint64_t> key_;
-  std::vector<int> id_;
+  std::vector<std::uint64_t> slot_;
   unsigned shift_;
-  std::size_t slot(std::uint64_t code) const noexcept {
-    const std::size_t mask = key_.size() - 1;
+  std::size_t find(std::uint32_t code) const noexcept {
+    const std::size_t mask = slot_.size() - 1;
     std::size_t pos = static_cast<std::size_t>((code * 0x9e3779b97f4a7c15ULL) >> shift_);
-    while (id_[pos] >= 0 && key_[pos] != code) pos = (pos + 1) & mask;
+    while (slot_[pos] != 0U && static_cast<std::uint32_t>(slot_[pos]) != code) pos = (pos + 1) & mask;
     return pos;
   }
   void grow() {
-    std::vector<std::uint64_t> key(2 * key_.size(), 0U);
-    std::vector<int> id(2 * id_.size(), -1);
-    key_.swap(key);
-    id_.swap(id);
+    std::vector<std::uint64_t> old(2 * slot_.size(), 0U);
+    slot_.swap(old);
     --shift_;
-    for (std::size_t t = 0; t < key.size(); ++t) {
-      if (id[t] < 0) continue;
-      const std::size_t pos = slot(key[t]);
-      key_[pos] = key[t];
-      id_[pos] = id[t];
+    for (std::uint64_t e : old) {
+      if (e != 0U) slot_[find(static_cast<std::uint32_t>(e))] = e;
     }
   }
 };
@@ -224,9 +218,8 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool ann
   out = SetData();
   out.n_words = 1;
   constexpr std::size_t kBlock = 2048;
-  // two 32-bit halves (the high one only for k > 32): one element width in
-  // the vectorised loop
-  std::vector<std::uint32_t> lo(kBlock), hi(kBlock);
+  // one 32-bit word per record (k <= 32)
+  std::vector<std::uint32_t> lo(kBlock);
   // every item has A >= 2 complete records: all pairable, records of item i
   // at i * A + annotator (record r is item r % N, annotator r / N)
   out.start.resize(N + 1);
@@ -240,19 +233,28 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool ann
   }
   int* const rec_set = out.rec_set.data();
   std::size_t item = 0, annotator = 0;  // of the next record
+  // Memory: fresh pages cost a fault each (about a microsecond), so the set
+  // lists are reserved for the worst case (untouched pages cost nothing)
+  // rather than grown by copying, and the hash table starts at about n / 4
+  // slots (at most 2^16) rather than doubling from small.
+  const std::size_t most = std::min<std::size_t>(n, std::size_t{1} << std::min<std::size_t>(k, 30));
+  out.bits.reserve(most);
+  out.size.reserve(most);
   std::vector<std::uint32_t> count;  // integer counts: no floating-point add chain
-  detail::CodeTable table;
+  count.reserve(most);
+  unsigned bits = 12;
+  while (bits < 16 && (std::size_t{1} << (bits + 2)) < n) ++bits;
+  detail::CodeTable table(bits);
   for (std::size_t r0 = 0; r0 < n; r0 += kBlock) {
     const std::size_t len = std::min(n, r0 + kBlock) - r0;
     std::fill(lo.begin(), lo.end(), 0U);
-    if (k > 32) std::fill(hi.begin(), hi.end(), 0U);
     // four columns per pass: one read-modify-write of the bit words per
     // four values; bits by masks (no shifts of the compared values)
     std::uint32_t missing = 0U;
     for (std::size_t j = 0; j < k; j += 4) {
       const std::size_t nj = std::min<std::size_t>(4, k - j);
-      std::uint32_t* hb = j < 32 ? lo.data() : hi.data();
-      const std::uint32_t b0 = std::uint32_t{1} << (j % 32);
+      std::uint32_t* hb = lo.data();
+      const std::uint32_t b0 = std::uint32_t{1} << j;
       const T* c0 = v.values + j * n + r0;
       const T* c1 = nj > 1 ? c0 + n : c0;  // absent columns repeat column j (no new bits)
       const T* c2 = nj > 2 ? c0 + 2 * n : c0;
@@ -271,7 +273,7 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool ann
     }
     if (missing != 0U) return false;
     for (std::size_t r = 0; r < len; ++r) {
-      const std::uint64_t code = lo[r] | (k > 32 ? static_cast<std::uint64_t>(hi[r]) << 32 : 0U);
+      const std::uint32_t code = lo[r];
       const int next = static_cast<int>(out.size.size());
       int s = table.find_or_add(code, next);
       if (s < 0) {
@@ -295,7 +297,7 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool ann
 // annotators = false leaves out.rec_annotator empty (alpha does not need it).
 template <typename T, typename Codes>
 void build_sets(const RecordView<T>& v, const Codes& codes, SetData& out, bool annotators = true) {
-  const bool complete_ok = v.item == nullptr && v.n_labels <= 64 && v.n_annotators >= 2 &&
+  const bool complete_ok = v.item == nullptr && v.n_labels <= 32 && v.n_annotators >= 2 &&
                            v.n_records == v.n_items * v.n_annotators;
   if (complete_ok && build_sets_complete(v, codes, annotators, out)) return;
   build_sets_general(v, codes, annotators, out);
