@@ -60,6 +60,7 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, int thread
   const std::size_t cells = sim.K1 * sim.K1 * sim.K1, per_thread = m_of.size() * cells;
   if (per_thread > (std::size_t{1} << 19)) return false;  // 4 MB of counts per thread
   int nt = 1;
+  (void)threads;  // used only with OpenMP
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif

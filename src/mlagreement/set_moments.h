@@ -147,46 +147,6 @@ inline CompactSets compact_sets(const SetData& d) {
   return c;
 }
 
-// Calls f(sub, |sub|) for every subset of mask. The subsets are split into
-// the low and the high bits of mask, so the inner loop runs over a small
-// precomputed list (no popcount).
-struct SubsetEnumerator {
-  SubsetEnumerator() : lo(std::size_t{1} << kLoBits), hi(std::size_t{1} << (kMaxSubsetLabels - kLoBits)),
-                       lo_size(lo.size()), hi_size(hi.size()) {}
-  template <typename F>
-  void operator()(std::uint32_t mask, F&& f) {
-    std::uint32_t bit[32];
-    int a = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1) bit[a++] = m & (~m + 1);
-    const int h = a < kLoBits ? a : kLoBits;
-    const std::size_t nl = fill(bit, 0, h, lo.data(), lo_size.data());
-    const std::size_t nh = fill(bit, h, a, hi.data(), hi_size.data());
-    for (std::size_t x = 0; x < nh; ++x) {
-      const std::uint32_t H = hi[x];
-      const int sh = hi_size[x];
-      for (std::size_t y = 0; y < nl; ++y) f(H | lo[y], sh + lo_size[y]);
-    }
-  }
-
- private:
-  static constexpr int kLoBits = 6;
-  std::vector<std::uint32_t> lo, hi;
-  std::vector<int> lo_size, hi_size;
-  static std::size_t fill(const std::uint32_t* bit, int from, int to, std::uint32_t* v, int* sz) {
-    v[0] = 0U;
-    sz[0] = 0;
-    std::size_t n = 1;
-    for (int j = from; j < to; ++j) {
-      for (std::size_t c = 0; c < n; ++c) {
-        v[n + c] = v[c] | bit[j];
-        sz[n + c] = sz[c] + 1;
-      }
-      n *= 2;
-    }
-    return n;
-  }
-};
-
 // N(a, b, i) for size classes x <= y (sizes a = cls_size[x] <= b), at
 // (x * W + y) * K1 + i, K1 = largest size + 1.
 struct PairHistogram {
@@ -244,6 +204,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
                      QOf q_of, int threads, std::vector<U128>& C) {
   const std::size_t cells = K1 * W * W;
   int nt = 1;
+  (void)threads;  // used only with OpenMP
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif

@@ -146,8 +146,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   gstart.push_back(S);
   const std::size_t G = ghigh.size();
   // groups of each block (CSR): the groups whose high part contains QH
-  // (subsets of m by sub = (sub - 1) & m: the SubsetEnumerator's tables cost
-  // more than these few subsets)
+  // (subsets of m by sub = (sub - 1) & m: few, no tables needed)
   std::vector<std::size_t> bstart(nH + 1, 0);
   for (std::size_t g = 0; g < G; ++g) {
     const std::uint32_t m = ghigh[g];
@@ -208,6 +207,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
                                          0x0000ffff0000ffffULL, 0x00000000ffffffffULL};
   const std::size_t cells = K1 * W * W;
   int nt = 1;
+  (void)threads;  // used only with OpenMP
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif
