@@ -235,15 +235,16 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes_in, bool ann
   std::size_t item = 0, annotator = 0;  // of the next record
   // Memory: fresh pages cost a fault each (about a microsecond), so the set
   // lists are reserved for the worst case (untouched pages cost nothing)
-  // rather than grown by copying, and the hash table starts at about n / 4
-  // slots (at most 2^16) rather than doubling from small.
+  // rather than grown by copying, and the hash table starts at about half
+  // the most distinct sets possible (at most 2^16 slots, 512 KB) rather than
+  // doubling from small (a doubling from 2^15 slots costs about 0.4 ms).
   const std::size_t most = std::min<std::size_t>(n, std::size_t{1} << std::min<std::size_t>(k, 30));
   out.bits.reserve(most);
   out.size.reserve(most);
   std::vector<std::uint32_t> count;  // integer counts: no floating-point add chain
   count.reserve(most);
   unsigned bits = 12;
-  while (bits < 16 && (std::size_t{1} << (bits + 2)) < n) ++bits;
+  while (bits < 16 && (std::size_t{1} << (bits + 1)) < most) ++bits;
   detail::CodeTable table(bits);
   for (std::size_t r0 = 0; r0 < n; r0 += kBlock) {
     const std::size_t len = std::min(n, r0 + kBlock) - r0;
