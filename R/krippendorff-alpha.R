@@ -74,9 +74,9 @@
 #' same value up to the last floating-point sums, and results do not depend
 #' on `threads`. On 1e5 random annotations of 20 labels (25,810 distinct
 #' sets; `bench/alpha.R` in the sources) the Jaccard and MASI alphas take
-#' about 9 ms with one thread, under 5 times [mla()] on the same array
+#' about 7.5 ms with one thread, about 4 times [mla()] on the same array
 #' (about 1 ms goes to the counting pass it shares with [mla()], 2 ms to
-#' building the sets and 4 ms to counting label subsets); with label
+#' building the sets and 3 ms to counting label subsets); with label
 #' prevalence 0.5 (95,355 distinct sets) about 0.2 s; over 40 labels
 #' (prevalences 0.02-0.2, 67,180 distinct sets) about 0.5 s. The worst case is many distinct sets with more than 64
 #' labels in use, or with sets of more than 22 labels: pairs, so 1e5

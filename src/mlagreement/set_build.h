@@ -124,8 +124,16 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes_in, bool anno
   // Distinct sets by open addressing on the bit words, records in their
   // own order; each kept record goes to its item's next slot. The table
   // doubles when half full, so it stays about the size of the distinct sets
-  // (usually few: it then stays in cache).
-  std::vector<int> table(64, -1);
+  // (usually few: it then stays in cache). As in the fast path, the set lists
+  // are reserved and the table starts at about half the most distinct sets
+  // possible (at most 2^16 slots): fresh pages cost a fault each.
+  const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
+  out.bits.reserve(most * W);
+  out.size.reserve(most);
+  out.count.reserve(most);
+  unsigned bits = 6;
+  while (bits < 16 && (std::size_t{1} << (bits + 1)) < most) ++bits;
+  std::vector<int> table(std::size_t{1} << bits, -1);
   out.rec_set.resize(total);
   out.rec_annotator.resize(annotators ? total : 0);
   for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {

@@ -290,7 +290,9 @@ test_that("the fast set-building path spans blocks of records", {
     long <- annotations_long(set_array_to_long(x), item, annotator, label, value)
     expect_equal(krippendorff_alpha(x, c("jaccard", "masi")),
                  krippendorff_alpha(long, c("jaccard", "masi")), tolerance = 1e-12)
-    # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets
+    # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets;
+    # here the block of the empty high part takes the superset sums (more
+    # updates than kL 2^kL W / 8), the others single updates (set_sparse.h)
     r1 <- expected_by(x, 1L)
     for (method in c(2L, 4L)) {
       r <- expected_by(x, method)
