@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mlagreement/set_alpha.h"
+#include "mlagreement/set_build.h"
 #include "mlagreement/set_pairs.h"
 
 namespace {
@@ -15,7 +16,7 @@ namespace {
 template <typename T, typename Codes>
 void build(const T* values, R_xlen_t n_values, int n_labels, const Rcpp::IntegerVector& item,
            int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Codes& codes,
-           mlagreement::SetData& out) {
+           bool annotators, mlagreement::SetData& out) {
   const std::size_t k = static_cast<std::size_t>(n_labels);
   mlagreement::RecordView<T> view{values,
                                   static_cast<std::size_t>(n_values) / k,
@@ -24,24 +25,26 @@ void build(const T* values, R_xlen_t n_values, int n_labels, const Rcpp::Integer
                                   static_cast<std::size_t>(n_items),
                                   annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
                                   static_cast<std::size_t>(n_annotators)};
-  mlagreement::build_sets(view, codes, out);
+  mlagreement::build_sets(view, codes, out, annotators);
 }
 
+// annotators: whether out.rec_annotator is needed (pair measures only)
 void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-               const Rcpp::IntegerVector& annotator, int n_annotators, mlagreement::SetData& out) {
+               const Rcpp::IntegerVector& annotator, int n_annotators, bool annotators,
+               mlagreement::SetData& out) {
   const R_xlen_t n = Rf_xlength(values);
   switch (TYPEOF(values)) {
     case INTSXP:
       build(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetIntCodes{NA_INTEGER}, out);
+            mlagreement::SetIntCodes{NA_INTEGER}, annotators, out);
       break;
     case LGLSXP:
       build(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetIntCodes{NA_LOGICAL}, out);
+            mlagreement::SetIntCodes{NA_LOGICAL}, annotators, out);
       break;
     case REALSXP:
       build(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetRealCodes{}, out);
+            mlagreement::SetRealCodes{}, annotators, out);
       break;
     default:
       Rcpp::stop("Internal error: unsupported storage type for `values`.");
@@ -58,7 +61,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
                          const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
                          int method, int threads) {
   mlagreement::SetData d;
-  build_any(values, n_labels, item, n_items, annotator, n_annotators, d);
+  build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
   if (d.bad_record >= 0) {
     return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
   }
@@ -101,7 +104,7 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
                              int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
                              int k_used, int R, const Rcpp::IntegerVector& seed, int threads) {
   mlagreement::SetData d;
-  build_any(values, n_labels, item, n_items, annotator, n_annotators, d);
+  build_any(values, n_labels, item, n_items, annotator, n_annotators, true, d);
   if (d.bad_record >= 0) {
     return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
   }

@@ -15,6 +15,10 @@
 #include "set_expected.h"
 #include "sets.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace mlagreement {
 
 // ---------------------------------------------------------------------------
@@ -28,19 +32,100 @@ struct SetAlpha {
   int method = 0;  // how D_e was computed (choose_expected_method()); -1 internal error
 };
 
-// D_o = (1/n) sum_i 1/(m_i - 1) sum_{r != s in i} d(r, s);
-// D_e = 1/(n (n - 1)) sum_{r != s over all pairable values} d(r, s), summed
-// over distinct sets with their counts (set_expected.h). Items are summed in
-// a fixed order after the parallel loop, so results do not depend on threads.
-// with_expected = false skips D_e (the average similarities need only items).
-inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int threads) {
-  SetAlpha out;
+namespace detail {
+
+// The observed part by counting: the within-item pairs by (m, a, b, i) (m
+// the item's records, a, b the set sizes, i the intersection), then one
+// weighted sum per cell. A count is an increment where summing the
+// similarities per pair takes four floating-point additions; integer
+// counts, so the result does not depend on the order of items or on
+// threads. For one-word sets with tabulated similarities, items of at most
+// kMaxRecords records and a bounded table; returns false otherwise (the
+// caller then sums per item).
+constexpr std::size_t kMaxRecords = 64;
+inline bool observed_by_counts(const SetData& d, const SimTable& sim, int threads, double& oj,
+                               double& om, double& sj, double& sm) {
   const std::size_t G = d.n_items();
-  const double n = static_cast<double>(d.n_values());
-  if (G == 0) return out;
-  int max_size = 0;
-  for (int a : d.size) max_size = std::max(max_size, a);
-  const SimTable sim(max_size);
+  if (d.n_words != 1 || sim.K1 == 0) return false;
+  std::vector<int> m_index(kMaxRecords + 1, -1);
+  std::vector<std::size_t> m_of;
+  for (std::size_t g = 0; g < G; ++g) {
+    const std::size_t m = d.start[g + 1] - d.start[g];
+    if (m > kMaxRecords) return false;
+    if (m_index[m] < 0) {
+      m_index[m] = static_cast<int>(m_of.size());
+      m_of.push_back(m);
+    }
+  }
+  const std::size_t cells = sim.K1 * sim.K1 * sim.K1, per_thread = m_of.size() * cells;
+  if (per_thread > (std::size_t{1} << 19)) return false;  // 4 MB of counts per thread
+  int nt = 1;
+  (void)threads;  // used only with OpenMP
+#ifdef _OPENMP
+  nt = std::max(1, threads);
+#endif
+  std::vector<std::uint64_t> count(static_cast<std::size_t>(nt) * per_thread, 0U);
+  const std::int64_t GG = static_cast<std::int64_t>(G);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+  {
+    int tid = 0;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+#endif
+    std::uint64_t* const mine = count.data() + static_cast<std::size_t>(tid) * per_thread;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+    for (std::int64_t gi = 0; gi < GG; ++gi) {
+      const std::size_t g = static_cast<std::size_t>(gi);
+      const std::size_t b = d.start[g], m = d.start[g + 1] - b;
+      std::uint64_t* const cm = mine + static_cast<std::size_t>(m_index[m]) * cells;
+      std::uint64_t code[kMaxRecords];
+      int size[kMaxRecords];
+      for (std::size_t r = 0; r < m; ++r) {
+        const std::size_t s = static_cast<std::size_t>(d.rec_set[b + r]);
+        code[r] = d.bits[s];
+        size[r] = d.size[s];
+      }
+      for (std::size_t r = 0; r < m; ++r) {
+        for (std::size_t q = r + 1; q < m; ++q) {
+          ++cm[sim.at(size[r], size[q], popcount64(code[r] & code[q]))];
+        }
+      }
+    }
+  }
+  for (int t = 1; t < nt; ++t) {
+    for (std::size_t x = 0; x < per_thread; ++x) count[x] += count[static_cast<std::size_t>(t) * per_thread + x];
+  }
+  oj = om = sj = sm = 0;
+  for (std::size_t mi = 0; mi < m_of.size(); ++mi) {
+    const double m = static_cast<double>(m_of[mi]);
+    double dj = 0, dm = 0, simj = 0, simm = 0;
+    for (std::size_t x = 0; x < cells; ++x) {
+      const std::uint64_t c = count[mi * cells + x];
+      if (c == 0U) continue;
+      const double w = static_cast<double>(c);
+      simj += w * sim.jac[x];
+      simm += w * sim.masi[x];
+      dj += w * (1.0 - sim.jac[x]);
+      dm += w * (1.0 - sim.masi[x]);
+    }
+    oj += 2.0 * dj / (m - 1.0);
+    om += 2.0 * dm / (m - 1.0);
+    sj += simj / (m * (m - 1.0) / 2.0);
+    sm += simm / (m * (m - 1.0) / 2.0);
+  }
+  return true;
+}
+
+// The observed part item by item (any sets, any item sizes). Items are
+// summed in a fixed order after the parallel loop, so results do not depend
+// on threads.
+inline void observed_by_items(const SetData& d, const SimTable& sim, int threads, double& oj,
+                              double& om, double& sj_sum, double& sm_sum) {
+  const std::size_t G = d.n_items();
   std::vector<double> ij(G), im(G), sj(G), sm(G);
   const std::int64_t GG = static_cast<std::int64_t>(G);
 #ifdef _OPENMP
@@ -70,6 +155,35 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
     im[g] = 2.0 * dm / (m - 1.0);
     sj[g] = simj / (m * (m - 1.0) / 2.0);
     sm[g] = simm / (m * (m - 1.0) / 2.0);
+  }
+  (void)threads;
+  oj = om = sj_sum = sm_sum = 0;
+  for (std::size_t g = 0; g < G; ++g) {
+    oj += ij[g];
+    om += im[g];
+    sj_sum += sj[g];
+    sm_sum += sm[g];
+  }
+}
+
+}  // namespace detail
+
+// D_o = (1/n) sum_i 1/(m_i - 1) sum_{r != s in i} d(r, s);
+// D_e = 1/(n (n - 1)) sum_{r != s over all pairable values} d(r, s), summed
+// over distinct sets with their counts (set_expected.h). D_o by counting
+// pairs where possible, else item by item (both independent of threads).
+// with_expected = false skips D_e (the average similarities need only items).
+inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int threads) {
+  SetAlpha out;
+  const std::size_t G = d.n_items();
+  const double n = static_cast<double>(d.n_values());
+  if (G == 0) return out;
+  int max_size = 0;
+  for (int a : d.size) max_size = std::max(max_size, a);
+  const SimTable sim(max_size);
+  double oj = 0, om = 0, simj_sum = 0, simm_sum = 0;
+  if (!detail::observed_by_counts(d, sim, threads, oj, om, simj_sum, simm_sum)) {
+    detail::observed_by_items(d, sim, threads, oj, om, simj_sum, simm_sum);
   }
   double ej = 0, em = 0;
   if (with_expected) {
@@ -102,19 +216,12 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
       }
     }
   }
-  double oj = 0, om = 0;
-  for (std::size_t g = 0; g < G; ++g) {
-    oj += ij[g];
-    om += im[g];
-    out.similarity_jaccard += sj[g];
-    out.similarity_masi += sm[g];
-  }
   out.observed_jaccard = oj / n;
   out.observed_masi = om / n;
   out.expected_jaccard = ej / (n * (n - 1.0));
   out.expected_masi = em / (n * (n - 1.0));
-  out.similarity_jaccard /= static_cast<double>(G);
-  out.similarity_masi /= static_cast<double>(G);
+  out.similarity_jaccard = simj_sum / static_cast<double>(G);
+  out.similarity_masi = simm_sum / static_cast<double>(G);
   return out;
 }
 

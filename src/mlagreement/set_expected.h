@@ -26,9 +26,9 @@
 //    split into high and low halves; the rows sharing a high part QH form a
 //    cache-sized block, filled by the sets whose high part contains QH (each
 //    adds its count to the rows of the subsets of its low part), multiplied
-//    out and cleared. Work: sum_s 2^|s| row updates plus, per row,
-//    (non-zero entries)^2 / 2 products; memory: one block per thread. Cheap
-//    when sets are small, whatever their number.
+//    out and cleared (set_sparse.h). Work: sum_s 2^|s| row updates plus, per
+//    row, about (size classes in range)^2 / 2 products; memory: one block
+//    per thread. Cheap when sets are small, whatever their number.
 //
 // 3. dense subset counting (code 3; at most 22 labels in use, 2^k x W table
 //    within a memory cap). The same rows, indexed by Q itself, filled by the
@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "set_moments.h"
+#include "set_sparse.h"
 #include "sets.h"
 
 #ifdef _OPENMP
@@ -66,138 +67,6 @@
 namespace mlagreement {
 
 namespace detail {
-
-// Method 2. The k labels are split into kH high and kL = k - kH low bits, so
-// Q = (QH, QL). The subsets Q with one high part QH form a block of at most
-// 2^kL rows, small enough for the cache; blocks are independent. Sets are
-// grouped by their high part sH; a block QH visits the groups with sH
-// containing QH (listed beforehand by enumerating the subsets of every
-// sH), and each set of those adds its count to the rows of the subsets of
-// its low part. Then the block's touched rows are multiplied out and
-// cleared. Every update stays within the block, and no table of 2^k row
-// numbers is needed.
-template <typename Cell>
-bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
-  const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size(), k = c.k;
-  const std::size_t kL = k / 2, kH = k - kL;
-  const std::uint32_t maskL = (std::uint32_t{1} << kL) - 1U;
-  const std::size_t S = d.n_sets();
-  // sets ordered by high part (counting sort), grouped
-  const std::size_t nH = std::size_t{1} << kH;
-  std::vector<std::size_t> hstart(nH + 1, 0);
-  for (std::size_t s = 0; s < S; ++s) ++hstart[static_cast<std::size_t>(c.code[s] >> kL) + 1];
-  for (std::size_t b = 0; b < nH; ++b) hstart[b + 1] += hstart[b];
-  std::vector<std::uint32_t> low(S), cls(S), cnt(S);
-  {
-    std::vector<std::size_t> fill(hstart.begin(), hstart.end() - 1);
-    for (std::size_t s = 0; s < S; ++s) {
-      const std::size_t p = fill[static_cast<std::size_t>(c.code[s] >> kL)]++;
-      low[p] = static_cast<std::uint32_t>(c.code[s]) & maskL;
-      cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
-      cnt[p] = static_cast<std::uint32_t>(d.count[s]);
-    }
-  }
-  std::vector<std::size_t> gstart;  // group g owns sets gstart[g] .. gstart[g + 1] - 1
-  std::vector<std::uint32_t> ghigh;
-  for (std::size_t b = 0; b < nH; ++b) {
-    if (hstart[b] == hstart[b + 1]) continue;
-    gstart.push_back(hstart[b]);
-    ghigh.push_back(static_cast<std::uint32_t>(b));
-  }
-  gstart.push_back(S);
-  const std::size_t G = ghigh.size();
-  // groups of each block (CSR): the groups whose high part contains QH
-  std::vector<std::size_t> bstart(nH + 1, 0);
-  SubsetEnumerator enumerate;
-  for (std::size_t g = 0; g < G; ++g) {
-    enumerate(ghigh[g], [&](std::uint32_t sub, int) { ++bstart[sub + 1]; });
-  }
-  for (std::size_t b = 0; b < nH; ++b) bstart[b + 1] += bstart[b];
-  std::vector<std::uint32_t> bgroups(bstart[nH]);
-  {
-    std::vector<std::size_t> fill(bstart.begin(), bstart.end() - 1);
-    for (std::size_t g = 0; g < G; ++g) {
-      enumerate(ghigh[g],
-                [&](std::uint32_t sub, int) { bgroups[fill[sub]++] = static_cast<std::uint32_t>(g); });
-    }
-  }
-  const std::size_t cells = K1 * W * W, nL = std::size_t{1} << kL;
-  // the subsets of every low part (3^kL entries in all)
-  std::vector<std::size_t> lstart(nL + 1, 0);
-  std::vector<std::uint16_t> lsub;
-  for (std::uint32_t m = 0; m < nL; ++m) {
-    for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
-      lsub.push_back(static_cast<std::uint16_t>(sub));
-      if (sub == 0U) break;
-    }
-    lstart[m + 1] = lsub.size();
-  }
-  int nt = 1;
-#ifdef _OPENMP
-  nt = std::max(1, threads);
-#endif
-  std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
-  const std::int64_t NH = static_cast<std::int64_t>(nH);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-  {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
-    std::vector<std::uint32_t> block(nL * W, 0U);
-    // rows of the block in use, one byte each (a plain store per update,
-    // no read: no dependency between updates), padded to whole words
-    std::vector<std::uint8_t> touched((nL + 7) / 8 * 8, 0U);
-    std::uint32_t* const blk = block.data();
-    std::uint8_t* const mark = touched.data();
-    const std::uint16_t* const sub_list = lsub.data();
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 4)
-#endif
-    for (std::int64_t bi = 0; bi < NH; ++bi) {
-      const std::size_t b = static_cast<std::size_t>(bi);
-      if (bstart[b] == bstart[b + 1]) continue;
-      for (std::size_t e = bstart[b]; e < bstart[b + 1]; ++e) {
-        const std::size_t g = bgroups[e];
-        const std::size_t p0 = gstart[g], p1 = gstart[g + 1];
-        for (std::size_t p = p0; p < p1; ++p) {
-          // locals: the byte stores below could alias anything
-          std::uint32_t* const col = blk + cls[p];
-          const std::uint32_t cp = cnt[p];
-          const std::uint16_t* const f0 = sub_list + lstart[low[p]];
-          const std::uint16_t* const f1 = sub_list + lstart[low[p] + 1];
-          for (const std::uint16_t* f = f0; f < f1; ++f) {
-            const std::size_t sub = *f;
-            mark[sub] = 1U;
-            col[sub * W] += cp;
-          }
-        }
-      }
-      // the rows in use: the non-zero bytes of each 8-byte word of marks
-      Cell* const ab = a + static_cast<std::size_t>(popcount64(b)) * W * W;
-      for (std::size_t w = 0; w < touched.size(); w += 8) {
-        std::uint64_t word;
-        std::memcpy(&word, mark + w, 8);
-        if (word == 0U) continue;
-        for (std::size_t sub = w; sub < w + 8; ++sub) {  // bytes in order: no endianness
-          if (mark[sub] == 0U) continue;
-          mark[sub] = 0U;
-          std::uint32_t* row = blk + sub * W;
-          accumulate_row(row, W, ab + static_cast<std::size_t>(popcount64(sub)) * W * W);
-          std::fill(row, row + W, 0U);
-        }
-      }
-    }
-  }
-  std::vector<U128> C(cells);
-  for (int t = 0; t < nt; ++t) {
-    for (std::size_t x = 0; x < cells; ++x) add_to(C[x], acc[static_cast<std::size_t>(t) * cells + x]);
-  }
-  return invert_moments(C, c, K1, h);
-}
 
 // Method 6 (for more than 22 labels in use, at most 64, and sets of at most
 // 22 labels): the rows of method 2 for the subsets that occur, found through

@@ -60,10 +60,31 @@ inline CompactSets compact_sets(const SetData& d) {
   CompactSets c;
   const std::size_t S = d.n_sets(), nw = d.n_words;
   std::vector<std::size_t> freq(nw * 64, 0);
-  for (std::size_t s = 0; s < S; ++s) {
-    for (std::size_t w = 0; w < nw; ++w) {
-      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
-        ++freq[w * 64 + static_cast<std::size_t>(ctz64(m))];
+  if (nw == 1) {
+    // one word: histograms of the byte values, then the labels from those
+    // (looping over the bits of each set mispredicts on every set)
+    std::uint64_t any = 0U;
+    for (std::size_t s = 0; s < S; ++s) any |= d.bits[s];
+    std::size_t nb = 0;  // bytes in use
+    while (nb < 8 && (any >> (8 * nb)) != 0U) ++nb;
+    std::vector<std::size_t> bytes(8 * 256, 0);
+    for (std::size_t s = 0; s < S; ++s) {
+      const std::uint64_t x = d.bits[s];
+      for (std::size_t q = 0; q < nb; ++q) ++bytes[q * 256 + ((x >> (8 * q)) & 0xffU)];
+    }
+    for (std::size_t q = 0; q < nb; ++q) {
+      for (std::size_t v = 1; v < 256; ++v) {
+        for (std::size_t bit = 0; bit < 8; ++bit) {
+          if ((v >> bit) & 1U) freq[q * 8 + bit] += bytes[q * 256 + v];
+        }
+      }
+    }
+  } else {
+    for (std::size_t s = 0; s < S; ++s) {
+      for (std::size_t w = 0; w < nw; ++w) {
+        for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
+          ++freq[w * 64 + static_cast<std::size_t>(ctz64(m))];
+        }
       }
     }
   }
@@ -92,6 +113,28 @@ inline CompactSets compact_sets(const SetData& d) {
   std::vector<std::uint64_t> bit_of(nw * 64, 0U);
   for (std::size_t p = 0; p < c.k; ++p) bit_of[used[p]] = std::uint64_t{1} << p;
   c.code.assign(S, 0U);
+  if (nw == 1) {
+    // one word: the new code byte by byte from tables (no loop over bits)
+    std::size_t n_bytes = 0;
+    for (std::size_t p = 0; p < c.k; ++p) n_bytes = std::max(n_bytes, used[p] / 8 + 1);
+    std::vector<std::uint64_t> by_byte(n_bytes * 256, 0U);
+    for (std::size_t q = 0; q < n_bytes; ++q) {
+      for (std::size_t v = 1; v < 256; ++v) {
+        std::uint64_t code = 0U;
+        for (std::size_t bit = 0; bit < 8; ++bit) {
+          if ((v >> bit) & 1U) code |= bit_of[q * 8 + bit];
+        }
+        by_byte[q * 256 + v] = code;
+      }
+    }
+    for (std::size_t s = 0; s < S; ++s) {
+      const std::uint64_t x = d.bits[s];
+      std::uint64_t code = 0U;
+      for (std::size_t q = 0; q < n_bytes; ++q) code |= by_byte[q * 256 + ((x >> (8 * q)) & 0xffU)];
+      c.code[s] = code;
+    }
+    return c;
+  }
   for (std::size_t s = 0; s < S; ++s) {
     std::uint64_t code = 0U;
     for (std::size_t w = 0; w < nw; ++w) {
@@ -103,46 +146,6 @@ inline CompactSets compact_sets(const SetData& d) {
   }
   return c;
 }
-
-// Calls f(sub, |sub|) for every subset of mask. The subsets are split into
-// the low and the high bits of mask, so the inner loop runs over a small
-// precomputed list (no popcount).
-struct SubsetEnumerator {
-  SubsetEnumerator() : lo(std::size_t{1} << kLoBits), hi(std::size_t{1} << (kMaxSubsetLabels - kLoBits)),
-                       lo_size(lo.size()), hi_size(hi.size()) {}
-  template <typename F>
-  void operator()(std::uint32_t mask, F&& f) {
-    std::uint32_t bit[32];
-    int a = 0;
-    for (std::uint32_t m = mask; m; m &= m - 1) bit[a++] = m & (~m + 1);
-    const int h = a < kLoBits ? a : kLoBits;
-    const std::size_t nl = fill(bit, 0, h, lo.data(), lo_size.data());
-    const std::size_t nh = fill(bit, h, a, hi.data(), hi_size.data());
-    for (std::size_t x = 0; x < nh; ++x) {
-      const std::uint32_t H = hi[x];
-      const int sh = hi_size[x];
-      for (std::size_t y = 0; y < nl; ++y) f(H | lo[y], sh + lo_size[y]);
-    }
-  }
-
- private:
-  static constexpr int kLoBits = 6;
-  std::vector<std::uint32_t> lo, hi;
-  std::vector<int> lo_size, hi_size;
-  static std::size_t fill(const std::uint32_t* bit, int from, int to, std::uint32_t* v, int* sz) {
-    v[0] = 0U;
-    sz[0] = 0;
-    std::size_t n = 1;
-    for (int j = from; j < to; ++j) {
-      for (std::size_t c = 0; c < n; ++c) {
-        v[n + c] = v[c] | bit[j];
-        sz[n + c] = sz[c] + 1;
-      }
-      n *= 2;
-    }
-    return n;
-  }
-};
 
 // N(a, b, i) for size classes x <= y (sizes a = cls_size[x] <= b), at
 // (x * W + y) * K1 + i, K1 = largest size + 1.
@@ -201,6 +204,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
                      QOf q_of, int threads, std::vector<U128>& C) {
   const std::size_t cells = K1 * W * W;
   int nt = 1;
+  (void)threads;  // used only with OpenMP
 #ifdef _OPENMP
   nt = std::max(1, threads);
 #endif

@@ -5,7 +5,7 @@
 // Am, boot-F1) need the full label sets, not only the (x, m) tables. Records
 // are compressed to bitsets (one pass over the label columns, a block of
 // records at a time, without branches) and hashed to the distinct sets,
-// which are kept once with their counts: the expected disagreement of alpha
+// which are kept once with their counts (set_build.h): the expected disagreement of alpha
 // works on the S distinct sets (set_expected.h), never on pairs of records.
 // Every set similarity used here is a function of (|A|, |B|, |A n B|) only,
 // so it can be tabulated (SimTable).
@@ -147,7 +147,7 @@ struct SetData {
   std::vector<double> count;        // pairable records with each distinct set
   std::vector<std::size_t> start;   // pairable item g owns records start[g] .. start[g + 1] - 1
   std::vector<int> rec_set;         // distinct set of each kept record
-  std::vector<int> rec_annotator;   // 0-based annotator of each kept record
+  std::vector<int> rec_annotator;   // 0-based annotator of each kept record (when asked for)
   std::int64_t bad_record = -1;
   std::size_t n_sets() const noexcept { return size.size(); }
   std::size_t n_items() const noexcept { return start.empty() ? 0 : start.size() - 1; }
@@ -160,150 +160,6 @@ struct SetData {
     return n;
   }
 };
-
-namespace detail {
-
-// Slot of x in an open-addressing table of distinct sets (ids into sets,
-// n_words words each); -1 slots are empty. Returns the slot holding x, or
-// the empty slot where it belongs.
-inline std::size_t find_set(const std::vector<int>& table, const std::vector<std::uint64_t>& sets,
-                            std::size_t n_words, const std::uint64_t* x) noexcept {
-  const std::size_t mask = table.size() - 1;
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-  for (std::size_t w = 0; w < n_words; ++w) h = mix64(h ^ x[w]);
-  std::size_t pos = static_cast<std::size_t>(h) & mask;
-  if (n_words == 1) {  // one word: compare it directly
-    while (table[pos] >= 0 && sets[static_cast<std::size_t>(table[pos])] != x[0]) pos = (pos + 1) & mask;
-    return pos;
-  }
-  while (table[pos] >= 0 &&
-         !std::equal(x, x + n_words, sets.data() + static_cast<std::size_t>(table[pos]) * n_words)) {
-    pos = (pos + 1) & mask;
-  }
-  return pos;
-}
-
-}  // namespace detail
-
-// Records to bitsets, a block of records at a time (the block's bit words and
-// missing flags stay in L1 while every label column streams through). The
-// column loop has no branches (random 0/1 data would mispredict them) and is
-// vectorised where OpenMP's simd is available. flag[r]: bit 0 some label
-// missing, bit 1 some label decided.
-template <typename T, typename Codes>
-void build_sets(const RecordView<T>& v, const Codes& codes_in, SetData& out) {
-  const Codes codes = codes_in;  // local copy: stores cannot alias it
-  const std::size_t k = v.n_labels, n = v.n_records, W = (k + 63) / 64;
-  out = SetData();
-  out.n_words = W;
-  // one word: two 32-bit halves (the high one only for k > 32), so the
-  // vectorised loop has a single element width
-  std::vector<std::uint64_t> rbits(W > 1 ? n * W : 0, 0);
-  std::vector<std::uint32_t> lo(W == 1 ? n : 0, 0U), hi(W == 1 && k > 32 ? n : 0, 0U);
-  std::vector<std::uint8_t> flag(n, 0);
-  constexpr std::size_t kBlock = 2048;
-  for (std::size_t r0 = 0; r0 < n; r0 += kBlock) {
-    const std::size_t r1 = std::min(n, r0 + kBlock);
-    std::uint8_t* fl = flag.data();
-    for (std::size_t j = 0; j < k; ++j) {
-      const T* col = v.values + j * n;
-      if (W == 1) {
-        std::uint32_t* hb = j < 32 ? lo.data() : hi.data();
-        const unsigned sh = static_cast<unsigned>(j % 32);
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-        for (std::size_t r = r0; r < r1; ++r) {
-          const T val = col[r];
-          fl[r] |= static_cast<std::uint8_t>(codes.is_na(val) ? 1U : 2U);
-          hb[r] |= (codes.positive(val) ? 1U : 0U) << sh;
-        }
-      } else {
-        std::uint64_t* rb = rbits.data() + j / 64;
-        const unsigned sh = static_cast<unsigned>(j % 64);
-        for (std::size_t r = r0; r < r1; ++r) {
-          const T val = col[r];
-          fl[r] |= static_cast<std::uint8_t>(codes.is_na(val) ? 1U : 2U);
-          rb[r * W] |= static_cast<std::uint64_t>(codes.positive(val) ? 1U : 0U) << sh;
-        }
-      }
-    }
-  }
-  // Records of each item (item_of() without a division for the dense layout).
-  const bool dense = v.item == nullptr;
-  const std::size_t N = v.n_items;
-  std::vector<std::size_t> per_item(N, 0);
-  for (std::size_t r = 0, i = 0; r < n; ++r) {
-    const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
-    if (dense && ++i == N) i = 0;
-    if ((flag[r] & 1U) == 0U) {
-      ++per_item[item];
-    } else if (flag[r] == 3U) {
-      out.bad_record = static_cast<std::int64_t>(r);
-      return;
-    }
-  }
-  // Group the complete records of pairable items by item (counting sort).
-  std::vector<std::size_t> slot(N, 0);
-  std::size_t total = 0, g = 0;
-  out.start.push_back(0);
-  for (std::size_t i = 0; i < N; ++i) {
-    if (per_item[i] >= 2) {
-      slot[i] = total;
-      total += per_item[i];
-      out.start.push_back(total);
-      ++g;
-    } else {
-      slot[i] = static_cast<std::size_t>(-1);
-    }
-  }
-  if (g == 0) out.start.clear();
-  // Distinct sets by open addressing on the bit words, records in their
-  // own order; each kept record goes to its item's next slot. The table
-  // doubles when half full, so it stays about the size of the distinct sets
-  // (usually few: it then stays in cache).
-  std::vector<int> table(64, -1);
-  out.rec_set.resize(total);
-  out.rec_annotator.resize(total);
-  for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {
-    const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);
-    const std::size_t annotator = dense ? c : static_cast<std::size_t>(v.annotator[r]);
-    if (dense && ++i == N) {
-      i = 0;
-      ++c;
-    }
-    if ((flag[r] & 1U) != 0U || slot[item] == static_cast<std::size_t>(-1)) continue;
-    std::uint64_t one = 0;
-    const std::uint64_t* x = &one;
-    if (W == 1) {
-      one = lo[r] | (hi.empty() ? 0ULL : static_cast<std::uint64_t>(hi[r]) << 32);
-    } else {
-      x = rbits.data() + r * W;
-    }
-    const std::size_t pos = detail::find_set(table, out.bits, W, x);
-    int id = table[pos];
-    if (id < 0) {
-      id = static_cast<int>(out.size.size());
-      table[pos] = id;
-      out.bits.insert(out.bits.end(), x, x + W);
-      int s = 0;
-      for (std::size_t w = 0; w < W; ++w) s += detail::popcount64(x[w]);
-      out.size.push_back(s);
-      out.count.push_back(0.0);
-      if (2 * out.size.size() > table.size()) {
-        std::vector<int> bigger(2 * table.size(), -1);
-        for (std::size_t t = 0; t < out.size.size(); ++t) {
-          bigger[detail::find_set(bigger, out.bits, W, out.bits.data() + t * W)] = static_cast<int>(t);
-        }
-        table.swap(bigger);
-      }
-    }
-    out.count[static_cast<std::size_t>(id)] += 1.0;
-    const std::size_t q = slot[item]++;
-    out.rec_set[q] = id;
-    out.rec_annotator[q] = static_cast<int>(annotator);
-  }
-}
 
 }  // namespace mlagreement
 

@@ -250,6 +250,62 @@ test_that("the counting methods agree with pairs on larger designs", {
   }
 })
 
+# Building the label sets (src/mlagreement/set_build.h): complete dense
+# arrays of at most 32 labels take a fast path, blocks of 2048 records; a
+# missing value anywhere hands over to the general path, as do the records
+# layout and more labels. The observed part counts within-item pairs, except
+# for items of more than 64 records or sets over more than 64 labels (item
+# by item; see wide_labels above).
+test_that("every set-building and observed-part path matches the brute force", {
+  withr::local_seed(34)
+  complete <- random_set_design(12, 4, 6, p = 0.35, missing_records = 0)
+  one_missing <- complete
+  one_missing[12, 4, ] <- NA  # the last record: the fast path gives up at the end
+  designs <- list(
+    complete = complete, one_missing = one_missing,
+    big_items = random_set_design(2, 66, 4, p = 0.3, missing_records = 0.05),
+    labels_33 = design_using(8, 3, 33, p = 0.1, missing_records = 0)
+  )
+  for (name in names(designs)) {
+    arr <- designs[[name]]
+    recs <- ref_records_by_item(as_annotations(arr))
+    res <- krippendorff_alpha(arr, c("jaccard", "masi"))
+    for (d in c("jaccard", "masi")) {
+      ref <- ref_alpha(recs, if (d == "jaccard") ref_jaccard else ref_masi)
+      row <- res[res$distance == d, ]
+      expect_equal(row$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12, info = name)
+      expect_equal(row$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12, info = name)
+    }
+    long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+    expect_equal(krippendorff_alpha(long, c("jaccard", "masi")), res, tolerance = 1e-12, info = name)
+  }
+})
+
+test_that("the fast set-building path spans blocks of records", {
+  withr::local_seed(35)
+  arr <- random_set_design(1100, 2, 10, p = 0.3, missing_records = 0)  # 2,200 records
+  arr_na <- arr
+  arr_na[1100, 2, ] <- NA  # in the second block
+  for (x in list(arr, arr_na)) {
+    long <- annotations_long(set_array_to_long(x), item, annotator, label, value)
+    expect_equal(krippendorff_alpha(x, c("jaccard", "masi")),
+                 krippendorff_alpha(long, c("jaccard", "masi")), tolerance = 1e-12)
+    # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets;
+    # here the block of the empty high part takes the superset sums (more
+    # updates than kL 2^kL W / 8), the others single updates (set_sparse.h)
+    r1 <- expected_by(x, 1L)
+    for (method in c(2L, 4L)) {
+      r <- expected_by(x, method)
+      expect_equal(r$method, method)
+      expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
+      expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
+    }
+  }
+  skip_if(max_threads_cpp() < 2L, "only one processor")
+  expect_identical(expected_by(arr, 2L, 2L), expected_by(arr, 2L, 1L))
+  expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
+})
+
 test_that("set alpha does not depend on the number of threads", {
   skip_if(max_threads_cpp() < 2L, "only one processor")
   withr::local_seed(33)
@@ -258,6 +314,10 @@ test_that("set alpha does not depend on the number of threads", {
     expect_identical(expected_by(arr, method, 2L), expected_by(arr, method, 1L))
   }
   expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
+  complete <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0)  # fast building path
+  for (method in 1:7) {
+    expect_identical(expected_by(complete, method, 2L), expected_by(complete, method, 1L))
+  }
 })
 
 # Sums of products of counts above 2^64 are summed in 128 bits. A design
