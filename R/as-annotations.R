@@ -24,7 +24,7 @@
 #' [mla_boot()] needs them; a label subset (`mla(labels = )`) is counted
 #' from its labels' columns alone. A
 #' 1,000,013 x 220 x 10 logical array (2.2e9 cells, 8.2 GB) needs 0.07 GB of
-#' R memory and 0.12 GB in all on top of itself (counting pass 3.9 s with two
+#' R memory and 0.12 GB in all on top of itself (counting pass 1.6 s with two
 #' threads).
 #' `annotations_long()` and `annotations_wide()` store 4 bytes per decision
 #' plus 8 bytes per (item, annotator) record (25 bytes per record with 3

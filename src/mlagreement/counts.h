@@ -92,21 +92,65 @@ struct CountOutput {
 
 namespace detail {
 
-// Adds one annotator block of a chunk of items to the chunk's counters and
-// returns 1 if any value is invalid. With kLen > 0 the trip count is a
+// Adds kWays consecutive annotator blocks (stride apart) of a chunk of items
+// to the chunk's counters and returns non-zero if any value is invalid.
+// Several blocks per pass read and write the counters once for all of them
+// (four blocks: the 5e5 x 5 x 20 pass went from 1.5x to about the time of
+// one plain sum over the array). With kLen > 0 the trip count is a
 // compile-time constant, which lets -O2's cheap vectoriser take the loop; the
 // integer OR-reduction (a bool one would block it) and the conditional
 // expressions of the Codes turn into compare-and-mask instructions.
-template <std::size_t kLen, typename T, typename Codes>
-inline int accumulate_block(const T* block, std::size_t len, const Codes& codes, int* xs,
-                            int* ms) {
+template <std::size_t kLen, std::size_t kWays, typename T, typename Codes>
+inline int accumulate_blocks(const T* first, std::size_t stride, std::size_t len,
+                             const Codes& codes, int* xs, int* ms) {
   const std::size_t n = kLen > 0 ? kLen : len;
+  const T* b0 = first;
+  const T* b1 = first + (kWays > 1 ? stride : 0);
+  const T* b2 = first + (kWays > 2 ? 2 * stride : 0);
+  const T* b3 = first + (kWays > 3 ? 3 * stride : 0);
   int bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const T val = block[i];
-    bad |= codes.invalid(val);
-    xs[i] += codes.positive(val);
-    ms[i] += codes.decided(val);
+    const T v0 = b0[i];
+    int x = codes.positive(v0), m = codes.decided(v0), b = codes.invalid(v0);
+    if (kWays > 1) {
+      const T v1 = b1[i];
+      x += codes.positive(v1);
+      m += codes.decided(v1);
+      b |= codes.invalid(v1);
+    }
+    if (kWays > 2) {
+      const T v2 = b2[i];
+      x += codes.positive(v2);
+      m += codes.decided(v2);
+      b |= codes.invalid(v2);
+    }
+    if (kWays > 3) {
+      const T v3 = b3[i];
+      x += codes.positive(v3);
+      m += codes.decided(v3);
+      b |= codes.invalid(v3);
+    }
+    bad |= b;
+    xs[i] += x;
+    ms[i] += m;
+  }
+  return bad;
+}
+
+// All annotator blocks of one label of a chunk, four at a time.
+template <std::size_t kLen, typename T, typename Codes>
+inline int accumulate_label(const T* first, std::size_t stride, std::size_t n_blocks,
+                            std::size_t len, const Codes& codes, int* xs, int* ms) {
+  int bad = 0;
+  std::size_t c = 0;
+  for (; c + 4 <= n_blocks; c += 4) {
+    bad |= accumulate_blocks<kLen, 4>(first + c * stride, stride, len, codes, xs, ms);
+  }
+  switch (n_blocks - c) {
+    case 3: bad |= accumulate_blocks<kLen, 3>(first + c * stride, stride, len, codes, xs, ms); break;
+    case 2: bad |= accumulate_blocks<kLen, 2>(first + c * stride, stride, len, codes, xs, ms); break;
+    case 1: bad |= accumulate_blocks<kLen, 1>(first + c * stride, stride, len, codes, xs, ms); break;
+    default: break;
   }
   return bad;
 }
@@ -199,12 +243,9 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
       for (std::size_t j = 0; j < v.n_labels; ++j) {
         const T* col = v.column(j);
         for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
-        int bad = 0;
-        for (std::size_t c = 0; c < n_blocks; ++c) {
-          const T* block = col + c * n_items + start;
-          bad |= len == kChunk ? accumulate_block<kChunk>(block, kChunk, codes, xs, ms)
-                               : accumulate_block<0>(block, len, codes, xs, ms);
-        }
+        int bad = len == kChunk
+                      ? accumulate_label<kChunk>(col + start, n_items, n_blocks, len, codes, xs, ms)
+                      : accumulate_label<0>(col + start, n_items, n_blocks, len, codes, xs, ms);
         if (bad) {
           for (std::size_t c = 0; c < n_blocks && bad; ++c) {
             for (std::size_t i = 0; i < len; ++i) {

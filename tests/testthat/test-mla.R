@@ -279,3 +279,25 @@ test_that("a label subset equals the fit on those labels' data, in that order", 
     }
   }
 })
+
+test_that("the dense pass is exact for every number of annotator blocks", {
+  # blocks are read four at a time with a remainder of 1-3; 2100 items give a
+  # full chunk of 2048 and a partial one
+  withr::local_seed(23)
+  for (n in 1:9) {
+    arr <- random_design(2100, n, 2, missing = if (n > 1) "cells" else "none")
+    a <- as_annotations(arr)
+    expect_identical(item_x(a), apply(arr, c(1, 3), function(v) sum(v, na.rm = TRUE)))
+    expect_identical(item_m(a), apply(arr, c(1, 3), function(v) sum(!is.na(v))))
+    expect_identical(a$item_annotators, as.integer(rowSums(apply(!is.na(arr), c(1, 2), any))))
+    if (n > 1) {
+      ref <- ref_mla(arr, floors = FALSE)
+      expect_equal(tidy(mla(a))$estimate, unname(ref$corpus_estimate), tolerance = 1e-12)
+    }
+    # an invalid value in the last block, in the partial chunk, is found
+    bad <- arr
+    bad[2090, n, 2] <- 2L
+    err <- expect_error(as_annotations(bad), class = "mlagreement_error_value")
+    expect_match(conditionMessage(err), sprintf("annotator \"%d\"", n), fixed = TRUE)
+  }
+})
