@@ -15,10 +15,8 @@
 #include <vector>
 
 #include "tally.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
@@ -212,7 +210,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
   const std::size_t n_blocks = v.n_records / n_items;
   const std::int64_t n_chunks = static_cast<std::int64_t>((n_items + kChunk - 1) / kChunk);
   const std::vector<double> factor = pair_factors(tally.table.max_m);
-  const std::size_t n_threads = static_cast<std::size_t>(threads > 0 ? threads : 1);
+  const std::size_t n_threads = static_cast<std::size_t>(team_size(threads));
   std::vector<IntTable> partial(n_threads);
   for (IntTable& p : partial) p.reset(v.n_labels, tally.table.max_m);
   // records with a decision per annotator, per thread
@@ -226,11 +224,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
   {
     const Codes codes = codes_in;
     int xs[kChunk], ms[kChunk];
-#ifdef _OPENMP
-    const std::size_t me = static_cast<std::size_t>(omp_get_thread_num());
-#else
-    const std::size_t me = 0;
-#endif
+    const std::size_t me = static_cast<std::size_t>(thread_slot());
     IntTable& mine = partial[me];
     std::int64_t* annotators = per_annotator[me].data();
 #ifdef _OPENMP

@@ -14,10 +14,8 @@
 
 #include "set_expected.h"
 #include "sets.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
@@ -59,22 +57,14 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, int thread
   }
   const std::size_t cells = sim.K1 * sim.K1 * sim.K1, per_thread = m_of.size() * cells;
   if (per_thread > (std::size_t{1} << 19)) return false;  // 4 MB of counts per thread
-  int nt = 1;
-  (void)threads;  // used only with OpenMP
-#ifdef _OPENMP
-  nt = std::max(1, threads);
-#endif
+  const int nt = team_size(threads);
   std::vector<std::uint64_t> count(static_cast<std::size_t>(nt) * per_thread, 0U);
   const std::int64_t GG = static_cast<std::int64_t>(G);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
   {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    std::uint64_t* const mine = count.data() + static_cast<std::size_t>(tid) * per_thread;
+    std::uint64_t* const mine = count.data() + static_cast<std::size_t>(thread_slot()) * per_thread;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif

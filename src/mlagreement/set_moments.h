@@ -30,10 +30,8 @@
 
 #include "sets.h"
 #include "uint128.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
@@ -203,22 +201,14 @@ template <typename Cell, typename QOf>
 void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t W, std::size_t K1,
                      QOf q_of, int threads, std::vector<U128>& C) {
   const std::size_t cells = K1 * W * W;
-  int nt = 1;
-  (void)threads;  // used only with OpenMP
-#ifdef _OPENMP
-  nt = std::max(1, threads);
-#endif
+  const int nt = team_size(threads);
   std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
   const std::int64_t R = static_cast<std::int64_t>(n_rows);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
   {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
+    Cell* a = acc.data() + static_cast<std::size_t>(thread_slot()) * cells;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif

@@ -39,10 +39,8 @@
 
 #include "set_moments.h"
 #include "sets.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
@@ -219,22 +217,14 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
   // additions of contiguous memory, vectorised: measured about 4 times
   // cheaper each than an update)
   const std::size_t dense_work = kL * nL * W / 8;
-  int nt = 1;
-  (void)threads;  // used only with OpenMP
-#ifdef _OPENMP
-  nt = std::max(1, threads);
-#endif
+  const int nt = team_size(threads);
   std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
   const std::int64_t NH = static_cast<std::int64_t>(nH);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(nt)
 #endif
   {
-    int tid = 0;
-#ifdef _OPENMP
-    tid = omp_get_thread_num();
-#endif
-    Cell* a = acc.data() + static_cast<std::size_t>(tid) * cells;
+    Cell* a = acc.data() + static_cast<std::size_t>(thread_slot()) * cells;
     std::vector<std::uint32_t> block(nL * W, 0U);
     std::vector<std::uint64_t> used(nwords, 0U);  // low parts, then all rows in use
     std::uint32_t* const blk = block.data();

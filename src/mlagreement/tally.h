@@ -15,10 +15,8 @@
 #include <vector>
 
 #include "label_table.h"
+#include "threads.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
@@ -131,17 +129,15 @@ inline void tally_counts(const int* x, const int* m, std::size_t n_items, std::s
   const std::vector<double> factor = pair_factors(max_m);
   const std::int64_t n_chunks = static_cast<std::int64_t>((n_items + kChunk - 1) / kChunk);
   out.table.reset(n_labels, max_m);
-  std::vector<IntTable> partial(static_cast<std::size_t>(threads > 0 ? threads : 1));
+  std::vector<IntTable> partial(static_cast<std::size_t>(team_size(threads)));
   for (IntTable& p : partial) p.reset(n_labels, max_m);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads)
 #endif
   {
+    IntTable& mine = partial[static_cast<std::size_t>(thread_slot())];
 #ifdef _OPENMP
-    IntTable& mine = partial[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(static)
-#else
-    IntTable& mine = partial[0];
 #endif
     for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
       const std::size_t start = static_cast<std::size_t>(ch) * kChunk;

@@ -1,0 +1,35 @@
+// The two OpenMP facts the parallel routines need, with the answers for a
+// build without OpenMP, so per-thread scratch is sized and picked in one way.
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_THREADS_H
+#define MLAGREEMENT_THREADS_H
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace mlagreement {
+
+// Per-thread slots to allocate for a team asked for `threads` threads
+// (a team never has more; without OpenMP there is one).
+inline int team_size(int threads) noexcept {
+#ifdef _OPENMP
+  return threads > 0 ? threads : 1;
+#else
+  (void)threads;
+  return 1;
+#endif
+}
+
+// The calling thread's slot, 0 <= slot < team_size().
+inline int thread_slot() noexcept {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+}  // namespace mlagreement
+
+#endif
