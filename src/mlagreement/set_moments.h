@@ -164,31 +164,22 @@ inline bool moments_fit_64(double n_values, std::size_t k) {
 }
 
 // cq[x * W + y] += row[x] row[y] for x <= y, over the range of non-zero
-// entries (usually without gaps: the sizes of the supersets of Q). The
-// 64-bit version multiplies 32-bit counts into 64-bit sums, which
-// vectorises (SSE2 pmuludq) where OpenMP's simd is available.
-inline void accumulate_row(const std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
+// entries (usually without gaps: the sizes of the supersets of Q), for both
+// accumulator types (uint128.h's add_product). The 64-bit version multiplies
+// 32-bit counts into 64-bit sums, which vectorises (SSE2 pmuludq) where
+// OpenMP's simd is available; the sums of different y are independent.
+template <typename Cell>
+inline void accumulate_row(const std::uint32_t* row, std::size_t W, Cell* cq) {
   std::size_t lo = 0, hi = W;
   while (lo < hi && row[lo] == 0U) ++lo;
   while (hi > lo && row[hi - 1] == 0U) --hi;
   for (std::size_t x = lo; x < hi; ++x) {
     const std::uint64_t vx = row[x];
     if (vx == 0U) continue;
-    std::uint64_t* cx = cq + x * W;
+    Cell* cx = cq + x * W;
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-    for (std::size_t y = x; y < hi; ++y) cx[y] += vx * row[y];
-  }
-}
-inline void accumulate_row(const std::uint32_t* row, std::size_t W, U128* cq) {
-  std::size_t lo = 0, hi = W;
-  while (lo < hi && row[lo] == 0U) ++lo;
-  while (hi > lo && row[hi - 1] == 0U) --hi;
-  for (std::size_t x = lo; x < hi; ++x) {
-    const std::uint64_t vx = row[x];
-    if (vx == 0U) continue;
-    U128* cx = cq + x * W;
     for (std::size_t y = x; y < hi; ++y) add_product(cx[y], vx, row[y]);
   }
 }
