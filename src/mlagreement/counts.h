@@ -170,14 +170,17 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
   return -1;
 }
 
+// Items per chunk of the dense pass: a chunk's counters (two ints per item)
+// stay in L1 while its values stream through.
+constexpr std::size_t kDenseChunk = 2048;
+
 // Records of a dense chunk with at least one decision, for a chunk where no
 // label is decided in every record: the chunk's values are read again, from
 // cache. Adds to the chunk's item_annotators and to annotators[c].
 template <typename T, typename Codes>
 void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t start,
                          std::size_t len, int* item_annotators, std::int64_t* annotators) {
-  constexpr std::size_t kChunk = 2048;
-  int seen[kChunk];
+  int seen[kDenseChunk];
   const std::size_t n_blocks = v.n_records / v.n_items;
   for (std::size_t c = 0; c < n_blocks; ++c) {
     for (std::size_t i = 0; i < len; ++i) seen[i] = 0;
@@ -205,10 +208,10 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
                          CountOutput& out, TallyOutput& tally) {
   int* x_out = out.x;
   int* m_out = out.m;
-  constexpr std::size_t kChunk = 2048;
   const std::size_t n_items = v.n_items;
   const std::size_t n_blocks = v.n_records / n_items;
-  const std::int64_t n_chunks = static_cast<std::int64_t>((n_items + kChunk - 1) / kChunk);
+  const std::int64_t n_chunks =
+      static_cast<std::int64_t>((n_items + kDenseChunk - 1) / kDenseChunk);
   const std::vector<double> factor = pair_factors(tally.table.max_m);
   const std::size_t n_threads = static_cast<std::size_t>(team_size(threads));
   std::vector<IntTable> partial(n_threads);
@@ -223,7 +226,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
 #endif
   {
     const Codes codes = codes_in;
-    int xs[kChunk], ms[kChunk];
+    int xs[kDenseChunk], ms[kDenseChunk];
     const std::size_t me = static_cast<std::size_t>(thread_slot());
     IntTable& mine = partial[me];
     std::int64_t* annotators = per_annotator[me].data();
@@ -231,15 +234,16 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
 #pragma omp for schedule(static) reduction(min : first_bad)
 #endif
     for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
-      const std::size_t start = static_cast<std::size_t>(ch) * kChunk;
-      const std::size_t len = std::min(kChunk, n_items - start);
+      const std::size_t start = static_cast<std::size_t>(ch) * kDenseChunk;
+      const std::size_t len = std::min(kDenseChunk, n_items - start);
       bool all_records_decided = false;  // some label decided in every record
       for (std::size_t j = 0; j < v.n_labels; ++j) {
         const T* col = v.column(j);
         for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
-        int bad = len == kChunk
-                      ? accumulate_label<kChunk>(col + start, n_items, n_blocks, len, codes, xs, ms)
-                      : accumulate_label<0>(col + start, n_items, n_blocks, len, codes, xs, ms);
+        const T* first = col + start;
+        int bad = len == kDenseChunk
+                      ? accumulate_label<kDenseChunk>(first, n_items, n_blocks, len, codes, xs, ms)
+                      : accumulate_label<0>(first, n_items, n_blocks, len, codes, xs, ms);
         if (bad) {
           for (std::size_t c = 0; c < n_blocks && bad; ++c) {
             for (std::size_t i = 0; i < len; ++i) {
