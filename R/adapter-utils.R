@@ -70,14 +70,27 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
 # a few times their count, by counting instead of hashing and sorting (5x
 # faster on millions of rows); NULL when the range is too wide.
 dense_codes <- function(v) {
+  s <- counting_slots(v)
+  if (is.null(s)) return(NULL)
+  present <- tabulate(s$slot, s$span) > 0L
+  list(keys = which(present) + s$offset, codes = cumsum(present)[s$slot])
+}
+
+# Whole numbers v as slots 1..span (v - offset) for tabulate(), when their
+# range is at most a few times their count; NULL otherwise. Integer input
+# keeps integer arithmetic (no double copy) unless lo - 1 would overflow.
+counting_slots <- function(v) {
   lo <- min(v)
-  if (lo <= -.Machine$integer.max + 1L) return(NULL)  # lo - 1 would overflow
   span <- as.double(max(v)) - lo + 1
   if (span > 4 * length(v) + 1024 || span >= .Machine$integer.max) return(NULL)
-  slot <- v - (lo - 1L)
-  present <- tabulate(slot, span) > 0L
-  keys <- which(present)
-  list(keys = keys + (lo - 1L), codes = cumsum(present)[slot])
+  if (is.integer(v) && lo > -.Machine$integer.max) {
+    offset <- lo - 1L
+    slot <- v - offset
+  } else {
+    offset <- lo - 1
+    slot <- as.integer(v - offset)
+  }
+  list(slot = slot, span = span, offset = offset)
 }
 
 # Declared label universe: `labels`, else factor levels, else sorted distinct.
@@ -143,10 +156,8 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
 # TRUE when the keys (whole numbers) are known to be distinct by counting
 # them; FALSE when they repeat or their range is too wide to count.
 no_repeats_by_counting <- function(key) {
-  lo <- min(key)
-  span <- max(key) - lo + 1
-  if (span > 4 * length(key) + 1024 || span >= .Machine$integer.max) return(FALSE)
-  max(tabulate(as.integer(key - (lo - 1)), span)) <= 1L
+  s <- counting_slots(key)
+  !is.null(s) && max(tabulate(s$slot, s$span)) <= 1L
 }
 
 # 0/1/NA check for value columns before any conversion (0.5 must not become 0).
