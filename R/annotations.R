@@ -19,19 +19,7 @@
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             call = rlang::caller_env()) {
-  n_items <- length(items)
-  n_labels <- length(labels)
-  item0 <- if (layout == "dense") integer() else item - 1L
-  annotator0 <- if (layout == "dense") integer() else annotator - 1L
-  # the largest number of records of one item bounds every m[i, j]
-  max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, n_items))
-  counts <- count_decisions_cpp(values, n_labels, integer(), item0, n_items, annotator0,
-                                length(annotators), max_m, FALSE, mla_threads())
-  if (counts$bad_index >= 0) {
-    abort_bad_value(values, layout, item, annotator, items, annotators, labels,
-                    counts$bad_index, call = call)
-  }
-  structure(
+  a <- structure(
     list(
       values = values,
       layout = layout,
@@ -39,17 +27,25 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
       annotator = if (layout == "dense") NULL else annotator,
       items = items,
       annotators = annotators,
-      labels = labels,
-      item_annotators = counts$item_annotators,
-      annotator_records = counts$annotator_records,
-      tally = counts$tally,
-      n_decisions = counts$n_decisions,
-      n_records = counts$n_nonempty_records,
-      # items x labels tables, NULL for dense arrays (see item_label_counts())
-      counts = if (is.null(counts$x)) NULL else list(x = counts$x, m = counts$m)
+      labels = labels
     ),
     class = "annotations"
   )
+  # the largest number of records of one item bounds every m[i, j]
+  max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, length(items)))
+  counts <- count_labels(a, seq_along(labels), keep_counts = FALSE, max_m = max_m)
+  if (counts$bad_index >= 0) {
+    abort_bad_value(values, layout, item, annotator, items, annotators, labels,
+                    counts$bad_index, call = call)
+  }
+  a$item_annotators <- counts$item_annotators
+  a$annotator_records <- counts$annotator_records
+  a$tally <- counts$tally
+  a$n_decisions <- counts$n_decisions
+  a$n_records <- counts$n_nonempty_records
+  # items x labels tables, NULL for dense arrays (see item_label_counts())
+  a["counts"] <- list(if (is.null(counts$x)) NULL else list(x = counts$x, m = counts$m))
+  a
 }
 
 # The items x labels tables x (positive decisions) and m (decisions) of the
@@ -66,16 +62,17 @@ item_label_counts <- function(a, cols = seq_along(a$labels)) {
   list(x = counts$x, m = counts$m)
 }
 
-# The counting pass over the labels `cols` of an annotations object (values
-# were validated at construction): their label tables (`$tally`), and with
-# keep_counts their items x labels tables. Only those labels' columns are read.
-count_labels <- function(a, cols, keep_counts) {
+# The counting pass over the labels `cols` of an annotations object: their
+# label tables (`$tally`), and with keep_counts their items x labels tables.
+# Only those labels' columns are read. new_annotations() runs it on the bare
+# object (max_m given) and validates the values with it.
+count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt)) {
   dense <- a$layout == "dense"
   label_cols <- if (identical(cols, seq_along(a$labels))) integer() else as.integer(cols) - 1L
   count_decisions_cpp(a$values, length(a$labels), label_cols,
                       if (dense) integer() else a$item - 1L, length(a$items),
                       if (dense) integer() else a$annotator - 1L, length(a$annotators),
-                      nrow(a$tally$cnt), keep_counts, mla_threads())
+                      max_m, keep_counts, mla_threads())
 }
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
