@@ -1,5 +1,6 @@
 // The two OpenMP facts the parallel routines need, with the answers for a
-// build without OpenMP, so per-thread scratch is sized and picked in one way.
+// build without OpenMP, so per-thread scratch is sized and picked in one way,
+// and the exception guard every parallel region uses.
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_THREADS_H
 #define MLAGREEMENT_THREADS_H
@@ -28,6 +29,21 @@ inline int thread_slot() noexcept {
 #else
   return 0;
 #endif
+}
+
+// The one exception guard of every parallel region: exceptions (std::bad_alloc
+// above all) must not leave an OpenMP region. Runs `f`; on an exception sets
+// `failed` (declare it `reduction(|| : failed)` on the pragma) and returns
+// false. The caller rethrows or reports after the region.
+template <typename F>
+inline bool guarded(bool& failed, F&& f) noexcept {
+  try {
+    f();
+    return true;
+  } catch (...) {
+    failed = true;
+    return false;
+  }
 }
 
 }  // namespace mlagreement
