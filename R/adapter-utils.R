@@ -1,40 +1,6 @@
 # Shared steps of the data-frame adapters: column selection, id encoding,
 # record construction and duplicate handling.
 
-check_data_frame <- function(data, call = rlang::caller_env()) {
-  if (!is.data.frame(data)) {
-    mla_abort(
-      c("{.arg data} must be a data frame.", "x" = "It is {.obj_type_friendly {data}}."),
-      class = "input_type", call = call
-    )
-  }
-}
-
-# Evaluates a tidyselect argument; errors become mlagreement errors.
-select_columns <- function(quo, data, arg, one = FALSE, call = rlang::caller_env()) {
-  pos <- tryCatch(
-    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
-    error = function(e) {
-      mla_abort(
-        c("{.arg {arg}} must select existing columns of {.arg data}."),
-        class = "column", parent = e, call = call
-      )
-    }
-  )
-  if (one && length(pos) != 1L) {
-    mla_abort(
-      c("{.arg {arg}} must select exactly one column of {.arg data}.",
-        "x" = "It selects {length(pos)} column{?s}."),
-      class = "column", call = call
-    )
-  }
-  if (!one && length(pos) == 0L) {
-    mla_abort("{.arg {arg}} must select at least one column of {.arg data}.",
-              class = "column", call = call)
-  }
-  pos
-}
-
 # Integer codes for an id column; keys are the sorted distinct ids (factor
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
@@ -158,26 +124,4 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
 no_repeats_by_counting <- function(key) {
   s <- counting_slots(key)
   !is.null(s) && max(tabulate(s$slot, s$span)) <= 1L
-}
-
-# 0/1/NA check for value columns before any conversion (0.5 must not become 0).
-check_binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
-  if (!(is.logical(v) || is.numeric(v))) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "It holds {.cls {class(v)[1]}} values."),
-      class = "value_type", call = call
-    )
-  }
-  if (is.logical(v)) return(invisible())
-  if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(invisible())
-  bad <- which(!is.na(v) & v != 0 & v != 1)
-  if (is.double(v)) bad <- union(bad, which(is.nan(v)))
-  if (length(bad) > 0) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]])}}."),
-      class = "value", call = call
-    )
-  }
 }

@@ -106,7 +106,7 @@
 #'                    R = 200)
 agreement_measures <- function(x, R = 1000, threads = mla_threads(), ...) {
   check_dots_empty0(...)
-  R <- check_replicates(R)
+  R <- check_whole(R, min = 1, class = "replicates")
   threads <- check_threads(threads)
   a <- as_annotations(x)
   args <- set_core_args(a)

@@ -45,29 +45,9 @@
 #' a <- analytic_agreement(0.05)
 #' a[a$generator == "independent" & a$baseline == "ac1", ]
 analytic_agreement <- function(prevalence = seq(0.01, 0.99, by = 0.01), error = 0.1) {
-  if (!is.numeric(prevalence) || length(prevalence) == 0L) {
-    mla_abort(
-      c("{.arg prevalence} must be a numeric vector of probabilities.",
-        "x" = "It is {.obj_type_friendly {prevalence}}."),
-      class = "analytic_argument"
-    )
-  }
-  bad <- which(is.na(prevalence) | prevalence < 0 | prevalence > 1)
-  if (length(bad) > 0L) {
-    mla_abort(
-      c("{.arg prevalence} must be in [0, 1].",
-        "x" = "Element {bad[1]} is {.val {prevalence[bad[1]]}}; {length(bad)} bad value{?s} in all."),
-      class = "analytic_argument"
-    )
-  }
-  if (!is.numeric(error) || length(error) != 1L || is.na(error) || error < 0 || error > 1) {
-    mla_abort(
-      c("{.arg error} must be a single number in [0, 1].",
-        "x" = "It is {describe_value(error)}."),
-      class = "analytic_argument"
-    )
-  }
-  p <- as.double(prevalence)
+  p <- check_probabilities(prevalence, length(prevalence), "element",
+                           class = "analytic_argument")
+  error <- check_number_in(error, class = "analytic_argument")
   gen <- list(
     independent = list(q = p, observed = p^2 + (1 - p)^2),
     noisy = list(q = error + p * (1 - 2 * error),

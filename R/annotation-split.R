@@ -43,7 +43,7 @@
 annotation_split <- function(data, item, annotator, prop = 0.7, ...) {
   check_dots_empty0(...)
   check_data_frame(data)
-  check_prop(prop)
+  check_number_in(prop, open = TRUE, class = "prop")
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   check_nonempty_rows(data)
@@ -68,7 +68,7 @@ annotation_split <- function(data, item, annotator, prop = 0.7, ...) {
 annotator_split <- function(data, annotator, prop = 0.7, ...) {
   check_dots_empty0(...)
   check_data_frame(data)
-  check_prop(prop)
+  check_number_in(prop, open = TRUE, class = "prop")
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   check_nonempty_rows(data)
   an <- encode_ids(ann_col, "annotator")
@@ -95,11 +95,11 @@ annotator_split <- function(data, annotator, prop = 0.7, ...) {
 #' @export
 check_split <- function(train, test, annotator, ...) {
   check_dots_empty0(...)
-  check_df_arg(train, "train")
-  check_df_arg(test, "test")
+  check_data_frame(train)
+  check_data_frame(test)
   ann_quo <- rlang::enquo(annotator)
-  tr <- select_one_in(ann_quo, train, "annotator", "train")
-  te <- select_one_in(ann_quo, test, "annotator", "test")
+  tr <- select_column(ann_quo, train, "annotator", "train")
+  te <- select_column(ann_quo, test, "annotator", "test")
   tr <- as.character(tr)
   te <- as.character(te)
   test_ann <- unique(te)
@@ -120,59 +120,4 @@ check_split <- function(train, test, annotator, ...) {
 split_test_size <- function(n, prop) {
   out <- ceiling(round((1 - prop) * n, 9))
   pmax(pmin(out, n - 1), 0)
-}
-
-check_prop <- function(prop, call = rlang::caller_env()) {
-  if (!is.numeric(prop) || length(prop) != 1L || is.na(prop) || prop <= 0 || prop >= 1) {
-    mla_abort(
-      c("{.arg prop} must be a single number strictly between 0 and 1.",
-        "x" = "It is {.obj_type_friendly {prop}}{if (is.numeric(prop) && length(prop) == 1L) paste0(' (', prop, ')') else ''}."),
-      class = "prop", call = call
-    )
-  }
-}
-
-check_nonempty_rows <- function(data, call = rlang::caller_env()) {
-  if (nrow(data) == 0L) {
-    mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
-  }
-}
-
-check_df_arg <- function(x, arg, call = rlang::caller_env()) {
-  if (!is.data.frame(x)) {
-    mla_abort(
-      c("{.arg {arg}} must be a data frame.", "x" = "It is {.obj_type_friendly {x}}."),
-      class = "input_type", call = call
-    )
-  }
-}
-
-# One column of a named data-frame argument (`train`, `test`, `predictions`):
-# like select_columns(), but the message names that argument.
-# With `one = FALSE`, returns the positions of one or more columns.
-select_one_in <- function(quo, data, arg, data_arg, one = TRUE, call = rlang::caller_env()) {
-  pos <- tryCatch(
-    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
-    error = function(e) {
-      mla_abort(
-        c("{.arg {arg}} must select existing columns of {.arg {data_arg}}."),
-        class = "column", parent = e, call = call
-      )
-    }
-  )
-  if (!one) {
-    if (length(pos) == 0L) {
-      mla_abort("{.arg {arg}} must select at least one column of {.arg {data_arg}}.",
-                class = "column", call = call)
-    }
-    return(pos)
-  }
-  if (length(pos) != 1L) {
-    mla_abort(
-      c("{.arg {arg}} must select exactly one column of {.arg {data_arg}}.",
-        "x" = "It selects {length(pos)} column{?s}."),
-      class = "column", call = call
-    )
-  }
-  data[[pos]]
 }

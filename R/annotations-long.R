@@ -40,7 +40,7 @@
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
                              duplicates = c("error", "first", "last")) {
   check_data_frame(data)
-  duplicates <- match_choice(duplicates, c("error", "first", "last"))
+  duplicates <- check_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   label_col <- data[[select_columns(rlang::enquo(label), data, "label", one = TRUE)]]
@@ -49,9 +49,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   value_col <- if (has_value) {
     data[[select_columns(value_quo, data, "value", one = TRUE)]]
   }
-  if (nrow(data) == 0L) {
-    mla_abort("{.arg data} must have at least one row.", class = "empty")
-  }
+  check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   universe <- label_universe(label_col, labels)

@@ -25,13 +25,11 @@
 annotations_wide <- function(data, item, annotator, labels,
                              duplicates = c("error", "first", "last")) {
   check_data_frame(data)
-  duplicates <- match_choice(duplicates, c("error", "first", "last"))
+  duplicates <- check_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
   ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
   label_pos <- select_columns(rlang::enquo(labels), data, "labels")
-  if (nrow(data) == 0L) {
-    mla_abort("{.arg data} must have at least one row.", class = "empty")
-  }
+  check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   universe <- names(label_pos)

@@ -145,14 +145,6 @@ format.annotations <- function(x, ...) {
   })
 }
 
-# Counts are doubles (64-bit sums); print them as whole numbers.
-format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
-count_noun <- function(n, noun) paste0(format_count(n), " ", noun, if (n != 1) "s")
-
-format_percent <- function(x) {
-  paste0(formatC(100 * x, format = "f", digits = 1), "%")
-}
-
 #' @export
 dim.annotations <- function(x) {
   c(length(x$items), length(x$annotators), length(x$labels))

@@ -129,7 +129,7 @@ annotator_summary <- function(ids, sums) {
 #' @method tidy mla_annotator_agreement
 tidy.mla_annotator_agreement <- function(x, level = c("pairs", "annotators"), ...) {
   check_dots_empty0(...)
-  level <- rlang::arg_match(level)
+  level <- check_choice(level, c("pairs", "annotators"))
   x[[level]]
 }
 
@@ -150,15 +150,15 @@ format.mla_annotator_agreement <- function(x, ...) {
                   "{nrow(p)} pair{?s} sharing items, {length(x$labels)} label{?s}")
     defined <- p$estimate[!is.na(p$estimate)]
     if (length(defined) > 0) {
-      cli::cli_text("Pair coefficients (pooled marginal): median {fmt4(stats::median(defined))}, ",
-                    "range {fmt4(min(defined))} to {fmt4(max(defined))}",
+      cli::cli_text("Pair coefficients (pooled marginal): median {format_fixed(stats::median(defined))}, ",
+                    "range {format_fixed(min(defined))} to {format_fixed(max(defined))}",
                     if (anyNA(p$estimate)) paste0(" (", sum(is.na(p$estimate)), " undefined)") else "")
     } else {
       cli::cli_text("Pair coefficients (pooled marginal): all undefined (constant labels).")
     }
     if (nrow(low) > 0) {
       cli::cli_text("Lowest mean agreement: ",
-                    paste0(low$annotator, " (", fmt4(low$estimate), ")", collapse = ", "))
+                    paste0(low$annotator, " (", format_fixed(low$estimate), ")", collapse = ", "))
     }
     cli::cli_text("Use {.code tidy(x, level = \"pairs\")} or {.code tidy(x, level = \"annotators\")}.")
   })

@@ -61,9 +61,7 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
   ann_col <- if (!rlang::quo_is_null(ann_quo)) {
     data[[select_columns(ann_quo, data, "annotator", one = TRUE)]]
   }
-  if (nrow(data) == 0L) {
-    mla_abort("{.arg data} must have at least one row.", class = "empty")
-  }
+  check_nonempty_rows(data)
   check_label_column(truth_col, "truth")
   check_label_column(est_col, "estimate")
   check_no_missing_labels(truth_col, est_col)
@@ -109,37 +107,4 @@ class_metrics <- function(truth, estimate) {
   f1 <- ifelse(precision + recall > 0,
                2 * precision * recall / pmax(precision + recall, .Machine$double.xmin), 0)
   c(accuracy = sum(truth == estimate) / length(truth), macro_f1 = sum(f1) / n_cls)
-}
-
-# One label per row: atomic character/factor/numeric/logical, no list-columns.
-check_label_column <- function(v, arg, call = rlang::caller_env()) {
-  if (is.list(v)) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold one label per row.",
-        "x" = "It is a list-column (multi-label sets?).",
-        "i" = "Annotator-level evaluation here follows the TID-8 recipe for single labels. To treat each distinct label set as one class, collapse the sets to strings first, e.g. {.code vapply(sets, function(s) paste(sort(s), collapse = \"+\"), \"\")}."),
-      class = "multilabel", call = call
-    )
-  }
-  if (!(is.character(v) || is.factor(v) || is.numeric(v) || is.logical(v)) ||
-      length(dim(v)) > 1L) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold labels (character, factor, integer or logical).",
-        "x" = "It is {.obj_type_friendly {v}}{if (length(dim(v)) > 1L) ' with dimensions' else ''}."),
-      class = "label_type", call = call
-    )
-  }
-}
-
-check_no_missing_labels <- function(truth, estimate, call = rlang::caller_env()) {
-  bad_t <- which(is.na(truth))
-  bad_e <- which(is.na(estimate))
-  if (length(bad_t) + length(bad_e) == 0L) return(invisible())
-  mla_abort(
-    c("{.arg truth} and {.arg estimate} must not contain missing labels.",
-      "x" = if (length(bad_t)) "{.arg truth} is {.code NA} in {length(bad_t)} row{?s}: {format_first(bad_t)}.",
-      "x" = if (length(bad_e)) "{.arg estimate} is {.code NA} in {length(bad_e)} row{?s}: {format_first(bad_e)}.",
-      "i" = "Remove or label those rows explicitly; they are never dropped silently."),
-    class = "missing_label", call = call
-  )
 }

@@ -22,7 +22,8 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
                                              label_tiles = NULL, ...) {
   check_dots_empty0(...)
   rlang::check_installed("ggplot2", reason = "to plot annotator agreement.")
-  value <- rlang::arg_match(value)
+  value <- check_choice(value, c("estimate", "observed"))
+  if (!is.null(label_tiles)) check_bool(label_tiles, class = "plot_argument")
   p <- object$pairs
   a <- object$annotators
   ord <- a$annotator[order(a[[value]], na.last = TRUE, decreasing = TRUE)]

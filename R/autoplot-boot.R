@@ -23,8 +23,10 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
                               conf.level = 0.95, bins = 30, ...) {
   check_dots_empty0(...)
   rlang::check_installed("ggplot2", reason = "to plot a bootstrap.")
-  level <- rlang::arg_match(level)
-  baseline <- if (is.null(baseline)) object$fit$baseline else rlang::arg_match(baseline, baseline_names)
+  level <- check_choice(level, c("corpus", "label"))
+  baseline <- if (is.null(baseline)) object$fit$baseline else check_choice(baseline, baseline_names)
+  check_conf_level(conf.level)
+  bins <- check_whole(bins, min = 1, class = "plot_argument")
   rows <- which(object$stats$level == level)
   if (level == "label") rows <- rows[object$stats$baseline[rows] == baseline]
   panel <- if (level == "corpus") object$stats$baseline[rows] else object$stats$label[rows]

@@ -32,7 +32,7 @@
 autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot = NULL, ...) {
   rlang::check_installed("ggplot2", reason = "to plot agreement results.")
   check_dots_empty0(...)
-  type <- match_choice(type)
+  type <- check_choice(type, c("labels", "items", "prevalence"))
   if (!is.null(boot) && type != "labels") {
     mla_abort(
       c("{.arg boot} is only used by {.code type = \"labels\"}.",
@@ -45,8 +45,6 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
          items = plot_mla_items(object),
          prevalence = plot_mla_prevalence(object))
 }
-
-baseline_display <- c(fleiss = "pooled marginal (F)", ac1 = "AC1", pabak = "PABAK")
 
 plot_mla_labels <- function(fit, boot, call = rlang::caller_env()) {
   lab <- fit$label[fit$label$baseline == fit$baseline, ]
@@ -68,7 +66,7 @@ plot_mla_labels <- function(fit, boot, call = rlang::caller_env()) {
     )
   }
   caption <- c(
-    paste0("Dashed line: corpus coefficient ", fmt3(corpus), "."),
+    paste0("Dashed line: corpus coefficient ", format_fixed(corpus, 3), "."),
     if (!is.null(boot)) "Bars: bootstrap confidence intervals.",
     if (n_undefined > 0) paste0(n_undefined, " label", if (n_undefined > 1) "s" else "",
                                 " with undefined coefficient not shown.")
@@ -84,13 +82,7 @@ plot_mla_labels <- function(fit, boot, call = rlang::caller_env()) {
 # Confidence intervals per label from an mla_boot, through its documented
 # tidy() interface (primary baseline of the fit).
 boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
-  if (!inherits(boot, "mla_boot")) {
-    mla_abort(
-      c("{.arg boot} must be an {.cls mla_boot} object from {.fn mla_boot}.",
-        "x" = "It is {.obj_type_friendly {boot}}."),
-      class = "plot_argument", call = call
-    )
-  }
+  check_inherits(boot, "mla_boot", "mla_boot", call = call, class = "plot_argument")
   ci <- generics::tidy(boot, level = "label")
   needed <- c("label", "conf.low", "conf.high")
   if (!all(needed %in% names(ci))) {
@@ -122,7 +114,7 @@ plot_mla_items <- function(fit) {
   n_difficult <- sum(it$estimate < 0)
   caption <- c(
     paste0(n_difficult, " of ", nrow(it), " items below the corpus chance baseline (difficult)."),
-    paste0("Dashed line: corpus coefficient ", fmt3(corpus), "."),
+    paste0("Dashed line: corpus coefficient ", format_fixed(corpus, 3), "."),
     if (n_unpaired > 0) paste0(n_unpaired, " item", if (n_unpaired > 1) "s" else "",
                                " with fewer than two annotations not shown.")
   )
@@ -170,15 +162,3 @@ plot_mla_prevalence <- function(fit) {
     }) +
     theme_mla()
 }
-
-theme_mla <- function() {
-  ggplot2::theme_minimal(base_size = 11) +
-    ggplot2::theme(
-      panel.grid.minor = ggplot2::element_blank(),
-      strip.text = ggplot2::element_text(face = "bold", hjust = 0),
-      legend.position = "bottom",
-      plot.caption = ggplot2::element_text(colour = "grey30", hjust = 0)
-    )
-}
-
-fmt3 <- function(x) ifelse(is.na(x), "NA", formatC(x, format = "f", digits = 3))

@@ -76,8 +76,8 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
   check_dots_empty0(...)
   available <- unique(object$measure)
   if (is.null(measures)) measures <- setdiff(available, "floor_observed")
-  measures <- match_choice(measures, available, multiple = TRUE)
-  if (!is.null(by)) by <- match_choice(by, c("n_annotators", "n_items", "n_labels"))
+  measures <- check_choice(measures, available, multiple = TRUE)
+  if (!is.null(by)) by <- check_choice(by, c("n_annotators", "n_items", "n_labels"))
   keys <- c("scenario", "prevalence_level", "measure", by)
   d <- as.data.frame(object)[object$measure %in% measures, ]
   stats <- summarise_groups(d, keys)
@@ -102,23 +102,9 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
   }
 }
 
-okabe_ito <- c("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00",
-               "#F0E442", "#000000")
-
-baseline_factor <- function(b) {
-  factor(baseline_display[b], levels = baseline_display)
-}
-
 generator_factor <- function(g) {
   lv <- c(independent = "Independent draws", noisy = "Noisy copies of a latent label")
   factor(lv[g], levels = lv)
-}
-
-scale_colour_baseline <- function() {
-  ggplot2::scale_colour_manual(
-    values = stats::setNames(c("#0072B2", "#D55E00", "#009E73"), baseline_display),
-    name = "Baseline", drop = FALSE
-  )
 }
 
 # Mean and 10th / 90th percentiles of `estimate` by `keys`.

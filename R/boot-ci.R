@@ -49,7 +49,7 @@
 confint.mla_boot <- function(object, parm, level = 0.95,
                              type = c("perc", "basic", "norm", "bca"), ...) {
   check_dots_empty0(...)
-  type <- rlang::arg_match(type)
+  type <- check_choice(type, c("perc", "basic", "norm", "bca"))
   check_conf_level(level)
   idx <- boot_parm(object, parm)
   ci <- boot_ci_matrix(object, idx, level, type)
@@ -57,14 +57,6 @@ confint.mla_boot <- function(object, parm, level = 0.95,
                       scientific = FALSE, digits = 3), "%")
   dimnames(ci) <- list(object$stats$name[idx], pct)
   ci
-}
-
-check_conf_level <- function(level, arg = rlang::caller_arg(level), call = rlang::caller_env()) {
-  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1) {
-    mla_abort(c("{.arg {arg}} must be a single number between 0 and 1.",
-                "x" = "It is {.obj_type_friendly {level}}{if (is.numeric(level) && length(level) == 1L) paste0(' (', level, ')') else ''}."),
-              class = "conf_level", call = call)
-  }
 }
 
 boot_parm <- function(object, parm, call = rlang::caller_env()) {
@@ -208,8 +200,8 @@ norm_inter <- function(t, alpha) {
 #' set.seed(1)
 #' jackknife_se(mla_boot(fit, R = 50))
 jackknife_se <- function(x, level = c("corpus", "label")) {
-  check_boot_object(x)
-  level <- rlang::arg_match(level)
+  check_inherits(x, "mla_boot", "mla_boot", class = "boot_object")
+  level <- check_choice(level, c("corpus", "label"))
   if (x$resample == "both") {
     mla_abort(c("A jackknife needs a single resampled unit.",
                 "x" = "{.arg x} resampled {.val {x$resample}}."),
@@ -227,10 +219,22 @@ jackknife_se <- function(x, level = c("corpus", "label")) {
   tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se, n_units = n)
 }
 
-check_boot_object <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
-  if (!inherits(x, "mla_boot")) {
-    mla_abort(c("{.arg {arg}} must be an {.cls mla_boot} object from {.fn mla_boot}.",
-                "x" = "It is {.obj_type_friendly {x}}."),
-              class = "boot_object", call = call)
-  }
+# The engines' inputs of a bootstrap: those kept in the object, or rebuilt
+# for objects made without them.
+boot_engine_data <- function(x) {
+  if (is.null(x$engine)) boot_data(x$fit, x$resample) else x$engine
+}
+
+# Leave-one-unit-out coefficients over the resampled unit (units x
+# statistics), NULL for the two-way design, which has no single unit.
+# Computed on first need (BCa, jackknife_se(), as_boot()) with `threads`,
+# then kept in the object's cache environment: later calls reuse them.
+boot_jack_values <- function(x, threads = x$threads) {
+  if (x$resample == "both") return(NULL)
+  cache <- x$cache
+  if (is.environment(cache) && !is.null(cache$jack)) return(cache$jack)
+  jack <- boot_jackknife(boot_engine_data(x), x$units, x$resample, threads)
+  colnames(jack) <- x$stats$name
+  if (is.environment(cache)) cache$jack <- jack
+  jack
 }

@@ -40,8 +40,8 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
                 "x" = "Item values are diagnostics relative to the corpus baseline; they get no intervals."),
               class = "boot_level")
   }
-  level <- rlang::arg_match(level)
-  type <- rlang::arg_match(type)
+  level <- check_choice(level, c("corpus", "label"))
+  type <- check_choice(type, c("perc", "basic", "norm", "bca"))
   check_conf_level(conf.level)
   rows <- which(x$stats$level == level)
   ci <- boot_ci_matrix(x, rows, conf.level, type)
@@ -78,7 +78,7 @@ glance.mla_boot <- function(x, ...) {
 #' @export
 as_boot <- function(x) {
   rlang::check_installed("boot", reason = "to convert a bootstrap to a `boot` object.")
-  check_boot_object(x)
+  check_inherits(x, "mla_boot", "mla_boot", class = "boot_object")
   statistic <- boot_index_statistic(x)
   n <- if (x$resample == "both") x$design$n_items else x$design$n_units
   strata <- if (x$resample == "items" && x$design$stratified) {
@@ -107,7 +107,7 @@ as_boot <- function(x) {
 
 # statistic(data, i) for boot: i are resampled unit indices.
 boot_index_statistic <- function(x) {
-  data <- boot_data(x$fit, x$resample)
+  data <- boot_engine_data(x)
   u <- x$units
   resample <- x$resample
   function(d, i) {
@@ -133,9 +133,9 @@ format.mla_boot <- function(x, ...) {
   ci <- suppressWarnings(boot_ci_matrix(x, which(x$stats$level == "corpus"), 0.95, "perc"))
   cor <- x$stats$level == "corpus"
   se <- apply(x$t[, cor, drop = FALSE], 2, stats::sd, na.rm = TRUE)
-  lines <- paste0(baseline_label(x$stats$baseline[cor]), ": ", fmt4(x$t0[cor]),
-                  " (SE ", fmt4(se), ", 95% percentile CI ", fmt4(ci[, 1]), " to ",
-                  fmt4(ci[, 2]), ")")
+  lines <- paste0(baseline_label(x$stats$baseline[cor]), ": ", format_fixed(x$t0[cor]),
+                  " (SE ", format_fixed(se), ", 95% percentile CI ", format_fixed(ci[, 1]), " to ",
+                  format_fixed(ci[, 2]), ")")
   cli::cli_format_method({
     cli::cli_rule(left = "Multi-Label Agreement bootstrap")
     cli::cli_text("{x$R} replicates resampling {d$what} ({d$n_units} unit{?s}",

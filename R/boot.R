@@ -67,8 +67,10 @@
 #' @return An object of class `mla_boot`: `t0` (observed coefficients), `t`
 #'   (an `R` x statistics matrix of replicates), `stats` (a tibble naming the
 #'   columns: `level`, `label`, `baseline`, `name`), `seed`, `R`, `resample`,
-#'   `design`, and the `fit`. Leave-one-unit-out values for BCa and
-#'   [jackknife_se()] are computed when needed.
+#'   `design`, the `fit` and `engine`, the resampling engines' inputs.
+#'   Leave-one-unit-out values for BCa and [jackknife_se()] are computed on
+#'   first need and kept in the environment `cache`, so later calls reuse
+#'   them (copies of the object share that cache).
 #' @family bootstrap
 #' @references
 #' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
@@ -94,9 +96,9 @@
 mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
-  check_mla_fit(fit)
-  R <- check_replicates(R, min = 2)
-  resample <- rlang::arg_match(resample)
+  check_inherits(fit, "mla", "mla", class = "boot_fit")
+  R <- check_whole(R, min = 2, class = "replicates")
+  resample <- check_choice(resample, c("items", "annotators", "both"))
   threads <- check_threads(threads)
   a <- fit$annotations
   if (resample == "annotators" && (!is.null(cluster) || !is.null(strata))) {
@@ -112,61 +114,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   data <- boot_data(fit, resample)
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
-  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads)
-}
-
-check_mla_fit <- function(fit, call = rlang::caller_env()) {
-  if (!inherits(fit, "mla")) {
-    mla_abort(
-      c("{.arg fit} must be an {.cls mla} object from {.fn mla}.",
-        "x" = "It is {.obj_type_friendly {fit}}."),
-      class = "boot_fit", call = call
-    )
-  }
-}
-
-# One value per item, in item order; accepts a vector named by item.
-check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
-  if (is.null(v)) return(NULL)
-  n <- length(items)
-  if (is.factor(v)) v <- as.character(v)
-  if (!is.atomic(v) || is.array(v)) {
-    mla_abort(c("{.arg {arg}} must be a vector with one value per item.",
-                "x" = "It is {.obj_type_friendly {v}}."),
-              class = "boot_item_vector", call = call)
-  }
-  nm <- names(v)
-  if (!is.null(nm)) {
-    idx <- match(as.character(items), nm)
-    if (anyNA(idx)) {
-      mla_abort(c("{.arg {arg}} must name every item.",
-                  "x" = "No value for {cli::qty(sum(is.na(idx)))}item{?s} {format_first(items[is.na(idx)])}."),
-                class = "boot_item_vector", call = call)
-    }
-    extra <- setdiff(nm, as.character(items))
-    if (length(extra) > 0) {
-      mla_abort(c("{.arg {arg}} must name only items of {.arg fit}.",
-                  "x" = "Unknown {cli::qty(length(extra))}item{?s}: {format_first(extra)}."),
-                class = "boot_item_vector", call = call)
-    }
-    if (anyDuplicated(nm)) {
-      mla_abort(c("{.arg {arg}} must name each item once.",
-                  "x" = "Repeated: {format_first(unique(nm[duplicated(nm)]))}."),
-                class = "boot_item_vector", call = call)
-    }
-    v <- unname(v[idx])
-  } else if (length(v) != n) {
-    mla_abort(c("{.arg {arg}} must have one value per item ({n}).",
-                "x" = "It has length {length(v)}.",
-                "i" = "Give it in {.code fit$annotations$items} order or name it by item."),
-              class = "boot_item_vector", call = call)
-  }
-  if (anyNA(v)) {
-    mla_abort(c("{.arg {arg}} must not be missing.",
-                "x" = "Missing for {cli::qty(sum(is.na(v)))}item{?s} {format_first(items[is.na(v)])}."),
-              class = "boot_item_vector", call = call)
-  }
-  v
+  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
 }
 
 # Resampled units (items or clusters) grouped by stratum, as 0-based indices.
@@ -282,18 +230,6 @@ boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
   do.call(rbind, out)
 }
 
-# Leave-one-unit-out coefficients over the resampled unit (units x
-# statistics), computed when needed (BCa, jackknife_se(), as_boot()) rather
-# than stored: for 1e5 items they would outweigh the replicates.
-# NULL for the two-way design, which has no single unit.
-boot_jack_values <- function(x, threads = x$threads) {
-  if (x$resample == "both") return(NULL)
-  data <- boot_data(x$fit, x$resample)
-  jack <- boot_jackknife(data, x$units, x$resample, threads)
-  colnames(jack) <- x$stats$name
-  jack
-}
-
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
     return(boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
@@ -309,7 +245,11 @@ boot_jackknife <- function(data, units, resample, threads) {
   NULL
 }
 
-new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, threads) {
+# `engine` keeps the engines' inputs (boot_data()) so that BCa, jackknife_se(),
+# tidy() and as_boot() reuse them; `cache` is an environment that holds the
+# jackknife once it has been computed (boot_jack_values()).
+new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, threads,
+                         engine = NULL) {
   stats <- boot_stat_table(fit)
   t0 <- c(fit$corpus$estimate, fit$label$estimate)
   names(t0) <- stats$name
@@ -336,7 +276,8 @@ new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, thre
   structure(
     list(t0 = t0, t = t, stats = stats, seed = seed, R = R,
          resample = resample, design = design, cluster = cluster, strata = strata,
-         units = units, threads = threads, fit = fit),
+         units = units, threads = threads, fit = fit, engine = engine,
+         cache = new.env(parent = emptyenv())),
     class = "mla_boot"
   )
 }
@@ -354,7 +295,7 @@ boot_stat_table <- function(fit) {
 # Internal: the multiplicities each replicate of `x` used (items: n_items x R,
 # annotators: n_annotators x R, in the order of the records' annotators).
 boot_draws <- function(x) {
-  data <- boot_data(x$fit, x$resample)
+  data <- boot_engine_data(x)
   u <- x$units
   boot_draws_cpp(boot_mode(x$resample), data$n_items, if (is.null(data$n_annotators)) 0L else data$n_annotators,
                  u$unit_of_item, u$n_units, u$order, u$start, x$seed, x$R)

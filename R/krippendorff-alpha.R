@@ -146,7 +146,7 @@
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
                                threads = mla_threads(), ...) {
   check_dots_empty0(...)
-  distance <- check_distance(distance)
+  distance <- check_choice(distance, distances, multiple = TRUE, class = "distance")
   threads <- check_threads(threads)
   a <- as_annotations(x)
   rows <- list()
@@ -197,26 +197,6 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
 }
 
 distances <- c("hamming", "jaccard", "masi")
-
-check_distance <- function(distance, call = rlang::caller_env()) {
-  if (!is.character(distance) || length(distance) == 0L || anyNA(distance)) {
-    mla_abort(
-      c("{.arg distance} must be a character vector of distance names.",
-        "x" = "It is {.obj_type_friendly {distance}}.",
-        "i" = "Choose from {.val {distances}}."),
-      class = "distance", call = call
-    )
-  }
-  bad <- setdiff(distance, distances)
-  if (length(bad) > 0) {
-    mla_abort(
-      c("{.arg distance} must be one or more of {.val {distances}}.",
-        "x" = "Unknown distance{?s}: {.val {bad}}."),
-      class = "distance", call = call
-    )
-  }
-  unique(distance)
-}
 
 check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) {
   if (n_items == 0) {

@@ -39,13 +39,11 @@
 majority_baseline <- function(train, test, truth, annotator = NULL,
                               type = c("overall", "individual"), ...) {
   check_dots_empty0(...)
-  type <- rlang::arg_match(type)
-  check_df_arg(train, "train")
-  check_df_arg(test, "test")
-  truth_col <- select_one_in(rlang::enquo(truth), train, "truth", "train")
-  if (nrow(train) == 0L) {
-    mla_abort("{.arg train} must have at least one row.", class = "empty")
-  }
+  type <- check_choice(type, c("overall", "individual"))
+  check_data_frame(train)
+  check_data_frame(test)
+  truth_col <- select_column(rlang::enquo(truth), train, "truth", "train")
+  check_nonempty_rows(train)
   check_label_column(truth_col, "truth")
   if (anyNA(truth_col)) {
     rows <- which(is.na(truth_col))
@@ -74,8 +72,8 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
         class = "column"
       )
     }
-    tr_ann <- select_one_in(ann_quo, train, "annotator", "train")
-    te_ann <- select_one_in(ann_quo, test, "annotator", "test")
+    tr_ann <- select_column(ann_quo, train, "annotator", "train")
+    te_ann <- select_column(ann_quo, test, "annotator", "test")
     tr <- encode_ids(tr_ann, "annotator")
     encode_ids(te_ann, "annotator")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))

@@ -27,7 +27,7 @@
 #' @method tidy mla
 tidy.mla <- function(x, level = c("corpus", "label", "item"), ...) {
   check_dots_empty0(...)
-  level <- match_choice(level, c("corpus", "label", "item"))
+  level <- check_choice(level, c("corpus", "label", "item"))
   switch(level, corpus = x$corpus, label = x$label, item = item_table(x))
 }
 
@@ -57,7 +57,6 @@ baseline_label <- function(b) {
 
 baseline_short <- c(fleiss = "F", ac1 = "AC1", pabak = "PABAK")
 
-fmt4 <- function(x) ifelse(is.na(x), "NA", formatC(x, format = "f", digits = 4))
 
 #' @export
 format.mla <- function(x, ...) {
@@ -79,14 +78,14 @@ format.mla <- function(x, ...) {
                   "{format_percent(d$missing_share)} missing")
     cli::cli_text("Label universe: {d$n_labels} declared, ",
                   "{length(d$never_selected)} never selected; raw prevalence ",
-                  "p_r = {fmt4(d$prevalence)}")
-    cli::cli_text("Primary, {baseline_label(x$baseline)}: {.strong A_ml = {fmt4(prim$estimate)}} ",
-                  "(A_o = {fmt4(prim$observed)}, A_e = {fmt4(prim$expected)})")
+                  "p_r = {format_fixed(d$prevalence)}")
+    cli::cli_text("Primary, {baseline_label(x$baseline)}: {.strong A_ml = {format_fixed(prim$estimate)}} ",
+                  "(A_o = {format_fixed(prim$observed)}, A_e = {format_fixed(prim$expected)})")
     cli::cli_text("Sensitivity: ", paste0(
-      baseline_label(others$baseline), " ", fmt4(others$estimate),
-      " (A_e = ", fmt4(others$expected), ")", collapse = "; "))
-    cli::cli_text("Conditional floor: A_o,min = {fmt4(prim$floor_observed)}; normalised ",
-                  paste0(baseline_short[cor$baseline], " ", fmt4(cor$floor), collapse = ", "))
+      baseline_label(others$baseline), " ", format_fixed(others$estimate),
+      " (A_e = ", format_fixed(others$expected), ")", collapse = "; "))
+    cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
+                  paste0(baseline_short[cor$baseline], " ", format_fixed(cor$floor), collapse = ", "))
     if (nrow(x$notes) > 0) {
       cli::cli_text("{nrow(x$notes)} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }

@@ -75,7 +75,7 @@
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   check_dots_empty0(...)
-  baseline <- match_choice(baseline, baseline_names)
+  baseline <- check_choice(baseline, baseline_names)
   x <- as_annotations(x)
   cols <- select_labels(x, labels)
   tally <- if (identical(cols, seq_along(x$labels))) {

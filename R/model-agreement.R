@@ -53,17 +53,15 @@
 model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...) {
   check_dots_empty0(...)
   x <- as_annotations(x)
-  check_df_arg(predictions, "predictions")
-  item_col <- select_one_in(rlang::enquo(item), predictions, "item", "predictions")
+  check_data_frame(predictions)
+  item_col <- select_column(rlang::enquo(item), predictions, "item", "predictions")
   ann_quo <- rlang::enquo(annotator)
   per_annotator <- !rlang::quo_is_null(ann_quo)
   ann_col <- if (per_annotator) {
-    select_one_in(ann_quo, predictions, "annotator", "predictions")
+    select_column(ann_quo, predictions, "annotator", "predictions")
   }
-  label_pos <- select_one_in(rlang::enquo(labels), predictions, "labels", "predictions", one = FALSE)
-  if (nrow(predictions) == 0L) {
-    mla_abort("{.arg predictions} must have at least one row.", class = "empty")
-  }
+  label_pos <- select_columns(rlang::enquo(labels), predictions, "labels", "predictions")
+  check_nonempty_rows(predictions)
   pred_values <- prediction_matrix(predictions, label_pos, x$labels, item_col)
   pi <- match_ids(item_col, x$items, "item")
   pa <- if (per_annotator) match_ids(ann_col, x$annotators, "annotator")

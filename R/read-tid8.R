@@ -47,15 +47,15 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
                       text = "sentence", ...) {
   check_dots_empty0(...)
   rlang::check_installed("jsonlite", reason = "to read JSON-lines files.")
-  check_string_arg(path, "path")
+  check_string(path)
   if (!file.exists(path)) {
     mla_abort(c("{.arg path} must be an existing file.", "x" = "{.file {path}} does not exist."),
               class = "file")
   }
-  if (!is.null(label)) check_string_arg(label, "label")
-  check_string_arg(item, "item")
-  check_string_arg(annotator, "annotator")
-  if (!is.null(text)) check_string_arg(text, "text")
+  if (!is.null(label)) check_string(label)
+  check_string(item)
+  check_string(annotator)
+  if (!is.null(text)) check_string(text)
 
   lines <- readLines(path, warn = FALSE, encoding = "UTF-8")
   line_no <- which(nzchar(trimws(lines)))
@@ -151,13 +151,4 @@ json_field <- function(records, field, line_no, path, optional = FALSE,
     v <- r[[field]]
     if (is.null(v)) NA_character_ else as.character(v)
   }, character(1))
-}
-
-check_string_arg <- function(x, arg, call = rlang::caller_env()) {
-  if (!is.character(x) || length(x) != 1L || is.na(x) || !nzchar(x)) {
-    mla_abort(
-      c("{.arg {arg}} must be a single non-empty string.", "x" = "It is {.obj_type_friendly {x}}."),
-      class = "string", call = call
-    )
-  }
 }

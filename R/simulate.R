@@ -97,10 +97,10 @@ simulate_annotations <- function(n_items, n_annotators, n_labels, prevalence,
                                  scenario = c("perfect", "noisy", "independent", "minimum"),
                                  error = 0.1, ..., bias = 0, correlation = 0) {
   check_dots_empty0(...)
-  scenario <- match_choice(scenario)
-  n_items <- check_count(n_items, min = 1)
-  n_annotators <- check_count(n_annotators, min = 2)
-  n_labels <- check_count(n_labels, min = 1)
+  scenario <- check_choice(scenario, scenario_names)
+  n_items <- check_whole(n_items, min = 1, class = "simulation_argument")
+  n_annotators <- check_whole(n_annotators, min = 2, class = "simulation_argument")
+  n_labels <- check_whole(n_labels, min = 1, class = "simulation_argument")
   prevalence <- check_probabilities(prevalence, n_labels, "label")
   error <- check_probabilities(error, n_annotators, "annotator")
   bias <- check_bias(bias, n_annotators, scenario)
@@ -191,102 +191,3 @@ minimum_array <- function(N, n, k, prevalence) {
 pad_names <- function(prefix, n) {
   sprintf(paste0(prefix, "%0", max(2L, nchar(n)), "d"), seq_len(n))
 }
-
-# --- argument checks ---------------------------------------------------------
-
-check_count <- function(x, min, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
-  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) &&
-    x == trunc(x) && x >= min
-  if (!ok) {
-    mla_abort(
-      c("{.arg {arg}} must be a single whole number >= {min}.",
-        "x" = "It is {describe_value(x)}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  as.integer(x)
-}
-
-check_probabilities <- function(x, n, what, arg = rlang::caller_arg(x),
-                                call = rlang::caller_env()) {
-  if (!is.numeric(x) || length(x) == 0L) {
-    mla_abort(
-      c("{.arg {arg}} must be a numeric vector of probabilities.",
-        "x" = "It is {.obj_type_friendly {x}}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  if (!length(x) %in% c(1L, n)) {
-    mla_abort(
-      c("{.arg {arg}} must have length 1 or one value per {what} ({n}).",
-        "x" = "It has length {length(x)}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  bad <- which(is.na(x) | x < 0 | x > 1)
-  if (length(bad) > 0L) {
-    where <- if (length(x) == 1L) "" else paste0(" (", what, " ", bad[1], ")")
-    mla_abort(
-      c("{.arg {arg}} must be in [0, 1].",
-        "x" = "Value {.val {x[bad[1]]}}{where} is not; {length(bad)} bad value{?s} in all."),
-      class = "simulation_argument", call = call
-    )
-  }
-  rep_len(as.double(x), n)
-}
-
-check_bias <- function(bias, n, scenario, call = rlang::caller_env()) {
-  if (!is.numeric(bias) || !length(bias) %in% c(1L, n)) {
-    mla_abort(
-      c("{.arg bias} must be finite numbers: one, or one per annotator ({n}).",
-        "x" = "It is {describe_value(bias)}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  bad <- which(!is.finite(bias))
-  if (length(bad) > 0L) {
-    mla_abort(
-      c("{.arg bias} must be finite numbers.",
-        "x" = "Annotator {bad[1]} has bias {.val {bias[bad[1]]}}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  if (any(bias != 0) && scenario %in% c("perfect", "minimum")) {
-    mla_abort(
-      c("{.arg bias} must be 0 for the {.val {scenario}} scenario.",
-        "i" = "Annotator bias is defined for {.val noisy} and {.val independent}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  rep_len(as.double(bias), n)
-}
-
-check_correlation <- function(correlation, scenario, call = rlang::caller_env()) {
-  if (!is.numeric(correlation) || length(correlation) != 1L || is.na(correlation) ||
-      correlation < 0 || correlation > 1) {
-    mla_abort(
-      c("{.arg correlation} must be a single number in [0, 1].",
-        "x" = "It is {describe_value(correlation)}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  if (correlation != 0 && scenario == "minimum") {
-    mla_abort(
-      c("{.arg correlation} must be 0 for the {.val minimum} scenario.",
-        "i" = "That generator fixes every item-label count."),
-      class = "simulation_argument", call = call
-    )
-  }
-  as.double(correlation)
-}
-
-describe_value <- function(x) {
-  if (is.numeric(x) && length(x) == 1L) {
-    format(x)
-  } else if (is.numeric(x)) {
-    paste0("a numeric vector of length ", length(x))
-  } else {
-    cli::format_inline("{.obj_type_friendly {x}}")
-  }
-}
-

@@ -73,21 +73,16 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
                              scenarios = c("perfect", "noisy", "independent", "minimum"),
                              repeats = 20, error = 0.1, measures = NULL, R = 100, ...) {
   check_dots_empty0(...)
-  n_annotators <- check_design_values(n_annotators, min = 2)
-  n_items <- check_design_values(n_items, min = 1)
-  n_labels <- check_design_values(n_labels, min = 1)
+  n_annotators <- unique(check_whole(n_annotators, min = 2, vector = TRUE, class = "simulation_argument"))
+  n_items <- unique(check_whole(n_items, min = 1, vector = TRUE, class = "simulation_argument"))
+  n_labels <- unique(check_whole(n_labels, min = 1, vector = TRUE, class = "simulation_argument"))
   prevalence <- check_prevalence_levels(prevalence)
-  scenarios <- match_choice(scenarios, scenario_names, multiple = TRUE)
-  repeats <- check_count(repeats, min = 1)
-  if (!is.numeric(error) || length(error) != 1L || is.na(error) || error < 0 || error > 1) {
-    mla_abort(
-      c("{.arg error} must be a single number in [0, 1].",
-        "x" = "It is {describe_value(error)}."),
-      class = "simulation_argument"
-    )
-  }
-  R <- check_count(R, min = 1)
-  measures <- check_measures(measures)
+  scenarios <- check_choice(scenarios, scenario_names, multiple = TRUE)
+  repeats <- check_whole(repeats, min = 1, class = "simulation_argument")
+  error <- check_number_in(error, class = "simulation_argument")
+  R <- check_whole(R, min = 1, class = "simulation_argument")
+  if (is.null(measures)) measures <- measure_groups
+  measures <- check_choice(measures, measure_groups, multiple = TRUE)
 
   design <- expand.grid(
     replicate = seq_len(repeats), n_labels = n_labels, n_items = n_items,
@@ -178,44 +173,6 @@ try_measure <- function(expr) {
 
 measure_groups <- c("mla", "alpha", "comparison")
 
-check_measures <- function(measures, call = rlang::caller_env()) {
-  if (is.null(measures)) return(measure_groups)
-  match_choice(measures, measure_groups, multiple = TRUE, call = call)
-}
-
-check_design_values <- function(x, min, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
-  ok <- is.numeric(x) && length(x) > 0L && !anyNA(x) && all(is.finite(x)) &&
-    all(x == trunc(x)) && all(x >= min)
-  if (!ok) {
-    bad <- if (is.numeric(x)) which(is.na(x) | !is.finite(x) | x != trunc(x) | x < min) else integer()
-    detail <- if (length(bad) > 0L) {
-      paste0("Element ", bad[1], " is ", format(x[bad[1]]), ".")
-    } else {
-      paste0("It is ", describe_value(x), ".")
-    }
-    mla_abort(
-      c("{.arg {arg}} must be whole numbers >= {min}.", "x" = detail),
-      class = "simulation_argument", call = call
-    )
-  }
-  unique(as.integer(x))
-}
-
-check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
-  p <- check_probabilities(prevalence, length(prevalence), "level", call = call)
-  nm <- names(prevalence)
-  if (is.null(nm)) nm <- rep("", length(p))
-  nm[nm == ""] <- format(p[nm == ""])
-  if (anyDuplicated(nm)) {
-    mla_abort(
-      c("{.arg prevalence} must have distinct level names.",
-        "x" = "Duplicated: {.val {unique(nm[duplicated(nm)])}}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  stats::setNames(p, nm)
-}
-
 # Puts back the random number generator state found after drawing the seeds
 # (the study reseeds per data set).
 restore_rng <- function(state) {
@@ -238,6 +195,7 @@ restore_rng <- function(state) {
 summary.mla_simulation <- function(object, by = c("scenario", "prevalence_level", "measure"),
                                    ...) {
   check_dots_empty0(...)
+  by <- check_choice(by, names(object), multiple = TRUE)
   keys <- unique(as.data.frame(object)[by])
   groups <- interaction(as.data.frame(object)[by], drop = TRUE, lex.order = TRUE)
   kg <- interaction(keys, drop = TRUE, lex.order = TRUE)

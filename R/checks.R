@@ -1,0 +1,348 @@
+# Argument checks: the one vocabulary every exported function uses. Each
+# raises a classed error through mla_abort() naming the argument and the
+# offending value; allowed values are always given by the caller.
+
+check_dots_empty0 <- function(..., call = rlang::caller_env()) {
+  if (...length() > 0) {
+    nms <- names(list(...))
+    shown <- if (is.null(nms)) "unnamed arguments" else format_first(nms[nms != ""])
+    mla_abort(
+      c("`...` must be empty.", "x" = "Problematic argument{?s}: {shown}."),
+      class = "dots", call = call
+    )
+  }
+}
+
+# One (or, with `multiple`, several) of `values`; the package's arg_match().
+# An argument left at its default (identical to `values`, which callers give
+# in the order of the formal's default) selects the first value, or all of
+# them with `multiple`. The condition carries `values` for the contract test.
+check_choice <- function(arg, values, multiple = FALSE, arg_name = rlang::caller_arg(arg),
+                         call = rlang::caller_env(), class = "arg") {
+  if (identical(arg, values)) return(if (multiple) values else values[1L])
+  if (!is.character(arg) || length(arg) == 0L || anyNA(arg) ||
+      (!multiple && length(arg) != 1L)) {
+    mla_abort(
+      c("{.arg {arg_name}} must be {if (multiple) 'a character vector' else 'a string'} with values in {.val {values}}.",
+        "x" = "It is {.obj_type_friendly {arg}}."),
+      class = class, values = values, call = call
+    )
+  }
+  bad <- setdiff(arg, values)
+  if (length(bad) > 0L) {
+    mla_abort(
+      c("{.arg {arg_name}} must be one of {.or {.val {values}}}.",
+        "x" = "Not one of them: {.val {bad}}."),
+      class = class, values = values, call = call
+    )
+  }
+  unique(arg)
+}
+
+# Whole numbers in [min, max]; values beyond the integer range are refused
+# before any arithmetic (as.integer() would turn them into NA). With
+# `vector = TRUE`, a non-empty vector of them.
+check_whole <- function(x, min = 1, max = .Machine$integer.max, vector = FALSE,
+                        arg = rlang::caller_arg(x), call = rlang::caller_env(),
+                        class = "whole_number") {
+  what <- if (vector) "whole numbers" else "a single whole number"
+  if (!is.numeric(x) || length(x) == 0L || (!vector && length(x) != 1L)) {
+    mla_abort(c("{.arg {arg}} must be {what} >= {min}.", "x" = "It is {describe_value(x)}."),
+              class = class, call = call)
+  }
+  bad <- which(is.na(x) | !is.finite(x) | x > max | x < min | x != trunc(x))
+  if (length(bad) > 0L) {
+    where <- if (length(x) == 1L) "It" else paste("Element", bad[1])
+    above <- if (isTRUE(x[bad[1]] > max)) paste0(", above ", format(max, scientific = FALSE)) else ""
+    limit <- if (max < .Machine$integer.max) paste0(" and <= ", max) else ""
+    mla_abort(c("{.arg {arg}} must be {what} >= {min}{limit}.",
+                "x" = "{where} is {describe_value(x[bad[1]])}{above}."),
+              class = class, call = call)
+  }
+  as.integer(x)
+}
+
+check_threads <- function(threads, arg = rlang::caller_arg(threads), call = rlang::caller_env()) {
+  threads <- check_whole(threads, min = 1, arg = arg, call = call, class = "threads")
+  min(threads, max_threads_cpp())
+}
+
+# One number in [lower, upper], or in (lower, upper) when `open`.
+check_number_in <- function(x, lower = 0, upper = 1, open = FALSE, arg = rlang::caller_arg(x),
+                            call = rlang::caller_env(), class = "number") {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) &&
+    (if (open) x > lower && x < upper else x >= lower && x <= upper)
+  if (!ok) {
+    range <- if (open) paste("strictly between", lower, "and", upper) else paste0("in [", lower, ", ", upper, "]")
+    mla_abort(c("{.arg {arg}} must be a single number {range}.", "x" = "It is {describe_value(x)}."),
+              class = class, call = call)
+  }
+  as.double(x)
+}
+
+check_conf_level <- function(level, arg = rlang::caller_arg(level), call = rlang::caller_env()) {
+  check_number_in(level, open = TRUE, arg = arg, call = call, class = "conf_level")
+}
+
+# Probabilities: one value, or one per `what` (n of them), recycled to n.
+check_probabilities <- function(x, n, what, arg = rlang::caller_arg(x),
+                                call = rlang::caller_env(), class = "simulation_argument") {
+  if (!is.numeric(x) || length(x) == 0L) {
+    mla_abort(c("{.arg {arg}} must be a numeric vector of probabilities.",
+                "x" = "It is {.obj_type_friendly {x}}."), class = class, call = call)
+  }
+  if (!length(x) %in% c(1L, n)) {
+    mla_abort(c("{.arg {arg}} must have length 1 or one value per {what} ({n}).",
+                "x" = "It has length {length(x)}."), class = class, call = call)
+  }
+  bad <- which(is.na(x) | x < 0 | x > 1)
+  if (length(bad) > 0L) {
+    where <- if (length(x) == 1L) "" else paste0(" (", what, " ", bad[1], ")")
+    mla_abort(c("{.arg {arg}} must be in [0, 1].",
+                "x" = "Value {.val {x[bad[1]]}}{where} is not; {length(bad)} bad value{?s} in all."),
+              class = class, call = call)
+  }
+  rep_len(as.double(x), n)
+}
+
+check_string <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
+  if (!is.character(x) || length(x) != 1L || is.na(x) || !nzchar(x)) {
+    mla_abort(c("{.arg {arg}} must be a single non-empty string.",
+                "x" = "It is {.obj_type_friendly {x}}."), class = "string", call = call)
+  }
+}
+
+check_bool <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env(), class = "bool") {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    mla_abort(c("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.",
+                "x" = "It is {.obj_type_friendly {x}}."), class = class, call = call)
+  }
+}
+
+# `x` must inherit from `cls`, the result of `fn`.
+check_inherits <- function(x, cls, fn, arg = rlang::caller_arg(x), call = rlang::caller_env(),
+                           class = "input_type") {
+  if (!inherits(x, cls)) {
+    mla_abort(c("{.arg {arg}} must be an {.cls {cls}} object from {.fn {fn}}.",
+                "x" = "It is {.obj_type_friendly {x}}."), class = class, call = call)
+  }
+}
+
+# --- data frames and their columns ---------------------------------------------
+
+check_data_frame <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
+  if (!is.data.frame(x)) {
+    mla_abort(c("{.arg {arg}} must be a data frame.", "x" = "It is {.obj_type_friendly {x}}."),
+              class = "input_type", call = call)
+  }
+}
+
+check_nonempty_rows <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()) {
+  if (nrow(x) == 0L) {
+    mla_abort("{.arg {arg}} must have at least one row.", class = "empty", call = call)
+  }
+}
+
+# Positions of the columns of `data` (named `data_arg` in messages) that the
+# tidyselect argument `arg` selects: exactly one with `one`, else at least one.
+select_columns <- function(quo, data, arg, data_arg = "data", one = FALSE,
+                           call = rlang::caller_env()) {
+  pos <- tryCatch(
+    tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
+    error = function(e) {
+      mla_abort("{.arg {arg}} must select existing columns of {.arg {data_arg}}.",
+                class = "column", parent = e, call = call)
+    }
+  )
+  if (one && length(pos) != 1L) {
+    mla_abort(c("{.arg {arg}} must select exactly one column of {.arg {data_arg}}.",
+                "x" = "It selects {length(pos)} column{?s}."), class = "column", call = call)
+  }
+  if (!one && length(pos) == 0L) {
+    mla_abort("{.arg {arg}} must select at least one column of {.arg {data_arg}}.",
+              class = "column", call = call)
+  }
+  pos
+}
+
+# The values of the one column `arg` selects.
+select_column <- function(quo, data, arg, data_arg = "data", call = rlang::caller_env()) {
+  data[[select_columns(quo, data, arg, data_arg, one = TRUE, call = call)]]
+}
+
+# 0/1/NA check for value columns before any conversion (0.5 must not become 0).
+check_binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
+  if (!(is.logical(v) || is.numeric(v))) {
+    mla_abort(c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+                "x" = "It holds {.cls {class(v)[1]}} values."), class = "value_type", call = call)
+  }
+  if (is.logical(v)) return(invisible())
+  if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(invisible())
+  bad <- which(!is.na(v) & v != 0 & v != 1)
+  if (is.double(v)) bad <- union(bad, which(is.nan(v)))
+  if (length(bad) > 0) {
+    mla_abort(
+      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]])}}."),
+      class = "value", call = call
+    )
+  }
+}
+
+# One label per row: atomic character/factor/numeric/logical, no list-columns.
+check_label_column <- function(v, arg, call = rlang::caller_env()) {
+  if (is.list(v)) {
+    mla_abort(
+      c("Column {.arg {arg}} must hold one label per row.",
+        "x" = "It is a list-column (multi-label sets?).",
+        "i" = "Annotator-level evaluation here follows the TID-8 recipe for single labels. To treat each distinct label set as one class, collapse the sets to strings first, e.g. {.code vapply(sets, function(s) paste(sort(s), collapse = \"+\"), \"\")}."),
+      class = "multilabel", call = call
+    )
+  }
+  if (!(is.character(v) || is.factor(v) || is.numeric(v) || is.logical(v)) ||
+      length(dim(v)) > 1L) {
+    mla_abort(
+      c("Column {.arg {arg}} must hold labels (character, factor, integer or logical).",
+        "x" = "It is {.obj_type_friendly {v}}{if (length(dim(v)) > 1L) ' with dimensions' else ''}."),
+      class = "label_type", call = call
+    )
+  }
+}
+
+check_no_missing_labels <- function(truth, estimate, call = rlang::caller_env()) {
+  bad_t <- which(is.na(truth))
+  bad_e <- which(is.na(estimate))
+  if (length(bad_t) + length(bad_e) == 0L) return(invisible())
+  mla_abort(
+    c("{.arg truth} and {.arg estimate} must not contain missing labels.",
+      "x" = if (length(bad_t)) "{.arg truth} is {.code NA} in {length(bad_t)} row{?s}: {format_first(bad_t)}.",
+      "x" = if (length(bad_e)) "{.arg estimate} is {.code NA} in {length(bad_e)} row{?s}: {format_first(bad_e)}.",
+      "i" = "Remove or label those rows explicitly; they are never dropped silently."),
+    class = "missing_label", call = call
+  )
+}
+
+# --- names and item vectors ---------------------------------------------------
+
+check_extent <- function(d, what, call = rlang::caller_env()) {
+  empty <- which(d == 0L)
+  if (length(empty) > 0) {
+    mla_abort(c("{.arg x} must have at least one of each of {what}.",
+                "x" = "It has 0 {what[empty[1]]}."), class = "empty", call = call)
+  }
+}
+
+check_unique_names <- function(nm, what, call = rlang::caller_env()) {
+  if (anyNA(nm)) {
+    mla_abort(c("{.arg x} {what} names must not be {.code NA}.",
+                "x" = "Position{?s} {which(is.na(nm))} {?is/are} {.code NA}."),
+              class = "na_id", call = call)
+  }
+  dup <- unique(nm[duplicated(nm)])
+  if (length(dup) > 0) {
+    mla_abort(c("{.arg x} {what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
+              class = "duplicate_name", call = call)
+  }
+}
+
+check_label_universe <- function(labels, arg = "labels", call = rlang::caller_env()) {
+  if (!(is.character(labels) || is.numeric(labels) || is.factor(labels)) ||
+      length(labels) == 0L) {
+    mla_abort(c("{.arg {arg}} must be a non-empty character vector of label names.",
+                "x" = "It is {.obj_type_friendly {labels}}."), class = "labels", call = call)
+  }
+  check_unique_names(as.character(labels), "label", call = call)
+}
+
+# One value per item, in item order; accepts a vector named by item.
+check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
+  if (is.null(v)) return(NULL)
+  abort_item_vector <- function(msg) mla_abort(msg, class = "boot_item_vector", call = call)
+  if (is.factor(v)) v <- as.character(v)
+  if (!is.atomic(v) || is.array(v)) {
+    abort_item_vector(c("{.arg {arg}} must be a vector with one value per item.",
+                        "x" = "It is {.obj_type_friendly {v}}."))
+  }
+  nm <- names(v)
+  if (!is.null(nm)) {
+    idx <- match(as.character(items), nm)
+    extra <- setdiff(nm, as.character(items))
+    if (anyNA(idx)) {
+      abort_item_vector(c("{.arg {arg}} must name every item.",
+                          "x" = "No value for {cli::qty(sum(is.na(idx)))}item{?s} {format_first(items[is.na(idx)])}."))
+    }
+    if (length(extra) > 0) {
+      abort_item_vector(c("{.arg {arg}} must name only items of {.arg fit}.",
+                          "x" = "Unknown {cli::qty(length(extra))}item{?s}: {format_first(extra)}."))
+    }
+    if (anyDuplicated(nm)) {
+      abort_item_vector(c("{.arg {arg}} must name each item once.",
+                          "x" = "Repeated: {format_first(unique(nm[duplicated(nm)]))}."))
+    }
+    v <- unname(v[idx])
+  } else if (length(v) != length(items)) {
+    abort_item_vector(c("{.arg {arg}} must have one value per item ({length(items)}).",
+                        "x" = "It has length {length(v)}.",
+                        "i" = "Give it in {.code fit$annotations$items} order or name it by item."))
+  }
+  if (anyNA(v)) {
+    abort_item_vector(c("{.arg {arg}} must not be missing.",
+                        "x" = "Missing for {cli::qty(sum(is.na(v)))}item{?s} {format_first(items[is.na(v)])}."))
+  }
+  v
+}
+
+# --- simulation arguments ----------------------------------------------------
+
+check_bias <- function(bias, n, scenario, call = rlang::caller_env()) {
+  if (!is.numeric(bias) || !length(bias) %in% c(1L, n)) {
+    mla_abort(
+      c("{.arg bias} must be finite numbers: one, or one per annotator ({n}).",
+        "x" = "It is {describe_value(bias)}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  bad <- which(!is.finite(bias))
+  if (length(bad) > 0L) {
+    mla_abort(
+      c("{.arg bias} must be finite numbers.",
+        "x" = "Annotator {bad[1]} has bias {.val {bias[bad[1]]}}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  if (any(bias != 0) && scenario %in% c("perfect", "minimum")) {
+    mla_abort(
+      c("{.arg bias} must be 0 for the {.val {scenario}} scenario.",
+        "i" = "Annotator bias is defined for {.val noisy} and {.val independent}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  rep_len(as.double(bias), n)
+}
+
+check_correlation <- function(correlation, scenario, call = rlang::caller_env()) {
+  correlation <- check_number_in(correlation, call = call, class = "simulation_argument")
+  if (correlation != 0 && scenario == "minimum") {
+    mla_abort(
+      c("{.arg correlation} must be 0 for the {.val minimum} scenario.",
+        "i" = "That generator fixes every item-label count."),
+      class = "simulation_argument", call = call
+    )
+  }
+  correlation
+}
+
+check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
+  p <- check_probabilities(prevalence, length(prevalence), "level", call = call)
+  nm <- names(prevalence)
+  if (is.null(nm)) nm <- rep("", length(p))
+  nm[nm == ""] <- format(p[nm == ""])
+  if (anyDuplicated(nm)) {
+    mla_abort(
+      c("{.arg prevalence} must have distinct level names.",
+        "x" = "Duplicated: {.val {unique(nm[duplicated(nm)])}}."),
+      class = "simulation_argument", call = call
+    )
+  }
+  stats::setNames(p, nm)
+}

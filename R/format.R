@@ -1,0 +1,36 @@
+# Formatters shared by messages and print methods.
+
+# Shows the first few offending entries, then how many more there are.
+format_first <- function(x, n = 5L) {
+  x <- as.character(x)
+  shown <- utils::head(x, n)
+  more <- length(x) - length(shown)
+  out <- paste(shown, collapse = ", ")
+  if (more > 0) out <- paste0(out, ", ... (", more, " more)")
+  out
+}
+
+# A bad argument value for an error message: the number itself for a single
+# number, else its type (and length for numeric vectors).
+describe_value <- function(x) {
+  if (is.numeric(x) && length(x) == 1L && !is.na(x)) {
+    format(x)
+  } else if (is.numeric(x) && length(x) > 1L) {
+    paste0("a numeric vector of length ", length(x))
+  } else {
+    cli::format_inline("{.obj_type_friendly {x}}")
+  }
+}
+
+# Counts are doubles (64-bit sums); print them as whole numbers.
+format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
+count_noun <- function(n, noun) paste0(format_count(n), " ", noun, if (n != 1) "s")
+
+format_percent <- function(x) {
+  paste0(formatC(100 * x, format = "f", digits = 1), "%")
+}
+
+# Fixed decimals, "NA" for missing values (coefficients in reports and plots).
+format_fixed <- function(x, digits = 4L) {
+  ifelse(is.na(x), "NA", formatC(x, format = "f", digits = digits))
+}
