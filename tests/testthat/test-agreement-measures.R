@@ -104,13 +104,13 @@ test_that("edge cases: perfect agreement, one label used, empty sets", {
 test_that("errors are classed and informative", {
   arr <- dkpro_example()
   arr[3, 2, 1] <- NA
-  expect_snapshot(error = TRUE, agreement_measures(arr, R = 10))
+  expect_mla_snapshot(agreement_measures(arr, R = 10))
   expect_error(agreement_measures(arr), class = "mlagreement_error_partial_record")
-  expect_snapshot(error = TRUE, agreement_measures(dkpro_example(), R = 0))
+  expect_mla_snapshot(agreement_measures(dkpro_example(), R = 0))
   expect_error(agreement_measures(dkpro_example(), R = 1.5), class = "mlagreement_error_replicates")
   expect_error(agreement_measures(dkpro_example(), R = "a"), class = "mlagreement_error")
   single <- array(c(1L, NA, NA, 0L), c(2, 2, 1))
-  expect_snapshot(error = TRUE, agreement_measures(single))
+  expect_mla_snapshot(agreement_measures(single))
   expect_error(agreement_measures(single), class = "mlagreement_error_unpairable")
   expect_error(agreement_measures(dkpro_example(), 10, 1, 2), class = "mlagreement_error_dots")
 })

@@ -63,7 +63,7 @@ test_that("undefined coefficients are NA, never NaN", {
 })
 
 test_that("arguments are validated", {
-  expect_snapshot(error = TRUE, {
+  expect_mla_snapshot({
     analytic_agreement("a")
     analytic_agreement(c(0.2, NA, 2))
     analytic_agreement(0.2, error = c(0.1, 0.2))

@@ -107,14 +107,14 @@ test_that("annotator_agreement() print and errors", {
   agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
   expect_snapshot(agr)
   single <- matrix(c("a", NA, NA, "b"), 2, dimnames = list(NULL, c("r1", "r2")))
-  expect_snapshot(error = TRUE, annotator_agreement(single))
+  expect_mla_snapshot(annotator_agreement(single))
   expect_error(annotator_agreement(single), class = "mlagreement_error_no_pairs")
-  expect_snapshot(error = TRUE, annotator_agreement(agr))
+  expect_mla_snapshot(annotator_agreement(agr))
   expect_error(annotator_agreement(agr), class = "mlagreement_error")
-  expect_snapshot(error = TRUE, annotator_agreement(bias_example))
-  expect_snapshot(error = TRUE, annotator_agreement(array(0L, c(2, 2, 2)), foo = 1))
+  expect_mla_snapshot(annotator_agreement(bias_example))
+  expect_mla_snapshot(annotator_agreement(array(0L, c(2, 2, 2)), foo = 1))
   expect_error(annotator_agreement(array(0L, c(2, 2, 2)), foo = 1), class = "mlagreement_error")
-  expect_snapshot(error = TRUE, tidy(agr, level = "items"))
+  expect_mla_snapshot(tidy(agr, level = "items"))
 })
 
 test_that("autoplot() returns a symmetric heat map without printing", {
@@ -126,8 +126,8 @@ test_that("autoplot() returns a symmetric heat map without printing", {
   expect_equal(nrow(d), 2 * nrow(tidy(agr)))
   p2 <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
   expect_length(p2$layers, 1)
-  expect_snapshot(error = TRUE, ggplot2::autoplot(agr, value = "kappa"))
-  expect_snapshot(error = TRUE, ggplot2::autoplot(agr, bins = 3))
+  expect_mla_snapshot(ggplot2::autoplot(agr, value = "kappa"))
+  expect_mla_snapshot(ggplot2::autoplot(agr, bins = 3))
 })
 
 test_that("integer, double and logical storage give identical diagnostics", {

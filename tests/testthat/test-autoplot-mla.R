@@ -81,7 +81,7 @@ test_that("prevalence plot shows prevalence and specific agreement", {
 
 test_that("plot arguments are validated", {
   fit <- bias_fit()
-  expect_snapshot(error = TRUE, {
+  expect_mla_snapshot({
     ggplot2::autoplot(fit, type = "label")
     ggplot2::autoplot(fit, type = "items", boot = 1)
     ggplot2::autoplot(fit, boot = 1)
@@ -106,7 +106,7 @@ test_that("Figure 1 curves with simulation overlay", {
   expect_identical(nrow(pts), 2L * 2L * 3L)        # generators x prevalences x baselines
   sub <- st$estimate[st$scenario == "noisy" & st$prevalence == 0.1 & st$measure == "mla_pabak"]
   expect_true(any(abs(pts$y - mean(sub)) < 1e-12))
-  expect_snapshot(error = TRUE, ggplot2::autoplot(a, simulation = 1))
+  expect_mla_snapshot(ggplot2::autoplot(a, simulation = 1))
 })
 
 test_that("simulation study plot keeps a design dimension separate", {
@@ -119,7 +119,7 @@ test_that("simulation study plot keeps a design dimension separate", {
   expect_identical(nrow(pts), 2L * 3L * 4L)        # scenarios x prevalences x measures
   p2 <- ggplot2::autoplot(st, measures = "mla_fleiss", by = "n_annotators")
   expect_identical(nrow(ggplot2::layer_data(p2, 3)), 2L * 3L * 2L)
-  expect_snapshot(error = TRUE, {
+  expect_mla_snapshot({
     ggplot2::autoplot(st, measures = "kappa")
     ggplot2::autoplot(st, by = "prevalence")
   })

@@ -17,9 +17,9 @@ test_that("tidy() adds std.error, conf.low and conf.high to tidy.mla()", {
   td <- tidy(bs, conf.level = 0.8, type = "norm")
   expect_identical(unname(cbind(td$conf.low, td$conf.high)),
                    unname(confint(bs, 1:3, level = 0.8, type = "norm")))
-  expect_snapshot(error = TRUE, tidy(bs, level = "item"))
+  expect_mla_snapshot(tidy(bs, level = "item"))
   expect_error(tidy(bs, level = "item"), class = "mlagreement_error_boot_level")
-  expect_snapshot(error = TRUE, tidy(bs, conf.level = 2))
+  expect_mla_snapshot(tidy(bs, conf.level = 2))
 })
 
 test_that("undefined label coefficients stay NA", {

@@ -141,13 +141,13 @@ test_that("edge cases: perfect agreement, no variation, empty sets", {
 test_that("errors are classed and informative", {
   arr <- dkpro_example()
   arr[2, 1, 2] <- NA
-  expect_snapshot(error = TRUE, krippendorff_alpha(arr, "masi"))
+  expect_mla_snapshot(krippendorff_alpha(arr, "masi"))
   expect_error(krippendorff_alpha(arr, "jaccard"), class = "mlagreement_error_partial_record")
   expect_no_error(krippendorff_alpha(arr, "hamming"))
-  expect_snapshot(error = TRUE, krippendorff_alpha(dkpro_example(), distance = "cosine"))
+  expect_mla_snapshot(krippendorff_alpha(dkpro_example(), distance = "cosine"))
   expect_error(krippendorff_alpha(dkpro_example(), distance = 1), class = "mlagreement_error_distance")
   single <- array(c(1L, NA, NA, 0L), c(2, 2, 1))
-  expect_snapshot(error = TRUE, krippendorff_alpha(single))
+  expect_mla_snapshot(krippendorff_alpha(single))
   expect_error(krippendorff_alpha(single, "hamming"), class = "mlagreement_error_unpairable")
   expect_error(krippendorff_alpha(dkpro_example(), foo = 1), class = "mlagreement_error")
   expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")

@@ -87,31 +87,31 @@ test_that("model_agreement() errors", {
   codes <- matrix(c("a", "b", "a", "c", "a", "b"), 2,
                   dimnames = list(c("i1", "i2"), c("r1", "r2", "r3")))
   ok <- data.frame(item = c("i1", "i2"), label = c("a", "b"))
-  expect_snapshot(error = TRUE, model_agreement(codes, transform(ok, item = c("i1", "i9")),
+  expect_mla_snapshot(model_agreement(codes, transform(ok, item = c("i1", "i9")),
                                                 item, labels = label))
   expect_error(model_agreement(codes, transform(ok, item = c("i1", "i9")), item, labels = label),
                class = "mlagreement_error_unknown_id")
-  expect_snapshot(error = TRUE, model_agreement(codes, transform(ok, label = c("a", "z")),
+  expect_mla_snapshot(model_agreement(codes, transform(ok, label = c("a", "z")),
                                                 item, labels = label))
   expect_error(model_agreement(codes, transform(ok, label = c("a", "z")), item, labels = label),
                class = "mlagreement_error_unknown_label")
-  expect_snapshot(error = TRUE, model_agreement(codes, transform(ok, label = c("a", NA)),
+  expect_mla_snapshot(model_agreement(codes, transform(ok, label = c("a", NA)),
                                                 item, labels = label))
-  expect_snapshot(error = TRUE, model_agreement(codes, rbind(ok, ok), item, labels = label))
+  expect_mla_snapshot(model_agreement(codes, rbind(ok, ok), item, labels = label))
   expect_error(model_agreement(codes, rbind(ok, ok), item, labels = label),
                class = "mlagreement_error_duplicates")
   wide <- data.frame(item = c("i1", "i2"), a = 1:0, b = 0:1, d = 0L)
-  expect_snapshot(error = TRUE, model_agreement(codes, wide, item, labels = -item))
+  expect_mla_snapshot(model_agreement(codes, wide, item, labels = -item))
   wide2 <- data.frame(item = c("i1", "i2"), a = c(1, 0.5), b = 0, c = 0)
-  expect_snapshot(error = TRUE, model_agreement(codes, wide2, item, labels = -item))
+  expect_mla_snapshot(model_agreement(codes, wide2, item, labels = -item))
   expect_error(model_agreement(codes, wide2, item, labels = -item), class = "mlagreement_error")
   wide3 <- data.frame(item = c("i1", "i2"), a = c(1, NA), b = 0, c = 0)
-  expect_snapshot(error = TRUE, model_agreement(codes, wide3, item, labels = -item))
+  expect_mla_snapshot(model_agreement(codes, wide3, item, labels = -item))
   expect_error(model_agreement(codes, wide3, item, labels = -item),
                class = "mlagreement_error_missing_label")
-  expect_snapshot(error = TRUE, model_agreement(codes, ok, item, annotator, labels = label))
-  expect_snapshot(error = TRUE, model_agreement(codes, ok[0, ], item, labels = label))
-  expect_snapshot(error = TRUE, model_agreement(codes, "ok", item, labels = label))
-  expect_snapshot(error = TRUE, model_agreement(codes, transform(ok, item = c("i1", NA)),
+  expect_mla_snapshot(model_agreement(codes, ok, item, annotator, labels = label))
+  expect_mla_snapshot(model_agreement(codes, ok[0, ], item, labels = label))
+  expect_mla_snapshot(model_agreement(codes, "ok", item, labels = label))
+  expect_mla_snapshot(model_agreement(codes, transform(ok, item = c("i1", NA)),
                                                 item, labels = label))
 })

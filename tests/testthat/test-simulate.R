@@ -161,7 +161,7 @@ test_that("MLA of simulated data matches the plain-R reference", {
 })
 
 test_that("arguments are validated with classed errors", {
-  expect_snapshot(error = TRUE, {
+  expect_mla_snapshot({
     simulate_annotations(0, 3, 2, 0.5)
     simulate_annotations(10, 1, 2, 0.5)
     simulate_annotations(10, 3, 2.5, 0.5)

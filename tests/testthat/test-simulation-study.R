@@ -99,7 +99,7 @@ test_that("alpha measures appear in the study", {
 })
 
 test_that("arguments are validated", {
-  expect_snapshot(error = TRUE, {
+  expect_mla_snapshot({
     simulation_study(n_annotators = c(3, 1))
     simulation_study(n_items = numeric())
     simulation_study(prevalence = c(a = 0.2, a = 0.4))
