@@ -114,3 +114,28 @@ test_that("the percentile interval covers the noisy generator's true value", {
   expect_gte(mean(covered), 0.85)
   expect_lte(mean(covered), 1)
 })
+
+test_that("the jackknife is computed once, kept in the object and reused", {
+  fit <- mla(boot_fixture())
+  for (resample in c("items", "annotators")) {
+    bs <- withr::with_seed(2, mla_boot(fit, R = 30, resample = resample))
+    expect_identical(bs$engine, boot_data(fit, resample))
+    expect_null(bs$cache$jack)
+    ci <- suppressWarnings(confint(bs, type = "bca"))
+    cached <- bs$cache$jack
+    fresh <- boot_jackknife(boot_data(fit, resample), bs$units, resample, 1L)
+    colnames(fresh) <- bs$stats$name
+    expect_identical(cached, fresh)
+    expect_identical(suppressWarnings(confint(bs, type = "bca")), ci)
+    # jackknife_se() and tidy() read the cache: a poisoned cache shows through
+    poisoned <- bs
+    poisoned$cache <- new.env(parent = emptyenv())
+    poisoned$cache$jack <- cached * 0 + 0.5
+    expect_identical(jackknife_se(poisoned)$jackknife_se, rep(0, 3))
+    expect_false(identical(suppressWarnings(tidy(poisoned, type = "bca")),
+                           suppressWarnings(tidy(bs, type = "bca"))))
+    if (rlang::is_installed("boot")) {
+      expect_true(all(as_boot(poisoned)$mla_influence == 0))
+    }
+  }
+})
