@@ -26,13 +26,7 @@ autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
     ggplot2::geom_hline(yintercept = 0, colour = "grey70") +
     ggplot2::geom_line(linewidth = 0.8, na.rm = TRUE)
   if (!is.null(simulation)) {
-    if (!inherits(simulation, "mla_simulation")) {
-      mla_abort(
-        c("{.arg simulation} must be an {.cls mla_simulation} from {.fn simulation_study}.",
-          "x" = "It is {.obj_type_friendly {simulation}}."),
-        class = "plot_argument"
-      )
-    }
+    check_inherits(simulation, "mla_simulation", "simulation_study", class = "plot_argument")
     sims <- simulation_points(simulation, c("independent", "noisy"))
     if (nrow(sims) > 0L) {
       sims$generator <- generator_factor(sims$scenario)
