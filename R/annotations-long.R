@@ -21,6 +21,13 @@
 #'   decisions, or `NULL` when rows list selected labels.
 #' @param labels Declared label universe (character). Labels in the data
 #'   outside it are an error.
+#' @param single_label `TRUE` when the labels are mutually exclusive
+#'   categories and every record selects exactly one of them (a single-label
+#'   design: one row per record with its category when `value = NULL`).
+#'   [mla()] then reports Fleiss' kappa, Gwet's AC1 and Brennan-Prediger for
+#'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
+#'   row whose label is `NA` is a record without a category (missing). Records
+#'   that select no or several categories are an error.
 #' @param duplicates What to do when an (item, annotator) pair repeats a
 #'   decision: `"error"` (default) reports how many pairs repeat and the first
 #'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
@@ -38,7 +45,7 @@
 #' )
 #' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
-                             duplicates = c("error", "first", "last")) {
+                             duplicates = c("error", "first", "last"), single_label = FALSE) {
   check_data_frame(data)
   duplicates <- match_choice(duplicates, c("error", "first", "last"))
   used <- c(select_columns(rlang::enquo(item), data, "item", one = TRUE),
@@ -58,7 +65,8 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   universe <- label_universe(label_col, labels)
-  if (!has_value) check_label_names(universe)
+  check_bool_arg(single_label, "single_label")
+  if (!has_value && !single_label) check_label_names(universe)
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
   } else {
@@ -98,13 +106,20 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
     values[cbind(rec$index[keep], lab[keep])] <- as.integer(value_col[keep])
   } else {
     chosen <- !is.na(lab)
-    key <- ifelse(chosen, (rec$index - 1) * k + lab, -rec$index)
+    # single-label: one category per record, so the record is the key
+    key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
     keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
     values <- matrix(0L, n_rec, k)
     values[cbind(rec$index[keep], lab[keep])] <- 1L
-    check_selected_shape(values, universe, data, names(used))
+    if (single_label) {
+      values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
+    } else {
+      check_selected_shape(values, universe, data, names(used))
+    }
   }
-  new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+  a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+  if (single_label) a <- mark_single_label(a)
+  a
 }
 
 # Selected-label rows that are really decisions: the 0/1 column given as

@@ -87,3 +87,13 @@ single_label_notes <- function(notes, est) {
     reason = c(rows$reason, notes$reason[keep_old])
   )
 }
+
+check_bool_arg <- function(x, arg, call = rlang::caller_env()) {
+  if (!(is.logical(x) && length(x) == 1L && !is.na(x))) {
+    mla_abort(
+      c("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.",
+        "x" = "It is {.obj_type_friendly {x}}."),
+      class = "arg", call = call
+    )
+  }
+}

@@ -96,3 +96,30 @@ test_that("binary single-label data give the same values as the one-hot multi-la
   expect_equal(single$estimate, multi$estimate, tolerance = 1e-12)
   expect_false(is_single_label(as_annotations(arr)))
 })
+
+test_that("a long frame of one category per record is a single-label design", {
+  withr::local_seed(4)
+  m <- random_categorical(25, 4, c("lo", "mid", "hi"))
+  long <- data.frame(item = rep(seq_len(nrow(m)), ncol(m)),
+                     coder = rep(seq_len(ncol(m)), each = nrow(m)),
+                     category = as.vector(m))
+  rated <- long[!is.na(long$category), ]
+  x <- annotations_long(rated, item, coder, category, single_label = TRUE)
+  expect_true(is_single_label(x))
+  expect_equal(tidy(mla(x))$estimate, tidy(mla(m))$estimate, tolerance = 1e-12)
+  # NA category rows are records without a category, not "nothing selected"
+  x_na <- annotations_long(long, item, coder, category, single_label = TRUE)
+  expect_equal(tidy(mla(x_na))$estimate, tidy(mla(m))$estimate, tolerance = 1e-12)
+  # two categories for one record
+  two <- rbind(rated, data.frame(item = rated$item[1], coder = rated$coder[1],
+                                 category = setdiff(c("lo", "mid"), rated$category[1])[1]))
+  expect_error(annotations_long(two, item, coder, category, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+  expect_error(annotations_long(rated, item, coder, category, single_label = NA),
+               class = "mlagreement_error")
+  # decisions with two positives in one record are refused
+  dec <- data.frame(item = 1, coder = c("a", "b"), label = "x", value = 1)
+  dec <- rbind(dec, transform(dec, label = "y"))
+  expect_error(annotations_long(dec, item, coder, label, value, single_label = TRUE),
+               class = "mlagreement_error_single_label")
+})
