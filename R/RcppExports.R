@@ -61,3 +61,7 @@ pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_anno
     .Call(`_mlagreement_pair_measures_cpp`, values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads)
 }
 
+single_label_estimates_cpp <- function(cnt, sx, sdis) {
+    .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
+}
+

@@ -95,28 +95,82 @@ make_records <- function(item, annotator) {
 }
 
 # Resolves repeated keys: error (default) or keep the first/last occurrence.
-# `key` identifies a decision; `pair` the (item, annotator) record of each row.
+# `key` identifies a decision; `pair` the (item, annotator) record of each row;
+# `content` the decision(s) of each row, to tell copies from re-annotations.
 resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
-                               call = rlang::caller_env()) {
+                               content = NULL, call = rlang::caller_env()) {
   # the usual case, no repeats, by counting when the keys allow it
   if (no_repeats_by_counting(key)) return(rep(TRUE, length(key)))
   dup <- duplicated(key)
   if (!any(dup)) return(rep(TRUE, length(key)))
+  pattern <- repeat_pattern(key, pair, item$codes, content)
+  n_surplus <- sum(dup)
+  surplus <- paste0(format_count(n_surplus), " surplus ", what, if (n_surplus > 1) "s",
+                    " (", format_percent_exact(n_surplus / length(key)), " of the rows)")
   if (duplicates == "error") {
     pairs <- unique(pair[dup])
     shown <- utils::head(pairs, 5)
     desc <- paste0("(", item$keys[item$codes[match(shown, pair)]], ", ",
                    annotator$keys[annotator$codes[match(shown, pair)]], ")")
-    n_surplus <- sum(dup)
-    surplus <- paste0(n_surplus, " surplus ", what, if (n_surplus > 1) "s")
     mla_abort(
       c("Each (item, annotator) pair must appear once in {.arg data}.",
         "x" = "{length(pairs)} pair{?s} repeat{?s/}, with {surplus}: {format_first(desc)}.",
-        "i" = "Use {.code duplicates = \"first\"} or {.code duplicates = \"last\"} to keep one annotation per pair."),
+        repeat_advice(pattern)),
       class = "duplicates", call = call
     )
   }
+  if (pattern$collide) {
+    cli::cli_warn(
+      c("Item ids look like they collide: {repeat_summary(pattern)}.",
+        "i" = "{.code duplicates = \"{duplicates}\"} dropped {surplus}; make item ids unique instead, e.g. {.code paste(split, item)}."),
+      class = "mlagreement_warning_duplicates", call = call
+    )
+  } else {
+    cli::cli_inform(
+      c("i" = "Kept the {duplicates} annotation of {length(unique(pair[dup]))} repeated (item, annotator) pair{?s}; dropped {surplus}."),
+      class = "mlagreement_message_duplicates", call = call
+    )
+  }
   if (duplicates == "first") !dup else !duplicated(key, fromLast = TRUE)
+}
+
+# How the repeats are laid out. Ids collide (splits or files pooled with ids
+# that restart) when most items with a repeat repeat as a whole: every
+# annotator of the item appears again, as often as the others.
+repeat_pattern <- function(key, pair, item_code, content) {
+  key_id <- match(key, unique(key))
+  mult <- tabulate(key_id)[key_id]
+  first <- !duplicated(pair)
+  pair_mult <- vapply(split(mult, pair), max, numeric(1))
+  pair_item <- item_code[first][order(pair[first])]
+  by_item <- split(pair_mult, pair_item)
+  repeated <- vapply(by_item, function(m) any(m > 1), logical(1))
+  whole <- vapply(by_item[repeated], function(m) all(m == m[1]), logical(1))
+  changed <- if (is.null(content)) 0L else {
+    n_versions <- length(unique(paste(key_id, as.character(content), sep = "\r")))
+    n_versions - length(unique(key_id))
+  }
+  list(n_items = sum(repeated), n_whole = sum(whole), n_changed = changed,
+       collide = sum(whole) > 0 && sum(whole) >= 0.5 * sum(repeated))
+}
+
+repeat_summary <- function(p) {
+  paste0(p$n_whole, " of the ", p$n_items, " item", if (p$n_items != 1) "s",
+         " with repeats repeat", if (p$n_items == 1) "s", " as a whole (every annotator again)")
+}
+
+repeat_advice <- function(p) {
+  if (p$collide) {
+    return(c(
+      "!" = paste0(repeat_summary(p), ": item ids probably collide, for example ids that restart in every split or file."),
+      "i" = "Make item ids unique before building the annotations, e.g. {.code paste(split, item)}; {.code duplicates = \"first\"} would drop real annotations."
+    ))
+  }
+  if (p$n_changed == 0) {
+    return(c("i" = "The repeats are exact copies: {.code duplicates = \"first\"} drops them without changing any decision."))
+  }
+  c("i" = paste0("The repeats look like re-annotations (", p$n_changed,
+                 " repeated decision", if (p$n_changed != 1) "s", " changed): use {.code duplicates = \"first\"} or {.code \"last\"} to keep one annotation per pair."))
 }
 
 # TRUE when the keys (whole numbers) are known to be distinct by counting

@@ -21,6 +21,13 @@
 #'   decisions, or `NULL` when rows list selected labels.
 #' @param labels Declared label universe (character). Labels in the data
 #'   outside it are an error.
+#' @param single_label `TRUE` when the labels are mutually exclusive
+#'   categories and every record selects exactly one of them (a single-label
+#'   design: one row per record with its category when `value = NULL`).
+#'   [mla()] then reports Fleiss' kappa, Gwet's AC1 and Brennan-Prediger for
+#'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
+#'   row whose label is `NA` is a record without a category (missing). Records
+#'   that select no or several categories are an error.
 #' @param duplicates What to do when an (item, annotator) pair repeats a
 #'   decision: `"error"` (default) reports how many pairs repeat and the first
 #'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
@@ -38,12 +45,15 @@
 #' )
 #' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
-                             duplicates = c("error", "first", "last")) {
+                             duplicates = c("error", "first", "last"), single_label = FALSE) {
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
-  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
-  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
-  label_col <- data[[select_columns(rlang::enquo(label), data, "label", one = TRUE)]]
+  used <- c(select_columns(rlang::enquo(item), data, "item", one = TRUE),
+            select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE),
+            select_columns(rlang::enquo(label), data, "label", one = TRUE))
+  item_col <- data[[used[1]]]
+  ann_col <- data[[used[2]]]
+  label_col <- data[[used[3]]]
   value_quo <- rlang::enquo(value)
   has_value <- !rlang::quo_is_null(value_quo)
   value_col <- if (has_value) {
@@ -53,6 +63,8 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   universe <- label_universe(label_col, labels)
+  check_bool(single_label)
+  if (!has_value && !single_label) check_label_names(universe)
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
   } else {
@@ -85,17 +97,72 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
       paste0("item ", it$keys[it$codes[r]], ", annotator ", an$keys[an$codes[r]],
              ", label ", universe[lab[r]])
     }
-    check_binary_values(value_col, "value", rows_desc)
+    value_col <- binary_values(value_col, "value", rows_desc)
     keep <- resolve_duplicates((rec$index - 1) * k + lab, rec$index, it, an, duplicates,
-                               "decision")
+                               "decision", content = value_col)
     values <- matrix(NA_integer_, n_rec, k)
     values[cbind(rec$index[keep], lab[keep])] <- as.integer(value_col[keep])
   } else {
     chosen <- !is.na(lab)
-    key <- ifelse(chosen, (rec$index - 1) * k + lab, -rec$index)
+    # single-label: one category per record, so the record is the key
+    key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
     keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
     values <- matrix(0L, n_rec, k)
     values[cbind(rec$index[keep], lab[keep])] <- 1L
+    if (single_label) {
+      values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
+    } else {
+      check_selected_shape(values, universe, data, names(used))
+    }
   }
-  new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+  a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+  if (single_label) a <- mark_single_label(a)
+  a
+}
+
+# Selected-label rows that are really decisions: the 0/1 column given as
+# `label`, or `value` forgotten (every record then "selects" every label it
+# has a row for, and agreement comes out perfect).
+check_label_names <- function(universe, call = rlang::caller_env()) {
+  if (length(universe) > 0L && all(universe %in% c("0", "1", "TRUE", "FALSE"))) {
+    mla_abort(
+      c("Column {.arg label} must hold label names when {.arg value} is {.code NULL}.",
+        "x" = "Its values are {.val {universe}}: they look like 0/1 decisions.",
+        "i" = "Give the label-name column as {.arg label} and the 0/1 column as {.arg value}."),
+      class = "label_shape", call = call
+    )
+  }
+}
+
+check_selected_shape <- function(values, universe, data, used, call = rlang::caller_env()) {
+  k <- length(universe)
+  if (k < 2L) return(invisible())
+  all_selected <- mean(rowSums(values) == k)
+  if (all_selected < 0.9) return(invisible())
+  candidates <- setdiff(names(data), used)
+  binary <- candidates[vapply(candidates, function(nm) is_binary_column(data[[nm]]), logical(1))]
+  if (length(binary) > 0L) {
+    mla_abort(
+      c("{.arg value} must be given when {.arg data} has one row per decision.",
+        "x" = "{format_percent(all_selected)} of records select every label, and {cli::qty(length(binary))}column{?s} {.field {binary}} hold{?s/} 0/1 values.",
+        "i" = "Use {.code value = {binary[1]}}; without it every row counts as a selected label."),
+      class = "value_missing", call = call
+    )
+  }
+  if (all_selected == 1) {
+    cli::cli_warn(
+      c("Every record selects every label, so agreement is perfect by construction.",
+        "i" = "If the rows are decisions with a 0/1 column, give it as {.arg value}."),
+      class = "mlagreement_warning_all_selected", call = call
+    )
+  }
+  invisible()
+}
+
+is_binary_column <- function(v) {
+  if (is.factor(v)) v <- as.character(v)
+  if (is.character(v)) v <- suppressWarnings(as.numeric(v))
+  if (!(is.numeric(v) || is.logical(v))) return(FALSE)
+  u <- unique(v[!is.na(v)])
+  length(u) == 2L && all(u %in% c(0, 1))
 }

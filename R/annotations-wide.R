@@ -37,10 +37,11 @@ annotations_wide <- function(data, item, annotator, labels,
     rows_desc <- function(r) {
       paste0("item ", it$keys[it$codes[r]], ", annotator ", an$keys[an$codes[r]])
     }
-    check_binary_values(data[[nm]], nm, rows_desc)
+    data[[nm]] <- binary_values(data[[nm]], nm, rows_desc)
   }
   pair <- (as.double(it$codes) - 1) * length(an$keys) + an$codes
-  keep <- resolve_duplicates(pair, pair, it, an, duplicates, "row")
+  content <- do.call(paste, c(unname(as.list(data[universe])), sep = "\r"))
+  keep <- resolve_duplicates(pair, pair, it, an, duplicates, "row", content = content)
   values <- matrix(NA_integer_, sum(keep), length(universe))
   for (j in seq_along(universe)) values[, j] <- as.integer(data[[universe[j]]][keep])
   new_annotations(values, "records", it$codes[keep], an$codes[keep], it$keys, an$keys,

@@ -125,6 +125,11 @@ record_values <- function(x) {
   v
 }
 
+# Number of stored records (items x annotators for dense arrays).
+stored_records <- function(x) length(x$values) / length(x$labels)
+
+is_dense_layout <- function(x) x$layout == "dense"
+
 #' @export
 print.annotations <- function(x, ...) {
   cat(format(x, ...), sep = "\n")
@@ -133,13 +138,12 @@ print.annotations <- function(x, ...) {
 
 #' @export
 format.annotations <- function(x, ...) {
-  n_cells <- as.double(length(x$items)) * length(x$annotators) * length(x$labels)
-  missing_share <- 1 - x$n_decisions / n_cells
+  counts <- design_counts(x)
+  kind <- if (is_single_label(x)) " (single-label: mutually exclusive categories)" else ""
   cli::cli_format_method({
     cli::cli_text("{.cls annotations}: {length(x$items)} item{?s}, ",
-                  "{length(x$annotators)} annotator{?s}, {length(x$labels)} label{?s}")
-    cli::cli_text("{count_noun(x$n_records, 'record')} with decisions; ",
-                  "{format_percent(missing_share)} of item x annotator x label cells missing")
+                  "{length(x$annotators)} annotator{?s}, {length(x$labels)} label{?s}{kind}")
+    for (line in format_design_counts(counts)) cli::cli_text(line)
     cli::cli_text("Labels: {.val {utils::head(x$labels, 8)}}",
                   if (length(x$labels) > 8) " ..." else "")
   })

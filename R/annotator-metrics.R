@@ -16,9 +16,29 @@
 #'   \eqn{2pr / (p + r)}, 0 when \eqn{p + r = 0};
 #' * macro F1 is the unweighted mean of F1 over the classes.
 #'
-#' Labels may be character, factor, integer, double or logical; `truth` and
-#' `estimate` are compared by their printed values (`as.character()`), so a
-#' factor and a character vector with the same labels compare as expected.
+#' @section Which classes macro F1 averages over:
+#' Conventions differ, and on sparse per-annotator data they give different
+#' numbers, so `classes` chooses:
+#' * `"truth"` (default): the sorted distinct gold labels of the rows, as the
+#'   benchmark's scoring recipe states it.
+#' * `"union"`: the distinct labels of `truth` and `estimate` together. This
+#'   is what scikit-learn's `f1_score(average = "macro")` does, and the
+#'   published TID-8 tables were computed with it: use `"union"` to
+#'   reproduce them. A predicted label absent from the gold labels is then a
+#'   class with F1 0.
+#' * `"levels"`: the declared levels of `truth` (and of `estimate`, when it
+#'   is a factor too), so classes no row uses still count with F1 0 (as
+#'   scikit-learn's `labels =` argument does).
+#'
+#' For HS-Brexit, MD-Agreement, Friends QIA and Sentiment, TID-8 uses the
+#' sources' own train/dev/test split as its annotation split (every
+#' annotator appears in train and test); [annotation_split()] draws such a
+#' split for data that come without one.
+#'
+#' Labels may be character, factor, integer, double or logical. `truth` and
+#' `estimate` are compared by value: numbers of different storage types
+#' (`1e5` and `100000L`) are the same label, and a factor and a character
+#' vector with the same labels compare as expected.
 #'
 #' Multi-label annotations (list-columns of label sets) are refused: the
 #' recipe's class-wise F1 is defined for one label per row, and the two
@@ -34,6 +54,9 @@
 #'   each: the annotator's label (gold) and the predicted label.
 #' @param annotator <[`tidy-select`][tidyselect::language]> Optional column of
 #'   annotator ids; adds one row per annotator.
+#' @param classes Which classes macro F1 averages over: `"truth"` (the
+#'   recipe), `"union"` (scikit-learn's default) or `"levels"` (declared
+#'   factor levels). See the section below.
 #' @param ... Must be empty.
 #' @return A tibble with columns `annotator` (character; `"(all)"` for all
 #'   rows, then the annotators in sorted order, or factor-level order),
@@ -52,9 +75,12 @@
 #' )
 #' annotator_metrics(preds, label, .pred)
 #' annotator_metrics(preds, label, .pred, annotator)
-annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
+#' annotator_metrics(preds, label, .pred, annotator, classes = "union")
+annotator_metrics <- function(data, truth, estimate, annotator = NULL,
+                              classes = c("truth", "union", "levels"), ...) {
   check_dots_empty0(...)
   check_data_frame(data)
+  classes <- check_choice(classes, c("truth", "union", "levels"))
   truth_col <- data[[select_columns(rlang::enquo(truth), data, "truth", one = TRUE)]]
   est_col <- data[[select_columns(rlang::enquo(estimate), data, "estimate", one = TRUE)]]
   ann_quo <- rlang::enquo(annotator)
@@ -65,10 +91,11 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
   check_label_column(truth_col, "truth")
   check_label_column(est_col, "estimate")
   check_no_missing_labels(truth_col, est_col)
-  truth_chr <- as.character(truth_col)
-  est_chr <- as.character(est_col)
+  truth_chr <- label_key(truth_col)
+  est_chr <- label_key(est_col)
+  declared <- if (classes == "levels") declared_classes(truth_col, est_col)
 
-  overall <- class_metrics(truth_chr, est_chr)
+  overall <- class_metrics(truth_chr, est_chr, classes, declared)
   out <- tibble::tibble(annotator = "(all)", n = nrow(data),
                         accuracy = overall[["accuracy"]], macro_f1 = overall[["macro_f1"]])
   if (is.null(ann_col)) return(out)
@@ -83,7 +110,8 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
     )
   }
   rows <- split(seq_along(an$codes), factor(an$codes, levels = seq_along(keys)))
-  per <- vapply(rows, function(r) class_metrics(truth_chr[r], est_chr[r]), numeric(2))
+  per <- vapply(rows, function(r) class_metrics(truth_chr[r], est_chr[r], classes, declared),
+                numeric(2))
   tibble::tibble(
     annotator = c("(all)", keys),
     n = c(nrow(data), lengths(rows, use.names = FALSE)),
@@ -92,9 +120,13 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL, ...) {
   )
 }
 
-# Exact match and macro F1 of the TID-8 recipe on character labels.
-class_metrics <- function(truth, estimate) {
-  classes <- sort(unique(truth))
+# Exact match and macro F1 on label keys; `convention` picks the classes.
+class_metrics <- function(truth, estimate, convention = "truth", declared = NULL) {
+  classes <- switch(convention,
+    truth = sort(unique(truth)),
+    union = sort(unique(c(truth, estimate))),
+    levels = declared
+  )
   t_idx <- match(truth, classes)
   e_idx <- match(estimate, classes)
   n_cls <- length(classes)
@@ -108,3 +140,34 @@ class_metrics <- function(truth, estimate) {
                2 * precision * recall / pmax(precision + recall, .Machine$double.xmin), 0)
   c(accuracy = sum(truth == estimate) / length(truth), macro_f1 = sum(f1) / n_cls)
 }
+
+# Labels as exact character keys: whole numbers print in full (1e5 and
+# 100000L are both "100000"), other doubles with enough digits to round-trip.
+label_key <- function(v) {
+  if (is.factor(v)) return(as.character(v))
+  if (is.double(v)) {
+    whole <- !is.na(v) & is.finite(v) & v == trunc(v) & abs(v) < 2^53
+    out <- as.character(v)
+    out[whole] <- formatC(v[whole], format = "f", digits = 0)
+    exact <- !whole & !is.na(v)
+    lossy <- exact & as.double(out) != v
+    out[which(lossy)] <- sprintf("%.17g", v[which(lossy)])
+    return(out)
+  }
+  as.character(v)
+}
+
+# Declared classes for classes = "levels": factor levels of truth (and of
+# estimate), in declared order.
+declared_classes <- function(truth, estimate, call = rlang::caller_env()) {
+  if (!is.factor(truth)) {
+    mla_abort(
+      c("{.arg truth} must be a factor when {.code classes = \"levels\"}.",
+        "x" = "It is {.obj_type_friendly {truth}}.",
+        "i" = "Declare the classes with {.code factor(truth, levels = ...)}."),
+      class = "classes", call = call
+    )
+  }
+  unique(c(levels(truth), if (is.factor(estimate)) levels(estimate)))
+}
+

@@ -161,5 +161,6 @@ as_annotations.matrix <- function(x, ..., labels = NULL) {
   annotators <- if (is.null(dn[[2]])) seq_len(d[2]) else dn[[2]]
   check_unique_names(items, "item")
   check_unique_names(annotators, "annotator")
-  new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels))
+  a <- new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels))
+  mark_single_label(a, check = FALSE)  # one-hot by construction
 }

@@ -170,23 +170,45 @@ select_column <- function(quo, data, arg, data_arg = "data", call = rlang::calle
   data[[select_columns(quo, data, arg, data_arg, one = TRUE, call = call)]]
 }
 
-# 0/1/NA check for value columns before any conversion (0.5 must not become 0).
-check_binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
+# 0/1/NA values as an integer vector, checked before any conversion (0.5
+# must not become 0). Character and factor values convert exactly when they
+# are the strings "0" and "1" (as JSON and CSV readers produce them); any other
+# string is refused with the values seen, never coerced with an R warning.
+binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
+  if (is.factor(v)) v <- as.character(v)
+  if (is.character(v)) v <- binary_strings(v, arg, call)
   if (!(is.logical(v) || is.numeric(v))) {
-    mla_abort(c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-                "x" = "It holds {.cls {class(v)[1]}} values."), class = "value_type", call = call)
+    mla_abort(
+      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+        "x" = "It holds {.cls {class(v)[1]}} values."),
+      class = "value_type", call = call
+    )
   }
-  if (is.logical(v)) return(invisible())
-  if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(invisible())
+  if (is.logical(v)) return(as.integer(v))
+  if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(v)
   bad <- which(!is.na(v) & v != 0 & v != 1)
   if (is.double(v)) bad <- union(bad, which(is.nan(v)))
   if (length(bad) > 0) {
     mla_abort(
       c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]])}}."),
+        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]], digits = 17)}}."),
       class = "value", call = call
     )
   }
+  as.integer(v)
+}
+
+binary_strings <- function(v, arg, call) {
+  s <- trimws(v)
+  ok <- is.na(s) | s %in% c("0", "1")
+  if (all(ok)) return(ifelse(is.na(s), NA_integer_, as.integer(s == "1")))
+  seen <- unique(s[!ok])
+  mla_abort(
+    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+      "x" = "It holds text other than {.val 0} and {.val 1}: {.val {utils::head(seen, 5)}}{if (length(seen) > 5) ' ...' else ''}; first at row {which(!ok)[1]}.",
+      "i" = "Recode it explicitly, e.g. {.code as.integer(x == \"Yes\")}, after checking what each value means."),
+    class = "value_type", call = call
+  )
 }
 
 # One label per row: atomic character/factor/numeric/logical, no list-columns.

@@ -30,6 +30,13 @@ format_percent <- function(x) {
   paste0(formatC(100 * x, format = "f", digits = 1), "%")
 }
 
+# A share as a percentage that never rounds a non-zero count to 0%.
+format_percent_exact <- function(x) {
+  if (x > 0 && x < 0.001) return("< 0.1%")
+  if (x < 1 && x > 0.999) return("> 99.9%")
+  format_percent(x)
+}
+
 # Fixed decimals, "NA" for missing values (coefficients in reports and plots).
 format_fixed <- function(x, digits = 4L) {
   ifelse(is.na(x), "NA", formatC(x, format = "f", digits = digits))

@@ -85,7 +85,12 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   }
   check_estimable(x, tally)
   est <- mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
-  new_mla(x, cols, est, tally, baseline)
+  fit <- new_mla(x, cols, est, tally, baseline)
+  # a subset of the categories is no longer a single-label design
+  if (is_single_label(x) && length(cols) == length(x$labels)) {
+    fit <- single_label_corpus(fit, tally)
+  }
+  fit
 }
 
 baseline_names <- c("fleiss", "ac1", "pabak")

@@ -173,7 +173,7 @@ prediction_matrix <- function(predictions, label_pos, labels, item_col,
   out <- matrix(0L, nrow(predictions), length(labels))
   for (j in seq_along(labels)) {
     v <- predictions[[labels[j]]]
-    check_binary_values(v, labels[j], function(r) paste0("item ", item_col[r]), call = call)
+    v <- binary_values(v, labels[j], function(r) paste0("item ", item_col[r]), call = call)
     if (anyNA(v)) {
       rows <- which(is.na(v))
       mla_abort(

@@ -246,6 +246,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// single_label_estimates_cpp
+Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(single_label_estimates_cpp(cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
@@ -263,6 +275,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 9},
     {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
+    {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {NULL, NULL, 0}
 };
 

@@ -54,3 +54,14 @@ as_long <- function(arr) {
   )
   long[!is.na(long$value), ]
 }
+
+# A dense annotations object as a long decisions frame (item, annotator,
+# label, value), written with base R so it does not rely on the package's
+# own conversion.
+annotations_long_data <- function(a) {
+  v <- a$values
+  d <- as.data.frame.table(v, responseName = "value", stringsAsFactors = FALSE)
+  names(d)[1:3] <- c("item", "annotator", "label")
+  d$value <- as.integer(d$value)
+  d
+}

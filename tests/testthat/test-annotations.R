@@ -89,12 +89,16 @@ test_that("repeated ConvAbuse annotations are reported, and 'first' undoes them"
   full <- rbind(convabuse_types, convabuse_repeats[names(convabuse_types)])
   err <- expect_error(annotations_long(full, item, annotator, label, value),
                       class = "mlagreement_error_duplicates")
-  expect_match(conditionMessage(err), "345 pairs repeat, with 2499 surplus decisions")
-  first <- annotations_long(full, item, annotator, label, value, duplicates = "first")
+  expect_match(conditionMessage(err), "345 pairs repeat, with 2,499 surplus decisions")
+  expect_match(conditionMessage(err), "re-annotations")
+  expect_message(
+    first <- annotations_long(full, item, annotator, label, value, duplicates = "first"),
+    "dropped 2,499 surplus decisions", class = "mlagreement_message_duplicates")
   main <- annotations_long(convabuse_types, item, annotator, label, value)
   expect_identical(tidy(mla(first), level = "label"), tidy(mla(main), level = "label"))
   expect_identical(item_x(first), item_x(main))
-  last <- annotations_long(full, item, annotator, label, value, duplicates = "last")
+  last <- suppressMessages(
+    annotations_long(full, item, annotator, label, value, duplicates = "last"))
   expect_false(identical(item_x(last), item_x(main)))
 })
 
@@ -103,8 +107,9 @@ test_that("wide duplicates keep the first or last row", {
                      x = c(1, 1, 0, 0, 0), y = c(0, 1, 1, 0, 1))
   expect_error(annotations_wide(wide, item, coder, c(x, y)),
                class = "mlagreement_error_duplicates")
-  first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first")
-  last <- annotations_wide(wide, item, coder, c(x, y), duplicates = "last")
+  expect_message(first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first"),
+                 "dropped 1 surplus row", class = "mlagreement_message_duplicates")
+  last <- suppressMessages(annotations_wide(wide, item, coder, c(x, y), duplicates = "last"))
   expect_equal(item_x(first)[1, ], c(2L, 1L))
   expect_equal(item_x(last)[1, ], c(1L, 2L))
 })
@@ -180,4 +185,52 @@ test_that("ids are encoded alike by counting (compact ranges) and by hashing", {
   expect_equal(tidy(mla(a), level = "label"), tidy(mla(dense), level = "label"),
                tolerance = 1e-12, ignore_attr = TRUE)
   expect_identical(a$annotators, sort(unique(coders)))
+})
+
+test_that("ids that restart in every split are diagnosed as colliding, not as repeats", {
+  set.seed(3)
+  split_a <- annotations_long_data(simulate_annotations(30, 4, 3, prevalence = 0.3,
+                                                        scenario = "noisy"))
+  split_b <- annotations_long_data(simulate_annotations(30, 4, 3, prevalence = 0.3,
+                                                        scenario = "noisy"))
+  pooled <- rbind(cbind(split = "train", split_a), cbind(split = "test", split_b))
+  err <- expect_error(annotations_long(pooled, item, annotator, label, value),
+                      class = "mlagreement_error_duplicates")
+  expect_match(conditionMessage(err), "ids probably collide")
+  expect_no_match(conditionMessage(err), "keep one annotation per pair")
+  # following "first" anyway is loud about what it drops
+  expect_warning(annotations_long(pooled, item, annotator, label, value, duplicates = "first"),
+                 "50.0% of the rows", class = "mlagreement_warning_duplicates")
+  # the fix the message suggests gives every annotation
+  pooled$item <- paste(pooled$split, pooled$item)
+  fixed <- annotations_long(pooled, item, annotator, label, value)
+  expect_identical(dim(fixed), c(60L, 4L, 3L))
+  # a genuine re-annotation (one annotator, one item) is not called a collision
+  redo <- rbind(split_a, transform(split_a[split_a$item == split_a$item[1] &
+                                             split_a$annotator == split_a$annotator[1], ],
+                                   value = 1L - value))
+  err <- expect_error(annotations_long(redo, item, annotator, label, value),
+                      class = "mlagreement_error_duplicates")
+  expect_match(conditionMessage(err), "re-annotations")
+})
+
+test_that("decision tables given without value, or with 0/1 as labels, are refused", {
+  d <- annotations_long_data(simulate_annotations(20, 3, 4, prevalence = 0.4))
+  err <- expect_error(annotations_long(d, item, annotator, label),
+                      class = "mlagreement_error_value_missing")
+  expect_match(conditionMessage(err), "value = value", fixed = TRUE)
+  expect_error(annotations_long(d, item, annotator, value),
+               class = "mlagreement_error_label_shape")
+  # character 0/1 values (as CSV and JSON readers give them) convert exactly
+  chr <- d
+  chr$value <- as.character(chr$value)
+  expect_identical(annotations_long(chr, item, annotator, label, value),
+                   annotations_long(d, item, annotator, label, value))
+  chr$value[5] <- "No"
+  expect_error(annotations_long(chr, item, annotator, label, value),
+               class = "mlagreement_error_value_type")
+  # a real selected-labels table where everyone picks everything only warns
+  all_picked <- expand.grid(item = 1:3, annotator = c("a", "b"), label = c("x", "y"))
+  expect_warning(annotations_long(all_picked, item, annotator, label),
+                 class = "mlagreement_warning_all_selected")
 })

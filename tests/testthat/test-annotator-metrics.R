@@ -85,3 +85,58 @@ test_that("annotator_metrics() errors", {
   expect_mla_snapshot(annotator_metrics(na_ann, t, e, ann))
   expect_error(annotator_metrics(na_ann, t, e, ann), class = "mlagreement_error_na_id")
 })
+
+# scikit-learn's f1_score(average = "macro"), written out: classes are the
+# sorted union of gold and predicted labels (or the given labels); F1 per
+# class is 2 tp / (2 tp + fp + fn), 0 when that denominator is 0.
+ref_sklearn_macro_f1 <- function(truth, pred, labels = sort(unique(c(truth, pred)))) {
+  f1 <- vapply(labels, function(l) {
+    tp <- sum(truth == l & pred == l)
+    fp <- sum(truth != l & pred == l)
+    fn <- sum(truth == l & pred != l)
+    if (2 * tp + fp + fn == 0) 0 else 2 * tp / (2 * tp + fp + fn)
+  }, numeric(1))
+  mean(f1)
+}
+
+test_that("classes = 'union' is scikit-learn's macro F1, 'levels' uses declared classes", {
+  # annotator b predicts a label ("neu") that is never gold for b
+  d <- data.frame(
+    annotator = rep(c("a", "b"), each = 4),
+    truth = c("pos", "neg", "pos", "neu", "neg", "neg", "pos", "pos"),
+    pred = c("pos", "pos", "pos", "neu", "neg", "neu", "pos", "neg")
+  )
+  recipe <- annotator_metrics(d, truth, pred, annotator)
+  union <- annotator_metrics(d, truth, pred, annotator, classes = "union")
+  expect_identical(recipe$accuracy, union$accuracy)
+  for (a in c("a", "b")) {
+    r <- d$annotator == a
+    expect_equal(union$macro_f1[union$annotator == a],
+                 ref_sklearn_macro_f1(d$truth[r], d$pred[r]), tolerance = 1e-15)
+  }
+  # b: the recipe averages over {neg, pos}, scikit-learn over {neg, neu, pos}
+  expect_equal(recipe$macro_f1[3], mean(c(1 / 2, 2 / 3)))
+  expect_equal(union$macro_f1[3], mean(c(1 / 2, 0, 2 / 3)))
+
+  lv <- c("neg", "neu", "pos", "mixed")
+  d$truth <- factor(d$truth, levels = lv)
+  declared <- annotator_metrics(d, truth, pred, annotator, classes = "levels")
+  for (a in c("(all)", "a", "b")) {
+    r <- if (a == "(all)") rep(TRUE, nrow(d)) else d$annotator == a
+    expect_equal(declared$macro_f1[declared$annotator == a],
+                 ref_sklearn_macro_f1(as.character(d$truth[r]), d$pred[r], lv),
+                 tolerance = 1e-15)
+  }
+  expect_error(annotator_metrics(data.frame(t = "a", p = "a"), t, p, classes = "levels"),
+               class = "mlagreement_error")
+  expect_error(annotator_metrics(d, truth, pred, classes = "gold"), class = "mlagreement_error")
+})
+
+test_that("labels compare by value across numeric storage types", {
+  d <- data.frame(truth = c(1e5, 2e5, 1e5), pred = c(100000L, 200000L, 100000L))
+  res <- annotator_metrics(d, truth, pred)
+  expect_identical(res$accuracy, 1)
+  expect_identical(res$macro_f1, 1)
+  expect_identical(mlagreement:::label_key(c(1e5, 3e9, 0.1, 1 / 3)),
+                   c("100000", "3000000000", "0.1", sprintf("%.17g", 1 / 3)))
+})

@@ -87,7 +87,7 @@ test_that("bad long and wide data frames are classed errors", {
   list_ids$item <- I(as.list(list_ids$item))
   expect_mla_error(annotations_long(list_ids, item, coder, label, value), "id_type")
 
-  wide <- data.frame(item = c(1, 1), coder = c("a", "b"), x = c(1, 0), y = c("1", "0"))
+  wide <- data.frame(item = c(1, 1), coder = c("a", "b"), x = c(1, 0), y = c("1", "no"))
   expect_mla_snapshot(annotations_wide(wide, item, coder, c(x, y)))
   expect_mla_error(annotations_wide(wide, item, coder, c(x, y)), "value_type")
   expect_mla_snapshot(annotations_wide(wide, item, coder, starts_with("z")))

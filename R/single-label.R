@@ -1,0 +1,89 @@
+# Single-label (categorical) designs: every record selects exactly one
+# category of a mutually exclusive set. They are stored one-hot, like any
+# other design, and marked; mla() then reports the coefficients a user of
+# categorical data expects under the three baseline names:
+#   "fleiss"  Fleiss' kappa (equal to MLA-F on the one-hot labels),
+#   "ac1"     Gwet's AC1, chance agreement sum_k pi_k (1 - pi_k) / (q - 1),
+#   "pabak"   Brennan-Prediger, chance agreement 1 / q,
+# with Gwet's unequal-raters formulas (irrCAC's). The label-wise one-hot
+# AC1 and PABAK would count the joint absence of two unused categories as
+# agreement, which is why they are not the corpus values here; they stay
+# available as category-versus-rest rows of tidy(fit, level = "label").
+
+# Marks an annotations object as single-label after checking that every
+# record with a decision has exactly one positive and no missing decision.
+mark_single_label <- function(a, check = TRUE, call = rlang::caller_env()) {
+  if (check) check_single_label_records(a, call = call)
+  a$single_label <- TRUE
+  a
+}
+
+is_single_label <- function(x) isTRUE(x$single_label)
+
+check_single_label_records <- function(a, call) {
+  v <- record_values(a)
+  n_dec <- rowSums(!is.na(v))
+  n_pos <- rowSums(v == 1L, na.rm = TRUE)
+  bad <- which(n_dec > 0 & (n_dec < ncol(v) | n_pos != 1L))
+  if (length(bad) == 0L) return(invisible())
+  r <- bad[1]
+  what <- if (n_dec[r] < ncol(v)) {
+    "has a missing decision on some categories"
+  } else {
+    paste0("selects ", n_pos[r], " categories")
+  }
+  mla_abort(
+    c("Every record of a single-label design must select exactly one category.",
+      "x" = "{length(bad)} record{?s} do{?es/} not; item {.val {as.character(a$items[record_item(a)[r]])}}, annotator {.val {as.character(a$annotators[record_annotator(a)[r]])}} {what}.",
+      "i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
+    class = "single_label", call = call
+  )
+}
+
+# Replaces the corpus rows of a fit on a single-label design by the
+# categorical coefficients, computed by the C++ kernel from the label tables.
+single_label_corpus <- function(fit, tally) {
+  est <- single_label_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
+  corpus <- fit$corpus
+  corpus$observed <- rep(1 - est$d_obs, 3L)
+  corpus$expected <- 1 - est$w
+  corpus$estimate <- na_if_nan(est$estimate)
+  corpus$floor_observed <- NA_real_
+  corpus$floor <- NA_real_
+  fit$corpus <- corpus
+  fit$corpus_w <- est$w
+  # item rows: observed = the item's share of agreeing pairs, 1 - q d / 2 of
+  # its Hamming disagreement d over the q one-hot labels
+  fit$item_disagreement <- fit$item_disagreement * est$q / 2
+  fit$single_label <- list(q = est$q, alpha = na_if_nan(est$alpha),
+                           alpha_d_obs = est$alpha_d_obs, alpha_d_exp = est$alpha_d_exp)
+  fit$notes <- single_label_notes(fit$notes, est)
+  fit
+}
+
+single_label_notes <- function(notes, est) {
+  add <- list(
+    list("corpus", NA_character_, NA_character_,
+         "single-label design: the eq. 7 floor is defined for multi-label Hamming agreement"),
+    list("label", NA_character_, NA_character_,
+         "single-label design: label rows are category-versus-rest (one-hot) coefficients")
+  )
+  undefined <- which(is.na(est$estimate))
+  for (b in undefined) {
+    add[[length(add) + 1L]] <- list("corpus", NA_character_, baseline_names[b],
+                                    "only one category in use: chance agreement is 1")
+  }
+  rows <- fast_tibble(
+    level = vapply(add, `[[`, "", 1L),
+    label = vapply(add, `[[`, "", 2L),
+    baseline = vapply(add, `[[`, "", 3L),
+    reason = vapply(add, `[[`, "", 4L)
+  )
+  keep_old <- !(notes$level == "corpus" & notes$baseline %in% baseline_names[undefined])
+  fast_tibble(
+    level = c(rows$level, notes$level[keep_old]),
+    label = c(rows$label, notes$label[keep_old]),
+    baseline = c(rows$baseline, notes$baseline[keep_old]),
+    reason = c(rows$reason, notes$reason[keep_old])
+  )
+}

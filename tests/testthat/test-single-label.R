@@ -1,0 +1,125 @@
+# Single-label (categorical) designs against a plain-R reference written from
+# Gwet's unequal-raters formulas, and against irrCAC.
+
+# ratings: items x raters matrix of category codes (NA = not rated);
+# categories: the declared universe.
+ref_single_label <- function(ratings, categories) {
+  r_ik <- t(apply(ratings, 1, function(row) {
+    vapply(categories, function(k) sum(row == k, na.rm = TRUE), numeric(1))
+  }))
+  r_i <- rowSums(r_ik)
+  rated <- r_i >= 1
+  pairable <- r_i >= 2
+  pa <- mean(rowSums(r_ik[pairable, , drop = FALSE] * (r_ik[pairable, , drop = FALSE] - 1)) /
+               (r_i[pairable] * (r_i[pairable] - 1)))
+  pi_k <- colMeans(r_ik[rated, , drop = FALSE] / r_i[rated])
+  q <- length(categories)
+  pe <- c(fleiss = sum(pi_k^2), ac1 = sum(pi_k * (1 - pi_k)) / (q - 1), pabak = 1 / q)
+  # Krippendorff's nominal alpha from the coincidence matrix
+  o <- matrix(0, q, q)
+  for (i in which(pairable)) {
+    n_u <- r_ik[i, ]
+    o <- o + (outer(n_u, n_u) - diag(n_u)) / (r_i[i] - 1)
+  }
+  n_c <- rowSums(o)
+  n <- sum(n_c)
+  d_o <- (n - sum(diag(o))) / n
+  d_e <- (n^2 - sum(n_c^2)) / (n * (n - 1))
+  list(pa = pa, pe = pe, estimate = (pa - pe) / (1 - pe), alpha = 1 - d_o / d_e)
+}
+
+random_categorical <- function(n_items, n_raters, categories, missing = 0.3) {
+  truth <- sample(categories, n_items, replace = TRUE, prob = seq_along(categories))
+  m <- matrix(truth, n_items, n_raters)
+  flip <- matrix(stats::runif(n_items * n_raters) < 0.35, n_items)
+  m[flip] <- sample(categories, sum(flip), replace = TRUE)
+  m[matrix(stats::runif(n_items * n_raters) < missing, n_items)] <- NA
+  m[1, ] <- c(categories[1], categories[1], rep(NA, n_raters - 2))  # keep >= 1 pair
+  m[rowSums(!is.na(m)) == 0, 1] <- categories[1]                      # no empty item
+  m
+}
+
+test_that("single-label coefficients equal the reference on random unequal-rater designs", {
+  withr::local_seed(11)
+  for (rep in 1:20) {
+    cats <- letters[seq_len(sample(2:7, 1))]
+    m <- random_categorical(sample(5:60, 1), sample(2:6, 1), cats)
+    used <- sort(unique(as.vector(m[!is.na(m)])))
+    ref <- ref_single_label(m, used)
+    fit <- mla(m)
+    cor <- tidy(fit)
+    expect_equal(cor$observed, rep(ref$pa, 3), tolerance = 1e-12)
+    expect_equal(cor$expected, unname(ref$pe), tolerance = 1e-12)
+    expect_equal(cor$estimate, unname(ref$estimate), tolerance = 1e-12)
+    expect_equal(fit$single_label$alpha, ref$alpha, tolerance = 1e-12)
+    # a declared universe with an unused category changes AC1 and BP, not kappa
+    ref_u <- ref_single_label(m, c(used, "zz"))
+    cor_u <- tidy(mla(as_annotations(m, labels = c(used, "zz"))))
+    expect_equal(cor_u$estimate, unname(ref_u$estimate), tolerance = 1e-12)
+    expect_equal(cor_u$estimate[1], cor$estimate[1], tolerance = 1e-12)
+  }
+})
+
+test_that("single-label coefficients equal irrCAC on designs with unequal raters", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(5)
+  for (rep in 1:5) {
+    m <- random_categorical(40, 5, c("neg", "neu", "pos", "mixed"))
+    cor <- tidy(mla(m))
+    # irrCAC rounds its estimates to 5 decimals
+    expect_identical(round(cor$estimate[1], 5), irrCAC::fleiss.kappa.raw(m)$est$coeff.val)
+    expect_identical(round(cor$estimate[2], 5), irrCAC::gwet.ac1.raw(m)$est$coeff.val)
+    expect_identical(round(cor$estimate[3], 5), irrCAC::bp.coeff.raw(m)$est$coeff.val)
+    expect_identical(round(mla(m)$single_label$alpha, 5),
+                     irrCAC::krippen.alpha.raw(m)$est$coeff.val)
+  }
+})
+
+test_that("Krippendorff's reliability data: nominal alpha 0.743, Fleiss 0.761", {
+  m <- matrix(c(1, 2, 3, 3, 2, 1, 4, 1, 2, NA, NA, NA,
+                1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NA, 3,
+                NA, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NA,
+                1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NA), 12, 4)
+  fit <- mla(m)
+  expect_equal(fit$single_label$alpha, 0.7434210526, tolerance = 1e-9)
+  expect_equal(tidy(fit)$estimate[1], 0.76117, tolerance = 1e-5)
+})
+
+test_that("binary single-label data give the same values as the one-hot multi-label fit", {
+  withr::local_seed(2)
+  m <- random_categorical(30, 4, c(0, 1))
+  single <- tidy(mla(m))
+  arr <- array(NA_integer_, c(dim(m), 2))
+  arr[, , 1] <- ifelse(is.na(m), NA, as.integer(m == 0))
+  arr[, , 2] <- ifelse(is.na(m), NA, as.integer(m == 1))
+  multi <- tidy(mla(arr))
+  expect_equal(single$estimate, multi$estimate, tolerance = 1e-12)
+  expect_false(is_single_label(as_annotations(arr)))
+})
+
+test_that("a long frame of one category per record is a single-label design", {
+  withr::local_seed(4)
+  m <- random_categorical(25, 4, c("lo", "mid", "hi"))
+  long <- data.frame(item = rep(seq_len(nrow(m)), ncol(m)),
+                     coder = rep(seq_len(ncol(m)), each = nrow(m)),
+                     category = as.vector(m))
+  rated <- long[!is.na(long$category), ]
+  x <- annotations_long(rated, item, coder, category, single_label = TRUE)
+  expect_true(is_single_label(x))
+  expect_equal(tidy(mla(x))$estimate, tidy(mla(m))$estimate, tolerance = 1e-12)
+  # NA category rows are records without a category, not "nothing selected"
+  x_na <- annotations_long(long, item, coder, category, single_label = TRUE)
+  expect_equal(tidy(mla(x_na))$estimate, tidy(mla(m))$estimate, tolerance = 1e-12)
+  # two categories for one record
+  two <- rbind(rated, data.frame(item = rated$item[1], coder = rated$coder[1],
+                                 category = setdiff(c("lo", "mid"), rated$category[1])[1]))
+  expect_error(annotations_long(two, item, coder, category, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+  expect_error(annotations_long(rated, item, coder, category, single_label = NA),
+               class = "mlagreement_error")
+  # decisions with two positives in one record are refused
+  dec <- data.frame(item = 1, coder = c("a", "b"), label = "x", value = 1)
+  dec <- rbind(dec, transform(dec, label = "y"))
+  expect_error(annotations_long(dec, item, coder, label, value, single_label = TRUE),
+               class = "mlagreement_error_single_label")
+})
