@@ -355,3 +355,19 @@ test_that("the 128-bit integer helpers are exact", {
   expect_identical(dot(fmt(a), fmt(b), s), if (total < 0) "negative" else fmt(total))
   expect_identical(dot(fmt(a), fmt(b), rep(1L, 50)), fmt(sum(a * b)))
 })
+
+test_that("running out of memory in the set core is a classed error naming the size", {
+  res <- list(bad_record = -1, out_of_memory = TRUE)
+  args <- list(values = integer(12), n_labels = 3L)
+  expect_error(mlagreement:::check_set_memory(res, args), class = "mlagreement_error_memory")
+  expect_error(mlagreement:::check_set_memory(res, args), "4 records over 3 labels")
+  expect_null(mlagreement:::check_set_memory(list(bad_record = -1), args))
+})
+
+test_that("agreement_measures() and krippendorff_alpha() agree on the average similarities", {
+  withr::local_seed(36)
+  arr <- random_set_design(30, 4, 6, p = 0.3, missing_records = 0.2)
+  sims <- mlagreement:::set_alpha_impl(as_annotations(arr), with_expected = FALSE, threads = 1L)
+  res <- agreement_measures(arr, R = 5)
+  expect_identical(res$estimate[1:2], c(sims$similarity_masi, sims$similarity_jaccard))
+})
