@@ -49,8 +49,8 @@ pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotato
     .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
-set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads) {
-    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads)
+set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads) {
+    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads)
 }
 
 u128_dot_cpp <- function(a, b, sign) {

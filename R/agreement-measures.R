@@ -109,17 +109,14 @@ agreement_measures <- function(x, R = 1000, threads = mla_threads(), ...) {
   R <- check_whole(R, min = 1, class = "replicates")
   threads <- check_threads(threads)
   a <- as_annotations(x)
-  args <- set_core_args(a)
   seed <- sample.int(.Machine$integer.max, 2L)
-  sims <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
-                        args$annotator, args$n_annotators, FALSE, 0L, threads)
-  if (sims$bad_record >= 0) {
-    abort_partial_record(a, sims$bad_record, "Set-based measures")
-  }
-  check_pairable(sims$n_items, what = "The agreement measures")
   k_used <- sum(colSums(a$tally$sx) > 0)
-  pm <- pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
-                          args$annotator, args$n_annotators, k_used, R, seed, threads)$pairs
+  sets <- set_measures_impl(a, k_used, R, seed, threads)
+  if (sets$bad_record >= 0) {
+    abort_partial_record(a, sets$bad_record, "Set-based measures")
+  }
+  check_pairable(sets$n_items, what = "The agreement measures")
+  pm <- sets$pairs
   n_pairs <- nrow(pm)
 
   ak_ok <- pm$ak_expected < 1
@@ -146,11 +143,11 @@ agreement_measures <- function(x, R = 1000, threads = mla_threads(), ...) {
   }
   out <- tibble::tibble(
     measure = c("masi", "jaccard", "augmented_kappa", "am", "boot_f1"),
-    estimate = c(sims$similarity_masi, sims$similarity_jaccard, ak, am, f1),
+    estimate = c(sets$similarity_masi, sets$similarity_jaccard, ak, am, f1),
     note = c(
-      paste0("mean over ", sims$n_items, " items of the mean pairwise MASI similarity ",
+      paste0("mean over ", sets$n_items, " items of the mean pairwise MASI similarity ",
              "(factors 1, 2/3, 1/3, 0; two empty sets = 1); not chance-corrected"),
-      paste0("mean over ", sims$n_items, " items of the mean pairwise Jaccard similarity ",
+      paste0("mean over ", sets$n_items, " items of the mean pairwise Jaccard similarity ",
              "(two empty sets = 1); not chance-corrected"),
       paste0("mean of Cohen-style kappas over ", sum(ak_ok), " annotator pairs",
              left_out(ak_ok), "; each selected label weighs 1/(set size), ",

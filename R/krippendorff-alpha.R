@@ -155,9 +155,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
   }
   set_dist <- intersect(distance, c("jaccard", "masi"))
   if (length(set_dist) > 0) {
-    args <- set_core_args(a)
-    res <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
-                         args$annotator, args$n_annotators, TRUE, 0L, threads)
+    res <- set_alpha_impl(a, with_expected = TRUE, threads = threads)
     if (res$bad_record >= 0) {
       abort_partial_record(
         a, res$bad_record, "The Jaccard and MASI distances",

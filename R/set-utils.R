@@ -16,6 +16,42 @@ set_core_args <- function(a) {
   )
 }
 
+# Set alpha from the C++ core (one build of the label sets). `method` and
+# `force_wide_sums` select the expected-disagreement algorithm ("auto": by
+# estimated work; "pairs", "sparse", "dense", "hashed") and its 128-bit sums
+# where 64 bits are exact; users never set them, tests force each one.
+set_alpha_impl <- function(a, with_expected, threads, method = "auto", force_wide_sums = FALSE,
+                           call = rlang::caller_env()) {
+  args <- set_core_args(a)
+  res <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
+                       args$annotator, args$n_annotators, with_expected = with_expected,
+                       method = method, force_wide_sums = force_wide_sums, threads = threads)
+  check_set_memory(res, args, call = call)
+  res
+}
+
+# The annotator-pair measures and the average similarities (one build of
+# the label sets); seed: two integers from R's RNG.
+set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_env()) {
+  args <- set_core_args(a)
+  res <- pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
+                           args$annotator, args$n_annotators, k_used = k_used, R = R,
+                           seed = seed, threads = threads)
+  check_set_memory(res, args, call = call)
+  res
+}
+
+# The C++ core reports running out of memory instead of raising it.
+check_set_memory <- function(res, args, call = rlang::caller_env()) {
+  if (!isTRUE(res$out_of_memory)) return(invisible())
+  n_records <- length(args$values) / max(args$n_labels, 1L)
+  mla_abort(
+    c("Not enough memory for the label sets of {n_records} record{?s} over {args$n_labels} label{?s}.",
+      "i" = "Free memory or use fewer threads, then try again."),
+    class = "memory", call = call
+  )
+}
+
 # A record with some but not all labels missing is not a label set.
 abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang::caller_env()) {
   r <- bad_record + 1

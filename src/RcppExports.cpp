@@ -198,8 +198,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // set_alpha_cpp
-Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, int method, int threads);
-RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP methodSEXP, SEXP threadsSEXP) {
+Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, const std::string& method, bool force_wide_sums, int threads);
+RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP methodSEXP, SEXP force_wide_sumsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
@@ -209,9 +209,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
     Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
     Rcpp::traits::input_parameter< bool >::type with_expected(with_expectedSEXP);
-    Rcpp::traits::input_parameter< int >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< bool >::type force_wide_sums(force_wide_sumsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, threads));
+    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -272,7 +273,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
-    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 9},
+    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},

@@ -2,10 +2,12 @@
 #include <Rcpp.h>
 
 #include <cstdlib>
+#include <new>
 #include <string>
 
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
+#include "mlagreement/rng.h"
 #include "mlagreement/set_pairs.h"
 
 namespace {
@@ -51,28 +53,53 @@ void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n
   }
 }
 
+// The names of the expected-disagreement methods on the R side.
+const char* const kMethodNames[] = {"auto", "pairs", "sparse", "dense", "hashed"};
+constexpr int kMethods = 5;
+
+mlagreement::ExpectedMethod method_of(const std::string& name) {
+  for (int m = 0; m < kMethods; ++m) {
+    if (name == kMethodNames[m]) return static_cast<mlagreement::ExpectedMethod>(m);
+  }
+  Rcpp::stop("Internal error: unknown expected-disagreement method.");
+}
+
+const char* name_of(mlagreement::ExpectedMethod m) { return kMethodNames[static_cast<int>(m)]; }
+
+// What the R side turns into a classed error naming the design's size.
+Rcpp::List out_of_memory() {
+  return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
+}
+
 }  // namespace
 
-// method: 0 automatic, 1 pairs of distinct sets, 2 sparse and 3 dense subset
-// counting, 4 and 5 = 2 and 3 with 128-bit sums forced (for tests); see
-// mlagreement/set_expected.h. The method used is returned.
+// method: "auto" (by estimated work), "pairs", "sparse", "dense" or
+// "hashed" (mlagreement/set_expected.h); force_wide_sums: 128-bit sums even
+// where 64 bits are exact (for tests). The method used is returned.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
                          const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
-                         int method, int threads) {
+                         const std::string& method, bool force_wide_sums, int threads) {
+  const mlagreement::ExpectedMethod requested = method_of(method);
   mlagreement::SetData d;
-  build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
-  if (d.bad_record >= 0) {
-    return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+  mlagreement::SetAlpha a;
+  try {
+    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    if (d.bad_record >= 0) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+    }
+    a = mlagreement::set_alpha(d, with_expected, requested, force_wide_sums, threads);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
   }
-  const mlagreement::SetAlpha a = mlagreement::set_alpha(d, with_expected, method, threads);
-  if (a.method < 0) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+  if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
       Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
-      Rcpp::Named("method") = a.method,
+      Rcpp::Named("method") = name_of(a.method),
+      Rcpp::Named("wide_sums") = a.wide_sums,
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
       Rcpp::Named("observed_masi") = a.observed_masi,
@@ -98,25 +125,34 @@ std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVe
   return mlagreement::to_decimal(mlagreement::sub(pos, neg));
 }
 
-// seed: two integers from R's RNG (2 x 31 bits).
+// The annotator-pair measures and the average pairwise similarities, from
+// one build of the label sets. seed: two integers from R's RNG (2 x 31 bits).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
                              int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
                              int k_used, int R, const Rcpp::IntegerVector& seed, int threads) {
-  mlagreement::SetData d;
-  build_any(values, n_labels, item, n_items, annotator, n_annotators, true, d);
-  if (d.bad_record >= 0) {
-    return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-  }
   if (seed.size() != 2) Rcpp::stop("Internal error: `seed` must have length 2.");
-  const std::uint64_t s = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(seed[0])) << 32) |
-                          static_cast<std::uint32_t>(seed[1]);
-  const mlagreement::PairMeasures p = mlagreement::pair_measures(
-      d, static_cast<std::size_t>(n_labels), k_used, R, s, threads);
+  mlagreement::SetData d;
+  mlagreement::PairMeasures p;
+  mlagreement::SetAlpha sims;
+  try {
+    build_any(values, n_labels, item, n_items, annotator, n_annotators, true, d);
+    if (d.bad_record >= 0) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+    }
+    sims = mlagreement::set_alpha(d, false, mlagreement::ExpectedMethod::automatic, false, threads);
+    p = mlagreement::pair_measures(d, static_cast<std::size_t>(n_labels),
+                                   static_cast<std::size_t>(n_annotators), k_used, R,
+                                   mlagreement::combine_seed(seed[0], seed[1]), threads);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  }
   Rcpp::IntegerVector a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end());
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("similarity_jaccard") = sims.similarity_jaccard,
+      Rcpp::Named("similarity_masi") = sims.similarity_masi,
       Rcpp::Named("pairs") = Rcpp::DataFrame::create(
           Rcpp::Named("a") = a, Rcpp::Named("b") = b,
           Rcpp::Named("n_shared") = Rcpp::wrap(p.n_shared),

@@ -21,10 +21,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
 #include <vector>
 
 #include "counts.h"
+#include "pair_index.h"
 
 namespace mlagreement {
 
@@ -47,52 +47,56 @@ struct PairLabel {
   std::uint32_t n2 = 0, dis = 0, n1 = 0, psum = 0;
 };
 
-// Pair index lookup: a dense table for few annotators, a hash map otherwise.
-class PairIndex {
- public:
-  explicit PairIndex(std::uint64_t n_ann) : n_ann_(n_ann) {
-    if (n_ann <= kDenseMax) dense_.assign(n_ann * n_ann, -1);
+// The label counts of every comparison of two records (the visitor of
+// visit_item_pairs(), pair_index.h): registers new pairs in `out`, adds
+// to the pair's shared items and to its label counts in `lab` (k per pair).
+template <typename T, typename Codes>
+struct PairLabelCounter {
+  const RecordView<T>& v;
+  const Codes& codes;
+  PairResult& out;
+  std::vector<PairLabel>& lab;
+  std::vector<T> row_r;  // the values of the record being compared
+  std::size_t annotator(std::size_t r) const { return v.annotator_of(r); }
+  void new_pair(std::uint64_t a, std::uint64_t b) {
+    out.a.push_back(static_cast<int>(a));
+    out.b.push_back(static_cast<int>(b));
+    out.n_items.push_back(0.0);
+    lab.resize(lab.size() + v.n_labels);
   }
-  // Returns the index of (a, b), or -1 when the pair is new (then registers `next`).
-  std::int64_t find_or_add(std::uint64_t a, std::uint64_t b, std::int64_t next) {
-    const std::uint64_t key = a * n_ann_ + b;
-    if (!dense_.empty()) {
-      std::int64_t& slot = dense_[key];
-      if (slot >= 0) return slot;
-      slot = next;
-      return -1;
+  void start_record(std::size_t r) {
+    for (std::size_t j = 0; j < v.n_labels; ++j) row_r[j] = v.values[j * v.n_records + r];
+  }
+  void compare(std::size_t pid, std::size_t, std::size_t s) {
+    const std::size_t k = v.n_labels, n_rec = v.n_records;
+    out.n_items[pid] += 1;
+    PairLabel* pl = lab.data() + pid * k;
+    for (std::size_t j = 0; j < k; ++j) {
+      const T vr = row_r[j];
+      const T vs = v.values[j * n_rec + s];
+      const bool nr = !codes.decided(vr), ns = !codes.decided(vs);
+      if (nr && ns) continue;
+      pl[j].n1 += 1;
+      if (!nr && !ns) {
+        const int xr = codes.positive(vr), xs = codes.positive(vs);
+        pl[j].n2 += 1;
+        pl[j].dis += (xr != xs);
+        pl[j].psum += static_cast<std::uint32_t>(xr + xs);
+      } else {
+        pl[j].psum += static_cast<std::uint32_t>(2 * (nr ? codes.positive(vs) : codes.positive(vr)));
+      }
     }
-    auto found = map_.find(key);
-    if (found != map_.end()) return found->second;
-    map_.emplace(key, next);
-    return -1;
   }
-
- private:
-  static constexpr std::uint64_t kDenseMax = 2048;
-  std::uint64_t n_ann_;
-  std::vector<std::int64_t> dense_;
-  std::unordered_map<std::uint64_t, std::int64_t> map_;
 };
 
-}  // namespace detail
-
-// `interrupted()` is polled between items, about every 2^24 label comparisons
-// (a fraction of a second); when it returns true the pass stops and
-// pair_sums() returns false with `out` incomplete. The work is
-// sum_i m_i (m_i - 1) / 2 * k for m_i records of item i, which for dense
-// designs with many annotators runs for minutes.
-template <typename T, typename Codes, typename Interrupted>
-bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
-               Interrupted&& interrupted) {
-  const std::size_t k = v.n_labels;
-  const std::size_t n_rec = v.n_records;
+// Per annotator: positive decisions, decisions and non-empty records; then
+// the non-empty records bucketed by item.
+template <typename T, typename Codes>
+ItemBuckets count_annotators(const RecordView<T>& v, const Codes& codes, PairResult& out) {
+  const std::size_t k = v.n_labels, n_rec = v.n_records;
   out.ann_positives.assign(v.n_annotators, 0.0);
   out.ann_decisions.assign(v.n_annotators, 0.0);
   out.ann_items.assign(v.n_annotators, 0.0);
-
-  // Non-empty records, bucketed by item (counting sort).
-  std::vector<std::size_t> start(v.n_items + 1, 0);
   std::vector<unsigned char> keep(n_rec, 0);
   for (std::size_t r = 0; r < n_rec; ++r) {
     double pos = 0, dec = 0;
@@ -108,69 +112,25 @@ bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
     out.ann_positives[c] += pos;
     out.ann_decisions[c] += dec;
     out.ann_items[c] += 1;
-    ++start[v.item_of(r) + 1];
   }
-  for (std::size_t i = 0; i < v.n_items; ++i) start[i + 1] += start[i];
-  std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-  std::vector<std::size_t> order(start[v.n_items]);
-  for (std::size_t r = 0; r < n_rec; ++r) {
-    if (keep[r]) order[fill[v.item_of(r)]++] = r;
-  }
+  return bucket_by_item(v.n_items, keep, [&v](std::size_t r) { return v.item_of(r); });
+}
 
-  detail::PairIndex index(v.n_annotators);
+}  // namespace detail
+
+// `interrupted()` is polled between items, about every 2^24 label comparisons
+// (a fraction of a second); when it returns true the pass stops and
+// pair_sums() returns false with `out` incomplete. The work is
+// sum_i m_i (m_i - 1) / 2 * k for m_i records of item i, which for dense
+// designs with many annotators runs for minutes.
+template <typename T, typename Codes, typename Interrupted>
+bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
+               Interrupted&& interrupted) {
+  const std::size_t k = v.n_labels;
+  detail::ItemBuckets items = detail::count_annotators(v, codes, out);
   std::vector<detail::PairLabel> lab;
-  std::vector<T> row_r(k), row_s(k);
-  constexpr std::uint64_t kPollWork = std::uint64_t{1} << 24;
-  std::uint64_t work = 0;
-  for (std::size_t i = 0; i < v.n_items; ++i) {
-    std::size_t* first = order.data() + start[i];
-    std::size_t* last = order.data() + start[i + 1];
-    const std::uint64_t n_i = static_cast<std::uint64_t>(last - first);
-    work += n_i * n_i * k / 2 + 1;
-    if (work >= kPollWork) {
-      work = 0;
-      if (interrupted()) return false;
-    }
-    std::sort(first, last, [&v](std::size_t r, std::size_t s) {
-      return v.annotator_of(r) < v.annotator_of(s);
-    });
-    for (std::size_t* p = first; p < last; ++p) {
-      const std::size_t r = *p;
-      const std::uint64_t ar = v.annotator_of(r);
-      for (std::size_t j = 0; j < k; ++j) row_r[j] = v.values[j * n_rec + r];
-      for (std::size_t* q = p + 1; q < last; ++q) {
-        const std::size_t s = *q;
-        const std::uint64_t as = v.annotator_of(s);
-        if (as == ar) continue;  // cannot happen: one record per (item, annotator)
-        const std::int64_t next = static_cast<std::int64_t>(out.a.size());
-        std::int64_t pid = index.find_or_add(ar, as, next);
-        if (pid < 0) {
-          pid = next;
-          out.a.push_back(static_cast<int>(ar));
-          out.b.push_back(static_cast<int>(as));
-          out.n_items.push_back(0.0);
-          lab.resize(lab.size() + k);
-        }
-        out.n_items[static_cast<std::size_t>(pid)] += 1;
-        detail::PairLabel* pl = lab.data() + static_cast<std::size_t>(pid) * k;
-        for (std::size_t j = 0; j < k; ++j) {
-          const T vr = row_r[j];
-          const T vs = v.values[j * n_rec + s];
-          const bool nr = !codes.decided(vr), ns = !codes.decided(vs);
-          if (nr && ns) continue;
-          pl[j].n1 += 1;
-          if (!nr && !ns) {
-            const int xr = codes.positive(vr), xs = codes.positive(vs);
-            pl[j].n2 += 1;
-            pl[j].dis += (xr != xs);
-            pl[j].psum += static_cast<std::uint32_t>(xr + xs);
-          } else {
-            pl[j].psum += static_cast<std::uint32_t>(2 * (nr ? codes.positive(vs) : codes.positive(vr)));
-          }
-        }
-      }
-    }
-  }
+  detail::PairLabelCounter<T, Codes> counter{v, codes, out, lab, std::vector<T>(k)};
+  if (!detail::visit_item_pairs(items, v.n_annotators, k, counter, interrupted)) return false;
 
   // Reduce the label counts of each pair to its statistics.
   const std::size_t n_pairs = out.a.size();

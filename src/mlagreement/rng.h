@@ -1,5 +1,6 @@
-// Reproducible parallel random numbers for the bootstrap.
+// Reproducible parallel random numbers: every draw of the package.
 //
+// Bootstrap:
 // The replicates are split into a fixed number of streams (kStreams), each a
 // contiguous block of replicates. Stream k is dqrng's xoshiro256+ seeded from
 // the 64-bit seed and advanced by k long jumps (2^192 draws each), so every
@@ -7,6 +8,10 @@
 // runs the stream. Bounded integers use Lemire's multiply-shift rejection
 // method on the upper 32 bits (the low bits of xoshiro256+ are weaker), so
 // results do not depend on the standard library's distributions.
+//
+// Per-pair streams (boot-F1, set_pairs.h): pair p's generator is seeded with
+// the 64-bit seed mixed with p (pair_stream()), so a pair's draws do not
+// depend on which thread runs it.
 #ifndef MLAGREEMENT_RNG_H
 #define MLAGREEMENT_RNG_H
 
@@ -18,6 +23,14 @@
 namespace mlagreement {
 
 using Rng = dqrng::xoshiro256plus;
+
+// SplitMix64's finalizer: a bijective 64-bit mixer (per-pair seeds here,
+// hashing of label sets in hash_tables.h).
+inline std::uint64_t mix64(std::uint64_t z) noexcept {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
 
 constexpr int kStreams = 64;
 
@@ -31,6 +44,12 @@ inline Rng stream_rng(std::uint64_t seed, int stream) {
   Rng rng(seed);
   rng.long_jump(static_cast<std::uint64_t>(stream));
   return rng;
+}
+
+// The stream of unit p (0-based) of a per-unit scheme: the seed plus
+// (p + 1) golden-ratio increments, mixed (SplitMix64's sequence).
+inline Rng pair_stream(std::uint64_t seed, std::size_t p) {
+  return Rng(mix64(seed + 0x9e3779b97f4a7c15ULL * (p + 1)));
 }
 
 // First replicate of stream k when n replicates are split into kStreams blocks.

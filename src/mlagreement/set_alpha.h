@@ -27,7 +27,9 @@ struct SetAlpha {
   double observed_jaccard = 0, observed_masi = 0;  // D_o
   double expected_jaccard = 0, expected_masi = 0;  // D_e
   double similarity_jaccard = 0, similarity_masi = 0;  // mean over items of the pair means
-  int method = 0;  // how D_e was computed (choose_expected_method()); -1 internal error
+  ExpectedMethod method = ExpectedMethod::automatic;  // how D_e was computed (not automatic when it was)
+  bool wide_sums = false;  // the counting methods summed in 128 bits (forced or needed)
+  bool failed = false;     // internal error: inconsistent pair counts (cannot happen)
 };
 
 namespace detail {
@@ -156,6 +158,45 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, int threads
   }
 }
 
+// The pair histogram by counting method m: 1 done, 0 internal error, -1
+// hashed counting gave up (pairs instead).
+template <typename Cell>
+int histogram_by(ExpectedMethod m, const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
+  switch (m) {
+    case ExpectedMethod::sparse:
+      return histogram_sparse<Cell>(d, c, threads, h) ? 1 : 0;
+    case ExpectedMethod::dense:
+      return histogram_dense<Cell>(d, c, threads, h) ? 1 : 0;
+    case ExpectedMethod::hashed:
+      return histogram_hashed<Cell>(d, c, threads, h);
+    default:
+      return 0;
+  }
+}
+
+// The sums of D_e over ordered pairs of values (ej, em), with the method
+// used (and whether in 128 bits) in out.
+inline void expected_sums(const SetData& d, const SimTable& sim, ExpectedMethod requested,
+                          bool force_wide_sums, int threads, SetAlpha& out, double& ej, double& em) {
+  const CompactSets c = compact_sets(d);
+  out.method = choose_expected_method(d, c, requested);
+  if (out.method != ExpectedMethod::pairs) {
+    out.wide_sums = force_wide_sums || !moments_fit_64(static_cast<double>(d.n_values()), c.max_size);
+    PairHistogram h;
+    const int status = out.wide_sums ? histogram_by<U128>(out.method, d, c, threads, h)
+                                     : histogram_by<std::uint64_t>(out.method, d, c, threads, h);
+    out.failed = status == 0;
+    if (status > 0) {
+      expected_from_histogram(h, c, ej, em);
+      return;
+    }
+    if (status == 0) return;
+    out.method = ExpectedMethod::pairs;  // too many subsets for hashed counting
+    out.wide_sums = false;
+  }
+  expected_by_pairs(d, sim, threads, ej, em);
+}
+
 }  // namespace detail
 
 // D_o = (1/n) sum_i 1/(m_i - 1) sum_{r != s in i} d(r, s);
@@ -163,7 +204,10 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, int threads
 // over distinct sets with their counts (set_expected.h). D_o by counting
 // pairs where possible, else item by item (both independent of threads).
 // with_expected = false skips D_e (the average similarities need only items).
-inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int threads) {
+// method, force_wide_sums: the D_e algorithm (automatic: by estimated work)
+// and the 128-bit sums even where 64 bits are exact (both for tests).
+inline SetAlpha set_alpha(const SetData& d, bool with_expected, ExpectedMethod method,
+                          bool force_wide_sums, int threads) {
   SetAlpha out;
   const std::size_t G = d.n_items();
   const double n = static_cast<double>(d.n_values());
@@ -176,36 +220,7 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, int method, int 
     detail::observed_by_items(d, sim, threads, oj, om, simj_sum, simm_sum);
   }
   double ej = 0, em = 0;
-  if (with_expected) {
-    const detail::CompactSets c = detail::compact_sets(d);
-    const int m = choose_expected_method(d, c, method);
-    out.method = m;
-    if (m == 1) {
-      detail::expected_by_pairs(d, sim, threads, ej, em);
-    } else {
-      const bool wide = m == 4 || m == 5 || m == 7 || !detail::moments_fit_64(n, c.max_size);
-      detail::PairHistogram h;
-      bool ok;
-      if (m == 2 || m == 4) {
-        ok = wide ? detail::histogram_sparse<U128>(d, c, threads, h)
-                  : detail::histogram_sparse<std::uint64_t>(d, c, threads, h);
-      } else if (m == 3 || m == 5) {
-        ok = wide ? detail::histogram_dense<U128>(d, c, threads, h)
-                  : detail::histogram_dense<std::uint64_t>(d, c, threads, h);
-      } else {
-        const int status = wide ? detail::histogram_hashed<U128>(d, c, threads, h)
-                                : detail::histogram_hashed<std::uint64_t>(d, c, threads, h);
-        ok = status != 0;
-        if (status < 0) out.method = 1;  // too many subsets: pairs instead
-      }
-      if (!ok) out.method = -1;
-      if (out.method == 1) {
-        detail::expected_by_pairs(d, sim, threads, ej, em);
-      } else {
-        detail::expected_from_histogram(h, c, ej, em);
-      }
-    }
-  }
+  if (with_expected) detail::expected_sums(d, sim, method, force_wide_sums, threads, out, ej, em);
   out.observed_jaccard = oj / n;
   out.observed_masi = om / n;
   out.expected_jaccard = ej / (n * (n - 1.0));

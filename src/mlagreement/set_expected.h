@@ -9,11 +9,11 @@
 // Four ways to get the sum (choose_expected_method() picks by estimated
 // work; all are exact up to the final floating-point sum):
 //
-// 1. pairs (method code 1): every pair of distinct sets, O(S^2)
+// 1. pairs (ExpectedMethod::pairs): every pair of distinct sets, O(S^2)
 //    intersections. Works for any number of labels; the only method when
 //    more than 64 labels are in use or some set has more than 22 labels.
 //
-// 2. sparse subset counting (code 2; at most 22 labels in use). Recode the sets to
+// 2. sparse subset counting (sparse; at most 22 labels in use). Recode the sets to
 //    the k labels in use. For a subset Q of the labels and a size class b let
 //    T_b[Q] = sum of c_t over sets t of size b containing Q. Then, for
 //    classes a <= b,
@@ -30,14 +30,14 @@
 //    row, about (size classes in range)^2 / 2 products; memory: one block
 //    per thread. Cheap when sets are small, whatever their number.
 //
-// 3. dense subset counting (code 3; at most 22 labels in use, 2^k x W table
+// 3. dense subset counting (dense; at most 22 labels in use, 2^k x W table
 //    within a memory cap). The same rows, indexed by Q itself, filled by the
 //    superset-sum (zeta) transform over the k bits: k 2^(k-1) W additions
 //    of contiguous memory, then 2^k rows of products. For designs where most
 //    of the 2^k sets occur (many labels with prevalence near 1/2), where
 //    both other methods are slow: S^2 pairs, or sum_s 2^|s| updates.
 //
-// 4. hashed subset counting (code 6; at most 64 labels in use, sets of at
+// 4. hashed subset counting (hashed; at most 64 labels in use, sets of at
 //    most 22 labels; chosen only above 22 labels in use): the rows of 2,
 //    found through a hash table on the 64-bit subset codes, a random access
 //    per update. For many labels with small sets, where S^2 pairs would be
@@ -58,22 +58,19 @@
 
 #include "set_moments.h"
 #include "set_sparse.h"
+#include "hash_tables.h"
 #include "sets.h"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace mlagreement {
 
 namespace detail {
 
-// Method 6 (for more than 22 labels in use, at most 64, and sets of at most
-// 22 labels): the rows of method 2 for the subsets that occur, found through
+// Hashed counting (for more than 22 labels in use, at most 64, and sets of at most
+// 22 labels): the rows of sparse counting for the subsets that occur, found through
 // a hash table on the 64-bit subset codes. Each distinct set adds its count
 // to the rows of its 2^|s| subsets, a random access each, so it pays when
 // sets are small and the S^2 pairs many.
-// Memory of method 6: rows of W counters plus a 16-byte slot (table half
+// Memory of hashed counting: rows of W counters plus a 16-byte slot (table half
 // full) per subset that occurs; estimated with one subset in 4 new.
 constexpr double kHashedRowBytes = 36.0;
 inline double hashed_bytes(const CompactSets& c, double rows) {
@@ -88,40 +85,27 @@ inline double hashed_rows_estimate(const CompactSets& c) {
 template <typename Cell>
 int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size();
-  struct Slot {
-    std::uint64_t key;
-    std::uint32_t id;  // row number + 1; 0: empty
-  };
-  std::vector<Slot> table(64, Slot{0U, 0U});
+  CodeTable<std::uint64_t> table(6);  // subset code -> row
   std::vector<std::uint32_t> rows;
   std::vector<std::uint8_t> row_q;
-  auto probe = [](const std::vector<Slot>& t, std::uint64_t key) {
-    const std::size_t mask = t.size() - 1;
-    std::size_t pos = static_cast<std::size_t>(mix64(key ^ 0x9e3779b97f4a7c15ULL)) & mask;
-    while (t[pos].id != 0U && t[pos].key != key) pos = (pos + 1) & mask;
-    return pos;
-  };
   for (std::size_t s = 0; s < d.n_sets(); ++s) {
     const std::size_t x = static_cast<std::size_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
     const std::uint32_t cnt = static_cast<std::uint32_t>(d.count[s]);
     const std::uint64_t mask = c.code[s];
     for (std::uint64_t sub = mask;; sub = (sub - 1U) & mask) {
-      std::size_t pos = probe(table, sub);
-      if (table[pos].id == 0U) {
+      const std::size_t slots = table.slots();
+      std::int64_t row = table.find_or_add(sub, static_cast<std::uint32_t>(row_q.size()));
+      if (row < 0) {
+        row = static_cast<std::int64_t>(row_q.size());
         rows.resize(rows.size() + W, 0U);
         row_q.push_back(static_cast<std::uint8_t>(popcount64(sub)));
-        table[pos] = Slot{sub, static_cast<std::uint32_t>(row_q.size())};
-        if (2 * row_q.size() > table.size()) {
-          if (hashed_bytes(c, static_cast<double>(row_q.size())) > 2.0 * kDenseBytes) return -1;
-          std::vector<Slot> bigger(2 * table.size(), Slot{0U, 0U});
-          for (const Slot& e : table) {
-            if (e.id != 0U) bigger[probe(bigger, e.key)] = e;
-          }
-          table.swap(bigger);
-          pos = probe(table, sub);
+        // the table doubled: give up when the rows outgrow twice the cap
+        if (2 * row_q.size() > slots &&
+            hashed_bytes(c, static_cast<double>(row_q.size())) > 2.0 * kDenseBytes) {
+          return -1;
         }
       }
-      rows[static_cast<std::size_t>(table[pos].id - 1U) * W + x] += cnt;
+      rows[static_cast<std::size_t>(row) * W + x] += cnt;
       if (sub == 0U) break;
     }
   }
@@ -135,7 +119,7 @@ inline double dense_bytes(const CompactSets& c) {
   return std::ldexp(1.0, static_cast<int>(c.k)) * static_cast<double>(c.cls_size.size()) * 4.0;
 }
 
-// Method 3: rows indexed by Q, filled by the superset-sum transform: for
+// Dense counting: rows indexed by Q, filled by the superset-sum transform: for
 // each bit j, row(Q) += row(Q | j) for the Q without j. For a fixed j these
 // are blocks of 2^j contiguous rows, so the inner loop adds contiguous memory.
 template <typename Cell>
@@ -196,7 +180,7 @@ inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c
   }
 }
 
-// Method 1: every pair of distinct sets, O(S^2). Each set's row is summed
+// Pairs: every pair of distinct sets, O(S^2). Each set's row is summed
 // in a fixed order, so results do not depend on threads.
 inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads, double& sum_j,
                               double& sum_m) {
@@ -230,13 +214,15 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
 
 }  // namespace detail
 
-// Expected-disagreement methods: 0 choose by estimated work, 1 pairs, 2
-// sparse (blocked) subset counting, 3 dense subset counting, 6 hashed subset
-// counting; 4, 5 and 7 are 2, 3 and 6 with the 128-bit sums forced (for
-// tests). Methods 2-5 need at most kMaxSubsetLabels labels in use, 6 and 7
-// at most 64 labels in use and sets of at most kMaxSubsetLabels labels;
-// a forced method that cannot run falls back to pairs, and method 3 to 2
-// above the memory cap.
+// The algorithms of the expected disagreement (see the top of the file);
+// automatic: chosen by estimated work (choose_expected_method()).
+enum class ExpectedMethod { automatic, pairs, sparse, dense, hashed };
+
+// The method to run for a request. Sparse and dense counting need at most
+// kMaxSubsetLabels labels in use, hashed counting at most 64 labels in use
+// and sets of at most kMaxSubsetLabels labels; a requested method that
+// cannot run falls back to pairs, and dense counting to sparse above the
+// memory cap.
 //
 // Estimated work in nanoseconds, fitted on 1e5 random records over 20
 // labels (bench/alpha.R; 4,956 to 95,355 distinct sets) and 40 labels:
@@ -247,26 +233,25 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
 // (random accesses into tables that outgrow the caches), taken as 40. Only
 // the order matters: a wrong choice costs time, never accuracy. The counting
 // methods also pay about 2 microseconds of set-up.
-inline int choose_expected_method(const SetData& d, const detail::CompactSets& c, int method) {
+inline ExpectedMethod choose_expected_method(const SetData& d, const detail::CompactSets& c,
+                                             ExpectedMethod requested) {
   const bool counts_ok = static_cast<double>(d.n_values()) < 4000000000.0;
   const bool blocked_ok = counts_ok && c.k <= detail::kMaxSubsetLabels;
   const bool dense_ok = blocked_ok && detail::dense_bytes(c) <= detail::kDenseBytes;
   const bool hashed_ok =
       counts_ok && c.k <= 64 && c.max_size <= detail::kMaxSubsetLabels &&
       detail::hashed_bytes(c, detail::hashed_rows_estimate(c)) <= detail::kDenseBytes;
-  switch (method) {
-    case 1:
-      return 1;
-    case 2:
-    case 4:
-      return blocked_ok ? method : 1;
-    case 3:
-    case 5:
-      return dense_ok ? method : (blocked_ok ? method - 1 : 1);
-    case 6:
-    case 7:
-      return hashed_ok ? method : 1;
-    default:
+  using M = ExpectedMethod;
+  switch (requested) {
+    case M::pairs:
+      return M::pairs;
+    case M::sparse:
+      return blocked_ok ? M::sparse : M::pairs;
+    case M::dense:
+      return dense_ok ? M::dense : (blocked_ok ? M::sparse : M::pairs);
+    case M::hashed:
+      return hashed_ok ? M::hashed : M::pairs;
+    case M::automatic:
       break;
   }
   const double S = static_cast<double>(d.n_sets());
@@ -276,17 +261,17 @@ inline int choose_expected_method(const SetData& d, const detail::CompactSets& c
   // counting methods: plus about 2 microseconds of set-up (tables, accumulators)
   const double cost_rows = 2000.0 + 30.0 * std::min(rows, c.sum_pow / 8.0);
   double best = 2.8 * S * (S - 1.0) / 2.0;
-  int choice = 1;
+  M choice = M::pairs;
   if (blocked_ok && 1.1 * c.sum_pow + cost_rows < best) {
     best = 1.1 * c.sum_pow + cost_rows;
-    choice = 2;
+    choice = M::sparse;
   }
   const double cost_dense = 2000.0 + rows * (0.12 * k * W + 0.3 * W * W);
   if (dense_ok && cost_dense < best) {
     best = cost_dense;
-    choice = 3;
+    choice = M::dense;
   }
-  if (!blocked_ok && hashed_ok && 2000.0 + 40.0 * c.sum_pow < best) choice = 6;
+  if (!blocked_ok && hashed_ok && 2000.0 + 40.0 * c.sum_pow < best) choice = M::hashed;
   return choice;
 }
 

@@ -54,30 +54,11 @@ struct CompactSets {
   double sum_pow = 0;               // sum over distinct sets of 2^|s|
 };
 
-inline CompactSets compact_sets(const SetData& d) {
-  CompactSets c;
+// How many distinct sets hold each label (nw * 64 slots).
+inline std::vector<std::size_t> label_frequencies(const SetData& d) {
   const std::size_t S = d.n_sets(), nw = d.n_words;
   std::vector<std::size_t> freq(nw * 64, 0);
-  if (nw == 1) {
-    // one word: histograms of the byte values, then the labels from those
-    // (looping over the bits of each set mispredicts on every set)
-    std::uint64_t any = 0U;
-    for (std::size_t s = 0; s < S; ++s) any |= d.bits[s];
-    std::size_t nb = 0;  // bytes in use
-    while (nb < 8 && (any >> (8 * nb)) != 0U) ++nb;
-    std::vector<std::size_t> bytes(8 * 256, 0);
-    for (std::size_t s = 0; s < S; ++s) {
-      const std::uint64_t x = d.bits[s];
-      for (std::size_t q = 0; q < nb; ++q) ++bytes[q * 256 + ((x >> (8 * q)) & 0xffU)];
-    }
-    for (std::size_t q = 0; q < nb; ++q) {
-      for (std::size_t v = 1; v < 256; ++v) {
-        for (std::size_t bit = 0; bit < 8; ++bit) {
-          if ((v >> bit) & 1U) freq[q * 8 + bit] += bytes[q * 256 + v];
-        }
-      }
-    }
-  } else {
+  if (nw != 1) {
     for (std::size_t s = 0; s < S; ++s) {
       for (std::size_t w = 0; w < nw; ++w) {
         for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
@@ -85,14 +66,31 @@ inline CompactSets compact_sets(const SetData& d) {
         }
       }
     }
+    return freq;
   }
-  std::vector<std::size_t> used;
-  for (std::size_t j = 0; j < freq.size(); ++j) {
-    if (freq[j] > 0) used.push_back(j);
+  // one word: histograms of the byte values, then the labels from those
+  // (looping over the bits of each set mispredicts on every set)
+  std::uint64_t any = 0U;
+  for (std::size_t s = 0; s < S; ++s) any |= d.bits[s];
+  std::size_t nb = 0;  // bytes in use
+  while (nb < 8 && (any >> (8 * nb)) != 0U) ++nb;
+  std::vector<std::size_t> bytes(8 * 256, 0);
+  for (std::size_t s = 0; s < S; ++s) {
+    const std::uint64_t x = d.bits[s];
+    for (std::size_t q = 0; q < nb; ++q) ++bytes[q * 256 + ((x >> (8 * q)) & 0xffU)];
   }
-  std::stable_sort(used.begin(), used.end(),
-                   [&](std::size_t u, std::size_t v) { return freq[u] > freq[v]; });
-  c.k = used.size();
+  for (std::size_t q = 0; q < nb; ++q) {
+    for (std::size_t v = 1; v < 256; ++v) {
+      for (std::size_t bit = 0; bit < 8; ++bit) {
+        if ((v >> bit) & 1U) freq[q * 8 + bit] += bytes[q * 256 + v];
+      }
+    }
+  }
+  return freq;
+}
+
+// The size classes of the distinct sets and the sum of 2^|s|.
+inline void size_classes(const SetData& d, CompactSets& c) {
   std::vector<std::size_t> n_of_size;
   for (int a : d.size) {
     const std::size_t aa = static_cast<std::size_t>(a);
@@ -107,41 +105,59 @@ inline CompactSets compact_sets(const SetData& d) {
     c.sum_pow += static_cast<double>(n_of_size[a]) * std::ldexp(1.0, static_cast<int>(a));
   }
   c.max_size = c.cls_of_size.empty() ? 0 : c.cls_of_size.size() - 1;
-  if (c.k > 64) return c;
+}
+
+// c.code: each distinct set over the labels in use, label used[p] -> bit p (k <= 64).
+inline void recode_sets(const SetData& d, const std::vector<std::size_t>& used, CompactSets& c) {
+  const std::size_t S = d.n_sets(), nw = d.n_words;
   std::vector<std::uint64_t> bit_of(nw * 64, 0U);
   for (std::size_t p = 0; p < c.k; ++p) bit_of[used[p]] = std::uint64_t{1} << p;
   c.code.assign(S, 0U);
-  if (nw == 1) {
-    // one word: the new code byte by byte from tables (no loop over bits)
-    std::size_t n_bytes = 0;
-    for (std::size_t p = 0; p < c.k; ++p) n_bytes = std::max(n_bytes, used[p] / 8 + 1);
-    std::vector<std::uint64_t> by_byte(n_bytes * 256, 0U);
-    for (std::size_t q = 0; q < n_bytes; ++q) {
-      for (std::size_t v = 1; v < 256; ++v) {
-        std::uint64_t code = 0U;
-        for (std::size_t bit = 0; bit < 8; ++bit) {
-          if ((v >> bit) & 1U) code |= bit_of[q * 8 + bit];
-        }
-        by_byte[q * 256 + v] = code;
-      }
-    }
+  if (nw != 1) {
     for (std::size_t s = 0; s < S; ++s) {
-      const std::uint64_t x = d.bits[s];
       std::uint64_t code = 0U;
-      for (std::size_t q = 0; q < n_bytes; ++q) code |= by_byte[q * 256 + ((x >> (8 * q)) & 0xffU)];
+      for (std::size_t w = 0; w < nw; ++w) {
+        for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
+          code |= bit_of[w * 64 + static_cast<std::size_t>(ctz64(m))];
+        }
+      }
       c.code[s] = code;
     }
-    return c;
+    return;
+  }
+  // one word: the new code byte by byte from tables (no loop over bits)
+  std::size_t n_bytes = 0;
+  for (std::size_t p = 0; p < c.k; ++p) n_bytes = std::max(n_bytes, used[p] / 8 + 1);
+  std::vector<std::uint64_t> by_byte(n_bytes * 256, 0U);
+  for (std::size_t q = 0; q < n_bytes; ++q) {
+    for (std::size_t v = 1; v < 256; ++v) {
+      std::uint64_t code = 0U;
+      for (std::size_t bit = 0; bit < 8; ++bit) {
+        if ((v >> bit) & 1U) code |= bit_of[q * 8 + bit];
+      }
+      by_byte[q * 256 + v] = code;
+    }
   }
   for (std::size_t s = 0; s < S; ++s) {
+    const std::uint64_t x = d.bits[s];
     std::uint64_t code = 0U;
-    for (std::size_t w = 0; w < nw; ++w) {
-      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
-        code |= bit_of[w * 64 + static_cast<std::size_t>(ctz64(m))];
-      }
-    }
+    for (std::size_t q = 0; q < n_bytes; ++q) code |= by_byte[q * 256 + ((x >> (8 * q)) & 0xffU)];
     c.code[s] = code;
   }
+}
+
+inline CompactSets compact_sets(const SetData& d) {
+  CompactSets c;
+  const std::vector<std::size_t> freq = label_frequencies(d);
+  std::vector<std::size_t> used;
+  for (std::size_t j = 0; j < freq.size(); ++j) {
+    if (freq[j] > 0) used.push_back(j);
+  }
+  std::stable_sort(used.begin(), used.end(),
+                   [&](std::size_t u, std::size_t v) { return freq[u] > freq[v]; });
+  c.k = used.size();
+  size_classes(d, c);
+  if (c.k <= 64) recode_sets(d, used, c);
   return c;
 }
 

@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
+#include <new>
+#include <utility>
 #include <vector>
 
-#include <xoshiro.h>
-
+#include "pair_index.h"
+#include "rng.h"
 #include "sets.h"
+#include "threads.h"
 
 namespace mlagreement {
 
@@ -30,158 +32,188 @@ struct PairMeasures {
   std::vector<double> am_expected;     // Am A_e
 };
 
+namespace detail {
+
+// The comparisons of each annotator pair (the distinct sets of the two
+// records, the smaller annotator's first), grouped by pair, pairs ordered
+// by (a, b); pair p owns the comparisons start[p] .. start[p + 1] - 1, in
+// item order.
+struct PairSets {
+  std::vector<int> a, b;
+  std::vector<std::size_t> start;
+  std::vector<int> set_a, set_b;
+  std::size_t n_pairs() const noexcept { return a.size(); }
+};
+
+// Collects the comparisons of visit_item_pairs() (pair_index.h).
+struct SetComparisons {
+  const SetData& d;
+  std::vector<std::pair<int, int>> pairs;  // in order of first appearance
+  std::vector<int> pair, set_a, set_b;     // per comparison
+  std::size_t annotator(std::size_t r) const { return static_cast<std::size_t>(d.rec_annotator[r]); }
+  void new_pair(std::uint64_t a, std::uint64_t b) { pairs.emplace_back(static_cast<int>(a), static_cast<int>(b)); }
+  void start_record(std::size_t) {}
+  void compare(std::size_t p, std::size_t r, std::size_t s) {
+    pair.push_back(static_cast<int>(p));
+    set_a.push_back(d.rec_set[r]);
+    set_b.push_back(d.rec_set[s]);
+  }
+};
+
+inline PairSets pair_sets(const SetData& d, std::size_t n_annotators) {
+  ItemBuckets items{d.start, std::vector<std::size_t>(d.n_values())};
+  for (std::size_t r = 0; r < items.order.size(); ++r) items.order[r] = r;
+  SetComparisons seen{d, {}, {}, {}, {}};
+  visit_item_pairs(items, n_annotators, 1, seen, [] { return false; });
+  const std::size_t P = seen.pairs.size();
+  std::vector<int> order(P);
+  for (std::size_t p = 0; p < P; ++p) order[p] = static_cast<int>(p);
+  std::sort(order.begin(), order.end(), [&](int u, int v) { return seen.pairs[u] < seen.pairs[v]; });
+  std::vector<std::size_t> rank(P);
+  PairSets out;
+  out.a.resize(P);
+  out.b.resize(P);
+  for (std::size_t p = 0; p < P; ++p) {
+    rank[static_cast<std::size_t>(order[p])] = p;
+    out.a[p] = seen.pairs[static_cast<std::size_t>(order[p])].first;
+    out.b[p] = seen.pairs[static_cast<std::size_t>(order[p])].second;
+  }
+  out.start.assign(P + 1, 0);
+  for (int p : seen.pair) ++out.start[rank[static_cast<std::size_t>(p)] + 1];
+  for (std::size_t p = 0; p < P; ++p) out.start[p + 1] += out.start[p];
+  out.set_a.resize(seen.pair.size());
+  out.set_b.resize(seen.pair.size());
+  std::vector<std::size_t> fill(out.start.begin(), out.start.end() - 1);
+  for (std::size_t e = 0; e < seen.pair.size(); ++e) {
+    const std::size_t q = fill[rank[static_cast<std::size_t>(seen.pair[e])]]++;
+    out.set_a[q] = seen.set_a[e];
+    out.set_b[q] = seen.set_b[e];
+  }
+  return out;
+}
+
+// Augmented kappa weights: one unit of mass split over the labels of set s
+// (slot n_labels: the empty set).
+inline void add_label_weights(const SetData& d, int s, std::size_t n_labels, std::vector<double>& w) {
+  const int sz = d.size[static_cast<std::size_t>(s)];
+  if (sz == 0) {
+    w[n_labels] += 1.0;
+    return;
+  }
+  const double share = 1.0 / sz;
+  const std::uint64_t* x = d.bits.data() + static_cast<std::size_t>(s) * d.n_words;
+  for (std::size_t word = 0; word < d.n_words; ++word) {
+    std::uint64_t bits = x[word];
+    std::size_t j = word * 64;
+    while (bits) {
+      if (bits & 1ULL) w[j] += share;
+      bits >>= 1;
+      ++j;
+    }
+  }
+}
+
+// Am: label pairs of a set of sz labels among kk by value (neither, one, both).
+inline void add_label_pair_values(int sz, double kk, double* v) {
+  const double s = sz, rest = kk - sz;
+  v[0] += rest * (rest - 1.0) / 2.0;
+  v[1] += s * rest;
+  v[2] += s * (s - 1.0) / 2.0;
+}
+
+// Mean over R replicates of the mean Dice of the comparisons b .. e - 1,
+// both sides drawn with replacement (pair p's own stream, rng.h).
+inline double boot_f1_chance(const SetData& d, const PairSets& ps, std::size_t p, int R,
+                             std::uint64_t seed) {
+  const std::size_t b = ps.start[p], e = ps.start[p + 1];
+  Rng rng = pair_stream(seed, p);
+  const std::uint32_t range = static_cast<std::uint32_t>(e - b);
+  double chance = 0;
+  for (int rep = 0; rep < R; ++rep) {
+    double acc = 0;
+    for (std::size_t q = 0; q < e - b; ++q) {
+      const int s = ps.set_a[b + bounded_u32(rng, range)];
+      const int t = ps.set_b[b + bounded_u32(rng, range)];
+      acc += dice_similarity(d.size[s], d.size[t], s == t ? d.size[s] : d.intersect(s, t));
+    }
+    chance += acc / static_cast<double>(e - b);
+  }
+  return R > 0 ? chance / R : 0.0;
+}
+
+// The measures of pair p into slot p of out (sized by the caller).
+inline void measure_pair(const SetData& d, const PairSets& ps, std::size_t p, std::size_t n_labels,
+                         int k_used, int R, std::uint64_t seed, PairMeasures& out) {
+  const std::size_t b = ps.start[p], e = ps.start[p + 1];
+  const double n = static_cast<double>(e - b);
+  const double kk = static_cast<double>(k_used);
+  const double label_pairs = kk * (kk - 1.0) / 2.0;
+  std::vector<double> wa(n_labels + 1, 0.0), wb(n_labels + 1, 0.0);  // last slot: empty set
+  double dice = 0, po = 0, ao = 0;
+  double va[3] = {0, 0, 0}, vb[3] = {0, 0, 0};
+  for (std::size_t q = b; q < e; ++q) {
+    const int s = ps.set_a[q], t = ps.set_b[q];
+    const int A = d.size[s], B = d.size[t];
+    const int i = d.intersect(s, t);
+    dice += dice_similarity(A, B, i);
+    if (A == 0 && B == 0) {
+      po += 1.0;
+    } else if (A > 0 && B > 0) {
+      po += static_cast<double>(i) / (static_cast<double>(A) * B);
+    }
+    add_label_weights(d, s, n_labels, wa);
+    add_label_weights(d, t, n_labels, wb);
+    const double n10 = A - i, n01 = B - i, z = kk - n10 - n01;
+    ao += z * (z - 1.0) / 2.0 + n10 * n01;
+    add_label_pair_values(A, kk, va);
+    add_label_pair_values(B, kk, vb);
+  }
+  double pe = 0;
+  for (std::size_t j = 0; j <= n_labels; ++j) pe += (wa[j] / n) * (wb[j] / n);
+  double ae = 0;
+  if (label_pairs > 0) {
+    for (int v = 0; v < 3; ++v) ae += (va[v] / (n * label_pairs)) * (vb[v] / (n * label_pairs));
+  }
+  out.n_shared[p] = n;
+  out.f1_observed[p] = dice / n;
+  out.f1_chance[p] = boot_f1_chance(d, ps, p, R, seed);
+  out.ak_observed[p] = po / n;
+  out.ak_expected[p] = pe;
+  out.am_observed[p] = label_pairs > 0 ? ao / (n * label_pairs) : 0.0;
+  out.am_expected[p] = ae;
+}
+
+}  // namespace detail
+
 // k_used: size of the label inventory of Am (labels selected at least once).
 // Chance of boot-F1: in each of R replicates, both annotators' sets on the
 // shared items are drawn with replacement (independently) from their own
 // sets on those items; pair p uses its own generator stream, seeded from
 // (seed, p), so results do not depend on the number of threads.
-inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, int k_used,
-                                  int R, std::uint64_t seed, int threads) {
+// Throws std::bad_alloc when memory runs out (also inside the parallel loop).
+inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, std::size_t n_annotators,
+                                  int k_used, int R, std::uint64_t seed, int threads) {
+  const detail::PairSets ps = detail::pair_sets(d, n_annotators);
+  const std::size_t P = ps.n_pairs();
   PairMeasures out;
-  const std::size_t G = d.n_items();
-  // Enumerate the annotator pairs of every item.
-  std::unordered_map<std::uint64_t, int> index;
-  std::vector<std::pair<int, int>> pairs;
-  std::vector<int> entry_pair;
-  std::vector<int> entry_sa, entry_sb;
-  for (std::size_t g = 0; g < G; ++g) {
-    for (std::size_t r = d.start[g]; r < d.start[g + 1]; ++r) {
-      for (std::size_t q = r + 1; q < d.start[g + 1]; ++q) {
-        int aa = d.rec_annotator[r], bb = d.rec_annotator[q];
-        int sa = d.rec_set[r], sb = d.rec_set[q];
-        if (aa > bb) {
-          std::swap(aa, bb);
-          std::swap(sa, sb);
-        }
-        const std::uint64_t key = (static_cast<std::uint64_t>(aa) << 32) | static_cast<std::uint32_t>(bb);
-        auto it = index.find(key);
-        int p;
-        if (it == index.end()) {
-          p = static_cast<int>(pairs.size());
-          index.emplace(key, p);
-          pairs.emplace_back(aa, bb);
-        } else {
-          p = it->second;
-        }
-        entry_pair.push_back(p);
-        entry_sa.push_back(sa);
-        entry_sb.push_back(sb);
-      }
-    }
+  out.a = ps.a;
+  out.b = ps.b;
+  for (std::vector<double>* col : {&out.n_shared, &out.f1_observed, &out.f1_chance, &out.ak_observed,
+                                   &out.ak_expected, &out.am_observed, &out.am_expected}) {
+    col->resize(P);
   }
-  // Order pairs by (a, b) and group the entries by pair.
-  const std::size_t P = pairs.size();
-  std::vector<int> order(P);
-  for (std::size_t p = 0; p < P; ++p) order[p] = static_cast<int>(p);
-  std::sort(order.begin(), order.end(), [&](int u, int v) { return pairs[u] < pairs[v]; });
-  std::vector<int> rank(P);
-  for (std::size_t p = 0; p < P; ++p) rank[static_cast<std::size_t>(order[p])] = static_cast<int>(p);
-  std::vector<std::size_t> pstart(P + 1, 0);
-  for (int p : entry_pair) ++pstart[static_cast<std::size_t>(rank[static_cast<std::size_t>(p)]) + 1];
-  for (std::size_t p = 0; p < P; ++p) pstart[p + 1] += pstart[p];
-  std::vector<int> esa(entry_pair.size()), esb(entry_pair.size());
-  {
-    std::vector<std::size_t> fill(pstart.begin(), pstart.end() - 1);
-    for (std::size_t e = 0; e < entry_pair.size(); ++e) {
-      const std::size_t p = static_cast<std::size_t>(rank[static_cast<std::size_t>(entry_pair[e])]);
-      esa[fill[p]] = entry_sa[e];
-      esb[fill[p]] = entry_sb[e];
-      ++fill[p];
-    }
-  }
-  out.a.resize(P);
-  out.b.resize(P);
-  out.n_shared.resize(P);
-  out.f1_observed.resize(P);
-  out.f1_chance.resize(P);
-  out.ak_observed.resize(P);
-  out.ak_expected.resize(P);
-  out.am_observed.resize(P);
-  out.am_expected.resize(P);
-  const double kk = static_cast<double>(k_used);
-  const double label_pairs = kk * (kk - 1.0) / 2.0;
   const std::int64_t PP = static_cast<std::int64_t>(P);
+  bool failed = false;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
 #endif
   for (std::int64_t pi = 0; pi < PP; ++pi) {
-    const std::size_t p = static_cast<std::size_t>(pi);
-    const std::size_t b = pstart[p], e = pstart[p + 1];
-    const double n = static_cast<double>(e - b);
-    std::vector<double> wa(n_labels + 1, 0.0), wb(n_labels + 1, 0.0);  // last slot: empty set
-    double dice = 0, po = 0, ao = 0;
-    double va[3] = {0, 0, 0}, vb[3] = {0, 0, 0};
-    auto add_weights = [&](int s, std::vector<double>& w) {
-      const int sz = d.size[s];
-      if (sz == 0) {
-        w[n_labels] += 1.0;
-        return;
-      }
-      const double share = 1.0 / sz;
-      const std::uint64_t* x = d.bits.data() + static_cast<std::size_t>(s) * d.n_words;
-      for (std::size_t word = 0; word < d.n_words; ++word) {
-        std::uint64_t bits = x[word];
-        std::size_t j = word * 64;
-        while (bits) {
-          if (bits & 1ULL) w[j] += share;
-          bits >>= 1;
-          ++j;
-        }
-      }
-    };
-    auto add_values = [&](int sz, double* v) {
-      const double s = sz, rest = kk - sz;
-      v[0] += rest * (rest - 1.0) / 2.0;
-      v[1] += s * rest;
-      v[2] += s * (s - 1.0) / 2.0;
-    };
-    for (std::size_t q = b; q < e; ++q) {
-      const int s = esa[q], t = esb[q];
-      const int A = d.size[s], B = d.size[t];
-      const int i = d.intersect(s, t);
-      dice += dice_similarity(A, B, i);
-      if (A == 0 && B == 0) {
-        po += 1.0;
-      } else if (A > 0 && B > 0) {
-        po += static_cast<double>(i) / (static_cast<double>(A) * B);
-      }
-      add_weights(s, wa);
-      add_weights(t, wb);
-      const double n10 = A - i, n01 = B - i, z = kk - n10 - n01;
-      ao += z * (z - 1.0) / 2.0 + n10 * n01;
-      add_values(A, va);
-      add_values(B, vb);
-    }
-    double pe = 0;
-    for (std::size_t j = 0; j <= n_labels; ++j) pe += (wa[j] / n) * (wb[j] / n);
-    double ae = 0;
-    if (label_pairs > 0) {
-      for (int v = 0; v < 3; ++v) ae += (va[v] / (n * label_pairs)) * (vb[v] / (n * label_pairs));
-    }
-    // boot-F1 chance.
-    dqrng::xoshiro256plus rng(detail::mix64(seed + 0x9e3779b97f4a7c15ULL * (p + 1)));
-    const std::uint32_t range = static_cast<std::uint32_t>(e - b);
-    double chance = 0;
-    for (int rep = 0; rep < R; ++rep) {
-      double acc = 0;
-      for (std::size_t q = 0; q < e - b; ++q) {
-        const int s = esa[b + detail::bounded(rng, range)];
-        const int t = esb[b + detail::bounded(rng, range)];
-        acc += dice_similarity(d.size[s], d.size[t], s == t ? d.size[s] : d.intersect(s, t));
-      }
-      chance += acc / n;
-    }
-    out.a[p] = pairs[static_cast<std::size_t>(order[p])].first;
-    out.b[p] = pairs[static_cast<std::size_t>(order[p])].second;
-    out.n_shared[p] = n;
-    out.f1_observed[p] = dice / n;
-    out.f1_chance[p] = R > 0 ? chance / R : 0.0;
-    out.ak_observed[p] = po / n;
-    out.ak_expected[p] = pe;
-    out.am_observed[p] = label_pairs > 0 ? ao / (n * label_pairs) : 0.0;
-    out.am_expected[p] = ae;
+    guarded(failed, [&] {
+      detail::measure_pair(d, ps, static_cast<std::size_t>(pi), n_labels, k_used, R, seed, out);
+    });
   }
   (void)threads;
+  if (failed) throw std::bad_alloc();
   return out;
 }
 

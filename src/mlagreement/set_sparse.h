@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "set_moments.h"
@@ -110,15 +111,29 @@ inline void accumulate_clear(std::uint32_t* row, std::size_t, std::size_t W, Fix
 // Low bits of the split: blocks of 2^kL rows of W counters.
 inline std::size_t sparse_low_bits(std::size_t k) { return k / 2; }
 
-template <typename Cell>
-bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
-  const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size(), k = c.k;
-  const std::size_t kL = sparse_low_bits(k), kH = k - kL;
+// The distinct sets in the order of sparse counting and the index tables
+// the blocks read (all shared, read-only, by the threads).
+struct SparseLayout {
+  std::size_t W = 0, K1 = 0, kL = 0, nH = 0, nL = 0, nwords = 0;
+  // per set, ordered by (high part, size of the low part): low part, size class, count
+  std::vector<std::uint32_t> low, cls, cnt;
+  std::vector<std::size_t> gstart;   // group g (one high part) owns sets gstart[g] .. gstart[g + 1] - 1
+  std::vector<std::uint32_t> ghigh;  // high part of each group
+  std::vector<std::size_t> gwork;    // updates of each group when its sets add to the subsets of their low parts
+  std::vector<std::size_t> bstart;   // block QH takes the groups bgroups[bstart[QH] .. bstart[QH + 1] - 1]
+  std::vector<std::uint32_t> bgroups;
+  std::vector<std::size_t> lstart;   // row offsets sub * W of the subsets of each low part: loff[lstart[m] ..]
+  std::vector<std::uint32_t> loff;
+  std::vector<std::size_t> lo_of_q;      // first size class a subset of q labels can meet
+  std::vector<std::uint64_t> size_mask;  // the low subsets of each size, as bitmaps of nwords words
+  std::size_t dense_work = 0;  // a block above this many updates takes the superset sums
+};
+
+// Sets ordered by (high part, size of the low part) (counting sort), grouped.
+inline void order_sets(const SetData& d, const CompactSets& c, SparseLayout& L) {
+  const std::size_t S = d.n_sets(), kL = L.kL;
   const std::uint32_t maskL = (std::uint32_t{1} << kL) - 1U;
-  const std::size_t S = d.n_sets();
-  const std::size_t nH = std::size_t{1} << kH, nL = std::size_t{1} << kL;
-  // sets ordered by (high part, size of the low part) (counting sort), grouped
-  const std::size_t nkey = nH * (kL + 1);
+  const std::size_t nkey = L.nH * (kL + 1);
   std::vector<std::size_t> kstart(nkey + 1, 0);
   std::vector<std::size_t> key(S);
   for (std::size_t s = 0; s < S; ++s) {
@@ -127,188 +142,232 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
     ++kstart[key[s] + 1];
   }
   for (std::size_t b = 0; b < nkey; ++b) kstart[b + 1] += kstart[b];
-  std::vector<std::uint32_t> low(S), cls(S), cnt(S);
-  {
-    std::vector<std::size_t> fill(kstart.begin(), kstart.end() - 1);
-    for (std::size_t s = 0; s < S; ++s) {
-      const std::size_t p = fill[key[s]]++;
-      low[p] = static_cast<std::uint32_t>(c.code[s]) & maskL;
-      cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
-      cnt[p] = static_cast<std::uint32_t>(d.count[s]);
-    }
+  L.low.resize(S);
+  L.cls.resize(S);
+  L.cnt.resize(S);
+  std::vector<std::size_t> fill(kstart.begin(), kstart.end() - 1);
+  for (std::size_t s = 0; s < S; ++s) {
+    const std::size_t p = fill[key[s]]++;
+    L.low[p] = static_cast<std::uint32_t>(c.code[s]) & maskL;
+    L.cls[p] = static_cast<std::uint32_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
+    L.cnt[p] = static_cast<std::uint32_t>(d.count[s]);
   }
-  std::vector<std::size_t> gstart;  // group g owns sets gstart[g] .. gstart[g + 1] - 1
-  std::vector<std::uint32_t> ghigh;
-  for (std::size_t b = 0; b < nH; ++b) {
+  for (std::size_t b = 0; b < L.nH; ++b) {
     const std::size_t from = kstart[b * (kL + 1)], to = kstart[(b + 1) * (kL + 1)];
     if (from == to) continue;
-    gstart.push_back(from);
-    ghigh.push_back(static_cast<std::uint32_t>(b));
+    L.gstart.push_back(from);
+    L.ghigh.push_back(static_cast<std::uint32_t>(b));
   }
-  gstart.push_back(S);
-  const std::size_t G = ghigh.size();
-  // updates of each group when its sets add to the subsets of their low parts
-  std::vector<std::size_t> gwork(G, 0);
-  for (std::size_t g = 0; g < G; ++g) {
-    for (std::size_t p = gstart[g]; p < gstart[g + 1]; ++p) gwork[g] += std::size_t{1} << popcount64(low[p]);
+  L.gstart.push_back(S);
+  L.gwork.assign(L.ghigh.size(), 0);
+  for (std::size_t g = 0; g < L.ghigh.size(); ++g) {
+    for (std::size_t p = L.gstart[g]; p < L.gstart[g + 1]; ++p) L.gwork[g] += std::size_t{1} << popcount64(L.low[p]);
   }
-  // groups of each block (CSR): the groups whose high part contains QH
-  // (subsets of m by sub = (sub - 1) & m: few, no tables needed)
-  std::vector<std::size_t> bstart(nH + 1, 0);
+}
+
+// Groups of each block (CSR): the groups whose high part contains QH
+// (subsets of m by sub = (sub - 1) & m: few, no tables needed).
+inline void block_groups(SparseLayout& L) {
+  const std::size_t G = L.ghigh.size(), nH = L.nH;
+  L.bstart.assign(nH + 1, 0);
   for (std::size_t g = 0; g < G; ++g) {
-    const std::uint32_t m = ghigh[g];
+    const std::uint32_t m = L.ghigh[g];
     for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
-      ++bstart[sub + 1];
+      ++L.bstart[sub + 1];
       if (sub == 0U) break;
     }
   }
-  for (std::size_t b = 0; b < nH; ++b) bstart[b + 1] += bstart[b];
-  std::vector<std::uint32_t> bgroups(bstart[nH]);
-  {
-    std::vector<std::size_t> fill(bstart.begin(), bstart.end() - 1);
-    for (std::size_t g = 0; g < G; ++g) {
-      const std::uint32_t m = ghigh[g];
-      for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
-        bgroups[fill[sub]++] = static_cast<std::uint32_t>(g);
-        if (sub == 0U) break;
-      }
+  for (std::size_t b = 0; b < nH; ++b) L.bstart[b + 1] += L.bstart[b];
+  L.bgroups.resize(L.bstart[nH]);
+  std::vector<std::size_t> fill(L.bstart.begin(), L.bstart.end() - 1);
+  for (std::size_t g = 0; g < G; ++g) {
+    const std::uint32_t m = L.ghigh[g];
+    for (std::uint32_t sub = m;; sub = (sub - 1U) & m) {
+      L.bgroups[fill[sub]++] = static_cast<std::uint32_t>(g);
+      if (sub == 0U) break;
     }
   }
-  // row offsets sub * W of the subsets of each low part that occurs
-  std::vector<std::size_t> lstart(nL + 1, 0);
-  {
-    std::vector<std::uint8_t> seen(nL, 0U);
-    for (std::size_t p = 0; p < S; ++p) seen[low[p]] = 1U;
-    for (std::size_t m = 0; m < nL; ++m) {
-      lstart[m + 1] = lstart[m] + (seen[m] != 0U ? std::size_t{1} << popcount64(m) : 0);
-    }
-  }
-  std::vector<std::uint32_t> loff(lstart[nL]);
+}
+
+// Row offsets of the subsets of each low part that occurs; the size tables.
+inline void row_tables(const CompactSets& c, SparseLayout& L) {
+  const std::size_t nL = L.nL, W = L.W;
+  L.lstart.assign(nL + 1, 0);
+  std::vector<std::uint8_t> seen(nL, 0U);
+  for (std::uint32_t lp : L.low) seen[lp] = 1U;
   for (std::size_t m = 0; m < nL; ++m) {
-    if (lstart[m + 1] == lstart[m]) continue;
-    std::uint32_t* o = loff.data() + lstart[m];
+    L.lstart[m + 1] = L.lstart[m] + (seen[m] != 0U ? std::size_t{1} << popcount64(m) : 0);
+  }
+  L.loff.resize(L.lstart[nL]);
+  for (std::size_t m = 0; m < nL; ++m) {
+    if (L.lstart[m + 1] == L.lstart[m]) continue;
+    std::uint32_t* o = L.loff.data() + L.lstart[m];
     const std::uint32_t mm = static_cast<std::uint32_t>(m);
     for (std::uint32_t sub = mm;; sub = (sub - 1U) & mm) {
       *o++ = static_cast<std::uint32_t>(sub * W);
       if (sub == 0U) break;
     }
   }
-  // first size class a subset of q labels can meet (sets of at least q labels)
-  std::vector<std::size_t> lo_of_q(K1, W);
-  for (std::size_t q = 0; q < K1; ++q) {
+  L.lo_of_q.assign(L.K1, W);  // sets of at least q labels
+  for (std::size_t q = 0; q < L.K1; ++q) {
     for (std::size_t x = 0; x < W; ++x) {
       if (static_cast<std::size_t>(c.cls_size[x]) >= q) {
-        lo_of_q[q] = x;
+        L.lo_of_q[q] = x;
         break;
       }
     }
   }
-  // the low subsets of each size, as bitmaps
-  const std::size_t nwords = (nL + 63) / 64;
-  std::vector<std::uint64_t> size_mask((kL + 1) * nwords, 0U);
+  L.size_mask.assign((L.kL + 1) * L.nwords, 0U);
   for (std::size_t sub = 0; sub < nL; ++sub) {
-    size_mask[static_cast<std::size_t>(popcount64(sub)) * nwords + sub / 64] |= std::uint64_t{1} << (sub % 64);
+    L.size_mask[static_cast<std::size_t>(popcount64(sub)) * L.nwords + sub / 64] |= std::uint64_t{1} << (sub % 64);
   }
+}
+
+inline SparseLayout sparse_layout(const SetData& d, const CompactSets& c) {
+  SparseLayout L;
+  L.W = c.cls_size.size();
+  L.K1 = c.cls_of_size.size();
+  L.kL = sparse_low_bits(c.k);
+  L.nH = std::size_t{1} << (c.k - L.kL);
+  L.nL = std::size_t{1} << L.kL;
+  L.nwords = (L.nL + 63) / 64;
+  order_sets(d, c, L);
+  block_groups(L);
+  row_tables(c, L);
+  // superset sums: kL nL W / 2 additions of contiguous memory, vectorised,
+  // measured about 4 times cheaper each than an update
+  L.dense_work = L.kL * L.nL * L.W / 8;
+  return L;
+}
+
+// Fills block b (rows blk, nL x W) from the sets of its groups and marks
+// their low parts; returns the largest size class met.
+inline std::uint32_t fill_block(const SparseLayout& L, std::size_t b, std::uint32_t* const blk,
+                                std::uint64_t* const mark) {
+  const std::size_t W = L.W;
+  const std::uint32_t* const off = L.loff.data();
+  std::uint32_t top = 0;
+  std::size_t work = 0;
+  for (std::size_t e = L.bstart[b]; e < L.bstart[b + 1]; ++e) work += L.gwork[L.bgroups[e]];
+  if (work <= L.dense_work) {
+    for (std::size_t e = L.bstart[b]; e < L.bstart[b + 1]; ++e) {
+      const std::size_t g = L.bgroups[e];
+      for (std::size_t p = L.gstart[g]; p < L.gstart[g + 1]; ++p) {
+        std::uint32_t* const col = blk + L.cls[p];
+        const std::uint32_t cp = L.cnt[p], lp = L.low[p];
+        top = std::max(top, L.cls[p]);
+        mark[lp >> 6] |= std::uint64_t{1} << (lp & 63U);
+        const std::uint32_t* const f1 = off + L.lstart[lp + 1];
+        for (const std::uint32_t* f = off + L.lstart[lp]; f < f1; ++f) col[*f] += cp;
+      }
+    }
+    return top;
+  }
+  // many updates (the blocks of small QH, which most sets visit): each set
+  // adds to its low part's row only, then the superset sums over the kL
+  // low bits, adding contiguous runs of rows
+  for (std::size_t e = L.bstart[b]; e < L.bstart[b + 1]; ++e) {
+    const std::size_t g = L.bgroups[e];
+    for (std::size_t p = L.gstart[g]; p < L.gstart[g + 1]; ++p) {
+      const std::uint32_t lp = L.low[p];
+      top = std::max(top, L.cls[p]);
+      mark[lp >> 6] |= std::uint64_t{1} << (lp & 63U);
+      blk[lp * W + L.cls[p]] += L.cnt[p];
+    }
+  }
+  for (std::size_t j = 0; j < L.kL; ++j) {
+    const std::size_t len = (std::size_t{1} << j) * W;  // elements per run
+    for (std::size_t base = 0; base < L.nL * W; base += 2 * len) {
+      std::uint32_t* dst = blk + base;
+      const std::uint32_t* src = dst + len;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+      for (std::size_t t = 0; t < len; ++t) dst[t] += src[t];
+    }
+  }
+  return top;
+}
+
+// Rows in use: the down-closure of the marked low parts.
+inline void close_marks(std::uint64_t* mark, std::size_t nwords, std::size_t kL) {
   static const std::uint64_t kHalf[6] = {0x5555555555555555ULL, 0x3333333333333333ULL,
                                          0x0f0f0f0f0f0f0f0fULL, 0x00ff00ff00ff00ffULL,
                                          0x0000ffff0000ffffULL, 0x00000000ffffffffULL};
-  const std::size_t cells = K1 * W * W;
-  // a block above this many updates takes the superset sums instead (kL nL W / 2
-  // additions of contiguous memory, vectorised: measured about 4 times
-  // cheaper each than an update)
-  const std::size_t dense_work = kL * nL * W / 8;
+  for (std::size_t j = 0; j < kL && j < 6; ++j) {
+    const unsigned sh = 1U << j;
+    for (std::size_t w = 0; w < nwords; ++w) mark[w] |= (mark[w] >> sh) & kHalf[j];
+  }
+  for (std::size_t j = 6; j < kL; ++j) {
+    const std::size_t step = std::size_t{1} << (j - 6);
+    for (std::size_t w = 0; w < nwords; ++w) {
+      if ((w & step) == 0) mark[w] |= mark[w | step];
+    }
+  }
+}
+
+// Products of the rows in use of block b into a, rows taken by subset size
+// (q = |QH| + |QL| < K1 for every row in use); the rows are cleared.
+template <typename Cell>
+void multiply_block(const SparseLayout& L, std::size_t b, std::uint32_t top, std::uint32_t* const blk,
+                    const std::uint64_t* const mark, Cell* const a) {
+  const std::size_t W = L.W, nwords = L.nwords;
+  const std::size_t qb = static_cast<std::size_t>(popcount64(b)), hi = top + 1U;
+  for (std::size_t pc = 0; pc <= L.kL && qb + pc < L.K1; ++pc) {
+    const std::size_t q = qb + pc, lo = std::min(L.lo_of_q[q], hi);
+    const FixedProducts f = fixed_products(hi - lo);
+    Cell* const aq = a + q * W * W;
+    const std::uint64_t* const sm = L.size_mask.data() + pc * nwords;
+    for (std::size_t w = 0; w < nwords; ++w) {
+      for (std::uint64_t m = mark[w] & sm[w]; m; m &= m - 1) {
+        std::uint32_t* row = blk + (w * 64 + static_cast<std::size_t>(lowest_bit(m))) * W;
+        accumulate_clear(row, lo, W, f, aq);
+      }
+    }
+  }
+}
+
+// Returns false on an internal error; throws std::bad_alloc when memory
+// runs out (also inside the parallel region).
+template <typename Cell>
+bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
+  const SparseLayout L = sparse_layout(d, c);
+  const std::size_t cells = L.K1 * L.W * L.W;
   const int nt = team_size(threads);
   std::vector<Cell> acc(static_cast<std::size_t>(nt) * cells);
-  const std::int64_t NH = static_cast<std::int64_t>(nH);
+  const std::int64_t NH = static_cast<std::int64_t>(L.nH);
+  bool failed = false;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(nt) reduction(|| : failed)
 #endif
   {
+    // per-thread scratch, allocated in the guard; the loop body allocates
+    // nothing (a thread that leaves the loop early would stall the others)
+    std::vector<std::uint32_t> block;
+    std::vector<std::uint64_t> used;  // low parts, then all rows in use
+    const bool ready = guarded(failed, [&] {
+      block.assign(L.nL * L.W, 0U);
+      used.assign(L.nwords, 0U);
+    });
     Cell* a = acc.data() + static_cast<std::size_t>(thread_slot()) * cells;
-    std::vector<std::uint32_t> block(nL * W, 0U);
-    std::vector<std::uint64_t> used(nwords, 0U);  // low parts, then all rows in use
-    std::uint32_t* const blk = block.data();
-    std::uint64_t* const mark = used.data();
-    const std::uint32_t* const off = loff.data();
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 4)
 #endif
     for (std::int64_t bi = 0; bi < NH; ++bi) {
       const std::size_t b = static_cast<std::size_t>(bi);
-      if (bstart[b] == bstart[b + 1]) continue;
-      std::uint32_t top = 0;  // largest size class met
-      std::size_t work = 0;
-      for (std::size_t e = bstart[b]; e < bstart[b + 1]; ++e) work += gwork[bgroups[e]];
-      if (work <= dense_work) {
-        for (std::size_t e = bstart[b]; e < bstart[b + 1]; ++e) {
-          const std::size_t g = bgroups[e];
-          for (std::size_t p = gstart[g]; p < gstart[g + 1]; ++p) {
-            std::uint32_t* const col = blk + cls[p];
-            const std::uint32_t cp = cnt[p], lp = low[p];
-            top = std::max(top, cls[p]);
-            mark[lp >> 6] |= std::uint64_t{1} << (lp & 63U);
-            const std::uint32_t* const f1 = off + lstart[lp + 1];
-            for (const std::uint32_t* f = off + lstart[lp]; f < f1; ++f) col[*f] += cp;
-          }
-        }
-      } else {
-        // many updates (the blocks of small QH, which most sets visit): each
-        // set adds to its low part's row only, then the superset sums over
-        // the kL low bits, adding contiguous runs of rows
-        for (std::size_t e = bstart[b]; e < bstart[b + 1]; ++e) {
-          const std::size_t g = bgroups[e];
-          for (std::size_t p = gstart[g]; p < gstart[g + 1]; ++p) {
-            const std::uint32_t lp = low[p];
-            top = std::max(top, cls[p]);
-            mark[lp >> 6] |= std::uint64_t{1} << (lp & 63U);
-            blk[lp * W + cls[p]] += cnt[p];
-          }
-        }
-        for (std::size_t j = 0; j < kL; ++j) {
-          const std::size_t len = (std::size_t{1} << j) * W;  // elements per run
-          for (std::size_t base = 0; base < nL * W; base += 2 * len) {
-            std::uint32_t* dst = blk + base;
-            const std::uint32_t* src = dst + len;
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-            for (std::size_t t = 0; t < len; ++t) dst[t] += src[t];
-          }
-        }
-      }
-      // rows in use: the down-closure of the marked low parts
-      for (std::size_t j = 0; j < kL && j < 6; ++j) {
-        const unsigned sh = 1U << j;
-        for (std::size_t w = 0; w < nwords; ++w) mark[w] |= (mark[w] >> sh) & kHalf[j];
-      }
-      for (std::size_t j = 6; j < kL; ++j) {
-        const std::size_t step = std::size_t{1} << (j - 6);
-        for (std::size_t w = 0; w < nwords; ++w) {
-          if ((w & step) == 0) mark[w] |= mark[w | step];
-        }
-      }
-      // products, rows taken by subset size (q = |QH| + |QL| < K1 for every row in use)
-      const std::size_t qb = static_cast<std::size_t>(popcount64(b)), hi = top + 1U;
-      for (std::size_t pc = 0; pc <= kL && qb + pc < K1; ++pc) {
-        const std::size_t q = qb + pc, lo = std::min(lo_of_q[q], hi);
-        const FixedProducts f = fixed_products(hi - lo);
-        Cell* const aq = a + q * W * W;
-        const std::uint64_t* const sm = size_mask.data() + pc * nwords;
-        for (std::size_t w = 0; w < nwords; ++w) {
-          for (std::uint64_t m = mark[w] & sm[w]; m; m &= m - 1) {
-            std::uint32_t* row = blk + (w * 64 + static_cast<std::size_t>(lowest_bit(m))) * W;
-            accumulate_clear(row, lo, W, f, aq);
-          }
-        }
-      }
-      std::fill(mark, mark + nwords, std::uint64_t{0});
+      if (!ready || L.bstart[b] == L.bstart[b + 1]) continue;
+      const std::uint32_t top = fill_block(L, b, block.data(), used.data());
+      close_marks(used.data(), L.nwords, L.kL);
+      multiply_block(L, b, top, block.data(), used.data(), a);
+      std::fill(used.begin(), used.end(), std::uint64_t{0});
     }
   }
+  if (failed) throw std::bad_alloc();
   std::vector<U128> C(cells);
   for (int t = 0; t < nt; ++t) {
     for (std::size_t x = 0; x < cells; ++x) add_to(C[x], acc[static_cast<std::size_t>(t) * cells + x]);
   }
-  return invert_moments(C, c, K1, h);
+  return invert_moments(C, c, L.K1, h);
 }
 
 }  // namespace detail

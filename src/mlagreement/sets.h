@@ -10,7 +10,7 @@
 // Every set similarity used here is a function of (|A|, |B|, |A n B|) only,
 // so it can be tabulated (SimTable).
 //
-// Pure C++: no R headers (dqrng's xoshiro.h is header-only and R-free).
+// Pure C++: no R headers.
 #ifndef MLAGREEMENT_SETS_H
 #define MLAGREEMENT_SETS_H
 
@@ -18,10 +18,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
-
-#include <xoshiro.h>
 
 #include "counts.h"
 
@@ -43,28 +40,6 @@ inline int ctz64(std::uint64_t x) noexcept {
       22, 9,  24, 35, 59, 56, 49, 18, 29, 11, 63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21,
       23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
   return kIndex[((x & (~x + 1)) * 0x022fdd63cc95386dULL) >> 58];
-}
-
-inline std::uint64_t mix64(std::uint64_t z) noexcept {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-// Unbiased integer in [0, range) (Lemire 2019, 32-bit multiply with rejection);
-// written out so results do not depend on the standard library.
-template <typename RNG>
-inline std::uint32_t bounded(RNG& rng, std::uint32_t range) {
-  std::uint64_t m = (rng() >> 32) * static_cast<std::uint64_t>(range);
-  std::uint32_t low = static_cast<std::uint32_t>(m);
-  if (low < range) {
-    const std::uint32_t threshold = static_cast<std::uint32_t>(-range) % range;
-    while (low < threshold) {
-      m = (rng() >> 32) * static_cast<std::uint64_t>(range);
-      low = static_cast<std::uint32_t>(m);
-    }
-  }
-  return static_cast<std::uint32_t>(m >> 32);
 }
 
 }  // namespace detail

@@ -154,14 +154,20 @@ test_that("errors are classed and informative", {
 })
 
 # The expected set disagreement has four algorithms (src/mlagreement/
-# set_expected.h): 1 pairs of distinct sets, 2 sparse (blocked), 3 dense and
-# 6 hashed subset counting; 4, 5 and 7 are 2, 3 and 6 with the 128-bit sums
-# forced. The method argument of set_alpha_cpp() forces one (0 = choose by
-# estimated work).
-expected_by <- function(arr, method, threads = 1L) {
-  args <- mlagreement:::set_core_args(as_annotations(arr))
-  mlagreement:::set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
-                              args$annotator, args$n_annotators, TRUE, method, threads)
+# set_expected.h): "pairs" of distinct sets, "sparse" (blocked), "dense" and
+# "hashed" subset counting; the counting ones sum in 64 bits where exact, in
+# 128 bits otherwise, and "+wide" forces the 128-bit sums. set_alpha_impl()
+# forces one through its `method` and `force_wide_sums` arguments ("auto" =
+# choose by estimated work).
+variants <- c("pairs", "sparse", "dense", "sparse+wide", "dense+wide", "hashed", "hashed+wide")
+expected_by <- function(arr, variant, threads = 1L) {
+  method <- sub("+wide", "", variant, fixed = TRUE)
+  wide <- method != variant
+  res <- mlagreement:::set_alpha_impl(as_annotations(arr), with_expected = TRUE, threads = threads,
+                                      method = method, force_wide_sums = wide)
+  # the variant that ran: the method used, "+wide" when the wide sums were forced
+  res$method <- paste0(res$method, if (wide && res$wide_sums) "+wide")
+  res
 }
 
 # A design whose records use exactly k labels (each label set in some record).
@@ -200,7 +206,7 @@ test_that("every expected-disagreement algorithm matches the brute force", {
     ref_m <- ref_alpha(recs, ref_masi)
     # dense tables of 2^22 rows are too large for a test; blocked and dense
     # counting take at most 22 labels in use
-    methods <- switch(name, k22 = c(1L, 2L, 4L, 6L, 7L), labels_40 = c(1L, 6L, 7L), 1:7)
+    methods <- switch(name, k22 = variants[c(1, 2, 4, 6, 7)], labels_40 = variants[c(1, 6, 7)], variants)
     counted <- NULL
     for (method in methods) {
       res <- expected_by(arr, method)
@@ -210,7 +216,7 @@ test_that("every expected-disagreement algorithm matches the brute force", {
       expect_equal(res$observed_jaccard, unname(ref_j["observed"]), tolerance = 1e-12, info = name)
       expect_equal(res$observed_masi, unname(ref_m["observed"]), tolerance = 1e-12, info = name)
       # the counting methods build the same exact pair histogram: same doubles
-      if (method >= 2L) {
+      if (method != "pairs") {
         if (is.null(counted)) counted <- res
         expect_identical(res[c("expected_jaccard", "expected_masi")],
                          counted[c("expected_jaccard", "expected_masi")], info = name)
@@ -222,8 +228,8 @@ test_that("every expected-disagreement algorithm matches the brute force", {
 test_that("the counting methods agree with pairs on larger designs", {
   withr::local_seed(32)
   big <- random_set_design(400, 3, 9, p = 0.25, missing_records = 0.1)
-  r1 <- expected_by(big, 1L)
-  for (method in 2:7) {
+  r1 <- expected_by(big, "pairs")
+  for (method in variants[-1]) {
     r <- expected_by(big, method)
     expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
     expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
@@ -231,21 +237,21 @@ test_that("the counting methods agree with pairs on larger designs", {
   # more than 22 labels in use: no blocked or dense counting; sets of more
   # than 22 labels: no hashed counting either
   many <- design_using(8, 3, 30, p = 0.4, missing_records = 0)
-  for (method in 0:5) expect_equal(expected_by(many, method)$method, 1L)
+  for (method in c("auto", variants[1:5])) expect_equal(expected_by(many, method)$method, "pairs")
   big_sets <- random_set_design(6, 3, 30, p = 0.95, missing_records = 0)
   expect_gt(max(apply(big_sets, 1:2, sum)), 22)
-  for (method in c(2L, 6L, 7L)) expect_equal(expected_by(big_sets, method)$method, 1L)
+  for (method in variants[c(2, 6, 7)]) expect_equal(expected_by(big_sets, method)$method, "pairs")
   # the automatic choice: few distinct sets -> pairs; many small sets ->
   # sparse counting; nearly all 2^k sets present -> dense counting
-  expect_equal(expected_by(dkpro_example(), 0L)$method, 1L)
+  expect_equal(expected_by(dkpro_example(), "auto")$method, "pairs")
   low <- random_set_design(2000, 3, 14, p = 0.08, missing_records = 0)
-  expect_equal(expected_by(low, 0L)$method, 2L)
+  expect_equal(expected_by(low, "auto")$method, "sparse")
   dense <- random_set_design(3000, 3, 12, p = 0.5, missing_records = 0)
-  expect_equal(expected_by(dense, 0L)$method, 3L)
+  expect_equal(expected_by(dense, "auto")$method, "dense")
   labels_30 <- random_set_design(3000, 3, 30, p = 0.04, missing_records = 0)
-  expect_equal(expected_by(labels_30, 0L)$method, 6L)
+  expect_equal(expected_by(labels_30, "auto")$method, "hashed")
   for (arr in list(low, dense, labels_30)) {
-    expect_equal(expected_by(arr, 0L)$expected_masi, expected_by(arr, 1L)$expected_masi,
+    expect_equal(expected_by(arr, "auto")$expected_masi, expected_by(arr, "pairs")$expected_masi,
                  tolerance = 1e-12)
   }
 })
@@ -293,8 +299,8 @@ test_that("the fast set-building path spans blocks of records", {
     # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets;
     # here the block of the empty high part takes the superset sums (more
     # updates than kL 2^kL W / 8), the others single updates (set_sparse.h)
-    r1 <- expected_by(x, 1L)
-    for (method in c(2L, 4L)) {
+    r1 <- expected_by(x, "pairs")
+    for (method in c("sparse", "sparse+wide")) {
       r <- expected_by(x, method)
       expect_equal(r$method, method)
       expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
@@ -302,7 +308,7 @@ test_that("the fast set-building path spans blocks of records", {
     }
   }
   skip_if(max_threads_cpp() < 2L, "only one processor")
-  expect_identical(expected_by(arr, 2L, 2L), expected_by(arr, 2L, 1L))
+  expect_identical(expected_by(arr, "sparse", 2L), expected_by(arr, "sparse", 1L))
   expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
 })
 
@@ -310,12 +316,12 @@ test_that("set alpha does not depend on the number of threads", {
   skip_if(max_threads_cpp() < 2L, "only one processor")
   withr::local_seed(33)
   arr <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0.1)
-  for (method in 1:7) {
+  for (method in variants) {
     expect_identical(expected_by(arr, method, 2L), expected_by(arr, method, 1L))
   }
   expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
   complete <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0)  # fast building path
-  for (method in 1:7) {
+  for (method in variants) {
     expect_identical(expected_by(complete, method, 2L), expected_by(complete, method, 1L))
   }
 })
@@ -323,7 +329,7 @@ test_that("set alpha does not depend on the number of threads", {
 # Sums of products of counts above 2^64 are summed in 128 bits. A design
 # whose sums exceed 2^64 needs millions of values (n^2 binom(k, k / 2) >=
 # 2^64), too slow for a test, so the 128-bit path is checked twice: forced
-# on small designs (methods 4 and 5 above give the same doubles as the
+# on small designs (the "+wide" variants above give the same doubles as the
 # 64-bit sums), and its arithmetic here, on values with known results.
 test_that("the 128-bit integer helpers are exact", {
   dot <- mlagreement:::u128_dot_cpp
@@ -348,4 +354,20 @@ test_that("the 128-bit integer helpers are exact", {
   total <- sum(s * a * b)
   expect_identical(dot(fmt(a), fmt(b), s), if (total < 0) "negative" else fmt(total))
   expect_identical(dot(fmt(a), fmt(b), rep(1L, 50)), fmt(sum(a * b)))
+})
+
+test_that("running out of memory in the set core is a classed error naming the size", {
+  res <- list(bad_record = -1, out_of_memory = TRUE)
+  args <- list(values = integer(12), n_labels = 3L)
+  expect_error(mlagreement:::check_set_memory(res, args), class = "mlagreement_error_memory")
+  expect_error(mlagreement:::check_set_memory(res, args), "4 records over 3 labels")
+  expect_null(mlagreement:::check_set_memory(list(bad_record = -1), args))
+})
+
+test_that("agreement_measures() and krippendorff_alpha() agree on the average similarities", {
+  withr::local_seed(36)
+  arr <- random_set_design(30, 4, 6, p = 0.3, missing_records = 0.2)
+  sims <- mlagreement:::set_alpha_impl(as_annotations(arr), with_expected = FALSE, threads = 1L)
+  res <- agreement_measures(arr, R = 5)
+  expect_identical(res$estimate[1:2], c(sims$similarity_masi, sims$similarity_jaccard))
 })
