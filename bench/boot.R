@@ -1,9 +1,9 @@
-# Bootstrap speed (issue 4). Run from the package root:
+# Bootstrap speed. Run from the package root:
 #   Rscript bench/boot.R
 # Prints three ratios for B = 1000 item replicates on a 1e5 x 5 x 20 design:
-#   1. mla_boot (2 threads) / B x colSums() over the 1e5 x 20 count table (target <= 2)
-#   2. 1 thread / 2 threads                                             (target >= 1.6)
-#   3. boot::boot() with a vectorised R statistic / mla_boot (2 threads) (target >= 10)
+#   1. mla_boot (2 threads) / B x colSums() over the 1e5 x 20 count table (aim <= 2)
+#   2. 1 thread / 2 threads                                             (aim >= 1.6)
+#   3. boot::boot() with a vectorised R statistic / mla_boot (2 threads) (aim >= 10)
 # Benchmarks need the optimised build: devtools::load_all() compiles with -O0.
 lib <- file.path(tempdir(), "lib")
 dir.create(lib, showWarnings = FALSE)
