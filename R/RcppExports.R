@@ -5,8 +5,8 @@ boot_codes_cpp <- function(x, m, max_m) {
     .Call(`_mlagreement_boot_codes_cpp`, x, m, max_m)
 }
 
-boot_items_cpp <- function(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method) {
-    .Call(`_mlagreement_boot_items_cpp`, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method)
+boot_items_cpp <- function(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads) {
+    .Call(`_mlagreement_boot_items_cpp`, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads)
 }
 
 boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads) {
@@ -23,10 +23,6 @@ boot_records_cpp <- function(values, item, annotator, n_items, n_annotators, bot
 
 boot_stats_records_cpp <- function(values, item, annotator, n_items, n_annotators, aw, iw) {
     .Call(`_mlagreement_boot_stats_records_cpp`, values, item, annotator, n_items, n_annotators, aw, iw)
-}
-
-boot_draws_cpp <- function(mode, n_items, n_annotators, unit_of_item, n_units, order, start, seed, n_rep) {
-    .Call(`_mlagreement_boot_draws_cpp`, mode, n_items, n_annotators, unit_of_item, n_units, order, start, seed, n_rep)
 }
 
 boot_streams_cpp <- function() {
@@ -51,10 +47,6 @@ pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotato
 
 set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads) {
     .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads)
-}
-
-u128_dot_cpp <- function(a, b, sign) {
-    .Call(`_mlagreement_u128_dot_cpp`, a, b, sign)
 }
 
 pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {

@@ -19,19 +19,9 @@
 #'
 #' @section Memory:
 #' A dense array is used in place, never copied: the object adds 16 bytes
-#' per item and per-label tables of the counts. The items x labels count
-#' tables (8 bytes per item x label) are rebuilt, by another pass, only when
-#' [mla_boot()] needs them; a label subset (`mla(labels = )`) is counted
-#' from its labels' columns alone. A
-#' 1,000,013 x 220 x 10 logical array (2.2e9 cells, 8.2 GB) needs 0.07 GB of
-#' R memory and 0.12 GB in all on top of itself (counting pass 1.6 s with two
-#' threads).
-#' `annotations_long()` and `annotations_wide()` store 4 bytes per decision
-#' plus 8 bytes per (item, annotator) record (25 bytes per record with 3
-#' labels) and never allocate an items x annotators grid; building from a long
-#' data frame needs about 220 bytes per input row while it runs (6.2 GB for
-#' 3e7 rows forming 1e7 records of 1e6 items by 1e5 annotators). `mla()` then
-#' adds under 10 bytes per record. Measured with `tools/scale.R`.
+#' per item and per-label tables of the counts. `annotations_long()` and
+#' `annotations_wide()` store 4 bytes per decision plus 8 bytes per
+#' (item, annotator) record and never allocate an items x annotators grid.
 #'
 #' @param x An array, matrix or `annotations` object.
 #' @param ... Arguments passed to methods; must be empty for the array method.

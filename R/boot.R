@@ -207,7 +207,7 @@ boot_mode <- function(resample) match(resample, c("items", "annotators", "both")
 
 # Runs the 64 streams in chunks of 2 streams per thread (progress bar,
 # interrupts between chunks). Chunking does not change the replicates.
-boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
+boot_run <- function(data, units, resample, seed, R, threads) {
   n_streams <- boot_streams_cpp()
   bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
   out <- vector("list", length(bounds) - 1L)
@@ -218,7 +218,7 @@ boot_run <- function(data, units, resample, seed, R, threads, method = 0L) {
     out[[ch]] <- if (resample == "items") {
       boot_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
                      units$unit_of_item, units$n_units,
-                     units$order, units$start, seed, R, s0, s1, threads, method)
+                     units$order, units$start, seed, R, s0, s1, threads)
     } else {
       boot_records_cpp(data$values, data$item, data$annotator, data$n_items,
                        data$n_annotators, resample == "both", units$unit_of_item,
@@ -290,27 +290,4 @@ boot_stat_table <- function(fit) {
     baseline = c(fit$corpus$baseline, lab$baseline),
     name = c(fit$corpus$baseline, paste0(lab$label, ":", lab$baseline))
   )
-}
-
-# Internal: the multiplicities each replicate of `x` used (items: n_items x R,
-# annotators: n_annotators x R, in the order of the records' annotators).
-boot_draws <- function(x) {
-  data <- boot_engine_data(x)
-  u <- x$units
-  boot_draws_cpp(boot_mode(x$resample), data$n_items, if (is.null(data$n_annotators)) 0L else data$n_annotators,
-                 u$unit_of_item, u$n_units, u$order, u$start, x$seed, x$R)
-}
-
-# Internal: coefficients for given multiplicities (the engines' statistic).
-boot_statistic <- function(x, item_w = NULL, annotator_w = NULL) {
-  data <- boot_data(x$fit, if (is.null(annotator_w)) "items" else "annotators")
-  if (is.null(annotator_w)) {
-    out <- boot_stats_items_cpp(data$x, data$m, data$max_m, item_w)
-  } else {
-    iw <- if (is.null(item_w)) matrix(0L, data$n_items, 0L) else item_w
-    out <- boot_stats_records_cpp(data$values, data$item, data$annotator, data$n_items,
-                                  data$n_annotators, annotator_w, iw)
-  }
-  colnames(out) <- x$stats$name
-  out
 }

@@ -52,7 +52,7 @@
 #' needs, for every pair of set sizes, the number of pairs of values by
 #' intersection size. Four exact algorithms give it; the one with the least
 #' estimated work is used:
-#' * pairs: every pair of distinct sets, \eqn{O(S^2)}, about 3 ns each. Fast
+#' * pairs: every pair of distinct sets, \eqn{O(S^2)}. Fast
 #'   when \eqn{S} is small; the only algorithm when more than 64 labels are
 #'   in use or some set has more than 22 labels.
 #' * subset counting (at most 22 labels in use): for each subset \eqn{Q} of
@@ -67,20 +67,14 @@
 #'   \eqn{4 \cdot 2^k W}{4 * 2^k * W} bytes of memory (at most 256 MB), for designs where
 #'   most of the \eqn{2^k} sets occur.
 #' * hashed subset counting (23 to 64 labels in use, sets of at most 22
-#'   labels): the subset counts found through a hash table, 15 to 80 ns per
-#'   subset; it gives way to pairs if its tables would exceed 512 MB.
+#'   labels): the subset counts found through a hash table; it gives way to pairs if its tables would exceed 512 MB.
 #'
 #' The counts are exact integers (64- or 128-bit), so all algorithms give the
 #' same value up to the last floating-point sums, and results do not depend
-#' on `threads`. On 1e5 random annotations of 20 labels (25,810 distinct
-#' sets; `bench/alpha.R` in the sources) the Jaccard and MASI alphas take
-#' about 7.5 ms with one thread, about 4 times [mla()] on the same array
-#' (about 1 ms goes to the counting pass it shares with [mla()], 2 ms to
-#' building the sets and 3 ms to counting label subsets); with label
-#' prevalence 0.5 (95,355 distinct sets) about 0.2 s; over 40 labels
-#' (prevalences 0.02-0.2, 67,180 distinct sets) about 0.5 s. The worst case is many distinct sets with more than 64
-#' labels in use, or with sets of more than 22 labels: pairs, so 1e5
-#' distinct sets take about 15 s.
+#' on `threads`. Typical designs take a few times as long as [mla()]; the
+#' worst case (many distinct sets over more than 64 labels in use) is
+#' quadratic in the number of distinct sets (`bench/README.md` in the
+#' sources has measurements).
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and

@@ -1,4 +1,4 @@
-# Benchmarks for krippendorff_alpha() (issue 3). Run from the package root
+# Benchmarks for krippendorff_alpha(). Run from the package root
 # with the package installed (optimised build), e.g.
 #   R CMD INSTALL --library=/tmp/lib . && R_LIBS=/tmp/lib Rscript bench/alpha.R
 # Prints median times and ratios; no assertions.
@@ -35,9 +35,9 @@ t_m <- timeit(mla(arr))
 report("Hamming alpha, dense 1e5 x 5 x 20 array", t_h, t_m, target = 2)
 
 # 2. Jaccard/MASI alpha on ConvAbuse types vs mla(), from the data (both
-#    build the annotations object: the target's comparison) and on a prebuilt
+#    build the annotations object: the comparison that matters to a user) and on a prebuilt
 #    object, where mla() only reads the label tables counted at construction
-#    while alpha still builds the label sets (no target: the two do not do
+#    while alpha still builds the label sets (no aim: the two do not do
 #    comparable work there).
 conv <- annotations_long(convabuse_types, item, annotator, label, value)
 t_s <- timeit(krippendorff_alpha(annotations_long(convabuse_types, item, annotator, label, value),

@@ -1,9 +1,9 @@
-# Bootstrap speed (issue 4). Run from the package root:
+# Bootstrap speed. Run from the package root:
 #   Rscript bench/boot.R
 # Prints three ratios for B = 1000 item replicates on a 1e5 x 5 x 20 design:
-#   1. mla_boot (2 threads) / B x colSums() over the 1e5 x 20 count table (target <= 2)
-#   2. 1 thread / 2 threads                                             (target >= 1.6)
-#   3. boot::boot() with a vectorised R statistic / mla_boot (2 threads) (target >= 10)
+#   1. mla_boot (2 threads) / B x colSums() over the 1e5 x 20 count table (aim <= 2)
+#   2. 1 thread / 2 threads                                             (aim >= 1.6)
+#   3. boot::boot() with a vectorised R statistic / mla_boot (2 threads) (aim >= 10)
 # Benchmarks need the optimised build: devtools::load_all() compiles with -O0.
 lib <- file.path(tempdir(), "lib")
 dir.create(lib, showWarnings = FALSE)
@@ -12,9 +12,6 @@ status <- system2(file.path(R.home("bin"), "R"),
                   stdout = FALSE, stderr = FALSE)
 stopifnot(status == 0)
 library(mlagreement, lib.loc = lib)
-boot_data <- mlagreement:::boot_data
-boot_units <- mlagreement:::boot_units
-boot_run <- mlagreement:::boot_run
 set.seed(42)
 n <- 1e5; J <- 5; k <- 20; B <- 1000
 z <- matrix(rbinom(n * k, 1, 0.3), n, k)
@@ -35,12 +32,6 @@ t_colsums <- best(for (b in seq_len(B)) colSums(x))
 t2 <- best(mla_boot(fit, R = B, threads = 2))
 t1 <- best(mla_boot(fit, R = B, threads = 1))
 
-# Index draws straight into the bins (same replicates) vs multinomial counts.
-data <- boot_data(fit, "items")
-u <- boot_units(NULL, NULL, n)
-t_idx <- best(boot_run(data, u, "items", c(1L, 2L), B, 1L, method = 1L))
-t_cnt <- best(boot_run(data, u, "items", c(1L, 2L), B, 1L, method = 0L))
-
 # What a skilled user would write: boot() on precomputed per-item statistics
 # with a vectorised statistic (pooled-marginal corpus coefficient).
 have_boot <- requireNamespace("boot", quietly = TRUE)
@@ -59,7 +50,6 @@ if (have_boot) {
 
 if (file.exists("/proc/loadavg")) cat("load average:", readLines("/proc/loadavg", warn = FALSE), "(thread speedup needs idle cores)\n")
 cat(sprintf("colSums x %d: %.2f s; mla_boot 2 threads: %.2f s; 1 thread: %.2f s\n", B, t_colsums, t2, t1))
-cat(sprintf("engine, 1 thread: multinomial counts %.2f s, index draws %.2f s\n", t_cnt, t_idx))
 cat(sprintf("ratio 1 (mla_boot 2 threads / colSums, target <= 2): %.2f\n", t2 / t_colsums))
 cat(sprintf("ratio 2 (1 thread / 2 threads, target >= 1.6): %.2f\n", t1 / t2))
 if (have_boot) {

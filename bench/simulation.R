@@ -1,6 +1,6 @@
 # Benchmark: the full Table 4 design of the paper (n in {3,5,10}, N in
 # {20,50,100}, k in {5,10,25}, 3 prevalences, 4 scenarios, 20 repeats =
-# 6,480 data sets) with the MLA measures. Target: well under 60 s on 2 cores.
+# 6,480 data sets) with the MLA measures. Aim: well under 60 s on 2 cores.
 # Run from the package root: Rscript bench/simulation.R
 pkgload::load_all(quiet = TRUE)
 options(cli.progress_show_after = Inf)

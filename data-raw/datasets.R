@@ -1,8 +1,9 @@
-# Builds data/bias_example.rda and data/convabuse_*.rda from ../shared.
+# Builds data/bias_example.rda and data/convabuse_*.rda from the inputs in
+# data-raw/ (sources and licences: data-raw/README.md).
 # Run from the package root: Rscript data-raw/datasets.R
-shared <- file.path("..", "shared")
+raw <- "data-raw"
 
-we <- utils::read.csv(file.path(shared, "paper", "worked_example.csv"),
+we <- utils::read.csv(file.path(raw, "worked_example.csv"),
                       colClasses = c("integer", "integer", "character", "integer"))
 bias_example <- data.frame(
   item = we$item,
@@ -20,14 +21,14 @@ read_convabuse <- function(path) {
 }
 type_levels <- c("type.ableism", "type.homophobic", "type.intellectual", "type.racist",
                  "type.sexist", "type.sex_harassment", "type.transphobic")
-main <- read_convabuse(file.path(shared, "data", "convabuse_type.csv.gz"))
+main <- read_convabuse(file.path(raw, "convabuse_type.csv.gz"))
 convabuse_types <- data.frame(
   item = main$item,
   annotator = main$annotator,
   label = factor(sub("^type\\.", "", main$label), levels = sub("^type\\.", "", type_levels)),
   value = main$value
 )
-dups <- read_convabuse(file.path(shared, "data", "convabuse_type_duplicates.csv"))
+dups <- read_convabuse(file.path(raw, "convabuse_type_duplicates.csv"))
 convabuse_repeats <- data.frame(
   item = dups$item,
   annotator = dups$annotator,

@@ -24,8 +24,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_items_cpp
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, int method);
-RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP methodSEXP) {
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
@@ -41,8 +41,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
     Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    Rcpp::traits::input_parameter< int >::type method(methodSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, method));
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -112,24 +111,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type aw(awSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type iw(iwSEXP);
     rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(values, item, annotator, n_items, n_annotators, aw, iw));
-    return rcpp_result_gen;
-END_RCPP
-}
-// boot_draws_cpp
-Rcpp::List boot_draws_cpp(int mode, int n_items, int n_annotators, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, int n_rep);
-RcppExport SEXP _mlagreement_boot_draws_cpp(SEXP modeSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< int >::type mode(modeSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_draws_cpp(mode, n_items, n_annotators, unit_of_item, n_units, order, start, seed, n_rep));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -216,18 +197,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// u128_dot_cpp
-std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVector& b, const Rcpp::IntegerVector& sign);
-RcppExport SEXP _mlagreement_u128_dot_cpp(SEXP aSEXP, SEXP bSEXP, SEXP signSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type a(aSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::CharacterVector& >::type b(bSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type sign(signSEXP);
-    rcpp_result_gen = Rcpp::wrap(u128_dot_cpp(a, b, sign));
-    return rcpp_result_gen;
-END_RCPP
-}
 // pair_measures_cpp
 Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int k_used, int R, const Rcpp::IntegerVector& seed, int threads);
 RcppExport SEXP _mlagreement_pair_measures_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP k_usedSEXP, SEXP RSEXP, SEXP seedSEXP, SEXP threadsSEXP) {
@@ -262,19 +231,17 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
-    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 7},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 4},
     {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 15},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
-    {"_mlagreement_boot_draws_cpp", (DL_FUNC) &_mlagreement_boot_draws_cpp, 9},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 10},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
-    {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {NULL, NULL, 0}

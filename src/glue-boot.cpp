@@ -106,7 +106,7 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
                                    int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
                                    const Rcpp::IntegerVector& order,
                                    const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
-                                   double n_rep, int s0, int s1, int threads, int method) {
+                                   double n_rep, int s0, int s1, int threads) {
   Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
@@ -119,9 +119,9 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
   const std::size_t no = static_cast<std::size_t>(out.nrow());
   const bool ok = small_codes(k, mm)
       ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
-                        method, out.begin(), no)
+                        /* method = multinomial counts */ 0, out.begin(), no)
       : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
-                        method, out.begin(), no);
+                        /* method = multinomial counts */ 0, out.begin(), no);
   if (!ok) Rcpp::stop("Internal error: the item bootstrap failed (out of memory?).");
   nan_to_na(out);
   return out;
@@ -204,20 +204,6 @@ Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::IntegerMatrix& values,
   }
   nan_to_na(out);
   return out;
-}
-
-// The multiplicities drawn for each replicate (mode 0 items, 1 annotators, 2 both).
-// [[Rcpp::export(rng = false)]]
-Rcpp::List boot_draws_cpp(int mode, int n_items, int n_annotators,
-                          const Rcpp::IntegerVector& unit_of_item, int n_units,
-                          const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
-                          const Rcpp::IntegerVector& seed, int n_rep) {
-  const mla::UnitDesign u = unit_design(static_cast<std::size_t>(n_items), unit_of_item, n_units, order, start);
-  Rcpp::IntegerMatrix items(mode == 1 ? 0 : n_items, n_rep);
-  Rcpp::IntegerMatrix anns(mode == 0 ? 0 : n_annotators, n_rep);
-  mla::boot_draws(mode, u, static_cast<std::size_t>(n_annotators), mla::combine_seed(seed[0], seed[1]),
-                  static_cast<std::size_t>(n_rep), items.begin(), anns.begin());
-  return Rcpp::List::create(Rcpp::Named("item") = items, Rcpp::Named("annotator") = anns);
 }
 
 // [[Rcpp::export(rng = false)]]

@@ -1,7 +1,6 @@
 // R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
-#include <cstdlib>
 #include <new>
 #include <string>
 
@@ -106,23 +105,6 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
       Rcpp::Named("expected_masi") = a.expected_masi,
       Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
       Rcpp::Named("similarity_masi") = a.similarity_masi);
-}
-
-// Test hook for the 128-bit integers of the expected disagreement:
-// sum_i sign_i a_i b_i with a_i, b_i decimal strings of unsigned 64-bit
-// integers, summed as positive and negative parts, returned as a decimal
-// string ("negative" if the negative part is larger).
-// [[Rcpp::export(rng = false)]]
-std::string u128_dot_cpp(const Rcpp::CharacterVector& a, const Rcpp::CharacterVector& b,
-                         const Rcpp::IntegerVector& sign) {
-  if (a.size() != b.size() || a.size() != sign.size()) Rcpp::stop("Internal error: lengths differ.");
-  mlagreement::U128 pos, neg;
-  for (R_xlen_t i = 0; i < a.size(); ++i) {
-    const std::uint64_t x = std::strtoull(a[i], nullptr, 10), y = std::strtoull(b[i], nullptr, 10);
-    mlagreement::add_product(sign[i] >= 0 ? pos : neg, x, y);
-  }
-  if (mlagreement::less(pos, neg)) return "negative";
-  return mlagreement::to_decimal(mlagreement::sub(pos, neg));
 }
 
 // The annotator-pair measures and the average pairwise similarities, from

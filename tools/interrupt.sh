@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ctrl-C during long C++ work (issue 7, part 5). Run from the package root:
+# Ctrl-C during long C++ work. Run from the package root:
 #
 #   tools/interrupt.sh
 #

@@ -1,4 +1,4 @@
-# Scale limits (issue 7, part 5). Run from the package root:
+# Scale limits. Run from the package root:
 #
 #   Rscript tools/scale.R            # all three parts (needs ~12 GB of RAM)
 #   Rscript tools/scale.R dense      # > 2^31 cells, 10 labels (2.2e9 cells, 8.8 GB)
@@ -25,7 +25,7 @@ small <- nzchar(Sys.getenv("MLA_SCALE_SMALL"))
 cat("mlagreement", as.character(utils::packageVersion("mlagreement")),
     "| threads:", mla_threads(), "|", format(Sys.time(), tz = "UTC", usetz = TRUE), "\n")
 
-# ---- helpers ---------------------------------------------------------------
+# ---- utilities -------------------------------------------------------------
 
 gb <- function(bytes) sprintf("%.2f GB", bytes / 1024^3)
 

@@ -29,41 +29,6 @@ boot_fixture <- function(seed = 11) {
   withr::with_seed(seed, boot_sim_array(300, 4, 6, n_missing = 150))
 }
 
-# Coefficients from per-label vectors: corpus (3 baselines), then labels
-# baseline-major, the order of mla_boot()'s statistics.
-ref_coefficients <- function(p, d, pairable) {
-  q <- 1 - p
-  chance <- cbind(fleiss = 2 * p * q, ac1 = p^2 + q^2, pabak = rep(0.5, length(p)))
-  lab <- 1 - d / chance
-  lab[!pairable, ] <- NA
-  lab[!is.na(chance) & chance == 0] <- NA
-  used <- pairable
-  D <- mean(d[used])
-  W <- colMeans(chance[used, , drop = FALSE])
-  cor <- ifelse(W > 0, 1 - D / W, NA)
-  unname(c(cor, as.vector(lab)))
-}
-
-# Item bootstrap reference: repeat each item w_i times and refit from x, m.
-ref_item_stats <- function(x, m, w = rep(1L, nrow(x))) {
-  idx <- rep(seq_len(nrow(x)), w)
-  x <- x[idx, , drop = FALSE]
-  m <- m[idx, , drop = FALSE]
-  k <- ncol(x)
-  p <- d <- numeric(k)
-  pairable <- logical(k)
-  for (j in seq_len(k)) {
-    rated <- m[, j] >= 1
-    p[j] <- mean(x[rated, j] / m[rated, j])
-    pr <- m[, j] >= 2
-    pairable[j] <- any(pr)
-    xx <- x[pr, j]
-    mm <- m[pr, j]
-    d[j] <- if (any(pr)) mean(2 * xx * (mm - xx) / (mm * (mm - 1))) else NA
-  }
-  ref_coefficients(p, d, pairable)
-}
-
 # Annotator bootstrap reference: annotator a appears aw[a] times, item i
 # iw[i] times; ordered pairs of copies of the same original annotator are not
 # pairs. Enumerates the pairs explicitly.

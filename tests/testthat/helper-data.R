@@ -65,3 +65,11 @@ annotations_long_data <- function(a) {
   d$value <- as.integer(d$value)
   d
 }
+
+# Thread-invariance tests need two threads: skipped visibly on one processor
+# (check_threads() caps the count at the number of processors, so asking for
+# two would compare one thread with one thread).
+skip_if_one_thread <- function() {
+  testthat::skip_if(max_threads_cpp() < 2L, "fewer than two processors: thread invariance untested")
+  testthat::expect_identical(check_threads(2L), 2L)
+}

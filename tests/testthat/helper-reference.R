@@ -48,6 +48,14 @@ ref_floor_label <- function(m_i, total) {
   best[total + 1] / sum(m_i >= 2)
 }
 
+# Chance agreement of each baseline from per-label prevalences (labels x 3).
+ref_chance <- function(p) {
+  cbind(fleiss = p^2 + (1 - p)^2, ac1 = 2 * p * (1 - p), pabak = rep(0.5, length(p)))
+}
+
+# The chance-corrected coefficient; undefined (NA) when chance agreement is 1.
+ref_coef <- function(ao, ae) ifelse(abs(1 - ae) < 1e-15, NA_real_, (ao - ae) / (1 - ae))
+
 ref_mla <- function(arr, floors = TRUE) {
   N <- dim(arr)[1]
   k <- dim(arr)[3]
@@ -85,8 +93,8 @@ ref_mla <- function(arr, floors = TRUE) {
     }
   }
   used <- lab$n_pairable > 0
-  ae <- cbind(fleiss = lab$p^2 + (1 - lab$p)^2, ac1 = 2 * lab$p * (1 - lab$p), pabak = 0.5)
-  coef <- function(ao, ae) ifelse(abs(1 - ae) < 1e-15, NA_real_, (ao - ae) / (1 - ae))
+  ae <- ref_chance(lab$p)
+  coef <- ref_coef
   ao <- mean(lab$ao[used])
   ae_c <- colMeans(ae[used, , drop = FALSE])
   floor_ao <- mean(lab$floor_ao[used])
@@ -103,4 +111,59 @@ ref_mla <- function(arr, floors = TRUE) {
     item_observed = ifelse(item_n > 0, item_sum / item_n, NA_real_),
     prevalence = mean(lab$p[!is.na(lab$p)])
   )
+}
+
+# Corpus MLA of a dense array: the corpus part of ref_mla().
+ref_mla_corpus <- function(arr) {
+  ref <- ref_mla(arr)
+  list(observed = ref$corpus_observed, expected = ref$corpus_expected,
+       estimate = ref$corpus_estimate, floor_observed = ref$corpus_floor_observed)
+}
+
+# The paper's eq. 7 floor of a complete design (positives spread as evenly as
+# possible over items, per label): a check of ref_floor_label() there.
+ref_floor_complete <- function(arr) {
+  N <- dim(arr)[1]; n <- dim(arr)[2]; k <- dim(arr)[3]
+  f <- function(x) choose(x, 2) + choose(n - x, 2)
+  mean(vapply(seq_len(k), function(j) {
+    T <- sum(arr[, , j]); m <- T %/% N; t <- T - m * N
+    ((N - t) * f(m) + t * f(m + 1)) / (N * choose(n, 2))
+  }, numeric(1)))
+}
+
+# ---- from count tables (the bootstrap's sufficient statistics) ------------
+
+# Coefficients from per-label prevalence p, observed disagreement d and
+# whether the label has a pairable item: corpus (3 baselines), then labels
+# baseline-major, the order of mla_boot()'s statistics.
+ref_coefficients <- function(p, d, pairable) {
+  ae <- ref_chance(p)
+  ae[!pairable, ] <- NA
+  lab <- ref_coef(1 - d, ae)
+  used <- pairable
+  cor <- ref_coef(1 - mean(d[used]), colMeans(ae[used, , drop = FALSE]))
+  unname(c(cor, as.vector(lab)))
+}
+
+# Item bootstrap reference: repeat each item w_i times and refit from the
+# items x labels tables x (positives) and m (decisions). Each cell's share of
+# agreeing ordered pairs comes from ref_pairs_agree() on its decisions.
+ref_item_stats <- function(x, m, w = rep(1L, nrow(x))) {
+  idx <- rep(seq_len(nrow(x)), w)
+  x <- x[idx, , drop = FALSE]
+  m <- m[idx, , drop = FALSE]
+  agree <- function(xi, mi) ref_pairs_agree(c(rep(1, xi), rep(0, mi - xi)))
+  cells <- unique(data.frame(x = x[m >= 2], m = m[m >= 2]))
+  cells$d <- 1 - mapply(agree, cells$x, cells$m)
+  k <- ncol(x)
+  p <- d <- numeric(k)
+  pairable <- logical(k)
+  for (j in seq_len(k)) {
+    rated <- m[, j] >= 1
+    p[j] <- mean(x[rated, j] / m[rated, j])
+    pr <- m[, j] >= 2
+    pairable[j] <- any(pr)
+    d[j] <- if (any(pr)) mean(cells$d[match(paste(x[pr, j], m[pr, j]), paste(cells$x, cells$m))]) else NA
+  }
+  ref_coefficients(p, d, pairable)
 }

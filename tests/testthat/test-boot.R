@@ -1,24 +1,38 @@
 fit300 <- function() mla(boot_fixture())
 
-test_that("replicates are identical for 1 and 2 threads and follow set.seed()", {
-  fit <- fit300()
+boot_test_designs <- function() {
   cl <- rep(seq_len(100), each = 3)
   st <- rep(c("a", "b"), each = 150)
-  designs <- list(
+  list(
     list(resample = "items"),
     list(resample = "items", cluster = cl, strata = st),
     list(resample = "annotators"),
     list(resample = "both", strata = st)
   )
-  for (d in designs) {
-    b1 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
-    b2 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 2), d)))
+}
+
+test_that("replicates follow set.seed()", {
+  fit <- fit300()
+  for (d in boot_test_designs()) {
+    b1 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130), d)))
+    b2 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130), d)))
     expect_identical(b1$t, b2$t)
-    expect_identical(boot_jack_values(b1, threads = 1), boot_jack_values(b2, threads = 2))
     expect_identical(b1$seed, b2$seed)
-    b3 <- withr::with_seed(4, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
+    b3 <- withr::with_seed(4, do.call(mla_boot, c(list(fit, R = 130), d)))
     expect_false(identical(b1$seed, b3$seed))
     expect_false(isTRUE(all.equal(b1$t, b3$t)))
+  }
+})
+
+test_that("replicates and jackknife are identical for 1 and 2 threads", {
+  skip_if_one_thread()
+  fit <- fit300()
+  for (d in boot_test_designs()) {
+    b1 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 1), d)))
+    b2 <- withr::with_seed(3, do.call(mla_boot, c(list(fit, R = 130, threads = 2), d)))
+    expect_identical(b2$threads, 2L)
+    expect_identical(b1$t, b2$t)
+    expect_identical(boot_jack_values(b1, threads = 1), boot_jack_values(b2, threads = 2))
   }
 })
 
@@ -32,23 +46,14 @@ test_that("the seed comes from R's generator and is stored", {
   expect_identical(dim(bs$t), c(10L, 3L + 3L * 6L))
 })
 
-test_that("index draws and multinomial counts give the same replicates", {
+test_that("an identity resample reproduces the fit's estimates", {
   fit <- fit300()
-  data <- boot_data(fit, "items")
-  u <- boot_units(NULL, NULL, 300)
-  a <- boot_run(data, u, "items", c(5L, 6L), 70L, 1L, method = 0L)
-  b <- boot_run(data, u, "items", c(5L, 6L), 70L, 2L, method = 1L)
-  expect_identical(a, b)
-})
-
-test_that("the observed values are the fit's estimates", {
-  fit <- fit300()
+  estimates <- c(fit$corpus$estimate, fit$label$estimate)
+  # the bootstrap statistic (its own kernel) on every unit once
   bs <- withr::with_seed(1, mla_boot(fit, R = 5))
-  expect_identical(unname(bs$t0), c(fit$corpus$estimate, fit$label$estimate))
-  ones <- boot_statistic(bs, item_w = matrix(1L, 300, 1))
-  expect_equal(unname(ones[1, ]), unname(bs$t0), tolerance = 1e-12)
-  ones_a <- boot_statistic(bs, annotator_w = matrix(1L, 4, 1))
-  expect_equal(unname(ones_a[1, ]), unname(bs$t0), tolerance = 1e-12)
+  expect_equal(unname(as_boot(bs)$statistic(NULL, seq_len(300))), estimates, tolerance = 1e-12)
+  ba <- withr::with_seed(1, mla_boot(fit, R = 5, resample = "annotators"))
+  expect_equal(unname(as_boot(ba)$statistic(NULL, 1:4)), estimates, tolerance = 1e-12)
 })
 
 test_that("item replicates match a plain-R refit on the same multiplicities", {
@@ -60,7 +65,7 @@ test_that("item replicates match a plain-R refit on the same multiplicities", {
   cl <- rep(seq_len(60), each = 5)
   for (args in list(list(), list(strata = st), list(cluster = cl, strata = rep(1:2, each = 150)))) {
     bs <- withr::with_seed(2, do.call(mla_boot, c(list(fit, R = 12), args)))
-    w <- boot_draws(bs)$item
+    w <- cpp_boot_draws(bs)$item
     expect_identical(dim(w), c(300L, 12L))
     for (b in seq_len(12)) {
       expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
@@ -87,14 +92,14 @@ test_that("annotator and two-way replicates match the pair-enumerating reference
   arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
   fit <- mla(arr)
   ba <- withr::with_seed(6, mla_boot(fit, R = 6, resample = "annotators"))
-  dr <- boot_draws(ba)
+  dr <- cpp_boot_draws(ba)
   expect_identical(dim(dr$annotator), c(4L, 6L))
   expect_true(all(colSums(dr$annotator) == 4))
   for (b in seq_len(6)) {
     expect_equal(unname(ba$t[b, ]), ref_annotator_stats(arr, dr$annotator[, b]), tolerance = 1e-12)
   }
   bb <- withr::with_seed(7, mla_boot(fit, R = 6, resample = "both", cluster = rep(1:20, 2)))
-  dr <- boot_draws(bb)
+  dr <- cpp_boot_draws(bb)
   for (b in seq_len(6)) {
     expect_equal(unname(bb$t[b, ]), ref_annotator_stats(arr, dr$annotator[, b], dr$item[, b]),
                  tolerance = 1e-12)
@@ -104,16 +109,23 @@ test_that("annotator and two-way replicates match the pair-enumerating reference
 test_that("copies of one annotator do not count as agreeing pairs", {
   arr <- withr::with_seed(5, boot_sim_array(40, 4, 3))
   fit <- mla(arr)
-  bs <- withr::with_seed(1, mla_boot(fit, R = 2, resample = "annotators"))
-  # only annotator 1, three times: no pair of distinct annotators, nothing defined
-  only_one <- boot_statistic(bs, annotator_w = matrix(c(3L, 0L, 0L, 0L)))
-  expect_true(all(is.na(only_one)))
-  # annotators 1 and 2 (1 twice): same value as annotators 1 and 2 once each
-  # for observed agreement; prevalence weights annotator 1 twice
-  two <- boot_statistic(bs, annotator_w = matrix(c(2L, 1L, 0L, 0L)))
-  expect_equal(unname(two[1, ]), ref_annotator_stats(arr, c(2L, 1L, 0L, 0L)), tolerance = 1e-12)
-  d12 <- mean(arr[, 1, ] != arr[, 2, ])
-  expect_equal(1 - mean(colMeans(arr[, 1, ] != arr[, 2, ])), 1 - d12)
+  bs <- withr::with_seed(1, mla_boot(fit, R = 300, resample = "annotators"))
+  dr <- cpp_boot_draws(bs)$annotator
+  distinct <- colSums(dr > 0)
+  # one annotator drawn four times: no pair of distinct annotators, nothing defined
+  expect_true(any(distinct == 1))
+  expect_true(all(is.na(bs$t[distinct == 1, ])))
+  # two annotators, one or both copied: the observed agreement is that of the
+  # two annotators once each, so the PABAK estimates (chance fixed at 1/2)
+  # equal mla() on the two annotators alone
+  pabak <- bs$stats$baseline == "pabak"
+  two <- which(distinct == 2 & colSums(dr) > 2)
+  expect_gt(length(two), 10)
+  for (b in two) {
+    pair <- mla(arr[, dr[, b] > 0, ])
+    expect_equal(unname(bs$t[b, pabak]), c(pair$corpus$estimate, pair$label$estimate)[pabak],
+                 tolerance = 1e-12)
+  }
 })
 
 test_that("the jackknife equals plain-R leave-one-out refits", {
@@ -214,7 +226,7 @@ test_that("annotators without decisions are not drawn", {
   arr[, 5, ] <- NA
   fit <- mla(arr)
   bs <- withr::with_seed(1, mla_boot(fit, R = 8, resample = "annotators"))
-  dr <- boot_draws(bs)
+  dr <- cpp_boot_draws(bs)
   expect_identical(nrow(dr$annotator), 4L)
   for (b in 1:8) {
     expect_equal(unname(bs$t[b, ]), ref_annotator_stats(arr, c(dr$annotator[, b], 0L)),
@@ -229,7 +241,7 @@ test_that("designs with many annotators per item use wide class codes", {
   fit <- mla(arr)
   bs <- withr::with_seed(2, mla_boot(fit, R = 3))
   expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)
-  w <- boot_draws(bs)$item
+  w <- cpp_boot_draws(bs)$item
   x <- item_x(fit$annotations)
   m <- item_m(fit$annotations)
   for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)

@@ -87,6 +87,7 @@ test_that("minimum: a_j positives per item-label, A_o equals the floor exactly",
     ref <- ref_mla_corpus(x$values)
     expect_equal(fit$corpus$observed[1], ref$floor_observed, tolerance = 1e-12)
     expect_equal(ref$observed, ref$floor_observed, tolerance = 1e-12)
+    expect_equal(ref_floor_complete(x$values), ref$floor_observed, tolerance = 1e-12)
   }
 })
 

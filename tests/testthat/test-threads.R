@@ -1,4 +1,4 @@
-# Results never depend on the number of threads (issue 7, part 6).
+# Results never depend on the number of threads.
 #
 # The parallel code paths are the dense counting pass (item chunks of 2048,
 # each tallied by the thread that owns it, also over a subset of labels), the
@@ -36,7 +36,7 @@ expect_same_across_threads <- function(make, labels = NULL) {
 }
 
 test_that("the thread count only changes the thread count, not the results", {
-  skip_if(max_threads_cpp() < 2L, "only one processor")
+  skip_if_one_thread()
   withr::local_seed(71)
   complete <- random_design(5000, 4, 3)
   cells <- random_design(5000, 4, 3, missing = "cells")
@@ -67,7 +67,7 @@ test_that("the thread count only changes the thread count, not the results", {
 })
 
 test_that("threads give the same results as the plain-R reference", {
-  skip_if(max_threads_cpp() < 2L, "only one processor")
+  skip_if_one_thread()
   withr::local_seed(72)
   arr <- random_design(4200, 3, 2, missing = "cells")
   withr::local_options(mlagreement.threads = 2L)
@@ -84,7 +84,7 @@ test_that("threads give the same results as the plain-R reference", {
 })
 
 test_that("the first invalid value is reported whatever the thread count", {
-  skip_if(max_threads_cpp() < 2L, "only one processor")
+  skip_if_one_thread()
   arr <- array(0L, c(6000, 3, 2))
   arr[5000, 2, 1] <- 2L  # in the second thread's chunks
   arr[10, 3, 2] <- 7L    # in the first thread's chunks, later label

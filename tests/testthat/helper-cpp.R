@@ -1,0 +1,31 @@
+# The C++ unit-test harness (cpp/headers.cpp): the package's pure headers
+# compiled with Rcpp::sourceCpp() into an environment, once per session.
+# Needs the source tree (src/ next to tests/) and a compiler, so it is skipped
+# on CRAN and for installed tests.
+cpp_harness <- local({
+  env <- NULL
+  function() {
+    testthat::skip_on_cran()
+    src <- testthat::test_path("..", "..", "src")
+    testthat::skip_if_not(dir.exists(file.path(src, "mlagreement")), "package sources not found")
+    if (is.null(env)) {
+      env <<- new.env()
+      withr::with_envvar(
+        c(PKG_CPPFLAGS = paste0("-I", shQuote(normalizePath(src)))),
+        Rcpp::sourceCpp(testthat::test_path("cpp", "headers.cpp"), env = env, verbose = FALSE)
+      )
+    }
+    env
+  }
+})
+
+# The multiplicities each replicate of an mla_boot object used (the engines'
+# draws): item (n_items x R) and annotator (drawn annotators x R).
+cpp_boot_draws <- function(bs) {
+  u <- bs$units
+  mode <- match(bs$resample, c("items", "annotators", "both")) - 1L
+  n_items <- bs$design$n_items
+  n_annotators <- if (mode == 0L) 0L else sum(bs$fit$annotations$annotator_records > 0)
+  cpp_harness()$boot_draws(mode, n_items, n_annotators, u$unit_of_item, u$n_units, u$order,
+                           u$start, bs$seed, bs$R)
+}

@@ -1,0 +1,171 @@
+# Unit tests of the pure C++ headers (src/mlagreement/) through the
+# sourceCpp() harness in cpp/headers.cpp (helper-cpp.R compiles it).
+
+# Sums of products of counts above 2^64 are summed in 128 bits. A design
+# whose sums exceed 2^64 needs millions of values (n^2 binom(k, k / 2) >=
+# 2^64), too slow for a test, so the 128-bit path is checked twice: forced
+# on small designs (test-krippendorff-alpha.R: the wide-sum methods give the
+# same doubles as the 64-bit sums), and its arithmetic here, on values with
+# known results.
+test_that("uint128.h: sums of 64 x 64-bit products are exact", {
+  dot <- cpp_harness()$u128_dot
+  max64 <- "18446744073709551615"  # 2^64 - 1
+  # (2^64 - 1)^2 = 2^128 - 2^65 + 1
+  expect_identical(dot(max64, max64, 1L), "340282366920938463426481119284349108225")
+  # ... + (2^64 - 1) * 1 = 2^128 - 2^64 (carry out of the low word)
+  expect_identical(dot(c(max64, max64), c(max64, "1"), c(1L, 1L)),
+                   "340282366920938463444927863358058659840")
+  # signed parts: equal parts cancel; 2^64 - 1 needs a borrow from the high word
+  expect_identical(dot(c(max64, max64), c(max64, max64), c(1L, -1L)), "0")
+  expect_identical(dot(c("4294967296", "1"), c("4294967296", "1"), c(1L, -1L)),
+                   "18446744073709551615")
+  expect_identical(dot(c("1", "2"), c("1", "1"), c(1L, -1L)), "negative")
+  expect_identical(dot(character(), character(), integer()), "0")
+  # small values against R's exact double arithmetic (sums < 2^53)
+  withr::local_seed(34)
+  a <- floor(stats::runif(50, 0, 2^20))
+  b <- floor(stats::runif(50, 0, 2^20))
+  s <- sample(c(-1L, 1L), 50, replace = TRUE)
+  fmt <- function(x) format(x, scientific = FALSE)
+  total <- sum(s * a * b)
+  expect_identical(dot(fmt(a), fmt(b), s), if (total < 0) "negative" else fmt(total))
+  expect_identical(dot(fmt(a), fmt(b), rep(1L, 50)), fmt(sum(a * b)))
+})
+
+test_that("ddouble.h: sums and products keep the bits a double loses", {
+  h <- cpp_harness()
+  # a double sum loses the 1; the double-double keeps it
+  expect_identical(Reduce(`+`, c(1e16, 1, -1e16)), 0)
+  expect_identical(sum(h$dd_sum(c(1e16, 1, -1e16))), 1)
+  expect_identical(h$dd_sum(c(2^53, 1)), c(2^53, 1))
+  expect_identical(h$dd_op("-", 1 + 2^-52, 0, 1, 0), matrix(c(2^-52, 0), 1))
+  expect_identical(h$dd_op("-", h$dd_sum(c(1, 1e-20))[1], h$dd_sum(c(1, 1e-20))[2], 1, 0)[1, 1], 1e-20)
+  # products of 40-bit integers are exact: hi + lo equals the product, checked
+  # limb by limb (a = a1 2^20 + a0) with every intermediate exact in doubles
+  withr::local_seed(5)
+  a <- floor(stats::runif(200, 2^39, 2^40))
+  b <- floor(stats::runif(200, 2^39, 2^40))
+  zero <- rep(0, 200)
+  p <- h$dd_op("*", a, zero, b, zero)
+  a1 <- a %/% 2^20; a0 <- a %% 2^20
+  b1 <- b %/% 2^20; b0 <- b %% 2^20
+  expect_false(all(p[, 2] == 0))  # the products do not fit in one double
+  expect_identical((p[, 1] - a1 * b1 * 2^40) - (a1 * b0 + a0 * b1) * 2^20, a0 * b0 - p[, 2])
+  # quotient: q y - x vanishes to about 32 digits (plain doubles: about 16)
+  x <- stats::runif(200, 0.1, 10)
+  y <- stats::runif(200, 0.1, 10)
+  q <- h$dd_op("/", x, zero, y, zero)
+  qy <- h$dd_op("*", q[, 1], q[, 2], y, zero)
+  r <- h$dd_op("-", qy[, 1], qy[, 2], x, zero)
+  expect_true(all(abs(r[, 1] + r[, 2]) <= 1e-30 * abs(x)))
+  expect_true(any(abs((x / y) * y - x) > 1e-17 * abs(x)))
+})
+
+test_that("rng.h: bounded draws are in range, unbiased and reproducible", {
+  h <- cpp_harness()
+  expect_identical(h$bounded_draws(1L, 2L, 0L, 1, 100L), rep(0, 100))
+  d <- h$bounded_draws(1L, 2L, 0L, 10, 1e5L)
+  expect_true(all(d %in% 0:9))
+  expect_gt(stats::chisq.test(tabulate(d + 1, 10))$p.value, 1e-4)
+  # range 3 x 2^30: a multiply-shift without Lemire's rejection step maps two
+  # 32-bit inputs to every value divisible by 3 and one to the others, so a
+  # third of the values would be hit half the time. Unbiased: 1/3 (sd 0.0015).
+  big <- h$bounded_draws(7L, 9L, 3L, 3 * 2^30, 1e5L)
+  expect_true(all(big >= 0 & big < 3 * 2^30 & big == floor(big)))
+  expect_lt(abs(mean(big %% 3 == 0) - 1 / 3), 0.01)
+  expect_lt(abs(mean(big < 2^30) - 1 / 3), 0.01)
+  # a stream depends on (seed, stream) only
+  expect_identical(h$bounded_draws(1L, 2L, 5L, 1000, 50L), h$bounded_draws(1L, 2L, 5L, 1000, 50L))
+  expect_false(identical(h$bounded_draws(1L, 2L, 5L, 1000, 50L), h$bounded_draws(1L, 2L, 6L, 1000, 50L)))
+  expect_false(identical(h$bounded_draws(1L, 2L, 5L, 1000, 50L), h$bounded_draws(1L, 3L, 5L, 1000, 50L)))
+  # the replicates split into contiguous blocks of nearly equal size
+  for (n in c(0, 1, 63, 64, 1000, 12345)) {
+    b <- h$stream_blocks(n)
+    expect_identical(b[c(1, length(b))], c(0, n))
+    expect_true(all(diff(b) %in% c(floor(n / 64), ceiling(n / 64))))
+  }
+})
+
+test_that("counts.h: value codes classify 0, 1, missing and invalid values", {
+  h <- cpp_harness()
+  withr::local_seed(8)
+  ints <- c(0L, 1L, NA, 2L, -1L, 3L, .Machine$integer.max, -.Machine$integer.max,
+            sample(-5:5, 50, replace = TRUE),
+            as.integer(sample(c(-1, 1), 50, TRUE) * floor(stats::runif(50, 0, .Machine$integer.max))))
+  dbls <- c(0, 1, NA, NaN, -0, 0.5, 2, -1, Inf, -Inf, 1 + 2^-52, -2^-1074,
+            sample(c(0, 1, NA, 0.25), 50, replace = TRUE))
+  for (v in list(ints, c(TRUE, FALSE, NA), dbls)) {
+    codes <- h$value_codes(v)
+    valid <- is.na(v) | v == 0 | v == 1
+    expect_identical(codes[, "invalid"], as.integer(!valid))
+    expect_identical(codes[valid, "decided"], as.integer(!is.na(v[valid])))
+    expect_identical(codes[valid, "positive"], as.integer(!is.na(v[valid]) & v[valid] == 1))
+  }
+})
+
+# The distinct label sets of every pairable item (>= 2 complete records), as
+# sorted "annotator:labels" strings, from plain R.
+ref_item_label_sets <- function(values, item, annotator) {
+  complete <- rowSums(is.na(values)) == 0
+  key <- apply(values, 1, function(r) paste(which(r == 1), collapse = ","))
+  by_item <- split(paste0(annotator, ":", key)[complete], item[complete])
+  unname(lapply(Filter(function(s) length(s) >= 2, by_item), sort))
+}
+
+cpp_item_label_sets <- function(sets) {
+  key <- vapply(sets$members, paste, "", collapse = ",")
+  rec <- paste0(sets$rec_annotator, ":", key[sets$rec_set + 1L])
+  lapply(seq_len(length(sets$start) - 1), function(g) {
+    sort(rec[(sets$start[g] + 1):sets$start[g + 1]])
+  })
+}
+
+expect_label_sets <- function(values, item, n_items, annotator, n_annotators, dense) {
+  sets <- cpp_harness()$label_sets(values, if (dense) integer() else item - 1L, n_items,
+                                   if (dense) integer() else annotator - 1L, n_annotators)
+  # every distinct set once, with its size and its number of kept records
+  key <- vapply(sets$members, paste, "", collapse = ",")
+  expect_false(anyDuplicated(key) > 0)
+  expect_identical(sets$size, lengths(sets$members))
+  expect_identical(sets$count, as.numeric(tabulate(sets$rec_set + 1L, length(key))))
+  expect_identical(cpp_item_label_sets(sets), ref_item_label_sets(values, item, annotator - 1L))
+}
+
+test_that("sets.h / set_build.h: records hash to their distinct label sets", {
+  withr::local_seed(12)
+  dense_records <- function(N, A, k, p, missing = 0) {
+    v <- matrix(stats::rbinom(N * A * k, 1, p), N * A, k)
+    v[stats::runif(N * A) < missing, ] <- NA
+    list(values = v, item = rep(seq_len(N), A), annotator = rep(seq_len(A), each = N), N = N, A = A)
+  }
+  designs <- list(
+    complete = dense_records(1500, 3, 12, 0.5),             # fast path, ~4000 distinct sets
+    few_sets = dense_records(300, 4, 3, 0.3),
+    records_missing = dense_records(400, 3, 10, 0.4, 0.2),  # general path
+    labels_70 = dense_records(60, 3, 70, 0.1, 0.1)           # two 64-bit words
+  )
+  for (name in names(designs)) {
+    d <- designs[[name]]
+    storage.mode(d$values) <- "integer"
+    expect_label_sets(d$values, d$item, d$N, d$annotator, d$A, dense = TRUE)
+    # the records layout, records shuffled: the general path
+    o <- sample(nrow(d$values))
+    expect_label_sets(d$values[o, , drop = FALSE], d$item[o], d$N, d$annotator[o], d$A, dense = FALSE)
+  }
+  # a record with some but not all labels missing is refused (0-based record)
+  v <- matrix(1L, 6, 3)
+  v[5, 2] <- NA
+  expect_identical(cpp_harness()$label_sets(v, integer(), 3L, integer(), 2L)$bad_record, 4)
+})
+
+test_that("bootstrap.h: index draws and multinomial counts give the package's replicates", {
+  h <- cpp_harness()
+  fit <- mla(boot_fixture())
+  bs <- withr::with_seed(3, mla_boot(fit, R = 70))
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
+  storage.mode(x) <- storage.mode(m) <- "integer"
+  counts <- h$boot_items(x, m, bs$seed, 70L, 0L)
+  expect_identical(counts, unname(bs$t))
+  expect_identical(h$boot_items(x, m, bs$seed, 70L, 1L), counts)
+})
