@@ -51,12 +51,6 @@ glance.mla <- function(x, ...) {
   )
 }
 
-baseline_label <- function(b) {
-  c(fleiss = "pooled marginal (Fleiss/Scott)", ac1 = "Gwet AC1", pabak = "PABAK")[b]
-}
-
-baseline_short <- c(fleiss = "F", ac1 = "AC1", pabak = "PABAK")
-
 fmt4 <- function(x) ifelse(is.na(x), "NA", formatC(x, format = "f", digits = 4))
 
 #' @export
@@ -86,7 +80,7 @@ format.mla <- function(x, ...) {
       baseline_label(others$baseline), " ", fmt4(others$estimate),
       " (A_e = ", fmt4(others$expected), ")", collapse = "; "))
     cli::cli_text("Conditional floor: A_o,min = {fmt4(prim$floor_observed)}; normalised ",
-                  paste0(baseline_short[cor$baseline], " ", fmt4(cor$floor), collapse = ", "))
+                  paste0(baseline_short(cor$baseline), " ", fmt4(cor$floor), collapse = ", "))
     if (nrow(x$notes) > 0) {
       cli::cli_text("{nrow(x$notes)} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }
