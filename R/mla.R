@@ -53,9 +53,9 @@
 #' @param labels Optional subset of the declared labels to analyse (character).
 #'   Restricting the universe changes AC1 and PABAK but not the pooled
 #'   coefficient (paper Table 2).
+#' @param ... Must be empty.
 #' @param threads Number of threads of the counting pass; results do not
 #'   depend on it.
-#' @param ... Must be empty.
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and
 #'   [glance()][glance.mla] for tibbles.
 #' @references
@@ -75,8 +75,8 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
-mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL,
-                threads = mla_threads(), ...) {
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
+                threads = mla_threads()) {
   check_dots_empty0(...)
   baseline <- match_choice(baseline, baseline_names)
   threads <- check_threads(threads)
