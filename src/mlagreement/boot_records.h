@@ -30,13 +30,15 @@ struct DrawnAnnotators {
 
 // Weighted counts per (item, label), label-major (j * n_items + i), and the
 // per-label sums and summaries of one replicate.
+// copies: each record's annotator multiplicity (records layout).
 struct RecordScratch {
-  std::vector<double> X, M, Q;
+  std::vector<double> X, M, Q, copies;
   std::vector<LabelSummary> ls;
-  void init(std::size_t n_items, std::size_t k) {
+  void init(std::size_t n_items, std::size_t k, std::size_t n_records) {
     X.assign(n_items * k, 0);
     M.assign(n_items * k, 0);
     Q.assign(n_items * k, 0);
+    copies.resize(n_records);
     ls.assign(k, LabelSummary());
   }
 };
@@ -74,8 +76,13 @@ void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnno
       }
       continue;
     }
+    if (j == 0) {  // each record's copies, looked up once per replicate
+      for (std::size_t r = 0; r < v.n_records; ++r) {
+        s.copies[r] = copies(static_cast<std::size_t>(v.annotator[r]));
+      }
+    }
     for (std::size_t r = 0; r < v.n_records; ++r) {
-      const double c = copies(static_cast<std::size_t>(v.annotator[r]));
+      const double c = s.copies[r];
       if (c == 0.0) continue;
       add_copies(codes, col[r], c, base + static_cast<std::size_t>(v.item[r]), s);
     }
@@ -93,7 +100,7 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
                    const A* ann_w, const W* item_w, RecordScratch& s, double* out,
                    std::size_t stride) {
   const std::size_t n = v.n_items, k = v.n_labels;
-  s.init(n, k);
+  s.init(n, k, v.item == nullptr ? 0 : v.n_records);
   detail::weighted_counts(v, codes, d, ann_w, s);
   for (std::size_t j = 0; j < k; ++j) {
     LabelSums<double> sums;
@@ -135,7 +142,7 @@ bool boot_records(const RecordView<T>& v, const Codes& codes, const DrawnAnnotat
       ann_w.resize(d.n_drawn);
       unit_w.resize(u.n_units);
       buf.resize(u.unit_of_item ? u.n_items : 0);
-      s.init(v.n_items, v.n_labels);
+      s.init(v.n_items, v.n_labels, v.item == nullptr ? 0 : v.n_records);
     });
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 1)
