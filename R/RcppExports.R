@@ -53,6 +53,10 @@ mla_item_estimates_cpp <- function(d, w) {
     .Call(`_mlagreement_mla_item_estimates_cpp`, d, w)
 }
 
+hamming_alpha_cpp <- function(cnt, sx, sdis) {
+    .Call(`_mlagreement_hamming_alpha_cpp`, cnt, sx, sdis)
+}
+
 pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }

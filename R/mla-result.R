@@ -110,3 +110,7 @@ fast_tibble <- function(...) {
   cols <- lapply(cols, function(col) if (length(col) == 1L && n != 1L) rep(col, n) else col)
   tibble::new_tibble(cols, nrow = n)
 }
+
+# Hamming alpha's observed and expected disagreement from the kernel, for
+# krippendorff_alpha(distance = "hamming").
+hamming_alpha_estimates <- function(tally) hamming_alpha_cpp(tally$cnt, tally$sx, tally$sdis)

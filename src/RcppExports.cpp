@@ -194,6 +194,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// hamming_alpha_cpp
+Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_hamming_alpha_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(hamming_alpha_cpp(cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
 // pair_sums_cpp
 Rcpp::List pair_sums_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP viewSEXP) {
@@ -268,6 +280,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
+    {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 9},
     {"_mlagreement_u128_dot_cpp", (DL_FUNC) &_mlagreement_u128_dot_cpp, 3},

@@ -14,6 +14,17 @@ namespace mla = mlagreement;
 
 constexpr int kB = mla::kBaselines;
 
+// The max_m x labels tables R holds (counting pass, `tally`) as a kernel table.
+mla::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                            const Rcpp::NumericMatrix& sdis) {
+  mla::LabelTable t;
+  t.reset(static_cast<std::size_t>(cnt.ncol()), static_cast<std::size_t>(cnt.nrow()));
+  std::copy(cnt.begin(), cnt.end(), t.cnt.begin());
+  std::copy(sx.begin(), sx.end(), t.sx.begin());
+  std::copy(sdis.begin(), sdis.end(), t.sdis.begin());
+  return t;
+}
+
 // Label level: one value per label, or labels x baselines.
 Rcpp::List label_estimates(const std::vector<mla::LabelSummary>& labels) {
   const int k = static_cast<int>(labels.size());
@@ -77,13 +88,8 @@ Rcpp::List corpus_estimates(const mla::CorpusSummary& c) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_table_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
                                    const Rcpp::NumericMatrix& sdis) {
-  const std::size_t mm = static_cast<std::size_t>(cnt.nrow());
-  const std::size_t k = static_cast<std::size_t>(cnt.ncol());
-  mla::LabelTable table;
-  table.reset(k, mm);
-  std::copy(cnt.begin(), cnt.end(), table.cnt.begin());
-  std::copy(sx.begin(), sx.end(), table.sx.begin());
-  std::copy(sdis.begin(), sdis.end(), table.sdis.begin());
+  const mla::LabelTable table = label_table(cnt, sx, sdis);
+  const std::size_t k = table.n_labels;
   std::vector<mla::LabelSummary> labels(k);
   for (std::size_t j = 0; j < k; ++j) labels[j] = mla::summarise_label(table, j);
   return Rcpp::List::create(Rcpp::Named("label") = label_estimates(labels),
@@ -114,4 +120,15 @@ Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::Nume
   }
   return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(observed),
                             Rcpp::Named("estimate") = glue::nan_to_na(estimate));
+}
+
+// Hamming alpha's observed and expected disagreement from the label tables
+// (NA when no label has an item with two decisions).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                             const Rcpp::NumericMatrix& sdis) {
+  const mla::HammingAlpha a = mla::hamming_alpha(label_table(cnt, sx, sdis));
+  return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(a.observed),
+                            Rcpp::Named("expected") = glue::nan_to_na(a.expected),
+                            Rcpp::Named("n_labels_used") = a.n_labels_used);
 }

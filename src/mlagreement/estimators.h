@@ -346,6 +346,57 @@ struct PairPool {
   }
 };
 
+// Krippendorff's alpha with Hamming distance from a label table, pooled over
+// labels: per label j, over the items with m >= 2, n_j = sum m, n1_j = sum x,
+// D_o,j = sum 2 x (m - x) / (m - 1) / n_j and D_e,j = 2 n1_j (n_j - n1_j) /
+// (n_j (n_j - 1)) (binary coincidences); observed and expected are the means
+// over labels with n_j > 0. Sums and means in long double, as R's colSums()
+// and mean() take them.
+struct HammingAlpha {
+  double observed = kNA, expected = kNA, n_labels_used = 0;
+};
+
+namespace detail {
+// R's mean() of doubles: a long double sum, refined by a second pass.
+inline double r_mean(const std::vector<double>& x) {
+  const long double n = static_cast<long double>(x.size());
+  long double s = 0.0L;
+  for (double v : x) s += v;
+  s /= n;
+  if (std::isfinite(static_cast<double>(s))) {
+    long double t = 0.0L;
+    for (double v : x) t += (v - s);
+    s += t / n;
+  }
+  return static_cast<double>(s);
+}
+}  // namespace detail
+
+template <typename Count>
+HammingAlpha hamming_alpha(const CountTable<Count>& t) {
+  std::vector<double> observed, expected;
+  for (std::size_t j = 0; j < t.n_labels; ++j) {
+    long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
+    for (std::size_t slot = 1; slot < t.max_m; ++slot) {
+      const double m = static_cast<double>(slot + 1);
+      const std::size_t at = j * t.max_m + slot;
+      n += static_cast<double>(t.cnt[at]) * m;
+      n1 += static_cast<double>(t.sx[at]);
+      dis += static_cast<double>(t.sdis[at]) * (2.0 / (m - 1.0));
+    }
+    const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
+    if (!(nd > 0.0)) continue;
+    observed.push_back(static_cast<double>(dis) / nd);
+    expected.push_back(nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0);
+  }
+  HammingAlpha a;
+  a.n_labels_used = static_cast<double>(observed.size());
+  if (observed.empty()) return a;
+  a.observed = detail::r_mean(observed);
+  a.expected = detail::r_mean(expected);
+  return a;
+}
+
 }  // namespace mlagreement
 
 #endif

@@ -84,3 +84,16 @@ test_that("the baseline registry orders every level and the print labels", {
   expect_identical(unname(baseline_label("fleiss")), "pooled marginal (Fleiss/Scott)")
   expect_identical(unname(baseline_short(c("ac1", "pabak"))), c("AC1", "PABAK"))
 })
+
+test_that("the kernel's Hamming alpha is the one krippendorff_alpha() reports", {
+  for (seed in 1:5) {
+    set.seed(seed)
+    arr <- array(as.integer(runif(40 * 4 * 5) < 0.3), c(40, 4, 5))
+    arr[sample(length(arr), 150)] <- NA
+    a <- as_annotations(arr)
+    kernel <- hamming_alpha_estimates(label_tally(a))
+    ref <- alpha_hamming(a)
+    expect_identical(kernel$observed, ref$observed)
+    expect_identical(kernel$expected, ref$expected)
+  }
+})
