@@ -17,20 +17,20 @@ boot_stats_items_cpp <- function(x, m, max_m, w) {
     .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w)
 }
 
-boot_records_cpp <- function(values, item, annotator, n_items, n_annotators, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads) {
-    .Call(`_mlagreement_boot_records_cpp`, values, item, annotator, n_items, n_annotators, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads)
+boot_records_cpp <- function(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads) {
+    .Call(`_mlagreement_boot_records_cpp`, view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads)
 }
 
-boot_stats_records_cpp <- function(values, item, annotator, n_items, n_annotators, aw, iw) {
-    .Call(`_mlagreement_boot_stats_records_cpp`, values, item, annotator, n_items, n_annotators, aw, iw)
+boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw) {
+    .Call(`_mlagreement_boot_stats_records_cpp`, view, slot, n_drawn, aw, iw)
 }
 
 boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
 }
 
-count_decisions_cpp <- function(values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads) {
-    .Call(`_mlagreement_count_decisions_cpp`, values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads)
+count_decisions_cpp <- function(view, max_m, keep_counts, threads) {
+    .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads)
 }
 
 max_threads_cpp <- function() {
@@ -41,8 +41,20 @@ mla_table_estimates_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_mla_table_estimates_cpp`, cnt, sx, sdis)
 }
 
-pair_sums_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
-    .Call(`_mlagreement_pair_sums_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+mla_item_disagreement_cpp <- function(d_sum, n_pairable) {
+    .Call(`_mlagreement_mla_item_disagreement_cpp`, d_sum, n_pairable)
+}
+
+mla_item_estimates_cpp <- function(d, w) {
+    .Call(`_mlagreement_mla_item_estimates_cpp`, d, w)
+}
+
+hamming_alpha_cpp <- function(cnt, sx, sdis) {
+    .Call(`_mlagreement_hamming_alpha_cpp`, cnt, sx, sdis)
+}
+
+pair_sums_cpp <- function(view) {
+    .Call(`_mlagreement_pair_sums_cpp`, view)
 }
 
 set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads) {

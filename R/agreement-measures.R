@@ -110,7 +110,7 @@ agreement_measures <- function(x, R = 1000, threads = mla_threads(), ...) {
   threads <- check_threads(threads)
   a <- as_annotations(x)
   seed <- sample.int(.Machine$integer.max, 2L)
-  k_used <- sum(colSums(a$tally$sx) > 0)
+  k_used <- sum(colSums(label_tally(a)$sx) > 0)
   sets <- set_measures_impl(a, k_used, R, seed, threads)
   if (sets$bad_record >= 0) {
     abort_partial_record(a, sets$bad_record, "Set-based measures")

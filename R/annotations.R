@@ -18,7 +18,7 @@
 # the input, and writing them takes longer than reading the input.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
-                            call = rlang::caller_env()) {
+                            threads = mla_threads(), call = rlang::caller_env()) {
   a <- structure(
     list(
       values = values,
@@ -33,7 +33,8 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   )
   # the largest number of records of one item bounds every m[i, j]
   max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, length(items)))
-  counts <- count_labels(a, seq_along(labels), keep_counts = FALSE, max_m = max_m)
+  counts <- count_labels(a, seq_along(labels), keep_counts = FALSE, max_m = max_m,
+                         threads = threads)
   if (counts$bad_index >= 0) {
     abort_bad_value(values, layout, item, annotator, items, annotators, labels,
                     counts$bad_index, call = call)
@@ -54,26 +55,58 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
 # bootstrap, once per call): caching them in an environment would break
 # identical() on two equal objects, and storing them would cost 40% of the
 # input's memory.
-item_label_counts <- function(a, cols = seq_along(a$labels)) {
+item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threads()) {
   if (!is.null(a$counts)) {
     return(list(x = a$counts$x[, cols, drop = FALSE], m = a$counts$m[, cols, drop = FALSE]))
   }
-  counts <- count_labels(a, cols, keep_counts = TRUE)
+  counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
   list(x = counts$x, m = counts$m)
 }
 
 # The counting pass over the labels `cols` of an annotations object: their
-# label tables (`$tally`), and with keep_counts their items x labels tables.
-# Only those labels' columns are read. new_annotations() runs it on the bare
-# object (max_m given) and validates the values with it.
-count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt)) {
-  dense <- a$layout == "dense"
-  label_cols <- if (identical(cols, seq_along(a$labels))) integer() else as.integer(cols) - 1L
-  count_decisions_cpp(a$values, length(a$labels), label_cols,
-                      if (dense) integer() else a$item - 1L, length(a$items),
-                      if (dense) integer() else a$annotator - 1L, length(a$annotators),
-                      max_m, keep_counts, mla_threads())
+# label tables (`$tally`), per-item and per-annotator records with a decision
+# on them, and with keep_counts their items x labels tables. Only those
+# labels' columns are read. new_annotations() runs it on the bare object
+# (max_m given) and validates the values with it.
+count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), threads = mla_threads()) {
+  count_decisions_cpp(annotation_view(a, cols), max_m, keep_counts, threads)
 }
+
+# The one view of the records the C++ core takes (RecordView in
+# src/mlagreement/counts.h), without copying the values: the records x labels
+# values as stored (a dense array is already one), the labels `cols` to read
+# (0-based `label_cols`, integer() for all), 0-based item and annotator ids
+# of each record (integer() for the dense layout, whose ids follow from
+# position), and the design's extents. Nothing outside this file reads the
+# object's storage fields.
+annotation_view <- function(x, cols = NULL) {
+  all_cols <- is.null(cols) || identical(as.integer(cols), seq_along(x$labels))
+  dense <- x$layout == "dense"
+  record_view(
+    values = x$values,
+    n_labels = length(x$labels),
+    item = if (dense) integer() else x$item - 1L,
+    n_items = length(x$items),
+    annotator = if (dense) integer() else x$annotator - 1L,
+    n_annotators = length(x$annotators),
+    label_cols = if (all_cols) integer() else as.integer(cols) - 1L
+  )
+}
+
+# A view of records that are not an annotations object's own (model
+# predictions appended to an object's records): item, annotator 0-based.
+record_view <- function(values, n_labels, item, n_items, annotator, n_annotators,
+                        label_cols = integer()) {
+  list(values = values, n_labels = as.integer(n_labels), label_cols = label_cols,
+       item = as.integer(item), n_items = as.integer(n_items),
+       annotator = as.integer(annotator), n_annotators = as.integer(n_annotators))
+}
+
+# Per-label tables of the counting pass (rows m = 1..max_m, one column per label).
+label_tally <- function(x) x$tally
+
+n_items <- function(x) length(x$items)
+n_annotators <- function(x) length(x$annotators)
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
                             bad_index, call) {

@@ -58,45 +58,30 @@ annotator_agreement <- function(x, ...) {
     )
   }
   ids <- as.character(x$annotators)
-  st <- pair_statistics(sums)
-  ord <- order(sums$a, sums$b)
-  pairs <- tibble::tibble(
-    annotator1 = ids[sums$a[ord] + 1L],
-    annotator2 = ids[sums$b[ord] + 1L],
-    n_items = as.integer(sums$n_items[ord]),
-    n_decisions = st$n_decisions[ord],
-    observed = st$observed[ord],
-    expected = st$expected[ord],
-    estimate = st$estimate[ord]
-  )
+  pairs <- pair_table(ids, sums)
   annotators <- annotator_summary(ids, sums)
   structure(
     list(pairs = pairs, annotators = annotators, labels = x$labels,
-         n_items = length(x$items)),
+         n_items = n_items(x)),
     class = "mla_annotator_agreement"
   )
 }
 
-# C++ pair sums on any annotations object.
-annotation_pair_sums <- function(x) {
-  dense <- x$layout == "dense"
-  pair_sums_cpp(x$values, length(x$labels),
-                if (dense) integer() else x$item - 1L, length(x$items),
-                if (dense) integer() else x$annotator - 1L, length(x$annotators))
-}
+# C++ pair sums on any annotations object (every value from the estimator
+# kernel, undefined ones NA).
+annotation_pair_sums <- function(x) pair_sums_cpp(annotation_view(x))
 
-# Per-pair observed, expected and coefficient from the C++ reduction.
-pair_statistics <- function(sums) {
-  w <- sums$w
-  w[is.nan(w)] <- NA_real_
-  d_obs <- sums$d_obs
-  d_obs[is.nan(d_obs)] <- NA_real_
-  list(
-    n_decisions = as.integer(sums$n_decisions),
-    agree = sums$agree,
-    observed = ifelse(sums$n_decisions > 0, sums$agree / sums$n_decisions, NA_real_),
-    expected = 1 - w,
-    estimate = ratio_or_na(d_obs, w)
+# One row per pair, ordered by annotators.
+pair_table <- function(ids, sums) {
+  ord <- order(sums$a, sums$b)
+  tibble::tibble(
+    annotator1 = ids[sums$a[ord] + 1L],
+    annotator2 = ids[sums$b[ord] + 1L],
+    n_items = as.integer(sums$n_items[ord]),
+    n_decisions = as.integer(sums$n_decisions[ord]),
+    observed = sums$observed[ord],
+    expected = 1 - sums$w[ord],
+    estimate = sums$estimate[ord]
   )
 }
 
@@ -105,9 +90,9 @@ annotator_summary <- function(ids, sums) {
     annotator = ids,
     n_items = as.integer(sums$ann_items),
     n_partners = tabulate(c(sums$a, sums$b) + 1L, nbins = length(ids)),
-    prevalence = safe_div(sums$ann_positives, sums$ann_decisions),
-    observed = safe_div(sums$ann_agree, sums$ann_joint),
-    estimate = safe_div(sums$ann_esum, sums$ann_wsum)
+    prevalence = sums$ann_prevalence,
+    observed = sums$ann_observed,
+    estimate = sums$ann_estimate
   )
 }
 

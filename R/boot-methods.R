@@ -118,8 +118,7 @@ boot_index_statistic <- function(x) {
       drop(boot_stats_items_cpp(data$x, data$m, data$max_m, matrix(as.integer(w))))
     } else if (resample == "annotators") {
       aw <- matrix(tabulate(i, data$n_annotators))
-      drop(boot_stats_records_cpp(data$values, data$item, data$annotator, data$n_items,
-                                  data$n_annotators, aw, matrix(0L, data$n_items, 0L)))
+      drop(boot_records_statistic(data, aw))
     } else {
       mla_abort("A two-way bootstrap has no single index statistic.", class = "boot_statistic")
     }

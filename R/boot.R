@@ -111,7 +111,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   cluster <- check_item_vector(cluster, a$items, arg = "cluster")
   strata <- check_item_vector(strata, a$items, arg = "strata")
   units <- boot_units(cluster, strata, length(a$items))
-  data <- boot_data(fit, resample)
+  data <- boot_data(fit, resample, threads = threads)
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
   new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
@@ -153,34 +153,48 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
   )
 }
 
-# What the engines need: count tables for items, records for annotators.
-boot_data <- function(fit, resample, call = rlang::caller_env()) {
+# What the engines need: class codes of the count tables for items, the
+# records' view for annotators.
+boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
-  counts <- item_label_counts(a, cols)
+  if (resample == "items") return(boot_item_data(a, cols, threads))
+  check_annotator_design(a, call = call)
+  boot_record_data(a, cols, threads)
+}
+
+boot_item_data <- function(a, cols, threads) {
+  counts <- item_label_counts(a, cols, threads = threads)
   x <- counts$x
   m <- counts$m
   storage.mode(x) <- "integer"
   storage.mode(m) <- "integer"
-  out <- list(x = x, m = m, max_m = max(m), n_items = nrow(x), n_labels = ncol(x))
-  if (resample == "items") {
-    out$codes <- boot_codes_cpp(x, m, out$max_m)
-    return(out)
+  max_m <- max(m)
+  list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x),
+       codes = boot_codes_cpp(x, m, max_m))
+}
+
+# The records are read in place through annotation_view(); the annotators
+# drawn are those with a decision on the fit's labels (slot: 0-based index
+# among them, -1 for the others).
+boot_record_data <- function(a, cols, threads) {
+  per_annotator <- if (identical(as.integer(cols), seq_along(a$labels))) {
+    a$annotator_records
+  } else {
+    count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records
   }
-  check_annotator_design(a, call = call)
-  v <- record_values(a)[, cols, drop = FALSE]
-  keep <- rowSums(!is.na(v)) > 0
-  ann <- record_annotator(a)[keep]
-  active <- sort(unique(ann))
-  v <- v[keep, , drop = FALSE]
-  v[is.na(v)] <- -1L
-  storage.mode(v) <- "integer"
-  out$values <- t(v)
-  out$item <- as.integer(record_item(a)[keep] - 1L)
-  out$annotator <- as.integer(match(ann, active) - 1L)
-  out$n_annotators <- length(active)
-  out$annotator_names <- a$annotators[active]
-  out
+  active <- which(per_annotator > 0)
+  slot <- rep(-1L, n_annotators(a))
+  slot[active] <- seq_along(active) - 1L
+  list(view = annotation_view(a, cols), slot = slot, n_annotators = length(active),
+       n_items = n_items(a), n_labels = length(cols), annotator_names = a$annotators[active])
+}
+
+# Coefficients for annotator multiplicities aw (drawn annotators x B) and item
+# multiplicities iw (items x B; NULL: every item once).
+boot_records_statistic <- function(data, aw, iw = NULL) {
+  if (is.null(iw)) iw <- matrix(0L, data$n_items, 0L)
+  boot_stats_records_cpp(data$view, data$slot, data$n_annotators, aw, iw)
 }
 
 check_annotator_design <- function(a, call = rlang::caller_env()) {
@@ -220,9 +234,9 @@ boot_run <- function(data, units, resample, seed, R, threads) {
                      units$unit_of_item, units$n_units,
                      units$order, units$start, seed, R, s0, s1, threads)
     } else {
-      boot_records_cpp(data$values, data$item, data$annotator, data$n_items,
-                       data$n_annotators, resample == "both", units$unit_of_item,
-                       units$n_units, units$order, units$start, seed, R, s0, s1, threads)
+      boot_records_cpp(data$view, data$slot, data$n_annotators, resample == "both",
+                       units$unit_of_item, units$n_units, units$order, units$start,
+                       seed, R, s0, s1, threads)
     }
     cli::cli_progress_update(set = (R * s1) %/% n_streams)
   }
@@ -239,8 +253,7 @@ boot_jackknife <- function(data, units, resample, threads) {
     J <- data$n_annotators
     aw <- matrix(1L, J, J)
     diag(aw) <- 0L
-    return(boot_stats_records_cpp(data$values, data$item, data$annotator, data$n_items,
-                                  J, aw, matrix(0L, data$n_items, 0L)))
+    return(boot_records_statistic(data, aw))
   }
   NULL
 }

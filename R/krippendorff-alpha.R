@@ -200,27 +200,17 @@ check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) 
   }
 }
 
-# Hamming alpha from the label tables of the counting pass, pooled over
-# labels: per label j, over the items with m >= 2 decisions, n_j = sum m,
-# n1_j = sum x, D_o,j = sum 2 x (m - x) / (m - 1) / n_j and
-# D_e,j = 2 n1_j (n_j - n1_j) / (n_j (n_j - 1)) (binary coincidences).
-# The table rows are m = 1..max_m.
+# Hamming alpha from the label tables of the counting pass (the estimator
+# kernel pools the binary coincidences of each label over its items with
+# m >= 2 decisions).
 alpha_hamming <- function(a, call = rlang::caller_env()) {
-  t <- a$tally
-  m <- seq_len(nrow(t$cnt))
-  pairable_m <- m >= 2
-  n <- colSums(t$cnt[pairable_m, , drop = FALSE] * m[pairable_m])
-  n1 <- colSums(t$sx[pairable_m, , drop = FALSE])
-  disagreement <- colSums(t$sdis[pairable_m, , drop = FALSE] * (2 / (m[pairable_m] - 1)))
-  used <- n > 0
-  if (!any(used)) check_pairable(0, call = call)
-  n <- n[used]
-  n1 <- n1[used]
-  expected <- ifelse(n > 1, 2 * n1 * (n - n1) / (n * (n - 1)), 0)
+  t <- label_tally(a)
+  est <- hamming_alpha_estimates(t)
+  if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)
   pairable <- t$n_pairable > 0L
   list(
-    observed = mean(disagreement[used] / n),
-    expected = mean(expected),
+    observed = est$observed,
+    expected = est$expected,
     n_items = sum(pairable),
     n_values = sum(a$item_annotators[pairable])
   )

@@ -51,12 +51,6 @@ glance.mla <- function(x, ...) {
   )
 }
 
-baseline_label <- function(b) {
-  c(fleiss = "pooled marginal (Fleiss/Scott)", ac1 = "Gwet AC1", pabak = "PABAK")[b]
-}
-
-baseline_short <- c(fleiss = "F", ac1 = "AC1", pabak = "PABAK")
-
 
 #' @export
 format.mla <- function(x, ...) {
@@ -85,7 +79,7 @@ format.mla <- function(x, ...) {
       baseline_label(others$baseline), " ", format_fixed(others$estimate),
       " (A_e = ", format_fixed(others$expected), ")", collapse = "; "))
     cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
-                  paste0(baseline_short[cor$baseline], " ", format_fixed(cor$floor), collapse = ", "))
+                  paste0(baseline_short(cor$baseline), " ", format_fixed(cor$floor), collapse = ", "))
     if (nrow(x$notes) > 0) {
       cli::cli_text("{nrow(x$notes)} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }

@@ -54,6 +54,8 @@
 #'   Restricting the universe changes AC1 and PABAK but not the pooled
 #'   coefficient (paper Table 2).
 #' @param ... Must be empty.
+#' @param threads Number of threads of the counting pass; results do not
+#'   depend on it.
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and
 #'   [glance()][glance.mla] for tibbles.
 #' @references
@@ -73,27 +75,29 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
-mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
+                threads = mla_threads()) {
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
-  x <- as_annotations(x)
+  threads <- check_threads(threads)
+  if (!is_annotations(x)) {
+    # the adapters' counting pass runs with mla_threads(): give it `threads`
+    x <- rlang::with_options(as_annotations(x), mlagreement.threads = threads)
+  }
   cols <- select_labels(x, labels)
   tally <- if (identical(cols, seq_along(x$labels))) {
-    x$tally
+    label_tally(x)
   } else {
-    count_labels(x, cols, keep_counts = FALSE)$tally  # reads only these labels
+    count_labels(x, cols, keep_counts = FALSE, threads = threads)$tally  # reads only these labels
   }
   check_estimable(x, tally)
-  est <- mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
-  fit <- new_mla(x, cols, est, tally, baseline)
+  fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is no longer a single-label design
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }
   fit
 }
-
-baseline_names <- c("fleiss", "ac1", "pabak")
 
 select_labels <- function(x, labels, call = rlang::caller_env()) {
   if (is.null(labels)) return(seq_along(x$labels))

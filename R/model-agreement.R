@@ -82,11 +82,11 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   pred_row <- match(rec_key, key)
   has <- !is.na(pred_row)
   n_rec <- length(rec_item)
+  # each record is its own item, shared with its prediction (annotator n_ann + 1)
   values <- rbind(record_values(x), pred_values[pred_row[has], , drop = FALSE])
-  sums <- pair_sums_cpp(values, length(x$labels),
-                        c(seq_len(n_rec), which(has)) - 1L, n_rec,
-                        c(rec_ann, rep(n_ann + 1L, sum(has))) - 1L, n_ann + 1L)
-  st <- pair_statistics(sums)
+  sums <- pair_sums_cpp(record_view(values, length(x$labels),
+                                    c(seq_len(n_rec), which(has)) - 1L, n_rec,
+                                    c(rec_ann, rep(n_ann + 1L, sum(has))) - 1L, n_ann + 1L))
   model_idx <- sums$a + 1L
   ids <- as.character(x$annotators)
 
@@ -97,39 +97,28 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
     observed = NA_real_,
     estimate = NA_real_
   )
-  model$n_decisions[model_idx] <- st$n_decisions
-  model$observed[model_idx] <- st$observed
-  model$estimate[model_idx] <- st$estimate
+  model$n_decisions[model_idx] <- as.integer(sums$n_decisions)
+  model$observed[model_idx] <- sums$observed
+  model$estimate[model_idx] <- sums$estimate
 
   hs <- annotation_pair_sums(x)
-  hst <- pair_statistics(hs)
-  human_summary <- annotator_summary(ids, hs)
   humans <- tibble::tibble(
     annotator = ids,
     comparison = "annotators",
     n_decisions = as.integer(hs$ann_joint),
-    observed = human_summary$observed,
-    estimate = human_summary$estimate
+    observed = hs$ann_observed,
+    estimate = hs$ann_estimate
   )
   all_rows <- tibble::tibble(
     annotator = "(all)",
     comparison = c("model", "annotators"),
-    n_decisions = c(sum(st$n_decisions), sum(hst$n_decisions)),
-    observed = c(pooled_observed(st), pooled_observed(hst)),
-    estimate = c(weighted_estimate(st, sums$n_items), weighted_estimate(hst, hs$n_items))
+    n_decisions = c(sum(as.integer(sums$n_decisions)), sum(as.integer(hs$n_decisions))),
+    observed = c(sums$pooled_observed, hs$pooled_observed),
+    estimate = c(sums$pooled_estimate, hs$pooled_estimate)
   )
   per <- rbind(model, humans)
   per <- per[order(match(per$annotator, ids), per$comparison == "annotators"), ]
   rbind(all_rows, per)
-}
-
-pooled_observed <- function(st) {
-  safe_div(sum(st$agree), sum(st$n_decisions))
-}
-
-weighted_estimate <- function(st, n_items) {
-  ok <- !is.na(st$estimate)
-  safe_div(sum(st$estimate[ok] * n_items[ok]), sum(n_items[ok]))
 }
 
 # Predictions as a records x labels 0/1 integer matrix over the labels of x.

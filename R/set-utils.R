@@ -5,14 +5,14 @@
 # Arguments of the set routines of the C++ core: values plus 0-based item and
 # annotator ids (empty for the dense layout, whose ids follow from position).
 set_core_args <- function(a) {
-  dense <- a$layout == "dense"
+  v <- annotation_view(a)
   list(
-    values = a$values,
-    n_labels = length(a$labels),
-    item = if (dense) integer() else a$item - 1L,
-    n_items = length(a$items),
-    annotator = if (dense) integer() else a$annotator - 1L,
-    n_annotators = length(a$annotators)
+    values = v$values,
+    n_labels = v$n_labels,
+    item = v$item,
+    n_items = v$n_items,
+    annotator = v$annotator,
+    n_annotators = v$n_annotators
   )
 }
 

@@ -134,10 +134,10 @@ scenario_names <- c("perfect", "noisy", "independent", "minimum")
 # The corpus MLA values exactly as mla() computes them, without building the
 # result tibbles (which dominate the cost of mla() on small designs).
 mla_corpus_values <- function(a) {
-  est <- mla_table_estimates_cpp(a$tally$cnt, a$tally$sx, a$tally$sdis)$corpus
-  c(observed = 1 - est$d_obs,
-    stats::setNames(na_if_nan(est$estimate), paste0("mla_", baseline_names)),
-    floor_observed = 1 - est$d_max)
+  est <- mla_estimates(label_tally(a))$corpus
+  c(observed = est$observed,
+    stats::setNames(est$estimate, paste0("mla_", baseline_names)),
+    floor_observed = est$floor_observed)
 }
 
 study_measures <- function(values, measures, R) {

@@ -47,7 +47,7 @@ single_label_corpus <- function(fit, tally) {
   corpus <- fit$corpus
   corpus$observed <- rep(1 - est$d_obs, 3L)
   corpus$expected <- 1 - est$w
-  corpus$estimate <- na_if_nan(est$estimate)
+  corpus$estimate <- est$estimate
   corpus$floor_observed <- NA_real_
   corpus$floor <- NA_real_
   fit$corpus <- corpus
@@ -55,7 +55,7 @@ single_label_corpus <- function(fit, tally) {
   # item rows: observed = the item's share of agreeing pairs, 1 - q d / 2 of
   # its Hamming disagreement d over the q one-hot labels
   fit$item_disagreement <- fit$item_disagreement * est$q / 2
-  fit$single_label <- list(q = est$q, alpha = na_if_nan(est$alpha),
+  fit$single_label <- list(q = est$q, alpha = est$alpha,
                            alpha_d_obs = est$alpha_d_obs, alpha_d_exp = est$alpha_d_exp)
   fit$notes <- single_label_notes(fit$notes, est)
   fit

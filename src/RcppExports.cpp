@@ -75,15 +75,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_records_cpp
-Rcpp::NumericMatrix boot_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item, const Rcpp::IntegerVector& annotator, int n_items, int n_annotators, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
-RcppExport SEXP _mlagreement_boot_records_cpp(SEXP valuesSEXP, SEXP itemSEXP, SEXP annotatorSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
+Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
+RcppExport SEXP _mlagreement_boot_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type slot(slotSEXP);
+    Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
     Rcpp::traits::input_parameter< bool >::type both(bothSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
     Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
@@ -94,23 +92,21 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
     Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(values, item, annotator, n_items, n_annotators, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
+    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_stats_records_cpp
-Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item, const Rcpp::IntegerVector& annotator, int n_items, int n_annotators, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw);
-RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP valuesSEXP, SEXP itemSEXP, SEXP annotatorSEXP, SEXP n_itemsSEXP, SEXP n_annotatorsSEXP, SEXP awSEXP, SEXP iwSEXP) {
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw);
+RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type slot(slotSEXP);
+    Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type aw(awSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type iw(iwSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(values, item, annotator, n_items, n_annotators, aw, iw));
+    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(view, slot, n_drawn, aw, iw));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -124,21 +120,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // count_decisions_cpp
-Rcpp::List count_decisions_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& label_cols, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int max_m, bool keep_counts, int threads);
-RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP label_colsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
+Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads);
+RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP viewSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type label_cols(label_colsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_counts(keep_countsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(values, n_labels, label_cols, item, n_items, annotator, n_annotators, max_m, keep_counts, threads));
+    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(view, max_m, keep_counts, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -163,18 +153,47 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// pair_sums_cpp
-Rcpp::List pair_sums_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
-RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+// mla_item_disagreement_cpp
+Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum, const Rcpp::IntegerVector& n_pairable);
+RcppExport SEXP _mlagreement_mla_item_disagreement_cpp(SEXP d_sumSEXP, SEXP n_pairableSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
-    rcpp_result_gen = Rcpp::wrap(pair_sums_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type d_sum(d_sumSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type n_pairable(n_pairableSEXP);
+    rcpp_result_gen = Rcpp::wrap(mla_item_disagreement_cpp(d_sum, n_pairable));
+    return rcpp_result_gen;
+END_RCPP
+}
+// mla_item_estimates_cpp
+Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::NumericVector& w);
+RcppExport SEXP _mlagreement_mla_item_estimates_cpp(SEXP dSEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type d(dSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(mla_item_estimates_cpp(d, w));
+    return rcpp_result_gen;
+END_RCPP
+}
+// hamming_alpha_cpp
+Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_hamming_alpha_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(hamming_alpha_cpp(cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
+// pair_sums_cpp
+Rcpp::List pair_sums_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP viewSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(pair_sums_cpp(view));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -234,13 +253,16 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 7},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 4},
-    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 15},
-    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
+    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 13},
+    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 5},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
-    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 10},
+    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
-    {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 6},
+    {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},
+    {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
+    {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
+    {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},

@@ -1,11 +1,14 @@
-// R glue for the bootstrap engines (src/mlagreement/bootstrap.h): unwrap,
+// R glue for the bootstrap engines (src/mlagreement/boot_*.h): unwrap,
 // call the core, wrap. Undefined coefficients (NaN in the core) become NA.
 #include <Rcpp.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "mlagreement/bootstrap.h"
+#include "glue-view.h"
+#include "mlagreement/boot_items.h"
+#include "mlagreement/boot_records.h"
+#include "mlagreement/boot_units.h"
 
 namespace {
 
@@ -24,24 +27,11 @@ mla::UnitDesign unit_design(std::size_t n_items, const Rcpp::IntegerVector& unit
   return u;
 }
 
-mla::RecordDesign record_design(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item,
-                                const Rcpp::IntegerVector& annotator, int n_items,
-                                int n_annotators) {
-  mla::RecordDesign d;
-  d.n_labels = static_cast<std::size_t>(values.nrow());
-  d.n_records = static_cast<std::size_t>(values.ncol());
-  d.n_items = static_cast<std::size_t>(n_items);
-  d.n_annotators = static_cast<std::size_t>(n_annotators);
-  d.item = item.begin();
-  d.annotator = annotator.begin();
-  d.values = values.begin();
-  return d;
+mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_drawn) {
+  return mla::DrawnAnnotators{INTEGER_RO(slot), static_cast<std::size_t>(n_drawn)};
 }
 
-void nan_to_na(Rcpp::NumericMatrix& out) {
-  for (double& v : out)
-    if (std::isnan(v)) v = NA_REAL;
-}
+void nan_to_na(Rcpp::NumericMatrix& out) { glue::nan_to_na(out); }
 
 std::size_t block_row(int s, double n_rep) {
   return mla::block_begin(s, static_cast<std::size_t>(n_rep));
@@ -163,47 +153,49 @@ Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcp
   return out;
 }
 
-// Annotator (both = false) or two-way (both = true) bootstrap on the records.
-// values: labels x records, -1 = no decision; item, annotator 0-based.
+// Annotator (both = false) or two-way (both = true) bootstrap on the records
+// of `view` (annotation_view() of the fit's labels). slot: each annotator's
+// 0-based index among the n_drawn annotators that are drawn, or -1.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_records_cpp(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& item,
-                                     const Rcpp::IntegerVector& annotator, int n_items,
-                                     int n_annotators, bool both,
+Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
+                                     int n_drawn, bool both,
                                      const Rcpp::IntegerVector& unit_of_item, int n_units,
                                      const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
                                      const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1,
                                      int threads) {
   Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
-  const mla::RecordDesign d = record_design(values, item, annotator, n_items, n_annotators);
-  const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
-  Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(d.n_labels)));
-  const mla::UnitDesign u = unit_design(d.n_items, unit_of_item, n_units, order, start);
-  const bool ok = mla::boot_records(d, u, both, mla::combine_seed(seed[0], seed[1]),
-                                    static_cast<std::size_t>(n_rep), s0, s1, threads, out.begin(),
-                                    static_cast<std::size_t>(out.nrow()));
-  if (!ok) Rcpp::stop("Internal error: the annotator bootstrap failed (out of memory?).");
-  nan_to_na(out);
-  return out;
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn);
+  return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
+    const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
+    Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    const mla::UnitDesign u = unit_design(v.n_items, unit_of_item, n_units, order, start);
+    const bool ok = mla::boot_records(v, codes, d, u, both, mla::combine_seed(seed[0], seed[1]),
+                                      static_cast<std::size_t>(n_rep), s0, s1, threads,
+                                      out.begin(), static_cast<std::size_t>(out.nrow()));
+    if (!ok) Rcpp::stop("Internal error: the annotator bootstrap failed (out of memory?).");
+    nan_to_na(out);
+    return out;
+  });
 }
 
-// Coefficients for given annotator multiplicities (n_annotators x B) and item
-// multiplicities (n_items x B, or a 0-column matrix for all ones).
+// Coefficients for given multiplicities of the drawn annotators (n_drawn x B)
+// and of the items (n_items x B, or a 0-column matrix for all ones).
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::IntegerMatrix& values,
-                                           const Rcpp::IntegerVector& item,
-                                           const Rcpp::IntegerVector& annotator, int n_items,
-                                           int n_annotators, const Rcpp::IntegerMatrix& aw,
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
+                                           int n_drawn, const Rcpp::IntegerMatrix& aw,
                                            const Rcpp::IntegerMatrix& iw) {
-  const mla::RecordDesign d = record_design(values, item, annotator, n_items, n_annotators);
-  Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(mla::n_boot_stats(d.n_labels)));
-  mla::RecordScratch s;
-  for (int b = 0; b < aw.ncol(); ++b) {
-    const int* a = aw.begin() + static_cast<std::size_t>(b) * d.n_annotators;
-    const int* w = iw.ncol() > 0 ? iw.begin() + static_cast<std::size_t>(b) * d.n_items : nullptr;
-    mla::records_stats(d, a, w, s, out.begin() + b, static_cast<std::size_t>(out.nrow()));
-  }
-  nan_to_na(out);
-  return out;
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn);
+  return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
+    Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    mla::RecordScratch s;
+    for (int b = 0; b < aw.ncol(); ++b) {
+      const int* a = aw.begin() + static_cast<std::size_t>(b) * d.n_drawn;
+      const int* w = iw.ncol() > 0 ? iw.begin() + static_cast<std::size_t>(b) * v.n_items : nullptr;
+      mla::records_stats(v, codes, d, a, w, s, out.begin() + b, static_cast<std::size_t>(out.nrow()));
+    }
+    nan_to_na(out);
+    return out;
+  });
 }
 
 // [[Rcpp::export(rng = false)]]

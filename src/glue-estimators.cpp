@@ -1,66 +1,134 @@
-// R glue for the Hamming estimators (MLA, floors, specific agreement).
+// R glue for the estimator kernel (src/mlagreement/estimators.h): unwrap,
+// call the kernel, wrap. Undefined values (NaN in the kernel) become NA.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "glue-view.h"
 #include "mlagreement/estimators.h"
+
+namespace {
+
+namespace mla = mlagreement;
+
+constexpr int kB = mla::kBaselines;
+
+// The max_m x labels tables R holds (counting pass, `tally`) as a kernel table.
+mla::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                            const Rcpp::NumericMatrix& sdis) {
+  mla::LabelTable t;
+  t.reset(static_cast<std::size_t>(cnt.ncol()), static_cast<std::size_t>(cnt.nrow()));
+  std::copy(cnt.begin(), cnt.end(), t.cnt.begin());
+  std::copy(sx.begin(), sx.end(), t.sx.begin());
+  std::copy(sdis.begin(), sdis.end(), t.sdis.begin());
+  return t;
+}
+
+// Label level: one value per label, or labels x baselines.
+Rcpp::List label_estimates(const std::vector<mla::LabelSummary>& labels) {
+  const int k = static_cast<int>(labels.size());
+  Rcpp::NumericVector n_rated(k), n_pairable(k), decisions(k), positives(k), prevalence(k),
+      observed(k), positive_agreement(k), negative_agreement(k);
+  Rcpp::NumericMatrix expected(k, kB), estimate(k, kB), weight(k, kB), floor(k, kB);
+  Rcpp::IntegerMatrix reason(k, kB);
+  for (int b = 0; b < kB; ++b) {
+    const std::vector<double> w = mla::label_weights(labels, b);
+    std::copy(w.begin(), w.end(), weight.begin() + static_cast<std::size_t>(b) * k);
+  }
+  for (int j = 0; j < k; ++j) {
+    const mla::LabelSummary& s = labels[static_cast<std::size_t>(j)];
+    n_rated[j] = s.n_rated;
+    n_pairable[j] = s.n_pairable;
+    decisions[j] = s.decisions;
+    positives[j] = s.positives;
+    prevalence[j] = s.p;
+    observed[j] = 1.0 - s.d_obs;
+    positive_agreement[j] = mla::ratio_or_nan(s.pos_num, s.pos_den);
+    negative_agreement[j] = mla::ratio_or_nan(s.neg_num, s.neg_den);
+    for (int b = 0; b < kB; ++b) {
+      expected(j, b) = 1.0 - mla::label_chance_disagreement(s, b);
+      estimate(j, b) = mla::label_coefficient(s, b);
+      floor(j, b) = mla::label_floor(s, b);
+      reason(j, b) = mla::label_reason(s, b);
+    }
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("n_rated") = n_rated, Rcpp::Named("n_pairable") = n_pairable,
+      Rcpp::Named("decisions") = decisions, Rcpp::Named("positives") = positives,
+      Rcpp::Named("prevalence") = glue::nan_to_na(prevalence),
+      Rcpp::Named("observed") = glue::nan_to_na(observed),
+      Rcpp::Named("expected") = glue::nan_to_na(expected),
+      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("weight") = glue::nan_to_na(weight),
+      Rcpp::Named("floor") = glue::nan_to_na(floor),
+      Rcpp::Named("positive_agreement") = glue::nan_to_na(positive_agreement),
+      Rcpp::Named("negative_agreement") = glue::nan_to_na(negative_agreement),
+      Rcpp::Named("reason") = reason);
+}
+
+// Corpus level: one value per baseline.
+Rcpp::List corpus_estimates(const mla::CorpusSummary& c) {
+  Rcpp::NumericVector w(c.w, c.w + kB), estimate(c.estimate, c.estimate + kB),
+      floor(c.floor, c.floor + kB), expected(kB);
+  for (int b = 0; b < kB; ++b) expected[b] = 1.0 - c.w[b];
+  return Rcpp::List::create(
+      Rcpp::Named("n_labels_used") = c.n_labels_used,
+      Rcpp::Named("observed") = glue::nan_to_na(1.0 - c.d_obs),
+      Rcpp::Named("expected") = glue::nan_to_na(expected),
+      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("floor_observed") = glue::nan_to_na(1.0 - c.d_max),
+      Rcpp::Named("floor") = glue::nan_to_na(floor), Rcpp::Named("w") = glue::nan_to_na(w),
+      Rcpp::Named("reason") = Rcpp::IntegerVector(c.reason, c.reason + kB));
+}
+
+}  // namespace
 
 // cnt, sx, sdis: max_m x labels tables from the counting pass or a tally.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_table_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
                                    const Rcpp::NumericMatrix& sdis) {
-  namespace mla = mlagreement;
-  const std::size_t mm = static_cast<std::size_t>(cnt.nrow());
-  const std::size_t k = static_cast<std::size_t>(cnt.ncol());
-  mla::LabelTable table;
-  table.reset(k, mm);
-  std::copy(cnt.begin(), cnt.end(), table.cnt.begin());
-  std::copy(sx.begin(), sx.end(), table.sx.begin());
-  std::copy(sdis.begin(), sdis.end(), table.sdis.begin());
+  const mla::LabelTable table = label_table(cnt, sx, sdis);
+  const std::size_t k = table.n_labels;
   std::vector<mla::LabelSummary> labels(k);
   for (std::size_t j = 0; j < k; ++j) labels[j] = mla::summarise_label(table, j);
-  const mla::CorpusSummary corpus = mla::summarise_corpus(labels);
+  return Rcpp::List::create(Rcpp::Named("label") = label_estimates(labels),
+                            Rcpp::Named("corpus") = corpus_estimates(mla::summarise_corpus(labels)));
+}
 
-  const int kk = static_cast<int>(k);
-  Rcpp::NumericVector n_rated(kk), n_pairable(kk), decisions(kk), positives(kk), p(kk), q(kk),
-      d_obs(kk), d_max(kk), pos_num(kk), pos_den(kk), neg_num(kk), neg_den(kk);
-  Rcpp::NumericMatrix w(kk, mla::kBaselines), estimate(kk, mla::kBaselines),
-      floor(kk, mla::kBaselines);
-  for (std::size_t j = 0; j < k; ++j) {
-    const mla::LabelSummary& s = labels[j];
-    n_rated[j] = s.n_rated;
-    n_pairable[j] = s.n_pairable;
-    decisions[j] = s.decisions;
-    positives[j] = s.positives;
-    p[j] = s.p;
-    q[j] = s.q;
-    d_obs[j] = s.d_obs;
-    d_max[j] = s.d_max;
-    pos_num[j] = s.pos_num;
-    pos_den[j] = s.pos_den;
-    neg_num[j] = s.neg_num;
-    neg_den[j] = s.neg_den;
-    for (int b = 0; b < mla::kBaselines; ++b) {
-      w(j, b) = mla::chance_disagreement_dd(b, s.p_dd, s.q_dd).value();
-      estimate(j, b) = mla::label_coefficient(s, b);
-      floor(j, b) = mla::label_floor(s, b);
-    }
+// Items' observed disagreement from the counting pass's per-item sums.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum,
+                                              const Rcpp::IntegerVector& n_pairable) {
+  Rcpp::NumericVector out(d_sum.size());
+  for (R_xlen_t i = 0; i < d_sum.size(); ++i) {
+    out[i] = mla::item_disagreement(d_sum[i], static_cast<double>(n_pairable[i]));
   }
-  Rcpp::NumericVector corpus_w(corpus.w, corpus.w + mla::kBaselines);
-  Rcpp::NumericVector corpus_estimate(corpus.estimate, corpus.estimate + mla::kBaselines);
-  Rcpp::NumericVector corpus_floor(corpus.floor, corpus.floor + mla::kBaselines);
-  return Rcpp::List::create(
-      Rcpp::Named("label") = Rcpp::List::create(
-          Rcpp::Named("n_rated") = n_rated, Rcpp::Named("n_pairable") = n_pairable,
-          Rcpp::Named("decisions") = decisions, Rcpp::Named("positives") = positives,
-          Rcpp::Named("p") = p, Rcpp::Named("q") = q, Rcpp::Named("d_obs") = d_obs,
-          Rcpp::Named("d_max") = d_max, Rcpp::Named("pos_num") = pos_num,
-          Rcpp::Named("pos_den") = pos_den, Rcpp::Named("neg_num") = neg_num,
-          Rcpp::Named("neg_den") = neg_den, Rcpp::Named("w") = w,
-          Rcpp::Named("estimate") = estimate, Rcpp::Named("floor") = floor),
-      Rcpp::Named("corpus") = Rcpp::List::create(
-          Rcpp::Named("n_labels_used") = corpus.n_labels_used,
-          Rcpp::Named("d_obs") = corpus.d_obs, Rcpp::Named("d_max") = corpus.d_max,
-          Rcpp::Named("w") = corpus_w, Rcpp::Named("estimate") = corpus_estimate,
-          Rcpp::Named("floor") = corpus_floor));
+  return glue::nan_to_na(out);
+}
+
+// Item agreement (1 - d) and coefficients (items x baselines) against the
+// corpus chance disagreement w of each baseline; d: mla_item_disagreement_cpp().
+// [[Rcpp::export(rng = false)]]
+Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::NumericVector& w) {
+  const R_xlen_t n = d.size();
+  Rcpp::NumericVector observed(n);
+  Rcpp::NumericMatrix estimate(static_cast<int>(n), kB);
+  for (R_xlen_t i = 0; i < n; ++i) observed[i] = 1.0 - d[i];
+  for (int b = 0; b < kB; ++b) {
+    for (R_xlen_t i = 0; i < n; ++i) estimate(i, b) = mla::item_coefficient(d[i], w[b]);
+  }
+  return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(observed),
+                            Rcpp::Named("estimate") = glue::nan_to_na(estimate));
+}
+
+// Hamming alpha's observed and expected disagreement from the label tables
+// (NA when no label has an item with two decisions).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                             const Rcpp::NumericMatrix& sdis) {
+  const mla::HammingAlpha a = mla::hamming_alpha(label_table(cnt, sx, sdis));
+  return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(a.observed),
+                            Rcpp::Named("expected") = glue::nan_to_na(a.expected),
+                            Rcpp::Named("n_labels_used") = a.n_labels_used);
 }

@@ -1,6 +1,7 @@
 // R glue for the pairwise annotator statistics: unwrap, call the core, wrap.
 #include <Rcpp.h>
 
+#include "glue-view.h"
 #include "mlagreement/pairs.h"
 
 namespace {
@@ -11,21 +12,14 @@ namespace {
 void check_interrupt(void*) { R_CheckUserInterrupt(); }
 bool user_interrupted() { return R_ToplevelExec(check_interrupt, nullptr) == FALSE; }
 
+// Undefined values (NaN in the core) become NA.
 Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
-  return Rcpp::NumericVector(v.begin(), v.end());
+  Rcpp::NumericVector out(v.begin(), v.end());
+  return glue::nan_to_na(out);
 }
 
 template <typename T, typename Codes>
-Rcpp::List run_pairs(const T* values, R_xlen_t n_values, int n_labels,
-                     const Rcpp::IntegerVector& item, int n_items,
-                     const Rcpp::IntegerVector& annotator, int n_annotators,
-                     const Codes& codes) {
-  const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::RecordView<T> view{values, static_cast<std::size_t>(n_values) / k, k,
-                                  item.size() > 0 ? INTEGER_RO(item) : nullptr,
-                                  static_cast<std::size_t>(n_items),
-                                  annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
-                                  static_cast<std::size_t>(n_annotators)};
+Rcpp::List run_pairs(const mlagreement::RecordView<T>& view, const Codes& codes) {
   mlagreement::PairResult res;
   if (!mlagreement::pair_sums(view, codes, res, user_interrupted)) {
     throw Rcpp::internal::InterruptedException();  // Rcpp's wrapper calls Rf_onintr()
@@ -36,38 +30,25 @@ Rcpp::List run_pairs(const T* values, R_xlen_t n_values, int n_labels,
       Rcpp::Named("n_items") = as_numeric(res.n_items),
       Rcpp::Named("n_decisions") = as_numeric(res.n_decisions),
       Rcpp::Named("agree") = as_numeric(res.agree),
-      Rcpp::Named("d_obs") = as_numeric(res.d_obs),
       Rcpp::Named("w") = as_numeric(res.w),
-      Rcpp::Named("n_labels_used") = as_numeric(res.n_labels_used),
-      Rcpp::Named("ann_positives") = as_numeric(res.ann_positives),
-      Rcpp::Named("ann_decisions") = as_numeric(res.ann_decisions),
+      Rcpp::Named("observed") = as_numeric(res.observed),
+      Rcpp::Named("estimate") = as_numeric(res.estimate),
       Rcpp::Named("ann_items") = as_numeric(res.ann_items),
-      Rcpp::Named("ann_agree") = as_numeric(res.ann_agree),
       Rcpp::Named("ann_joint") = as_numeric(res.ann_joint),
-      Rcpp::Named("ann_wsum") = as_numeric(res.ann_wsum),
-      Rcpp::Named("ann_esum") = as_numeric(res.ann_esum));
+      Rcpp::Named("ann_prevalence") = as_numeric(res.ann_prevalence),
+      Rcpp::Named("ann_observed") = as_numeric(res.ann_observed),
+      Rcpp::Named("ann_estimate") = as_numeric(res.ann_estimate),
+      Rcpp::Named("pooled_observed") = glue::nan_to_na(res.pooled_observed),
+      Rcpp::Named("pooled_estimate") = glue::nan_to_na(res.pooled_estimate));
 }
 
 }  // namespace
 
-// values: records x labels (column-major; a dense items x annotators x labels
-// array is one), already validated as 0/1/NA. item, annotator: 0-based ids of
-// each record, or length 0 for the dense layout.
+// view: annotation_view() of the object (every label), values already
+// validated as 0/1/NA.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List pair_sums_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                         int n_items, const Rcpp::IntegerVector& annotator, int n_annotators) {
-  const R_xlen_t n = Rf_xlength(values);
-  switch (TYPEOF(values)) {
-    case INTSXP:
-      return run_pairs(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                       mlagreement::IntCodes{});
-    case LGLSXP:
-      return run_pairs(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                       mlagreement::IntCodes{});
-    case REALSXP:
-      return run_pairs(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                       mlagreement::RealCodes{});
-    default:
-      Rcpp::stop("Internal error: unsupported storage type for `values`.");
-  }
+Rcpp::List pair_sums_cpp(const Rcpp::List& view) {
+  return glue::with_record_view(view, [](const auto& v, const auto& codes) {
+    return run_pairs(v, codes);
+  });
 }

@@ -1,6 +1,7 @@
 // R glue for the single-label (categorical) coefficients.
 #include <Rcpp.h>
 
+#include "glue-view.h"
 #include "mlagreement/single_label.h"
 
 // cnt, sx, sdis: max_m x categories label tables of the one-hot design.
@@ -17,11 +18,12 @@ Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
       cnt.begin(), sx.begin(), sdis.begin(), static_cast<std::size_t>(cnt.nrow()),
       static_cast<std::size_t>(cnt.ncol()));
   const int nb = mla::SingleLabelSummary::kCoefficients;
+  Rcpp::NumericVector w(s.w, s.w + nb), estimate(s.estimate, s.estimate + nb);
   return Rcpp::List::create(
       Rcpp::Named("n_rated") = s.n_rated, Rcpp::Named("n_pairable") = s.n_pairable,
-      Rcpp::Named("q") = s.q, Rcpp::Named("d_obs") = s.d_obs,
-      Rcpp::Named("w") = Rcpp::NumericVector(s.w, s.w + nb),
-      Rcpp::Named("estimate") = Rcpp::NumericVector(s.estimate, s.estimate + nb),
-      Rcpp::Named("alpha_d_obs") = s.alpha_d_obs, Rcpp::Named("alpha_d_exp") = s.alpha_d_exp,
-      Rcpp::Named("alpha") = s.alpha);
+      Rcpp::Named("q") = s.q, Rcpp::Named("d_obs") = glue::nan_to_na(s.d_obs),
+      Rcpp::Named("w") = glue::nan_to_na(w), Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("alpha_d_obs") = glue::nan_to_na(s.alpha_d_obs),
+      Rcpp::Named("alpha_d_exp") = glue::nan_to_na(s.alpha_d_exp),
+      Rcpp::Named("alpha") = glue::nan_to_na(s.alpha));
 }

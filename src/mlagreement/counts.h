@@ -56,9 +56,9 @@ struct RecordView {
   std::size_t n_items;
   const int* annotator;  // 0-based annotator of each record (nullptr when dense)
   std::size_t n_annotators;
-  // Columns of the labels to count, n_labels of them (nullptr: every column;
-  // only the counting pass reads it). Counting a subset of labels reads only
-  // their columns.
+  // Columns of the labels to read, n_labels of them (nullptr: every column;
+  // the counting pass and the annotator bootstrap read it, through column()).
+  // Counting a subset of labels reads only their columns.
   const int* label_cols = nullptr;
   std::size_t column_of(std::size_t j) const noexcept {
     return label_cols ? static_cast<std::size_t>(label_cols[j]) : j;

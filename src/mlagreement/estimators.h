@@ -1,8 +1,14 @@
-// Hamming-based estimators from the label tables (paper sections 3.1-3.5,
-// with Gwet's unequal-raters conventions for missing decisions).
+// The estimator kernel: the one place that turns (x, m) counts or weighted
+// counts into Hamming estimates (paper sections 3.1-3.5, with Gwet's
+// unequal-raters conventions for missing decisions): observed and chance
+// disagreement, label and corpus coefficients, eq. 6 weights, eq. 7 floors,
+// specific agreement, item coefficients, the pooled coefficient of an
+// annotator pair, and the reason each undefined value is undefined.
+// Undefined values are NaN (the glue turns them into NA).
 //
 // Disagreement is computed directly (2pq, 2x(m-x)/(m(m-1))) rather than as
 // 1 - agreement, so rare labels keep full relative precision.
+// Pure C++: no R headers.
 #ifndef MLAGREEMENT_ESTIMATORS_H
 #define MLAGREEMENT_ESTIMATORS_H
 
@@ -10,7 +16,6 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
-#include <utility>
 #include <vector>
 
 #include "ddouble.h"
@@ -20,8 +25,20 @@ namespace mlagreement {
 
 constexpr double kNA = std::numeric_limits<double>::quiet_NaN();
 
+enum Baseline { kFleiss = 0, kAc1 = 1, kPabak = 2 };
+constexpr int kBaselines = 3;
+
+// Why a value is undefined (0: it is defined). R maps the codes to text.
+enum Reason {
+  kDefined = 0,
+  kConstantLabel = 1,  // label: chance disagreement 0 under the baseline
+  kNotPairable = 2,    // label: decisions, but no item with two
+  kNotRated = 3,       // label: no decisions at all
+  kAllConstant = 4     // corpus: chance disagreement 0 on every label
+};
+
 struct LabelSummary {
-  double n_rated = 0;     // items with >= 1 decision
+  double n_rated = 0;     // items with >= 1 decision (or their weight)
   double n_pairable = 0;  // items with >= 2 decisions
   double decisions = 0, positives = 0;
   double p = kNA, q = kNA;        // mean over rated items of x/m and (m-x)/m
@@ -31,29 +48,43 @@ struct LabelSummary {
   dd p_dd, q_dd, d_obs_dd, d_max_dd;  // the same in double-double, for the coefficients
 };
 
+// Per-label sums the summaries are means of. Acc is dd for the label tables
+// and double for the annotator bootstrap (whose items carry weighted counts).
+template <typename Acc>
+struct LabelSums {
+  double n_rated = 0, n_pairable = 0, decisions = 0, positives = 0;
+  Acc p_sum{}, q_sum{}, d_sum{};  // sums of x/m, (m-x)/m, 2x(m-x)/pairs
+  double pos_num = 0, pos_den = 0, neg_num = 0, neg_den = 0;
+};
+
 namespace detail {
+
+inline dd mean_of(const dd& sum, double n) { return sum / dd(n); }
+inline dd mean_of(double sum, double n) { return dd(sum / n); }
 
 // Largest sum over pairable items of 2x(m-x)/(m(m-1)) with the positive total
 // fixed. The objective is separable and concave in each item's x, so taking the
 // `positives` largest marginal gains (greedy) is exact. Items with m = 1 absorb
 // a positive at zero gain. Equal-m items share one gain sequence, so the list
 // holds sum(m) entries, not one per item.
-inline dd max_disagreement(const double* cnt, std::size_t max_m, double positives) {
+template <typename Count>
+dd max_disagreement(const Count* cnt, std::size_t max_m, double positives) {
   struct Gain {
     double value, numerator, denominator, multiplicity;  // value = numerator / denominator
   };
   std::vector<Gain> gains;
   for (std::size_t s = 0; s < max_m; ++s) {
-    if (cnt[s] == 0.0) continue;
+    const double n = static_cast<double>(cnt[s]);
+    if (n == 0.0) continue;
     const double m = static_cast<double>(s + 1);
     if (s == 0) {
-      gains.push_back({0.0, 0.0, 1.0, cnt[s]});
+      gains.push_back({0.0, 0.0, 1.0, n});
       continue;
     }
     for (std::size_t x = 0; x <= s; ++x) {
       const double num = 2.0 * (m - 2.0 * static_cast<double>(x) - 1.0);
       const double den = m * (m - 1.0);
-      gains.push_back({num / den, num, den, cnt[s]});
+      gains.push_back({num / den, num, den, n});
     }
   }
   std::sort(gains.begin(), gains.end(),
@@ -71,63 +102,75 @@ inline dd max_disagreement(const double* cnt, std::size_t max_m, double positive
 
 }  // namespace detail
 
-// with_floor = false skips the eq. 7 floor (a sort per label), which the
-// bootstrap replicates do not report.
-inline LabelSummary summarise_label(const LabelTable& t, std::size_t j, bool with_floor = true) {
+// Means from the sums: prevalences over rated items, disagreement over
+// pairable items.
+template <typename Acc>
+LabelSummary summarise_sums(const LabelSums<Acc>& a) {
   LabelSummary s;
-  const std::size_t mm = t.max_m;
-  const double* cnt = t.cnt.data() + j * mm;
-  const double* sx = t.sx.data() + j * mm;
-  const double* sdis = t.sdis.data() + j * mm;
-  dd p_sum, q_sum, d_sum;
-  for (std::size_t slot = 0; slot < mm; ++slot) {
-    if (cnt[slot] == 0.0) continue;
-    const double m = static_cast<double>(slot + 1);
-    const double neg = m * cnt[slot] - sx[slot];  // sum of (m - x)
-    s.n_rated += cnt[slot];
-    s.decisions += m * cnt[slot];
-    s.positives += sx[slot];
-    p_sum = p_sum + dd(sx[slot]) / dd(m);
-    q_sum = q_sum + dd(neg) / dd(m);
-    if (slot == 0) continue;
-    s.n_pairable += cnt[slot];
-    d_sum = d_sum + dd(2.0 * sdis[slot]) / dd(m * (m - 1.0));
-    // sum x(x-1) = m*sum(x) - sum(x(m-x)) - sum(x); same for negatives.
-    s.pos_num += m * sx[slot] - sdis[slot] - sx[slot];
-    s.pos_den += (m - 1.0) * sx[slot];
-    s.neg_num += m * neg - sdis[slot] - neg;
-    s.neg_den += (m - 1.0) * neg;
-  }
+  s.n_rated = a.n_rated;
+  s.n_pairable = a.n_pairable;
+  s.decisions = a.decisions;
+  s.positives = a.positives;
+  s.pos_num = a.pos_num;
+  s.pos_den = a.pos_den;
+  s.neg_num = a.neg_num;
+  s.neg_den = a.neg_den;
   if (s.n_rated > 0) {
-    s.p_dd = p_sum / dd(s.n_rated);
-    s.q_dd = q_sum / dd(s.n_rated);
+    s.p_dd = detail::mean_of(a.p_sum, s.n_rated);
+    s.q_dd = detail::mean_of(a.q_sum, s.n_rated);
     s.p = s.p_dd.value();
     s.q = s.q_dd.value();
   }
   if (s.n_pairable > 0) {
-    s.d_obs_dd = d_sum / dd(s.n_pairable);
+    s.d_obs_dd = detail::mean_of(a.d_sum, s.n_pairable);
     s.d_obs = s.d_obs_dd.value();
-    if (with_floor) {
-      s.d_max_dd = detail::max_disagreement(cnt, mm, s.positives) / dd(s.n_pairable);
-      s.d_max = s.d_max_dd.value();
-    }
   }
   return s;
 }
 
-enum Baseline { kFleiss = 0, kAc1 = 1, kPabak = 2 };
-constexpr int kBaselines = 3;
-
-// 1 - A_e for one label: the chance disagreement of the baseline model.
-inline double chance_disagreement(int baseline, double p, double q) {
-  switch (baseline) {
-    case kFleiss: return 2.0 * p * q;
-    case kAc1: return p * p + q * q;
-    default: return 0.5;
+// Label j of a table. with_floor = false skips the eq. 7 floor (a sort per
+// label), which the bootstrap replicates do not report.
+template <typename Count>
+LabelSummary summarise_label(const CountTable<Count>& t, std::size_t j, bool with_floor = true) {
+  const std::size_t mm = t.max_m;
+  const Count* cnt = t.cnt.data() + j * mm;
+  const Count* sx = t.sx.data() + j * mm;
+  const Count* sdis = t.sdis.data() + j * mm;
+  LabelSums<dd> a;
+  for (std::size_t slot = 0; slot < mm; ++slot) {
+    const double n = static_cast<double>(cnt[slot]);
+    if (n == 0.0) continue;
+    const double m = static_cast<double>(slot + 1);
+    const double x = static_cast<double>(sx[slot]);
+    const double dis = static_cast<double>(sdis[slot]);
+    const double neg = m * n - x;  // sum of (m - x)
+    a.n_rated += n;
+    a.decisions += m * n;
+    a.positives += x;
+    a.p_sum = a.p_sum + dd(x) / dd(m);
+    a.q_sum = a.q_sum + dd(neg) / dd(m);
+    if (slot == 0) continue;
+    a.n_pairable += n;
+    a.d_sum = a.d_sum + dd(2.0 * dis) / dd(m * (m - 1.0));
+    // sum x(x-1) = m*sum(x) - sum(x(m-x)) - sum(x); same for negatives.
+    a.pos_num += m * x - dis - x;
+    a.pos_den += (m - 1.0) * x;
+    a.neg_num += m * neg - dis - neg;
+    a.neg_den += (m - 1.0) * neg;
   }
+  LabelSummary s = summarise_sums(a);
+  if (s.n_pairable > 0 && with_floor) {
+    s.d_max_dd = detail::max_disagreement(cnt, mm, s.positives) / dd(s.n_pairable);
+    s.d_max = s.d_max_dd.value();
+  }
+  return s;
 }
 
-inline dd chance_disagreement_dd(int baseline, const dd& p, const dd& q) {
+// num / den, NaN when den is not positive (specific agreement, pooled shares).
+inline double ratio_or_nan(double num, double den) { return den > 0.0 ? num / den : kNA; }
+
+// 1 - A_e for one label: the chance disagreement of the baseline model.
+inline dd chance_disagreement(int baseline, const dd& p, const dd& q) {
   switch (baseline) {
     case kFleiss: return dd(2.0) * p * q;
     case kAc1: return p * p + q * q;
@@ -135,7 +178,7 @@ inline dd chance_disagreement_dd(int baseline, const dd& p, const dd& q) {
   }
 }
 
-// Coefficient 1 - D_o / (1 - A_e); NaN when undefined.
+// Coefficient 1 - d / w; NaN when undefined.
 inline double coefficient(double d_obs, double w) {
   if (!(w > 0.0) || std::isnan(d_obs)) return kNA;
   return 1.0 - d_obs / w;
@@ -148,14 +191,24 @@ inline double coefficient(const dd& d_obs, const dd& w) {
   return ((w - d_obs) / w).value();
 }
 
-// Label coefficient and normalised floor under one baseline.
+// Chance disagreement, coefficient and normalised floor of one label under
+// one baseline (NaN without a pairable item).
+inline double label_chance_disagreement(const LabelSummary& s, int baseline) {
+  if (!(s.n_pairable > 0)) return kNA;
+  return chance_disagreement(baseline, s.p_dd, s.q_dd).value();
+}
 inline double label_coefficient(const LabelSummary& s, int baseline) {
   if (!(s.n_pairable > 0)) return kNA;
-  return coefficient(s.d_obs_dd, chance_disagreement_dd(baseline, s.p_dd, s.q_dd));
+  return coefficient(s.d_obs_dd, chance_disagreement(baseline, s.p_dd, s.q_dd));
 }
 inline double label_floor(const LabelSummary& s, int baseline) {
   if (!(s.n_pairable > 0)) return kNA;
-  return coefficient(s.d_max_dd, chance_disagreement_dd(baseline, s.p_dd, s.q_dd));
+  return coefficient(s.d_max_dd, chance_disagreement(baseline, s.p_dd, s.q_dd));
+}
+inline int label_reason(const LabelSummary& s, int baseline) {
+  if (!(s.n_rated > 0)) return kNotRated;
+  if (!(s.n_pairable > 0)) return kNotPairable;
+  return label_chance_disagreement(s, baseline) == 0.0 ? kConstantLabel : kDefined;
 }
 
 // Corpus-level values: means over labels with a pairable item.
@@ -165,6 +218,7 @@ struct CorpusSummary {
   double w[kBaselines] = {kNA, kNA, kNA};
   double estimate[kBaselines] = {kNA, kNA, kNA};
   double floor[kBaselines] = {kNA, kNA, kNA};
+  int reason[kBaselines] = {kDefined, kDefined, kDefined};
 };
 
 inline CorpusSummary summarise_corpus(const std::vector<LabelSummary>& labels) {
@@ -175,7 +229,7 @@ inline CorpusSummary summarise_corpus(const std::vector<LabelSummary>& labels) {
     c.n_labels_used += 1;
     d = d + s.d_obs_dd;
     dm = dm + s.d_max_dd;
-    for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + chance_disagreement_dd(b, s.p_dd, s.q_dd);
+    for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + chance_disagreement(b, s.p_dd, s.q_dd);
   }
   if (c.n_labels_used > 0) {
     const dd n(c.n_labels_used);
@@ -186,9 +240,161 @@ inline CorpusSummary summarise_corpus(const std::vector<LabelSummary>& labels) {
       // the common factor 1/n cancels in (w - d) / w
       c.estimate[b] = coefficient(d, w[b]);
       c.floor[b] = coefficient(dm, w[b]);
+      if (!(c.w[b] > 0.0)) c.reason[b] = kAllConstant;
     }
   }
   return c;
+}
+
+// A bootstrap replicate's statistics: kBaselines corpus coefficients, then
+// label coefficients baseline-major (slot kBaselines + b * k + j), the row
+// order of tidy(fit, "label").
+inline std::size_t n_boot_stats(std::size_t k) {
+  return static_cast<std::size_t>(kBaselines) * (1 + k);
+}
+
+// Coefficients of one replicate into out[s * stride].
+inline void write_stats(const std::vector<LabelSummary>& ls, double* out, std::size_t stride) {
+  const CorpusSummary c = summarise_corpus(ls);
+  const std::size_t k = ls.size();
+  const std::size_t nb = static_cast<std::size_t>(kBaselines);
+  for (std::size_t b = 0; b < nb; ++b) {
+    out[b * stride] = c.estimate[b];
+    for (std::size_t j = 0; j < k; ++j) {
+      out[(nb + b * k + j) * stride] = label_coefficient(ls[j], static_cast<int>(b));
+    }
+  }
+}
+
+// Eq. 6 weights of the labels under one baseline: chance disagreements
+// normalised to sum to 1 over the pairable labels (NaN elsewhere, and
+// everywhere when they sum to 0). The sum is taken in long double, in label
+// order, as R's colSums() took it.
+inline std::vector<double> label_weights(const std::vector<LabelSummary>& labels, int baseline) {
+  std::vector<double> out(labels.size());
+  long double total = 0.0L;
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    out[j] = label_chance_disagreement(labels[j], baseline);
+    if (!std::isnan(out[j])) total += out[j];
+  }
+  const double sum = static_cast<double>(total);
+  for (double& w : out) w = sum > 0.0 ? w / sum : kNA;
+  return out;
+}
+
+// Item level: observed disagreement, the mean over the item's pairable labels
+// of 2x(m-x)/(m(m-1)), and its coefficient against a corpus chance
+// disagreement w (a diagnostic, paper section 3.2).
+inline double item_disagreement(double d_sum, double n_pairable) {
+  return n_pairable > 0.0 ? d_sum / n_pairable : kNA;
+}
+inline double item_coefficient(double d_obs, double w) {
+  return (w > 0.0) ? 1.0 - d_obs / w : kNA;
+}
+
+// An annotator pair's pooled-marginal coefficient from its label counts
+// (L: n2 items both decided, dis of them disagreeing, n1 items either
+// decided, psum 2x/m summed over those): what the kernel gives on the
+// two-annotator subset of their shared items.
+struct PairEstimate {
+  double n_decisions = 0, agree = 0, n_labels_used = 0;
+  double d_obs = kNA, w = kNA, observed = kNA, estimate = kNA;
+};
+
+template <typename L>
+PairEstimate pooled_pair(const L* labels, std::size_t k) {
+  PairEstimate e;
+  double dis = 0, d_sum = 0, w_sum = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    const double n2 = labels[j].n2;
+    e.n_decisions += n2;
+    dis += labels[j].dis;
+    if (labels[j].n2 == 0) continue;
+    const double prev =
+        static_cast<double>(labels[j].psum) / (2.0 * static_cast<double>(labels[j].n1));
+    e.n_labels_used += 1;
+    d_sum += static_cast<double>(labels[j].dis) / n2;
+    w_sum += 2.0 * prev * (1.0 - prev);
+  }
+  e.agree = e.n_decisions - dis;
+  if (e.n_labels_used > 0) {
+    e.d_obs = d_sum / e.n_labels_used;
+    e.w = w_sum / e.n_labels_used;
+  }
+  e.observed = ratio_or_nan(e.agree, e.n_decisions);
+  e.estimate = coefficient(e.d_obs, e.w);
+  return e;
+}
+
+// Pooled over pairs: agreeing over joint decisions, and the coefficients
+// weighted by shared items (undefined pairs left out). Long double sums in
+// pair order, as R's sum() took them.
+struct PairPool {
+  long double agree = 0, n_decisions = 0, weighted = 0, weight = 0;
+  void add(const PairEstimate& e, double n_items) {
+    agree += e.agree;
+    n_decisions += e.n_decisions;
+    if (std::isnan(e.estimate)) return;
+    weighted += e.estimate * n_items;
+    weight += n_items;
+  }
+  double observed() const {
+    return ratio_or_nan(static_cast<double>(agree), static_cast<double>(n_decisions));
+  }
+  double estimate() const {
+    return ratio_or_nan(static_cast<double>(weighted), static_cast<double>(weight));
+  }
+};
+
+// Krippendorff's alpha with Hamming distance from a label table, pooled over
+// labels: per label j, over the items with m >= 2, n_j = sum m, n1_j = sum x,
+// D_o,j = sum 2 x (m - x) / (m - 1) / n_j and D_e,j = 2 n1_j (n_j - n1_j) /
+// (n_j (n_j - 1)) (binary coincidences); observed and expected are the means
+// over labels with n_j > 0. Sums and means in long double, as R's colSums()
+// and mean() take them.
+struct HammingAlpha {
+  double observed = kNA, expected = kNA, n_labels_used = 0;
+};
+
+namespace detail {
+// R's mean() of doubles: a long double sum, refined by a second pass.
+inline double r_mean(const std::vector<double>& x) {
+  const long double n = static_cast<long double>(x.size());
+  long double s = 0.0L;
+  for (double v : x) s += v;
+  s /= n;
+  if (std::isfinite(static_cast<double>(s))) {
+    long double t = 0.0L;
+    for (double v : x) t += (v - s);
+    s += t / n;
+  }
+  return static_cast<double>(s);
+}
+}  // namespace detail
+
+template <typename Count>
+HammingAlpha hamming_alpha(const CountTable<Count>& t) {
+  std::vector<double> observed, expected;
+  for (std::size_t j = 0; j < t.n_labels; ++j) {
+    long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
+    for (std::size_t slot = 1; slot < t.max_m; ++slot) {
+      const double m = static_cast<double>(slot + 1);
+      const std::size_t at = j * t.max_m + slot;
+      n += static_cast<double>(t.cnt[at]) * m;
+      n1 += static_cast<double>(t.sx[at]);
+      dis += static_cast<double>(t.sdis[at]) * (2.0 / (m - 1.0));
+    }
+    const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
+    if (!(nd > 0.0)) continue;
+    observed.push_back(static_cast<double>(dis) / nd);
+    expected.push_back(nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0);
+  }
+  HammingAlpha a;
+  a.n_labels_used = static_cast<double>(observed.size());
+  if (observed.empty()) return a;
+  a.observed = detail::r_mean(observed);
+  a.expected = detail::r_mean(expected);
+  return a;
 }
 
 }  // namespace mlagreement

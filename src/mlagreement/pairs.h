@@ -20,10 +20,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
+#include <cmath>
 #include <vector>
 
 #include "counts.h"
+#include "estimators.h"
 #include "pair_index.h"
 
 namespace mlagreement {
@@ -31,11 +32,17 @@ namespace mlagreement {
 struct PairResult {
   std::vector<int> a, b;  // 0-based annotators, a < b
   std::vector<double> n_items, n_decisions, agree;
-  std::vector<double> d_obs, w, n_labels_used;  // d_obs, w NaN when no label is pairable
+  // d_obs, w, observed, estimate: NaN when undefined (estimator kernel)
+  std::vector<double> d_obs, w, n_labels_used, observed, estimate;
   std::vector<double> ann_positives, ann_decisions, ann_items;
   // Per annotator over their pairs: agreeing and joint decisions, and the
-  // shared-item weights and weighted coefficients of the defined pairs.
+  // shared-item weights and weighted coefficients of the defined pairs, and
+  // the three per-annotator shares (NaN when undefined).
   std::vector<double> ann_agree, ann_joint, ann_wsum, ann_esum;
+  std::vector<double> ann_prevalence, ann_observed, ann_estimate;
+  // Pooled over every pair (agreement over joint decisions; coefficients
+  // weighted by shared items).
+  double pooled_observed = kNA, pooled_estimate = kNA;
 };
 
 namespace detail {
@@ -116,6 +123,54 @@ ItemBuckets count_annotators(const RecordView<T>& v, const Codes& codes, PairRes
   return bucket_by_item(v.n_items, keep, [&v](std::size_t r) { return v.item_of(r); });
 }
 
+// Reduces the label counts of each pair (k per pair, in pair order) to its
+// statistics with the estimator kernel, and sums them per annotator.
+inline void reduce_pairs(const PairLabel* lab, std::size_t k, std::size_t n_annotators,
+                         PairResult& out) {
+  const std::size_t n_pairs = out.a.size();
+  out.n_decisions.assign(n_pairs, 0.0);
+  out.agree.assign(n_pairs, 0.0);
+  out.d_obs.assign(n_pairs, kNA);
+  out.w.assign(n_pairs, kNA);
+  out.n_labels_used.assign(n_pairs, 0.0);
+  out.observed.assign(n_pairs, kNA);
+  out.estimate.assign(n_pairs, kNA);
+  out.ann_agree.assign(n_annotators, 0.0);
+  out.ann_joint.assign(n_annotators, 0.0);
+  out.ann_wsum.assign(n_annotators, 0.0);
+  out.ann_esum.assign(n_annotators, 0.0);
+  PairPool pool;
+  for (std::size_t p = 0; p < n_pairs; ++p) {
+    const PairEstimate e = pooled_pair(lab + p * k, k);
+    out.n_decisions[p] = e.n_decisions;
+    out.agree[p] = e.agree;
+    out.n_labels_used[p] = e.n_labels_used;
+    out.d_obs[p] = e.d_obs;
+    out.w[p] = e.w;
+    out.observed[p] = e.observed;
+    out.estimate[p] = e.estimate;
+    pool.add(e, out.n_items[p]);
+    for (int c : {out.a[p], out.b[p]}) {
+      const std::size_t cc = static_cast<std::size_t>(c);
+      out.ann_agree[cc] += e.agree;
+      out.ann_joint[cc] += e.n_decisions;
+      if (std::isnan(e.estimate)) continue;
+      out.ann_wsum[cc] += out.n_items[p];
+      out.ann_esum[cc] += out.n_items[p] * e.estimate;
+    }
+  }
+  out.pooled_observed = pool.observed();
+  out.pooled_estimate = pool.estimate();
+  out.ann_prevalence.assign(n_annotators, kNA);
+  out.ann_observed.assign(n_annotators, kNA);
+  out.ann_estimate.assign(n_annotators, kNA);
+  for (std::size_t c = 0; c < n_annotators; ++c) {
+    out.ann_prevalence[c] = ratio_or_nan(out.ann_positives[c], out.ann_decisions[c]);
+    out.ann_observed[c] = ratio_or_nan(out.ann_agree[c], out.ann_joint[c]);
+    out.ann_estimate[c] = ratio_or_nan(out.ann_esum[c], out.ann_wsum[c]);
+  }
+}
+
 }  // namespace detail
 
 // `interrupted()` is polled between items, about every 2^24 label comparisons
@@ -132,57 +187,9 @@ bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
   detail::PairLabelCounter<T, Codes> counter{v, codes, out, lab, std::vector<T>(k)};
   if (!detail::visit_item_pairs(items, v.n_annotators, k, counter, interrupted)) return false;
 
-  // Reduce the label counts of each pair to its statistics.
-  const std::size_t n_pairs = out.a.size();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  out.n_decisions.assign(n_pairs, 0.0);
-  out.agree.assign(n_pairs, 0.0);
-  out.d_obs.assign(n_pairs, nan);
-  out.w.assign(n_pairs, nan);
-  out.n_labels_used.assign(n_pairs, 0.0);
-  out.ann_agree.assign(v.n_annotators, 0.0);
-  out.ann_joint.assign(v.n_annotators, 0.0);
-  out.ann_wsum.assign(v.n_annotators, 0.0);
-  out.ann_esum.assign(v.n_annotators, 0.0);
-  for (std::size_t p = 0; p < n_pairs; ++p) {
-    const detail::PairLabel* pl = lab.data() + p * k;
-    double n_dec = 0, dis = 0, used = 0, d_sum = 0, w_sum = 0;
-    for (std::size_t j = 0; j < k; ++j) {
-      const double n2 = pl[j].n2;
-      n_dec += n2;
-      dis += pl[j].dis;
-      if (pl[j].n2 == 0) continue;
-      const double prev = static_cast<double>(pl[j].psum) / (2.0 * static_cast<double>(pl[j].n1));
-      used += 1;
-      d_sum += static_cast<double>(pl[j].dis) / n2;
-      w_sum += 2.0 * prev * (1.0 - prev);
-    }
-    out.n_decisions[p] = n_dec;
-    out.agree[p] = n_dec - dis;
-    out.n_labels_used[p] = used;
-    if (used > 0) {
-      out.d_obs[p] = d_sum / used;
-      out.w[p] = w_sum / used;
-    }
-    const std::size_t pa = static_cast<std::size_t>(out.a[p]);
-    const std::size_t pb = static_cast<std::size_t>(out.b[p]);
-    for (std::size_t c : {pa, pb}) {
-      out.ann_agree[c] += n_dec - dis;
-      out.ann_joint[c] += n_dec;
-      if (used > 0 && out.w[p] > 0.0) {
-        out.ann_wsum[c] += out.n_items[p];
-        out.ann_esum[c] += out.n_items[p] * (1.0 - out.d_obs[p] / out.w[p]);
-      }
-    }
-  }
+  detail::reduce_pairs(lab.data(), k, v.n_annotators, out);
   return true;
 }
-
-template <typename T, typename Codes>
-void pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out) {
-  pair_sums(v, codes, out, [] { return false; });
-}
-
 }  // namespace mlagreement
 
 #endif

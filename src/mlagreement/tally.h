@@ -20,36 +20,6 @@
 
 namespace mlagreement {
 
-// Integer label table: slot j * max_m + m - 1 (as LabelTable).
-struct IntTable {
-  std::size_t n_labels = 0, max_m = 0;
-  std::vector<std::int64_t> cnt, sx, sdis;
-  void reset(std::size_t k, std::size_t mm) {
-    n_labels = k;
-    max_m = mm;
-    cnt.assign(k * mm, 0);
-    sx.assign(k * mm, 0);
-    sdis.assign(k * mm, 0);
-  }
-  void add(const IntTable& o) {
-    for (std::size_t s = 0; s < cnt.size(); ++s) {
-      cnt[s] += o.cnt[s];
-      sx[s] += o.sx[s];
-      sdis[s] += o.sdis[s];
-    }
-  }
-  LabelTable as_label_table() const {
-    LabelTable t;
-    t.reset(n_labels, max_m);
-    for (std::size_t s = 0; s < cnt.size(); ++s) {
-      t.cnt[s] = static_cast<double>(cnt[s]);
-      t.sx[s] = static_cast<double>(sx[s]);
-      t.sdis[s] = static_cast<double>(sdis[s]);
-    }
-    return t;
-  }
-};
-
 // 2 / (m (m - 1)) for m = 0..max_m (0 where undefined).
 inline std::vector<double> pair_factors(std::size_t max_m) {
   std::vector<double> f(max_m + 1, 0.0);

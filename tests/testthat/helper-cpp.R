@@ -6,8 +6,13 @@ cpp_harness <- local({
   env <- NULL
   function() {
     testthat::skip_on_cran()
-    src <- testthat::test_path("..", "..", "src")
-    testthat::skip_if_not(dir.exists(file.path(src, "mlagreement")), "package sources not found")
+    # the source tree, or under R CMD check the unpacked sources beside the
+    # check's copy of the tests
+    candidates <- c(testthat::test_path("..", "..", "src"),
+                    testthat::test_path("..", "..", "00_pkg_src", "mlagreement", "src"))
+    found <- dir.exists(file.path(candidates, "mlagreement"))
+    testthat::skip_if_not(any(found), "package sources not found")
+    src <- candidates[found][1]
     if (is.null(env)) {
       env <<- new.env()
       withr::with_envvar(

@@ -167,3 +167,17 @@ ref_item_stats <- function(x, m, w = rep(1L, nrow(x))) {
   }
   ref_coefficients(p, d, pairable)
 }
+
+# Hamming alpha from the label tables, in plain R: per label j, over the items
+# with m >= 2 decisions, n_j = sum m, n1_j = sum x,
+# D_o,j = sum 2 x (m - x) / (m - 1) / n_j, D_e,j = 2 n1_j (n_j - n1_j) / (n_j (n_j - 1)).
+ref_hamming_alpha_tables <- function(t) {
+  m <- seq_len(nrow(t$cnt))
+  pm <- m >= 2
+  n <- colSums(t$cnt[pm, , drop = FALSE] * m[pm])
+  n1 <- colSums(t$sx[pm, , drop = FALSE])
+  dis <- colSums(t$sdis[pm, , drop = FALSE] * (2 / (m[pm] - 1)))
+  used <- n > 0
+  expected <- ifelse(n[used] > 1, 2 * n1[used] * (n[used] - n1[used]) / (n[used] * (n[used] - 1)), 0)
+  list(observed = mean(dis[used] / n[used]), expected = mean(expected))
+}

@@ -234,3 +234,46 @@ test_that("decision tables given without value, or with 0/1 as labels, are refus
   expect_warning(annotations_long(all_picked, item, annotator, label),
                  class = "mlagreement_warning_all_selected")
 })
+
+test_that("annotation_view() is the zero-copy bundle the core reads", {
+  arr <- array(c(1L, 0L, NA, 1L, 1L, 0L, 0L, 1L), c(2, 2, 2))
+  a <- as_annotations(arr)
+  v <- annotation_view(a)
+  expect_identical(v$values, arr)
+  expect_identical(v$item, integer())
+  expect_identical(v$annotator, integer())
+  expect_identical(v$label_cols, integer())
+  expect_identical(c(v$n_items, v$n_annotators, v$n_labels), c(2L, 2L, 2L))
+  expect_identical(annotation_view(a, 2)$label_cols, 1L)
+  long <- data.frame(item = c("i1", "i1", "i2"), annotator = c("x", "y", "x"),
+                     label = c("p", "q", "p"))
+  b <- annotations_long(long, item, annotator, label)
+  vb <- annotation_view(b)
+  expect_identical(vb$item, as.integer(record_item(b) - 1L))
+  expect_identical(vb$annotator, as.integer(record_annotator(b) - 1L))
+  expect_identical(dim(record_values(b)), c(3L, 2L))
+})
+
+test_that("threads reach the counting pass of mla() and leave results unchanged", {
+  set.seed(4)
+  arr <- array(as.integer(runif(3000 * 4 * 3) < 0.3), c(3000, 4, 3))
+  one <- mla(arr, threads = 1)
+  two <- mla(arr, threads = 2)
+  expect_identical(tidy(two, level = "label"), tidy(one, level = "label"))
+  expect_identical(tidy(mla(arr, labels = c("label_1", "label_3"), threads = 2)),
+                   tidy(mla(arr, labels = c("label_1", "label_3"), threads = 1)))
+  expect_error(mla(arr, threads = 0), class = "mlagreement_error_threads")
+})
+
+test_that("the annotator bootstrap reads a label subset in place", {
+  set.seed(8)
+  arr <- array(as.integer(runif(30 * 5 * 4) < 0.4), c(30, 5, 4))
+  arr[sample(length(arr), 60)] <- NA
+  arr[, 5, 2:3] <- NA  # annotator 5 has decisions only on labels 1 and 4
+  keep <- c("label_2", "label_3")
+  sub <- mla(as_annotations(arr), labels = keep)
+  direct <- mla(as_annotations(arr[, , 2:3, drop = FALSE]))
+  t_sub <- withr::with_seed(1, mla_boot(sub, R = 40, resample = "annotators"))$t
+  t_direct <- withr::with_seed(1, mla_boot(direct, R = 40, resample = "annotators"))$t
+  expect_identical(unname(t_sub), unname(t_direct))
+})

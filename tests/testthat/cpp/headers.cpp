@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "mlagreement/bootstrap.h"
+#include "mlagreement/boot_items.h"
+#include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
 #include "mlagreement/ddouble.h"
 #include "mlagreement/rng.h"

@@ -1,0 +1,25 @@
+# The baseline registry: every baseline's name, display labels and position,
+# in the order of the C++ kernel's `Baseline` enum (src/mlagreement/estimators.h),
+# which is also the column order of every labels x baselines matrix it returns.
+baseline_registry <- data.frame(
+  name = c("fleiss", "ac1", "pabak"),
+  label = c("pooled marginal (Fleiss/Scott)", "Gwet AC1", "PABAK"),
+  short = c("F", "AC1", "PABAK"),
+  stringsAsFactors = FALSE
+)
+
+baseline_names <- baseline_registry$name
+n_baselines <- length(baseline_names)
+
+# Display label (print/format) and short label (floor line) of baselines `b`.
+baseline_label <- function(b) {
+  stats::setNames(baseline_registry$label, baseline_names)[b]
+}
+baseline_short <- function(b) {
+  stats::setNames(baseline_registry$short, baseline_names)[b]
+}
+
+# One row per value x baseline in long tables: `values` repeated per baseline,
+# and the matching baseline column.
+rep_baselines <- function(values) rep(values, times = n_baselines)
+baseline_column <- function(n) rep(baseline_names, each = n)

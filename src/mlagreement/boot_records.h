@@ -1,0 +1,171 @@
+// Annotator and two-way bootstrap on the records (paper section 5.5). A
+// replicate accumulates per-(item, label) sums over the drawn annotator
+// copies, read straight from the canonical object's records (a RecordView:
+// no copy, no transpose), and counts only pairs of distinct original
+// annotators as pairs; the estimator kernel turns the per-label sums into
+// coefficients.
+// Pure C++: no R headers. OpenMP regions touch no R API.
+#ifndef MLAGREEMENT_BOOT_RECORDS_H
+#define MLAGREEMENT_BOOT_RECORDS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "boot_units.h"
+#include "counts.h"
+#include "estimators.h"
+#include "rng.h"
+#include "threads.h"
+
+namespace mlagreement {
+
+// The annotators that are drawn: slot[a] is annotator a's index among the
+// n_drawn annotators with a decision on the labels of the view, -1 for the
+// others (they contribute nothing).
+struct DrawnAnnotators {
+  const int* slot = nullptr;
+  std::size_t n_drawn = 0;
+};
+
+// Weighted counts per (item, label), label-major (j * n_items + i), and the
+// per-label sums and summaries of one replicate.
+// copies: each record's annotator multiplicity (records layout).
+struct RecordScratch {
+  std::vector<double> X, M, Q, copies;
+  std::vector<LabelSummary> ls;
+  void init(std::size_t n_items, std::size_t k, std::size_t n_records) {
+    X.assign(n_items * k, 0);
+    M.assign(n_items * k, 0);
+    Q.assign(n_items * k, 0);
+    copies.resize(n_records);
+    ls.assign(k, LabelSummary());
+  }
+};
+
+namespace detail {
+
+// Adds a decision with annotator multiplicity c to cell `cell`.
+template <typename T, typename Codes>
+inline void add_copies(const Codes& codes, T val, double c, std::size_t cell, RecordScratch& s) {
+  if (!codes.decided(val)) return;
+  s.X[cell] += c * codes.positive(val);
+  s.M[cell] += c;
+  s.Q[cell] += c * c;
+}
+
+// X = sum c_a v_a, M = sum c_a, Q = sum c_a^2 over the annotators with a
+// decision, per (item, label); cells accumulate in record order.
+template <typename T, typename Codes, typename A>
+void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
+                     const A* ann_w, RecordScratch& s) {
+  const std::size_t n = v.n_items;
+  auto copies = [&](std::size_t a) {
+    const int slot = d.slot[a];
+    return slot < 0 ? 0.0 : static_cast<double>(ann_w[slot]);
+  };
+  for (std::size_t j = 0; j < v.n_labels; ++j) {
+    const T* col = v.column(j);
+    const std::size_t base = j * n;
+    if (v.item == nullptr) {  // dense: record i + n * a
+      for (std::size_t a = 0; a < v.n_annotators; ++a) {
+        const double c = copies(a);
+        if (c == 0.0) continue;
+        const T* block = col + a * n;
+        for (std::size_t i = 0; i < n; ++i) add_copies(codes, block[i], c, base + i, s);
+      }
+      continue;
+    }
+    if (j == 0) {  // each record's copies, looked up once per replicate
+      for (std::size_t r = 0; r < v.n_records; ++r) {
+        s.copies[r] = copies(static_cast<std::size_t>(v.annotator[r]));
+      }
+    }
+    for (std::size_t r = 0; r < v.n_records; ++r) {
+      const double c = s.copies[r];
+      if (c == 0.0) continue;
+      add_copies(codes, col[r], c, base + static_cast<std::size_t>(v.item[r]), s);
+    }
+  }
+}
+
+}  // namespace detail
+
+// One replicate with annotator multiplicities c_a and item multiplicities w_i
+// (nullptr: every item once). Ordered pairs of copies of distinct original
+// annotators number M^2 - Q, of which 2 X (M - X) disagree. Prevalence uses
+// every copy (X / M).
+template <typename T, typename Codes, typename A, typename W>
+void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
+                   const A* ann_w, const W* item_w, RecordScratch& s, double* out,
+                   std::size_t stride) {
+  const std::size_t n = v.n_items, k = v.n_labels;
+  s.init(n, k, v.item == nullptr ? 0 : v.n_records);
+  detail::weighted_counts(v, codes, d, ann_w, s);
+  for (std::size_t j = 0; j < k; ++j) {
+    LabelSums<double> sums;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = item_w ? static_cast<double>(item_w[i]) : 1.0;
+      if (w == 0.0) continue;
+      const double M = s.M[j * n + i];
+      if (!(M > 0)) continue;
+      const double X = s.X[j * n + i];
+      sums.n_rated += w;
+      sums.p_sum += w * X / M;
+      sums.q_sum += w * (M - X) / M;
+      const double pairs = M * M - s.Q[j * n + i];
+      if (pairs > 0) {
+        sums.n_pairable += w;
+        sums.d_sum += w * 2.0 * X * (M - X) / pairs;
+      }
+    }
+    s.ls[j] = summarise_sums(sums);
+  }
+  write_stats(s.ls, out, stride);
+}
+
+// Annotators (both = false) or annotators and units (both = true), streams
+// [s0, s1); rows as in boot_items().
+template <typename T, typename Codes>
+bool boot_records(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
+                  const UnitDesign& u, bool both, std::uint64_t seed, std::size_t n_rep, int s0,
+                  int s1, int threads, double* out, std::size_t n_out) {
+  const std::size_t row0 = block_begin(s0, n_rep);
+  bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) reduction(|| : failed)
+#endif
+  {
+    std::vector<std::uint32_t> ann_w, unit_w, buf;
+    RecordScratch s;
+    const bool ready = guarded(failed, [&] {
+      ann_w.resize(d.n_drawn);
+      unit_w.resize(u.n_units);
+      buf.resize(u.unit_of_item ? u.n_items : 0);
+      s.init(v.n_items, v.n_labels, v.item == nullptr ? 0 : v.n_records);
+    });
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (int st = s0; st < s1; ++st) {
+      if (!ready) continue;
+      guarded(failed, [&] {
+        Rng rng = stream_rng(seed, st);
+        for (std::size_t r = block_begin(st, n_rep); r < block_begin(st + 1, n_rep); ++r) {
+          draw_annotators(rng, d.n_drawn, ann_w.data());
+          const std::uint32_t* iw = nullptr;
+          if (both) {
+            draw_units(rng, u, unit_w.data());
+            iw = item_weights(u, unit_w.data(), buf.data());
+          }
+          records_stats(v, codes, d, ann_w.data(), iw, s, out + (r - row0), n_out);
+        }
+      });
+    }
+  }
+  return !failed;
+}
+
+}  // namespace mlagreement
+
+#endif
