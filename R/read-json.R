@@ -221,3 +221,5 @@ inform_excluded <- function(counts, what = "annotation") {
   cli::cli_inform(c("i" = "Excluded {sum(counts)} {what}{?s}: {desc}."),
                   class = "mlagreement_message_excluded")
 }
+
+`%||%` <- function(x, y) if (is.null(x)) y else x

@@ -105,17 +105,20 @@ read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^2
     bytes <- readBin(con, "raw", block_bytes)
     eof <- length(bytes) < block_bytes
     lines <- block_lines(bytes, carry, path, offset, call)
+    block_text <- if (attr(lines, "cr")) NULL else attr(lines, "text")
     carry <- ""
     if (!eof && length(lines) > 0L && !attr(lines, "complete")) {
       carry <- lines[length(lines)]
       lines <- lines[-length(lines)]
+      if (!is.null(block_text)) block_text <- substr(block_text, 1L, nchar(block_text) - nchar(carry))
     }
     keep <- which(!grepl("^\\s*$", lines, perl = TRUE))
+    if (length(keep) < length(lines)) block_text <- NULL
     line_no <- offset + keep
     offset <- offset + length(lines)
     if (length(keep) > 0L) {
       lines <- lines[keep]
-      check_json_block(lines, line_no, path, call)
+      check_json_block(lines, line_no, path, block_text, call)
       if (is.null(label)) {
         label <- guess_tid8_label(jsonlite::parse_json(lines[1]), line_no[1], call = call)
       }
@@ -157,11 +160,18 @@ block_lines <- function(bytes, carry, path, offset, call) {
                 "x" = "Line {offset + bad[1]} of {.file {path}} is not valid UTF-8."),
               class = "encoding", call = call)
   }
-  structure(lines, complete = endsWith(s, "\n"))
+  structure(lines, complete = endsWith(s, "\n"), text = s, cr = any(cr))
 }
 
-check_json_block <- function(lines, line_no, path, call) {
-  valid <- jsonlite::validate(paste0("[", paste(lines, collapse = ","), "]")) &&
+# `text`, when given, is the block as read, one record per line (no blank
+# lines): newlines become commas, which is cheaper than pasting the lines.
+check_json_block <- function(lines, line_no, path, text, call) {
+  array <- if (is.null(text)) {
+    paste0("[", paste(lines, collapse = ","), "]")
+  } else {
+    paste0("[", gsub("\n", ",", text, fixed = TRUE), if (endsWith(text, "\n")) "null]" else "]")
+  }
+  valid <- jsonlite::validate(array) &&
     all(grepl("^\\s*\\{", lines, perl = TRUE))
   if (!valid) parse_json_lines(lines, line_no, path, call = call)
   invisible()

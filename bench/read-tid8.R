@@ -42,7 +42,7 @@ writeLines(c(
   sprintf('pkgload::load_all("%s", quiet = TRUE)', root),
   "invisible(gc())",
   sprintf('t <- system.time(x <- read_tid8("%s"))', path),
-  'cat(sprintf("read_tid8: %.2f s elapsed, %d rows\\n", t[["elapsed"]], nrow(x)))'
+  'cat(sprintf("read_tid8: %.2f s elapsed, %.2f s CPU, %d rows\\n", t[["elapsed"]], t[["user.self"]] + t[["sys.self"]], nrow(x)))'
 ), script)
 has_time <- file.exists("/usr/bin/time")
 cmd <- if (has_time) "/usr/bin/time" else file.path(R.home("bin"), "Rscript")
