@@ -47,8 +47,8 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
   k <- ncol(values)
   rec <- rep.int(seq_len(n_rec), k)
   out <- data.frame(
-    item = rep.int(x$items[record_item(x)], k),
-    annotator = rep.int(x$annotators[record_annotator(x)], k),
+    item = rep.int(ids_in_order(x$items)[record_item(x)], k),
+    annotator = rep.int(ids_in_order(x$annotators)[record_annotator(x)], k),
     label = factor(rep(seq_len(k), each = n_rec), levels = seq_len(k), labels = x$labels),
     value = as.vector(values),
     stringsAsFactors = FALSE
@@ -58,6 +58,13 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
              drop = FALSE]
   rownames(out) <- NULL
   out
+}
+
+# Ids as stored when sorted (annotations_long() sorts them back the same);
+# else a factor that keeps their order.
+ids_in_order <- function(ids) {
+  if (!is.unsorted(ids)) return(ids)
+  factor(as.character(ids), levels = as.character(ids))
 }
 
 #' @rdname annotations-convert
@@ -107,6 +114,10 @@ subset_index <- function(idx, names, what, call = rlang::caller_env()) {
   n <- length(names)
   if (is.null(idx)) return(seq_len(n))
   if (is.factor(idx)) idx <- as.character(idx)
+  if (length(idx) == 0L) {
+    mla_abort("A subset of {.cls annotations} must keep at least one of the {what}.",
+              class = "empty", call = call)
+  }
   pos <- if (is.logical(idx)) {
     if (length(idx) != n || anyNA(idx)) {
       mla_abort(c("A logical index of {what} must have one non-{.code NA} value per {sub('s$', '', what)}.",

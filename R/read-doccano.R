@@ -42,10 +42,11 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id", ...
   check_string_arg(item, "item")
   if (!is.null(annotator)) check_string_arg(annotator, "annotator")
   universe <- doccano_universe(labels)
+  call <- rlang::current_env()
   parts <- lapply(seq_along(path), function(f) {
     chunks <- stream_json_lines(path[[f]], function(records, line_no) {
-      doccano_rows(records, line_no, path[[f]], names(path)[f], item, annotator)
-    }, id_fields = c(item, annotator, "user"))
+      doccano_rows(records, line_no, path[[f]], names(path)[f], item, annotator, call = call)
+    }, id_fields = c(item, annotator, "user"), call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
     tbl

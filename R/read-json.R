@@ -218,7 +218,8 @@ inform_excluded <- function(counts, what = "annotation") {
   counts <- counts[counts > 0]
   if (length(counts) == 0L) return(invisible())
   desc <- paste0(counts, " ", names(counts))
-  cli::cli_inform(c("i" = "Excluded {sum(counts)} {what}{?s}: {desc}."),
+  noun <- paste0(what, if (sum(counts) != 1) "s")
+  cli::cli_inform(c("i" = "Excluded {sum(counts)} {noun}: {desc}."),
                   class = "mlagreement_message_excluded")
 }
 

@@ -68,6 +68,7 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
                 "x" = "{.file {path}} has none."), class = "empty")
   }
   inform_excluded(c(cancelled = found$n_cancelled))
+  call <- rlang::current_env()
   decisions <- lapply(controls, function(ctl) {
     sel <- found$sel[found$sel$control == ctl, ]
     levels <- if (is.null(universe)) unique(sel$label) else universe[[ctl]]
@@ -77,7 +78,7 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
       mla_abort(c("Every selection must be a choice declared in {.arg config}.",
                   "x" = "Task {.val {sel$item[k]}}, annotation {.val {sel$annotation[k]}} selects {.val {undeclared[1]}} in {.val {ctl}}.",
                   "i" = "Declared: {.val {levels}}."),
-                class = "unknown_label")
+                class = "unknown_label", call = call)
     }
     label_studio_decisions(found$ann, sel, ctl, levels, prefix = length(controls) > 1L)
   })
@@ -183,7 +184,9 @@ label_studio_config <- function(config, call = rlang::caller_env()) {
     config
   } else {
     config <- check_read_paths(config, "config", call = call)
-    paste(read_utf8_lines(file(config, encoding = "UTF-8"), config, call = call), collapse = "\n")
+    con <- file(config, "r", encoding = "UTF-8")
+    on.exit(close(con))
+    paste(read_utf8_lines(con, config, call = call), collapse = "\n")
   }
   tags <- xml_tags(xml, call)
   out <- list()
@@ -231,7 +234,7 @@ xml_tags <- function(xml, call) {
   rest <- gsub("<[^<>]*>", "", xml, perl = TRUE)
   if (length(raw) == 0L || grepl("[<>]", rest)) {
     mla_abort(c("{.arg config} must be a Label Studio labeling config (XML).",
-                "x" = if (length(raw) == 0L) "It has no tags." else "It has an unbalanced {.code <} or {.code >}."),
+                "x" = if (length(raw) == 0L) "It has no tags." else "It has an unbalanced angle bracket."),
               class = "config", call = call)
   }
   tags <- lapply(raw, function(r) {

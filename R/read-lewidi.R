@@ -66,7 +66,8 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
     mla_abort(c("{.arg layers} must be a character vector of layer names.",
                 "x" = "It is {.obj_type_friendly {layers}}."), class = "string")
   }
-  read <- lapply(seq_along(path), function(f) lewidi_answers(path[[f]], names(path)[f]))
+  call <- rlang::current_env()
+  read <- lapply(seq_along(path), function(f) lewidi_answers(path[[f]], names(path)[f], call = call))
   answers <- bind_rows_plain(lapply(read, `[[`, "answers"))
   soft <- list()
   for (r in read) {
@@ -86,7 +87,7 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
     found <- layers
   }
   parts <- lapply(found, function(l) {
-    lewidi_layer(answers[answers$layer == l, ], l, soft[[l]], prefix = length(found) > 1L)
+    lewidi_layer(answers[answers$layer == l, ], l, soft[[l]], prefix = length(found) > 1L, call = call)
   })
   out <- bind_rows_plain(parts)
   out$label <- factor(out$label, levels = unlist(lapply(parts, attr, "universe")))

@@ -42,10 +42,11 @@ read_prodigy <- function(path, item = "_input_hash", ...) {
   path <- check_read_paths(path)
   check_string_arg(item, "item")
   id_fields <- c(item, "_annotator_id", "_session_id")
+  call <- rlang::current_env()
   parts <- lapply(seq_along(path), function(f) {
     chunks <- stream_json_lines(path[[f]], function(records, line_no) {
-      prodigy_decisions(records, line_no, path[[f]], item)
-    }, id_fields = id_fields)
+      prodigy_decisions(records, line_no, path[[f]], item, call = call)
+    }, id_fields = id_fields, call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
     tbl

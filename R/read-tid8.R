@@ -150,9 +150,7 @@ block_lines <- function(bytes, carry, path, offset, call) {
               class = "encoding", call = call)
   })
   s <- paste0(carry, s)
-  lines <- if (nzchar(s)) strsplit(s, "\n", fixed = TRUE)[[1]] else character()
-  cr <- endsWith(lines, "\r")
-  if (any(cr)) lines[cr] <- substr(lines[cr], 1L, nchar(lines[cr], "bytes") - 1L)
+  lines <- if (nzchar(s)) strsplit(s, "\n", fixed = TRUE, useBytes = TRUE)[[1]] else character()
   Encoding(lines) <- "UTF-8"
   bad <- which(!validUTF8(lines))
   if (length(bad) > 0L) {
@@ -160,6 +158,8 @@ block_lines <- function(bytes, carry, path, offset, call) {
                 "x" = "Line {offset + bad[1]} of {.file {path}} is not valid UTF-8."),
               class = "encoding", call = call)
   }
+  cr <- endsWith(lines, "\r")
+  if (any(cr)) lines[cr] <- substr(lines[cr], 1L, nchar(lines[cr]) - 1L)
   structure(lines, complete = endsWith(s, "\n"), text = s, cr = any(cr))
 }
 
