@@ -89,36 +89,45 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
   tbl
 }
 
-# Streams one file in blocks of bytes. A block is checked as a whole with
-# jsonlite::validate() (no R objects built) and its fields are taken from the
-# text by a regular expression, ids as written: parsing every record into R
-# lists took 5x longer. Any invalid block is parsed line by line, so the error
-# names the line.
+# Streams one file in blocks of bytes, cut after their last newline. A block
+# is checked as a whole with jsonlite::validate() (its newlines turned into
+# commas, no R objects built) and its fields are taken from the text by a
+# regular expression, ids as written: parsing every record into R lists took
+# 5x longer. An invalid block is parsed line by line, so the error names the
+# line.
 read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^24,
                            call = rlang::caller_env()) {
   con <- file(path, "rb")
   on.exit(close(con))
-  carry <- ""
+  carry <- raw(0)
   offset <- 0L
   out <- list()
   repeat {
     bytes <- readBin(con, "raw", block_bytes)
     eof <- length(bytes) < block_bytes
-    lines <- block_lines(bytes, carry, path, offset, call)
-    block_text <- if (attr(lines, "cr")) NULL else attr(lines, "text")
-    carry <- ""
-    if (!eof && length(lines) > 0L && !attr(lines, "complete")) {
-      carry <- lines[length(lines)]
-      lines <- lines[-length(lines)]
-      if (!is.null(block_text)) block_text <- substr(block_text, 1L, nchar(block_text) - nchar(carry))
+    if (length(carry) > 0L) bytes <- c(carry, bytes)
+    nl <- which(bytes == as.raw(10L))
+    carry <- raw(0)
+    if (!eof) {
+      if (length(nl) == 0L) {
+        carry <- bytes # a line longer than the block
+        next
+      }
+      last <- nl[length(nl)]
+      if (last < length(bytes)) {
+        carry <- bytes[(last + 1L):length(bytes)]
+        bytes <- bytes[seq_len(last)]
+      }
     }
+    lines <- block_lines(bytes, path, offset, call)
     keep <- which(!grepl("^\\s*$", lines, perl = TRUE))
-    if (length(keep) < length(lines)) block_text <- NULL
     line_no <- offset + keep
     offset <- offset + length(lines)
     if (length(keep) > 0L) {
+      # one record per line: the block itself, newlines as commas, is the array
+      array <- if (length(keep) == length(lines) && !attr(lines, "cr")) block_array(bytes, nl)
       lines <- lines[keep]
-      check_json_block(lines, line_no, path, block_text, call)
+      check_json_block(lines, line_no, path, array, call)
       if (is.null(label)) {
         label <- guess_tid8_label(jsonlite::parse_json(lines[1]), line_no[1], call = call)
       }
@@ -141,15 +150,14 @@ read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^2
   tbl
 }
 
-# The lines of a block of bytes (after the carried-over partial line), UTF-8
-# checked; attr "complete" is FALSE when the last line may continue.
-block_lines <- function(bytes, carry, path, offset, call) {
+# The lines of a block of bytes, UTF-8 checked; attr "cr" tells whether any
+# line ended in "\r\n" (removed).
+block_lines <- function(bytes, path, offset, call) {
   s <- tryCatch(rawToChar(bytes), error = function(e) {
     mla_abort(c("{.arg path} must be a text file.",
                 "x" = "{.file {path}} holds a NUL byte after line {offset}."),
               class = "encoding", call = call)
   })
-  s <- paste0(carry, s)
   lines <- if (nzchar(s)) strsplit(s, "\n", fixed = TRUE, useBytes = TRUE)[[1]] else character()
   Encoding(lines) <- "UTF-8"
   bad <- which(!validUTF8(lines))
@@ -160,19 +168,19 @@ block_lines <- function(bytes, carry, path, offset, call) {
   }
   cr <- endsWith(lines, "\r")
   if (any(cr)) lines[cr] <- substr(lines[cr], 1L, nchar(lines[cr]) - 1L)
-  structure(lines, complete = endsWith(s, "\n"), text = s, cr = any(cr))
+  structure(lines, cr = any(cr))
 }
 
-# `text`, when given, is the block as read, one record per line (no blank
-# lines): newlines become commas, which is cheaper than pasting the lines.
-check_json_block <- function(lines, line_no, path, text, call) {
-  array <- if (is.null(text)) {
-    paste0("[", paste(lines, collapse = ","), "]")
-  } else {
-    paste0("[", gsub("\n", ",", text, fixed = TRUE), if (endsWith(text, "\n")) "null]" else "]")
-  }
-  valid <- jsonlite::validate(array) &&
-    all(grepl("^\\s*\\{", lines, perl = TRUE))
+# "[line1,line2,...]" from the bytes of a block of lines (newlines at `nl`).
+block_array <- function(bytes, nl) {
+  ends_nl <- length(nl) > 0L && nl[length(nl)] == length(bytes)
+  bytes[nl] <- as.raw(44L)
+  rawToChar(c(as.raw(91L), bytes, charToRaw(if (ends_nl) "null]" else "]")))
+}
+
+check_json_block <- function(lines, line_no, path, array, call) {
+  if (is.null(array)) array <- paste0("[", paste(lines, collapse = ","), "]")
+  valid <- jsonlite::validate(array) && all(grepl("^\\s*\\{", lines, perl = TRUE))
   if (!valid) parse_json_lines(lines, line_no, path, call = call)
   invisible()
 }
@@ -182,7 +190,7 @@ json_line_field <- function(lines, field, line_no, path, optional = FALSE,
                             call = rlang::caller_env()) {
   key <- gsub("([][{}()+*^$|\\\\?.])", "\\\\\\1", field)
   pat <- paste0('(?<!\\\\)"', key, '"\\s*:\\s*',
-                '("(?:[^"\\\\]|\\\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null|[\\[{])')
+                '("[^"\\\\]*+(?:\\\\.[^"\\\\]*+)*+"|-?[0-9][0-9.eE+-]*|true|false|null|[\\[{])')
   m <- regexpr(pat, lines, perl = TRUE)
   start <- attr(m, "capture.start")[, 1L]
   v <- substr(lines, start, start + attr(m, "capture.length")[, 1L] - 1L)
