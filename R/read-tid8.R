@@ -95,7 +95,7 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
 # regular expression, ids as written: parsing every record into R lists took
 # 5x longer. An invalid block is parsed line by line, so the error names the
 # line.
-read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^24,
+read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^22,
                            call = rlang::caller_env()) {
   con <- file(path, "rb")
   on.exit(close(con))
