@@ -69,7 +69,7 @@ quote_id_numbers <- function(txt, fields) {
 
 # Parses one JSON document (a whole file); the error names the file.
 parse_json_file <- function(path, id_fields = character(), call = rlang::caller_env()) {
-  con <- file(path, "r", encoding = "UTF-8")
+  con <- file(path, "r")
   on.exit(close(con))
   lines <- read_utf8_lines(con, path, call = call)
   txt <- quote_id_numbers(paste(lines, collapse = "\n"), id_fields)
@@ -95,7 +95,7 @@ parse_json_file <- function(path, id_fields = character(), call = rlang::caller_
 # Memory grows with the results, not with the number of lines read.
 stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 50000L,
                               call = rlang::caller_env()) {
-  con <- file(path, "r", encoding = "UTF-8")
+  con <- file(path, "r")
   on.exit(close(con))
   out <- list()
   offset <- 0L

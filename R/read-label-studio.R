@@ -184,7 +184,7 @@ label_studio_config <- function(config, call = rlang::caller_env()) {
     config
   } else {
     config <- check_read_paths(config, "config", call = call)
-    con <- file(config, "r", encoding = "UTF-8")
+    con <- file(config, "r")
     on.exit(close(con))
     paste(read_utf8_lines(con, config, call = call), collapse = "\n")
   }
