@@ -35,7 +35,7 @@
 #' dim(as.array(x))
 #' x[1:2, , ]            # two items
 #' x[, -1, ]             # without the first annotator
-#' mla(x[, , c("A", "B")])
+#' mla(x[, , c("L01", "L02", "L03")])
 NULL
 
 #' @rdname annotations-convert

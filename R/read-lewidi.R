@@ -44,7 +44,8 @@
 #' @references
 #' Leonardelli, E., Abercrombie, G., Almanea, D., Basile, V., Fornaciari, T.,
 #' Plank, B., Rieser, V., Uma, A. and Poesio, M. (2023). SemEval-2023 Task 11:
-#' Learning With Disagreements (LeWiDi). \doi{10.18653/v1/2023.semeval-1.314}
+#' Learning With Disagreements (LeWiDi). Proceedings of the 17th International
+#' Workshop on Semantic Evaluation (SemEval-2023).
 #' @family readers
 #' @export
 #' @examples
