@@ -1,0 +1,158 @@
+# Back out of the canonical object: long decisions, the items x annotators x
+# labels array, and subsets. The object is read only through record_item(),
+# record_annotator(), record_values(), dim() and its names; subsets are built
+# by the constructors, so they are validated and counted as any new object.
+
+#' Convert annotations back to a data frame, an array or a subset
+#'
+#' * `as.data.frame()` gives the long decisions: one row per record (an
+#'   (item, annotator) pair that was annotated) and label, with columns
+#'   `item`, `annotator`, `label` (a factor whose levels are the label
+#'   universe) and `value` (0/1, `NA` for a missing decision).
+#'   `annotations_long(as.data.frame(x), item, annotator, label, value)`
+#'   rebuilds `x`.
+#' * `as.array()` gives the items x annotators x labels array with dimnames;
+#'   pairs that were never annotated are `NA`. `as_annotations(as.array(x))`
+#'   rebuilds `x`.
+#' * `x[i, j, k]` keeps the items `i`, annotators `j` and labels `k` (names,
+#'   positive indices or logical vectors; empty = all), in the order given.
+#'   The label universe is what `k` keeps (all labels by default), so labels
+#'   no one selected in the subset still count. Use it for agreement per
+#'   group of items, without one annotator, or on some labels.
+#'
+#' @param x An `annotations` object.
+#' @param row.names,optional Ignored (for the generic).
+#' @param i,j,k Items, annotators and labels to keep.
+#' @param drop Ignored: the result is always an `annotations` object.
+#' @param ... Must be empty.
+#' @return `as.data.frame()`: a data frame; `as.array()`: an integer (or
+#'   logical, as stored) array; `[`: an `annotations` object.
+#' @family annotation constructors
+#' @name annotations-convert
+#' @examples
+#' x <- annotations_long(bias_example, item, annotator, label, value)
+#' head(as.data.frame(x))
+#' dim(as.array(x))
+#' x[1:2, , ]            # two items
+#' x[, -1, ]             # without the first annotator
+#' mla(x[, , c("L01", "L02", "L03")])
+NULL
+
+#' @rdname annotations-convert
+#' @export
+as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...) {
+  check_dots_empty0(...)
+  values <- record_values(x)
+  n_rec <- nrow(values)
+  k <- ncol(values)
+  rec <- rep.int(seq_len(n_rec), k)
+  out <- data.frame(
+    item = rep.int(ids_in_order(x$items)[record_item(x)], k),
+    annotator = rep.int(ids_in_order(x$annotators)[record_annotator(x)], k),
+    label = factor(rep(seq_len(k), each = n_rec), levels = seq_len(k), labels = x$labels),
+    value = as.vector(values),
+    stringsAsFactors = FALSE
+  )
+  # record order (item, then annotator), labels in universe order
+  out <- out[order(record_item(x)[rec], record_annotator(x)[rec], out$label, method = "radix"), ,
+             drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+# Ids as stored when sorted (annotations_long() sorts them back the same);
+# else a factor that keeps their order.
+ids_in_order <- function(ids) {
+  if (!is.unsorted(ids)) return(ids)
+  factor(as.character(ids), levels = as.character(ids))
+}
+
+#' @rdname annotations-convert
+#' @export
+as.array.annotations <- function(x, ...) {
+  check_dots_empty0(...)
+  d <- dim(x)
+  values <- record_values(x)
+  dn <- list(item = as.character(x$items), annotator = as.character(x$annotators),
+             label = x$labels)
+  out <- array(values[NA_integer_][1L], d, dimnames = dn) # NA of the stored type
+  cells <- (record_annotator(x) - 1) * d[1] + record_item(x)
+  per_label <- as.double(d[1]) * d[2]
+  for (j in seq_len(d[3])) out[(j - 1) * per_label + cells] <- values[, j]
+  out
+}
+
+#' @rdname annotations-convert
+#' @export
+`[.annotations` <- function(x, i, j, k, ..., drop = FALSE) {
+  check_dots_empty0(...)
+  if (nargs() - (!missing(drop)) < 4L) {
+    mla_abort(c("Subset {.cls annotations} with three indices: {.code x[items, annotators, labels]}.",
+                "i" = "Leave an index empty to keep all, e.g. {.code x[items, , ]}."),
+              class = "subscript")
+  }
+  d <- dim(x)
+  ii <- subset_index(if (missing(i)) NULL else i, x$items, "items")
+  jj <- subset_index(if (missing(j)) NULL else j, x$annotators, "annotators")
+  kk <- subset_index(if (missing(k)) NULL else k, x$labels, "labels")
+  values <- record_values(x)
+  new_item <- match(record_item(x), ii)
+  new_ann <- match(record_annotator(x), jj)
+  keep <- which(!is.na(new_item) & !is.na(new_ann))
+  keep <- keep[order(new_item[keep], new_ann[keep], method = "radix")]
+  if (length(keep) == 0L) {
+    mla_abort(c("A subset of {.cls annotations} must keep at least one annotated (item, annotator) pair.",
+                "x" = "The items and annotators selected share none."),
+              class = "empty")
+  }
+  new_annotations(values[keep, kk, drop = FALSE], "records", new_item[keep], new_ann[keep],
+                  x$items[ii], x$annotators[jj], x$labels[kk])
+}
+
+# Positions selected by names, positive indices or a logical vector.
+subset_index <- function(idx, names, what, call = rlang::caller_env()) {
+  n <- length(names)
+  if (is.null(idx)) return(seq_len(n))
+  if (is.factor(idx)) idx <- as.character(idx)
+  if (length(idx) == 0L) {
+    mla_abort("A subset of {.cls annotations} must keep at least one of the {what}.",
+              class = "empty", call = call)
+  }
+  pos <- if (is.logical(idx)) {
+    if (length(idx) != n || anyNA(idx)) {
+      mla_abort(c("A logical index of {what} must have one non-{.code NA} value per {sub('s$', '', what)}.",
+                  "x" = "It has length {length(idx)} for {n} {what}{if (anyNA(idx)) ' and NA values' else ''}."),
+                class = "subscript", call = call)
+    }
+    which(idx)
+  } else if (is.character(idx)) {
+    m <- match(idx, as.character(names))
+    if (anyNA(m)) {
+      mla_abort(c("Every {sub('s$', '', what)} to keep must exist.",
+                  "x" = "Unknown {what}: {.val {utils::head(idx[is.na(m)], 5)}}."),
+                class = "subscript", call = call)
+    }
+    m
+  } else if (is.numeric(idx) && !anyNA(idx) && all(idx == trunc(idx))) {
+    if (all(idx < 0)) idx <- setdiff(seq_len(n), -idx)
+    if (any(idx < 1 | idx > n)) {
+      mla_abort(c("Indices of {what} must be between 1 and {n} (or all negative).",
+                  "x" = "Out of range: {.val {utils::head(idx[idx < 1 | idx > n], 5)}}."),
+                class = "subscript", call = call)
+    }
+    as.integer(idx)
+  } else {
+    mla_abort(c("Indices of {what} must be names, whole numbers or logical.",
+                "x" = "They are {.obj_type_friendly {idx}}."), class = "subscript", call = call)
+  }
+  if (length(pos) == 0L) {
+    mla_abort("A subset of {.cls annotations} must keep at least one of the {what}.",
+              class = "empty", call = call)
+  }
+  if (anyDuplicated(pos)) {
+    mla_abort(c("Each of the {what} can be kept once.",
+                "x" = "Repeated: {.val {unique(as.character(names[pos[duplicated(pos)]]))}}."),
+              class = "subscript", call = call)
+  }
+  pos
+}

@@ -1,0 +1,217 @@
+# Shared steps of the file readers (read_tid8(), read_lewidi(),
+# read_label_studio(), read_prodigy(), read_doccano()): path checks, UTF-8
+# checks, JSON parsing with errors that name the file and line, exact ids.
+
+# Existing regular files; returns the paths with their source names (the
+# vector's names, else the file names without extension).
+check_read_paths <- function(path, arg = "path", call = rlang::caller_env()) {
+  if (!is.character(path) || length(path) == 0L || anyNA(path) || !all(nzchar(path))) {
+    mla_abort(
+      c("{.arg {arg}} must be a character vector of file paths.",
+        "x" = "It is {.obj_type_friendly {path}}."),
+      class = "string", call = call
+    )
+  }
+  missing <- path[!file.exists(path)]
+  if (length(missing) > 0L) {
+    mla_abort(c("{.arg {arg}} must name existing files.",
+                "x" = "{.file {missing[1]}} does not exist."),
+              class = "file", call = call)
+  }
+  dirs <- path[dir.exists(path)]
+  if (length(dirs) > 0L) {
+    mla_abort(c("{.arg {arg}} must name files, not directories.",
+                "x" = "{.file {dirs[1]}} is a directory.",
+                "i" = "List its files with {.fn list.files}."),
+              class = "file", call = call)
+  }
+  nm <- names(path)
+  if (is.null(nm)) nm <- rep("", length(path))
+  no_name <- !nzchar(nm) | is.na(nm)
+  nm[no_name] <- sub("\\.[^.]*$", "", basename(path[no_name]))
+  if (anyDuplicated(nm)) {
+    mla_abort(c("Each file in {.arg {arg}} must have its own source name.",
+                "x" = "Repeated: {.val {unique(nm[duplicated(nm)])}}.",
+                "i" = "Name the paths, e.g. {.code c(train = a, dev = b)}."),
+              class = "file", call = call)
+  }
+  stats::setNames(unname(path), nm)
+}
+
+# Split names from file names: "HS-Brexit_dev" -> "dev" when all files share
+# a prefix before the last "_" (the Le-Wi-Di and TID-8 naming), else the name.
+split_names <- function(nm) {
+  suffix <- sub("^.*[_-]", "", nm)
+  if (length(nm) > 1L && !anyDuplicated(suffix) && all(suffix != nm)) suffix else nm
+}
+
+# Lines of a text file, UTF-8 checked (the error names the line).
+read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::caller_env()) {
+  lines <- readLines(con, n = n, warn = FALSE, encoding = "UTF-8")
+  bad <- which(!validUTF8(lines))
+  if (length(bad) > 0L) {
+    mla_abort(c("{.arg path} must be UTF-8 text.",
+                "x" = "Line {first_line + bad[1] - 1L} of {.file {path}} is not valid UTF-8."),
+              class = "encoding", call = call)
+  }
+  lines
+}
+
+# Quotes the numbers of the named fields, so that ids are read as text,
+# exactly: JSON parsers turn integers beyond 2^31 into doubles, and beyond
+# 2^53 two ids can become one. A key is a quote not preceded by a backslash.
+quote_id_numbers <- function(txt, fields) {
+  if (length(fields) == 0L) return(txt)
+  keys <- paste(gsub("([][{}()+*^$|\\\\?.])", "\\\\\\1", fields), collapse = "|")
+  gsub(paste0('(?<!\\\\)"(', keys, ')"(\\s*):(\\s*)(-?[0-9][0-9.eE+-]*)'),
+       '"\\1"\\2:\\3"\\4"', txt, perl = TRUE)
+}
+
+# Parses one JSON document (a whole file); the error names the file.
+parse_json_file <- function(path, id_fields = character(), call = rlang::caller_env()) {
+  con <- file(path, "r")
+  on.exit(close(con))
+  lines <- read_utf8_lines(con, path, call = call)
+  txt <- quote_id_numbers(paste(lines, collapse = "\n"), id_fields)
+  if (!nzchar(trimws(txt))) {
+    mla_abort(c("{.arg path} must hold a JSON document.", "x" = "{.file {path}} is empty."),
+              class = "empty", call = call)
+  }
+  tryCatch(
+    jsonlite::parse_json(txt),
+    error = function(e) {
+      mla_abort(
+        c("{.arg path} must be one valid JSON document.",
+          "x" = "{.file {path}} is not valid JSON (truncated or malformed).",
+          "i" = "Parser: {first_line(conditionMessage(e))}"),
+        class = "json", call = call
+      )
+    }
+  )
+}
+
+# Streams a JSON-lines file in chunks of lines: each chunk is parsed at once
+# and passed to `handler(records, line_no)`, whose results are collected.
+# Memory grows with the results, not with the number of lines read.
+stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 50000L,
+                              call = rlang::caller_env()) {
+  con <- file(path, "r")
+  on.exit(close(con))
+  out <- list()
+  offset <- 0L
+  repeat {
+    lines <- read_utf8_lines(con, path, n = chunk_lines, first_line = offset + 1L, call = call)
+    if (length(lines) == 0L) break
+    keep <- which(nzchar(trimws(lines)))
+    line_no <- offset + keep
+    offset <- offset + length(lines)
+    if (length(keep) == 0L) next
+    records <- parse_json_lines(quote_id_numbers(lines[keep], id_fields), line_no, path, call = call)
+    out[[length(out) + 1L]] <- handler(records, line_no)
+  }
+  if (length(out) == 0L) {
+    mla_abort(c("{.arg path} must contain at least one record.",
+                "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call)
+  }
+  out
+}
+
+# The values of one field of every record as exact text: numbers that are
+# whole print without exponent; NULL gives NA when `optional`. `where(k)`
+# describes record k for errors ("Line 4 of file.jsonl").
+json_text_field <- function(records, field, where, optional = FALSE, call = rlang::caller_env()) {
+  v <- lapply(records, `[[`, field)
+  len <- lengths(v)
+  nested <- vapply(v, is.list, NA)
+  ok <- (len == 1L & !nested) | (optional & len == 0L)
+  if (!all(ok)) {
+    k <- which(!ok)[1]
+    problem <- if (len[k] == 0L) "has no field {.field {field}}" else "has a non-scalar {.field {field}} ({.obj_type_friendly {v[[k]]}})"
+    mla_abort(
+      c("Every record of {.arg path} must have a single value in field {.field {field}}.",
+        "x" = paste0(where(k), " ", problem, "."),
+        "i" = "{sum(!ok)} record{?s} affected."),
+      class = "json_field", call = call
+    )
+  }
+  v[len == 0L] <- NA_character_
+  scalars_as_text(v)
+}
+
+# A list of scalars as character, numbers printed exactly (no "1e+05").
+scalars_as_text <- function(v) {
+  num <- vapply(v, is.double, NA)
+  out <- as.character(unlist(v[!num], use.names = FALSE))
+  if (!any(num)) return(out)
+  res <- character(length(v))
+  res[!num] <- out
+  res[num] <- number_text(unlist(v[num], use.names = FALSE))
+  res
+}
+
+number_text <- function(x) {
+  whole <- !is.na(x) & is.finite(x) & x == trunc(x) & abs(x) < 2^53
+  out <- as.character(x)
+  out[whole] <- formatC(x[whole], format = "f", digits = 0)
+  out
+}
+
+parse_json_lines <- function(lines, line_no, path, call = rlang::caller_env()) {
+  all <- tryCatch(
+    jsonlite::parse_json(paste0("[", paste(lines, collapse = ",\n"), "]")),
+    error = function(e) NULL
+  )
+  if (is.null(all) || length(all) != length(lines)) {
+    # Find the first line that is not one JSON value on its own.
+    for (k in seq_along(lines)) {
+      msg <- tryCatch({
+        jsonlite::parse_json(lines[k])
+        NULL
+      }, error = function(e) conditionMessage(e))
+      if (!is.null(msg)) {
+        mla_abort(
+          c("Every line of {.arg path} must be one JSON object.",
+            "x" = "Line {line_no[k]} of {.file {path}} is not valid JSON.",
+            "i" = "Parser: {first_line(msg)}"),
+          class = "json", call = call
+        )
+      }
+    }
+    mla_abort("Internal error: could not parse {.file {path}}.", class = "json", call = call)
+  }
+  is_obj <- vapply(all, function(r) is.list(r) && !is.null(names(r)), logical(1))
+  if (!all(is_obj)) {
+    k <- which(!is_obj)[1]
+    mla_abort(
+      c("Every line of {.arg path} must be one JSON object.",
+        "x" = "Line {line_no[k]} of {.file {path}} holds {.obj_type_friendly {all[[k]]}}."),
+      class = "json", call = call
+    )
+  }
+  all
+}
+
+# "Line 4 of file.jsonl", escaped for cli.
+line_of <- function(line, path) {
+  paste0("Line ", line, " of ", cli::format_inline("{.file {path}}"))
+}
+
+first_line <- function(msg) strsplit(msg, "\n", fixed = TRUE)[[1]][1]
+
+# Item ids made unique across sources: "train:0" when several sources share
+# ids (Le-Wi-Di and TID-8 ids restart in every split).
+source_item_ids <- function(item, source, unique_items) {
+  if (unique_items && length(unique(source)) > 1L) paste0(source, ":", item) else item
+}
+
+# Reports excluded annotations (cancelled, skipped, ignored) by kind.
+inform_excluded <- function(counts, what = "annotation") {
+  counts <- counts[counts > 0]
+  if (length(counts) == 0L) return(invisible())
+  desc <- paste0(counts, " ", names(counts))
+  noun <- paste0(what, if (sum(counts) != 1) "s")
+  cli::cli_inform(c("i" = "Excluded {sum(counts)} {noun}: {desc}."),
+                  class = "mlagreement_message_excluded")
+}
+
+`%||%` <- function(x, y) if (is.null(x)) y else x

@@ -1,0 +1,75 @@
+ls_export <- function() extdata("label-studio-export.json")
+ls_config <- function() extdata("label-studio-config.xml")
+
+test_that("read_label_studio() reads one control with the config's universe", {
+  expect_message(
+    ls <- read_label_studio(ls_export(), ls_config(), control = "topic"),
+    "Excluded 1 annotation: 1 cancelled", class = "mlagreement_message_excluded"
+  )
+  expect_equal(names(ls), c("item", "annotator", "annotation", "control", "label", "value"))
+  # 3 tasks; annotators 1, 2, 3; 7 submitted annotations (1 cancelled) x 4 choices
+  expect_equal(nrow(ls), 28L)
+  expect_equal(levels(ls$label), c("Politics", "Sports", "econ", "Culture"))
+  expect_equal(sum(ls$value), 8L)
+  expect_false(any(ls$annotator == "3" & ls$item == "101"))
+  x <- suppressMessages(annotations_long(ls, item, annotator, label, value))
+  expect_equal(dim(x), c(3L, 3L, 4L))
+  expect_true("Culture" %in% x$labels)
+  # the same design built by hand from the export, read by eye
+  arr <- array(NA_integer_, c(3, 3, 4), dimnames = list(c("101", "102", "103"), c("1", "2", "3"),
+                                                        c("Politics", "Sports", "econ", "Culture")))
+  arr["101", "1", ] <- c(1, 0, 1, 0)
+  arr["101", "2", ] <- c(1, 0, 0, 0)
+  arr["102", "1", ] <- c(0, 1, 0, 0)
+  arr["102", "2", ] <- c(1, 1, 0, 0)
+  arr["102", "3", ] <- c(0, 0, 0, 0) # submitted with no topic: nothing selected
+  arr["103", "1", ] <- c(0, 0, 1, 0)
+  arr["103", "3", ] <- c(0, 0, 1, 0)
+  expect_identical(mla_results(x)$corpus, mla_results(as_annotations(arr))$corpus)
+  expect_identical(mla_results(x)$label, mla_results(as_annotations(arr))$label)
+})
+
+test_that("read_label_studio() reads all controls, taxonomy paths and no config", {
+  all <- suppressMessages(read_label_studio(ls_export(), ls_config()))
+  expect_equal(levels(all$label), c(
+    paste0("sentiment:", c("Positive", "Negative", "Neutral", "Mixed")),
+    paste0("topic:", c("Politics", "Sports", "econ", "Culture")),
+    paste0("taxonomy:", c("Animal", "Animal/Cat", "Animal/Dog", "Plant"))
+  ))
+  tax <- all[all$control == "taxonomy" & all$value == 1L, ]
+  expect_equal(paste(tax$item, tax$annotator, tax$label),
+               c("101 1 taxonomy:Animal/Cat", "103 1 taxonomy:Plant",
+                 "103 3 taxonomy:Animal", "103 3 taxonomy:Animal/Dog"))
+  # predictions are ignored: no "Sports" for task 101
+  expect_equal(sum(all$value[all$item == "101" & all$label == "topic:Sports"]), 0L)
+  bare <- suppressMessages(read_label_studio(ls_export(), control = "sentiment"))
+  expect_equal(levels(bare$label), c("Positive", "Negative", "Neutral"))
+  xml <- paste(readLines(ls_config(), warn = FALSE), collapse = "\n")
+  expect_equal(suppressMessages(read_label_studio(ls_export(), xml, control = "topic")),
+               suppressMessages(read_label_studio(ls_export(), ls_config(), control = "topic")))
+})
+
+test_that("read_label_studio() reports bad exports and configs", {
+  old <- local_text_file('[{"id": 1, "data": {"text": "a"}, "completions": [{"result": []}]}]')
+  expect_mla_snapshot(read_label_studio(old))
+  expect_error(read_label_studio(old), class = "mlagreement_error_version")
+  min <- local_text_file('[{"text": "a", "id": 1, "annotator": 1, "sentiment": "Positive"}]')
+  expect_mla_snapshot(read_label_studio(min))
+  obj <- local_text_file('{"id": 1}')
+  expect_error(read_label_studio(obj), class = "mlagreement_error_version")
+  anon <- local_text_file('[{"id": 7, "annotations": [{"id": 1, "result": [], "was_cancelled": false}]}]')
+  expect_mla_snapshot(read_label_studio(anon))
+  expect_error(read_label_studio(anon), class = "mlagreement_error_annotator")
+  cut <- local_text_file(substr(paste(readLines(ls_export(), warn = FALSE), collapse = "\n"), 1, 500), "cut.json")
+  expect_mla_snapshot(read_label_studio(cut))
+  expect_error(read_label_studio(cut), class = "mlagreement_error_json")
+  empty_control <- '<View><Text name="t" value="$text"/><Choices name="topic" toName="t" value="$options"/></View>'
+  expect_mla_snapshot(read_label_studio(ls_export(), empty_control))
+  expect_error(read_label_studio(ls_export(), empty_control), class = "mlagreement_error_config")
+  expect_error(read_label_studio(ls_export(), "<View><Choices"), class = "mlagreement_error_config")
+  fewer <- '<View><Choices name="topic" toName="t"><Choice value="Politics"/></Choices></View>'
+  expect_mla_snapshot(read_label_studio(ls_export(), fewer, control = "topic"))
+  expect_error(read_label_studio(ls_export(), ls_config(), control = "nope"),
+               class = "mlagreement_error_unknown_label")
+  expect_error(read_label_studio(c(ls_export(), ls_export())), class = "mlagreement_error")
+})
