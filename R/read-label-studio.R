@@ -179,7 +179,7 @@ label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
 # Label universes of the classification controls of a labeling config: a
 # named list, control name -> labels (aliases where given).
 label_studio_config <- function(config, call = rlang::caller_env()) {
-  check_string_arg(config, "config", call = call)
+  check_string(config, call = call)
   xml <- if (grepl("<", config, fixed = TRUE)) {
     config
   } else {
