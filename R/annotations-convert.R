@@ -105,8 +105,19 @@ as.array.annotations <- function(x, ...) {
                 "x" = "The items and annotators selected share none."),
               class = "empty")
   }
-  new_annotations(values[keep, kk, drop = FALSE], "records", new_item[keep], new_ann[keep],
-                  x$items[ii], x$annotators[jj], x$labels[kk])
+  sub_values <- values[keep, kk, drop = FALSE]
+  if (is_dense_layout(x)) {
+    # in an array an all-missing record is a cell never assigned (as in
+    # as_annotations()), not a record whose label vector is missing
+    has <- rowSums(!is.na(sub_values)) > 0
+    keep <- keep[has]
+    sub_values <- sub_values[has, , drop = FALSE]
+  }
+  a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
+                       x$items[ii], x$annotators[jj], x$labels[kk])
+  # a subset of the categories is no longer a single-label design
+  if (is_single_label(x) && length(kk) == length(x$labels)) a <- mark_single_label(a, check = FALSE)
+  a
 }
 
 # Positions selected by names, positive indices or a logical vector.

@@ -5,6 +5,8 @@ baseline_registry <- data.frame(
   name = c("fleiss", "ac1", "pabak"),
   label = c("pooled marginal (Fleiss/Scott)", "Gwet AC1", "PABAK"),
   short = c("F", "AC1", "PABAK"),
+  # the same baselines on single-label (categorical) designs
+  single_label = c("Fleiss' kappa", "Gwet's AC1", "Brennan-Prediger"),
   stringsAsFactors = FALSE
 )
 
@@ -12,8 +14,9 @@ baseline_names <- baseline_registry$name
 n_baselines <- length(baseline_names)
 
 # Display label (print/format) and short label (floor line) of baselines `b`.
-baseline_label <- function(b) {
-  stats::setNames(baseline_registry$label, baseline_names)[b]
+baseline_label <- function(b, single_label = FALSE) {
+  labels <- if (single_label) baseline_registry$single_label else baseline_registry$label
+  stats::setNames(labels, baseline_names)[b]
 }
 baseline_short <- function(b) {
   stats::setNames(baseline_registry$short, baseline_names)[b]

@@ -24,7 +24,10 @@ describe_value <- function(x) {
 
 # Counts are doubles (64-bit sums); print them as whole numbers.
 format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
-count_noun <- function(n, noun) paste0(format_count(n), " ", noun, if (n != 1) "s")
+count_noun <- function(n, noun) {
+  plural <- if (grepl("y$", noun)) sub("y$", "ies", noun) else paste0(noun, "s")
+  paste0(format_count(n), " ", if (n != 1) plural else noun)
+}
 
 format_percent <- function(x) {
   paste0(formatC(100 * x, format = "f", digits = 1), "%")

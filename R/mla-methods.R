@@ -38,6 +38,7 @@ glance.mla <- function(x, ...) {
   check_dots_empty0(...)
   d <- x$design
   primary <- x$corpus[x$corpus$baseline == x$baseline, ]
+  counts <- d$counts
   tibble::tibble(
     n_items = d$n_items,
     n_annotators = d$n_annotators,
@@ -47,7 +48,13 @@ glance.mla <- function(x, ...) {
     prevalence = d$prevalence,
     observed = primary$observed,
     baseline = x$baseline,
-    estimate = primary$estimate
+    estimate = primary$estimate,
+    design = if (isTRUE(d$single_label)) "single-label" else "multi-label",
+    coverage = d$coverage,
+    n_unassigned = counts$n_unassigned,
+    n_empty_records = counts$n_empty_records,
+    n_missing_decisions = counts$n_missing_decisions,
+    pooled_prevalence = d$pooled_prevalence
   )
 }
 
@@ -55,35 +62,64 @@ glance.mla <- function(x, ...) {
 #' @export
 format.mla <- function(x, ...) {
   d <- x$design
+  single <- isTRUE(d$single_label)
+  cli::cli_format_method({
+    cli::cli_rule(left = if (single) "Single-label agreement" else "Multi-Label Agreement")
+    cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ",
+                  "({annotators_per_item_text(d$annotators_per_item)}), ",
+                  "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
+    for (line in format_design_counts(d$counts)) cli::cli_text(line)
+    cli::cli_text(prevalence_text(d, single))
+    format_mla_estimates(x, single)
+    if (length(d$sparse_labels) > 0) {
+      cli::cli_text("Too little information (no item with two positive, or two negative, ",
+                    "decisions): {.val {utils::head(d$sparse_labels, 5)}}; see {.code note} in {.code tidy()}.")
+    }
+    n_undefined <- sum(!is.na(x$notes$baseline))
+    if (n_undefined > 0) {
+      cli::cli_text("{n_undefined} undefined value{?s} ({.code NA}); see {.code summary()}.")
+    }
+  })
+}
+
+annotators_per_item_text <- function(api) {
+  api <- api[api > 0]
+  if (length(unique(api)) == 1L) return(paste0(api[1], " per item"))
+  paste0(min(api), "-", max(api), " per item, mean ", formatC(mean(api), digits = 2, format = "f"))
+}
+
+prevalence_text <- function(d, single) {
+  if (single) {
+    return(paste0("Categories: ", d$n_labels, " declared, ", length(d$never_selected), " never used"))
+  }
+  pooled <- if (format_fixed(d$pooled_prevalence) != format_fixed(d$prevalence)) {
+    paste0(" (share of positive decisions ", format_fixed(d$pooled_prevalence), ")")
+  } else {
+    ""
+  }
+  paste0("Label universe: ", d$n_labels, " declared, ", length(d$never_selected),
+         " never selected; mean label prevalence p = ", format_fixed(d$prevalence), pooled)
+}
+
+format_mla_estimates <- function(x, single) {
   cor <- x$corpus
   prim <- cor[cor$baseline == x$baseline, ]
   others <- cor[cor$baseline != x$baseline, ]
-  api <- d$annotators_per_item
-  api <- api[api > 0]
-  per_item <- if (length(unique(api)) == 1L) {
-    paste0(api[1], " per item")
+  name <- if (single) "estimate" else "A_ml"
+  cli::cli_text("Primary, {baseline_label(x$baseline, single)}: ",
+                "{.strong {name} = {format_fixed(prim$estimate)}} ",
+                "(A_o = {format_fixed(prim$observed)}, A_e = {format_fixed(prim$expected)})")
+  cli::cli_text("Sensitivity: ", paste0(
+    baseline_label(others$baseline, single), " ", format_fixed(others$estimate),
+    " (A_e = ", format_fixed(others$expected), ")", collapse = "; "))
+  if (single) {
+    alpha <- x$single_label$alpha
+    cli::cli_text("Krippendorff's alpha (nominal): {format_fixed(alpha)}; ",
+                  "label rows of {.code tidy()} are category-versus-rest coefficients")
   } else {
-    paste0(min(api), "-", max(api), " per item, mean ", formatC(mean(api), digits = 2, format = "f"))
-  }
-  cli::cli_format_method({
-    cli::cli_rule(left = "Multi-Label Agreement")
-    cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ({per_item}), ",
-                  "{d$n_labels} label{?s}, {count_noun(d$n_records, 'record')}, ",
-                  "{format_percent(d$missing_share)} missing")
-    cli::cli_text("Label universe: {d$n_labels} declared, ",
-                  "{length(d$never_selected)} never selected; raw prevalence ",
-                  "p_r = {format_fixed(d$prevalence)}")
-    cli::cli_text("Primary, {baseline_label(x$baseline)}: {.strong A_ml = {format_fixed(prim$estimate)}} ",
-                  "(A_o = {format_fixed(prim$observed)}, A_e = {format_fixed(prim$expected)})")
-    cli::cli_text("Sensitivity: ", paste0(
-      baseline_label(others$baseline), " ", format_fixed(others$estimate),
-      " (A_e = ", format_fixed(others$expected), ")", collapse = "; "))
     cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
                   paste0(baseline_short(cor$baseline), " ", format_fixed(cor$floor), collapse = ", "))
-    if (nrow(x$notes) > 0) {
-      cli::cli_text("{nrow(x$notes)} undefined value{?s} ({.code NA}); see {.code summary()}.")
-    }
-  })
+  }
 }
 
 #' @export

@@ -21,7 +21,8 @@ new_mla <- function(x, cols, est, tally, baseline) {
     weight = as.vector(lab$weight),
     floor = as.vector(lab$floor),
     positive_agreement = rep_baselines(lab$positive_agreement),
-    negative_agreement = rep_baselines(lab$negative_agreement)
+    negative_agreement = rep_baselines(lab$negative_agreement),
+    note = rep_baselines(sparse_label_notes(lab))
   )
   cor <- est$corpus
   corpus_tbl <- fast_tibble(
@@ -30,7 +31,8 @@ new_mla <- function(x, cols, est, tally, baseline) {
     expected = cor$expected,
     estimate = cor$estimate,
     floor_observed = cor$floor_observed,
-    floor = cor$floor
+    floor = cor$floor,
+    note = corpus_sparse_note(labels, sparse_label_notes(lab))
   )
   structure(
     list(
@@ -51,20 +53,49 @@ new_mla <- function(x, cols, est, tally, baseline) {
 }
 
 mla_design <- function(x, labels, lab, cor) {
-  n_cells <- as.double(n_items(x)) * n_annotators(x) * length(labels)  # > 2^31 in large sparse designs
+  counts <- design_counts(x, n_labels = length(labels), n_decisions = sum(lab$decisions))
   list(
     n_items = n_items(x),
     n_annotators = n_annotators(x),
     n_labels = length(labels),
     n_records = x$n_records,
-    missing_share = 1 - sum(lab$decisions) / n_cells,
+    counts = counts,
+    missing_share = design_missing_share(counts),
+    coverage = design_coverage(counts),
+    # the mean of the label prevalences p_j (item-weighted under missing
+    # data, Gwet), and the plain share of positive decisions
     prevalence = mean(lab$prevalence[lab$n_rated > 0]),
+    pooled_prevalence = sum(lab$positives) / sum(lab$decisions),
     n_labels_used = cor$n_labels_used,
     never_selected = labels[lab$positives == 0 & lab$n_rated > 0],
     always_selected = labels[lab$positives == lab$decisions & lab$n_rated > 0],
+    sparse_labels = labels[!is.na(sparse_label_notes(lab))],
     annotators_per_item = x$item_annotators,
-    n_pairable_items = sum(x$item_annotators >= 2)
+    n_pairable_items = sum(x$item_annotators >= 2),
+    single_label = is_single_label(x) && length(labels) == length(x$labels)
   )
+}
+
+# Labels whose coefficients rest on too little information: no item has two
+# positive decisions on the label (or two negative ones), so no pair of
+# annotators ever agreed on a positive (negative) and the coefficient is
+# fixed by the number of positives alone, whatever the annotators did. Their
+# estimates and intervals are reported with this note, not hidden.
+sparse_label_notes <- function(lab) {
+  rated <- lab$n_rated > 0 & lab$positives > 0 & lab$positives < lab$decisions
+  no_pos <- rated & !(lab$positive_agreement > 0) %in% TRUE
+  no_neg <- rated & !(lab$negative_agreement > 0) %in% TRUE
+  note <- rep(NA_character_, length(rated))
+  note[no_neg] <- "too little information: no item has two negative decisions on this label"
+  note[no_pos] <- "too little information: no item has two positive decisions on this label"
+  note
+}
+
+corpus_sparse_note <- function(labels, notes) {
+  sparse <- labels[!is.na(notes)]
+  if (length(sparse) == 0L) return(NA_character_)
+  paste0(length(sparse), " label", if (length(sparse) > 1) "s", " with too little information (",
+         format_first(sparse, 5), "); see the label rows")
 }
 
 # The text of the kernel's reason codes (enum Reason in estimators.h).

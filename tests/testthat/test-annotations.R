@@ -70,7 +70,13 @@ test_that("ConvAbuse types match the data set's documented numbers", {
   expect_equal(a$n_records, 12411)
   expect_equal(table(a$item_annotators)[["3"]], 2445L)
   fit <- mla(a)
-  expect_equal(round(glance(fit)$missing_share, 4), 0.6293)
+  # a sparse design, not missing data: 12,411 of 33,480 cells annotated and
+  # every annotated record complete
+  g <- glance(fit)
+  expect_identical(g$missing_share, 0)
+  expect_equal(g$coverage, 12411 / (4185 * 8))
+  expect_identical(c(g$n_unassigned, g$n_empty_records, g$n_missing_decisions),
+                   c(4185 * 8 - 12411, 0, 0))
   # the data README's prevalences are pooled shares of positive decisions
   pooled <- colSums(item_x(a)) / colSums(item_m(a))
   expect_equal(round(mean(pooled), 6), 0.014630)

@@ -236,15 +236,16 @@ test_that("items with one annotation count in prevalence, not in agreement", {
 test_that("tidy() and glance() have the documented columns", {
   fit <- mla(bias_annotations(), baseline = "ac1")
   expect_named(tidy(fit), c("baseline", "observed", "expected", "estimate",
-                            "floor_observed", "floor"))
+                            "floor_observed", "floor", "note"))
   expect_named(tidy(fit, level = "label"),
                c("label", "baseline", "prevalence", "observed", "expected", "estimate",
-                 "weight", "floor", "positive_agreement", "negative_agreement"))
+                 "weight", "floor", "positive_agreement", "negative_agreement", "note"))
   expect_named(tidy(fit, level = "item"),
                c("item", "n_annotators", "baseline", "observed", "estimate"))
   expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",
                               "missing_share", "prevalence", "observed", "baseline",
-                              "estimate"))
+                              "estimate", "design", "coverage", "n_unassigned",
+                              "n_empty_records", "n_missing_decisions", "pooled_prevalence"))
   expect_equal(nrow(glance(fit)), 1L)
   expect_equal(glance(fit)$estimate, 895 / 991, tolerance = 1e-14)
   expect_s3_class(tidy(fit), "tbl_df")
@@ -300,4 +301,61 @@ test_that("the dense pass is exact for every number of annotator blocks", {
     err <- expect_error(as_annotations(bad), class = "mlagreement_error_value")
     expect_match(conditionMessage(err), sprintf("annotator \"%d\"", n), fixed = TRUE)
   }
+})
+
+test_that("the design summary tells sparsity, missing vectors and missing decisions apart", {
+  # fully assigned, 3 missing decisions out of 20 x 4 x 6 = 480
+  withr::local_seed(21)
+  arr <- array(as.integer(stats::runif(20 * 4 * 6) < 0.3), c(20, 4, 6))
+  arr[cbind(c(1, 5, 9), c(1, 2, 3), c(2, 4, 6))] <- NA
+  g <- glance(mla(arr))
+  expect_identical(g$n_missing_decisions, 3)
+  expect_identical(c(g$n_unassigned, g$n_empty_records, g$coverage), c(0, 0, 1))
+  expect_equal(g$missing_share, 3 / 480)
+  expect_match(format(mla(arr)), "3 of 480 decisions missing inside annotated records (0.6%)",
+               fixed = TRUE, all = FALSE)
+  # never rounded to 0%: 1 missing decision in 20,000
+  big <- array(1L, c(1000, 4, 5))
+  big[1] <- NA
+  expect_match(format(mla(big)), "(< 0.1%)", fixed = TRUE, all = FALSE)
+  # a sparse crowd: 200 items, 3 of 60 annotators each, no missing decision
+  crowd <- do.call(rbind, lapply(1:200, function(i) {
+    data.frame(item = i, annotator = sample(60, 3), label = "x", value = stats::rbinom(3, 1, 0.4))
+  }))
+  crowd$annotator <- paste0("a", crowd$annotator)
+  gc <- glance(mla(annotations_long(crowd, item, annotator, label, value)))
+  expect_identical(gc$missing_share, 0)
+  expect_equal(gc$coverage, 600 / (200 * 60))
+  expect_identical(gc$n_unassigned, 200 * 60 - 600)
+  # a record whose whole label vector is missing is counted as such
+  crowd$value[crowd$item == 1] <- NA
+  ge <- glance(mla(annotations_long(crowd, item, annotator, label, value)))
+  expect_identical(ge$n_empty_records, 3)
+  expect_equal(ge$missing_share, 3 / 600)
+})
+
+test_that("mean label prevalence and the pooled share of positive decisions are both reported", {
+  arr <- array(c(1L, 1L, 0L, 0L,  1L, NA, 0L, 0L), c(2, 2, 2))
+  fit <- mla(arr)
+  g <- glance(fit)
+  # label 1: items (1, 1/2 ... ) -- p_j is the mean over items of x / m
+  p1 <- mean(c(mean(c(1, 0)), mean(c(1, 0))))
+  p2 <- mean(c(mean(c(1, 0)), 0))
+  expect_equal(g$prevalence, mean(c(p1, p2)))
+  expect_equal(g$pooled_prevalence, 3 / 7)
+  expect_match(format(fit), "share of positive decisions 0.4286", fixed = TRUE, all = FALSE)
+})
+
+test_that("labels resting on too little information carry a note at corpus and label level", {
+  # label y: 2 positive decisions, never on the same item
+  arr <- array(0L, c(6, 3, 2), dimnames = list(NULL, NULL, c("x", "y")))
+  arr[1:3, , 1] <- 1L
+  arr[1, 1, 2] <- 1L
+  arr[4, 2, 2] <- 1L
+  fit <- mla(arr)
+  lab <- tidy(fit, level = "label")
+  expect_match(lab$note[lab$label == "y"], "no item has two positive decisions")
+  expect_true(all(is.na(lab$note[lab$label == "x"])))
+  expect_match(tidy(fit)$note, "1 label with too little information (y)", fixed = TRUE)
+  expect_identical(fit$design$sparse_labels, "y")
 })
