@@ -140,32 +140,49 @@
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
                                threads = mla_threads(), ...) {
   check_dots_empty0(...)
-  distance <- check_choice(distance, distances, multiple = TRUE, class = "distance")
   threads <- check_threads(threads)
   a <- as_annotations(x)
+  specs <- resolve_distances(distance, a, use_default = missing(distance))
+  kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
-  if ("hamming" %in% distance) {
-    rows$hamming <- alpha_hamming(a)
-  }
-  set_dist <- intersect(distance, c("jaccard", "masi"))
-  if (length(set_dist) > 0) {
-    res <- set_alpha_impl(a, with_expected = TRUE, threads = threads)
-    if (res$bad_record >= 0) {
-      abort_partial_record(
-        a, res$bad_record, "The Jaccard and MASI distances",
-        hint = c("i" = "{.code distance = \"hamming\"} handles single missing decisions.")
-      )
-    }
-    check_pairable(res$n_items)
-    for (d in set_dist) {
-      rows[[d]] <- list(
-        observed = res[[paste0("observed_", d)]],
-        expected = res[[paste0("expected_", d)]],
-        n_items = res$n_items, n_values = res$n_values
-      )
+  if (any(kinds %in% c("jaccard", "masi", "size"))) {
+    set_specs <- specs[kinds %in% c("jaccard", "masi", "size")]
+    rows <- if (any(kinds == "size")) {
+      alpha_set_rows(a, set_specs, threads, call = rlang::current_env())
+    } else {
+      alpha_builtin_set_rows(a, set_specs, threads)
     }
   }
-  rows <- rows[distance]
+  for (s in specs) {
+    rows[[s$name]] <- switch(s$kind,
+      hamming = alpha_hamming(a),
+      category = alpha_category_row(a, s$metric, call = rlang::current_env()),
+      pair = alpha_pair_row(a, s, call = rlang::current_env()),
+      rows[[s$name]]
+    )
+  }
+  alpha_table(names(specs), rows[names(specs)])
+}
+
+# Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
+alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
+  res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
+  check_set_record(a, res, "The Jaccard and MASI distances", call = call)
+  check_pairable(res$n_items, call = call)
+  rows <- list()
+  for (s in specs) {
+    rows[[s$name]] <- list(
+      observed = res[[paste0("observed_", s$kind)]],
+      expected = res[[paste0("expected_", s$kind)]],
+      n_items = res$n_items, n_values = res$n_values
+    )
+  }
+  rows
+}
+
+# The result tibble, with a warning for the distances where alpha is
+# undefined (expected disagreement 0).
+alpha_table <- function(distance, rows) {
   observed <- vapply(rows, `[[`, numeric(1), "observed")
   expected <- vapply(rows, `[[`, numeric(1), "expected")
   undefined <- expected == 0
@@ -187,8 +204,6 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
     n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
   ), nrow = length(distance))
 }
-
-distances <- c("hamming", "jaccard", "masi")
 
 check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) {
   if (n_items == 0) {

@@ -73,7 +73,8 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
-mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL,
+                weights = "identity", ...) {
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   x <- as_annotations(x)
@@ -90,6 +91,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...) {
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }
+  fit <- apply_category_weights(fit, x, weights)
   fit
 }
 

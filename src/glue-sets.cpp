@@ -1,6 +1,7 @@
 // R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <new>
 #include <string>
 
@@ -69,6 +70,14 @@ const char* name_of(mlagreement::ExpectedMethod m) { return kMethodNames[static_
 // What the R side turns into a classed error naming the design's size.
 Rcpp::List out_of_memory() {
   return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
+}
+
+// The set sizes that occur, ascending.
+Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
+  std::vector<int> s(d.size.begin(), d.size.end());
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return Rcpp::IntegerVector(s.begin(), s.end());
 }
 
 }  // namespace
@@ -165,12 +174,12 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
   table.d.assign(custom.begin(), custom.end());
   mlagreement::SetData d;
   mlagreement::SetAlpha a;
+  int largest = 0;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
-    int largest = 0;
     for (int s : d.size) largest = std::max(largest, s);
     if (largest > max_size) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0,
@@ -185,6 +194,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
       Rcpp::Named("bad_record") = -1.0,
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+      Rcpp::Named("sizes") = sizes_present(d),
       Rcpp::Named("method") = name_of(a.method),
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
