@@ -73,8 +73,8 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
-mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL,
-                weights = "identity", ...) {
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
+                weights = "identity") {
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   x <- as_annotations(x)
