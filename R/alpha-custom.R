@@ -259,8 +259,7 @@ pair_expected_sum <- function(fn, sets, count, name, call) {
 abort_pair_failure <- function(e, name, A, B, call) {
   if (inherits(e, "mlagreement_error")) return()
   mla_abort(
-    c("Distance {.val {name}} must return one number for sets {format_set(A)} and {format_set(B)}.",
-      "x" = conditionMessage(e)),
+    "Distance {.val {name}} must return one number for sets {format_set(A)} and {format_set(B)}.",
     class = "distance", call = call, parent = e
   )
 }

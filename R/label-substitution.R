@@ -55,21 +55,26 @@ label_substitution <- function(x, ...) {
 
 #' @export
 print.mla_substitution <- function(x, ...) {
+  cat(format(x, ...), sep = "\n")
+  invisible(x)
+}
+
+#' @export
+format.mla_substitution <- function(x, ...) {
   off <- x$count
   diag(off) <- 0
   top <- which(upper.tri(off) & off > 0, arr.ind = TRUE)
-  cli::cli_text("{.cls mla_substitution}: {length(x$labels)} labels, ",
-                "{format(x$n_pairs, big.mark = ',')} ordered pairs of annotations of the same item")
-  if (nrow(top) > 0) {
-    ord <- order(-off[top])[seq_len(min(5L, nrow(top)))]
+  ord <- order(-off[top])[seq_len(min(5L, nrow(top)))]
+  cli::cli_format_method({
+    cli::cli_text("{.cls mla_substitution}: {length(x$labels)} labels, ",
+                  "{format(x$n_pairs, big.mark = ',')} ordered pairs of annotations of the same item")
     for (r in ord) {
       j <- top[r, 1]
       l <- top[r, 2]
-      cli::cli_text("  {.val {x$labels[j]}} meets {.val {x$labels[l]}}: {off[j, l]} time{?s} ",
-                    "(agreement on them: {x$count[j, j]}, {x$count[l, l]})")
+      cli::cli_text("{.val {x$labels[j]}} meets {.val {x$labels[l]}} {off[j, l]} time{?s} ",
+                    "(agreement on them: {x$count[j, j]} and {x$count[l, l]})")
     }
-  }
-  invisible(x)
+  })
 }
 
 #' Tidy a label substitution table
