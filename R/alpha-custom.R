@@ -158,7 +158,9 @@ check_size_distance <- function(table, name, grid, sizes, call) {
 alpha_set_rows <- function(a, specs, threads, call) {
   size_specs <- Filter(function(s) s$kind == "size", specs)
   args <- set_core_args(a)
-  max_size <- min(length(a$labels), 12L)
+  # every size up to k when the table is small (one build of the sets),
+  # else up to 40 and again if a set is larger
+  max_size <- min(length(a$labels), 40L)
   repeat {
     grid <- size_triples(max_size, length(a$labels))
     tables <- lapply(size_specs, function(s) evaluate_size_distance(s$fn, s$name, grid, call))
@@ -222,11 +224,21 @@ alpha_pair_row <- function(a, spec, call) {
 
 # d(sets[[s[q]]], sets[[t[q]]]) for all q, one call each; one handler for
 # the whole loop (a tryCatch() per call would cost more than most distances).
+# A single s is held fixed (the rows of the expected part).
 pair_values <- function(fn, sets, s, t, name, call) {
-  d <- numeric(length(s))
+  d <- numeric(length(t))
   q <- 0L
+  right <- sets[t]
+  fixed <- length(s) == 1L
+  if (fixed) s <- rep.int(s, length(t))
   withCallingHandlers(
-    for (q in seq_along(s)) d[[q]] <- fn(sets[[s[q]]], sets[[t[q]]]),
+    if (fixed) {
+      A <- sets[[s[1L]]]
+      for (q in seq_along(right)) d[[q]] <- fn(A, right[[q]])
+    } else {
+      left <- sets[s]
+      for (q in seq_along(right)) d[[q]] <- fn(left[[q]], right[[q]])
+    },
     error = function(e) abort_pair_failure(e, name, sets[[s[q]]], sets[[t[q]]], call)
   )
   check_pair_row(d, name, sets, s, t, call)
@@ -248,7 +260,7 @@ pair_expected_sum <- function(fn, sets, count, name, call) {
   done <- 0
   for (s in seq_len(S - 1L)) {
     t <- (s + 1L):S
-    d <- pair_values(fn, sets, rep.int(s, length(t)), t, name, call)
+    d <- pair_values(fn, sets, s, t, name, call)
     sum <- sum + 2 * count[s] * sum(count[t] * d)
     done <- done + length(t)
     cli::cli_progress_update(set = done)

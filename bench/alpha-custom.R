@@ -62,8 +62,26 @@ total <- sum(w)
 weighted_symdiff <- function(a, b) {
   (sum(w[a]) + sum(w[b]) - 2 * sum(w[a[a %in% b]])) / total
 }
-t_g <- timeit(krippendorff_alpha(a, list(weighted = weighted_symdiff)), times = 1)
-t_j <- timeit(krippendorff_alpha(a, "jaccard"))
-report("general d(a, b) in R on 1,000 distinct sets (499,500 pairs)", t_g, t_j,
-       "built-in Jaccard")
-cat(sprintf("  general form: %.2f s (target <= 2 s)\n", t_g))
+jaccard_names <- function(a, b) {
+  n_ab <- sum(a %in% b)
+  if (length(a) + length(b) == 0) 0 else 1 - n_ab / (length(a) + length(b) - n_ab)
+}
+options(cli.progress_show_after = Inf)
+stopifnot(all.equal(krippendorff_alpha(a, jaccard_names)$estimate,
+                    krippendorff_alpha(a, "jaccard")$estimate, tolerance = 1e-12))
+sets <- lapply(pool, function(s) paste0("L", s))
+floor_loop <- function(fn) {
+  for (s in 1:999) {
+    A <- sets[[s]]
+    right <- sets[(s + 1):1000]
+    d <- numeric(length(right))
+    for (q in seq_along(right)) d[[q]] <- fn(A, right[[q]])
+  }
+}
+for (f in list(jaccard = jaccard_names, weighted_symdiff = weighted_symdiff)) {
+  t_g <- timeit(krippendorff_alpha(a, f), times = 1)
+  t_f <- timeit(floor_loop(f), times = 1)
+  report("general d(a, b) in R, 1,000 distinct sets (499,500 pairs)", t_g, t_f,
+         "bare R loop")
+}
+cat("  (target for the general form: <= 2 s)\n")
