@@ -29,6 +29,22 @@ boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
 }
 
+category_alpha_cpp <- function(counts, metric, values) {
+    .Call(`_mlagreement_category_alpha_cpp`, counts, metric, values)
+}
+
+category_weights_cpp <- function(scheme, values) {
+    .Call(`_mlagreement_category_weights_cpp`, scheme, values)
+}
+
+weighted_agreement_cpp <- function(counts, weights) {
+    .Call(`_mlagreement_weighted_agreement_cpp`, counts, weights)
+}
+
+label_substitution_cpp <- function(values, n_labels, item, n_items) {
+    .Call(`_mlagreement_label_substitution_cpp`, values, n_labels, item, n_items)
+}
+
 count_decisions_cpp <- function(view, max_m, keep_counts, threads) {
     .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads)
 }
@@ -63,6 +79,14 @@ set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotato
 
 pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {
     .Call(`_mlagreement_pair_measures_cpp`, values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads)
+}
+
+set_alpha_custom_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads) {
+    .Call(`_mlagreement_set_alpha_custom_cpp`, values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads)
+}
+
+set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
 single_label_estimates_cpp <- function(cnt, sx, sdis) {

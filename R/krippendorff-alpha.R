@@ -1,4 +1,4 @@
-#' Krippendorff's alpha with Hamming, Jaccard and MASI distances
+#' Krippendorff's alpha with set, categorical and custom distances
 #'
 #' Krippendorff's alpha for multi-label annotations, with each annotation (the
 #' label vector one annotator gave one item) treated as one value and compared
@@ -40,6 +40,52 @@
 #'
 #' A record with some but not all labels missing cannot be a set and is an
 #' error for the set distances (whole missing records are simply absent).
+#'
+#' @section Single-label designs (ordered and numeric categories):
+#' On a single-label design (a matrix of codes, or
+#' `annotations_long(..., single_label = TRUE)`) the default is `"nominal"`,
+#' and Krippendorff's (2011) metrics compare the one category of each
+#' annotation through the coincidence matrix
+#' \eqn{o_{ck} = \sum_u n_{uc} (n_{uk} - [c = k]) / (m_u - 1)}:
+#' * `"nominal"`: \eqn{\delta_{ck} = [c \ne k]}.
+#' * `"ordinal"`: \eqn{\delta_{ck} = (\sum_{g=c}^{k} n_g - (n_c + n_k)/2)^2}
+#'   with \eqn{n_g} the coincidence marginals; categories are ranked in their
+#'   declared order (unused ones add nothing).
+#' * `"interval"`: \eqn{(v_c - v_k)^2}, and `"ratio"`:
+#'   \eqn{((v_c - v_k) / (v_c + v_k))^2}, with \eqn{v} the categories' numeric
+#'   values (the labels read as numbers; labels that are not numbers are an
+#'   error, and so are negative values for `"ratio"`).
+#'
+#' `"hamming"`, `"jaccard"` and `"masi"` are allowed on these designs and
+#' give the nominal estimate (on one-category sets they differ from the
+#' nominal distance only in scale). The single-label metrics are an error
+#' on multi-label designs. On Krippendorff's reliability data (12 units, 4
+#' coders, missing values) they give 0.743, 0.815, 0.849 and 0.797.
+#'
+#' @section Custom distances between label sets:
+#' `distance` may be a function, or a list of functions and names (its
+#' names name the rows; unnamed functions are `"custom"`, `"custom2"`, ...):
+#' * A function of three arguments `function(n_a, n_b, n_ab)` is a distance
+#'   of the set sizes \eqn{|A|}, \eqn{|B|} and \eqn{|A \cap B|}, like Jaccard
+#'   (`1 - n_ab / (n_a + n_b - n_ab)`), Dice, overlap or "any overlap"
+#'   (`as.numeric(n_ab == 0 & n_a + n_b > 0)`). It is evaluated once on every
+#'   size triple (vectorised when it is: it is first called with vectors)
+#'   and the table enters the exact subset-counting engine described under
+#'   *Performance*, so it costs what the built-in Jaccard costs.
+#' * A function of two arguments `function(a, b)` gets two label sets as
+#'   character vectors (the selected labels, `character(0)` for an empty set)
+#'   and may use anything, e.g. a taxonomy. It is evaluated once per pair of
+#'   distinct label sets present, \eqn{S(S-1)/2} calls for \eqn{S} distinct
+#'   sets (quadratic; a progress bar shows for long runs). The time is that
+#'   of the calls: about 1.8 s for 1,000 distinct sets (499,500 calls) with
+#'   a distance taking 3 microseconds a call; the package adds under 10%.
+#'
+#' Both are checked: the values must be finite and non-negative, zero on
+#' identical sets and symmetric, otherwise a classed error
+#' (`mlagreement_error_distance`) names the offending pair. The set-size
+#' form is checked on every size triple the data can hold; the general form
+#' on every distinct set (identity) and, for symmetry, on the pairs of the
+#' first 30 distinct sets (the others are evaluated in one order only).
 #'
 #' @section Performance:
 #' The set distances are computed in C++ on the \eqn{S} distinct label sets,
@@ -96,8 +142,12 @@
 #' item with two annotations is an error.
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes.
-#' @param distance One or more of `"hamming"`, `"jaccard"`, `"masi"` (default
-#'   all three).
+#' @param distance One or more of `"hamming"`, `"jaccard"`, `"masi"` (the
+#'   default for multi-label designs: all three), `"nominal"` (the default
+#'   for single-label designs), `"ordinal"`, `"interval"`, `"ratio"`
+#'   (single-label designs only); or a distance function of
+#'   `(n_a, n_b, n_ab)` or of `(a, b)`; or a list of these (see the sections
+#'   on single-label designs and custom distances).
 #' @param threads Number of threads for the set distances; results do not
 #'   depend on it.
 #' @param ... Must be empty.
@@ -137,35 +187,63 @@
 #' # nominal alpha: single-label codes, one-hot encoded
 #' codes <- matrix(c("a", "a", "b", NA, "b", "b", "a", "c"), nrow = 4)
 #' krippendorff_alpha(codes, distance = "hamming")
-krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
+#'
+#' # Krippendorff's reliability data: ordered, numeric categories
+#' kd <- matrix(c(1, 2, 3, 3, 2, 1, 4, 1, 2, NA, NA, NA,  1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NA, 3,
+#'                NA, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NA,  1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NA), 12, 4)
+#' krippendorff_alpha(kd, c("nominal", "ordinal", "interval", "ratio"))
+#'
+#' # custom set distances: Dice from the set sizes, and a general one
+#' dice <- function(n_a, n_b, n_ab) ifelse(n_a + n_b == 0, 0, 1 - 2 * n_ab / (n_a + n_b))
+#' any_overlap <- function(a, b) as.numeric(length(intersect(a, b)) == 0 && length(c(a, b)) > 0)
+#' krippendorff_alpha(arr, list(dice = dice, "jaccard", any_overlap = any_overlap))
+krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "nominal",
+                                                "ordinal", "interval", "ratio"),
                                threads = mla_threads(), ...) {
   check_dots_empty0(...)
-  distance <- check_choice(distance, distances, multiple = TRUE, class = "distance")
   threads <- check_threads(threads)
   a <- as_annotations(x)
+  specs <- resolve_distances(distance, a, use_default = missing(distance))
+  kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
-  if ("hamming" %in% distance) {
-    rows$hamming <- alpha_hamming(a)
-  }
-  set_dist <- intersect(distance, c("jaccard", "masi"))
-  if (length(set_dist) > 0) {
-    res <- set_alpha_impl(a, with_expected = TRUE, threads = threads)
-    if (res$bad_record >= 0) {
-      abort_partial_record(
-        a, res$bad_record, "The Jaccard and MASI distances",
-        hint = c("i" = "{.code distance = \"hamming\"} handles single missing decisions.")
-      )
-    }
-    check_pairable(res$n_items)
-    for (d in set_dist) {
-      rows[[d]] <- list(
-        observed = res[[paste0("observed_", d)]],
-        expected = res[[paste0("expected_", d)]],
-        n_items = res$n_items, n_values = res$n_values
-      )
+  if (any(kinds %in% c("jaccard", "masi", "size"))) {
+    set_specs <- specs[kinds %in% c("jaccard", "masi", "size")]
+    rows <- if (any(kinds == "size")) {
+      alpha_set_rows(a, set_specs, threads, call = rlang::current_env())
+    } else {
+      alpha_builtin_set_rows(a, set_specs, threads)
     }
   }
-  rows <- rows[distance]
+  for (s in specs) {
+    rows[[s$name]] <- switch(s$kind,
+      hamming = alpha_hamming(a),
+      category = alpha_category_row(a, s$metric, call = rlang::current_env()),
+      pair = alpha_pair_row(a, s, call = rlang::current_env()),
+      rows[[s$name]]
+    )
+  }
+  alpha_table(names(specs), rows[names(specs)])
+}
+
+# Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
+alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
+  res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
+  check_set_record(a, res, "The Jaccard and MASI distances", call = call)
+  check_pairable(res$n_items, call = call)
+  rows <- list()
+  for (s in specs) {
+    rows[[s$name]] <- list(
+      observed = res[[paste0("observed_", s$kind)]],
+      expected = res[[paste0("expected_", s$kind)]],
+      n_items = res$n_items, n_values = res$n_values
+    )
+  }
+  rows
+}
+
+# The result tibble, with a warning for the distances where alpha is
+# undefined (expected disagreement 0).
+alpha_table <- function(distance, rows) {
   observed <- vapply(rows, `[[`, numeric(1), "observed")
   expected <- vapply(rows, `[[`, numeric(1), "expected")
   undefined <- expected == 0
@@ -187,8 +265,6 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
     n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
   ), nrow = length(distance))
 }
-
-distances <- c("hamming", "jaccard", "masi")
 
 check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) {
   if (n_items == 0) {

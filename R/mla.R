@@ -76,7 +76,7 @@
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
-                threads = mla_threads()) {
+                weights = "identity", threads = mla_threads()) {
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   threads <- check_threads(threads)
@@ -96,6 +96,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }
+  fit <- apply_category_weights(fit, x, weights)
   fit
 }
 

@@ -119,6 +119,53 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// category_alpha_cpp
+Rcpp::List category_alpha_cpp(const Rcpp::IntegerMatrix& counts, int metric, const Rcpp::NumericVector& values);
+RcppExport SEXP _mlagreement_category_alpha_cpp(SEXP countsSEXP, SEXP metricSEXP, SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< int >::type metric(metricSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(category_alpha_cpp(counts, metric, values));
+    return rcpp_result_gen;
+END_RCPP
+}
+// category_weights_cpp
+Rcpp::NumericMatrix category_weights_cpp(int scheme, const Rcpp::NumericVector& values);
+RcppExport SEXP _mlagreement_category_weights_cpp(SEXP schemeSEXP, SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< int >::type scheme(schemeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(category_weights_cpp(scheme, values));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weighted_agreement_cpp
+Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_weighted_agreement_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_agreement_cpp(counts, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// label_substitution_cpp
+Rcpp::NumericMatrix label_substitution_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items);
+RcppExport SEXP _mlagreement_label_substitution_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(label_substitution_cpp(values, n_labels, item, n_items));
+    return rcpp_result_gen;
+END_RCPP
+}
 // count_decisions_cpp
 Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads);
 RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP viewSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
@@ -235,6 +282,40 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// set_alpha_custom_cpp
+Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Rcpp::NumericVector& custom, int max_size, int n_custom, int threads);
+RcppExport SEXP _mlagreement_set_alpha_custom_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP customSEXP, SEXP max_sizeSEXP, SEXP n_customSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type custom(customSEXP);
+    Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
+    Rcpp::traits::input_parameter< int >::type n_custom(n_customSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(set_alpha_custom_cpp(values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// set_distinct_cpp
+Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
+RcppExport SEXP _mlagreement_set_distinct_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    rcpp_result_gen = Rcpp::wrap(set_distinct_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    return rcpp_result_gen;
+END_RCPP
+}
 // single_label_estimates_cpp
 Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
 RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
@@ -256,6 +337,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 13},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 5},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
+    {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
+    {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
+    {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
+    {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
@@ -265,6 +350,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
+    {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
+    {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {NULL, NULL, 0}
 };

@@ -1,11 +1,13 @@
 // R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <new>
 #include <string>
 
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
+#include "mlagreement/set_custom.h"
 #include "mlagreement/rng.h"
 #include "mlagreement/set_pairs.h"
 
@@ -68,6 +70,14 @@ const char* name_of(mlagreement::ExpectedMethod m) { return kMethodNames[static_
 // What the R side turns into a classed error naming the design's size.
 Rcpp::List out_of_memory() {
   return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
+}
+
+// The set sizes that occur, ascending.
+Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
+  std::vector<int> s(d.size.begin(), d.size.end());
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return Rcpp::IntegerVector(s.begin(), s.end());
 }
 
 }  // namespace
@@ -144,4 +154,85 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
           Rcpp::Named("ak_expected") = Rcpp::wrap(p.ak_expected),
           Rcpp::Named("am_observed") = Rcpp::wrap(p.am_observed),
           Rcpp::Named("am_expected") = Rcpp::wrap(p.am_expected)));
+}
+
+// Set alpha with tabulated user distances: custom is a K1 x K1 x K1 x n array
+// (i fastest, then b, then a; K1 = max_size + 1) of d(a, b, i). When a set
+// is larger than max_size, nothing is computed and need_max_size says how
+// far to tabulate. The built-in distances come along.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
+                                int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
+                                const Rcpp::NumericVector& custom, int max_size, int n_custom,
+                                int threads) {
+  mlagreement::SizeDistances table;
+  table.K1 = static_cast<std::size_t>(max_size) + 1;
+  table.n = static_cast<std::size_t>(n_custom);
+  if (static_cast<std::size_t>(custom.size()) != table.n * table.cells()) {
+    Rcpp::stop("Internal error: the distance tables have the wrong size.");
+  }
+  table.d.assign(custom.begin(), custom.end());
+  mlagreement::SetData d;
+  mlagreement::SetAlpha a;
+  int largest = 0;
+  try {
+    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    if (d.bad_record >= 0) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+    }
+    for (int s : d.size) largest = std::max(largest, s);
+    if (largest > max_size) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0,
+                                Rcpp::Named("need_max_size") = largest);
+    }
+    a = mlagreement::set_alpha(d, true, mlagreement::ExpectedMethod::automatic, false, threads, &table);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  }
+  if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+  return Rcpp::List::create(
+      Rcpp::Named("bad_record") = -1.0,
+      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+      Rcpp::Named("sizes") = sizes_present(d),
+      Rcpp::Named("method") = name_of(a.method),
+      Rcpp::Named("observed_jaccard") = a.observed_jaccard,
+      Rcpp::Named("expected_jaccard") = a.expected_jaccard,
+      Rcpp::Named("observed_masi") = a.observed_masi,
+      Rcpp::Named("expected_masi") = a.expected_masi,
+      Rcpp::Named("observed_custom") = Rcpp::wrap(a.observed_custom),
+      Rcpp::Named("expected_custom") = Rcpp::wrap(a.expected_custom));
+}
+
+// The distinct label sets of the pairable records (1-based labels), their
+// counts and the within-item pair weights of distinct sets s < t (1-based),
+// for user distances of two sets evaluated in R.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
+                            const Rcpp::IntegerVector& annotator, int n_annotators) {
+  mlagreement::SetData d;
+  mlagreement::SetPairWeights p;
+  try {
+    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    if (d.bad_record >= 0) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+    }
+    p = mlagreement::set_pair_weights(d);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  }
+  Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
+  for (std::size_t s = 0; s < d.n_sets(); ++s) {
+    std::vector<int> lab = mlagreement::set_labels(d, s);
+    for (int& j : lab) ++j;
+    sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
+  }
+  Rcpp::IntegerVector s(p.s.begin(), p.s.end()), t(p.t.begin(), p.t.end());
+  return Rcpp::List::create(
+      Rcpp::Named("bad_record") = -1.0,
+      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+      Rcpp::Named("sets") = sets, Rcpp::Named("count") = Rcpp::wrap(d.count),
+      Rcpp::Named("pair_s") = s + 1, Rcpp::Named("pair_t") = t + 1,
+      Rcpp::Named("pair_weight") = Rcpp::wrap(p.w));
 }

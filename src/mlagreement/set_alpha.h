@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "set_custom.h"
 #include "set_expected.h"
 #include "sets.h"
 #include "threads.h"
@@ -27,6 +28,7 @@ struct SetAlpha {
   double observed_jaccard = 0, observed_masi = 0;  // D_o
   double expected_jaccard = 0, expected_masi = 0;  // D_e
   double similarity_jaccard = 0, similarity_masi = 0;  // mean over items of the pair means
+  std::vector<double> observed_custom, expected_custom;  // D_o, D_e of tabulated user distances
   ExpectedMethod method = ExpectedMethod::automatic;  // how D_e was computed (not automatic when it was)
   bool wide_sums = false;  // the counting methods summed in 128 bits (forced or needed)
   bool failed = false;     // internal error: inconsistent pair counts (cannot happen)
@@ -43,8 +45,9 @@ namespace detail {
 // kMaxRecords records and a bounded table; returns false otherwise (the
 // caller then sums per item).
 constexpr std::size_t kMaxRecords = 64;
-inline bool observed_by_counts(const SetData& d, const SimTable& sim, int threads, double& oj,
-                               double& om, double& sj, double& sm) {
+inline bool observed_by_counts(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                               int threads, double& oj, double& om, double& sj, double& sm,
+                               std::vector<double>& oc) {
   const std::size_t G = d.n_items();
   if (d.n_words != 1 || sim.K1 == 0) return false;
   std::vector<int> m_index(kMaxRecords + 1, -1);
@@ -92,9 +95,13 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, int thread
     for (std::size_t x = 0; x < per_thread; ++x) count[x] += count[static_cast<std::size_t>(t) * per_thread + x];
   }
   oj = om = sj = sm = 0;
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  oc.assign(n_custom, 0.0);
+  std::vector<double> dc(n_custom);
   for (std::size_t mi = 0; mi < m_of.size(); ++mi) {
     const double m = static_cast<double>(m_of[mi]);
     double dj = 0, dm = 0, simj = 0, simm = 0;
+    std::fill(dc.begin(), dc.end(), 0.0);
     for (std::size_t x = 0; x < cells; ++x) {
       const std::uint64_t c = count[mi * cells + x];
       if (c == 0U) continue;
@@ -103,9 +110,11 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, int thread
       simm += w * sim.masi[x];
       dj += w * (1.0 - sim.jac[x]);
       dm += w * (1.0 - sim.masi[x]);
+      for (std::size_t t = 0; t < n_custom; ++t) dc[t] += w * custom->d[t * cells + x];
     }
     oj += 2.0 * dj / (m - 1.0);
     om += 2.0 * dm / (m - 1.0);
+    for (std::size_t t = 0; t < n_custom; ++t) oc[t] += 2.0 * dc[t] / (m - 1.0);
     sj += simj / (m * (m - 1.0) / 2.0);
     sm += simm / (m * (m - 1.0) / 2.0);
   }
@@ -115,10 +124,12 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, int thread
 // The observed part item by item (any sets, any item sizes). Items are
 // summed in a fixed order after the parallel loop, so results do not depend
 // on threads.
-inline void observed_by_items(const SetData& d, const SimTable& sim, int threads, double& oj,
-                              double& om, double& sj_sum, double& sm_sum) {
+inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                              int threads, double& oj, double& om, double& sj_sum, double& sm_sum,
+                              std::vector<double>& oc) {
   const std::size_t G = d.n_items();
-  std::vector<double> ij(G), im(G), sj(G), sm(G);
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  std::vector<double> ij(G), im(G), sj(G), sm(G), ic(G * n_custom, 0.0);
   const std::int64_t GG = static_cast<std::int64_t>(G);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
@@ -140,9 +151,11 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, int threads
         simm += mas;
         dj += 1.0 - jac;
         dm += 1.0 - mas;
+        for (std::size_t c = 0; c < n_custom; ++c) ic[g * n_custom + c] += custom->value(c, a, bb, i);
       }
     }
     const double m = static_cast<double>(e - b);
+    for (std::size_t c = 0; c < n_custom; ++c) ic[g * n_custom + c] *= 2.0 / (m - 1.0);
     ij[g] = 2.0 * dj / (m - 1.0);
     im[g] = 2.0 * dm / (m - 1.0);
     sj[g] = simj / (m * (m - 1.0) / 2.0);
@@ -150,7 +163,9 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, int threads
   }
   (void)threads;
   oj = om = sj_sum = sm_sum = 0;
+  oc.assign(n_custom, 0.0);
   for (std::size_t g = 0; g < G; ++g) {
+    for (std::size_t c = 0; c < n_custom; ++c) oc[c] += ic[g * n_custom + c];
     oj += ij[g];
     om += im[g];
     sj_sum += sj[g];
@@ -176,8 +191,9 @@ int histogram_by(ExpectedMethod m, const SetData& d, const CompactSets& c, int t
 
 // The sums of D_e over ordered pairs of values (ej, em), with the method
 // used (and whether in 128 bits) in out.
-inline void expected_sums(const SetData& d, const SimTable& sim, ExpectedMethod requested,
-                          bool force_wide_sums, int threads, SetAlpha& out, double& ej, double& em) {
+inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                          ExpectedMethod requested, bool force_wide_sums, int threads, SetAlpha& out,
+                          double& ej, double& em) {
   const CompactSets c = compact_sets(d);
   out.method = choose_expected_method(d, c, requested);
   if (out.method != ExpectedMethod::pairs) {
@@ -187,14 +203,14 @@ inline void expected_sums(const SetData& d, const SimTable& sim, ExpectedMethod 
                                      : histogram_by<std::uint64_t>(out.method, d, c, threads, h);
     out.failed = status == 0;
     if (status > 0) {
-      expected_from_histogram(h, c, ej, em);
+      expected_from_histogram(h, c, custom, ej, em, out.expected_custom);
       return;
     }
     if (status == 0) return;
     out.method = ExpectedMethod::pairs;  // too many subsets for hashed counting
     out.wide_sums = false;
   }
-  expected_by_pairs(d, sim, threads, ej, em);
+  expected_by_pairs(d, sim, custom, threads, ej, em, out.expected_custom);
 }
 
 }  // namespace detail
@@ -206,8 +222,11 @@ inline void expected_sums(const SetData& d, const SimTable& sim, ExpectedMethod 
 // with_expected = false skips D_e (the average similarities need only items).
 // method, force_wide_sums: the D_e algorithm (automatic: by estimated work)
 // and the 128-bit sums even where 64 bits are exact (both for tests).
+// custom: tabulated user distances over set sizes 0..max (at least the
+// largest set; nullptr for none), reported as observed_custom and
+// expected_custom.
 inline SetAlpha set_alpha(const SetData& d, bool with_expected, ExpectedMethod method,
-                          bool force_wide_sums, int threads) {
+                          bool force_wide_sums, int threads, const SizeDistances* custom = nullptr) {
   SetAlpha out;
   const std::size_t G = d.n_items();
   const double n = static_cast<double>(d.n_values());
@@ -215,18 +234,27 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, ExpectedMethod m
   int max_size = 0;
   for (int a : d.size) max_size = std::max(max_size, a);
   const SimTable sim(max_size);
+  // the user tables in the layout of sim (one cell index for both)
+  SizeDistances own;
+  if (custom != nullptr) own = shrink_distances(*custom, max_size);
+  const SizeDistances* cd = custom != nullptr ? &own : nullptr;
   double oj = 0, om = 0, simj_sum = 0, simm_sum = 0;
-  if (!detail::observed_by_counts(d, sim, threads, oj, om, simj_sum, simm_sum)) {
-    detail::observed_by_items(d, sim, threads, oj, om, simj_sum, simm_sum);
+  std::vector<double> oc;
+  if (!detail::observed_by_counts(d, sim, cd, threads, oj, om, simj_sum, simm_sum, oc)) {
+    detail::observed_by_items(d, sim, cd, threads, oj, om, simj_sum, simm_sum, oc);
   }
   double ej = 0, em = 0;
-  if (with_expected) detail::expected_sums(d, sim, method, force_wide_sums, threads, out, ej, em);
+  if (with_expected) detail::expected_sums(d, sim, cd, method, force_wide_sums, threads, out, ej, em);
   out.observed_jaccard = oj / n;
   out.observed_masi = om / n;
   out.expected_jaccard = ej / (n * (n - 1.0));
   out.expected_masi = em / (n * (n - 1.0));
   out.similarity_jaccard = simj_sum / static_cast<double>(G);
   out.similarity_masi = simm_sum / static_cast<double>(G);
+  out.observed_custom.resize(oc.size());
+  for (std::size_t t = 0; t < oc.size(); ++t) out.observed_custom[t] = oc[t] / n;
+  out.expected_custom.resize(oc.size(), 0.0);
+  for (double& e : out.expected_custom) e /= n * (n - 1.0);
   return out;
 }
 

@@ -56,6 +56,7 @@
 #include <cstring>
 #include <vector>
 
+#include "set_custom.h"
 #include "set_moments.h"
 #include "set_sparse.h"
 #include "hash_tables.h"
@@ -161,9 +162,12 @@ bool histogram_dense(const SetData& d, const CompactSets& c, int threads, PairHi
 
 // sum over (a, b, i) of the ordered pairs times the distances; pairs of
 // different classes are met once, so they count twice.
-inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c, double& sum_j,
-                                    double& sum_m) {
+inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c,
+                                    const SizeDistances* custom, double& sum_j, double& sum_m,
+                                    std::vector<double>& sum_c) {
   sum_j = sum_m = 0;
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  sum_c.assign(n_custom, 0.0);
   for (std::size_t x = 0; x < h.W; ++x) {
     const int a = c.cls_size[x];
     for (std::size_t y = x; y < h.W; ++y) {
@@ -175,6 +179,7 @@ inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c
         const double wn = w * static_cast<double>(n);
         sum_j += wn * (1.0 - jaccard_similarity(a, b, i));
         sum_m += wn * (1.0 - masi_similarity(a, b, i));
+        for (std::size_t t = 0; t < n_custom; ++t) sum_c[t] += wn * custom->value(t, a, b, i);
       }
     }
   }
@@ -182,10 +187,11 @@ inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c
 
 // Pairs: every pair of distinct sets, O(S^2). Each set's row is summed
 // in a fixed order, so results do not depend on threads.
-inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads, double& sum_j,
-                              double& sum_m) {
+inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                              int threads, double& sum_j, double& sum_m, std::vector<double>& sum_c) {
   const std::size_t S = d.n_sets();
-  std::vector<double> rj(S, 0.0), rm(S, 0.0);
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  std::vector<double> rj(S, 0.0), rm(S, 0.0), rc(S * n_custom, 0.0);
   const std::int64_t SS = static_cast<std::int64_t>(S);
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
@@ -200,15 +206,20 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, int threads
       const double ct = d.count[static_cast<std::size_t>(t)];
       accj += ct * (1.0 - sim.jaccard(a, b, i));
       accm += ct * (1.0 - sim.masi_sim(a, b, i));
+      for (std::size_t c = 0; c < n_custom; ++c) rc[static_cast<std::size_t>(si) * n_custom + c] += ct * custom->value(c, a, b, i);
     }
-    rj[static_cast<std::size_t>(s)] = d.count[static_cast<std::size_t>(s)] * accj;
-    rm[static_cast<std::size_t>(s)] = d.count[static_cast<std::size_t>(s)] * accm;
+    const double cs = d.count[static_cast<std::size_t>(s)];
+    rj[static_cast<std::size_t>(s)] = cs * accj;
+    rm[static_cast<std::size_t>(s)] = cs * accm;
+    for (std::size_t c = 0; c < n_custom; ++c) rc[static_cast<std::size_t>(si) * n_custom + c] *= cs;
   }
   (void)threads;
   sum_j = sum_m = 0;
+  sum_c.assign(n_custom, 0.0);
   for (std::size_t s = 0; s < S; ++s) {
     sum_j += 2.0 * rj[s];
     sum_m += 2.0 * rm[s];
+    for (std::size_t c = 0; c < n_custom; ++c) sum_c[c] += 2.0 * rc[s * n_custom + c];
   }
 }
 

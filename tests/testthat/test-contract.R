@@ -52,7 +52,8 @@ valid_calls <- list(
   autoplot.mla_boot = list(object = fx$bs),
   autoplot.mla_annotator_agreement = list(object = fx$agr),
   autoplot.mla_simulation = list(object = fx$sim),
-  autoplot.mla_analytic = list(object = analytic_agreement(0.5))
+  autoplot.mla_analytic = list(object = analytic_agreement(0.5)),
+  autoplot.mla_substitution = list(object = label_substitution(fx$long))
 )
 
 # Numeric arguments without a default, and choice arguments whose allowed

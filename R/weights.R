@@ -1,0 +1,151 @@
+# Ordered and numeric categories of single-label designs: irrCAC's agreement
+# weights for mla() and Krippendorff's ordinal, interval and ratio metrics
+# for krippendorff_alpha(). Both work on the items x categories counts and
+# are computed in C++ (src/mlagreement/coincidence.h).
+
+#' @rdname mla
+#' @param weights For single-label designs: agreement weights between
+#'   categories, one of irrCAC's `"identity"` (the default: unweighted
+#'   coefficients), `"linear"`, `"quadratic"`, `"ordinal"`, `"radical"`,
+#'   `"ratio"`, `"circular"`, `"bipolar"`, or a \eqn{q \times q} matrix of
+#'   weights in \[0, 1\] with unit diagonal, rows and columns in the order of
+#'   the declared categories. The corpus rows then hold the weighted Fleiss
+#'   kappa, Gwet's AC2 and the weighted Brennan-Prediger coefficient (Gwet
+#'   2014, as irrCAC computes them); see the section *Weighted single-label
+#'   coefficients*.
+#' @section Weighted single-label coefficients:
+#' With agreement weights \eqn{w_{kl}} (\eqn{w_{kk} = 1}) and \eqn{r_{ik}}
+#' the ratings of item \eqn{i} in category \eqn{k},
+#' \deqn{p_a = \mathrm{mean}_{i: r_i \ge 2} \frac{\sum_{k,l} w_{kl} r_{ik} r_{il} - r_i}{r_i (r_i - 1)},
+#'   \quad \pi_k = \mathrm{mean}_{i: r_i \ge 1} r_{ik} / r_i;}
+#' Fleiss' chance agreement is \eqn{\sum_{k,l} w_{kl} \pi_k \pi_l}, AC2's
+#' \eqn{\frac{\sum_{k,l} w_{kl}}{q(q-1)} \sum_k \pi_k (1 - \pi_k)} and
+#' Brennan-Prediger's \eqn{\sum_{k,l} w_{kl} / q^2}. The named weights are
+#' irrCAC's: they use the categories' numeric values when every declared
+#' category is a number (codes `1:5`, `-3:3`) and the ranks \eqn{1, \dots, q}
+#' of the declared order otherwise (`"ordinal"` always uses the ranks).
+#' Categories keep their declared order, including unused ones, which
+#' change the range of the scale (irrCAC: pass `categ.labels`). Label
+#' rows stay the unweighted category-versus-rest coefficients; item rows
+#' use the weighted agreement of each item.
+#' @name mla
+NULL
+
+weight_schemes <- c("identity", "linear", "quadratic", "ordinal", "radical", "ratio",
+                    "circular", "bipolar")
+
+# Numeric values of the categories: the labels as numbers when all are,
+# else (or with ranks = TRUE) their ranks in the declared order.
+category_values <- function(a, ranks = FALSE) {
+  v <- suppressWarnings(as.numeric(a$labels))
+  if (ranks || anyNA(v)) seq_along(a$labels) else v
+}
+
+numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(a$labels)))
+
+# The weighted corpus rows of an mla() fit on a single-label design (the
+# identity weights leave the fit as it is, so the unweighted values stay
+# exactly today's).
+apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) {
+  if (is.character(weights)) {
+    weights <- check_choice(weights, weight_schemes, arg_name = "weights", call = call,
+                            class = "weights")
+    if (weights == "identity") return(fit)
+  }
+  if (!is_single_label(x) || !isTRUE(fit$single_label$q == length(x$labels))) {
+    mla_abort(
+      c("{.arg weights} need a single-label design over all its categories.",
+        "x" = if (is_single_label(x)) "{.arg labels} selects a subset of the categories." else "{.arg x} is multi-label.",
+        "i" = "Category weights compare the one category each annotator chose."),
+      class = "weights", call = call
+    )
+  }
+  W <- category_weight_matrix(x, weights, call)
+  counts <- item_label_counts(x)$x
+  est <- weighted_agreement_cpp(counts, W)
+  corpus <- fit$corpus
+  corpus$observed <- rep(1 - est$d_obs, 3L)
+  corpus$expected <- 1 - est$w
+  corpus$estimate <- est$estimate
+  fit$corpus <- corpus
+  fit$corpus_w <- est$w
+  fit$item_disagreement <- est$item_d
+  fit$weights <- list(name = if (is.character(weights)) weights else "custom", matrix = W)
+  fit$notes <- weight_notes(fit$notes, fit$weights$name)
+  fit
+}
+
+category_weight_matrix <- function(x, weights, call) {
+  q <- length(x$labels)
+  if (is.character(weights)) {
+    if (weights == "ratio" && any(category_values(x) < 0)) {
+      mla_abort(
+        c("{.arg weights} {.val ratio} need non-negative category values.",
+          "x" = "Categories {.val {x$labels[category_values(x) < 0]}} are negative."),
+        class = "weights", call = call
+      )
+    }
+    W <- category_weights_cpp(match(weights, weight_schemes) - 1L,
+                              category_values(x, ranks = weights == "ordinal"))
+    dimnames(W) <- list(x$labels, x$labels)
+    return(W)
+  }
+  ok <- is.matrix(weights) && is.numeric(weights) && identical(dim(weights), c(q, q)) &&
+    all(is.finite(weights))
+  if (!ok || any(weights < 0 | weights > 1) || any(diag(weights) != 1) ||
+      !isTRUE(all.equal(weights, t(weights), check.attributes = FALSE))) {
+    mla_abort(
+      c("{.arg weights} must be a weight name or a symmetric {q} x {q} matrix of weights in [0, 1] with unit diagonal.",
+        "x" = "It is {.obj_type_friendly {weights}}{if (is.matrix(weights)) paste0(' (', nrow(weights), ' x ', ncol(weights), ')') else ''}.",
+        "i" = "Weight names: {.val {weight_schemes}}."),
+      class = "weights", call = call
+    )
+  }
+  W <- unname(weights) + 0
+  dimnames(W) <- list(x$labels, x$labels)
+  W
+}
+
+weight_notes <- function(notes, name) {
+  fast_tibble(
+    level = c("corpus", notes$level),
+    label = c(NA_character_, notes$label),
+    baseline = c(NA_character_, notes$baseline),
+    reason = c(paste0("weighted coefficients (", name, " weights): fleiss = weighted Fleiss kappa, ",
+                      "ac1 = Gwet's AC2, pabak = weighted Brennan-Prediger"), notes$reason)
+  )
+}
+
+# ---------------------------------------------------------------------------
+# Krippendorff's alpha with the nominal, ordinal, interval and ratio metrics
+# on a single-label design. Nominal comes from the label tables (the
+# single-label kernel, in double-double); the others from the coincidence
+# matrix of the items x categories counts.
+alpha_category_row <- function(a, metric, call) {
+  if (metric == "nominal") {
+    est <- single_label_estimates_cpp(a$tally$cnt, a$tally$sx, a$tally$sdis)
+    size <- alpha_hamming(a, call = call)
+    return(list(observed = est$alpha_d_obs, expected = est$alpha_d_exp,
+                n_items = size$n_items, n_values = size$n_values))
+  }
+  if (metric %in% c("interval", "ratio") && !numeric_categories(a)) {
+    mla_abort(
+      c("{.arg distance} {.val {metric}} needs numeric categories.",
+        "x" = "Categories {.val {utils::head(a$labels[is.na(suppressWarnings(as.numeric(a$labels)))], 5)}} are not numbers.",
+        "i" = "Use {.code distance = \"ordinal\"} for ordered categories without values."),
+      class = "distance", call = call
+    )
+  }
+  values <- category_values(a)
+  if (metric == "ratio" && any(values < 0)) {
+    mla_abort(
+      c("{.arg distance} {.val ratio} needs non-negative category values (a ratio scale).",
+        "x" = "Categor{?y/ies} {.val {a$labels[values < 0]}} {?is/are} negative.",
+        "i" = "Use {.code distance = \"interval\"} for scales with negative values."),
+      class = "distance", call = call
+    )
+  }
+  res <- category_alpha_cpp(item_label_counts(a)$x, match(metric, category_metrics) - 1L, values)
+  check_pairable(res$n_items, call = call)
+  res[c("observed", "expected", "n_items", "n_values")]
+}

@@ -1,0 +1,95 @@
+// R glue for the single-label structured coefficients (coincidence.h) and
+// the label substitution table (substitution.h): unwrap, call, wrap.
+#include <RcppArmadillo.h>
+
+#include "glue-view.h"
+
+#include "mlagreement/coincidence.h"
+#include "mlagreement/substitution.h"
+
+namespace {
+
+arma::mat as_double_matrix(const Rcpp::IntegerMatrix& x) {
+  arma::mat out(static_cast<arma::uword>(x.nrow()), static_cast<arma::uword>(x.ncol()));
+  std::copy(x.begin(), x.end(), out.begin());
+  return out;
+}
+
+arma::vec as_vec(const Rcpp::NumericVector& v) { return arma::vec(v.begin(), v.size()); }
+
+Rcpp::NumericMatrix wrap_matrix(const arma::mat& m) {
+  Rcpp::NumericMatrix out(static_cast<int>(m.n_rows), static_cast<int>(m.n_cols));
+  std::copy(m.begin(), m.end(), out.begin());
+  return out;
+}
+
+}  // namespace
+
+// counts: items x categories ratings; metric: 0 nominal, 1 ordinal,
+// 2 interval, 3 ratio; values: the categories' numeric values.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List category_alpha_cpp(const Rcpp::IntegerMatrix& counts, int metric,
+                              const Rcpp::NumericVector& values) {
+  if (values.size() != counts.ncol()) Rcpp::stop("Internal error: one value per category.");
+  if (metric < 0 || metric > 3) Rcpp::stop("Internal error: unknown metric.");
+  const mlagreement::CoincidenceAlpha a = mlagreement::coincidence_alpha(
+      as_double_matrix(counts), static_cast<mlagreement::CategoryMetric>(metric), as_vec(values));
+  return Rcpp::List::create(
+      Rcpp::Named("observed") = a.d_obs, Rcpp::Named("expected") = a.d_exp,
+      Rcpp::Named("n_items") = a.n_items, Rcpp::Named("n_values") = a.n_values,
+      Rcpp::Named("coincidence") = wrap_matrix(a.coincidence),
+      Rcpp::Named("delta") = wrap_matrix(a.delta));
+}
+
+// scheme: irrCAC's weights in its order (identity, linear, quadratic,
+// ordinal, radical, ratio, circular, bipolar).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix category_weights_cpp(int scheme, const Rcpp::NumericVector& values) {
+  if (scheme < 0 || scheme > 7) Rcpp::stop("Internal error: unknown weight scheme.");
+  return wrap_matrix(mlagreement::agreement_weights(static_cast<mlagreement::WeightScheme>(scheme),
+                                                    as_vec(values)));
+}
+
+// counts: items x categories ratings; weights: q x q with unit diagonal.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
+                                  const Rcpp::NumericMatrix& weights) {
+  if (weights.nrow() != counts.ncol() || weights.ncol() != counts.ncol()) {
+    Rcpp::stop("Internal error: weights must be q x q.");
+  }
+  const arma::mat W(const_cast<double*>(weights.begin()), weights.nrow(), weights.ncol(), false, true);
+  const mlagreement::WeightedAgreement a = mlagreement::weighted_agreement(as_double_matrix(counts), W);
+  const int nb = mlagreement::WeightedAgreement::kCoefficients;
+  Rcpp::NumericVector estimate(a.estimate, a.estimate + nb);
+  return Rcpp::List::create(
+      Rcpp::Named("d_obs") = a.d_obs, Rcpp::Named("w") = Rcpp::NumericVector(a.w, a.w + nb),
+      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("item_d") = Rcpp::wrap(a.item_d));
+}
+
+// values: records x labels (0/1/NA, integer, logical or double); item:
+// 0-based item of each record.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix label_substitution_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
+                                           int n_items) {
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(values)) / k;
+  if (static_cast<std::size_t>(item.size()) != n) Rcpp::stop("Internal error: one item per record.");
+  const int* it = INTEGER_RO(item);
+  const std::size_t N = static_cast<std::size_t>(n_items);
+  arma::mat out;
+  switch (TYPEOF(values)) {
+    case INTSXP:
+      out = mlagreement::label_substitution(INTEGER_RO(values), n, k, it, N, [](int v) { return v == 1; });
+      break;
+    case LGLSXP:
+      out = mlagreement::label_substitution(LOGICAL_RO(values), n, k, it, N, [](int v) { return v == 1; });
+      break;
+    case REALSXP:
+      out = mlagreement::label_substitution(REAL_RO(values), n, k, it, N, [](double v) { return v == 1.0; });
+      break;
+    default:
+      Rcpp::stop("Internal error: unsupported storage type for `values`.");
+  }
+  return wrap_matrix(out);
+}

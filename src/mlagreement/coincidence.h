@@ -1,0 +1,210 @@
+// Single-label designs with structured categories: Krippendorff's alpha with
+// the nominal, ordinal, interval and ratio metrics (coincidence matrices),
+// irrCAC's agreement weights and the weighted Fleiss / AC2 / Brennan-Prediger
+// coefficients, all from the items x categories counts X (X[u, c] = ratings
+// of item u in category c; categories in their declared order).
+//
+// Alpha (Krippendorff 2011): over the pairable items (m_u = sum_c X[u, c] >= 2)
+//   coincidences  o_ck = sum_u X[u, c] (X[u, k] - [c = k]) / (m_u - 1),
+//   marginals     n_c = sum_k o_ck,  n = sum_c n_c,
+//   D_o = sum_ck o_ck delta_ck / n,  D_e = sum_ck n_c n_k delta_ck / (n (n - 1)).
+// The diagonal of delta is 0, so o = X' diag(1 / (m - 1)) X serves for D_o.
+//
+// Weighted agreement (Gwet 2014, as irrCAC computes it), W with unit diagonal:
+//   1 - pa = mean over items with r_u >= 2 of X_u' (1 - W) X_u / (r_u (r_u - 1)),
+//   pi_c   = mean over items with r_u >= 1 of X[u, c] / r_u,
+//   pe: Fleiss pi' W pi; AC2 sum(W) sum_c pi_c (1 - pi_c) / (q (q - 1));
+//   Brennan-Prediger sum(W) / q^2.
+// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+#ifndef MLAGREEMENT_COINCIDENCE_H
+#define MLAGREEMENT_COINCIDENCE_H
+
+#include <armadillo>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace mlagreement {
+
+enum class CategoryMetric { nominal = 0, ordinal = 1, interval = 2, ratio = 3 };
+
+// irrCAC's weight names, in its order.
+enum class WeightScheme {
+  identity = 0, linear = 1, quadratic = 2, ordinal = 3, radical = 4, ratio = 5, circular = 6,
+  bipolar = 7
+};
+
+// Krippendorff's squared metric differences delta_ck. values: the numeric
+// value of each category (interval, ratio); marginals: n_c (ordinal ranks
+// the categories by their declared order, with the marginal-sum metric
+// (sum_{g = c..k} n_g - (n_c + n_k) / 2)^2).
+inline arma::mat metric_distances(CategoryMetric metric, const arma::vec& values,
+                                  const arma::vec& marginals) {
+  const arma::uword q = values.n_elem;
+  arma::mat delta(q, q, arma::fill::zeros);
+  const arma::vec cum = arma::cumsum(marginals);  // cum[k] = n_0 + ... + n_k
+  for (arma::uword c = 0; c < q; ++c) {
+    for (arma::uword k = 0; k < q; ++k) {
+      if (c == k) continue;
+      const double vc = values[c], vk = values[k];
+      switch (metric) {
+        case CategoryMetric::nominal:
+          delta(c, k) = 1.0;
+          break;
+        case CategoryMetric::ordinal: {
+          const arma::uword lo = std::min(c, k), hi = std::max(c, k);
+          const double between = cum[hi] - (lo > 0 ? cum[lo - 1] : 0.0);
+          const double d = between - (marginals[c] + marginals[k]) / 2.0;
+          delta(c, k) = d * d;
+          break;
+        }
+        case CategoryMetric::interval:
+          delta(c, k) = (vc - vk) * (vc - vk);
+          break;
+        case CategoryMetric::ratio: {
+          const double s = vc + vk;  // R refuses negative values, so s = 0 only when c = k
+          delta(c, k) = s == 0.0 ? 0.0 : ((vc - vk) / s) * ((vc - vk) / s);
+          break;
+        }
+      }
+    }
+  }
+  return delta;
+}
+
+// irrCAC's weight matrices (identity.weights() ... bipolar.weights()):
+// values are the category values (irrCAC: the sorted numeric categories, or
+// 1..q for character ones); "ordinal" always uses the ranks 1..q.
+inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values) {
+  const arma::uword q = values.n_elem;
+  arma::mat w(q, q, arma::fill::eye);
+  if (scheme == WeightScheme::identity || q < 2) return w;
+  const double lo = values.min(), hi = values.max(), range = hi - lo;
+  for (arma::uword k = 0; k < q; ++k) {
+    for (arma::uword l = 0; l < q; ++l) {
+      const double a = values[k], b = values[l];
+      switch (scheme) {
+        case WeightScheme::linear:
+          w(k, l) = 1.0 - std::fabs(a - b) / std::fabs(range);
+          break;
+        case WeightScheme::quadratic:
+          w(k, l) = 1.0 - (a - b) * (a - b) / (range * range);
+          break;
+        case WeightScheme::ordinal: {
+          const double n = std::fabs(static_cast<double>(k) - static_cast<double>(l)) + 1.0;
+          w(k, l) = n * (n - 1.0) / 2.0;  // rescaled below
+          break;
+        }
+        case WeightScheme::radical:
+          w(k, l) = 1.0 - std::sqrt(std::fabs(a - b)) / std::sqrt(std::fabs(range));
+          break;
+        case WeightScheme::ratio: {
+          const double r = (a - b) / (a + b), scale = range / (hi + lo);
+          w(k, l) = 1.0 - r * r / (scale * scale);
+          break;
+        }
+        case WeightScheme::circular: {
+          const double s = std::sin(arma::datum::pi * (a - b) / (range + 1.0));
+          w(k, l) = s * s;  // rescaled below
+          break;
+        }
+        case WeightScheme::bipolar:
+          w(k, l) = k == l ? 0.0 : (a - b) * (a - b) / ((a + b - 2.0 * lo) * (2.0 * hi - (a + b)));
+          break;
+        case WeightScheme::identity:
+          break;
+      }
+    }
+  }
+  // irrCAC turns these disagreements into weights as 1 - w / max(w)
+  if (scheme == WeightScheme::ordinal || scheme == WeightScheme::circular ||
+      scheme == WeightScheme::bipolar) {
+    w = 1.0 - w / w.max();
+  }
+  return w;
+}
+
+// Ratings per item (row sums of X).
+inline arma::vec item_ratings(const arma::mat& X) { return arma::sum(X, 1); }
+
+struct CoincidenceAlpha {
+  double d_obs = std::numeric_limits<double>::quiet_NaN();
+  double d_exp = std::numeric_limits<double>::quiet_NaN();
+  double n_items = 0, n_values = 0;  // pairable items and their values
+  arma::mat coincidence;             // o_ck, q x q
+  arma::mat delta;                   // the metric used
+};
+
+// metric and values as in metric_distances(); the ordinal metric takes its
+// marginals from the coincidences.
+inline CoincidenceAlpha coincidence_alpha(const arma::mat& X, CategoryMetric metric,
+                                          const arma::vec& values) {
+  CoincidenceAlpha out;
+  const arma::vec m = item_ratings(X);
+  const arma::uvec pairable = arma::find(m >= 2.0);
+  out.n_items = static_cast<double>(pairable.n_elem);
+  const arma::mat Xp = X.rows(pairable);
+  const arma::vec inv = 1.0 / (m.elem(pairable) - 1.0);
+  // X' diag(inv) X minus the self-pairs on the diagonal
+  out.coincidence = Xp.t() * (Xp.each_col() % inv);
+  out.coincidence.diag() -= Xp.t() * inv;
+  const arma::vec marginals = arma::sum(out.coincidence, 1);
+  const double n = arma::accu(marginals);
+  out.n_values = n;
+  out.delta = metric_distances(metric, values, marginals);
+  if (n < 2.0) return out;
+  out.d_obs = arma::accu(out.coincidence % out.delta) / n;
+  out.d_exp = arma::as_scalar(marginals.t() * out.delta * marginals) / (n * (n - 1.0));
+  return out;
+}
+
+struct WeightedAgreement {
+  static constexpr int kCoefficients = 3;  // fleiss, ac1 (AC2), pabak (Brennan-Prediger)
+  double d_obs = std::numeric_limits<double>::quiet_NaN();  // 1 - pa
+  double w[kCoefficients];                                   // 1 - pe
+  double estimate[kCoefficients];                            // (pa - pe) / (1 - pe)
+  std::vector<double> item_d;  // per item 1 - pa_u (NaN for items with fewer than 2 ratings)
+};
+
+// W: q x q agreement weights with unit diagonal (R checks it).
+inline WeightedAgreement weighted_agreement(const arma::mat& X, const arma::mat& W) {
+  WeightedAgreement out;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (int b = 0; b < WeightedAgreement::kCoefficients; ++b) out.w[b] = out.estimate[b] = nan;
+  const arma::uword n_items = X.n_rows, q = X.n_cols;
+  const arma::vec r = item_ratings(X);
+  // X_u' (1 - W) X_u for every item at once
+  const arma::vec disagree = arma::sum((X * (1.0 - W)) % X, 1);
+  out.item_d.assign(n_items, nan);
+  double d_sum = 0, n_pairable = 0, n_rated = 0;
+  arma::vec pi(q, arma::fill::zeros);
+  for (arma::uword u = 0; u < n_items; ++u) {
+    if (r[u] >= 1.0) {
+      pi += X.row(u).t() / r[u];
+      n_rated += 1.0;
+    }
+    if (r[u] >= 2.0) {
+      out.item_d[u] = disagree[u] / (r[u] * (r[u] - 1.0));
+      d_sum += out.item_d[u];
+      n_pairable += 1.0;
+    }
+  }
+  if (n_pairable == 0.0 || q == 0) return out;
+  pi /= n_rated;
+  out.d_obs = d_sum / n_pairable;
+  const double qd = static_cast<double>(q), sum_w = arma::accu(W);
+  const double pe[WeightedAgreement::kCoefficients] = {
+      arma::as_scalar(pi.t() * W * pi),
+      q > 1 ? sum_w * arma::accu(pi % (1.0 - pi)) / (qd * (qd - 1.0)) : 1.0,
+      sum_w / (qd * qd)};
+  for (int b = 0; b < WeightedAgreement::kCoefficients; ++b) {
+    out.w[b] = 1.0 - pe[b];
+    if (out.w[b] > 0.0) out.estimate[b] = (out.w[b] - out.d_obs) / out.w[b];
+  }
+  return out;
+}
+
+}  // namespace mlagreement
+
+#endif

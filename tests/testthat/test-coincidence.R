@@ -1,0 +1,162 @@
+# Single-label structured categories: Krippendorff's metrics (coincidence
+# matrices) and irrCAC's weighted coefficients.
+
+kd_canonical <- function() {
+  matrix(c(1, 2, 3, 3, 2, 1, 4, 1, 2, NA, NA, NA,  1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NA, 3,
+           NA, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NA,  1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NA), 12, 4)
+}
+
+# Brute force over all pairs of values: delta a function of two category
+# indices (1-based, declared order), marginals n_c of the pairable values.
+ref_category_alpha <- function(m, categories, delta) {
+  idx <- matrix(match(as.character(m), as.character(categories)), nrow(m))
+  units <- lapply(seq_len(nrow(idx)), function(i) idx[i, !is.na(idx[i, ])])
+  units <- units[lengths(units) >= 2]
+  vals <- unlist(units)
+  n <- length(vals)
+  nc <- tabulate(vals, length(categories))
+  do <- sum(vapply(units, function(u) {
+    s <- 0
+    for (r in seq_along(u)) for (q in seq_along(u)) if (r != q) s <- s + delta(u[r], u[q], nc)
+    s / (length(u) - 1)
+  }, numeric(1))) / n
+  de <- 0
+  for (r in seq_len(n)) for (q in seq_len(n)) if (r != q) de <- de + delta(vals[r], vals[q], nc)
+  de <- de / (n * (n - 1))
+  c(observed = do, expected = de, alpha = 1 - do / de)
+}
+
+ref_metric <- function(metric, values) {
+  switch(metric,
+    nominal = function(c, k, nc) as.numeric(c != k),
+    ordinal = function(c, k, nc) {
+      if (c == k) return(0)
+      (sum(nc[min(c, k):max(c, k)]) - (nc[c] + nc[k]) / 2)^2
+    },
+    interval = function(c, k, nc) (values[c] - values[k])^2,
+    ratio = function(c, k, nc) if (c == k) 0 else ((values[c] - values[k]) / (values[c] + values[k]))^2
+  )
+}
+
+test_that("Krippendorff's canonical reliability data give the published values", {
+  res <- krippendorff_alpha(kd_canonical(), c("nominal", "ordinal", "interval", "ratio"))
+  expect_equal(res$distance, c("nominal", "ordinal", "interval", "ratio"))
+  expect_equal(round(res$estimate, 3), c(0.743, 0.815, 0.849, 0.797))
+  expect_equal(res$estimate[1], 0.7434210526, tolerance = 1e-10)
+  expect_equal(res$n_items, rep(11, 4))
+  expect_equal(res$n_values, rep(40, 4))
+  # the default on a single-label design is nominal
+  expect_identical(krippendorff_alpha(kd_canonical()), res[1, ])
+})
+
+test_that("category metrics match the brute force at 1e-12 on random designs", {
+  withr::local_seed(42)
+  for (rep in 1:4) {
+    vals <- c(0, 1, 3, 4, 7)
+    m <- matrix(sample(vals, 30 * 4, replace = TRUE, prob = c(3, 2, 2, 1, 1)), 30, 4)
+    m[sample(length(m), 25)] <- NA
+    a <- as_annotations(m, labels = c(vals, 9))  # an unused category
+    res <- krippendorff_alpha(a, category_metrics)
+    for (metric in category_metrics) {
+      ref <- ref_category_alpha(m, c(vals, 9), ref_metric(metric, c(vals, 9)))
+      row <- res[res$distance == metric, ]
+      expect_equal(row$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12)
+      expect_equal(row$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12)
+      # D_o / D_e: alpha near 0 cancels digits of 1 - D_o / D_e
+      expect_equal(1 - row$estimate, 1 - unname(ref["alpha"]), tolerance = 1e-12)
+    }
+    # the coincidence route to nominal alpha equals the single-label kernel
+    cc <- category_alpha_cpp(item_label_counts(a)$x, 0L, category_values(a))
+    expect_equal(1 - cc$observed / cc$expected, res$estimate[1], tolerance = 1e-12)
+  }
+})
+
+test_that("ordinal alpha uses the declared order, not the codes", {
+  m <- matrix(c("lo", "lo", "mid", "hi", "mid", "hi", "lo", "mid", "hi", "hi", "mid", "lo"), 4)
+  a <- annotations_long(
+    data.frame(item = rep(1:4, 3), annotator = rep(1:3, each = 4), label = as.vector(m)),
+    item, annotator, label, labels = c("lo", "mid", "hi"), single_label = TRUE
+  )
+  ref <- ref_category_alpha(m, c("lo", "mid", "hi"), ref_metric("ordinal", NULL))
+  expect_equal(krippendorff_alpha(a, "ordinal")$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+})
+
+test_that("alpha with interval and ratio metrics equals irrCAC's quadratic and ratio weights", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(7)
+  m <- matrix(sample(1:5, 60 * 5, replace = TRUE), 60, 5)
+  m[sample(length(m), 70)] <- NA
+  res <- krippendorff_alpha(m, c("nominal", "interval", "ratio"))
+  w <- c(nominal = "identity", interval = "quadratic", ratio = "ratio")
+  for (d in names(w)) {
+    ref <- irrCAC::krippen.alpha.raw(m, weights = w[[d]])$est$coeff.val
+    expect_identical(round(res$estimate[res$distance == d], 5), ref)
+  }
+  expect_identical(round(krippendorff_alpha(kd_canonical(), "interval")$estimate, 5),
+                   irrCAC::krippen.alpha.raw(kd_canonical(), weights = "quadratic")$est$coeff.val)
+})
+
+test_that("weighted Fleiss, AC2 and Brennan-Prediger equal irrCAC (unequal raters)", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(11)
+  m <- matrix(sample(1:5, 80 * 6, replace = TRUE, prob = c(1, 2, 4, 2, 1)), 80, 6)
+  m[sample(length(m), 120)] <- NA
+  for (w in weight_schemes) {
+    fit <- mla(m, weights = w)
+    est <- tidy(fit)$estimate
+    ref <- c(irrCAC::fleiss.kappa.raw(m, weights = w)$est$coeff.val,
+             irrCAC::gwet.ac1.raw(m, weights = w)$est$coeff.val,
+             irrCAC::bp.coeff.raw(m, weights = w)$est$coeff.val)
+    expect_identical(round(est, 5), ref, label = w)
+  }
+  # an unused category: irrCAC needs categ.labels (it then ranks 1..q)
+  u <- as_annotations(m, labels = 1:6)
+  fit <- mla(u, weights = "quadratic")
+  ref <- irrCAC::fleiss.kappa.raw(m, weights = "quadratic", categ.labels = 1:6)$est$coeff.val
+  expect_identical(round(tidy(fit)$estimate[1], 5), ref)
+})
+
+test_that("identity weights leave mla() exactly as it was; a custom matrix is accepted", {
+  withr::local_seed(3)
+  m <- matrix(sample(letters[1:4], 120, replace = TRUE), 30, 4)
+  expect_identical(mla(m, weights = "identity"), mla(m))
+  expect_equal(tidy(mla(m, weights = diag(4)))$estimate, tidy(mla(m))$estimate, tolerance = 1e-12)
+  W <- 1 - abs(outer(1:4, 1:4, "-")) / 3
+  expect_equal(tidy(mla(m, weights = W))$estimate, tidy(mla(m, weights = "linear"))$estimate,
+               tolerance = 1e-12)
+  fit <- mla(m, weights = "quadratic")
+  expect_equal(fit$weights$name, "quadratic")
+  items <- tidy(fit, level = "item")
+  expect_equal(mean(items$observed[items$baseline == "fleiss"], na.rm = TRUE),
+               tidy(fit)$observed[1], tolerance = 1e-12)
+})
+
+test_that("weights and metrics refuse designs and values they do not fit", {
+  arr <- array(c(1, 0, 1, 1, 0, 1, 1, 0), c(2, 2, 2))
+  expect_error(mla(arr, weights = "linear"), class = "mlagreement_error_weights")
+  expect_error(krippendorff_alpha(arr, "ordinal"), class = "mlagreement_error_distance")
+  m <- matrix(c("a", "b", "a", "c", "b", "b"), 3)
+  expect_error(krippendorff_alpha(m, "interval"), class = "mlagreement_error_distance")
+  expect_error(mla(m, weights = "cubic"), class = "mlagreement_error_weights")
+  expect_error(mla(m, weights = matrix(0.5, 3, 3)), class = "mlagreement_error_weights")
+  expect_error(mla(m, labels = c("a", "b"), weights = "linear"), class = "mlagreement_error_weights")
+  neg <- matrix(c(-1, 1, 0, -1, 1, 1), 3)
+  expect_error(krippendorff_alpha(neg, "ratio"), class = "mlagreement_error_distance")
+  expect_equal(krippendorff_alpha(neg, "interval")$n_items, 3)
+  expect_snapshot(error = TRUE, krippendorff_alpha(arr, "ordinal"))
+  expect_snapshot(error = TRUE, krippendorff_alpha(m, "interval"))
+  expect_snapshot(error = TRUE, mla(arr, weights = "linear"))
+})
+
+test_that("weight matrices are irrCAC's", {
+  skip_if_not_installed("irrCAC")
+  for (categ in list(1:5, c(0, 1, 3, 7), c(-3, -1, 0, 2))) {
+    for (w in weight_schemes) {
+      if (w == "ratio" && any(categ < 0)) next
+      ref <- get(paste0(w, ".weights"), asNamespace("irrCAC"))(categ)
+      ours <- category_weights_cpp(match(w, weight_schemes) - 1L,
+                                   if (w == "ordinal") seq_along(categ) else categ)
+      expect_equal(ours, unname(ref), tolerance = 1e-14, label = paste(w, toString(categ)))
+    }
+  }
+})
