@@ -5,24 +5,24 @@ boot_codes_cpp <- function(x, m, max_m) {
     .Call(`_mlagreement_boot_codes_cpp`, x, m, max_m)
 }
 
-boot_items_cpp <- function(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads) {
-    .Call(`_mlagreement_boot_items_cpp`, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads)
+boot_items_cpp <- function(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label) {
+    .Call(`_mlagreement_boot_items_cpp`, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label)
 }
 
-boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads) {
-    .Call(`_mlagreement_boot_jack_items_cpp`, codes, n_items, n_labels, max_m, unit_start, unit_items, threads)
+boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label) {
+    .Call(`_mlagreement_boot_jack_items_cpp`, codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label)
 }
 
-boot_stats_items_cpp <- function(x, m, max_m, w) {
-    .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w)
+boot_stats_items_cpp <- function(x, m, max_m, w, single_label) {
+    .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w, single_label)
 }
 
-boot_records_cpp <- function(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads) {
-    .Call(`_mlagreement_boot_records_cpp`, view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads)
+boot_records_cpp <- function(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label) {
+    .Call(`_mlagreement_boot_records_cpp`, view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label)
 }
 
-boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw) {
-    .Call(`_mlagreement_boot_stats_records_cpp`, view, slot, n_drawn, aw, iw)
+boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label) {
+    .Call(`_mlagreement_boot_stats_records_cpp`, view, slot, n_drawn, aw, iw, single_label)
 }
 
 boot_streams_cpp <- function() {
@@ -69,6 +69,10 @@ hamming_alpha_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_hamming_alpha_cpp`, cnt, sx, sdis)
 }
 
+single_label_estimates_cpp <- function(cnt, sx, sdis) {
+    .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
+}
+
 pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }
@@ -87,9 +91,5 @@ set_alpha_custom_cpp <- function(values, n_labels, item, n_items, annotator, n_a
 
 set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
     .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
-}
-
-single_label_estimates_cpp <- function(cnt, sx, sdis) {
-    .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
 }
 

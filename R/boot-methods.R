@@ -115,7 +115,8 @@ boot_index_statistic <- function(x) {
       n <- u$n_units
       uw <- tabulate(i, n)
       w <- if (length(u$unit_of_item)) uw[u$unit_of_item + 1L] else uw
-      drop(boot_stats_items_cpp(data$x, data$m, data$max_m, matrix(as.integer(w))))
+      drop(boot_stats_items_cpp(data$x, data$m, data$max_m, matrix(as.integer(w)),
+                                isTRUE(data$single_label)))
     } else if (resample == "annotators") {
       aw <- matrix(tabulate(i, data$n_annotators))
       drop(boot_records_statistic(data, aw))

@@ -158,9 +158,28 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
 boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
-  if (resample == "items") return(boot_item_data(a, cols, threads))
-  check_annotator_design(a, call = call)
-  boot_record_data(a, cols, threads)
+  check_boot_weights(fit, call = call)
+  data <- if (resample == "items") {
+    boot_item_data(a, cols, threads)
+  } else {
+    check_annotator_design(a, call = call)
+    boot_record_data(a, cols, threads)
+  }
+  # single-label fits report Fleiss, AC1 and Brennan-Prediger for q categories
+  data$single_label <- isTRUE(fit$design$single_label)
+  data
+}
+
+# Weighted (ordinal) single-label coefficients have no replicate engine yet:
+# refuse rather than resample the unweighted ones under their name.
+check_boot_weights <- function(fit, call = rlang::caller_env()) {
+  if (is.null(fit$weights)) return(invisible())
+  mla_abort(
+    c("{.fn mla_boot} needs an unweighted fit.",
+      "x" = "{.arg fit} uses {.val {fit$weights$name}} category weights.",
+      "i" = "Bootstrap {.code mla(x)} (identity weights), or use the analytic standard errors of {.fn tidy}."),
+    class = "boot_weights", call = call
+  )
 }
 
 boot_item_data <- function(a, cols, threads) {
@@ -194,7 +213,7 @@ boot_record_data <- function(a, cols, threads) {
 # multiplicities iw (items x B; NULL: every item once).
 boot_records_statistic <- function(data, aw, iw = NULL) {
   if (is.null(iw)) iw <- matrix(0L, data$n_items, 0L)
-  boot_stats_records_cpp(data$view, data$slot, data$n_annotators, aw, iw)
+  boot_stats_records_cpp(data$view, data$slot, data$n_annotators, aw, iw, isTRUE(data$single_label))
 }
 
 check_annotator_design <- function(a, call = rlang::caller_env()) {
@@ -232,11 +251,11 @@ boot_run <- function(data, units, resample, seed, R, threads) {
     out[[ch]] <- if (resample == "items") {
       boot_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
                      units$unit_of_item, units$n_units,
-                     units$order, units$start, seed, R, s0, s1, threads)
+                     units$order, units$start, seed, R, s0, s1, threads, data$single_label)
     } else {
       boot_records_cpp(data$view, data$slot, data$n_annotators, resample == "both",
                        units$unit_of_item, units$n_units, units$order, units$start,
-                       seed, R, s0, s1, threads)
+                       seed, R, s0, s1, threads, data$single_label)
     }
     cli::cli_progress_update(set = (R * s1) %/% n_streams)
   }
@@ -247,7 +266,7 @@ boot_run <- function(data, units, resample, seed, R, threads) {
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
     return(boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
-                               units$unit_start, units$unit_items, threads))
+                               units$unit_start, units$unit_items, threads, data$single_label))
   }
   if (resample == "annotators") {
     J <- data$n_annotators

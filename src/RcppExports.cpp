@@ -24,8 +24,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_items_cpp
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
-RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
+Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
@@ -41,13 +41,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
     Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_jack_items_cpp
-Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads);
-RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP) {
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
@@ -57,26 +58,28 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads));
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_stats_items_cpp
-Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerMatrix& w);
-RcppExport SEXP _mlagreement_boot_stats_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP wSEXP) {
+Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerMatrix& w, bool single_label);
+RcppExport SEXP _mlagreement_boot_stats_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP wSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type w(wSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_stats_items_cpp(x, m, max_m, w));
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_items_cpp(x, m, max_m, w, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_records_cpp
-Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads);
-RcppExport SEXP _mlagreement_boot_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
+Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
@@ -92,13 +95,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
     Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads));
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_stats_records_cpp
-Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw);
-RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP) {
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw, bool single_label);
+RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
@@ -106,7 +110,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type aw(awSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type iw(iwSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(view, slot, n_drawn, aw, iw));
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(view, slot, n_drawn, aw, iw, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -234,6 +239,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// single_label_estimates_cpp
+Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(single_label_estimates_cpp(cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
 // pair_sums_cpp
 Rcpp::List pair_sums_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP viewSEXP) {
@@ -316,26 +333,14 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// single_label_estimates_cpp
-Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
-RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    rcpp_result_gen = Rcpp::wrap(single_label_estimates_cpp(cnt, sx, sdis));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
-    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
-    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 7},
-    {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 4},
-    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 13},
-    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 5},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
+    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 8},
+    {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 5},
+    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 14},
+    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
@@ -347,12 +352,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
+    {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
-    {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {NULL, NULL, 0}
 };
 

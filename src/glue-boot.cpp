@@ -27,8 +27,14 @@ mla::UnitDesign unit_design(std::size_t n_items, const Rcpp::IntegerVector& unit
   return u;
 }
 
-mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_drawn) {
-  return mla::DrawnAnnotators{INTEGER_RO(slot), static_cast<std::size_t>(n_drawn)};
+mla::CorpusStatistic corpus_statistic(bool single_label) {
+  return single_label ? mla::CorpusStatistic::single_label : mla::CorpusStatistic::multi_label;
+}
+
+mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_drawn,
+                                      bool single_label) {
+  return mla::DrawnAnnotators{INTEGER_RO(slot), static_cast<std::size_t>(n_drawn),
+                              corpus_statistic(single_label)};
 }
 
 void nan_to_na(Rcpp::NumericMatrix& out) { glue::nan_to_na(out); }
@@ -47,20 +53,24 @@ std::size_t code_bytes(std::size_t k, std::size_t max_m) {
 
 template <typename Code>
 mla::ClassCodes<Code> codes_view(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
-                                 std::size_t max_m) {
+                                 std::size_t max_m, bool single_label) {
   if (static_cast<std::size_t>(codes.size()) != n_items * k * sizeof(Code))
     Rcpp::stop("Internal error: class codes do not match the design.");
-  return mla::class_codes(reinterpret_cast<const Code*>(RAW_RO(codes)), n_items, k, max_m);
+  mla::ClassCodes<Code> cc =
+      mla::class_codes(reinterpret_cast<const Code*>(RAW_RO(codes)), n_items, k, max_m);
+  cc.corpus = corpus_statistic(single_label);
+  return cc;
 }
 
 template <typename Code>
 void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
-                 const Rcpp::IntegerMatrix& w, Rcpp::NumericMatrix& out) {
+                 const Rcpp::IntegerMatrix& w, bool single_label, Rcpp::NumericMatrix& out) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());
   const std::size_t k = static_cast<std::size_t>(x.ncol());
   std::vector<Code> codes(n * k);
   mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
-  const mla::ClassCodes<Code> cc = mla::class_codes(codes.data(), n, k, max_m);
+  mla::ClassCodes<Code> cc = mla::class_codes(codes.data(), n, k, max_m);
+  cc.corpus = corpus_statistic(single_label);
   std::vector<std::int64_t> bins(cc.n_bins);
   std::vector<mla::LabelSummary> ls(cc.n_labels);
   mla::LabelTable t;
@@ -96,7 +106,7 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
                                    int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
                                    const Rcpp::IntegerVector& order,
                                    const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
-                                   double n_rep, int s0, int s1, int threads) {
+                                   double n_rep, int s0, int s1, int threads, bool single_label) {
   Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
@@ -108,9 +118,9 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
   const std::size_t nr = static_cast<std::size_t>(n_rep);
   const std::size_t no = static_cast<std::size_t>(out.nrow());
   const bool ok = small_codes(k, mm)
-      ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+      ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm, single_label), u, s, nr, s0, s1, threads,
                         /* method = multinomial counts */ 0, out.begin(), no)
-      : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm), u, s, nr, s0, s1, threads,
+      : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm, single_label), u, s, nr, s0, s1, threads,
                         /* method = multinomial counts */ 0, out.begin(), no);
   if (!ok) Rcpp::stop("Internal error: the item bootstrap failed (out of memory?).");
   nan_to_na(out);
@@ -121,16 +131,17 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
                                         int max_m, const Rcpp::IntegerVector& unit_start,
-                                        const Rcpp::IntegerVector& unit_items, int threads) {
+                                        const Rcpp::IntegerVector& unit_items, int threads,
+                                        bool single_label) {
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
   Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
   const std::size_t nu = static_cast<std::size_t>(out.nrow());
   const bool ok = small_codes(k, mm)
-      ? mla::jackknife_items(codes_view<std::uint16_t>(codes, n, k, mm), nu, unit_start.begin(),
+      ? mla::jackknife_items(codes_view<std::uint16_t>(codes, n, k, mm, single_label), nu, unit_start.begin(),
                              unit_items.begin(), threads, out.begin())
-      : mla::jackknife_items(codes_view<std::uint32_t>(codes, n, k, mm), nu, unit_start.begin(),
+      : mla::jackknife_items(codes_view<std::uint32_t>(codes, n, k, mm, single_label), nu, unit_start.begin(),
                              unit_items.begin(), threads, out.begin());
   if (!ok) Rcpp::stop("Internal error: the jackknife failed (out of memory?).");
   nan_to_na(out);
@@ -140,14 +151,15 @@ Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_item
 // Coefficients for given item multiplicities (n_items x B) -> B x n_stats.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                                         int max_m, const Rcpp::IntegerMatrix& w) {
+                                         int max_m, const Rcpp::IntegerMatrix& w,
+                                         bool single_label) {
   const std::size_t k = static_cast<std::size_t>(x.ncol());
   Rcpp::NumericMatrix out(w.ncol(), static_cast<int>(mla::n_boot_stats(k)));
   const std::size_t mm = static_cast<std::size_t>(max_m);
   if (small_codes(k, mm)) {
-    run_weights<std::uint16_t>(x, m, mm, w, out);
+    run_weights<std::uint16_t>(x, m, mm, w, single_label, out);
   } else {
-    run_weights<std::uint32_t>(x, m, mm, w, out);
+    run_weights<std::uint32_t>(x, m, mm, w, single_label, out);
   }
   nan_to_na(out);
   return out;
@@ -162,9 +174,9 @@ Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::Integer
                                      const Rcpp::IntegerVector& unit_of_item, int n_units,
                                      const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
                                      const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1,
-                                     int threads) {
+                                     int threads, bool single_label) {
   Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
-  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn);
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
     Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(v.n_labels)));
@@ -183,8 +195,8 @@ Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::Integer
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
                                            int n_drawn, const Rcpp::IntegerMatrix& aw,
-                                           const Rcpp::IntegerMatrix& iw) {
-  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn);
+                                           const Rcpp::IntegerMatrix& iw, bool single_label) {
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(mla::n_boot_stats(v.n_labels)));
     mla::RecordScratch s;

@@ -7,6 +7,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/estimators.h"
+#include "mlagreement/single_label.h"
 
 namespace {
 
@@ -131,4 +132,26 @@ Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::Numeric
   return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(a.observed),
                             Rcpp::Named("expected") = glue::nan_to_na(a.expected),
                             Rcpp::Named("n_labels_used") = a.n_labels_used);
+}
+
+// Single-label (categorical) corpus coefficients and nominal alpha from the
+// label tables of the one-hot design.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
+                                      const Rcpp::NumericMatrix& sx,
+                                      const Rcpp::NumericMatrix& sdis) {
+  const mla::LabelTable t = label_table(cnt, sx, sdis);
+  std::vector<mla::LabelSummary> labels(t.n_labels);
+  for (std::size_t j = 0; j < t.n_labels; ++j) labels[j] = mla::summarise_label(t, j, false);
+  const mla::SingleLabelCorpus c = mla::summarise_single_label(labels);
+  const mla::NominalAlpha a = mla::nominal_alpha(t.cnt.data(), t.sx.data(), t.sdis.data(),
+                                                 t.max_m, t.n_labels);
+  Rcpp::NumericVector w(c.w, c.w + kB), estimate(c.estimate, c.estimate + kB);
+  return Rcpp::List::create(
+      Rcpp::Named("q") = static_cast<double>(t.n_labels),
+      Rcpp::Named("d_obs") = glue::nan_to_na(c.d_obs), Rcpp::Named("w") = glue::nan_to_na(w),
+      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("alpha_d_obs") = glue::nan_to_na(a.d_obs),
+      Rcpp::Named("alpha_d_exp") = glue::nan_to_na(a.d_exp),
+      Rcpp::Named("alpha") = glue::nan_to_na(a.alpha));
 }

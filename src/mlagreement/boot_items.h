@@ -31,6 +31,8 @@ template <typename Code>
 struct ClassCodes {
   std::size_t n_items = 0, n_labels = 0, max_m = 0, per_label = 0, n_bins = 0;
   const Code* codes = nullptr;
+  // the corpus coefficients the replicates report (single-label designs)
+  CorpusStatistic corpus = CorpusStatistic::multi_label;
 };
 
 template <typename Code>
@@ -104,7 +106,7 @@ void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
     }
     ls[j] = summarise_label(t, j, /*with_floor=*/false);
   }
-  write_stats(ls, out, stride);
+  write_stats(ls, out, stride, cc.corpus);
 }
 
 template <typename Code, typename W>

@@ -26,6 +26,8 @@ namespace mlagreement {
 struct DrawnAnnotators {
   const int* slot = nullptr;
   std::size_t n_drawn = 0;
+  // the corpus coefficients the replicates report (single-label designs)
+  CorpusStatistic corpus = CorpusStatistic::multi_label;
 };
 
 // Weighted counts per (item, label), label-major (j * n_items + i), and the
@@ -121,7 +123,7 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
     }
     s.ls[j] = summarise_sums(sums);
   }
-  write_stats(s.ls, out, stride);
+  write_stats(s.ls, out, stride, d.corpus);
 }
 
 // Annotators (both = false) or annotators and units (both = true), streams

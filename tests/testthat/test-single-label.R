@@ -123,3 +123,25 @@ test_that("a long frame of one category per record is a single-label design", {
   expect_error(annotations_long(dec, item, coder, label, value, single_label = TRUE),
                class = "mlagreement_error_single_label")
 })
+
+test_that("the bootstrap of a single-label fit resamples the categorical coefficients", {
+  withr::local_seed(9)
+  m <- random_categorical(30, 4, c("a", "b", "c"), missing = 0.1)
+  fit <- mla(m)
+  bs <- mla_boot(fit, R = 50)
+  corpus <- bs$stats$level == "corpus"
+  expect_equal(unname(bs$t0[corpus]), tidy(fit)$estimate, tolerance = 1e-14)
+  # leave-one-item-out values are the refits without that item (categorical
+  # coefficients, not the one-hot MLA ones)
+  jack <- mlagreement:::boot_jack_values(bs)
+  x <- as_annotations(m)
+  for (i in c(2, 7, 19)) {
+    refit <- tidy(mla(x[-i, , ]))$estimate
+    expect_equal(unname(jack[i, corpus]), refit, tolerance = 1e-12)
+  }
+  # annotator resampling reports them too: every annotator once is the fit
+  ba <- mla_boot(fit, R = 20, resample = "annotators")
+  expect_equal(unname(ba$t0[corpus]), tidy(fit)$estimate, tolerance = 1e-14)
+  expect_equal(unname(as_boot(ba)$statistic(NULL, seq_len(4))[1:3]),
+               tidy(fit)$estimate, tolerance = 1e-12)
+})
