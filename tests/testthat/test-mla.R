@@ -206,29 +206,6 @@ test_that("items with one annotation count in prevalence, not in agreement", {
   expect_equal(lab$observed[1], mean(c(1 / 3, 1)))
 })
 
-test_that("tidy() and glance() have the documented columns", {
-  fit <- mla(bias_annotations(), baseline = "ac1")
-  expect_named(tidy(fit), c("baseline", "observed", "expected", "estimate",
-                            "floor_observed", "floor"))
-  expect_named(tidy(fit, level = "label"),
-               c("label", "baseline", "prevalence", "observed", "expected", "estimate",
-                 "weight", "floor", "positive_agreement", "negative_agreement"))
-  expect_named(tidy(fit, level = "item"),
-               c("item", "n_annotators", "baseline", "observed", "estimate"))
-  expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",
-                              "missing_share", "prevalence", "observed", "baseline",
-                              "estimate"))
-  expect_equal(nrow(glance(fit)), 1L)
-  expect_equal(glance(fit)$estimate, 895 / 991, tolerance = 1e-14)
-  expect_s3_class(tidy(fit), "tbl_df")
-})
-
-test_that("print() and summary() give a readable report", {
-  fit <- mla(bias_annotations())
-  expect_snapshot(print(fit))
-  expect_snapshot(print(summary(fit)))
-})
-
 test_that("a label subset equals the fit on those labels' data, in that order", {
   withr::local_seed(17)
   for (missing in c("none", "cells", "records")) {
