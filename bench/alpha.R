@@ -109,6 +109,7 @@ t_m <- timeit(mla(arr40))
 report(sprintf("  40 labels, prevalence 0.02-0.2 (%d distinct sets)", n_sets40), t_s, t_m)
 
 # 4. Speed-up over pure-R implementations on a small design.
+source("tests/testthat/helper-data.R")
 source("tests/testthat/helper-alpha.R")
 small <- random_set_design(40, 4, 6, p = 0.3, missing_records = 0.1)
 a_small <- as_annotations(small)

@@ -84,17 +84,6 @@ ref_alpha_hamming_cells <- function(a) {
     alpha = 1 - sum(per[1, ok]) / sum(per[2, ok]))
 }
 
-# A random design: N items x A annotators x k labels, some whole records and
-# (optionally) some single decisions missing.
-random_set_design <- function(N, A, k, p = 0.3, missing_records = 0.2, missing_cells = 0) {
-  arr <- array(stats::rbinom(N * A * k, 1, p), c(N, A, k),
-               dimnames = list(paste0("i", 1:N), paste0("a", 1:A), paste0("L", 1:k)))
-  miss <- matrix(stats::runif(N * A) < missing_records, N, A)
-  for (i in 1:N) for (c in 1:A) if (miss[i, c]) arr[i, c, ] <- NA
-  if (missing_cells > 0) arr[stats::runif(length(arr)) < missing_cells] <- NA
-  arr
-}
-
 # Long format of an array (records layout of the annotations object).
 set_array_to_long <- function(arr) {
   d <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)

@@ -1,21 +1,5 @@
 # Plain-R references for the bootstrap (slow, obviously correct).
 
-# Noisy generator (paper section 4): true label z ~ Bernoulli(p) per item and
-# label; each annotator reports z flipped with probability `error`.
-boot_sim_array <- function(n_items, n_annotators, n_labels, p = 0.3, error = 0.1,
-                           n_missing = 0) {
-  z <- matrix(stats::rbinom(n_items * n_labels, 1, p), n_items, n_labels)
-  arr <- array(NA_integer_, c(n_items, n_annotators, n_labels),
-               dimnames = list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_annotators)),
-                               paste0("L", seq_len(n_labels))))
-  for (a in seq_len(n_annotators)) {
-    flip <- matrix(stats::runif(n_items * n_labels) < error, n_items, n_labels)
-    arr[, a, ] <- ifelse(flip, 1L - z, z)
-  }
-  if (n_missing > 0) arr[sample(length(arr), n_missing)] <- NA_integer_
-  arr
-}
-
 # True pooled-marginal coefficient of the noisy generator.
 boot_sim_truth <- function(p, error) {
   A <- (1 - error)^2 + error^2
@@ -26,7 +10,8 @@ boot_sim_truth <- function(p, error) {
 
 # The 300 x 4 x 6 test design, with a few missing decisions.
 boot_fixture <- function(seed = 11) {
-  withr::with_seed(seed, boot_sim_array(300, 4, 6, n_missing = 150))
+  withr::with_seed(seed, random_design(300, 4, 6, prevalence = 0.3, error = 0.1, n_missing = 150,
+                                       names = TRUE))
 }
 
 # Annotator bootstrap reference: annotator a appears aw[a] times, item i

@@ -1,26 +1,67 @@
-# Random designs for property tests. Each returns a dense 0/1/NA array.
+# The one random-design generator of the tests: a dense items x annotators x
+# labels integer array (0/1, NA = missing decision). Draws, in this order:
+# - prevalence per label, when not given: uniform on [0.02, 0.98];
+# - decisions: Bernoulli(prevalence of the label) each; or, with `error`, the
+#   paper's noisy generator: a true vector per item (Bernoulli(prevalence))
+#   that every annotator reports with each label flipped with probability
+#   `error`;
+# - whole records missing: a uniform per (item, annotator) below
+#   `record_missing` removes the record, or one below `record_kept` keeps it;
+# - single decisions missing: a uniform per decision below `cell_missing`;
+# - `n_missing` decisions removed at positions sampled without replacement.
+# NULL skips a draw entirely, so a rate of 0 still consumes the stream.
+# `estimable` keeps the first two records of item 1 (records) or redraws
+# them (cells), so something can be estimated. `missing` is a shorthand:
+# "records" (rate `miss_rate`), "sparse" (rate 0.8), "cells" (rate
+# `miss_rate`), all estimable. `names` adds ids i1.., a1.., L1...
 random_design <- function(n_items, n_annotators, n_labels, prevalence = NULL,
                           missing = c("none", "records", "cells", "sparse"),
-                          miss_rate = 0.3) {
+                          miss_rate = 0.3, error = NULL, record_missing = NULL,
+                          record_kept = NULL, cell_missing = NULL, n_missing = 0,
+                          estimable = FALSE, names = FALSE) {
   missing <- match.arg(missing)
+  if (missing != "none") {
+    estimable <- TRUE
+    rate <- if (missing == "sparse") 0.8 else miss_rate
+    if (missing == "cells") cell_missing <- rate else record_missing <- rate
+  }
   if (is.null(prevalence)) prevalence <- stats::runif(n_labels, 0.02, 0.98)
   prevalence <- rep_len(prevalence, n_labels)
-  arr <- array(0L, c(n_items, n_annotators, n_labels))
-  for (j in seq_len(n_labels)) {
-    arr[, , j] <- stats::rbinom(n_items * n_annotators, 1, prevalence[j])
+  n_records <- n_items * n_annotators
+  if (is.null(error)) {
+    values <- stats::rbinom(n_records * n_labels, 1, rep(prevalence, each = n_records))
+  } else {
+    truth <- stats::rbinom(n_items * n_labels, 1, rep(prevalence, each = n_items))
+    values <- vapply(seq_len(n_annotators), function(a) {
+      flip <- stats::runif(n_items * n_labels) < error
+      ifelse(flip, 1L - truth, truth)
+    }, integer(n_items * n_labels))
+    values <- aperm(array(values, c(n_items, n_labels, n_annotators)), c(1, 3, 2))
   }
-  if (missing == "records" || missing == "sparse") {
-    rate <- if (missing == "sparse") 0.8 else miss_rate
-    gone <- matrix(stats::runif(n_items * n_annotators) < rate, n_items, n_annotators)
-    # keep at least one item with two annotators so the design is estimable
-    gone[1, 1:2] <- FALSE
-    for (j in seq_len(n_labels)) arr[, , j][gone] <- NA
-  } else if (missing == "cells") {
-    cells <- stats::runif(length(arr)) < miss_rate
-    arr[cells] <- NA
-    arr[1, 1:2, ] <- stats::rbinom(2 * n_labels, 1, 0.5)
+  arr <- array(values, c(n_items, n_annotators, n_labels))
+  if (!is.null(record_missing) || !is.null(record_kept)) {
+    u <- stats::runif(n_records)
+    gone <- if (is.null(record_kept)) u < record_missing else !(u < record_kept)
+    if (estimable) gone[c(1, 1 + n_items)] <- FALSE
+    arr[rep(gone, n_labels)] <- NA
+  }
+  if (!is.null(cell_missing)) {
+    arr[stats::runif(length(arr)) < cell_missing] <- NA
+    if (estimable) arr[1, 1:2, ] <- stats::rbinom(2 * n_labels, 1, 0.5)
+  }
+  if (n_missing > 0) arr[sample(length(arr), n_missing)] <- NA_integer_
+  if (names) {
+    dimnames(arr) <- list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_annotators)),
+                          paste0("L", seq_len(n_labels)))
   }
   arr
+}
+
+# The call of test-krippendorff-alpha.R and bench/alpha.R (N items, A
+# annotators, k labels; records always drawn, cells only when asked).
+random_set_design <- function(N, A, k, p = 0.3, missing_records = 0.2, missing_cells = 0) {
+  random_design(N, A, k, prevalence = p, record_missing = missing_records,
+                cell_missing = if (missing_cells > 0) missing_cells, names = TRUE)
 }
 
 bias_annotations <- function() {

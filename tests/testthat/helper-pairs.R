@@ -56,17 +56,6 @@ ref_annotator_summary <- function(arr) {
   }, numeric(5)))
 }
 
-# Random sparse design with missing vectors and missing single decisions.
-random_pair_design <- function(n_items, n_ann, k, p_seen = 0.6, p_cell_na = 0.05, prev = 0.3) {
-  arr <- array(rbinom(n_items * n_ann * k, 1, prev), c(n_items, n_ann, k),
-               dimnames = list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_ann)),
-                               paste0("L", seq_len(k))))
-  seen <- matrix(runif(n_items * n_ann) < p_seen, n_items, n_ann)
-  for (a in seq_len(n_ann)) arr[!seen[, a], a, ] <- NA
-  arr[runif(length(arr)) < p_cell_na] <- NA
-  arr
-}
-
 # Long data frame (one row per decision) from a dense array.
 array_to_long <- function(arr) {
   d <- dim(arr)

@@ -1,7 +1,8 @@
 test_that("pair and annotator diagnostics match the plain-R reference", {
   set.seed(11)
   for (rep in 1:4) {
-    arr <- random_pair_design(25, 5, 4, p_seen = 0.7, p_cell_na = 0.08)
+    arr <- random_design(25, 5, 4, prevalence = 0.3, record_kept = 0.7, cell_missing = 0.08,
+                         names = TRUE)
     agr <- annotator_agreement(arr)
     ref <- ref_annotator_pairs(arr)
     pairs <- tidy(agr)
@@ -22,7 +23,8 @@ test_that("pair and annotator diagnostics match the plain-R reference", {
 
 test_that("the pair coefficient is mla() on the two-annotator subset of shared items", {
   set.seed(12)
-  arr <- random_pair_design(30, 4, 5, p_seen = 0.8, p_cell_na = 0.1)
+  arr <- random_design(30, 4, 5, prevalence = 0.3, record_kept = 0.8, cell_missing = 0.1,
+                       names = TRUE)
   pairs <- tidy(annotator_agreement(arr))
   has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
   for (r in seq_len(nrow(pairs))) {
@@ -36,7 +38,8 @@ test_that("the pair coefficient is mla() on the two-annotator subset of shared i
     expect_equal(pairs$expected[r], fl$expected, tolerance = 1e-12)
   }
   # without single missing decisions, observed is mla()'s observed agreement too
-  arr <- random_pair_design(30, 4, 5, p_seen = 0.8, p_cell_na = 0)
+  arr <- random_design(30, 4, 5, prevalence = 0.3, record_kept = 0.8, cell_missing = 0,
+                       names = TRUE)
   pairs <- tidy(annotator_agreement(arr))
   has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
   for (r in seq_len(nrow(pairs))) {
@@ -48,7 +51,8 @@ test_that("the pair coefficient is mla() on the two-annotator subset of shared i
 
 test_that("dense, long and wide layouts give the same diagnostics", {
   set.seed(13)
-  arr <- random_pair_design(20, 4, 3)
+  arr <- random_design(20, 4, 3, prevalence = 0.3, record_kept = 0.6, cell_missing = 0.05,
+                       names = TRUE)
   dense <- annotator_agreement(arr)
   long <- array_to_long(arr)
   from_long <- annotator_agreement(annotations_long(long, item, annotator, label, value))
@@ -132,7 +136,8 @@ test_that("autoplot() returns a symmetric heat map without printing", {
 
 test_that("integer, double and logical storage give identical diagnostics", {
   set.seed(15)
-  arr <- random_pair_design(15, 4, 3)
+  arr <- random_design(15, 4, 3, prevalence = 0.3, record_kept = 0.6, cell_missing = 0.05,
+                       names = TRUE)
   int <- annotator_agreement(arr)
   dbl <- annotator_agreement(array(as.double(arr), dim(arr), dimnames(arr)))
   lgl <- annotator_agreement(array(as.logical(arr), dim(arr), dimnames(arr)))

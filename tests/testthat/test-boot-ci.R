@@ -113,7 +113,7 @@ test_that("the percentile interval covers the noisy generator's true value", {
   # cover about 47% or 99% of the time.
   truth <- boot_sim_truth(0.3, 0.1)
   covered <- withr::with_seed(2024, vapply(seq_len(200), function(s) {
-    fit <- mla(boot_sim_array(200, 4, 6, p = 0.3, error = 0.1))
+    fit <- mla(random_design(200, 4, 6, prevalence = 0.3, error = 0.1, names = TRUE))
     ci <- confint(mla_boot(fit, R = 200), "fleiss", level = 0.8, type = "perc")
     ci[1, 1] <= truth && truth <= ci[1, 2]
   }, logical(1)))

@@ -89,7 +89,8 @@ test_that("item replicates match a plain-R refit on the same multiplicities", {
 })
 
 test_that("annotator and two-way replicates match the pair-enumerating reference", {
-  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  arr <- withr::with_seed(5, random_design(40, 4, 3, prevalence = 0.3, error = 0.1, n_missing = 30,
+                                           names = TRUE))
   fit <- mla(arr)
   ba <- withr::with_seed(6, mla_boot(fit, R = 6, resample = "annotators"))
   dr <- cpp_boot_draws(ba)
@@ -107,7 +108,7 @@ test_that("annotator and two-way replicates match the pair-enumerating reference
 })
 
 test_that("copies of one annotator do not count as agreeing pairs", {
-  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3))
+  arr <- withr::with_seed(5, random_design(40, 4, 3, prevalence = 0.3, error = 0.1, names = TRUE))
   fit <- mla(arr)
   bs <- withr::with_seed(1, mla_boot(fit, R = 300, resample = "annotators"))
   dr <- cpp_boot_draws(bs)$annotator
@@ -152,7 +153,8 @@ test_that("the jackknife equals plain-R leave-one-out refits", {
     expect_equal(unname(boot_jack_values(bc)[g, ]), ref_item_stats(x[cl != g, ], m[cl != g, ]), tolerance = 1e-12)
   }
 
-  small <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  small <- withr::with_seed(5, random_design(40, 4, 3, prevalence = 0.3, error = 0.1,
+                                             n_missing = 30, names = TRUE))
   ba <- withr::with_seed(1, mla_boot(mla(small), R = 5, resample = "annotators"))
   for (a in 1:4) {
     expect_equal(unname(boot_jack_values(ba)[a, ]), ref_annotator_stats(small, as.integer(seq_len(4) != a)),
@@ -206,7 +208,8 @@ test_that("mla_boot() refuses bad input and unresamplable designs", {
 })
 
 test_that("long (records) and array input give the same replicates", {
-  arr <- withr::with_seed(5, boot_sim_array(40, 4, 3, n_missing = 30))
+  arr <- withr::with_seed(5, random_design(40, 4, 3, prevalence = 0.3, error = 0.1, n_missing = 30,
+                                           names = TRUE))
   dimnames(arr)[[1]] <- sprintf("i%02d", 1:40)
   long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
   names(long)[1:3] <- c("item", "annotator", "label")
@@ -222,7 +225,7 @@ test_that("long (records) and array input give the same replicates", {
 })
 
 test_that("annotators without decisions are not drawn", {
-  arr <- withr::with_seed(5, boot_sim_array(40, 5, 3))
+  arr <- withr::with_seed(5, random_design(40, 5, 3, prevalence = 0.3, error = 0.1, names = TRUE))
   arr[, 5, ] <- NA
   fit <- mla(arr)
   bs <- withr::with_seed(1, mla_boot(fit, R = 8, resample = "annotators"))
@@ -237,7 +240,8 @@ test_that("annotators without decisions are not drawn", {
 
 test_that("designs with many annotators per item use wide class codes", {
   # 1 + 35 labels x 1890 classes > 65535: 32-bit class codes
-  arr <- withr::with_seed(6, boot_sim_array(20, 60, 35, n_missing = 500))
+  arr <- withr::with_seed(6, random_design(20, 60, 35, prevalence = 0.3, error = 0.1,
+                                           n_missing = 500, names = TRUE))
   fit <- mla(arr)
   bs <- withr::with_seed(2, mla_boot(fit, R = 3))
   expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)

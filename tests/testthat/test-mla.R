@@ -98,33 +98,6 @@ test_that("eq. 6: corpus value is the weighted mean of label coefficients", {
   }
 })
 
-expect_matches_reference <- function(arr, floors = TRUE) {
-  fit <- mla(as_annotations(arr))
-  ref <- ref_mla(arr, floors = floors)
-  cor <- tidy(fit)
-  lab <- tidy(fit, level = "label")
-  items <- tidy(fit, level = "item")
-  k <- dim(arr)[3]
-  expect_equal(cor$observed, rep(ref$corpus_observed, 3), tolerance = 1e-12)
-  expect_equal(cor$expected, unname(ref$corpus_expected), tolerance = 1e-12)
-  expect_equal(cor$estimate, unname(ref$corpus_estimate), tolerance = 1e-12)
-  expect_equal(lab$prevalence[1:k], ref$label$p, tolerance = 1e-12)
-  expect_equal(lab$observed[1:k], ref$label$ao, tolerance = 1e-12)
-  ae <- ref$label_expected
-  ae[ref$label$n_pairable == 0, ] <- NA
-  expect_equal(lab$expected, as.vector(ae), tolerance = 1e-12)
-  expect_equal(lab$estimate, as.vector(ref$label_estimate), tolerance = 1e-12)
-  expect_equal(lab$positive_agreement[1:k], ref$label$pos, tolerance = 1e-12)
-  expect_equal(lab$negative_agreement[1:k], ref$label$neg, tolerance = 1e-12)
-  expect_equal(items$observed[items$baseline == "fleiss"], ref$item_observed, tolerance = 1e-12)
-  expect_equal(glance(fit)$prevalence, ref$prevalence, tolerance = 1e-12)
-  if (floors) {
-    expect_equal(cor$floor_observed, rep(ref$corpus_floor_observed, 3), tolerance = 1e-12)
-    expect_equal(cor$floor, unname(ref$corpus_floor), tolerance = 1e-12)
-    expect_equal(lab$floor, as.vector(ref$label_floor), tolerance = 1e-12)
-  }
-}
-
 test_that("C++ estimators equal the plain-R reference on random designs", {
   withr::local_seed(2024)
   expect_matches_reference(bias_array())
@@ -231,30 +204,6 @@ test_that("items with one annotation count in prevalence, not in agreement", {
   lab <- tidy(fit, level = "label")
   expect_equal(lab$prevalence[1], mean(c(2 / 3, 0, 1)))
   expect_equal(lab$observed[1], mean(c(1 / 3, 1)))
-})
-
-test_that("tidy() and glance() have the documented columns", {
-  fit <- mla(bias_annotations(), baseline = "ac1")
-  expect_named(tidy(fit), c("baseline", "observed", "expected", "estimate",
-                            "floor_observed", "floor", "note"))
-  expect_named(tidy(fit, level = "label"),
-               c("label", "baseline", "prevalence", "observed", "expected", "estimate",
-                 "weight", "floor", "positive_agreement", "negative_agreement", "note"))
-  expect_named(tidy(fit, level = "item"),
-               c("item", "n_annotators", "baseline", "observed", "estimate"))
-  expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",
-                              "missing_share", "prevalence", "observed", "baseline",
-                              "estimate", "design", "coverage", "n_unassigned",
-                              "n_empty_records", "n_missing_decisions", "pooled_prevalence"))
-  expect_equal(nrow(glance(fit)), 1L)
-  expect_equal(glance(fit)$estimate, 895 / 991, tolerance = 1e-14)
-  expect_s3_class(tidy(fit), "tbl_df")
-})
-
-test_that("print() and summary() give a readable report", {
-  fit <- mla(bias_annotations())
-  expect_snapshot(print(fit))
-  expect_snapshot(print(summary(fit)))
 })
 
 test_that("a label subset equals the fit on those labels' data, in that order", {

@@ -1,6 +1,7 @@
 test_that("per-item predictions: the model is one more annotator", {
   set.seed(51)
-  arr <- random_pair_design(30, 4, 3, p_seen = 0.7, p_cell_na = 0.05)
+  arr <- random_design(30, 4, 3, prevalence = 0.3, record_kept = 0.7, cell_missing = 0.05,
+                       names = TRUE)
   model <- matrix(rbinom(30 * 3, 1, 0.35), 30, 3, dimnames = list(NULL, dimnames(arr)[[3]]))
   model[25:30, ] <- NA  # no prediction for the last items
   preds <- data.frame(item = dimnames(arr)[[1]][1:24], model[1:24, ])
@@ -35,7 +36,8 @@ test_that("per-item predictions: the model is one more annotator", {
 
 test_that("per-(item, annotator) predictions compare each annotator with its own predictions", {
   set.seed(52)
-  arr <- random_pair_design(20, 3, 4, p_seen = 0.8, p_cell_na = 0)
+  arr <- random_design(20, 3, 4, prevalence = 0.3, record_kept = 0.8, cell_missing = 0,
+                       names = TRUE)
   long <- array_to_long(arr)
   recs <- unique(long[c("item", "annotator")])
   # predictions: the annotator's own labels with ~20% of decisions flipped

@@ -1,0 +1,56 @@
+test_that("ConvAbuse types match the data set's documented numbers", {
+  a <- annotations_long(convabuse_types, item, annotator, label, value)
+  expect_equal(dim(a), c(4185L, 8L, 7L))
+  expect_equal(a$n_records, 12411)
+  expect_equal(table(a$item_annotators)[["3"]], 2445L)
+  fit <- mla(a)
+  # a sparse design, not missing data: 12,411 of 33,480 cells annotated and
+  # every annotated record complete
+  g <- glance(fit)
+  expect_identical(g$missing_share, 0)
+  expect_equal(g$coverage, 12411 / (4185 * 8))
+  expect_identical(c(g$n_unassigned, g$n_empty_records, g$n_missing_decisions),
+                   c(4185 * 8 - 12411, 0, 0))
+  # the data README's prevalences are pooled shares of positive decisions
+  pooled <- colSums(item_x(a)) / colSums(item_m(a))
+  expect_equal(round(mean(pooled), 6), 0.014630)
+  expect_equal(round(pooled, 5),
+               c(0.00105, 0.00661, 0.02643, 0.00218, 0.02151, 0.04432, 0.00032))
+  expect_equal(round(tidy(fit)$observed[1], 6), 0.987649)
+  lab <- tidy(fit, level = "label")
+  fl <- lab[lab$baseline == "fleiss", ]
+  # the coefficients use Gwet's item-averaged prevalence
+  expect_equal(fl$prevalence, colMeans(item_x(a) / item_m(a)), tolerance = 1e-12)
+  expect_equal(round(fl$estimate, 4),
+               c(0.2750, 0.5570, 0.3281, 0.7587, 0.6440, 0.6725, -0.0003))
+})
+
+test_that("labels never selected stay in the universe", {
+  sel <- data.frame(item = c(1, 1, 2, 2), coder = c("a", "b", "a", "b"),
+                    tag = factor(c("x", "x", NA, "y"), levels = c("x", "y", "z")))
+  a <- annotations_long(sel, item, coder, tag)
+  expect_equal(a$labels, c("x", "y", "z"))
+  expect_equal(item_m(a)[, 3], c(2L, 2L))
+  expect_equal(item_x(a)[, 3], c(0L, 0L))
+})
+
+test_that("decision tables given without value, or with 0/1 as labels, are refused", {
+  d <- annotations_long_data(simulate_annotations(20, 3, 4, prevalence = 0.4))
+  err <- expect_error(annotations_long(d, item, annotator, label),
+                      class = "mlagreement_error_value_missing")
+  expect_match(conditionMessage(err), "value = value", fixed = TRUE)
+  expect_error(annotations_long(d, item, annotator, value),
+               class = "mlagreement_error_label_shape")
+  # character 0/1 values (as CSV and JSON readers give them) convert exactly
+  chr <- d
+  chr$value <- as.character(chr$value)
+  expect_identical(annotations_long(chr, item, annotator, label, value),
+                   annotations_long(d, item, annotator, label, value))
+  chr$value[5] <- "No"
+  expect_error(annotations_long(chr, item, annotator, label, value),
+               class = "mlagreement_error_value_type")
+  # a real selected-labels table where everyone picks everything only warns
+  all_picked <- expand.grid(item = 1:3, annotator = c("a", "b"), label = c("x", "y"))
+  expect_warning(annotations_long(all_picked, item, annotator, label),
+                 class = "mlagreement_warning_all_selected")
+})

@@ -1,0 +1,11 @@
+test_that("wide duplicates keep the first or last row", {
+  wide <- data.frame(item = c(1, 1, 1, 2, 2), coder = c("a", "b", "a", "a", "b"),
+                     x = c(1, 1, 0, 0, 0), y = c(0, 1, 1, 0, 1))
+  expect_error(annotations_wide(wide, item, coder, c(x, y)),
+               class = "mlagreement_error_duplicates")
+  expect_message(first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first"),
+                 "dropped 1 surplus row", class = "mlagreement_message_duplicates")
+  last <- suppressMessages(annotations_wide(wide, item, coder, c(x, y), duplicates = "last"))
+  expect_equal(item_x(first)[1, ], c(2L, 1L))
+  expect_equal(item_x(last)[1, ], c(1L, 2L))
+})
