@@ -9,25 +9,38 @@
 #' both have at least one (non-missing) decision.
 #' * `observed` is their Hamming agreement: the share of agreeing decisions
 #'   among the item x label cells where both decided.
-#' * `expected` and `estimate` are the pooled-marginal (Fleiss/Scott)
-#'   Multi-Label Agreement of the pair on their shared items, exactly what
-#'   [mla()] gives on the two-annotator subset of those items: per label,
-#'   \eqn{p_j} pools the two annotators' decisions (Gwet's unequal-raters
-#'   mean of \eqn{x_{ij}/m_{ij}}), \eqn{A_e = \mathrm{mean}_j\,[p_j^2 + (1-p_j)^2]},
-#'   and the coefficient is \eqn{1 - D_o / (1 - A_e)}. With complete label
-#'   vectors \eqn{D_o = 1 -} `observed`; when single decisions are missing,
-#'   [mla()] averages the label-wise disagreement over labels, so `estimate`
-#'   does too. A pair whose labels are all constant on their shared items has
-#'   `estimate = NA` (zero chance disagreement).
+#' * `expected` is the corpus chance agreement of the pooled-marginal
+#'   (Fleiss/Scott) baseline, \eqn{A_e} of [mla()] on all of `x`, and
+#'   `estimate` is \eqn{1 - (1 - \mathrm{observed}) / (1 - A_e)}: the pair's
+#'   agreement against the chance agreement of the whole corpus, like the
+#'   item diagnostics of [mla()] (paper section 3.2). The corpus baseline is
+#'   estimated from every annotation, so it is stable however few items a
+#'   pair shares; a pair's own marginals are not (a pair that shares one item
+#'   and agrees has chance agreement 1, so its own coefficient is undefined,
+#'   and one that disagrees gets -1).
+#' * `pair_estimate` is that pair's own pooled-marginal coefficient, exactly
+#'   what [mla()] gives on the two-annotator subset of the shared items (per
+#'   label, \eqn{p_j} pools the two annotators' decisions), for crossed
+#'   designs where every pair shares many items.
 #'
-#' Per annotator: `n_items` annotated, `n_partners` (annotators they share an
-#' item with), `prevalence` (share of positive decisions among all of their
+#' Per annotator (annotator versus the rest): `n_items` annotated,
+#' `n_shared_items` (items they share with at least one other annotator),
+#' `n_partners`, `prevalence` (share of positive decisions among all of their
 #' decisions), `observed` (Hamming agreement pooled over every decision they
-#' share with any other annotator) and `estimate` (mean of their pair
-#' coefficients weighted by the number of shared items, undefined pairs
-#' left out).
+#' share with any other annotator) and `estimate`, the same corpus-baseline
+#' coefficient of `observed`.
+#'
+#' @section Minimum support:
+#' A coefficient from a handful of shared items says little: one shared item
+#' on which two annotators agree gives an estimate of 1. Pairs that share
+#' fewer than `min_items` items, and annotators with fewer than `min_items`
+#' shared items, get `estimate = NA` (their `observed` agreement and support
+#' are still reported); `print()` ranks only the annotators that have an
+#' estimate, and shows their support next to every flag.
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @param min_items Smallest number of shared items a pair or an annotator
+#'   needs for an `estimate` (see Minimum support).
 #' @param ... Must be empty.
 #' @return An object of class `mla_annotator_agreement`; use
 #'   [tidy()][tidy.mla_annotator_agreement] for the pair and annotator
@@ -45,8 +58,9 @@
 #' agr
 #' tidy(agr)
 #' tidy(agr, level = "annotators")
-annotator_agreement <- function(x, ...) {
+annotator_agreement <- function(x, min_items = 10, ...) {
   check_dots_empty0(...)
+  min_items <- check_whole(min_items, min = 1)
   x <- as_annotations(x)
   sums <- annotation_pair_sums(x)
   n_pairs <- length(sums$a)
@@ -58,11 +72,12 @@ annotator_agreement <- function(x, ...) {
     )
   }
   ids <- as.character(x$annotators)
-  pairs <- pair_table(ids, sums)
-  annotators <- annotator_summary(ids, sums)
+  w <- corpus_chance_disagreement(x)
+  pairs <- pair_table(ids, sums, w, min_items)
+  annotators <- annotator_summary(x, ids, sums, w, min_items)
   structure(
     list(pairs = pairs, annotators = annotators, labels = x$labels,
-         n_items = n_items(x)),
+         n_items = n_items(x), min_items = min_items, expected = 1 - w),
     class = "mla_annotator_agreement"
   )
 }
@@ -71,29 +86,58 @@ annotator_agreement <- function(x, ...) {
 # kernel, undefined ones NA).
 annotation_pair_sums <- function(x) pair_sums_cpp(annotation_view(x))
 
+# 1 - A_e of the pooled-marginal baseline on the whole corpus, on the Hamming
+# scale of the pair agreements (for single-label designs too).
+corpus_chance_disagreement <- function(x) {
+  tally <- label_tally(x)
+  check_estimable(x, tally)
+  mla_estimates(tally)$corpus$w[1]
+}
+
+# Agreement against the corpus baseline: 1 - (1 - observed) / w, NA below
+# the minimum support or when the corpus baseline is degenerate.
+corpus_baseline_estimate <- function(observed, support, w, min_items) {
+  est <- if (is.finite(w) && w > 0) 1 - (1 - observed) / w else rep(NA_real_, length(observed))
+  est[support < min_items] <- NA_real_
+  est
+}
+
 # One row per pair, ordered by annotators.
-pair_table <- function(ids, sums) {
+pair_table <- function(ids, sums, w, min_items) {
   ord <- order(sums$a, sums$b)
+  n_items <- as.integer(sums$n_items[ord])
   tibble::tibble(
     annotator1 = ids[sums$a[ord] + 1L],
     annotator2 = ids[sums$b[ord] + 1L],
-    n_items = as.integer(sums$n_items[ord]),
+    n_items = n_items,
     n_decisions = as.integer(sums$n_decisions[ord]),
     observed = sums$observed[ord],
-    expected = 1 - sums$w[ord],
-    estimate = sums$estimate[ord]
+    expected = 1 - w,
+    estimate = corpus_baseline_estimate(sums$observed[ord], n_items, w, min_items),
+    pair_estimate = sums$estimate[ord]
   )
 }
 
-annotator_summary <- function(ids, sums) {
+annotator_summary <- function(x, ids, sums, w, min_items) {
+  shared <- shared_items_per_annotator(x)
   tibble::tibble(
     annotator = ids,
     n_items = as.integer(sums$ann_items),
+    n_shared_items = shared,
     n_partners = tabulate(c(sums$a, sums$b) + 1L, nbins = length(ids)),
     prevalence = sums$ann_prevalence,
     observed = sums$ann_observed,
-    estimate = sums$ann_estimate
+    estimate = corpus_baseline_estimate(sums$ann_observed, shared, w, min_items)
   )
+}
+
+# Items each annotator shares with at least one other annotator (records
+# with decisions on items that have two or more of them).
+shared_items_per_annotator <- function(x) {
+  rec_item <- record_item(x)
+  has <- rowSums(!is.na(record_values(x))) > 0
+  on_shared <- has & x$item_annotators[rec_item] >= 2L
+  tabulate(record_annotator(x)[on_shared], nbins = n_annotators(x))
 }
 
 #' Tidy annotator agreement diagnostics
@@ -101,9 +145,10 @@ annotator_summary <- function(ids, sums) {
 #' @param x An `mla_annotator_agreement` object from [annotator_agreement()].
 #' @param level `"pairs"`: one row per pair of annotators who share items
 #'   (`annotator1`, `annotator2`, `n_items`, `n_decisions`, `observed`,
-#'   `expected`, `estimate`); `"annotators"`: one row per annotator
-#'   (`annotator`, `n_items`, `n_partners`, `prevalence`, `observed`,
-#'   `estimate`). See [annotator_agreement()] for the definitions.
+#'   `expected`, `estimate`, `pair_estimate`); `"annotators"`: one row per
+#'   annotator (`annotator`, `n_items`, `n_shared_items`, `n_partners`,
+#'   `prevalence`, `observed`, `estimate`). See [annotator_agreement()] for
+#'   the definitions.
 #' @param ... Must be empty.
 #' @return A tibble.
 #' @family annotator evaluation
@@ -128,22 +173,29 @@ print.mla_annotator_agreement <- function(x, ...) {
 format.mla_annotator_agreement <- function(x, ...) {
   a <- x$annotators
   p <- x$pairs
-  low <- a[order(a$estimate, na.last = TRUE), ]
-  low <- low[!is.na(low$estimate), ][seq_len(min(3L, sum(!is.na(low$estimate)))), ]
+  ranked <- a[!is.na(a$estimate), ]
+  low <- ranked[order(ranked$estimate), ][seq_len(min(3L, nrow(ranked))), ]
   cli::cli_format_method({
     cli::cli_text("{.cls mla_annotator_agreement}: {nrow(a)} annotator{?s}, ",
                   "{nrow(p)} pair{?s} sharing items, {length(x$labels)} label{?s}")
+    cli::cli_text("Coefficients against the corpus baseline (A_e = {format_fixed(x$expected)}), ",
+                  "for pairs and annotators with at least {x$min_items} shared item{?s}")
     defined <- p$estimate[!is.na(p$estimate)]
     if (length(defined) > 0) {
-      cli::cli_text("Pair coefficients (pooled marginal): median {format_fixed(stats::median(defined))}, ",
-                    "range {format_fixed(min(defined))} to {format_fixed(max(defined))}",
-                    if (anyNA(p$estimate)) paste0(" (", sum(is.na(p$estimate)), " undefined)") else "")
+      cli::cli_text("Pairs: median {format_fixed(stats::median(defined))}, ",
+                    "range {format_fixed(min(defined))} to {format_fixed(max(defined))} ",
+                    "({length(defined)} of {nrow(p)} pair{?s} with enough shared items)")
     } else {
-      cli::cli_text("Pair coefficients (pooled marginal): all undefined (constant labels).")
+      cli::cli_text("Pairs: none shares {x$min_items} or more items.")
     }
     if (nrow(low) > 0) {
-      cli::cli_text("Lowest mean agreement: ",
-                    paste0(low$annotator, " (", format_fixed(low$estimate), ")", collapse = ", "))
+      cli::cli_text("Lowest agreement with the others: ", paste0(
+        low$annotator, " (", format_fixed(low$estimate), "; observed ", format_fixed(low$observed),
+        ", ", low$n_shared_items, " shared items, ", low$n_partners, " partners)", collapse = ", "))
+    }
+    unranked <- sum(is.na(a$estimate))
+    if (unranked > 0) {
+      cli::cli_text("{unranked} annotator{?s} with fewer than {x$min_items} shared items not ranked.")
     }
     cli::cli_text("Use {.code tidy(x, level = \"pairs\")} or {.code tidy(x, level = \"annotators\")}.")
   })

@@ -1,27 +1,30 @@
 #' A model's agreement with annotators, next to theirs with each other
 #'
-#' Treats a model as one more annotator and asks whether it agrees with the
-#' people as much as the people agree with each other. For every annotator,
-#' the model's agreement with that annotator (on the annotator's items that
-#' have a prediction) sits next to the annotator's agreement with the other
-#' annotators, from [annotator_agreement()].
+#' Asks whether a model could stand in for the annotators: for every
+#' annotator \eqn{a}, the model's predictions for \eqn{a}'s items are
+#' compared with the other annotators of those items exactly as \eqn{a}'s
+#' own labels are. Both rows of an annotator therefore estimate the same
+#' quantity on the same items and against the same partners: a model that
+#' copies an annotator's labels gets that annotator's coefficient, and a
+#' model is never better than the humans by construction.
 #'
-#' Predictions come either per item (one label vector per item, compared
-#' with every annotator of the item) or per (item, annotator), as models of
-#' annotator-specific labels produce them (TID-8, Deng et al. 2023); then
-#' annotator \eqn{a} is compared with the predictions made for \eqn{a}.
+#' Predictions come either per item (one label vector per item, standing in
+#' for every annotator of the item) or per (item, annotator), as models of
+#' annotator-specific labels produce them (TID-8, Deng et al. 2023); then the
+#' prediction made for \eqn{a} stands in for \eqn{a}.
 #'
-#' The statistics are those of [annotator_agreement()], for the pair
-#' (annotator, model): `observed` is the Hamming agreement over the decisions
-#' both made, `estimate` the pooled-marginal Multi-Label Agreement of the pair
-#' on their shared items (label prevalences pooled from the annotator's and
-#' the model's decisions). Rows `comparison = "annotators"` summarise the
-#' annotator's pairs with the other annotators (`observed` pooled over those
-#' pairs' decisions, `estimate` the mean pair coefficient weighted by shared
-#' items), on all items of `x`. The `"(all)"` rows pool every
-#' model-annotator pair, and every pair of annotators, the same way.
-#' Annotations without a prediction are not compared; `n_decisions` shows
-#' how many decisions each value rests on.
+#' For annotator \eqn{a}, on the items where \eqn{a} has a prediction:
+#' * `comparison = "model"`: the predictions against every other annotator
+#'   \eqn{b \ne a} of those items;
+#' * `comparison = "annotators"`: \eqn{a}'s labels against the same
+#'   annotators on the same items.
+#'
+#' `observed` is the Hamming agreement over the decisions compared
+#' (`n_decisions` of them), and `estimate` the agreement against the corpus
+#' baseline, \eqn{1 - (1 - \mathrm{observed}) / (1 - A_e)} with \eqn{A_e}
+#' the pooled-marginal chance agreement of [mla()] on the human annotations,
+#' as in [annotator_agreement()]. The `"(all)"` rows pool every annotator's
+#' comparisons. Annotations without a prediction are not compared.
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes:
 #'   the human annotations.
@@ -80,45 +83,50 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   rec_ann <- record_annotator(x)
   rec_key <- if (per_annotator) (rec_item - 1) * n_ann + rec_ann else rec_item
   pred_row <- match(rec_key, key)
-  has <- !is.na(pred_row)
-  n_rec <- length(rec_item)
-  # each record is its own item, shared with its prediction (annotator n_ann + 1)
-  values <- rbind(record_values(x), pred_values[pred_row[has], , drop = FALSE])
-  sums <- pair_sums_cpp(record_view(values, length(x$labels),
-                                    c(seq_len(n_rec), which(has)) - 1L, n_rec,
-                                    c(rec_ann, rep(n_ann + 1L, sum(has))) - 1L, n_ann + 1L))
-  model_idx <- sums$a + 1L
+  stand_in_rows(x, pred_values, pred_row)
+}
+
+# For every annotator a, two stand-ins on a's records that have a
+# prediction: the model (annotator n + a) and a copy of a's own labels
+# (annotator 2n + a). Pairs of a stand-in with a human b != a are the
+# comparisons of the model, and of a, with the others on the same items.
+stand_in_rows <- function(x, pred_values, pred_row) {
+  n_ann <- n_annotators(x)
+  rec_item <- record_item(x)
+  rec_ann <- record_annotator(x)
+  human <- record_values(x)
+  # records with decisions (dense arrays also hold the unassigned cells)
+  has <- which(!is.na(pred_row) & rowSums(!is.na(human)) > 0)
+  values <- rbind(human, pred_values[pred_row[has], , drop = FALSE], human[has, , drop = FALSE])
+  view <- record_view(values, length(x$labels),
+                      c(rec_item, rec_item[has], rec_item[has]) - 1L, n_items(x),
+                      c(rec_ann, n_ann + rec_ann[has], 2L * n_ann + rec_ann[has]) - 1L, 3L * n_ann)
+  sums <- pair_sums_cpp(view)
+  # a < b in the pair sums: a human (0-based < n_ann), b a stand-in
+  stand_in <- sums$b - ifelse(sums$b >= 2L * n_ann, 2L * n_ann, n_ann)
+  use <- sums$a < n_ann & sums$b >= n_ann & stand_in != sums$a
+  kind <- ifelse(sums$b >= 2L * n_ann, "annotators", "model")
+  w <- corpus_chance_disagreement(x)
   ids <- as.character(x$annotators)
-
-  model <- tibble::tibble(
-    annotator = ids,
-    comparison = "model",
-    n_decisions = 0L,
-    observed = NA_real_,
-    estimate = NA_real_
+  rows <- expand.grid(comparison = c("model", "annotators"), annotator = seq_len(n_ann),
+                      stringsAsFactors = FALSE)
+  agree <- decisions <- numeric(nrow(rows))
+  for (r in seq_len(nrow(rows))) {
+    sel <- use & stand_in + 1L == rows$annotator[r] & kind == rows$comparison[r]
+    agree[r] <- sum(sums$agree[sel])
+    decisions[r] <- sum(sums$n_decisions[sel])
+  }
+  all_agree <- c(sum(agree[rows$comparison == "model"]), sum(agree[rows$comparison == "annotators"]))
+  all_dec <- c(sum(decisions[rows$comparison == "model"]),
+               sum(decisions[rows$comparison == "annotators"]))
+  observed <- ifelse(c(all_dec, decisions) > 0, c(all_agree, agree) / c(all_dec, decisions), NA_real_)
+  tibble::tibble(
+    annotator = c("(all)", "(all)", ids[rows$annotator]),
+    comparison = c("model", "annotators", rows$comparison),
+    n_decisions = as.integer(c(all_dec, decisions)),
+    observed = observed,
+    estimate = corpus_baseline_estimate(observed, 1, w, 1)
   )
-  model$n_decisions[model_idx] <- as.integer(sums$n_decisions)
-  model$observed[model_idx] <- sums$observed
-  model$estimate[model_idx] <- sums$estimate
-
-  hs <- annotation_pair_sums(x)
-  humans <- tibble::tibble(
-    annotator = ids,
-    comparison = "annotators",
-    n_decisions = as.integer(hs$ann_joint),
-    observed = hs$ann_observed,
-    estimate = hs$ann_estimate
-  )
-  all_rows <- tibble::tibble(
-    annotator = "(all)",
-    comparison = c("model", "annotators"),
-    n_decisions = c(sum(as.integer(sums$n_decisions)), sum(as.integer(hs$n_decisions))),
-    observed = c(sums$pooled_observed, hs$pooled_observed),
-    estimate = c(sums$pooled_estimate, hs$pooled_estimate)
-  )
-  per <- rbind(model, humans)
-  per <- per[order(match(per$annotator, ids), per$comparison == "annotators"), ]
-  rbind(all_rows, per)
 }
 
 # Predictions as a records x labels 0/1 integer matrix over the labels of x.

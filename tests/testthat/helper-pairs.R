@@ -1,7 +1,24 @@
 # Plain-R references for annotator_agreement(): slow and obvious, on a dense
 # items x annotators x labels array (NA = missing decision).
 
-ref_annotator_pairs <- function(arr) {
+# 1 - A_e of the pooled-marginal baseline on the whole array: mean over the
+# labels with a pairable item of 2 p_j (1 - p_j), p_j the mean of x / m over
+# the items with a decision (Gwet).
+ref_corpus_w <- function(arr) {
+  w <- c()
+  for (j in seq_len(dim(arr)[3])) {
+    v <- arr[, , j, drop = FALSE]
+    m <- apply(v, 1, function(r) sum(!is.na(r)))
+    x <- apply(v, 1, function(r) sum(r, na.rm = TRUE))
+    if (!any(m >= 2)) next
+    p <- mean(x[m >= 1] / m[m >= 1])
+    w <- c(w, 2 * p * (1 - p))
+  }
+  mean(w)
+}
+
+ref_annotator_pairs <- function(arr, min_items = 10) {
+  corpus_w <- ref_corpus_w(arr)
   n_ann <- dim(arr)[2]
   k <- dim(arr)[3]
   has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
@@ -31,29 +48,35 @@ ref_annotator_pairs <- function(arr) {
     }
     w <- if (length(w_lab)) mean(w_lab) else NA
     est <- if (length(w_lab) && w > 0) 1 - mean(d_lab) / w else NA_real_
+    observed <- if (sum(both) > 0) agree / sum(both) else NA_real_
     out[[length(out) + 1]] <- data.frame(
       a = a, b = b, n_items = length(shared), n_decisions = sum(both),
-      observed = if (sum(both) > 0) agree / sum(both) else NA_real_,
-      expected = 1 - w, estimate = est
+      observed = observed, expected = 1 - corpus_w,
+      estimate = if (length(shared) >= min_items) 1 - (1 - observed) / corpus_w else NA_real_,
+      pair_estimate = est
     )
   }
   do.call(rbind, out)
 }
 
-ref_annotator_summary <- function(arr) {
-  pairs <- ref_annotator_pairs(arr)
+ref_annotator_summary <- function(arr, min_items = 10) {
+  pairs <- ref_annotator_pairs(arr, min_items)
+  corpus_w <- ref_corpus_w(arr)
   n_ann <- dim(arr)[2]
   has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
+  shared_item <- rowSums(has) >= 2
   t(vapply(seq_len(n_ann), function(a) {
     mine <- pairs[pairs$a == a | pairs$b == a, ]
-    ok <- !is.na(mine$estimate)
     v <- arr[, a, ]
+    observed <- sum(mine$observed * mine$n_decisions, na.rm = TRUE) / sum(mine$n_decisions)
+    n_shared <- sum(has[, a] & shared_item)
     c(n_items = sum(has[, a]),
+      n_shared_items = n_shared,
       n_partners = nrow(mine),
       prevalence = mean(v[!is.na(v)]),
-      observed = sum(mine$observed * mine$n_decisions, na.rm = TRUE) / sum(mine$n_decisions),
-      estimate = if (any(ok)) sum(mine$estimate[ok] * mine$n_items[ok]) / sum(mine$n_items[ok]) else NA)
-  }, numeric(5)))
+      observed = observed,
+      estimate = if (n_shared >= min_items) 1 - (1 - observed) / corpus_w else NA)
+  }, numeric(6)))
 }
 
 # Long data frame (one row per decision) from a dense array.

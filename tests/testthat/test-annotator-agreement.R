@@ -13,6 +13,7 @@ test_that("pair and annotator diagnostics match the plain-R reference", {
     expect_equal(pairs$observed, ref$observed, tolerance = 1e-12)
     expect_equal(pairs$expected, ref$expected, tolerance = 1e-12)
     expect_equal(pairs$estimate, ref$estimate, tolerance = 1e-12)
+    expect_equal(pairs$pair_estimate, ref$pair_estimate, tolerance = 1e-12)
     ann <- tidy(agr, level = "annotators")
     ref_ann <- ref_annotator_summary(arr)
     for (col in colnames(ref_ann)) {
@@ -21,7 +22,7 @@ test_that("pair and annotator diagnostics match the plain-R reference", {
   }
 })
 
-test_that("the pair coefficient is mla() on the two-annotator subset of shared items", {
+test_that("pair_estimate is mla() on the two-annotator subset of shared items", {
   set.seed(12)
   arr <- random_design(30, 4, 5, prevalence = 0.3, record_kept = 0.8, cell_missing = 0.1,
                        names = TRUE)
@@ -34,8 +35,7 @@ test_that("the pair coefficient is mla() on the two-annotator subset of shared i
     sub <- arr[shared, c(a, b), , drop = FALSE]
     fit <- mla(sub)
     fl <- fit$corpus[fit$corpus$baseline == "fleiss", ]
-    expect_equal(pairs$estimate[r], fl$estimate, tolerance = 1e-12)
-    expect_equal(pairs$expected[r], fl$expected, tolerance = 1e-12)
+    expect_equal(pairs$pair_estimate[r], fl$estimate, tolerance = 1e-12)
   }
   # without single missing decisions, observed is mla()'s observed agreement too
   arr <- random_design(30, 4, 5, prevalence = 0.3, record_kept = 0.8, cell_missing = 0,
@@ -100,9 +100,9 @@ test_that("constant pairs have an NA coefficient, not NaN", {
   arr[1, "c", "x"] <- 1L
   pairs <- tidy(annotator_agreement(arr))
   ab <- pairs[pairs$annotator1 == "a" & pairs$annotator2 == "b", ]
-  expect_identical(ab$estimate, NA_real_)
+  expect_identical(ab$pair_estimate, NA_real_)
   expect_equal(ab$observed, 1)
-  expect_false(any(is.nan(pairs$estimate)))
+  expect_false(any(is.nan(pairs$estimate)) || any(is.nan(pairs$pair_estimate)))
   const <- array(0L, c(2, 2, 2))
   expect_snapshot(annotator_agreement(const))
 })
@@ -144,4 +144,35 @@ test_that("integer, double and logical storage give identical diagnostics", {
   expect_identical(tidy(dbl), tidy(int))
   expect_identical(tidy(lgl), tidy(int))
   expect_identical(tidy(lgl, level = "annotators"), tidy(int, level = "annotators"))
+})
+
+test_that("sparse crowds: one shared item never gives +-1, and well-agreeing annotators are not flagged", {
+  withr::local_seed(31)
+  # 300 items, 3 of 120 annotators each; annotators agree with a latent truth
+  # with their own accuracy, so some pairs share a single item
+  truth <- matrix(stats::rbinom(300 * 4, 1, 0.3), 300)
+  accuracy <- stats::runif(120, 0.7, 0.99)
+  rows <- lapply(seq_len(300), function(i) {
+    who <- sample(120, 3)
+    do.call(rbind, lapply(who, function(a) {
+      flip <- stats::runif(4) > accuracy[a]
+      data.frame(item = i, annotator = sprintf("a%03d", a), label = paste0("L", 1:4),
+                 value = ifelse(flip, 1L - truth[i, ], truth[i, ]))
+    }))
+  })
+  x <- annotations_long(do.call(rbind, rows), item, annotator, label, value)
+  agr <- annotator_agreement(x)
+  pairs <- tidy(agr)
+  expect_true(any(pairs$n_items == 1))
+  expect_true(all(is.na(pairs$estimate[pairs$n_items < 10])))
+  ann <- tidy(agr, level = "annotators")
+  expect_true(all(is.na(ann$estimate[ann$n_shared_items < 10])))
+  expect_false(any(abs(ann$estimate) == 1, na.rm = TRUE))
+  # the lowest-ranked annotators have below-average observed agreement
+  ranked <- ann[!is.na(ann$estimate), ]
+  lowest <- ranked[order(ranked$estimate)[1:3], ]
+  expect_true(all(lowest$observed < stats::weighted.mean(ranked$observed, ranked$n_shared_items)))
+  # estimates are monotone in observed agreement (one corpus baseline)
+  expect_identical(order(ranked$estimate), order(ranked$observed))
+  expect_match(format(agr), "shared items", all = FALSE)
 })

@@ -31,6 +31,7 @@ valid_calls <- list(
                           label = quote(label), value = quote(value)),
   annotations_wide = list(data = data.frame(i = 1:2, a = 1, x = c(0, 1)), item = quote(i),
                           annotator = quote(a), labels = quote(x)),
+  annotator_agreement = list(x = fx$long),
   annotator_metrics = list(data = data.frame(t = c("a", "b"), e = c("a", "a")),
                            truth = quote(t), estimate = quote(e)),
   jackknife_se = list(x = fx$bs),

@@ -1,4 +1,45 @@
-test_that("per-item predictions: the model is one more annotator", {
+# The stand-in comparison in plain R: for annotator a, on the items where a
+# has decisions and a prediction, the prediction (model) or a's own labels
+# (annotators) against every other annotator b of the item, pooled over the
+# decisions both made; estimate against the corpus baseline of arr.
+ref_stand_in <- function(arr, pred_arr) {
+  w <- ref_corpus_w(arr)
+  has <- apply(arr, c(1, 2), function(v) any(!is.na(v)))
+  has_pred <- apply(pred_arr, c(1, 2), function(v) any(!is.na(v)))
+  one <- function(a, stand) {
+    agree <- dec <- 0
+    for (i in which(has[, a] & has_pred[, a])) {
+      mine <- if (stand == "model") pred_arr[i, a, ] else arr[i, a, ]
+      for (b in setdiff(which(has[i, ]), a)) {
+        both <- !is.na(mine) & !is.na(arr[i, b, ])
+        agree <- agree + sum(mine[both] == arr[i, b, both])
+        dec <- dec + sum(both)
+      }
+    }
+    c(agree = agree, dec = dec)
+  }
+  rows <- expand.grid(comparison = c("model", "annotators"), a = seq_len(dim(arr)[2]),
+                      stringsAsFactors = FALSE)
+  sums <- t(mapply(one, rows$a, rows$comparison))
+  all <- rbind(colSums(sums[rows$comparison == "model", , drop = FALSE]),
+               colSums(sums[rows$comparison == "annotators", , drop = FALSE]))
+  sums <- rbind(all, sums)
+  observed <- ifelse(sums[, "dec"] > 0, sums[, "agree"] / sums[, "dec"], NA)
+  data.frame(annotator = c("(all)", "(all)", dimnames(arr)[[2]][rows$a]),
+             comparison = c("model", "annotators", rows$comparison),
+             n_decisions = as.integer(sums[, "dec"]), observed = observed,
+             estimate = 1 - (1 - observed) / w, stringsAsFactors = FALSE)
+}
+
+expect_stand_in <- function(res, ref) {
+  expect_identical(res$annotator, ref$annotator)
+  expect_identical(res$comparison, ref$comparison)
+  expect_identical(res$n_decisions, ref$n_decisions)
+  expect_equal(res$observed, ref$observed, tolerance = 1e-12)
+  expect_equal(res$estimate, ref$estimate, tolerance = 1e-12)
+}
+
+test_that("per-item predictions stand in for every annotator of the item", {
   set.seed(51)
   arr <- random_design(30, 4, 3, prevalence = 0.3, record_kept = 0.7, cell_missing = 0.05,
                        names = TRUE)
@@ -6,35 +47,25 @@ test_that("per-item predictions: the model is one more annotator", {
   model[25:30, ] <- NA  # no prediction for the last items
   preds <- data.frame(item = dimnames(arr)[[1]][1:24], model[1:24, ])
   res <- model_agreement(arr, preds, item, labels = -item)
-  # reference: the model as a fifth annotator of a dense array
-  aug <- array(NA_integer_, dim(arr) + c(0, 1, 0))
-  aug[, 1:4, ] <- arr
-  aug[, 5, ] <- model
-  ref <- ref_annotator_pairs(aug)
-  ref_model <- ref[ref$b == 5, ]
-  got <- res[res$comparison == "model" & res$annotator != "(all)", ]
-  expect_equal(got$annotator, paste0("a", ref_model$a))
-  expect_equal(got$n_decisions, ref_model$n_decisions)
-  expect_equal(got$observed, ref_model$observed, tolerance = 1e-12)
-  expect_equal(got$estimate, ref_model$estimate, tolerance = 1e-12)
-  # the human rows are annotator_agreement()'s annotator summary
-  humans <- res[res$comparison == "annotators" & res$annotator != "(all)", ]
-  summ <- ref_annotator_summary(arr)
-  expect_equal(humans$observed, unname(summ[, "observed"]), tolerance = 1e-12)
-  expect_equal(humans$estimate, unname(summ[, "estimate"]), tolerance = 1e-12)
-  # "(all)" rows pool the pairs
-  ref_h <- ref_annotator_pairs(arr)
-  all_m <- res[res$annotator == "(all)" & res$comparison == "model", ]
-  all_h <- res[res$annotator == "(all)" & res$comparison == "annotators", ]
-  expect_equal(all_m$observed, sum(ref_model$observed * ref_model$n_decisions) /
-                 sum(ref_model$n_decisions), tolerance = 1e-12)
-  ok <- !is.na(ref_h$estimate)
-  expect_equal(all_h$estimate, sum(ref_h$estimate[ok] * ref_h$n_items[ok]) /
-                 sum(ref_h$n_items[ok]), tolerance = 1e-12)
-  expect_equal(all_h$n_decisions, sum(ref_h$n_decisions))
+  pred_arr <- arr
+  for (a in seq_len(4)) pred_arr[, a, ] <- model
+  expect_stand_in(res, ref_stand_in(arr, pred_arr))
 })
 
-test_that("per-(item, annotator) predictions compare each annotator with its own predictions", {
+test_that("a model that copies an annotator gets that annotator's coefficient", {
+  set.seed(53)
+  arr <- random_design(40, 5, 3, prevalence = 0.3, record_kept = 0.7, names = TRUE)
+  a <- dimnames(arr)[[2]][2]
+  mine <- apply(arr[, a, ], 1, function(v) any(!is.na(v)))
+  preds <- data.frame(item = dimnames(arr)[[1]][mine], arr[mine, a, ])
+  res <- model_agreement(arr, preds, item, labels = -item)
+  rows <- res[res$annotator == a, ]
+  expect_identical(rows$n_decisions[1], rows$n_decisions[2])
+  expect_identical(rows$estimate[1], rows$estimate[2])
+  expect_identical(rows$observed[1], rows$observed[2])
+})
+
+test_that("per-(item, annotator) predictions stand in for their own annotator", {
   set.seed(52)
   arr <- random_design(20, 3, 4, prevalence = 0.3, record_kept = 0.8, cell_missing = 0,
                        names = TRUE)
@@ -51,15 +82,8 @@ test_that("per-(item, annotator) predictions compare each annotator with its own
                                    match(lab, dimnames(arr)[[3]]))]
   }
   res <- model_agreement(arr, preds, item, annotator, labels = tidyselect::starts_with("L"))
-  for (a in dimnames(arr)[[2]]) {
-    two <- array(c(arr[, a, ], pred_arr[, a, ]), c(20, 4, 2))
-    two <- aperm(two, c(1, 3, 2))
-    ref <- ref_annotator_pairs(two)
-    row <- res[res$annotator == a & res$comparison == "model", ]
-    expect_equal(row$observed, ref$observed, tolerance = 1e-12)
-    expect_equal(row$estimate, ref$estimate, tolerance = 1e-12)
-  }
-  # a perfect copy agrees perfectly
+  expect_stand_in(res, ref_stand_in(arr, pred_arr))
+  # perfect copies: the model rows equal the annotator rows
   exact <- preds
   for (lab in dimnames(arr)[[3]]) {
     exact[[lab]] <- arr[cbind(match(recs$item, dimnames(arr)[[1]]),
@@ -67,7 +91,8 @@ test_that("per-(item, annotator) predictions compare each annotator with its own
                               match(lab, dimnames(arr)[[3]]))]
   }
   perfect <- model_agreement(arr, exact, item, annotator, labels = tidyselect::starts_with("L"))
-  expect_true(all(perfect$observed[perfect$comparison == "model"] == 1))
+  expect_identical(perfect$estimate[perfect$comparison == "model"],
+                   perfect$estimate[perfect$comparison == "annotators"])
 })
 
 test_that("single-label predictions are one-hot encoded over the labels of x", {
@@ -75,13 +100,18 @@ test_that("single-label predictions are one-hot encoded over the labels of x", {
                   dimnames = list(paste0("i", 1:4), c("r1", "r2", "r3")))
   preds <- data.frame(item = paste0("i", 1:4), label = factor(c("a", "b", "b", "c")))
   res <- model_agreement(codes, preds, item, labels = label)
-  # equals a model column added to the categorical matrix
-  aug <- cbind(codes, model = as.character(preds$label))
-  pairs <- tidy(annotator_agreement(as_annotations(aug, labels = c("a", "b", "c"))))
-  mp <- pairs[pairs$annotator2 == "model", ]
-  got <- res[res$comparison == "model" & res$annotator != "(all)", ]
-  expect_equal(got$estimate, mp$estimate, tolerance = 1e-12)
-  expect_equal(got$observed, mp$observed, tolerance = 1e-12)
+  # equals the stand-in reference on the one-hot arrays
+  onehot <- function(m) {
+    arr <- array(NA_integer_, c(dim(m), 3), dimnames = c(dimnames(m), list(c("a", "b", "c"))))
+    for (k in c("a", "b", "c")) arr[, , k] <- ifelse(is.na(m), NA, as.integer(m == k))
+    arr
+  }
+  arr <- onehot(codes)
+  pred_arr <- onehot(matrix(as.character(preds$label), 4, 3, dimnames = dimnames(codes)))
+  expect_stand_in(res, ref_stand_in(arr, pred_arr))
+  wide <- data.frame(item = preds$item, a = as.integer(preds$label == "a"),
+                     b = as.integer(preds$label == "b"), c = as.integer(preds$label == "c"))
+  expect_identical(model_agreement(codes, wide, item, labels = -item), res)
   expect_equal(names(res), c("annotator", "comparison", "n_decisions", "observed", "estimate"))
 })
 
