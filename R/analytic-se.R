@@ -38,7 +38,10 @@
 #' `statistic` is `estimate / std.error` and `p.value` the **two-sided**
 #' Student-t p-value (\eqn{n - 1} degrees of freedom) of H0: coefficient = 0
 #' (irrCAC prints the one-sided `1 - pt()`; halve ours for it when the
-#' estimate is positive).
+#' estimate is positive). Both are `NA` when the standard error is 0 (every
+#' item's influence term equals the estimate, as under perfect agreement);
+#' all five are `NA` where the coefficient is undefined or fewer than two
+#' items were rated.
 #'
 #' The estimator treats items as a sample from a population of `N` items
 #' (`N = Inf`: no finite-population correction) and the annotators as fixed.
@@ -80,15 +83,21 @@ analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads(
 # of squared influence deviations over n items.
 inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
   fpc <- if (is.finite(N)) 1 - n / N else 1
-  se <- sqrt(fpc * sum_sq / (n * (n - 1)))
-  se[!(n >= 2) | is.na(estimate)] <- NA_real_
-  statistic <- estimate / se
-  df <- n - 1
-  half <- stats::qt(1 - (1 - conf.level) / 2, df) * se
+  ok <- n >= 2 & !is.na(estimate) & !is.na(sum_sq)
+  se <- rep(NA_real_, length(estimate))
+  se[ok] <- sqrt(fpc * sum_sq[ok] / (n[ok] * (n[ok] - 1)))
+  # a zero standard error (every item's term equals the estimate, e.g.
+  # perfect agreement) leaves the test statistic undefined, not infinite
+  testable <- ok & se > 0
+  statistic <- p_value <- rep(NA_real_, length(estimate))
+  statistic[testable] <- estimate[testable] / se[testable]
+  p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), n[testable] - 1)
+  half <- rep(NA_real_, length(estimate))
+  half[ok] <- stats::qt(1 - (1 - conf.level) / 2, n[ok] - 1) * se[ok]
   list(
     std.error = se,
     statistic = statistic,
-    p.value = 2 * stats::pt(-abs(statistic), df),
+    p.value = p_value,
     conf.low = estimate - half,
     conf.high = pmin(1, estimate + half)
   )

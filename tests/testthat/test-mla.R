@@ -235,11 +235,12 @@ test_that("items with one annotation count in prevalence, not in agreement", {
 
 test_that("tidy() and glance() have the documented columns", {
   fit <- mla(bias_annotations(), baseline = "ac1")
-  expect_named(tidy(fit), c("baseline", "observed", "expected", "estimate",
-                            "floor_observed", "floor"))
+  inference <- c("std.error", "statistic", "p.value", "conf.low", "conf.high")
+  expect_named(tidy(fit), c("term", "baseline", "observed", "expected", "estimate",
+                            "floor_observed", "floor", inference))
   expect_named(tidy(fit, level = "label"),
-               c("label", "baseline", "prevalence", "observed", "expected", "estimate",
-                 "weight", "floor", "positive_agreement", "negative_agreement"))
+               c("term", "label", "baseline", "prevalence", "observed", "expected", "estimate",
+                 "weight", "floor", "positive_agreement", "negative_agreement", inference))
   expect_named(tidy(fit, level = "item"),
                c("item", "n_annotators", "baseline", "observed", "estimate"))
   expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",
