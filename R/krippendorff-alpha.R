@@ -138,7 +138,7 @@
 #' codes <- matrix(c("a", "a", "b", NA, "b", "b", "a", "c"), nrow = 4)
 #' krippendorff_alpha(codes, distance = "hamming")
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
-                               threads = mla_threads(), ...) {
+                               R = 0, conf.level = 0.95, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   distance <- check_choice(distance, distances, multiple = TRUE, class = "distance")
   threads <- check_threads(threads)
@@ -178,7 +178,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
   }
   # new_tibble(): the columns are built here with the right lengths, and
   # tibble() would cost about 1 ms of checks per call
-  tibble::new_tibble(list(
+  out <- tibble::new_tibble(list(
     distance = distance,
     observed_disagreement = unname(observed),
     expected_disagreement = unname(expected),
@@ -186,6 +186,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
     n_items = unname(vapply(rows, `[[`, numeric(1), "n_items")),
     n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
   ), nrow = length(distance))
+  alpha_intervals(out, a, R, conf.level)  # R/alpha-intervals.R
 }
 
 distances <- c("hamming", "jaccard", "masi")
