@@ -40,6 +40,8 @@ valid_calls <- list(
   mla = list(x = fx$long),
   mla_boot = list(fit = fx$fit, R = 5),
   mla_compare = list(a = fx$fit, b = fx$fit, R = 5),
+  mla_sample_size = list(half_width = 0.1, prevalence = 0.3, n_annotators = 3, n_labels = 2,
+                         agreement = 0.6, pilot = 200),
   simulate_annotations = list(n_items = 5, n_annotators = 3, n_labels = 2, prevalence = 0.5,
                               scenario = "noisy"),
   simulation_study = list(n_annotators = 3, n_items = 10, n_labels = 2, prevalence = c(a = 0.5),
