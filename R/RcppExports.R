@@ -73,6 +73,14 @@ single_label_estimates_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
 }
 
+mla_influence_cpp <- function(x, m, cnt, sx, sdis) {
+    .Call(`_mlagreement_mla_influence_cpp`, x, m, cnt, sx, sdis)
+}
+
+single_label_influence_cpp <- function(x, m, cnt, sx, sdis) {
+    .Call(`_mlagreement_single_label_influence_cpp`, x, m, cnt, sx, sdis)
+}
+
 pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }

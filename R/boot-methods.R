@@ -47,7 +47,7 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
   ci <- boot_ci_matrix(x, rows, conf.level, type)
   se <- apply(x$t[, rows, drop = FALSE], 2, stats::sd, na.rm = TRUE)
   se[is.na(x$t0[rows])] <- NA_real_
-  out <- tidy(x$fit, level = level)
+  out <- tidy(x$fit, level = level, conf.int = FALSE)
   out$std.error <- unname(se)
   out$conf.low <- ci[, 1]
   out$conf.high <- ci[, 2]

@@ -199,7 +199,7 @@
 #' krippendorff_alpha(arr, list(dice = dice, "jaccard", any_overlap = any_overlap))
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "nominal",
                                                 "ordinal", "interval", "ratio"),
-                               threads = mla_threads(), ...) {
+                               R = 0, conf.level = 0.95, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   threads <- check_threads(threads)
   a <- as_annotations(x)
@@ -222,7 +222,8 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
       rows[[s$name]]
     )
   }
-  alpha_table(names(specs), rows[names(specs)])
+  out <- alpha_table(names(specs), rows[names(specs)])
+  alpha_intervals(out, a, R, conf.level)  # R/alpha-intervals.R
 }
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
@@ -256,7 +257,7 @@ alpha_table <- function(distance, rows) {
   }
   # new_tibble(): the columns are built here with the right lengths, and
   # tibble() would cost about 1 ms of checks per call
-  tibble::new_tibble(list(
+  out <- tibble::new_tibble(list(
     distance = distance,
     observed_disagreement = unname(observed),
     expected_disagreement = unname(expected),
@@ -264,6 +265,7 @@ alpha_table <- function(distance, rows) {
     n_items = unname(vapply(rows, `[[`, numeric(1), "n_items")),
     n_values = unname(vapply(rows, `[[`, numeric(1), "n_values"))
   ), nrow = length(distance))
+  out
 }
 
 check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) {

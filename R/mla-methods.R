@@ -3,13 +3,17 @@
 #' `tidy()` returns one tibble per level, `glance()` a one-row summary.
 #'
 #' Columns by level:
-#' * `"corpus"`: `baseline`, `observed` (\eqn{A_o}), `expected` (\eqn{A_e}),
+#' * `"corpus"`: `term` (the baseline, for broom-consuming code such as
+#'   `rsample::int_pctl()`), `baseline`, `observed` (\eqn{A_o}), `expected` (\eqn{A_e}),
 #'   `estimate` (\eqn{A_{ml}}), `floor_observed` (\eqn{A_{o,min}}), `floor`
 #'   (normalised floor, eq. 7). One row per baseline.
-#' * `"label"`: `label`, `baseline`, `prevalence` (\eqn{p_j}), `observed`,
+#' * `"label"`: `term` (`"<label>:<baseline>"`, the names of
+#'   [mla_boot()]'s statistics), `label`, `baseline`, `prevalence` (\eqn{p_j}), `observed`,
 #'   `expected`, `estimate` (label coefficient), `weight` (eq. 6 weight,
 #'   normalised to sum to 1 over labels), `floor` (normalised label floor),
 #'   `positive_agreement`, `negative_agreement` (specific agreement).
+#' * corpus and label levels with `conf.int = TRUE`: also `std.error`,
+#'   `statistic`, `p.value`, `conf.low`, `conf.high` (analytic, see below).
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).
@@ -25,10 +29,21 @@
 #' tidy(fit, level = "item")
 #' glance(fit)
 #' @method tidy mla
-tidy.mla <- function(x, level = c("corpus", "label", "item"), ...) {
+tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
+                     conf.level = 0.95, N = Inf, ...) {
   check_dots_empty0(...)
   level <- check_choice(level, c("corpus", "label", "item"))
-  switch(level, corpus = x$corpus, label = x$label, item = item_table(x))
+  check_bool(conf.int)
+  check_conf_level(conf.level)
+  N <- check_population(N, x$design$n_items)
+  if (level == "item") return(item_table(x))
+  out <- switch(level, corpus = x$corpus, label = x$label)
+  term <- if (level == "corpus") out$baseline else paste0(out$label, ":", out$baseline)
+  out <- tibble::add_column(out, term = term, .before = 1L)
+  if (!conf.int) return(out)
+  cols <- analytic_inference(x, level, conf.level, N)
+  for (nm in names(cols)) out[[nm]] <- cols[[nm]]
+  out
 }
 
 #' @rdname tidy.mla

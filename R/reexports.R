@@ -3,3 +3,6 @@ generics::tidy
 
 #' @export
 generics::glance
+
+#' @export
+generics::augment

@@ -251,6 +251,34 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// mla_influence_cpp
+Rcpp::List mla_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_mla_influence_cpp(SEXP xSEXP, SEXP mSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(mla_influence_cpp(x, m, cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
+// single_label_influence_cpp
+Rcpp::List single_label_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_single_label_influence_cpp(SEXP xSEXP, SEXP mSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(single_label_influence_cpp(x, m, cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
 // pair_sums_cpp
 Rcpp::List pair_sums_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP viewSEXP) {
@@ -353,6 +381,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
+    {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
+    {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 5},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},

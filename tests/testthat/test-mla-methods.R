@@ -1,10 +1,12 @@
 test_that("tidy() and glance() have the documented columns", {
   fit <- mla(bias_annotations(), baseline = "ac1")
-  expect_named(tidy(fit), c("baseline", "observed", "expected", "estimate",
-                            "floor_observed", "floor", "note"))
+  inference <- c("std.error", "statistic", "p.value", "conf.low", "conf.high")
+  expect_named(tidy(fit), c("term", "baseline", "observed", "expected", "estimate",
+                            "floor_observed", "floor", "note", inference))
   expect_named(tidy(fit, level = "label"),
-               c("label", "baseline", "prevalence", "observed", "expected", "estimate",
-                 "weight", "floor", "positive_agreement", "negative_agreement", "note"))
+               c("term", "label", "baseline", "prevalence", "observed", "expected", "estimate",
+                 "weight", "floor", "positive_agreement", "negative_agreement", "note",
+                 inference))
   expect_named(tidy(fit, level = "item"),
                c("item", "n_annotators", "baseline", "observed", "estimate"))
   expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",

@@ -1,0 +1,141 @@
+# Analytic standard errors, intervals and tests of an `mla` fit: Gwet's
+# linearisation over items, as irrCAC implements it, generalised to
+# multi-label corpus coefficients (src/mlagreement/influence.h). tidy.mla()
+# calls analytic_inference() when conf.int = TRUE.
+#
+# What is computed when: mla() computes none of this (it stays one counting
+# pass). The influence terms need each item's x/m row on every label, which
+# the records layout keeps from its counting pass and a dense array does not
+# (storing them would cost 40% of its memory), so tidy() recounts a dense
+# array's labels once per call: about the cost of mla() itself. Call tidy()
+# once and keep the tibble when that matters, or use conf.int = FALSE.
+
+#' @rdname tidy.mla
+#' @section Analytic standard errors:
+#' With `conf.int = TRUE` (the default) the corpus and label rows get
+#' `std.error`, `statistic`, `p.value`, `conf.low` and `conf.high` from Gwet's
+#' linearisation over items (Gwet 2014, chapter 5; irrCAC's
+#' `fleiss.kappa.raw()`, `gwet.ac1.raw()` and `bp.coeff.raw()`). Each item
+#' \eqn{i} gets an influence term \eqn{c_i^*} whose mean over the \eqn{n}
+#' sampled items is the coefficient \eqn{c}; both the observed and the chance
+#' part of the ratio are linearised:
+#' \deqn{c_i^* = \frac{n}{n_2} [m_i \ge 2] \frac{A_{o,i} - A_e}{1 - A_e}
+#'   - (1 - c) \frac{e'(p) (x_i / m_i - p)}{1 - A_e},}
+#' \deqn{\widehat{\mathrm{var}}(c) = \frac{1 - f}{n (n - 1)} \sum_i (c_i^* - c)^2,
+#'   \quad f = n / N,}
+#' where \eqn{n_2} counts items with two decisions and \eqn{e'(p) = dA_e/dp}
+#' is \eqn{4p - 2} (Fleiss), \eqn{2 - 4p} (AC1) and 0 (PABAK). A label row
+#' uses the label's own items (\eqn{n} = items with a decision on it), so it
+#' equals irrCAC's `coeff.se` on that label's 0/1 column. The corpus row
+#' averages the items' observed and chance terms over the labels with a
+#' pairable item (each label scaled by its own \eqn{n/n_{2,j}} and
+#' \eqn{n/n_{1,j}}), \eqn{n} = items with a decision on one of them; on one
+#' label it is the label row. Single-label designs use irrCAC's
+#' \eqn{q}-category formulas for the corpus rows.
+#'
+#' `conf.low` and `conf.high` are `estimate` \eqn{\mp t_{n-1} \cdot}
+#' `std.error`, with the upper bound capped at 1 as irrCAC does;
+#' `statistic` is `estimate / std.error` and `p.value` the **two-sided**
+#' Student-t p-value (\eqn{n - 1} degrees of freedom) of H0: coefficient = 0
+#' (irrCAC prints the one-sided `1 - pt()`; halve ours for it when the
+#' estimate is positive). Both are `NA` when the standard error is 0 (every
+#' item's influence term equals the estimate, as under perfect agreement);
+#' all five are `NA` where the coefficient is undefined or fewer than two
+#' items were rated.
+#'
+#' The estimator treats items as a sample from a population of `N` items
+#' (`N = Inf`: no finite-population correction) and the annotators as fixed.
+#' Prefer [mla_boot()] when annotators are a sample too
+#' (`resample = "annotators"` or `"both"`), when items come in clusters or
+#' strata, or for small samples, where the linearisation is least accurate.
+#'
+#' What is computed when: [mla()] computes none of this. The item terms need
+#' every item's counts on every label; annotations built from long or wide
+#' data keep them, a dense array recounts its labels once per `tidy()` call
+#' (about the cost of `mla()`). `conf.int = FALSE` skips the pass.
+#' @param conf.int Add the analytic standard errors, tests and intervals
+#'   (corpus and label levels)?
+#' @param conf.level Confidence level of the interval.
+#' @param N Size of the item population, for the finite-population
+#'   correction \eqn{1 - n/N}; `Inf` (default) for none.
+#' @references
+#' Gwet, K. L. (2008). Computing inter-rater reliability and its variance in
+#' the presence of high agreement. *British Journal of Mathematical and
+#' Statistical Psychology*, 61(1), 29-48. \doi{10.1348/000711006X126600}
+#' @name tidy.mla
+NULL
+
+analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+  f <- analytic_influence(fit, threads)
+  if (level == "corpus") {
+    sum_sq <- f$corpus_sum_sq
+    n <- rep(f$corpus_n, length(sum_sq))
+    est <- fit$corpus$estimate
+  } else {
+    sum_sq <- as.vector(f$label_sum_sq)  # labels x baselines: tidy's row order
+    n <- rep_baselines(f$label_n)
+    est <- fit$label$estimate
+  }
+  inference_columns(est, sum_sq, n, conf.level, N)
+}
+
+# Standard error, t statistic, two-sided p-value and t interval from the sums
+# of squared influence deviations over n items.
+inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
+  fpc <- if (is.finite(N)) 1 - n / N else 1
+  ok <- n >= 2 & !is.na(estimate) & !is.na(sum_sq)
+  se <- rep(NA_real_, length(estimate))
+  se[ok] <- sqrt(fpc * sum_sq[ok] / (n[ok] * (n[ok] - 1)))
+  # a zero standard error (every item's term equals the estimate, e.g.
+  # perfect agreement) leaves the test statistic undefined, not infinite
+  testable <- ok & se > 0
+  statistic <- p_value <- rep(NA_real_, length(estimate))
+  statistic[testable] <- estimate[testable] / se[testable]
+  p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), n[testable] - 1)
+  half <- rep(NA_real_, length(estimate))
+  half[ok] <- stats::qt(1 - (1 - conf.level) / 2, n[ok] - 1) * se[ok]
+  list(
+    std.error = se,
+    statistic = statistic,
+    p.value = p_value,
+    conf.low = estimate - half,
+    conf.high = pmin(1, estimate + half)
+  )
+}
+
+# The kernel's influence sums for the fit's labels. Items x labels tables
+# from the stored counts, or one counting pass (which also gives the label
+# tables); single-label designs replace the corpus sums.
+analytic_influence <- function(fit, threads) {
+  a <- fit$annotations
+  cols <- fit$label_index
+  if (is.null(a$counts)) {
+    counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
+    tally <- counts$tally
+  } else {
+    counts <- item_label_counts(a, cols)
+    tally <- lapply(a$tally[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  }
+  x <- counts$x
+  m <- counts$m
+  storage.mode(x) <- "integer"
+  storage.mode(m) <- "integer"
+  out <- mla_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
+  if (is.list(fit$single_label)) {
+    single <- single_label_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
+    out$corpus_sum_sq <- single$corpus_sum_sq
+    out$corpus_n <- single$corpus_n
+  }
+  out
+}
+
+check_population <- function(N, n, call = rlang::caller_env()) {
+  if (!is.numeric(N) || length(N) != 1L || is.na(N) || N < n) {
+    mla_abort(
+      c("{.arg N} must be a single number at least the number of items ({n}), or {.code Inf}.",
+        "x" = "It is {describe_value(N)}."),
+      class = "population", call = call
+    )
+  }
+  as.double(N)
+}

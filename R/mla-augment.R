@@ -1,0 +1,43 @@
+#' Item-level diagnostics of a Multi-Label Agreement fit
+#'
+#' `augment()` returns one row per item, ready to join back to the user's own
+#' item table: the item's number of annotators, its observed agreement
+#' \eqn{A_{o,i}} and its coefficient against each corpus baseline (the
+#' wide form of `tidy(fit, level = "item")`). Item values are diagnostics
+#' relative to the corpus baseline, not reliability estimates of their own
+#' (paper section 3.2).
+#'
+#' @param x An `mla` object.
+#' @param data Optional data frame with an `item` column. Its rows are kept,
+#'   in their order, and the diagnostics are added by item id (`NA` for items
+#'   the fit does not have).
+#' @param ... Must be empty.
+#' @return A tibble: `item`, `n_annotators`, `observed`, and `.estimate_fleiss`,
+#'   `.estimate_ac1`, `.estimate_pabak`; with `data`, its columns followed by
+#'   these (without a second `item`).
+#' @export
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' augment(fit)
+#' augment(fit, data = data.frame(item = c(3, 1), source = c("news", "blog")))
+#' @method augment mla
+augment.mla <- function(x, data = NULL, ...) {
+  check_dots_empty0(...)
+  items <- item_table(x)
+  n <- length(x$annotations$items)
+  out <- tibble::tibble(item = items$item[seq_len(n)],
+                        n_annotators = items$n_annotators[seq_len(n)],
+                        observed = items$observed[seq_len(n)])
+  for (b in baseline_names) {
+    out[[paste0(".estimate_", b)]] <- items$estimate[items$baseline == b]
+  }
+  if (is.null(data)) return(out)
+  check_data_frame(data)
+  if (!"item" %in% names(data)) {
+    mla_abort(c("{.arg data} must have an {.field item} column to join on.",
+                "x" = "Its columns are {.val {names(data)}}."),
+              class = "augment_data")
+  }
+  at <- match(as.character(data$item), as.character(out$item))
+  tibble::as_tibble(cbind(as.data.frame(data), as.data.frame(out[at, -1L])))
+}

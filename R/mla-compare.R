@@ -1,0 +1,187 @@
+#' Compare the agreement of two conditions
+#'
+#' The difference between two [mla()] fits on every baseline, with a
+#' bootstrap interval and p-value: a paired item bootstrap when the fits
+#' share items (two annotator groups on the same items, or the same
+#' annotators before and after a guideline revision), independent item
+#' bootstraps otherwise.
+#'
+#' @section Paired and independent modes:
+#' * **Paired** (the default when the fits share item ids): both fits are
+#'   restricted to their common items, in the same order, and refitted; the
+#'   estimates are those of the common items. Both are bootstrapped with the
+#'   same seed. The item engine's draws depend only on the seed and the number
+#'   of items, so replicate \eqn{b} draws the same items for `a` and `b`, and
+#'   the replicate differences carry the correlation between the conditions.
+#' * **Independent** (`paired = FALSE`, or no shared items): each fit is
+#'   bootstrapped over its own items with its own seed, as for two samples.
+#'
+#' The interval is the percentile interval of the \eqn{R} replicate
+#' differences (interpolated as in [boot::boot.ci()]). The p-value of H0: no
+#' difference is the two-sided bootstrap p-value
+#' \deqn{p = \min\left(1, 2 \min\left(\frac{1 + \#\{d_b \le 0\}}{R + 1},
+#'   \frac{1 + \#\{d_b \ge 0\}}{R + 1}\right)\right),}
+#' the share of replicate differences on the far side of 0 with the usual
+#' \eqn{+1} correction, so it is never 0. Replicates in which a coefficient is
+#' undefined are dropped. Everything is reproducible under [set.seed()] and
+#' identical for any number of threads.
+#'
+#' @param a,b Two `mla` fits with the same labels.
+#' @param R Number of bootstrap replicates.
+#' @param paired `TRUE` for the paired item bootstrap on the common items,
+#'   `FALSE` for independent bootstraps, `NULL` (default) for paired when the
+#'   fits share at least two item ids. Item ids identify items: two samples
+#'   that reuse ids (1, 2, ...) for different items need `paired = FALSE`.
+#' @param conf.level Confidence level of the interval.
+#' @param threads Number of threads; results do not depend on it.
+#' @param ... Must be empty.
+#' @return A tibble of class `mla_compare` with one row per baseline:
+#'   `baseline`, `estimate_a`, `estimate_b`, `difference` (a - b),
+#'   `conf.low`, `conf.high`, `p.value`. Attributes keep `R`, `paired`, the
+#'   seeds, the number of items and the replicate differences
+#'   (`attr(x, "replicates")`).
+#' @seealso [mla_boot()] for the interval of one fit.
+#' @export
+#' @examples
+#' # Two annotator groups on the same items (paired)
+#' set.seed(1)
+#' x <- simulate_annotations(60, 6, 4, prevalence = 0.3, scenario = "noisy")
+#' group_1 <- mla(x[, 1:3, ])
+#' group_2 <- mla(x[, 4:6, ])
+#' cmp <- mla_compare(group_1, group_2, R = 200)
+#' cmp
+#'
+#' # Independent samples of items
+#' y <- simulate_annotations(80, 3, 4, prevalence = 0.3, scenario = "noisy", error = 0.2)
+#' # (simulated items reuse the ids item1, item2, ...: say they differ)
+#' mla_compare(mla(x[, 1:3, ]), mla(y), R = 200, paired = FALSE)
+mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
+                        threads = mla_threads(), ...) {
+  check_dots_empty0(...)
+  check_inherits(a, "mla", "mla", class = "compare_fit")
+  check_inherits(b, "mla", "mla", class = "compare_fit")
+  R <- check_whole(R, min = 2, class = "replicates")
+  check_conf_level(conf.level)
+  threads <- check_threads(threads)
+  check_same_labels(a, b)
+  common <- intersect(as.character(a$annotations$items), as.character(b$annotations$items))
+  if (is.null(paired)) paired <- length(common) >= 2L
+  check_bool(paired)
+  if (paired) {
+    check_common_items(common)
+    a <- refit_items(a, common)
+    b <- refit_items(b, common)
+    seeds <- rep(list(sample.int(.Machine$integer.max, 2L)), 2L)
+  } else {
+    seeds <- list(sample.int(.Machine$integer.max, 2L), sample.int(.Machine$integer.max, 2L))
+  }
+  ta <- compare_replicates(a, seeds[[1]], R, threads)
+  tb <- compare_replicates(b, seeds[[2]], R, threads)
+  new_mla_compare(a, b, ta - tb, conf.level, R, paired, seeds)
+}
+
+# Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines),
+# from mla_boot()'s engine with an explicit seed.
+compare_replicates <- function(fit, seed, R, threads) {
+  units <- boot_units(NULL, NULL, length(fit$annotations$items))
+  data <- boot_data(fit, "items", threads = threads)
+  t <- boot_run(data, units, "items", seed, R, threads)
+  t[, seq_len(n_baselines), drop = FALSE]
+}
+
+# The fit on a subset of its items, with the same labels and primary baseline.
+refit_items <- function(fit, items) {
+  a <- fit$annotations
+  sub <- a[items, , fit$label_index]
+  # all categories of a single-label design stay one: keep the mark
+  if (is.list(fit$single_label)) sub <- mark_single_label(sub, check = FALSE)
+  mla(sub, baseline = fit$baseline)
+}
+
+new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
+  est_a <- a$corpus$estimate
+  est_b <- b$corpus$estimate
+  difference <- est_a - est_b
+  ci <- matrix(NA_real_, n_baselines, 2L)
+  p_value <- rep(NA_real_, n_baselines)
+  for (k in seq_len(n_baselines)) {
+    d <- replicates[, k]
+    d <- d[!is.na(d)]
+    if (is.na(difference[k]) || length(d) < 2L) next
+    ci[k, ] <- boot_interval(d, difference[k], conf.level, "perc")$ci
+    p_value[k] <- min(1, 2 * min((1 + sum(d <= 0)) / (length(d) + 1),
+                                 (1 + sum(d >= 0)) / (length(d) + 1)))
+  }
+  colnames(replicates) <- baseline_names
+  out <- tibble::tibble(
+    baseline = baseline_names,
+    estimate_a = est_a,
+    estimate_b = est_b,
+    difference = difference,
+    conf.low = ci[, 1],
+    conf.high = ci[, 2],
+    p.value = p_value
+  )
+  tibble::new_tibble(out, class = "mla_compare", R = R, paired = paired, seeds = seeds,
+                     conf.level = conf.level, primary = a$baseline,
+                     n_items = c(a = a$design$n_items, b = b$design$n_items),
+                     replicates = replicates)
+}
+
+check_same_labels <- function(a, b, call = rlang::caller_env()) {
+  if (identical(a$labels, b$labels)) return(invisible())
+  mla_abort(
+    c("{.arg a} and {.arg b} must be fits on the same labels, in the same order.",
+      "x" = "{.arg a} has {length(a$labels)} label{?s} ({format_first(a$labels, 4)}), {.arg b} has {length(b$labels)} ({format_first(b$labels, 4)}).",
+      "i" = "Refit with {.code mla(x, labels = ...)} to compare on a common universe."),
+    class = "compare_labels", call = call
+  )
+}
+
+check_common_items <- function(common, call = rlang::caller_env()) {
+  if (length(common) >= 2L) return(invisible())
+  mla_abort(
+    c("A paired comparison needs at least two items shared by {.arg a} and {.arg b}.",
+      "x" = "They share {length(common)}.",
+      "i" = "Use {.code paired = FALSE} for independent samples of items."),
+    class = "compare_items", call = call
+  )
+}
+
+#' @export
+print.mla_compare <- function(x, ...) {
+  mode <- if (attr(x, "paired")) "paired item bootstrap on the common items" else "independent item bootstraps"
+  n <- attr(x, "n_items")
+  cat(cli::format_inline("Agreement difference a - b: {mode}, R = {attr(x, 'R')}, ",
+                         "{format_percent(attr(x, 'conf.level'))} percentile intervals; ",
+                         "{n[['a']]} and {n[['b']]} items"), "\n", sep = "")
+  print(tibble::as_tibble(unclass_compare(x)), ...)
+  invisible(x)
+}
+
+unclass_compare <- function(x) {
+  attributes(x)[c("R", "paired", "seeds", "conf.level", "primary", "n_items", "replicates")] <- NULL
+  class(x) <- c("tbl_df", "tbl", "data.frame")
+  x
+}
+
+#' @rdname mla_compare
+#' @param object An `mla_compare` result.
+#' @exportS3Method ggplot2::autoplot
+autoplot.mla_compare <- function(object, ...) {
+  check_dots_empty0(...)
+  rlang::check_installed("ggplot2", reason = "to plot a comparison.")
+  df <- unclass_compare(object)
+  df$baseline_name <- baseline_factor(df$baseline)
+  ggplot2::ggplot(df, ggplot2::aes(x = .data$difference, y = .data$baseline_name)) +
+    ggplot2::geom_vline(xintercept = 0, colour = "grey50", linetype = "dashed") +
+    ggplot2::geom_errorbarh(ggplot2::aes(xmin = .data$conf.low, xmax = .data$conf.high),
+                            height = 0.2, na.rm = TRUE) +
+    ggplot2::geom_point(size = 2.5, na.rm = TRUE) +
+    ggplot2::labs(x = "Difference in agreement (a - b)", y = NULL,
+                  caption = paste0(if (attr(object, "paired")) "Paired" else "Independent",
+                                   " item bootstrap, R = ", attr(object, "R"), "; ",
+                                   format_percent(attr(object, "conf.level")),
+                                   " percentile intervals")) +
+    theme_mla()
+}

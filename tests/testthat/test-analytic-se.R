@@ -1,0 +1,202 @@
+# Analytic standard errors of tidy.mla() (R/analytic-se.R,
+# src/mlagreement/influence.h) against irrCAC, a plain-R reference of the
+# corpus linearisation, simulation coverage and the bootstrap.
+
+irrcac_se <- function(ratings, categ) {
+  c(fleiss = irrCAC::fleiss.kappa.raw(ratings, categ.labels = categ)$est$coeff.se,
+    ac1 = irrCAC::gwet.ac1.raw(ratings, categ.labels = categ)$est$coeff.se,
+    pabak = irrCAC::bp.coeff.raw(ratings, categ.labels = categ)$est$coeff.se)
+}
+
+# Unequal raters per item, every item rated by at least one annotator.
+unequal_design <- function(n, r, k) {
+  arr <- random_design(n, r, k)
+  for (i in seq_len(n)) {
+    drop <- sample(0:(r - 1), 1)
+    if (drop > 0) arr[i, sample(r, drop), ] <- NA
+  }
+  arr
+}
+
+expect_label_se_equals_irrcac <- function(arr) {
+  fit <- mla(as_annotations(arr))
+  lab <- tidy(fit, level = "label")
+  for (j in seq_len(dim(arr)[3])) {
+    ref <- irrcac_se(arr[, , j], c(0, 1))
+    for (b in names(ref)) {
+      se <- lab$std.error[lab$label == fit$labels[j] & lab$baseline == b]
+      if (is.na(se)) {
+        expect_true(is.na(ref[[b]]) || is.nan(ref[[b]]))
+      } else {
+        expect_identical(round(se, 5), ref[[b]])
+      }
+    }
+  }
+}
+
+test_that("label std.error equals irrCAC's coeff.se, complete and unequal designs", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(101)
+  for (rep in 1:3) {
+    arr <- random_design(30, 4, 5)
+    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:5))
+    expect_label_se_equals_irrcac(arr)
+    arr <- unequal_design(35, 5, 4)
+    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:4))
+    expect_label_se_equals_irrcac(arr)
+  }
+})
+
+test_that("a label row uses the items rated on that label (irrCAC on those rows)", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(102)
+  arr <- random_design(40, 4, 3)
+  arr[1:8, , 2] <- NA  # items 1-8 unrated on label 2 only
+  dimnames(arr) <- list(NULL, NULL, c("a", "b", "c"))
+  lab <- tidy(mla(as_annotations(arr)), level = "label")
+  ref <- irrcac_se(arr[-(1:8), , 2], c(0, 1))
+  expect_identical(round(lab$std.error[lab$label == "b"], 5), unname(ref))
+})
+
+test_that("single-label corpus std.error equals irrCAC's multi-category coeff.se", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(103)
+  for (rep in 1:3) {
+    codes <- matrix(sample(c("x", "y", "z", "w"), 50 * 4, replace = TRUE,
+                           prob = c(0.5, 0.2, 0.2, 0.1)), 50, 4)
+    codes[sample(length(codes), 30)] <- NA
+    codes[1, 1:2] <- "x"
+    fit <- mla(as_annotations(codes))
+    ref <- irrcac_se(codes, sort(unique(stats::na.omit(as.vector(codes)))))
+    cor <- tidy(fit)
+    expect_identical(round(cor$std.error, 5), unname(ref))
+  }
+})
+
+# Plain R, from the array: the corpus influence terms of influence.h.
+reference_corpus_se <- function(arr) {
+  x <- apply(arr, c(1, 3), sum, na.rm = TRUE)
+  m <- apply(!is.na(arr), c(1, 3), sum)
+  used <- colSums(m >= 2) > 0
+  x <- x[, used, drop = FALSE]
+  m <- m[, used, drop = FALSE]
+  rated <- rowSums(m >= 1) > 0
+  x <- x[rated, , drop = FALSE]
+  m <- m[rated, , drop = FALSE]
+  n <- nrow(x)
+  u <- ifelse(m >= 1, x / m, NA)
+  p <- colMeans(u, na.rm = TRUE)
+  d <- ifelse(m >= 2, 2 * x * (m - x) / (m * (m - 1)), NA)
+  d_j <- colMeans(d, na.rm = TRUE)
+  n1 <- colSums(m >= 1)
+  n2 <- colSums(m >= 2)
+  w_j <- list(fleiss = 2 * p * (1 - p), ac1 = p^2 + (1 - p)^2, pabak = rep(0.5, length(p)))
+  slope <- list(fleiss = 4 * p - 2, ac1 = 2 - 4 * p, pabak = 0 * p)
+  vapply(names(w_j), function(b) {
+    w <- w_j[[b]]
+    est <- 1 - mean(d_j) / mean(w)
+    obs <- sweep(ifelse(m >= 2, sweep(-d, 2, w, `+`), 0), 2, n / n2, `*`)
+    chance <- sweep(ifelse(m >= 1, sweep(u, 2, p), 0), 2, slope[[b]] * n / n1, `*`)
+    infl <- (rowMeans(obs) - (1 - est) * rowMeans(chance)) / mean(w)
+    sqrt(sum((infl - est)^2) / (n * (n - 1)))
+  }, numeric(1))
+}
+
+test_that("corpus std.error equals the plain-R linearisation on every kind of design", {
+  withr::local_seed(104)
+  for (missing in c("none", "records", "cells")) {
+    for (rep in 1:3) {
+      arr <- random_design(25, 4, 6, missing = missing)
+      expect_equal(tidy(mla(as_annotations(arr)))$std.error, unname(reference_corpus_se(arr)),
+                   tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("on one label the corpus rows are the label rows", {
+  withr::local_seed(105)
+  arr <- unequal_design(30, 4, 1)
+  fit <- mla(as_annotations(arr))
+  expect_equal(tidy(fit)$std.error, tidy(fit, level = "label")$std.error, tolerance = 1e-12)
+})
+
+test_that("intervals, statistic, p-value and N follow their definitions", {
+  withr::local_seed(106)
+  arr <- random_design(30, 3, 4)
+  fit <- mla(as_annotations(arr))
+  cor <- tidy(fit, conf.level = 0.9)
+  n <- 30
+  expect_equal(cor$statistic, cor$estimate / cor$std.error)
+  expect_equal(cor$p.value, 2 * stats::pt(-abs(cor$statistic), n - 1))
+  expect_equal(cor$conf.low, cor$estimate - stats::qt(0.95, n - 1) * cor$std.error)
+  expect_equal(cor$conf.high, pmin(1, cor$estimate + stats::qt(0.95, n - 1) * cor$std.error))
+  fpc <- tidy(fit, N = 60)
+  expect_equal(fpc$std.error, tidy(fit)$std.error * sqrt(1 - 30 / 60))
+  expect_identical(tidy(fit, N = 30)$std.error, c(0, 0, 0))
+  bare <- tidy(fit, conf.int = FALSE)
+  expect_named(bare, c("term", "baseline", "observed", "expected", "estimate",
+                       "floor_observed", "floor", "note"))
+  expect_identical(bare, cor[names(bare)])
+  expect_identical(cor$term, baseline_names)
+  expect_identical(tidy(fit, level = "label")$term,
+                   paste0(rep(fit$labels, 3), ":", rep(baseline_names, each = 4)))
+})
+
+test_that("undefined coefficients get NA inference, and bad arguments are refused", {
+  arr <- array(0L, c(6, 3, 2))
+  arr[, , 2] <- c(1L, 0L)
+  fit <- mla(as_annotations(arr))
+  lab <- tidy(fit, level = "label")
+  undefined <- is.na(lab$estimate)
+  expect_true(any(undefined))
+  expect_true(all(is.na(lab$std.error[undefined])))
+  expect_true(all(is.na(lab$conf.low[undefined])))
+  expect_snapshot(error = TRUE, tidy(fit, N = 3))
+  expect_snapshot(error = TRUE, tidy(fit, conf.int = NA))
+  expect_snapshot(error = TRUE, tidy(fit, conf.level = 2))
+})
+
+test_that("the records layout and a dense array give the same inference", {
+  withr::local_seed(107)
+  arr <- random_design(20, 4, 3, missing = "cells")
+  dimnames(arr) <- list(paste0("i", 1:20), paste0("a", 1:4), paste0("L", 1:3))
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  from_long <- annotations_long(long, item, annotator, label, value)
+  for (level in c("corpus", "label")) {
+    expect_equal(tidy(mla(from_long), level = level),
+                 tidy(mla(as_annotations(arr)), level = level), tolerance = 1e-13)
+  }
+  sub <- mla(as_annotations(arr), labels = c("L3", "L1"))
+  expect_equal(tidy(sub)$std.error, unname(reference_corpus_se(arr[, , c(3, 1)])),
+               tolerance = 1e-12)
+})
+
+test_that("95% analytic intervals cover the closed-form value in 90-98% of noisy studies", {
+  skip_on_cran()
+  withr::local_seed(108)
+  truth <- analytic_agreement(prevalence = 0.3, error = 0.1)
+  truth <- truth[truth$generator == "noisy", ]
+  covered <- vapply(seq_len(200), function(s) {
+    a <- simulate_annotations(200, 4, 5, prevalence = 0.3, scenario = "noisy", error = 0.1)
+    cor <- tidy(mla(a))
+    target <- truth$estimate[match(cor$baseline, truth$baseline)]
+    cor$conf.low <= target & target <= cor$conf.high
+  }, logical(3))
+  share <- rowMeans(covered)
+  expect_true(all(share >= 0.90 & share <= 0.98), info = paste(format(share), collapse = " "))
+})
+
+test_that("the analytic SE is within 10% of the item bootstrap SE on 1e4 items", {
+  skip_on_cran()
+  withr::local_seed(109)
+  a <- simulate_annotations(1e4, 4, 6, prevalence = c(0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
+                            scenario = "noisy", error = 0.15)
+  fit <- mla(a)
+  bs <- mla_boot(fit, R = 1000)
+  for (level in c("corpus", "label")) {
+    analytic <- tidy(fit, level = level)$std.error
+    boot_se <- tidy(bs, level = level)$std.error
+    expect_lt(max(abs(analytic / boot_se - 1)), 0.10)
+  }
+})
