@@ -115,41 +115,11 @@ expect_readable <- function(p, name) {
   expect_identical(problems, character(), label = paste0(name, ": layout problems"))
 }
 
-# 800 annotators, 5 per item: noisy copies of a latent label set, each item
-# assigned to 5 annotators drawn from the pool.
-crowd_design <- function(n_items = 1000, pool = 800, per_item = 5, k = 4) {
-  truth <- matrix(stats::rbinom(n_items * k, 1, 0.3), n_items, k)
-  item <- rep(seq_len(n_items), each = per_item)
-  flip <- matrix(stats::rbinom(length(item) * k, 1, 0.15), length(item), k)
-  who <- unlist(lapply(seq_len(n_items), function(i) sample(pool, per_item)))
-  long <- data.frame(
-    item = rep(sprintf("i%04d", item), k),
-    annotator = rep(sprintf("w%03d", who), k),
-    label = rep(sprintf("L%d", seq_len(k)), each = length(item)),
-    value = as.vector(abs(truth[item, ] - flip))
-  )
-  annotations_long(long, item, annotator, label, value)
-}
-
-# Two groups of three annotators who copy different latent label sets (a
-# target and a control group, as in HS-Brexit), interleaved by name.
-two_group_design <- function(n_items = 120, k = 3) {
-  truth_a <- matrix(stats::rbinom(n_items * k, 1, 0.4), n_items, k)
-  truth_b <- abs(truth_a - matrix(stats::rbinom(n_items * k, 1, 0.5), n_items, k))
-  arr <- array(0L, c(n_items, 6, k), dimnames = list(NULL, paste0("Ann", c(1, 4, 2, 5, 3, 6)), NULL))
-  for (a in 1:6) {
-    base <- if (a %% 2 == 1) truth_a else truth_b
-    arr[, a, ] <- abs(base - matrix(stats::rbinom(n_items * k, 1, 0.05), n_items, k))
-  }
-  as_annotations(arr)
-}
-
 large_designs <- function() {
   withr::local_seed(17)
   labels31 <- mla(annotations_long(bias_example, item, annotator, label, value), baseline = "ac1")
   sim31 <- simulate_annotations(300, 4, 31, prevalence = seq(0.02, 0.6, length.out = 31),
                                 scenario = "noisy", error = 0.15)
-  dimnames_labels <- paste0("bias type ", seq_len(31))
   crowd <- crowd_design()
   list(bias = labels31, sim31 = mla(sim31), crowd_x = crowd, crowd = mla(crowd))
 }
