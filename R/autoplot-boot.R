@@ -33,6 +33,9 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
   check_conf_level(conf.level)
   bins <- check_whole(bins, min = 1, class = "plot_argument")
   n_labels <- check_plot_limit(n_labels)
+  if (!is.null(labels)) {
+    labels <- check_choice(labels, object$fit$labels, multiple = TRUE, class = "plot_argument")
+  }
   rows <- which(object$stats$level == level)
   note <- NULL
   if (level == "label") {

@@ -72,7 +72,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
 # single-label designs).
 fit_baseline_name <- function(fit, short = FALSE) {
   if (is_single_label(fit$annotations)) return(baseline_display_single[[fit$baseline]])
-  if (short) baseline_short[[fit$baseline]] else baseline_display[[fit$baseline]]
+  if (short) baseline_plot_short[[fit$baseline]] else baseline_display[[fit$baseline]]
 }
 
 primary_label_rows <- function(fit) {

@@ -22,7 +22,7 @@ baseline_display <- c(fleiss = "pooled marginal (F)", ac1 = "AC1", pabak = "PABA
 baseline_display_single <- c(fleiss = "Fleiss' kappa", ac1 = "Gwet's AC1",
                              pabak = "Brennan-Prediger")
 # Short names for axis titles (no nested parentheses).
-baseline_short <- c(fleiss = "pooled marginal", ac1 = "AC1", pabak = "PABAK")
+baseline_plot_short <- c(fleiss = "pooled marginal", ac1 = "AC1", pabak = "PABAK")
 
 # Measures of simulation_study() as plots name them.
 measure_display <- c(
