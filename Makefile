@@ -2,23 +2,28 @@
 #   make demo   install dependencies and the package, print the agreement report
 #               of the paper's worked example
 #   make check  install dependencies, then R CMD check --as-cran (tests, vignettes)
+#   make site   the pkgdown site in docs/, built without network access
+# The package is installed from the built tarball, so that the vignettes
+# (vignette("mlagreement")) are installed with it.
 PKG := mlagreement
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 RSCRIPT := Rscript --vanilla
 
-.PHONY: deps install demo build check test document bench clean
+.PHONY: deps install demo build check test document site bench clean
 
 deps:
 	bash tools/install-deps.sh
 
-install: deps
-	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip .
+install: build
+	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip $(TARBALL)
 
 demo: install
 	$(RSCRIPT) -e 'library(mlagreement)' \
 	  -e 'fit <- mla(annotations_long(bias_example, item, annotator, label, value))' \
-	  -e 'print(fit)' -e 'print(tidy(fit))' -e 'print(glance(fit), width = Inf)'
+	  -e 'print(fit)' -e 'print(tidy(fit))' -e 'print(glance(fit), width = Inf)' \
+	  -e 'stopifnot(nrow(vignette(package = "mlagreement")$$results) > 0)' \
+	  -e 'cat("Vignettes: vignette(\"mlagreement\")\n")'
 
 build: deps
 	R CMD build .
@@ -29,6 +34,11 @@ check: build
 test: install
 	$(RSCRIPT) -e 'testthat::test_local(reporter = "summary")'
 
+site: install
+	MLA_DEV=1 bash tools/install-deps.sh
+	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE)' \
+	  -e 'pkgdown::build_site(install = FALSE, new_process = FALSE, preview = FALSE)'
+
 document:
 	MLA_DEV=1 bash tools/install-deps.sh
 	$(RSCRIPT) -e 'Rcpp::compileAttributes(); roxygen2::roxygenise()'
@@ -37,4 +47,4 @@ bench: install
 	for f in bench/*.R; do echo "== $$f"; $(RSCRIPT) $$f; done
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so docs

@@ -3,14 +3,26 @@
 #' One tile per pair of annotators who share items, coloured by their
 #' pooled-marginal coefficient (`value = "estimate"`) or Hamming agreement
 #' (`value = "observed"`); the matrix is symmetric and pairs without shared
-#' items are blank. Annotators are ordered by their mean agreement with the
-#' others, so a drifting annotator ends up at an edge.
+#' items (or with fewer than `min_overlap`) are blank.
+#'
+#' By default annotators are ordered by hierarchical clustering (average
+#' linkage on 1 - `value`), so groups of annotators who agree with each
+#' other form blocks (e.g. a target group and a control group); `order =
+#' "mean"` orders them by their mean agreement with the others, so a
+#' drifting annotator ends up at an edge. On large crowds only the
+#' `n_annotators` annotators with the most items are drawn (40 by default),
+#' and the caption says so.
 #'
 #' @param object An `mla_annotator_agreement` object from
 #'   [annotator_agreement()].
 #' @param value `"estimate"` or `"observed"`.
 #' @param label_tiles Print the values in the tiles? Default: when there are
 #'   at most 12 annotators.
+#' @param annotators Annotators to show (names); `NULL` = all.
+#' @param n_annotators Show at most this many annotators, those with the
+#'   most items; `NULL` = all up to 40.
+#' @param min_overlap Pairs sharing fewer items are left blank.
+#' @param order `"cluster"`, `"mean"` or `"none"` (the order of `object`).
 #' @param ... Must be empty.
 #' @return A ggplot object (not printed).
 #' @family annotator evaluation
@@ -18,15 +30,21 @@
 #' @examplesIf rlang::is_installed("ggplot2")
 #' agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
 #' ggplot2::autoplot(agr)
+#' ggplot2::autoplot(agr, order = "mean", value = "observed")
 autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "observed"),
-                                             label_tiles = NULL, ...) {
+                                             label_tiles = NULL, annotators = NULL,
+                                             n_annotators = NULL, min_overlap = 1,
+                                             order = c("cluster", "mean", "none"), ...) {
   check_dots_empty0(...)
   rlang::check_installed("ggplot2", reason = "to plot annotator agreement.")
   value <- check_choice(value, c("estimate", "observed"))
+  order <- check_choice(order, c("cluster", "mean", "none"))
   if (!is.null(label_tiles)) check_bool(label_tiles, class = "plot_argument")
-  p <- object$pairs
-  a <- object$annotators
-  ord <- a$annotator[order(a[[value]], na.last = TRUE, decreasing = TRUE)]
+  n_annotators <- check_plot_limit(n_annotators)
+  min_overlap <- check_whole(min_overlap, min = 1, class = "plot_argument")
+  sel <- select_annotators(object, annotators, n_annotators, min_overlap)
+  p <- sel$pairs
+  ord <- order_annotators(sel$annotators, sel$scores[[value]], p, value, order)
   tiles <- data.frame(
     annotator1 = factor(c(p$annotator1, p$annotator2), levels = ord),
     annotator2 = factor(c(p$annotator2, p$annotator1), levels = rev(ord)),
@@ -35,21 +53,20 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
   )
   if (is.null(label_tiles)) label_tiles <- length(ord) <= 12L
   title <- if (value == "estimate") "Pair coefficient\n(pooled marginal)" else "Hamming\nagreement"
+  size <- axis_text_size(length(ord), space_pt = 300)
+  axis_el <- if (is.na(size)) ggplot2::element_blank() else ggplot2::element_text(size = size)
   plt <- ggplot2::ggplot(tiles, ggplot2::aes(x = .data$annotator1, y = .data$annotator2,
                                              fill = .data$value)) +
-    ggplot2::geom_tile(colour = "white") +
+    ggplot2::geom_tile(colour = if (length(ord) <= 60L) "white" else NA) +
     ggplot2::coord_equal() +
-    ggplot2::labs(x = NULL, y = NULL, fill = title) +
-    ggplot2::theme_minimal() +
-    ggplot2::theme(axis.text.x = ggplot2::element_text(angle = 45, hjust = 1),
+    ggplot2::labs(x = NULL, y = NULL, fill = title, caption = wrap_caption(sel$note)) +
+    theme_mla() +
+    ggplot2::theme(axis.text.x = if (is.na(size)) axis_el else
+                     ggplot2::element_text(size = size, angle = 90, hjust = 1, vjust = 0.5),
+                   axis.text.y = axis_el,
+                   legend.position = "right",
                    panel.grid = ggplot2::element_blank())
-  plt <- if (value == "estimate") {
-    plt + ggplot2::scale_fill_gradient2(low = "#b2182b", mid = "#f7f7f7", high = "#2166ac",
-                                        midpoint = 0, limits = c(-1, 1), na.value = "grey80")
-  } else {
-    plt + ggplot2::scale_fill_gradient(low = "#f7f7f7", high = "#2166ac", limits = c(0, 1),
-                                       na.value = "grey80")
-  }
+  plt <- plt + heat_fill_scale(value)
   if (label_tiles) {
     plt <- plt + ggplot2::geom_text(
       ggplot2::aes(label = ifelse(is.na(.data$value), "NA", sprintf("%.2f", .data$value))),
@@ -57,4 +74,63 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
     )
   }
   plt
+}
+
+heat_fill_scale <- function(value) {
+  if (value == "estimate") {
+    ggplot2::scale_fill_gradient2(low = "#b2182b", mid = "#f7f7f7", high = "#2166ac",
+                                  midpoint = 0, limits = c(-1, 1), na.value = "grey80")
+  } else {
+    ggplot2::scale_fill_gradient(low = "#f7f7f7", high = "#2166ac", limits = c(0, 1),
+                                 na.value = "grey80")
+  }
+}
+
+# Annotators and pairs to draw: the named ones, then the n with the most
+# items; pairs below min_overlap dropped. Returns a caption note.
+select_annotators <- function(object, annotators, n_max, min_overlap, call = rlang::caller_env()) {
+  a <- object$annotators
+  p <- object$pairs
+  all_names <- as.character(a$annotator)
+  if (!is.null(annotators)) {
+    annotators <- check_choice(as.character(annotators), all_names, multiple = TRUE,
+                               arg_name = "annotators", call = call, class = "plot_argument")
+    a <- a[all_names %in% annotators, ]
+  }
+  notes <- character()
+  limit <- if (is.null(n_max)) 40L else n_max
+  if (nrow(a) > limit) {
+    a <- a[order(-a$n_items, seq_len(nrow(a)))[seq_len(limit)], ]
+    notes <- c(notes, paste0(limit, " of ", length(all_names),
+                             " annotators shown (most items); choose with `annotators` or `n_annotators`."))
+  }
+  keep <- as.character(a$annotator)
+  p <- p[p$annotator1 %in% keep & p$annotator2 %in% keep, ]
+  if (min_overlap > 1L) {
+    n_low <- sum(p$n_items < min_overlap)
+    p <- p[p$n_items >= min_overlap, ]
+    if (n_low > 0) notes <- c(notes, paste0(count_noun(n_low, "pair"), " sharing fewer than ",
+                                            min_overlap, " items left blank."))
+  }
+  list(annotators = keep, scores = a, pairs = p, note = notes)
+}
+
+# Annotator order: hierarchical clustering on 1 - value (pairs without a
+# value are as far apart as the scale allows), mean agreement with the
+# others (`score`, from the object's annotator table), or as given.
+order_annotators <- function(ann, score, pairs, value, order) {
+  if (order == "mean") return(ann[order(score, na.last = TRUE, decreasing = TRUE)])
+  if (order == "none" || length(ann) < 3L) return(ann)
+  n <- length(ann)
+  m <- matrix(NA_real_, n, n, dimnames = list(ann, ann))
+  i <- match(pairs$annotator1, ann)
+  j <- match(pairs$annotator2, ann)
+  m[cbind(i, j)] <- pairs[[value]]
+  m[cbind(j, i)] <- pairs[[value]]
+  far <- if (value == "estimate") 2 else 1
+  d <- 1 - m
+  d[is.na(d)] <- far
+  diag(d) <- 0
+  tree <- stats::hclust(stats::as.dist(d), method = "average")
+  ann[tree$order]
 }

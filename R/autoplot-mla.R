@@ -2,6 +2,10 @@
 #'
 #' Draws one of three diagnostic plots of an [mla()] fit with ggplot2. The
 #' plot is returned, not printed; add layers, scales or themes as usual.
+#' Every plot stays readable at 7 x 5 in on large designs: axis text shrinks
+#' with the number of labels, long captions are wrapped, and beyond 40
+#' labels only the 40 that matter most are shown (said in the caption; choose
+#' others with `labels` and `n_labels`).
 #'
 #' * `"labels"`: the label coefficients under the primary baseline, with the
 #'   eq. 6 weight of each label as point size (labels with more weight move
@@ -9,17 +13,27 @@
 #'   With `boot` (an `mla_boot` from `mla_boot()`), bootstrap confidence
 #'   intervals from `tidy(boot, level = "label")` (`conf.low`, `conf.high`)
 #'   are added. Labels whose coefficient is undefined (e.g. never selected,
-#'   under the pooled baseline) are left out and counted in the caption.
+#'   under the pooled baseline) are left out and counted in the caption. When
+#'   labels must be dropped, those with the largest weight are kept.
 #' * `"items"`: the item-level coefficients (diagnostics relative to the
 #'   corpus baseline, paper section 3.2), sorted. Items below 0 agree less
-#'   than the corpus chance baseline predicts and are marked as difficult.
+#'   than the corpus chance baseline predicts and are marked as difficult;
+#'   the `extremes` lowest and highest items are named in the plot and in the
+#'   caption, so the difficult items can be found.
 #' * `"prevalence"`: each label's prevalence \eqn{p_j} next to its positive
-#'   and negative specific agreement (paper section 3.6).
+#'   and negative specific agreement (paper section 3.6). When labels must be
+#'   dropped, the most prevalent are kept.
 #'
 #' @param object An `mla` object.
 #' @param type `"labels"`, `"items"` or `"prevalence"`.
 #' @param boot Optional `mla_boot` object fitted on `object`, for confidence
 #'   intervals in the `"labels"` plot.
+#' @param labels Labels to show (`"labels"` and `"prevalence"` plots), a
+#'   character vector of names of the fit's label universe; `NULL` = all.
+#' @param n_labels Show at most this many labels; `NULL` = all up to 40.
+#' @param items Items to show in the `"items"` plot; `NULL` = all.
+#' @param extremes Number of lowest and of highest items named in the
+#'   `"items"` plot (0 = none).
 #' @param ... Must be empty.
 #' @return A ggplot object.
 #' @family plots
@@ -27,12 +41,16 @@
 #' @examplesIf rlang::is_installed("ggplot2")
 #' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' ggplot2::autoplot(fit)
-#' ggplot2::autoplot(fit, type = "items")
-#' ggplot2::autoplot(fit, type = "prevalence")
-autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot = NULL, ...) {
+#' ggplot2::autoplot(fit, labels = c("L01", "L02", "L03"))
+#' ggplot2::autoplot(fit, type = "items", extremes = 1)
+#' ggplot2::autoplot(fit, type = "prevalence", n_labels = 12)
+autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot = NULL,
+                         labels = NULL, n_labels = NULL, items = NULL, extremes = 3, ...) {
   rlang::check_installed("ggplot2", reason = "to plot agreement results.")
   check_dots_empty0(...)
   type <- check_choice(type, c("labels", "items", "prevalence"))
+  n_labels <- check_plot_limit(n_labels)
+  extremes <- check_whole(extremes, min = 0, class = "plot_argument")
   if (!is.null(boot) && type != "labels") {
     mla_abort(
       c("{.arg boot} is only used by {.code type = \"labels\"}.",
@@ -40,18 +58,48 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
       class = "plot_argument"
     )
   }
+  if (!is.null(items)) {
+    items <- check_choice(as.character(items), as.character(object$annotations$items),
+                          multiple = TRUE, arg_name = "items", class = "plot_argument")
+  }
   switch(type,
-         labels = plot_mla_labels(object, boot),
-         items = plot_mla_items(object),
-         prevalence = plot_mla_prevalence(object))
+         labels = plot_mla_labels(object, boot, labels, n_labels),
+         items = plot_mla_items(object, items, extremes),
+         prevalence = plot_mla_prevalence(object, labels, n_labels))
 }
 
-plot_mla_labels <- function(fit, boot, call = rlang::caller_env()) {
-  lab <- fit$label[fit$label$baseline == fit$baseline, ]
+# Display name of a fit's primary baseline (categorical names on
+# single-label designs).
+fit_baseline_name <- function(fit, short = FALSE) {
+  if (is_single_label(fit$annotations)) return(baseline_display_single[[fit$baseline]])
+  if (short) baseline_plot_short[[fit$baseline]] else baseline_display[[fit$baseline]]
+}
+
+primary_label_rows <- function(fit) {
+  lab <- generics::tidy(fit, level = "label")
+  lab <- lab[lab$baseline == fit$baseline, ]
+  lab$label <- as.character(lab$label)
+  lab
+}
+
+# Labels with a value: at most n_labels (auto 40), ranked by `rank_by`; the
+# y axis keeps the order given by `order_by` (ties by universe order).
+select_label_rows <- function(lab, fit, labels, n_labels, rank_by, why, order_by) {
+  chosen <- choose_labels(lab$label, lab[[rank_by]], labels, n_labels, auto_max = 40L,
+                          universe = fit$labels, why = why)
+  lab <- lab[lab$label %in% chosen$labels, ]
+  lab$label <- factor(lab$label, levels = lab$label[order(lab[[order_by]], match(lab$label, fit$labels))])
+  list(rows = lab, note = chosen$note)
+}
+
+plot_mla_labels <- function(fit, boot, labels, n_labels, call = rlang::caller_env()) {
+  lab <- primary_label_rows(fit)
   defined <- !is.na(lab$estimate)
-  n_undefined <- sum(!defined)
-  lab <- lab[defined, ]
-  lab$label <- factor(lab$label, levels = lab$label[order(lab$estimate, lab$label)])
+  if (!is.null(labels)) defined <- defined & lab$label %in% labels
+  n_undefined <- sum(is.na(lab$estimate) & (is.null(labels) | lab$label %in% labels))
+  sel <- select_label_rows(lab[defined, ], fit, labels, n_labels, "weight",
+                           "largest eq. 6 weights", "estimate")
+  lab <- sel$rows
   corpus <- fit$corpus$estimate[fit$corpus$baseline == fit$baseline]
   p <- ggplot2::ggplot(lab, ggplot2::aes(x = .data$estimate, y = .data$label)) +
     ggplot2::geom_vline(xintercept = 0, colour = "grey70") +
@@ -69,14 +117,24 @@ plot_mla_labels <- function(fit, boot, call = rlang::caller_env()) {
     paste0("Dashed line: corpus coefficient ", format_fixed(corpus, 3), "."),
     if (!is.null(boot)) "Bars: bootstrap confidence intervals.",
     if (n_undefined > 0) paste0(n_undefined, " label", if (n_undefined > 1) "s" else "",
-                                " with undefined coefficient not shown.")
+                                " with undefined coefficient not shown."),
+    sel$note
   )
   p +
     ggplot2::geom_point(ggplot2::aes(size = .data$weight), colour = "#0072B2") +
     ggplot2::scale_size_area(name = "Weight (eq. 6)", max_size = 6) +
-    ggplot2::labs(x = paste0("Label coefficient, ", baseline_display[[fit$baseline]], " baseline"),
-                  y = NULL, caption = paste(caption, collapse = " ")) +
-    theme_mla()
+    ggplot2::labs(x = paste0("Label coefficient, ", fit_baseline_name(fit), " baseline"),
+                  y = NULL, caption = wrap_caption(caption)) +
+    theme_mla() +
+    label_axis_theme(nlevels(lab$label), "y", space_pt = 300)
+}
+
+# Axis text sized to the number of names on a discrete axis ("x" or "y");
+# blank when even small text would overlap.
+label_axis_theme <- function(n, axis, space_pt = 250) {
+  size <- axis_text_size(n, space_pt)
+  el <- if (is.na(size)) ggplot2::element_blank() else ggplot2::element_text(size = size)
+  if (axis == "y") ggplot2::theme(axis.text.y = el) else ggplot2::theme(axis.text.x = el)
 }
 
 # Confidence intervals per label from an mla_boot, through its documented
@@ -101,9 +159,10 @@ boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
   as.data.frame(ci[needed])
 }
 
-plot_mla_items <- function(fit) {
-  items <- tidy(fit, level = "item")
-  it <- items[items$baseline == fit$baseline, ]
+plot_mla_items <- function(fit, items, extremes) {
+  it <- generics::tidy(fit, level = "item")
+  it <- it[it$baseline == fit$baseline, ]
+  if (!is.null(items)) it <- it[as.character(it$item) %in% items, ]
   n_unpaired <- sum(is.na(it$estimate))
   it <- it[!is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]
@@ -111,14 +170,15 @@ plot_mla_items <- function(fit) {
   it$difficult <- factor(ifelse(it$estimate < 0, "below chance", "at or above chance"),
                          levels = c("below chance", "at or above chance"))
   corpus <- fit$corpus$estimate[fit$corpus$baseline == fit$baseline]
-  n_difficult <- sum(it$estimate < 0)
+  show_names <- nrow(it) <= 30L
+  ext <- item_extremes(it, if (show_names) 0L else extremes)
   caption <- c(
-    paste0(n_difficult, " of ", nrow(it), " items below the corpus chance baseline (difficult)."),
+    paste0(sum(it$estimate < 0), " of ", nrow(it), " items below the corpus chance baseline (difficult)."),
     paste0("Dashed line: corpus coefficient ", format_fixed(corpus, 3), "."),
     if (n_unpaired > 0) paste0(n_unpaired, " item", if (n_unpaired > 1) "s" else "",
-                               " with fewer than two annotations not shown.")
+                               " with fewer than two annotations not shown."),
+    ext$note
   )
-  show_names <- nrow(it) <= 30L
   p <- ggplot2::ggplot(it, ggplot2::aes(x = .data$rank, y = .data$estimate)) +
     ggplot2::geom_hline(yintercept = 0, colour = "grey70") +
     ggplot2::geom_hline(yintercept = corpus, linetype = "dashed", colour = "grey30") +
@@ -127,27 +187,65 @@ plot_mla_items <- function(fit) {
                                             "at or above chance" = "#0072B2"),
                                  name = NULL, drop = FALSE) +
     ggplot2::labs(x = if (show_names) NULL else "Items, sorted by agreement",
-                  y = paste0("Item coefficient, ", baseline_display[[fit$baseline]], " baseline"),
-                  caption = paste(caption, collapse = " ")) +
+                  y = paste0("Item coefficient (", fit_baseline_name(fit, short = TRUE), ")"),
+                  caption = wrap_caption(caption)) +
     theme_mla()
+  if (nrow(ext$rows) > 0L) {
+    p <- p +
+      ggplot2::geom_point(data = ext$rows, shape = 21, size = 3, colour = "grey20", fill = NA) +
+      ggplot2::geom_text(data = ext$rows, ggplot2::aes(label = .data$item, hjust = .data$hjust),
+                         size = 2.8, nudge_y = 0, vjust = 0.5, check_overlap = TRUE)
+  }
   if (show_names) {
-    p <- p + ggplot2::scale_x_continuous(breaks = it$rank, labels = as.character(it$item))
+    names <- as.character(it$item)
+    p <- p + ggplot2::scale_x_continuous(breaks = it$rank, labels = names) +
+      item_axis_theme(names)
   }
   p
 }
 
-plot_mla_prevalence <- function(fit) {
-  lab <- fit$label[fit$label$baseline == fit$baseline, ]
+# Item names on the x axis: horizontal while they fit, else vertical.
+item_axis_theme <- function(names) {
+  per_tick <- 430 / max(length(names), 1)          # points per item on a 7 in panel
+  widest <- max(nchar(names)) * 0.55 * 8.8
+  if (widest < per_tick * 0.9) return(ggplot2::theme())
+  ggplot2::theme(axis.text.x = ggplot2::element_text(angle = 90, hjust = 1, vjust = 0.5,
+                                                     size = min(8.8, per_tick * 0.8)))
+}
+
+# The `n` lowest and `n` highest items, with text placed inwards.
+item_extremes <- function(it, n) {
+  n <- min(n, floor(nrow(it) / 2))
+  if (n == 0L) return(list(rows = it[0, ], note = NULL))
+  low <- seq_len(n)
+  high <- rev(seq(nrow(it) - n + 1L, nrow(it)))
+  rows <- it[c(low, high), ]
+  rows$hjust <- rep(c(-0.3, 1.3), each = n)
+  rows$item <- as.character(rows$item)
+  show <- function(r) paste0(r$item, " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
+  note <- paste0("Lowest: ", show(it[low, ]), ". Highest: ", show(it[high, ]), ".")
+  list(rows = rows, note = note)
+}
+
+plot_mla_prevalence <- function(fit, labels, n_labels) {
+  lab <- primary_label_rows(fit)
   lab <- lab[!is.na(lab$prevalence), ]
-  ord <- lab$label[order(lab$prevalence, lab$label)]
+  sel <- select_label_rows(lab, fit, labels, n_labels, "prevalence",
+                           "most prevalent", "prevalence")
+  lab <- sel$rows
   quantities <- c("Prevalence", "Positive agreement", "Negative agreement")
   long <- tibble::tibble(
-    label = factor(rep(lab$label, 3L), levels = ord),
+    label = factor(rep(as.character(lab$label), 3L), levels = levels(lab$label)),
     quantity = factor(rep(quantities, each = nrow(lab)), levels = quantities),
     value = c(lab$prevalence, lab$positive_agreement, lab$negative_agreement)
   )
   n_na <- sum(is.na(long$value))
   long <- long[!is.na(long$value), ]
+  caption <- c(
+    if (n_na > 0) paste0(n_na, " undefined specific agreement value", if (n_na > 1) "s" else "",
+                         " (no positive or no negative decisions) not shown."),
+    sel$note
+  )
   ggplot2::ggplot(long, ggplot2::aes(x = .data$value, y = .data$label)) +
     ggplot2::geom_segment(ggplot2::aes(x = 0, xend = .data$value, yend = .data$label),
                           colour = "grey70") +
@@ -155,10 +253,9 @@ plot_mla_prevalence <- function(fit) {
                         show.legend = FALSE) +
     ggplot2::facet_wrap(ggplot2::vars(.data$quantity), nrow = 1) +
     ggplot2::scale_colour_manual(values = c("#555555", "#0072B2", "#D55E00")) +
-    ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1)) +
-    ggplot2::labs(x = NULL, y = NULL, caption = if (n_na > 0) {
-      paste0(n_na, " undefined specific agreement value", if (n_na > 1) "s" else "",
-             " (no positive or no negative decisions) not shown.")
-    }) +
-    theme_mla()
+    ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
+                                labels = c("0", "0.5", "1"), expand = c(0.04, 0)) +
+    ggplot2::labs(x = NULL, y = NULL, caption = wrap_caption(caption)) +
+    theme_mla() +
+    label_axis_theme(nlevels(long$label), "y", space_pt = 290)
 }

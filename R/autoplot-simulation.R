@@ -39,7 +39,8 @@ autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
   p +
     ggplot2::facet_wrap(ggplot2::vars(.data$generator), nrow = 1) +
     scale_colour_baseline() +
-    ggplot2::scale_x_continuous(limits = c(0, 1), breaks = seq(0, 1, 0.25)) +
+    ggplot2::scale_x_continuous(limits = c(0, 1), breaks = seq(0, 1, 0.25),
+                                labels = c("0", "0.25", "0.5", "0.75", "1")) +
     ggplot2::labs(x = "Prevalence p", y = "Coefficient") +
     theme_mla()
 }
@@ -53,7 +54,8 @@ autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
 #' \eqn{k} hides them).
 #'
 #' @param object An `mla_simulation` tibble from [simulation_study()].
-#' @param measures Measures to show (default: all but `"floor_observed"`).
+#' @param measures Measures to show (default: all but `"floor_observed"`),
+#'   by their codes in `object$measure`; the plot shows readable names.
 #' @param by `NULL`, or one of `"n_annotators"`, `"n_items"`, `"n_labels"`:
 #'   panel rows by that design dimension.
 #' @param ... Must be empty.
@@ -75,7 +77,7 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
   keys <- c("scenario", "prevalence_level", "measure", by)
   d <- as.data.frame(object)[object$measure %in% measures, ]
   stats <- summarise_groups(d, keys)
-  stats$measure <- factor(stats$measure, levels = rev(measures))
+  stats$measure <- factor(display_measure(stats$measure), levels = rev(display_measure(measures)))
   stats$scenario <- factor(stats$scenario, levels = intersect(scenario_names, stats$scenario))
   dodge <- ggplot2::position_dodge(width = 0.6)
   p <- ggplot2::ggplot(stats, ggplot2::aes(x = .data$mean, y = .data$measure,
@@ -86,6 +88,7 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
     ggplot2::geom_point(position = dodge, size = 1.8, na.rm = TRUE) +
     ggplot2::scale_colour_manual(values = rep_len(unname(okabe_ito), nlevels(stats$prevalence_level)),
                                  name = "Prevalence") +
+    ggplot2::scale_x_continuous(n.breaks = 4, guide = ggplot2::guide_axis(check.overlap = TRUE)) +
     ggplot2::labs(x = "Estimate (mean, 10th-90th percentile)", y = NULL) +
     theme_mla()
   if (is.null(by)) {

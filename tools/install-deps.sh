@@ -6,10 +6,11 @@ set -euo pipefail
 
 r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs
 ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite"
-dev_pkgs="roxygen2"
+dev_pkgs="roxygen2 pkgdown"
 [ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
 sys_tools="pandoc:pandoc qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
-pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended"
+pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
+chromium:chromium"
 
 missing_r() {
   Rscript --vanilla -e 'args <- commandArgs(TRUE);
@@ -29,7 +30,8 @@ apt_update_once() {
 # No `grep -q` here: it closes the pipe early and pipefail would report failure.
 apt_has() { apt-cache policy "$1" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; }
 
-# System tools used by R CMD check --as-cran (vignettes, HTML/PDF manual).
+# System tools used by R CMD check --as-cran (vignettes, HTML/PDF manual),
+# and Debian's chromium for the test that opens the rendered report.
 if [ "$can_apt" = "1" ]; then
   want=""
   for pair in $sys_tools; do

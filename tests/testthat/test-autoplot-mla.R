@@ -124,3 +124,79 @@ test_that("simulation study plot keeps a design dimension separate", {
     ggplot2::autoplot(st, by = "prevalence")
   })
 })
+
+test_that("label selection: names, limits and the universe are checked", {
+  fit <- bias_fit(baseline = "ac1")
+  p <- ggplot2::autoplot(fit, labels = c("L03", "L01", "L02"))
+  expect_setequal(as.character(p$data$label), c("L01", "L02", "L03"))
+  p <- ggplot2::autoplot(fit, n_labels = 5)
+  expect_identical(nrow(ggplot2::layer_data(p, 3)), 5L)
+  # the five largest weights are kept
+  lab <- tidy(fit, level = "label")
+  lab <- lab[lab$baseline == "ac1", ]
+  expect_setequal(as.character(p$data$label), lab$label[order(-lab$weight)][1:5])
+  expect_match(p$labels$caption, "5 of 31 labels shown")
+  pv <- ggplot2::autoplot(fit, type = "prevalence", n_labels = 4)
+  expect_identical(nlevels(pv$data$label), 4L)
+  expect_error(ggplot2::autoplot(fit, labels = "nope"), class = "mlagreement_error_plot_argument")
+  expect_error(ggplot2::autoplot(fit, n_labels = 0), class = "mlagreement_error_plot_argument")
+  expect_error(ggplot2::autoplot(fit, type = "items", items = "nope"),
+               class = "mlagreement_error_plot_argument")
+})
+
+test_that("items plot names the extreme items and selects items", {
+  withr::local_seed(2)
+  big <- mla(simulate_annotations(60, 3, 4, 0.3, scenario = "noisy", error = 0.3))
+  p <- ggplot2::autoplot(big, type = "items", extremes = 2)
+  it <- tidy(big, level = "item")
+  it <- it[it$baseline == "fleiss" & !is.na(it$estimate), ]
+  it <- it[order(it$estimate, it$item), ]
+  named <- ggplot2::layer_data(p, 5)$label
+  expect_setequal(named, as.character(c(it$item[1:2], it$item[nrow(it) - 0:1])))
+  expect_match(p$labels$caption, paste0("Lowest: ", it$item[1]))
+  expect_false(grepl("Lowest", ggplot2::autoplot(big, type = "items", extremes = 0)$labels$caption))
+  sub <- ggplot2::autoplot(big, type = "items", items = c("i01", "i02", "i03"))
+  expect_identical(nrow(ggplot2::layer_data(sub, 3)), 3L)
+})
+
+test_that("annotator heat map: clustered order shows groups, selection and overlap", {
+  withr::local_seed(6)
+  n <- 150
+  truth_a <- matrix(stats::rbinom(n * 3, 1, 0.4), n, 3)
+  truth_b <- abs(truth_a - matrix(stats::rbinom(n * 3, 1, 0.5), n, 3))
+  arr <- array(0L, c(n, 6, 3), dimnames = list(NULL, paste0("Ann", c(1, 4, 2, 5, 3, 6)), NULL))
+  for (a in 1:6) {
+    base <- if (a %% 2 == 1) truth_a else truth_b
+    arr[, a, ] <- abs(base - matrix(stats::rbinom(n * 3, 1, 0.05), n, 3))
+  }
+  agr <- annotator_agreement(as_annotations(arr))
+  ord <- levels(ggplot2::autoplot(agr)$data$annotator1)
+  groups <- ord %in% paste0("Ann", 1:3)
+  expect_identical(sum(diff(groups) != 0), 1L)        # one block each
+  ord_mean <- levels(ggplot2::autoplot(agr, order = "mean")$data$annotator1)
+  means <- agr$annotators$estimate[match(ord_mean, agr$annotators$annotator)]
+  expect_true(all(diff(means) <= 0))
+  expect_identical(levels(ggplot2::autoplot(agr, order = "none")$data$annotator1),
+                   agr$annotators$annotator)
+  two <- ggplot2::autoplot(agr, annotators = c("Ann1", "Ann2"))
+  expect_identical(nrow(two$data), 2L)
+  top <- ggplot2::autoplot(agr, n_annotators = 3)
+  expect_identical(nlevels(top$data$annotator1), 3L)
+  expect_match(top$labels$caption, "3 of 6 annotators")
+  none <- ggplot2::autoplot(agr, min_overlap = n + 1)
+  expect_identical(nrow(none$data), 0L)
+  expect_match(none$labels$caption, "15 pairs sharing fewer than")
+  expect_error(ggplot2::autoplot(agr, annotators = "Ann9"), class = "mlagreement_error_plot_argument")
+})
+
+test_that("bootstrap plots use the package theme and select labels", {
+  fit <- bias_fit(baseline = "ac1")
+  withr::local_seed(1)
+  bs <- suppressWarnings(mla_boot(fit, R = 30))
+  p <- suppressWarnings(ggplot2::autoplot(bs))
+  expect_identical(p$theme$legend.position, "bottom")  # theme_mla(), not theme_grey()
+  pl <- suppressWarnings(ggplot2::autoplot(bs, level = "label", labels = c("L01", "L05")))
+  expect_setequal(as.character(unique(pl$data$panel)), c("L01", "L05"))
+  expect_error(ggplot2::autoplot(bs, level = "label", labels = "zz"),
+               class = "mlagreement_error_plot_argument")
+})

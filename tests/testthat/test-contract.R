@@ -63,7 +63,9 @@ valid_calls <- list(
 # Numeric arguments without a default, and choice arguments whose allowed
 # values are not their default (data-dependent, or NULL meaning "all").
 required_numeric <- list(simulate_annotations = c("n_items", "n_annotators", "n_labels", "prevalence"))
-data_choices <- list(summary.mla_simulation = "by", autoplot.mla_boot = "baseline",
+data_choices <- list(summary.mla_simulation = "by", autoplot.mla_boot = c("baseline", "labels"),
+                     autoplot.mla_annotator_agreement = "annotators",
+                     autoplot.mla = c("labels", "items"),
                      autoplot.mla_simulation = c("measures", "by"), simulation_study = "measures")
 # Numeric arguments for which -1, or a vector of probabilities, is valid.
 negative_ok <- list(simulate_annotations = "bias")
@@ -71,7 +73,8 @@ vector_ok <- list(analytic_agreement = "prevalence", simulation_study = "prevale
 # Whole-number arguments: 3e9 is above the integer range.
 whole_numbers <- list(
   agreement_measures = c("R", "threads"), krippendorff_alpha = "threads",
-  mla_boot = c("R", "threads"), autoplot.mla_boot = "bins",
+  mla_boot = c("R", "threads"), autoplot.mla_boot = "bins", autoplot.mla = "extremes",
+  autoplot.mla_annotator_agreement = "min_overlap",
   simulate_annotations = c("n_items", "n_annotators", "n_labels"),
   simulation_study = c("n_annotators", "n_items", "n_labels", "repeats", "R")
 )

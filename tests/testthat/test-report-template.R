@@ -46,3 +46,73 @@ test_that("the template takes other data, columns and a primary baseline", {
   expect_true(grepl("0.903", html), label = "0.903")
   expect_true(grepl("R = 0 was requested|not available", html), label = "R = 0 was requested|not available")
 })
+
+test_that("report helpers: label universes with commas, distances, complete records", {
+  expect_null(report_label_universe(""))
+  expect_null(report_label_universe(NULL))
+  expect_identical(report_label_universe("a, b ,c"), c("a", "b", "c"))
+  expect_identical(report_label_universe(c("pain, chest", "fever")), c("pain, chest", "fever"))
+  path <- withr::local_tempfile(fileext = ".txt")
+  writeLines(c("pain, chest", "", "fever "), path)
+  expect_identical(report_label_universe(path), c("pain, chest", "fever"))
+  expect_identical(report_distances("masi, hamming"), c("masi", "hamming"))
+  expect_error(report_distances("cosine"), class = "mlagreement_error")
+  arr <- array(c(1L, 0L, 1L, 1L, 0L, 0L, NA, 1L), c(2, 2, 2))
+  rec <- report_complete_records(as_annotations(arr))
+  expect_equal(c(rec$n_records, rec$n_partial, rec$n_complete), c(4, 1, 3))
+  expect_equal(rec$annotations$n_records, 3)
+  expect_identical(rec$annotations$labels, as_annotations(arr)$labels)
+  expect_identical(report_count(1, "record"), "1 record")
+  expect_identical(report_count(1200, "record"), "1,200 records")
+  expect_identical(report_name_list(letters[1:3], 2), "a, b and 1 more")
+})
+
+render_report <- function(params, dir) {
+  rmd <- rmarkdown::draft(file.path(dir, "report.Rmd"), template = "mla-report",
+                          package = "mlagreement", edit = FALSE)
+  out <- rmarkdown::render(rmd, params = params, quiet = TRUE, envir = new.env(),
+                           output_file = paste0("r", sample(1e6, 1), ".html"))
+  html <- paste(readLines(out, warn = FALSE), collapse = "\n")
+  html <- gsub("(?s)<script.*?</script>|<style.*?</style>|<!--.*?-->", "", html, perl = TRUE)
+  gsub("data:image/png;base64,[^\"]*", "", html)
+}
+expect_in_page <- function(page, pattern, fixed = FALSE) {
+  expect_true(grepl(pattern, page, fixed = fixed), label = pattern)
+}
+
+test_that("the report declares labels with commas, in the universe's order", {
+  skip_on_cran()
+  skip_if_not_installed("rmarkdown")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  long <- data.frame(item = rep(1:6, each = 3), annotator = rep(c("a", "b", "c"), 6),
+                     label = rep(c("pain, chest", "fever", NA), 6))
+  universe <- c("fever", "pain, chest", "rash")
+  html <- render_report(list(data = long, value = "", labels = universe, R = 0), dir)
+  expect_in_page(html, "3\\s+declared\\s+labels")
+  expect_in_page(html, "1 of\\s+them\\s+was\\s+never\\s+selected\\s+by\\s+any\\s+annotator:\\s+rash\\.")
+  cells <- regmatches(html, gregexpr("<td[^>]*>(fever|pain, chest|rash)</td>", html))[[1]]
+  expect_identical(sub("<td[^>]*>(.*)</td>", "\\1", cells), universe)
+  expect_false(grepl("annotator\\s+\\.", html))            # no stray space before a period
+})
+
+test_that("single-label designs get the categorical report", {
+  skip_on_cran()
+  skip_if_not_installed("rmarkdown")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  withr::local_seed(3)
+  codes <- matrix(sample(c("offensive", "not"), 40 * 4, TRUE), 40, 4)
+  x <- as_annotations(codes)
+  fit <- mla(x)
+  html <- render_report(list(data = x, R = 20), dir)
+  expect_in_page(html, "Fleiss(\u2019|'|&#39;) kappa")
+  expect_in_page(html, "Brennan-Prediger")
+  expect_in_page(html, "<td[^>]*>nominal</td>")
+  expect_in_page(html, formatC(fit$single_label$alpha, format = "f", digits = 4), fixed = TRUE)
+  # two categories: one category-versus-rest row, not two mirrored ones
+  expect_in_page(html, "one row is\\s+shown")
+  rows <- regmatches(html, gregexpr("<td[^>]*>(offensive|not)</td>", html))[[1]]
+  expect_length(rows, 1L)
+  expect_false(grepl("hamming", html))
+})
