@@ -76,7 +76,8 @@ fit_baseline_name <- function(fit, short = FALSE) {
 }
 
 primary_label_rows <- function(fit) {
-  lab <- generics::tidy(fit, level = "label")
+  # point values only: intervals come from the bootstrap when one is given
+  lab <- generics::tidy(fit, level = "label", conf.int = FALSE)
   lab <- lab[lab$baseline == fit$baseline, ]
   lab$label <- as.character(lab$label)
   lab
