@@ -91,7 +91,7 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
   }
   jack <- if (type == "bca") boot_jack_values(object) else NULL
   out <- matrix(NA_real_, length(idx), 2L)
-  n_na <- 0L
+  undefined <- character()
   extreme <- FALSE
   for (r in seq_along(idx)) {
     s <- idx[r]
@@ -99,16 +99,19 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
     t <- object$t[, s]
     fin <- is.finite(t)
     if (is.na(t0) || sum(fin) < 2L) next
-    if (!all(fin)) n_na <- n_na + 1L
+    if (!all(fin)) {
+      undefined <- c(undefined, paste0(object$stats$name[s], " (", format_count(sum(!fin)),
+                                       " of ", format_count(length(fin)), ")"))
+    }
     t <- t[fin]
     L <- if (type == "bca") jackknife_influence(jack[, s]) else NULL
     res <- boot_interval(t, t0, level, type, L)
     out[r, ] <- res$ci
     extreme <- extreme || res$extreme
   }
-  if (n_na > 0L) {
-    cli::cli_warn(c("Some replicates are undefined ({.code NA}) for {n_na} statistic{?s}.",
-                    "i" = "Their intervals use the defined replicates only."),
+  if (length(undefined) > 0L) {
+    cli::cli_warn(c("Some replicates are undefined ({.code NA}) for {length(undefined)} statistic{?s}: {format_first(undefined)}.",
+                    "i" = "Their intervals use the defined replicates only; a label with a {.field note} in {.code tidy()} rests on too little information."),
                   class = "mlagreement_warning_boot_na", call = call)
   }
   if (extreme) {

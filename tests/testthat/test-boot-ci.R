@@ -98,7 +98,9 @@ test_that("confint() names its rows and columns and checks its arguments", {
 test_that("undefined replicates and extreme quantiles are reported", {
   bs <- boot_ci_fixture("annotators", R = 300)
   expect_true(anyNA(bs$t[, 1]))
-  expect_warning(confint(bs, 1), class = "mlagreement_warning_boot_na")
+  n_na <- sum(is.na(bs$t[, 1]))
+  expect_warning(confint(bs, 1), class = "mlagreement_warning_boot_na",
+                 regexp = paste0(bs$stats$name[1], " (", n_na, " of 300)"), fixed = TRUE)
   small <- boot_ci_fixture(R = 10)
   expect_warning(confint(small, 1, level = 0.99), class = "mlagreement_warning_boot_extreme")
 })

@@ -84,3 +84,16 @@ test_that("autoplot() returns a ggplot of the replicates", {
   expect_equal(sort(ggplot2::layer_data(pl, 2)$xintercept),
                sort(unname(bs$t0[bs$stats$baseline == "ac1" & bs$stats$level == "label"])))
 })
+
+test_that("rare labels keep their note in the bootstrap tidy()", {
+  arr <- array(0L, c(8, 3, 2), dimnames = list(NULL, NULL, c("x", "y")))
+  arr[1:4, , 1] <- 1L
+  arr[1:2, 1, 1] <- 0L
+  arr[1, 1, 2] <- 1L
+  arr[5, 2, 2] <- 1L
+  withr::local_seed(3)
+  bs <- mla_boot(mla(arr), R = 30)
+  lab <- suppressWarnings(tidy(bs, level = "label"))
+  expect_match(lab$note[lab$label == "y"], "too little information")
+  expect_true(all(is.na(lab$note[lab$label == "x"])))
+})
