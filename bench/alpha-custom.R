@@ -4,17 +4,7 @@
 # Prints median times and ratios; no assertions.
 suppressPackageStartupMessages(library(mlagreement))
 
-timeit <- function(expr, times = 3) {
-  e <- substitute(expr)
-  env <- parent.frame()
-  once <- system.time(eval(e, env))[["elapsed"]]
-  reps <- max(1L, ceiling(0.2 / max(once, 1e-4)))
-  t <- vapply(seq_len(times), function(i) {
-    gc(FALSE)
-    system.time(for (r in seq_len(reps)) eval(e, env))[["elapsed"]] / reps
-  }, numeric(1))
-  stats::median(t)
-}
+source(file.path("bench", "bench-utils.R"))
 report <- function(what, t_new, t_ref, ref, target = NULL) {
   cat(sprintf("%-58s %9.2f ms vs %s %8.2f ms  ratio %6.2f%s\n", what, 1000 * t_new, ref,
               1000 * t_ref, t_new / t_ref,

@@ -14,18 +14,6 @@ namespace {
 
 namespace mla = mlagreement;
 
-mla::UnitDesign unit_design(std::size_t n_items, const Rcpp::IntegerVector& unit_of_item,
-                            int n_units, const Rcpp::IntegerVector& order,
-                            const Rcpp::IntegerVector& start) {
-  mla::UnitDesign u;
-  u.n_items = n_items;
-  u.n_units = static_cast<std::size_t>(n_units);
-  u.unit_of_item = unit_of_item.size() > 0 ? unit_of_item.begin() : nullptr;
-  u.order = order.begin();
-  u.start = start.begin();
-  u.n_strata = static_cast<std::size_t>(start.size() - 1);
-  return u;
-}
 
 mla::CorpusStatistic corpus_statistic(bool single_label) {
   return single_label ? mla::CorpusStatistic::single_label : mla::CorpusStatistic::multi_label;
@@ -113,7 +101,7 @@ Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, in
   const std::size_t mm = static_cast<std::size_t>(max_m);
   const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
   Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(k)));
-  const mla::UnitDesign u = unit_design(n, unit_of_item, n_units, order, start);
+  const mla::UnitDesign u = glue::unit_design(n, unit_of_item, n_units, order, start);
   const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
   const std::size_t nr = static_cast<std::size_t>(n_rep);
   const std::size_t no = static_cast<std::size_t>(out.nrow());
@@ -180,7 +168,7 @@ Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::Integer
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
     Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(v.n_labels)));
-    const mla::UnitDesign u = unit_design(v.n_items, unit_of_item, n_units, order, start);
+    const mla::UnitDesign u = glue::unit_design(v.n_items, unit_of_item, n_units, order, start);
     const bool ok = mla::boot_records(v, codes, d, u, both, mla::combine_seed(seed[0], seed[1]),
                                       static_cast<std::size_t>(n_rep), s0, s1, threads,
                                       out.begin(), static_cast<std::size_t>(out.nrow()));

@@ -15,16 +15,6 @@ namespace mla = mlagreement;
 
 constexpr int kB = mla::kBaselines;
 
-// The max_m x labels tables R holds (counting pass, `tally`) as a kernel table.
-mla::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
-                            const Rcpp::NumericMatrix& sdis) {
-  mla::LabelTable t;
-  t.reset(static_cast<std::size_t>(cnt.ncol()), static_cast<std::size_t>(cnt.nrow()));
-  std::copy(cnt.begin(), cnt.end(), t.cnt.begin());
-  std::copy(sx.begin(), sx.end(), t.sx.begin());
-  std::copy(sdis.begin(), sdis.end(), t.sdis.begin());
-  return t;
-}
 
 // Label level: one value per label, or labels x baselines.
 Rcpp::List label_estimates(const std::vector<mla::LabelSummary>& labels) {
@@ -89,7 +79,7 @@ Rcpp::List corpus_estimates(const mla::CorpusSummary& c) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_table_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
                                    const Rcpp::NumericMatrix& sdis) {
-  const mla::LabelTable table = label_table(cnt, sx, sdis);
+  const mla::LabelTable table = glue::label_table(cnt, sx, sdis);
   const std::size_t k = table.n_labels;
   std::vector<mla::LabelSummary> labels(k);
   for (std::size_t j = 0; j < k; ++j) labels[j] = mla::summarise_label(table, j);
@@ -128,7 +118,7 @@ Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::Nume
 // [[Rcpp::export(rng = false)]]
 Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
                              const Rcpp::NumericMatrix& sdis) {
-  const mla::HammingAlpha a = mla::hamming_alpha(label_table(cnt, sx, sdis));
+  const mla::HammingAlpha a = mla::hamming_alpha(glue::label_table(cnt, sx, sdis));
   return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(a.observed),
                             Rcpp::Named("expected") = glue::nan_to_na(a.expected),
                             Rcpp::Named("n_labels_used") = a.n_labels_used);
@@ -140,7 +130,7 @@ Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::Numeric
 Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
                                       const Rcpp::NumericMatrix& sdis) {
-  const mla::LabelTable t = label_table(cnt, sx, sdis);
+  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
   std::vector<mla::LabelSummary> labels(t.n_labels);
   for (std::size_t j = 0; j < t.n_labels; ++j) labels[j] = mla::summarise_label(t, j, false);
   const mla::SingleLabelCorpus c = mla::summarise_single_label(labels);

@@ -18,11 +18,7 @@ namespace mla = mlagreement;
 std::vector<mla::LabelSummary> label_summaries(const Rcpp::NumericMatrix& cnt,
                                                const Rcpp::NumericMatrix& sx,
                                                const Rcpp::NumericMatrix& sdis) {
-  mla::LabelTable t;
-  t.reset(static_cast<std::size_t>(cnt.ncol()), static_cast<std::size_t>(cnt.nrow()));
-  std::copy(cnt.begin(), cnt.end(), t.cnt.begin());
-  std::copy(sx.begin(), sx.end(), t.sx.begin());
-  std::copy(sdis.begin(), sdis.end(), t.sdis.begin());
+  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
   std::vector<mla::LabelSummary> out(t.n_labels);
   for (std::size_t j = 0; j < t.n_labels; ++j) out[j] = mla::summarise_label(t, j, false);
   return out;

@@ -10,9 +10,38 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
+#include "mlagreement/label_table.h"
 
 namespace glue {
+
+// The unit design of the item bootstrap from R's 0-based vectors
+// (unit_of_item: integer(0) when units are items; order/start: units
+// grouped by stratum).
+inline mlagreement::UnitDesign unit_design(std::size_t n_items, const Rcpp::IntegerVector& unit_of_item,
+                            int n_units, const Rcpp::IntegerVector& order,
+                            const Rcpp::IntegerVector& start) {
+  mlagreement::UnitDesign u;
+  u.n_items = n_items;
+  u.n_units = static_cast<std::size_t>(n_units);
+  u.unit_of_item = unit_of_item.size() > 0 ? unit_of_item.begin() : nullptr;
+  u.order = order.begin();
+  u.start = start.begin();
+  u.n_strata = static_cast<std::size_t>(start.size() - 1);
+  return u;
+}
+
+// The max_m x labels tables R holds (counting pass, `tally`) as a kernel table.
+inline mlagreement::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                            const Rcpp::NumericMatrix& sdis) {
+  mlagreement::LabelTable t;
+  t.reset(static_cast<std::size_t>(cnt.ncol()), static_cast<std::size_t>(cnt.nrow()));
+  std::copy(cnt.begin(), cnt.end(), t.cnt.begin());
+  std::copy(sx.begin(), sx.end(), t.sx.begin());
+  std::copy(sdis.begin(), sdis.end(), t.sdis.begin());
+  return t;
+}
 
 inline const int* ids_or_null(const Rcpp::IntegerVector& v) {
   return v.size() > 0 ? INTEGER_RO(v) : nullptr;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "glue-view.h"
 #include "mlagreement/boot_items.h"
 #include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
@@ -153,17 +154,6 @@ Rcpp::List label_sets(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVect
 }
 
 // -------------------------------------------------------------- bootstrap ----
-mla::UnitDesign unit_design(int n_items, const Rcpp::IntegerVector& unit_of_item, int n_units,
-                            const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start) {
-  mla::UnitDesign u;
-  u.n_items = static_cast<std::size_t>(n_items);
-  u.n_units = static_cast<std::size_t>(n_units);
-  u.unit_of_item = unit_of_item.size() > 0 ? unit_of_item.begin() : nullptr;
-  u.order = order.begin();
-  u.start = start.begin();
-  u.n_strata = static_cast<std::size_t>(start.size() - 1);
-  return u;
-}
 
 // The multiplicities the engines draw for each replicate (mode 0 items,
 // 1 annotators, 2 both): item (n_items x n_rep), annotator (n_annotators x n_rep).
@@ -172,7 +162,7 @@ Rcpp::List boot_draws(int mode, int n_items, int n_annotators,
                       const Rcpp::IntegerVector& unit_of_item, int n_units,
                       const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
                       const Rcpp::IntegerVector& seed, int n_rep) {
-  const mla::UnitDesign u = unit_design(n_items, unit_of_item, n_units, order, start);
+  const mla::UnitDesign u = glue::unit_design(n_items, unit_of_item, n_units, order, start);
   Rcpp::IntegerMatrix items(mode == 1 ? 0 : n_items, n_rep);
   Rcpp::IntegerMatrix anns(mode == 0 ? 0 : n_annotators, n_rep);
   mla::boot_draws(mode, u, static_cast<std::size_t>(n_annotators), mla::combine_seed(seed[0], seed[1]),
@@ -192,7 +182,7 @@ Rcpp::NumericMatrix boot_items(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
   Rcpp::IntegerVector order = Rcpp::seq(0, static_cast<int>(n) - 1);
   Rcpp::IntegerVector start = Rcpp::IntegerVector::create(0, static_cast<int>(n));
-  const mla::UnitDesign u = unit_design(static_cast<int>(n), Rcpp::IntegerVector(), static_cast<int>(n),
+  const mla::UnitDesign u = glue::unit_design(n, Rcpp::IntegerVector(), static_cast<int>(n),
                                         order, start);
   Rcpp::NumericMatrix out(n_rep, static_cast<int>(mla::n_boot_stats(k)));
   const bool ok = mla::boot_items(mla::class_codes(codes.data(), n, k, max_m), u,
