@@ -105,8 +105,9 @@ record_view <- function(values, n_labels, item, n_items, annotator, n_annotators
 # Per-label tables of the counting pass (rows m = 1..max_m, one column per label).
 label_tally <- function(x) x$tally
 
-n_items <- function(x) length(x$items)
-n_annotators <- function(x) length(x$annotators)
+# (a summary from annotation_counts() stores the numbers, not the ids)
+n_items <- function(x) if (is_annotation_counts(x)) x$n_items else length(x$items)
+n_annotators <- function(x) if (is_annotation_counts(x)) x$n_annotators else length(x$annotators)
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
                             bad_index, call) {

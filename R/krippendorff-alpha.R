@@ -142,13 +142,14 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi"),
   check_dots_empty0(...)
   distance <- check_choice(distance, distances, multiple = TRUE, class = "distance")
   threads <- check_threads(threads)
-  a <- as_annotations(x)
+  a <- if (is_annotation_counts(x)) x else as_annotations(x)
   rows <- list()
   if ("hamming" %in% distance) {
     rows$hamming <- alpha_hamming(a)
   }
   set_dist <- intersect(distance, c("jaccard", "masi"))
   if (length(set_dist) > 0) {
+    if (is_annotation_counts(a)) abort_needs_records("the Jaccard and MASI distances")
     res <- set_alpha_impl(a, with_expected = TRUE, threads = threads)
     if (res$bad_record >= 0) {
       abort_partial_record(
@@ -204,6 +205,7 @@ check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) 
 # kernel pools the binary coincidences of each label over its items with
 # m >= 2 decisions).
 alpha_hamming <- function(a, call = rlang::caller_env()) {
+  if (is_annotation_counts(a)) return(counts_alpha_hamming(a, call = call))
   t <- label_tally(a)
   est <- hamming_alpha_estimates(t)
   if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)

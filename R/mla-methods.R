@@ -58,13 +58,7 @@ format.mla <- function(x, ...) {
   cor <- x$corpus
   prim <- cor[cor$baseline == x$baseline, ]
   others <- cor[cor$baseline != x$baseline, ]
-  api <- d$annotators_per_item
-  api <- api[api > 0]
-  per_item <- if (length(unique(api)) == 1L) {
-    paste0(api[1], " per item")
-  } else {
-    paste0(min(api), "-", max(api), " per item, mean ", formatC(mean(api), digits = 2, format = "f"))
-  }
+  per_item <- annotators_per_item_text(d)
   cli::cli_format_method({
     cli::cli_rule(left = "Multi-Label Agreement")
     cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ({per_item}), ",
