@@ -61,7 +61,7 @@ format.annotation_counts <- function(x, ...) {
   source <- switch(x$source, database = "computed in the database",
                    memory = "summarised from records", "from tables")
   cli::cli_format_method({
-    cli::cli_text("{.cls annotation_counts} ({source}): {format_count(x$n_items)} item{?s}, ",
+    cli::cli_text("{.cls annotation_counts} ({source}): {count_noun(x$n_items, 'item')}, ",
                   "{x$n_annotators} annotator{?s}, {length(x$labels)} label{?s}{kind}")
     for (line in format_design_counts(counts)) cli::cli_text(line)
     cli::cli_text("Labels: {.val {utils::head(x$labels, 8)}}",
