@@ -89,8 +89,9 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   lab <- as.character(labels$label)
   universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
+  tally <- tally_from_table(labels, universe)
   new_annotation_counts(
-    tally = tally_from_table(labels, universe),
+    tally = tally,
     universe = universe,
     design = design,
     annotators = annotators,
@@ -164,7 +165,7 @@ as_annotation_counts <- function(x) {
 is_annotation_counts <- function(x) inherits(x, "annotation_counts")
 
 # Per-label tables (label, m, n_items, sum_x, sum_dis) -> max_m x k matrices.
-tally_from_table <- function(labels, universe) {
+tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   j <- match(as.character(labels$label), universe)
   m <- as.double(labels$m)
   max_m <- max(1, m)
@@ -174,7 +175,7 @@ tally_from_table <- function(labels, universe) {
   if (anyDuplicated(paste(m, j))) {
     mla_abort(c("{.arg labels} must have one row per (label, m).",
                 "x" = "Repeated: {format_first(unique(paste0(labels$label, ', m = ', m)[duplicated(paste(m, j))]))}."),
-              class = "counts_table", call = rlang::caller_env(2))
+              class = "counts_table", call = call)
   }
   cnt[idx] <- as.double(labels$n_items)
   sx[idx] <- as.double(labels$sum_x)
@@ -183,7 +184,7 @@ tally_from_table <- function(labels, universe) {
   if (length(bad) > 0) {
     mla_abort(c("{.arg labels} must have {.code sum_x <= m * n_items} and {.code sum_dis <= m^2 n_items / 4}.",
                 "x" = "Row {bad[1]} (label {.val {as.character(labels$label[bad[1]])}}, m = {m[bad[1]]}) does not."),
-              class = "counts_table", call = rlang::caller_env(2))
+              class = "counts_table", call = call)
   }
   list(cnt = cnt, sx = sx, sdis = sdis)
 }

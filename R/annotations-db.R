@@ -217,3 +217,8 @@ db_check_duplicates <- function(d, keys, what, call) {
 
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
 db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
+
+# Columns and dbplyr's n() in the dplyr verbs of this file and
+# annotations-db-counts.R (tidy evaluation, not R variables).
+utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows",
+                         "n_sel", "dec", "n_records", "n_stored", "pairable", "max_m"))

@@ -34,8 +34,8 @@ for (engine in names(engines)) {
       a <- suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe))
       expect_same_estimates(s, a)
       wide <- array_wide(arr)
-      s <- annotations_wide(db_table(con, wide), item, annotator, dplyr::starts_with("L"))
-      a <- annotations_wide(wide, item, annotator, dplyr::starts_with("L"))
+      s <- annotations_wide(db_table(con, wide), item, annotator, starts_with("L"))
+      a <- annotations_wide(wide, item, annotator, starts_with("L"))
       expect_same_estimates(s, a)
     }
   })
