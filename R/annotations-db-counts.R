@@ -8,6 +8,13 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions (one row per item, annotator, label with a 0/1/NULL value).
 db_decision_counts <- function(d, universe) {
+  q <- db_decision_queries(d)
+  counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
+                 dplyr::collect(q$annotators), universe)
+}
+
+# The three queries of the summary, lazy (annotation_queries() shows them).
+db_decision_queries <- function(d) {
   # per (item, label): decisions m and positives x
   cells <- dplyr::summarise(
     dplyr::group_by(d, item, label),
@@ -16,7 +23,7 @@ db_decision_counts <- function(d, universe) {
     .groups = "drop"
   )
   cells <- dplyr::mutate(cells, x = dplyr::coalesce(x, 0L))
-  label_rows <- dplyr::collect(dplyr::summarise(
+  label_rows <- dplyr::ungroup(dplyr::summarise(
     dplyr::group_by(dplyr::filter(cells, m > 0L), label, m),
     n_items = n(),
     sum_x = sum(x, na.rm = TRUE),
@@ -37,34 +44,27 @@ db_decision_counts <- function(d, universe) {
                                 .groups = "drop")
   design <- dplyr::inner_join(per_item, pair_item, by = "item")
   design <- dplyr::mutate(design, pairable = ifelse(max_m >= 2L, 1L, 0L))
-  design <- dplyr::collect(dplyr::summarise(
+  design <- dplyr::ungroup(dplyr::summarise(
     dplyr::group_by(design, n_records, n_stored, pairable),
     n_items = n(),
     .groups = "drop"
   ))
-  annotators <- dplyr::collect(dplyr::summarise(
+  annotators <- dplyr::ungroup(dplyr::summarise(
     dplyr::group_by(records, annotator),
     n_records = sum(dec, na.rm = TRUE),
     .groups = "drop"
   ))
-  counts_from_db(label_rows, design, annotators, universe)
+  list(labels = label_rows, design = design, annotators = annotators)
 }
 
 # Selected labels (one row per selected label; label NULL: annotated, nothing
 # selected). Every record decides every label, so m is the item's number of
 # records, for all labels.
 db_selected_counts <- function(d, universe) {
-  records <- dplyr::distinct(d, item, annotator)
-  items <- db_count_by(records, item, name = "m")
-  cells <- db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x")
-  positives <- dplyr::collect(dplyr::summarise(
-    dplyr::group_by(dplyr::inner_join(cells, items, by = "item"), label, m),
-    sum_x = sum(x, na.rm = TRUE),
-    sum_dis = sum(!!sql_disagreement(), na.rm = TRUE),
-    .groups = "drop"
-  ))
-  hist <- dplyr::collect(db_count_by(items, m, name = "n_items"))
-  annotators <- dplyr::collect(db_count_by(records, annotator, name = "n_records"))
+  q <- db_selected_queries(d)
+  positives <- dplyr::collect(q$labels)
+  hist <- dplyr::collect(q$design)
+  annotators <- dplyr::collect(q$annotators)
   hist$m <- normalise_count(hist$m)
   hist$n_items <- normalise_count(hist$n_items)
   # every label has a row for every m (labels nobody selected: x = 0)
@@ -77,6 +77,20 @@ db_selected_counts <- function(d, universe) {
   design <- data.frame(n_records = hist$m, n_stored = hist$m, pairable = hist$m >= 2,
                        n_items = hist$n_items)
   counts_from_db(grid, design, annotators, universe)
+}
+
+db_selected_queries <- function(d) {
+  records <- dplyr::distinct(d, item, annotator)
+  items <- db_count_by(records, item, name = "m")
+  cells <- db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x")
+  positives <- dplyr::ungroup(dplyr::summarise(
+    dplyr::group_by(dplyr::inner_join(cells, items, by = "item"), label, m),
+    sum_x = sum(x, na.rm = TRUE),
+    sum_dis = sum(!!sql_disagreement(), na.rm = TRUE),
+    .groups = "drop"
+  ))
+  list(labels = positives, design = db_count_by(items, m, name = "n_items"),
+       annotators = db_count_by(records, annotator, name = "n_records"))
 }
 
 counts_from_db <- function(label_rows, design, annotators, universe) {

@@ -67,7 +67,15 @@ lazy_prototype <- function(data, call) {
     mla_abort("Packages {.pkg dplyr} and {.pkg dbplyr} must be installed for database tables.",
               class = "db_packages", call = call)
   }
-  proto <- dplyr::collect(utils::head(data, 0L))
+  proto <- tryCatch(
+    dplyr::collect(utils::head(data, 0L)),
+    # a simulated connection (dbplyr::lazy_frame()) runs no query: names only
+    error = function(e) {
+      if (!inherits(data$src$con, "TestConnection")) stop(e)
+      cols <- colnames(data)
+      tibble::as_tibble(stats::setNames(rep(list(integer()), length(cols)), cols))
+    }
+  )
   attr(proto, "mla_source") <- data
   proto
 }
@@ -222,3 +230,38 @@ db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name =
 # annotations-db-counts.R (tidy evaluation, not R variables).
 utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows",
                          "n_sel", "dec", "n_records", "n_stored", "pairable", "max_m"))
+
+#' The SQL behind a database summary
+#'
+#' `annotation_queries()` returns the three aggregation queries that
+#' [annotations_long()] runs on a database table, as lazy tables: print them
+#' with `dplyr::show_query()`, run them elsewhere, or `collect()` them and
+#' pass the results to [annotation_counts()]. No check is run: this is the
+#' SQL for data engineers, not a replacement for [annotations_long()].
+#'
+#' @param data A `tbl_lazy` (dbplyr) table.
+#' @inheritParams annotations_long
+#' @return A list of three lazy tables: `labels` (per label and number of
+#'   decisions; for selected-label tables only labels and m with a positive),
+#'   `design` (for selected-label tables: items by records, column `m`) and
+#'   `annotators`.
+#' @export
+#' @examplesIf rlang::is_installed(c("dbplyr", "RSQLite"))
+#' d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+#'                         con = dbplyr::simulate_postgres())
+#' q <- annotation_queries(d, item, annotator, label, value)
+#' dplyr::show_query(q$labels)
+annotation_queries <- function(data, item, annotator, label, value = NULL) {
+  check_inherits(data, "tbl_lazy", "dplyr::tbl", class = "db_input")
+  proto <- lazy_prototype(data, rlang::current_env())
+  cols <- c(item = lazy_column(rlang::enquo(item), proto, "item", rlang::current_env()),
+            annotator = lazy_column(rlang::enquo(annotator), proto, "annotator", rlang::current_env()),
+            label = lazy_column(rlang::enquo(label), proto, "label", rlang::current_env()))
+  value <- rlang::enquo(value)
+  if (rlang::quo_is_null(value)) {
+    return(db_selected_queries(dplyr::select(data, !!!rlang::syms(cols))))
+  }
+  cols <- c(cols, value = lazy_column(value, proto, "value", rlang::current_env()))
+  d <- dplyr::select(data, !!!rlang::syms(cols))
+  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], rlang::current_env()))
+}

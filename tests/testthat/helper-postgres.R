@@ -112,7 +112,7 @@ db_table <- function(con, df) {
   name <- paste0("mla_", Sys.getpid(), "_", pg_state$n_tables)
   DBI::dbWriteTable(con, name, as.data.frame(df), temporary = TRUE)
   # RPostgreSQL lacks dbplyr's newer field query: dbplyr warns once per 8 hours
-  withr::with_options(list(lifecycle_verbosity = "quiet"), dplyr::tbl(con, name))
+  suppressWarnings(dplyr::tbl(con, name))
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a

@@ -118,3 +118,37 @@ test_that("logical and text values are read as in memory", {
   expect_error(annotations_long(db_table(con, txt), item, annotator, label, value),
                class = "mlagreement_error_value_type")
 })
+
+test_that("the summary's SQL in warehouse dialects (simulated connections)", {
+  skip_if_not_installed("dbplyr")
+  # Spark SQL shares Hive's dialect; Spark itself is not installed here
+  dialects <- list(hive = dbplyr::simulate_hive, snowflake = dbplyr::simulate_snowflake,
+                   redshift = dbplyr::simulate_redshift, mssql = dbplyr::simulate_mssql)
+  for (nm in names(dialects)) {
+    d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+                            con = dialects[[nm]]())
+    q <- annotation_queries(d, item, annotator, label, value)
+    expect_snapshot(dplyr::show_query(q$labels))
+  }
+  d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", con = dbplyr::simulate_hive())
+  q <- annotation_queries(d, item, annotator, label)
+  expect_snapshot(dplyr::show_query(q$labels))
+  expect_snapshot(dplyr::show_query(q$design))
+})
+
+test_that("duckdb: decisions and selected labels give the in-memory estimates", {
+  con <- local_duckdb_connection()
+  withr::local_seed(16)
+  for (design in database_designs(8, selected = TRUE)) {
+    arr <- design$array
+    universe <- paste0("L", seq_len(dim(arr)[3]))
+    long <- array_long(arr)
+    expect_same_estimates(
+      annotations_long(db_table(con, long), item, annotator, label, value, labels = universe),
+      annotations_long(long, item, annotator, label, value, labels = universe))
+    sel <- array_selected(arr)
+    expect_same_estimates(
+      suppressWarnings(annotations_long(db_table(con, sel), item, annotator, label, labels = universe)),
+      suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe)))
+  }
+})
