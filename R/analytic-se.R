@@ -66,6 +66,16 @@
 NULL
 
 analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+  if (is_annotation_counts(fit$annotations)) {
+    # the linearisation sums over items: a summary of the records has none
+    est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
+    cli::cli_inform(
+      c("i" = "Analytic standard errors need the per-item counts; a summary of the records has none, so they are {.code NA}."),
+      class = "mlagreement_message_no_inference", .frequency = "regularly",
+      .frequency_id = "mlagreement_counts_inference"
+    )
+    return(inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N))
+  }
   f <- analytic_influence(fit, threads)
   if (level == "corpus") {
     sum_sq <- f$corpus_sum_sq

@@ -46,6 +46,11 @@
 #' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
                              duplicates = c("error", "first", "last"), single_label = FALSE) {
+  if (inherits(data, "tbl_lazy")) {
+    return(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
+                               rlang::enquo(label), rlang::enquo(value), labels, duplicates,
+                               single_label))
+  }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
   used <- c(select_columns(rlang::enquo(item), data, "item", one = TRUE),

@@ -24,6 +24,10 @@
 #' annotations_wide(wide, item, coder, c(joy, anger))
 annotations_wide <- function(data, item, annotator, labels,
                              duplicates = c("error", "first", "last")) {
+  if (inherits(data, "tbl_lazy")) {
+    return(annotations_wide_db(data, rlang::enquo(item), rlang::enquo(annotator),
+                               rlang::enquo(labels), duplicates))
+  }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
   item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]

@@ -105,8 +105,9 @@ record_view <- function(values, n_labels, item, n_items, annotator, n_annotators
 # Per-label tables of the counting pass (rows m = 1..max_m, one column per label).
 label_tally <- function(x) x$tally
 
-n_items <- function(x) length(x$items)
-n_annotators <- function(x) length(x$annotators)
+# (a summary from annotation_counts() stores the numbers, not the ids)
+n_items <- function(x) if (is_annotation_counts(x)) x$n_items else length(x$items)
+n_annotators <- function(x) if (is_annotation_counts(x)) x$n_annotators else length(x$annotators)
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
                             bad_index, call) {
@@ -159,9 +160,13 @@ record_values <- function(x) {
 }
 
 # Number of stored records (items x annotators for dense arrays).
-stored_records <- function(x) length(x$values) / length(x$labels)
+# (a summary of a database table: the records with decisions it counted)
+stored_records <- function(x) {
+  if (is_annotation_counts(x)) return(x$n_stored_records)
+  length(x$values) / length(x$labels)
+}
 
-is_dense_layout <- function(x) x$layout == "dense"
+is_dense_layout <- function(x) identical(x$layout, "dense")
 
 #' @export
 print.annotations <- function(x, ...) {

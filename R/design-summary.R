@@ -9,8 +9,8 @@
 # apart: an all-NA record counts as not assigned.
 
 design_counts <- function(x, n_labels = length(x$labels), n_decisions = x$n_decisions) {
-  n_items <- length(x$items)
-  n_annotators <- length(x$annotators)
+  n_items <- n_items(x)
+  n_annotators <- n_annotators(x)
   grid <- as.double(n_items) * n_annotators
   stored <- stored_records(x)
   annotated <- x$n_records

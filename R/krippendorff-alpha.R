@@ -202,7 +202,13 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
                                R = 0, conf.level = 0.95, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   threads <- check_threads(threads)
-  a <- as_annotations(x)
+  a <- if (is_annotation_counts(x)) x else as_annotations(x)
+  if (is_annotation_counts(a)) {
+    # a summary holds the label tables only: Hamming alpha
+    if (!identical(unique(as.character(distance)), "hamming")) {
+      abort_needs_records("distances other than Hamming")
+    }
+  }
   specs <- resolve_distances(distance, a, use_default = missing(distance))
   kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
@@ -282,6 +288,7 @@ check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) 
 # kernel pools the binary coincidences of each label over its items with
 # m >= 2 decisions).
 alpha_hamming <- function(a, call = rlang::caller_env()) {
+  if (is_annotation_counts(a)) return(counts_alpha_hamming(a, call = call))
   t <- label_tally(a)
   est <- hamming_alpha_estimates(t)
   if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)

@@ -81,7 +81,7 @@ format.mla <- function(x, ...) {
   cli::cli_format_method({
     cli::cli_rule(left = if (single) "Single-label agreement" else "Multi-Label Agreement")
     cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ",
-                  "({annotators_per_item_text(d$annotators_per_item)}), ",
+                  "({annotators_per_item_text(d)}), ",
                   "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
     cli::cli_text(prevalence_text(d, single))
@@ -95,12 +95,6 @@ format.mla <- function(x, ...) {
       cli::cli_text("{n_undefined} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }
   })
-}
-
-annotators_per_item_text <- function(api) {
-  api <- api[api > 0]
-  if (length(unique(api)) == 1L) return(paste0(api[1], " per item"))
-  paste0(min(api), "-", max(api), " per item, mean ", formatC(mean(api), digits = 2, format = "f"))
 }
 
 prevalence_text <- function(d, single) {

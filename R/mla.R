@@ -80,6 +80,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   threads <- check_threads(threads)
+  if (is_annotation_counts(x)) return(mla_counts(x, baseline, labels))  # a summary, no records
   if (!is_annotations(x)) {
     # the adapters' counting pass runs with mla_threads(): give it `threads`
     x <- rlang::with_options(as_annotations(x), mlagreement.threads = threads)

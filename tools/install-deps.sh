@@ -5,12 +5,15 @@
 set -euo pipefail
 
 r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs
-ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite"
+ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite rsample
+DBI dplyr dbplyr RSQLite RPostgreSQL"
+# DuckDB is a 15-25 minute source build on two cores: opt in with MLA_DUCKDB=1
+[ "${MLA_DUCKDB:-0}" = "1" ] && r_pkgs="$r_pkgs duckdb"
 dev_pkgs="roxygen2 pkgdown"
 [ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
 sys_tools="pandoc:pandoc qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
 pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
-chromium:chromium"
+chromium:chromium pg_ctlcluster:postgresql"
 
 missing_r() {
   Rscript --vanilla -e 'args <- commandArgs(TRUE);

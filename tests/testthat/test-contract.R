@@ -51,6 +51,7 @@ valid_calls <- list(
   tidy.mla = list(x = fx$fit),
   tidy.mla_boot = list(x = fx$bs),
   tidy.mla_annotator_agreement = list(x = fx$agr),
+  tidy.annotation_counts = list(x = as_annotation_counts(fx$long)),
   summary.mla_simulation = list(object = fx$sim),
   autoplot.mla = list(object = fx$fit),
   autoplot.mla_boot = list(object = fx$bs),

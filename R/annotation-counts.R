@@ -1,0 +1,248 @@
+# The sufficient-statistics contract (DESIGN.md, "Additions of the second
+# wave"): everything mla() and Hamming alpha need, without the records.
+# Per label, the items by their number of decisions m (count, sum x, sum
+# x (m - x)); a design histogram (items by records with decisions, stored
+# records and pairability); the annotators' record counts. A database
+# (annotations_long() on a lazy table), another engine (tables it wrote) or
+# an in-memory object (as_annotation_counts()) all produce the same object,
+# and every estimate computed from it equals the one on the records.
+
+#' Sufficient statistics of an annotation design
+#'
+#' `annotation_counts()` builds the summary that [mla()] and
+#' [krippendorff_alpha()] (`distance = "hamming"`) accept in place of the
+#' annotations, from plain tables computed elsewhere (a Spark job, a
+#' warehouse query, a parquet export). [annotations_long()] and
+#' [annotations_wide()] return the same object for a database table
+#' (`tbl_lazy`), and `as_annotation_counts()` summarises an in-memory
+#' [annotations][as_annotations] object. Results computed from it equal
+#' those on the records.
+#'
+#' @section The tables:
+#' For item \eqn{i} and label \eqn{j}, let \eqn{m_{ij}} be the number of
+#' non-missing decisions and \eqn{x_{ij}} the number of positive ones.
+#' * `labels`: one row per label and value of \eqn{m \ge 1}{m >= 1} that
+#'   occurs, columns `label`, `m`, `n_items` (items with
+#'   \eqn{m_{ij} = m}{m_ij = m}), `sum_x` (\eqn{\sum x_{ij}}{sum x_ij} over
+#'   those items), `sum_dis` (\eqn{\sum x_{ij}(m - x_{ij})}{sum x_ij (m - x_ij)}).
+#'   Labels or values of `m` without a row have no such items.
+#' * `design`: one row per kind of item, columns `n_records` (records of the
+#'   item with at least one decision), `pairable` (`TRUE` when some label of
+#'   the item has two or more decisions), `n_items`, and optionally
+#'   `n_stored` (records of the item, with or without decisions; default
+#'   `n_records`). Items without any decision have `n_records = 0`.
+#' * `annotators`: one row per annotator, columns `annotator` and
+#'   `n_records` (records with at least one decision).
+#'
+#' In SQL, with a table `d(item, annotator, label, value)`:
+#' ```
+#' -- labels
+#' SELECT label, m, COUNT(*) AS n_items, SUM(x) AS sum_x,
+#'        SUM(CAST(x AS BIGINT) * (m - x)) AS sum_dis
+#' FROM (SELECT item, label, COUNT(value) AS m, COALESCE(SUM(value), 0) AS x
+#'       FROM d GROUP BY item, label) c
+#' WHERE m > 0 GROUP BY label, m
+#' ```
+#'
+#' @section What needs the records:
+#' Item-level rows (`tidy(fit, level = "item")`), the set distances (Jaccard,
+#' MASI), [annotator_agreement()], [agreement_measures()] and [mla_boot()]
+#' need per-item or per-record data, which the summary does not hold: they
+#' stop with an error of class `mlagreement_error_needs_records`.
+#'
+#' @param labels A data frame of per-label tables (see the section below).
+#' @param design A data frame, the design histogram.
+#' @param annotators A data frame of annotators and their record counts.
+#' @param universe The declared label universe (character); default the
+#'   labels of `labels` in sorted order. Labels without rows count as labels
+#'   without decisions.
+#' @param single_label `TRUE` for a single-label design (every record selects
+#'   exactly one category): [mla()] then reports Fleiss' kappa, AC1 and
+#'   Brennan-Prediger.
+#' @return An object of class `annotation_counts`.
+#' @family annotation constructors
+#' @export
+#' @examples
+#' a <- annotations_long(bias_example, item, annotator, label, value)
+#' s <- as_annotation_counts(a)
+#' s
+#' all.equal(tidy(mla(s)), tidy(mla(a)))
+#'
+#' # the same summary from plain tables
+#' s2 <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+#'                         universe = s$labels)
+#' tidy(mla(s2))
+annotation_counts <- function(labels, design, annotators, universe = NULL,
+                              single_label = FALSE) {
+  check_data_frame(labels)
+  check_data_frame(design)
+  check_data_frame(annotators)
+  check_bool(single_label)
+  check_table_columns(labels, c("label", "m", "n_items", "sum_x", "sum_dis"))
+  check_table_columns(design, c("n_records", "pairable", "n_items"))
+  check_table_columns(annotators, c("annotator", "n_records"))
+  for (col in c("m", "n_items", "sum_x", "sum_dis")) check_count_column(labels, col, "labels")
+  for (col in c("n_records", "n_items", intersect("n_stored", names(design)))) {
+    check_count_column(design, col, "design")
+  }
+  check_count_column(annotators, "n_records", "annotators")
+  lab <- as.character(labels$label)
+  universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
+  if (is.null(design$n_stored)) design$n_stored <- design$n_records
+  tally <- tally_from_table(labels, universe)
+  new_annotation_counts(
+    tally = tally,
+    universe = universe,
+    design = design,
+    annotators = annotators,
+    single_label = single_label
+  )
+}
+
+# The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
+# and annotator tables with normalised (double) counts.
+new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
+                                  source = "tables") {
+  design <- fast_tibble(
+    n_records = as.double(design$n_records),
+    n_stored = as.double(design$n_stored),
+    pairable = as.logical(design$pairable),
+    n_items = as.double(design$n_items)
+  )
+  design <- design[order(design$n_records, design$n_stored, design$pairable), ]
+  annotators <- fast_tibble(annotator = annotators$annotator,
+                            n_records = as.double(annotators$n_records))
+  annotators <- annotators[order(annotators$annotator), ]
+  # the records of the largest item bound every m (as in new_annotations())
+  max_m <- max(1, design$n_stored, nrow(tally$cnt))
+  tally <- pad_tally(tally, max_m)
+  m <- seq_len(max_m)
+  structure(
+    list(
+      labels = universe,
+      tally = tally,
+      design = design,
+      annotators = annotators,
+      n_items = sum(design$n_items),
+      n_annotators = nrow(annotators),
+      n_records = sum(design$n_records * design$n_items),
+      n_stored_records = sum(design$n_stored * design$n_items),
+      n_decisions = sum(m * tally$cnt),
+      annotator_records = annotators$n_records,
+      single_label = if (single_label) TRUE else NULL,
+      source = source
+    ),
+    class = "annotation_counts"
+  )
+}
+
+#' @rdname annotation_counts
+#' @param x An [annotations][as_annotations] object.
+#' @export
+as_annotation_counts <- function(x) {
+  check_inherits(x, "annotations", "as_annotations", class = "counts_input")
+  t <- label_tally(x)
+  stored <- if (is_dense_layout(x)) x$item_annotators else tabulate(x$item, n_items(x))
+  # one row per distinct (n_records, n_stored, pairable), by an exact numeric key
+  span <- max(stored) + 1
+  key <- (as.double(stored) * span + x$item_annotators) * 2 + (t$n_pairable > 0L)
+  keys <- sort(unique(key))
+  design <- data.frame(n_records = (keys %/% 2) %% span, n_stored = (keys %/% 2) %/% span,
+                       pairable = keys %% 2 == 1, n_items = tabulate(match(key, keys), length(keys)))
+  new_annotation_counts(
+    tally = list(cnt = t$cnt, sx = t$sx, sdis = t$sdis),
+    universe = x$labels,
+    design = design,
+    annotators = data.frame(annotator = as.character(x$annotators),
+                            n_records = x$annotator_records),
+    single_label = is_single_label(x),
+    source = "memory"
+  )
+}
+
+#' @rdname annotation_counts
+#' @export
+is_annotation_counts <- function(x) inherits(x, "annotation_counts")
+
+# Per-label tables (label, m, n_items, sum_x, sum_dis) -> max_m x k matrices.
+tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
+  j <- match(as.character(labels$label), universe)
+  m <- as.double(labels$m)
+  max_m <- max(1, m)
+  k <- length(universe)
+  cnt <- sx <- sdis <- matrix(0, max_m, k)
+  idx <- cbind(m, j)
+  if (anyDuplicated(paste(m, j))) {
+    mla_abort(c("{.arg labels} must have one row per (label, m).",
+                "x" = "Repeated: {format_first(unique(paste0(labels$label, ', m = ', m)[duplicated(paste(m, j))]))}."),
+              class = "counts_table", call = call)
+  }
+  cnt[idx] <- as.double(labels$n_items)
+  sx[idx] <- as.double(labels$sum_x)
+  sdis[idx] <- as.double(labels$sum_dis)
+  bad <- which(sx[idx] > m * cnt[idx] | sdis[idx] > m * m / 4 * cnt[idx])
+  if (length(bad) > 0) {
+    mla_abort(c("{.arg labels} must have {.code sum_x <= m * n_items} and {.code sum_dis <= m^2 n_items / 4}.",
+                "x" = "Row {bad[1]} (label {.val {as.character(labels$label[bad[1]])}}, m = {m[bad[1]]}) does not."),
+              class = "counts_table", call = call)
+  }
+  list(cnt = cnt, sx = sx, sdis = sdis)
+}
+
+pad_tally <- function(tally, max_m) {
+  pad <- function(t) {
+    if (nrow(t) >= max_m) return(t)
+    rbind(t, matrix(0, max_m - nrow(t), ncol(t)))
+  }
+  list(cnt = pad(tally$cnt), sx = pad(tally$sx), sdis = pad(tally$sdis))
+}
+
+check_table_columns <- function(df, cols, arg = rlang::caller_arg(df), call = rlang::caller_env()) {
+  missing <- setdiff(cols, names(df))
+  if (length(missing) > 0) {
+    mla_abort(c("{.arg {arg}} must have columns {.field {cols}}.",
+                "x" = "Missing: {.field {missing}}."),
+              class = "counts_table", call = call)
+  }
+}
+
+check_count_column <- function(df, col, arg, call = rlang::caller_env()) {
+  v <- suppressWarnings(as.double(normalise_count(df[[col]])))
+  bad <- which(is.na(v) | v < 0 | v != round(v))
+  if (length(bad) > 0) {
+    mla_abort(c("Column {.field {col}} of {.arg {arg}} must hold whole numbers >= 0.",
+                "x" = "Row {bad[1]} is {.val {format(df[[col]][bad[1]])}}."),
+              class = "counts_table", call = call)
+  }
+}
+
+check_universe_labels <- function(universe, lab, call = rlang::caller_env()) {
+  check_label_universe(universe, arg = "universe", call = call)
+  universe <- as.character(universe)
+  extra <- setdiff(lab, universe)
+  if (length(extra) > 0) {
+    mla_abort(c("Every label of {.arg labels} must be in {.arg universe}.",
+                "x" = "Undeclared: {.val {extra}}."), class = "unknown_label", call = call)
+  }
+  universe
+}
+
+# Counts as doubles, whatever the driver returned (integer, double, bigint
+# as integer64, numeric as character).
+normalise_count <- function(v) {
+  if (inherits(v, "integer64") || is.character(v)) return(as.numeric(as.character(v)))
+  as.double(v)
+}
+
+abort_needs_records <- function(what, arg = "x", call = rlang::caller_env()) {
+  mla_abort(
+    c("{.arg {arg}} must hold the annotation records for {what}, not a summary of them.",
+      "x" = "It is an {.cls annotation_counts} summary (from a database table or {.fn annotation_counts})."),
+    class = "needs_records", call = call
+  )
+}
+
+#' @export
+as_annotations.annotation_counts <- function(x, ...) {
+  abort_needs_records("this analysis", call = rlang::caller_env())
+}

@@ -1,0 +1,267 @@
+# annotations_long() and annotations_wide() on a dbplyr lazy table: every
+# check and every aggregation runs in the database, and only the summary
+# (annotation-counts.R) comes back: k x max_m label rows, a design histogram,
+# one row per annotator. Written for dplyr 1.0.10 / dbplyr 2.3.0 (Debian).
+# Rules that keep the SQL portable across engines:
+# * integer sums only, no division (one engine's integer division gives 0);
+# * x (m - x) cast to BIGINT, where a 32-bit engine type could overflow;
+# * SUM over no rows is NULL: coalesced; counts normalised to double after
+#   collect() (drivers return integer, double, integer64 or numeric text);
+# * tables have no row order, so "first offender" means first in the order
+#   item, annotator, label, and duplicates = "first"/"last" is refused.
+
+annotations_long_db <- function(data, item, annotator, label, value, labels, duplicates,
+                                single_label, call = rlang::caller_env()) {
+  proto <- lazy_prototype(data, call)
+  cols <- c(item = lazy_column(item, proto, "item", call),
+            annotator = lazy_column(annotator, proto, "annotator", call),
+            label = lazy_column(label, proto, "label", call))
+  has_value <- !rlang::quo_is_null(value)
+  if (has_value) cols <- c(cols, value = lazy_column(value, proto, "value", call))
+  check_bool(single_label, call = call)
+  if (single_label) {
+    mla_abort(c("{.arg single_label} must be {.code FALSE} for a database table.",
+                "i" = "Collect the table and call {.fn annotations_long} on the data frame."),
+              class = "db_unsupported", call = call)
+  }
+  check_db_duplicates(duplicates, call)
+  d <- dplyr::select(data, !!!rlang::syms(cols))
+  if (has_value) d <- db_binary_value(d, "value", proto[[cols[["value"]]]], call)
+  db_check_rows(d, has_value, call)
+  universe <- db_label_universe(d, labels, has_value, call)
+  if (has_value) {
+    db_check_values(d, "value", c("item", "annotator", "label"), "value", call)
+  }
+  db_check_duplicates(d, c("item", "annotator", "label"), if (has_value) "decision" else "row", call)
+  if (has_value) {
+    db_decision_counts(d, universe)
+  } else {
+    db_check_selected_shape(d, universe, proto, names(cols), call)
+    db_selected_counts(d, universe)
+  }
+}
+
+annotations_wide_db <- function(data, item, annotator, labels, duplicates,
+                                call = rlang::caller_env()) {
+  proto <- lazy_prototype(data, call)
+  cols <- c(item = lazy_column(item, proto, "item", call),
+            annotator = lazy_column(annotator, proto, "annotator", call))
+  label_cols <- names(select_columns(labels, proto, "labels", call = call))
+  check_db_duplicates(duplicates, call)
+  d <- dplyr::select(data, !!!rlang::syms(cols), !!!rlang::syms(label_cols))
+  for (nm in label_cols) d <- db_binary_value(d, nm, proto[[nm]], call)
+  db_check_rows(d, FALSE, call, label = FALSE)
+  for (nm in label_cols) db_check_values(d, nm, c("item", "annotator"), nm, call)
+  db_check_duplicates(d, c("item", "annotator"), "row", call)
+  # one long table of decisions: a UNION ALL of one SELECT per label column
+  parts <- lapply(label_cols, function(nm) {
+    dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
+  })
+  long <- Reduce(dplyr::union_all, parts)
+  db_decision_counts(long, label_cols)
+}
+
+# A zero-row local copy of the table: its column names and R types.
+lazy_prototype <- function(data, call) {
+  if (!rlang::is_installed(c("dplyr", "dbplyr"))) {
+    mla_abort("Packages {.pkg dplyr} and {.pkg dbplyr} must be installed for database tables.",
+              class = "db_packages", call = call)
+  }
+  proto <- tryCatch(
+    dplyr::collect(utils::head(data, 0L)),
+    # a simulated connection (dbplyr::lazy_frame()) runs no query: names only
+    error = function(e) {
+      if (!inherits(data$src$con, "TestConnection")) stop(e)
+      cols <- colnames(data)
+      tibble::as_tibble(stats::setNames(rep(list(integer()), length(cols)), cols))
+    }
+  )
+  attr(proto, "mla_source") <- data
+  proto
+}
+
+lazy_column <- function(quo, proto, arg, call) {
+  names(select_columns(quo, proto, arg, one = TRUE, call = call))
+}
+
+check_db_duplicates <- function(duplicates, call) {
+  duplicates <- check_choice(duplicates, c("error", "first", "last"), arg_name = "duplicates",
+                             call = call)
+  if (duplicates != "error") {
+    mla_abort(c("{.arg duplicates} must be {.val error} for a database table.",
+                "x" = "Database tables have no row order, so no row is the {.val {duplicates}}.",
+                "i" = "Remove the repeats in the database (e.g. keep the latest by a timestamp)."),
+              class = "db_unsupported", call = call)
+  }
+}
+
+# The value column as integer 0/1 in SQL: booleans become 0/1, text "0"/"1"
+# becomes 0/1 after a check that no other text occurs.
+db_binary_value <- function(d, col, proto_col, call) {
+  sym <- rlang::sym(col)
+  if (is.logical(proto_col)) {
+    return(dplyr::mutate(d, !!col := ifelse(!!sym, 1L, 0L)))
+  }
+  if (is.character(proto_col) || is.factor(proto_col)) {
+    bad <- dplyr::filter(d, !is.na(!!sym), !(!!sym %in% c("0", "1")))
+    first <- collect_rows(dplyr::arrange(bad, item, annotator), 1L)
+    if (nrow(first) > 0) {
+      n_bad <- db_count(bad)
+      mla_abort(
+        c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
+          "x" = "It holds text other than {.val 0} and {.val 1} ({n_bad} row{?s}); first (by item, annotator): {.val {as.character(first[[col]])}}.",
+          "i" = "Recode it in the database, after checking what each value means."),
+        class = "value_type", call = call
+      )
+    }
+    return(dplyr::mutate(d, !!col := ifelse(!!sym == "1", 1L, 0L)))
+  }
+  if (!is.numeric(proto_col)) {
+    mla_abort(c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
+                "x" = "It holds {.cls {class(proto_col)[1]}} values."),
+              class = "value_type", call = call)
+  }
+  d
+}
+
+collect_rows <- function(q, n) dplyr::collect(utils::head(q, n))
+
+db_count <- function(q) {
+  normalise_count(dplyr::collect(dplyr::summarise(dplyr::ungroup(q), n_rows = n()))$n_rows)
+}
+
+# Empty tables, NULL ids and (with decisions) NULL labels, in one query.
+db_check_rows <- function(d, has_value, call, label = TRUE) {
+  checks <- list(n_rows = quote(n()),
+                 na_item = quote(sum(ifelse(is.na(item), 1L, 0L), na.rm = TRUE)),
+                 na_annotator = quote(sum(ifelse(is.na(annotator), 1L, 0L), na.rm = TRUE)))
+  if (label && has_value) {
+    checks$na_label <- quote(sum(ifelse(is.na(label), 1L, 0L), na.rm = TRUE))
+  }
+  s <- lapply(dplyr::collect(dplyr::summarise(d, !!!checks)), normalise_count)
+  if (s$n_rows == 0) {
+    mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
+  }
+  for (id in c("item", "annotator")) {
+    n_na <- s[[paste0("na_", id)]]
+    if (n_na > 0) {
+      others <- setdiff(c("item", "annotator", if (label) "label"), id)
+      first <- collect_rows(dplyr::arrange(dplyr::filter(d, is.na(!!rlang::sym(id))),
+                                           !!!rlang::syms(others)), 1L)
+      mla_abort(
+        c("Column {.arg {id}} must not contain {.code NA}.",
+          "x" = "{n_na} {.code NULL} id{?s}; first (by {paste(others, collapse = ', ')}): {describe_db_row(first, others)}."),
+        class = "na_id", call = call
+      )
+    }
+  }
+  if (!is.null(s$na_label) && s$na_label > 0) {
+    first <- collect_rows(dplyr::arrange(dplyr::filter(d, is.na(label)), item, annotator), 1L)
+    mla_abort(
+      c("Column {.arg label} must not be {.code NA} when {.arg value} is given.",
+        "x" = "{s$na_label} row{?s} with label {.code NULL}; first: {describe_db_row(first, c('item', 'annotator'))}.",
+        "i" = "A missing decision is a {.code NA} value, not a {.code NA} label."),
+      class = "na_label", call = call
+    )
+  }
+}
+
+describe_db_row <- function(row, cols) {
+  paste(paste(cols, vapply(cols, function(cl) format(row[[cl]][1]), "")), collapse = ", ")
+}
+
+# The declared universe (labels, else the sorted distinct labels, as in
+# memory) and the check that every label in the table is declared.
+db_label_universe <- function(d, labels, has_value, call) {
+  seen <- dplyr::collect(dplyr::distinct(d, label))$label
+  universe <- label_universe(seen, labels, call = call)
+  if (!has_value) check_label_names(universe, call = call)
+  unknown <- setdiff(as.character(seen[!is.na(seen)]), universe)
+  if (length(unknown) > 0) {
+    mla_abort(
+      c("Every label in column {.arg label} must be in the declared label universe.",
+        "x" = "{length(unknown)} undeclared label{?s}: {.val {utils::head(sort(unknown), 5)}}.",
+        "i" = "Declare it in {.arg labels}, or drop those rows on purpose."),
+      class = "unknown_label", call = call
+    )
+  }
+  universe
+}
+
+# Values other than 0, 1 and NULL: counted, and the first one named.
+db_check_values <- function(d, col, keys, arg, call) {
+  sym <- rlang::sym(col)
+  bad <- dplyr::filter(d, !is.na(!!sym), !!sym != 0, !!sym != 1)
+  first <- collect_rows(dplyr::arrange(bad, !!!rlang::syms(keys)), 1L)
+  if (nrow(first) == 0) return(invisible())
+  n_bad <- db_count(bad)
+  mla_abort(
+    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+      "x" = "{n_bad} invalid value{?s}; first ({describe_db_row(first, keys)}): {.val {format(first[[col]][1], digits = 17)}}."),
+    class = "value", call = call
+  )
+}
+
+# Repeated keys (an (item, annotator) pair repeating a decision or a row).
+db_check_duplicates <- function(d, keys, what, call) {
+  reps <- dplyr::filter(db_count_by(d, !!!rlang::syms(keys), name = "n_rows"), n_rows > 1)
+  pairs <- dplyr::distinct(reps, item, annotator)
+  shown <- collect_rows(dplyr::arrange(pairs, item, annotator), 5L)
+  if (nrow(shown) == 0) return(invisible())
+  n_pairs <- db_count(pairs)
+  s <- dplyr::collect(dplyr::summarise(reps, surplus = sum(n_rows - 1L, na.rm = TRUE)))
+  n_surplus <- normalise_count(s$surplus)
+  n_rows <- db_count(d)
+  surplus <- paste0(format_count(n_surplus), " surplus ", what, if (n_surplus > 1) "s",
+                    " (", format_percent_exact(n_surplus / n_rows), " of the rows)")
+  desc <- paste0("(", format(shown$item), ", ", format(shown$annotator), ")")
+  mla_abort(
+    c("Each (item, annotator) pair must appear once in {.arg data}.",
+      "x" = "{n_pairs} pair{?s} repeat{?s/}, with {surplus}: {format_first(trimws(desc))}.",
+      "i" = "Remove the repeats in the database first."),
+    class = "duplicates", call = call
+  )
+}
+
+# count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
+db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
+
+# Columns and dbplyr's n() in the dplyr verbs of this file and
+# annotations-db-counts.R (tidy evaluation, not R variables).
+utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows",
+                         "n_sel", "dec", "n_records", "n_stored", "pairable", "max_m"))
+
+#' The SQL behind a database summary
+#'
+#' `annotation_queries()` returns the three aggregation queries that
+#' [annotations_long()] runs on a database table, as lazy tables: print them
+#' with `dplyr::show_query()`, run them elsewhere, or `collect()` them and
+#' pass the results to [annotation_counts()]. No check is run: this is the
+#' SQL for data engineers, not a replacement for [annotations_long()].
+#'
+#' @param data A `tbl_lazy` (dbplyr) table.
+#' @inheritParams annotations_long
+#' @return A list of three lazy tables: `labels` (per label and number of
+#'   decisions; for selected-label tables only labels and m with a positive),
+#'   `design` (for selected-label tables: items by records, column `m`) and
+#'   `annotators`.
+#' @export
+#' @examplesIf rlang::is_installed(c("dbplyr", "RSQLite"))
+#' d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+#'                         con = dbplyr::simulate_postgres())
+#' q <- annotation_queries(d, item, annotator, label, value)
+#' dplyr::show_query(q$labels)
+annotation_queries <- function(data, item, annotator, label, value = NULL) {
+  check_inherits(data, "tbl_lazy", "dplyr::tbl", class = "db_input")
+  proto <- lazy_prototype(data, rlang::current_env())
+  cols <- c(item = lazy_column(rlang::enquo(item), proto, "item", rlang::current_env()),
+            annotator = lazy_column(rlang::enquo(annotator), proto, "annotator", rlang::current_env()),
+            label = lazy_column(rlang::enquo(label), proto, "label", rlang::current_env()))
+  value <- rlang::enquo(value)
+  if (rlang::quo_is_null(value)) {
+    return(db_selected_queries(dplyr::select(data, !!!rlang::syms(cols))))
+  }
+  cols <- c(cols, value = lazy_column(value, proto, "value", rlang::current_env()))
+  d <- dplyr::select(data, !!!rlang::syms(cols))
+  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], rlang::current_env()))
+}

@@ -1,0 +1,62 @@
+# Long, selected-label and wide data frames of a dense 0/1/NA array, and the
+# comparison of a database summary with the in-memory object of the same
+# data, for test-database.R.
+
+array_long <- function(arr) {
+  d <- dim(arr)
+  data.frame(
+    item = rep(seq_len(d[1]), times = d[2] * d[3]),
+    annotator = paste0("a", rep(rep(seq_len(d[2]), each = d[1]), times = d[3])),
+    label = rep(paste0("L", seq_len(d[3])), each = d[1] * d[2]),
+    value = as.vector(arr),
+    stringsAsFactors = FALSE
+  )
+}
+
+# One row per selected label of each record without missing decisions; a
+# record with nothing selected has one row with label NA.
+array_selected <- function(arr) {
+  d <- dim(arr)
+  rows <- list()
+  for (i in seq_len(d[1])) for (a in seq_len(d[2])) {
+    v <- arr[i, a, ]
+    if (anyNA(v)) next
+    lab <- if (any(v == 1L)) paste0("L", which(v == 1L)) else NA_character_
+    rows[[length(rows) + 1L]] <- data.frame(item = i, annotator = paste0("a", a), label = lab,
+                                            stringsAsFactors = FALSE)
+  }
+  do.call(rbind, rows)
+}
+
+array_wide <- function(arr) {
+  d <- dim(arr)
+  w <- data.frame(item = rep(seq_len(d[1]), d[2]), annotator = paste0("a", rep(seq_len(d[2]), each = d[1])))
+  for (j in seq_len(d[3])) w[[paste0("L", j)]] <- as.vector(arr[, , j])
+  w
+}
+
+# Every estimate the summary supports equals the in-memory one.
+expect_same_estimates <- function(s, a, tolerance = 1e-12) {
+  expect_s3_class(s, "annotation_counts")
+  fit_s <- mla(s)
+  fit_a <- mla(a)
+  # point values (the analytic standard errors need per-item counts)
+  expect_equal(tidy(fit_s, conf.int = FALSE), tidy(fit_a, conf.int = FALSE), tolerance = tolerance)
+  expect_equal(tidy(fit_s, level = "label", conf.int = FALSE),
+               tidy(fit_a, level = "label", conf.int = FALSE), tolerance = tolerance)
+  expect_true(all(is.na(suppressMessages(tidy(fit_s))$std.error)))
+  expect_equal(glance(fit_s), glance(fit_a), tolerance = tolerance)
+  expect_equal(fit_s$notes, fit_a$notes)
+  expect_equal(suppressWarnings(krippendorff_alpha(s, "hamming")),
+               suppressWarnings(krippendorff_alpha(a, "hamming")), tolerance = tolerance)
+  ref <- as_annotation_counts(a)
+  expect_equal(tidy(s, "labels"), tidy(ref, "labels"))
+  expect_equal(tidy(s, "design"), tidy(ref, "design"))
+  expect_equal(s$n_annotators, ref$n_annotators)
+}
+
+# Estimable designs only (the shapes of helper-property.R all are).
+database_designs <- function(n, selected = FALSE) {
+  shapes <- if (selected) setdiff(property_shapes, "cells") else property_shapes
+  lapply(seq_len(n), function(i) random_property_design(shapes[(i - 1) %% length(shapes) + 1]))
+}

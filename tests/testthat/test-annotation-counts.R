@@ -1,0 +1,73 @@
+# The sufficient-statistics summary: built from records or from plain
+# tables, it gives the estimates of the records; what needs records says so.
+
+test_that("a summary of the records gives the records' estimates", {
+  withr::local_seed(140)
+  for (design in database_designs(24)) {
+    a <- as_annotations(design$array)
+    expect_same_estimates(as_annotation_counts(a), a)
+    long <- array_long(design$array)
+    b <- annotations_long(long, item, annotator, label, value)
+    expect_same_estimates(as_annotation_counts(b), b)
+  }
+})
+
+test_that("annotation_counts() from plain tables round-trips", {
+  a <- bias_annotations()
+  s <- as_annotation_counts(a)
+  s2 <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                          universe = a$labels)
+  expect_same_estimates(s2, a)
+  # engines return integer64 or numeric text for BIGINT sums
+  lab <- tidy(s, "labels")
+  lab$sum_dis <- as.character(lab$sum_dis)
+  s3 <- annotation_counts(lab, tidy(s, "design"), tidy(s, "annotators"), universe = a$labels)
+  expect_equal(tidy(mla(s3), conf.int = FALSE), tidy(mla(a), conf.int = FALSE), tolerance = 1e-12)
+  used <- sprintf("L%02d", 1:11)
+  expect_equal(tidy(mla(s2, labels = used), level = "label", conf.int = FALSE),
+               tidy(mla(a, labels = used), level = "label", conf.int = FALSE), tolerance = 1e-12)
+  # without a universe, only the labels with rows (all 31 have rows here)
+  expect_equal(annotation_counts(tidy(s, "labels"), tidy(s, "design"),
+                                 tidy(s, "annotators"))$labels, a$labels)
+})
+
+test_that("single-label summaries report the categorical coefficients", {
+  codes <- matrix(c("a", "a", "b", NA, "b", "b", "a", "c", "c", "c", "a", "b"), nrow = 4)
+  a <- as_annotations(codes)
+  s <- as_annotation_counts(a)
+  expect_equal(tidy(mla(s), conf.int = FALSE), tidy(mla(a), conf.int = FALSE), tolerance = 1e-12)
+  expect_equal(krippendorff_alpha(s, "hamming"), krippendorff_alpha(a, "hamming"),
+               tolerance = 1e-12)
+})
+
+test_that("what needs the records refuses a summary", {
+  a <- bias_annotations()
+  s <- as_annotation_counts(a)
+  fit <- mla(s)
+  expect_mla_snapshot(tidy(fit, level = "item"))
+  expect_error(krippendorff_alpha(s), class = "mlagreement_error_needs_records")
+  expect_error(annotator_agreement(s), class = "mlagreement_error_needs_records")
+  expect_error(agreement_measures(s), class = "mlagreement_error_needs_records")
+  expect_error(mla_boot(fit, R = 5), class = "mlagreement_error_needs_records")
+  expect_snapshot(s)
+  expect_snapshot(fit)
+})
+
+test_that("bad tables are refused", {
+  s <- as_annotation_counts(bias_annotations())
+  lab <- tidy(s, "labels")
+  des <- tidy(s, "design")
+  ann <- tidy(s, "annotators")
+  expect_mla_snapshot(annotation_counts(lab[-2], des, ann))
+  bad <- lab
+  bad$sum_x[1] <- 99
+  expect_mla_snapshot(annotation_counts(bad, des, ann))
+  bad <- lab
+  bad$n_items[2] <- -1
+  expect_error(annotation_counts(bad, des, ann), class = "mlagreement_error_counts_table")
+  expect_error(annotation_counts(rbind(lab, lab[1, ]), des, ann),
+               class = "mlagreement_error_counts_table")
+  expect_error(annotation_counts(lab, des, ann, universe = "L01"),
+               class = "mlagreement_error_unknown_label")
+  expect_error(as_annotation_counts(lab), class = "mlagreement_error_counts_input")
+})

@@ -1,0 +1,154 @@
+# annotations_long()/annotations_wide() on database tables: the summary they
+# return gives the in-memory estimates, and bad tables give the in-memory
+# errors. SQLite always; PostgreSQL as a real server (helper-postgres.R).
+
+engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
+
+for (engine in names(engines)) {
+  test_that(paste0(engine, ": decisions tables give the in-memory estimates"), {
+    con <- engines[[engine]]()
+    withr::local_seed(14)
+    for (design in database_designs(16)) {
+      arr <- design$array
+      long <- array_long(arr)
+      universe <- paste0("L", seq_len(dim(arr)[3]))
+      s <- annotations_long(db_table(con, long), item, annotator, label, value, labels = universe)
+      a <- annotations_long(long, item, annotator, label, value, labels = universe)
+      expect_same_estimates(s, a)
+      # only the decided cells stored: whole missing vectors disappear
+      kept <- long[!is.na(long$value), ]
+      s2 <- annotations_long(db_table(con, kept), item, annotator, label, value, labels = universe)
+      expect_same_estimates(s2, annotations_long(kept, item, annotator, label, value, labels = universe))
+    }
+  })
+
+  test_that(paste0(engine, ": selected-label and wide tables give the in-memory estimates"), {
+    con <- engines[[engine]]()
+    withr::local_seed(15)
+    for (design in database_designs(14, selected = TRUE)) {
+      arr <- design$array
+      universe <- paste0("L", seq_len(dim(arr)[3]))
+      sel <- array_selected(arr)
+      s <- suppressWarnings(annotations_long(db_table(con, sel), item, annotator, label,
+                                             labels = universe))
+      a <- suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe))
+      expect_same_estimates(s, a)
+      wide <- array_wide(arr)
+      s <- annotations_wide(db_table(con, wide), item, annotator, starts_with("L"))
+      a <- annotations_wide(wide, item, annotator, starts_with("L"))
+      expect_same_estimates(s, a)
+    }
+  })
+
+  test_that(paste0(engine, ": the worked example and a label subset"), {
+    con <- engines[[engine]]()
+    ex <- bias_example
+    ex$label <- as.character(ex$label)
+    a <- annotations_long(bias_example, item, annotator, label, value)
+    s <- annotations_long(db_table(con, ex), item, annotator, label, value)
+    expect_same_estimates(s, a)
+    used <- sprintf("L%02d", 1:11)
+    expect_equal(tidy(mla(s, labels = used), level = "label", conf.int = FALSE),
+                 tidy(mla(a, labels = used), level = "label", conf.int = FALSE), tolerance = 1e-12)
+    sel <- ex[ex$value == 1, c("item", "annotator", "label")]
+    s <- annotations_long(db_table(con, sel), item, annotator, label, labels = levels(bias_example$label))
+    expect_same_estimates(s, a)
+  })
+
+  test_that(paste0(engine, ": bad tables give the in-memory errors"), {
+    con <- engines[[engine]]()
+    ex <- bias_example
+    ex$label <- as.character(ex$label)
+    bad_value <- ex
+    bad_value$value[5] <- 2
+    bad_id <- ex
+    bad_id$item[7] <- NA
+    bad_ann <- ex
+    bad_ann$annotator[9] <- NA
+    repeated <- rbind(ex, ex[3, ])
+    na_label <- ex
+    na_label$label[4] <- NA
+    cases <- list(value = bad_value, na_id = bad_id, na_id = bad_ann, duplicates = repeated,
+                  na_label = na_label)
+    for (i in seq_along(cases)) {
+      cls <- paste0("mlagreement_error_", names(cases)[i])
+      expect_error(annotations_long(cases[[i]], item, annotator, label, value), class = cls)
+      expect_error(annotations_long(db_table(con, cases[[i]]), item, annotator, label, value),
+                   class = cls)
+    }
+    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  labels = c("L01", "L02")),
+                 class = "mlagreement_error_unknown_label")
+    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  duplicates = "first"),
+                 class = "mlagreement_error_db_unsupported")
+    wide <- array_wide(array(c(0L, 1L, 1L, 1L, 0L, 3L), c(2, 3, 1)))
+    expect_error(annotations_wide(db_table(con, wide), item, annotator, L1),
+                 class = "mlagreement_error_value")
+    wide$L1[wide$L1 == 3L] <- 1L
+    expect_error(annotations_wide(db_table(con, rbind(wide, wide[1, ])), item, annotator, L1),
+                 class = "mlagreement_error_duplicates")
+  })
+}
+
+test_that("database errors name the first offender", {
+  con <- local_sqlite_connection()
+  ex <- bias_example
+  ex$label <- as.character(ex$label)
+  bad <- ex
+  bad$value[c(5, 40)] <- c(2, 0.5)
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value))
+  bad <- ex
+  bad$item[c(7, 8)] <- NA
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value))
+  expect_snapshot(error = TRUE,
+                  annotations_long(db_table(con, rbind(ex, ex[3:4, ])), item, annotator, label, value))
+  expect_snapshot(annotations_long(db_table(con, ex), item, annotator, label, value))
+})
+
+test_that("logical and text values are read as in memory", {
+  con <- local_sqlite_connection()
+  df <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"),
+                   label = "x", value = c(TRUE, FALSE, TRUE, NA))
+  txt <- transform(df, value = ifelse(value, "1", "0"))
+  a <- annotations_long(df, item, annotator, label, value)
+  expect_same_estimates(annotations_long(db_table(con, df), item, annotator, label, value), a)
+  expect_same_estimates(annotations_long(db_table(con, txt), item, annotator, label, value), a)
+  txt$value[2] <- "yes"
+  expect_error(annotations_long(db_table(con, txt), item, annotator, label, value),
+               class = "mlagreement_error_value_type")
+})
+
+test_that("the summary's SQL in warehouse dialects (simulated connections)", {
+  skip_if_not_installed("dbplyr")
+  # Spark SQL shares Hive's dialect; Spark itself is not installed here
+  dialects <- list(hive = dbplyr::simulate_hive, snowflake = dbplyr::simulate_snowflake,
+                   redshift = dbplyr::simulate_redshift, mssql = dbplyr::simulate_mssql)
+  for (nm in names(dialects)) {
+    d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+                            con = dialects[[nm]]())
+    q <- annotation_queries(d, item, annotator, label, value)
+    expect_snapshot(dplyr::show_query(q$labels))
+  }
+  d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", con = dbplyr::simulate_hive())
+  q <- annotation_queries(d, item, annotator, label)
+  expect_snapshot(dplyr::show_query(q$labels))
+  expect_snapshot(dplyr::show_query(q$design))
+})
+
+test_that("duckdb: decisions and selected labels give the in-memory estimates", {
+  con <- local_duckdb_connection()
+  withr::local_seed(16)
+  for (design in database_designs(8, selected = TRUE)) {
+    arr <- design$array
+    universe <- paste0("L", seq_len(dim(arr)[3]))
+    long <- array_long(arr)
+    expect_same_estimates(
+      annotations_long(db_table(con, long), item, annotator, label, value, labels = universe),
+      annotations_long(long, item, annotator, label, value, labels = universe))
+    sel <- array_selected(arr)
+    expect_same_estimates(
+      suppressWarnings(annotations_long(db_table(con, sel), item, annotator, label, labels = universe)),
+      suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe)))
+  }
+})
