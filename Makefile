@@ -1,7 +1,8 @@
 # Two entry points used by the README and CI:
 #   make demo   install dependencies and the package, print the agreement report
 #               of the paper's worked example
-#   make check  install dependencies, then R CMD check --as-cran (tests, vignettes)
+#   make check  install dependencies, start PostgreSQL, then R CMD check --as-cran
+#               (tests, vignettes)
 #   make site   the pkgdown site in docs/, built without network access
 # The package is installed from the built tarball, so that the vignettes
 # (vignette("mlagreement")) are installed with it.
@@ -28,8 +29,12 @@ demo: install
 build: deps
 	R CMD build .
 
+# PostgreSQL (installed by deps) runs for the database tests, and is stopped
+# after only if this started it; the last line stays check.sh's summary.
 check: build
-	bash tools/check.sh $(TARBALL)
+	bash tools/postgres.sh start
+	status=0; bash tools/check.sh $(TARBALL) || status=$$?; \
+	  bash tools/postgres.sh stop >/dev/null 2>&1; exit $$status
 
 test: install
 	$(RSCRIPT) -e 'testthat::test_local(reporter = "summary")'
