@@ -7,6 +7,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/estimators.h"
+#include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/estimators.h"
+#include "mlagreement/replicate_stats.h"
 #include "mlagreement/influence.h"
 #include "mlagreement/single_label.h"
 

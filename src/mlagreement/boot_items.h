@@ -15,6 +15,7 @@
 
 #include "boot_units.h"
 #include "estimators.h"
+#include "replicate_stats.h"
 #include "label_table.h"
 #include "rng.h"
 #include "threads.h"
