@@ -28,6 +28,8 @@
 #'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
 #'   row whose label is `NA` is a record without a category (missing). Records
 #'   that select no or several categories are an error.
+#' @param threads Number of threads of the counting pass; results do not
+#'   depend on it.
 #' @param duplicates What to do when an (item, annotator) pair repeats a
 #'   decision: `"error"` (default) reports how many pairs repeat and the first
 #'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
@@ -45,7 +47,8 @@
 #' )
 #' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
-                             duplicates = c("error", "first", "last"), single_label = FALSE) {
+                             duplicates = c("error", "first", "last"), single_label = FALSE,
+                             threads = mla_threads()) {
   if (inherits(data, "tbl_lazy")) {
     return(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
                                rlang::enquo(label), rlang::enquo(value), labels, duplicates,
@@ -120,7 +123,8 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
       check_selected_shape(values, universe, data, names(used))
     }
   }
-  a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe)
+  a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe,
+                       threads = check_threads(threads))
   if (single_label) a <- mark_single_label(a)
   a
 }

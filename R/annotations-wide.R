@@ -9,6 +9,8 @@
 #'   each: item ids and annotator ids.
 #' @param labels <[`tidy-select`][tidyselect::language]> The label columns
 #'   (0/1/`NA`, logical or numeric). Their names are the label universe.
+#' @param threads Number of threads of the counting pass; results do not
+#'   depend on it.
 #' @param duplicates What to do with repeated (item, annotator) rows:
 #'   `"error"` (default), or keep the `"first"` / `"last"` in row order.
 #' @return An object of class `annotations`.
@@ -23,7 +25,7 @@
 #' )
 #' annotations_wide(wide, item, coder, c(joy, anger))
 annotations_wide <- function(data, item, annotator, labels,
-                             duplicates = c("error", "first", "last")) {
+                             duplicates = c("error", "first", "last"), threads = mla_threads()) {
   if (inherits(data, "tbl_lazy")) {
     return(annotations_wide_db(data, rlang::enquo(item), rlang::enquo(annotator),
                                rlang::enquo(labels), duplicates))
@@ -49,5 +51,5 @@ annotations_wide <- function(data, item, annotator, labels,
   values <- matrix(NA_integer_, sum(keep), length(universe))
   for (j in seq_along(universe)) values[, j] <- as.integer(data[[universe[j]]][keep])
   new_annotations(values, "records", it$codes[keep], an$codes[keep], it$keys, an$keys,
-                  universe)
+                  universe, threads = check_threads(threads))
 }

@@ -25,6 +25,8 @@
 #'
 #' @param x An array, matrix or `annotations` object.
 #' @param ... Arguments passed to methods; must be empty for the array method.
+#' @param threads Number of threads of the counting pass (array and matrix
+#'   methods); results do not depend on it.
 #' @param labels For the categorical matrix method: the declared label
 #'   universe (all possible codes, including those no one used). Codes outside
 #'   it are an error.
@@ -66,8 +68,9 @@ as_annotations.default <- function(x, ...) {
 
 #' @rdname as_annotations
 #' @export
-as_annotations.array <- function(x, ...) {
+as_annotations.array <- function(x, ..., threads = mla_threads()) {
   check_dots_empty0(...)
+  threads <- check_threads(threads)
   d <- dim(x)
   if (length(d) != 3L) {
     mla_abort(
@@ -97,13 +100,14 @@ as_annotations.array <- function(x, ...) {
   if (!is.null(dn[[1L]])) check_unique_names(items, "item")
   if (!is.null(dn[[2L]])) check_unique_names(annotators, "annotator")
   if (!is.null(dn[[3L]])) check_unique_names(labels, "label")
-  new_annotations(x, "dense", NULL, NULL, items, annotators, labels)
+  new_annotations(x, "dense", NULL, NULL, items, annotators, labels, threads = threads)
 }
 
 #' @rdname as_annotations
 #' @export
-as_annotations.matrix <- function(x, ..., labels = NULL) {
+as_annotations.matrix <- function(x, ..., labels = NULL, threads = mla_threads()) {
   check_dots_empty0(...)
+  threads <- check_threads(threads)
   if (!(is.character(x) || is.numeric(x) || is.logical(x))) {
     mla_abort(
       c("{.arg x} must hold categorical codes (character or integer).",
@@ -151,6 +155,7 @@ as_annotations.matrix <- function(x, ..., labels = NULL) {
   annotators <- if (is.null(dn[[2]])) seq_len(d[2]) else dn[[2]]
   check_unique_names(items, "item")
   check_unique_names(annotators, "annotator")
-  a <- new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels))
+  a <- new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels),
+                       threads = threads)
   mark_single_label(a, check = FALSE)  # one-hot by construction
 }

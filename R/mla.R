@@ -81,10 +81,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
   baseline <- check_choice(baseline, baseline_names)
   threads <- check_threads(threads)
   if (is_annotation_counts(x)) return(mla_counts(x, baseline, labels))  # a summary, no records
-  if (!is_annotations(x)) {
-    # the adapters' counting pass runs with mla_threads(): give it `threads`
-    x <- rlang::with_options(as_annotations(x), mlagreement.threads = threads)
-  }
+  if (!is_annotations(x)) x <- as_annotations(x, threads = threads)
   cols <- select_labels(x, labels)
   tally <- if (identical(cols, seq_along(x$labels))) {
     label_tally(x)

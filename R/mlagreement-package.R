@@ -5,6 +5,6 @@
 #' @useDynLib mlagreement, .registration = TRUE
 #' @importFrom Rcpp sourceCpp
 #' @importFrom generics tidy glance augment
-#' @importFrom rlang .data
+#' @importFrom rlang .data :=
 ## usethis namespace: end
 NULL

@@ -103,7 +103,7 @@ local_duckdb_connection <- function(env = parent.frame()) {
   testthat::skip_if_not_installed("DBI")
   testthat::skip_if_not_installed("dbplyr")
   testthat::skip_if_not_installed("duckdb")  # opt-in build: MLA_DUCKDB=1 tools/install-deps.sh
-  con <- DBI::dbConnect(duckdb::duckdb())
+  con <- DBI::dbConnect(getExportedValue("duckdb", "duckdb")())
   withr::defer(DBI::dbDisconnect(con, shutdown = TRUE), envir = env)
   con
 }

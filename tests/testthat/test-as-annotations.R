@@ -30,3 +30,17 @@ test_that("categorical matrices are one-hot encoded over the declared labels", {
   expect_equal(as_annotations(codes)$labels, c("a", "b", "c"))
   expect_identical(as_annotations(a), a)
 })
+
+test_that("constructors take the counting pass's threads and give the same object", {
+  withr::local_seed(44)
+  arr <- random_design(3000, 4, 3, missing = "cells")
+  expect_identical(as_annotations(arr, threads = 2), as_annotations(arr, threads = 1))
+  long <- array_to_long(array(arr, dim(arr),
+                               dimnames = list(seq_len(3000), paste0("a", 1:4), paste0("L", 1:3))))
+  long$item <- as.integer(long$item)
+  expect_identical(annotations_long(long, item, annotator, label, value, threads = 2),
+                   annotations_long(long, item, annotator, label, value, threads = 1))
+  expect_error(as_annotations(arr, threads = 0), class = "mlagreement_error_threads")
+  expect_error(annotations_wide(data.frame(i = 1, a = 1, x = 1), i, a, x, threads = "a"),
+               class = "mlagreement_error")
+})

@@ -32,6 +32,8 @@ valid_calls <- list(
   annotations_wide = list(data = data.frame(i = 1:2, a = 1, x = c(0, 1)), item = quote(i),
                           annotator = quote(a), labels = quote(x)),
   annotator_agreement = list(x = fx$long),
+  as_annotations.array = list(x = array(c(0L, 1L, 1L, 1L), c(2, 2, 1))),
+  as_annotations.matrix = list(x = matrix(c("a", "b", "a", "a"), 2)),
   annotator_metrics = list(data = data.frame(t = c("a", "b"), e = c("a", "a")),
                            truth = quote(t), estimate = quote(e)),
   jackknife_se = list(x = fx$bs),
