@@ -73,30 +73,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   universe <- label_universe(label_col, labels)
   check_bool(single_label)
   if (!has_value && !single_label) check_label_names(universe)
-  lab <- if (is.factor(label_col)) {
-    match(levels(label_col), universe)[as.integer(label_col)]
-  } else {
-    match(as.character(label_col), universe)
-  }
-  unknown <- !is.na(label_col) & is.na(lab)
-  if (any(unknown)) {
-    bad <- unique(as.character(label_col[unknown]))
-    mla_abort(
-      c("Every label in column {.arg label} must be in the declared label universe.",
-        "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",
-        "i" = "Declare it in {.arg labels}, or drop those rows on purpose."),
-      class = "unknown_label"
-    )
-  }
-  if (has_value && anyNA(lab)) {
-    rows <- which(is.na(lab))
-    mla_abort(
-      c("Column {.arg label} must not be {.code NA} when {.arg value} is given.",
-        "x" = "{length(rows)} row{?s} with label {.code NA}: {format_first(rows)}.",
-        "i" = "A missing decision is a {.code NA} value, not a {.code NA} label."),
-      class = "na_label"
-    )
-  }
+  lab <- label_codes(label_col, universe, has_value)
   rec <- make_records(it, an)
   k <- length(universe)
   n_rec <- length(rec$item)
@@ -127,6 +104,36 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
                        threads = check_threads(threads))
   if (single_label) a <- mark_single_label(a)
   a
+}
+
+# Positions of the labels in the universe; undeclared labels, and NA labels
+# of decision rows, are errors.
+label_codes <- function(label_col, universe, has_value, call = rlang::caller_env()) {
+  lab <- if (is.factor(label_col)) {
+    match(levels(label_col), universe)[as.integer(label_col)]
+  } else {
+    match(as.character(label_col), universe)
+  }
+  unknown <- !is.na(label_col) & is.na(lab)
+  if (any(unknown)) {
+    bad <- unique(as.character(label_col[unknown]))
+    mla_abort(
+      c("Every label in column {.arg label} must be in the declared label universe.",
+        "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",
+        "i" = "Declare it in {.arg labels}, or drop those rows on purpose."),
+      class = "unknown_label", call = call
+    )
+  }
+  if (has_value && anyNA(lab)) {
+    rows <- which(is.na(lab))
+    mla_abort(
+      c("Column {.arg label} must not be {.code NA} when {.arg value} is given.",
+        "x" = "{length(rows)} row{?s} with label {.code NA}: {format_first(rows)}.",
+        "i" = "A missing decision is a {.code NA} value, not a {.code NA} label."),
+      class = "na_label", call = call
+    )
+  }
+  lab
 }
 
 # Selected-label rows that are really decisions: the 0/1 column given as

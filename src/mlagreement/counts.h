@@ -197,6 +197,25 @@ void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t
   }
 }
 
+// Flat index of the first invalid value of label j in the items
+// [start, start + len) of a dense view, in record order (a chunk where the
+// counting pass met one).
+template <typename T, typename Codes>
+std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, std::size_t j,
+                                    std::size_t start, std::size_t len) {
+  const T* col = v.column(j);
+  const std::size_t n_blocks = v.n_records / v.n_items;
+  for (std::size_t c = 0; c < n_blocks; ++c) {
+    for (std::size_t i = 0; i < len; ++i) {
+      const std::size_t r = c * v.n_items + start + i;
+      if (codes.invalid(col[r])) {
+        return static_cast<std::int64_t>(v.column_of(j) * v.n_records + r);
+      }
+    }
+  }
+  return std::numeric_limits<std::int64_t>::max();
+}
+
 // Dense layout: item chunks in parallel. For each label the chunk's counters
 // stay in L1 while every annotator block streams through them; each output
 // cell is written once and tallied at once. The records with a decision are
@@ -245,26 +264,12 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
                       ? accumulate_label<kDenseChunk>(first, n_items, n_blocks, len, codes, xs, ms)
                       : accumulate_label<0>(first, n_items, n_blocks, len, codes, xs, ms);
         if (bad) {
-          for (std::size_t c = 0; c < n_blocks && bad; ++c) {
-            for (std::size_t i = 0; i < len; ++i) {
-              const std::size_t r = c * n_items + start + i;
-              if (codes.invalid(col[r])) {
-                const std::int64_t idx = static_cast<std::int64_t>(v.column_of(j) * v.n_records + r);
-                if (idx < first_bad) first_bad = idx;
-                bad = 0;
-                break;
-              }
-            }
-          }
+          first_bad = std::min(first_bad, first_invalid_in_chunk(v, codes, j, start, len));
           continue;
         }
         if (x_out != nullptr) {
-          int* xo = x_out + j * n_items + start;
-          int* mo = m_out + j * n_items + start;
-          for (std::size_t i = 0; i < len; ++i) {
-            xo[i] = xs[i];
-            mo[i] = ms[i];
-          }
+          std::copy(xs, xs + len, x_out + j * n_items + start);
+          std::copy(ms, ms + len, m_out + j * n_items + start);
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);
