@@ -13,22 +13,10 @@ ref_records_by_item <- function(a) {
   })
 }
 
-ref_jaccard <- function(u, v) {
-  inter <- sum(u == 1 & v == 1)
-  uni <- sum(u == 1 | v == 1)
-  if (uni == 0) 0 else 1 - inter / uni
-}
-
-ref_masi <- function(u, v) {
-  a <- which(u == 1)
-  b <- which(v == 1)
-  if (setequal(a, b)) return(0)
-  inter <- length(intersect(a, b))
-  if (inter == 0) return(1)
-  jac <- inter / length(union(a, b))
-  factor <- if (all(a %in% b) || all(b %in% a)) 2 / 3 else 1 / 3
-  1 - jac * factor
-}
+# Distances between two 0/1 records: one minus the set similarities of
+# helper-measures.R (the one definition of Jaccard and MASI in the tests).
+ref_jaccard <- function(u, v) 1 - ref_jaccard_sim(which(u == 1), which(v == 1))
+ref_masi <- function(u, v) 1 - ref_masi_sim(which(u == 1), which(v == 1))
 
 # DKPro Statistics' MASISetAnnotationDistanceFunction: Jaccard distance times
 # (0 identical, 1/3 subset, 2/3 overlap, 1 disjoint).
@@ -82,13 +70,6 @@ ref_alpha_hamming_cells <- function(a) {
   ok <- !is.na(per[1, ])
   c(observed = mean(per[1, ok]), expected = mean(per[2, ok]),
     alpha = 1 - sum(per[1, ok]) / sum(per[2, ok]))
-}
-
-# Long format of an array (records layout of the annotations object).
-set_array_to_long <- function(arr) {
-  d <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
-  names(d)[1:3] <- c("item", "annotator", "label")
-  d[!is.na(d$value), ]
 }
 
 dkpro_example <- function() {

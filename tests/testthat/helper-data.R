@@ -82,27 +82,32 @@ bias_array <- function() {
 item_x <- function(a) mlagreement:::item_label_counts(a)$x
 item_m <- function(a) mlagreement:::item_label_counts(a)$m
 
-# Records layout: the long form of a dense design, keeping only the decided
-# cells (so whole-record missingness disappears from the records).
-as_long <- function(arr) {
-  d <- dim(arr)
-  long <- data.frame(
-    item = rep(seq_len(d[1]), times = d[2] * d[3]),
-    annotator = rep(rep(seq_len(d[2]), each = d[1]), times = d[3]),
-    label = factor(rep(paste0("L", seq_len(d[3])), each = d[1] * d[2]),
-                   levels = paste0("L", seq_len(d[3]))),
-    value = as.vector(arr)
-  )
-  long[!is.na(long$value), ]
+# The long decisions frame (item, annotator, label, value) of a dense 0/1/NA
+# array, written with base R so it does not rely on the package's own
+# conversion: ids from the dimnames (as.data.frame.table() letters without),
+# the first dimension fastest. Without `keep_missing` only decided cells stay,
+# so whole-record missingness disappears from the records.
+ref_long <- function(arr, keep_missing = FALSE) {
+  d <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(d)[1:3] <- c("item", "annotator", "label")
+  if (keep_missing) d else d[!is.na(d$value), ]
 }
 
-# A dense annotations object as a long decisions frame (item, annotator,
-# label, value), written with base R so it does not rely on the package's
-# own conversion.
+# ref_long() with integer item and annotator positions and a factor of labels
+# L1..Lk (levels in order).
+as_long <- function(arr) {
+  d <- dim(arr)
+  dimnames(arr) <- list(seq_len(d[1]), seq_len(d[2]), paste0("L", seq_len(d[3])))
+  long <- ref_long(arr)
+  long$item <- as.integer(long$item)
+  long$annotator <- as.integer(long$annotator)
+  long$label <- factor(long$label, levels = paste0("L", seq_len(d[3])))
+  long
+}
+
+# A dense annotations object as its long decisions frame, missing cells kept.
 annotations_long_data <- function(a) {
-  v <- a$values
-  d <- as.data.frame.table(v, responseName = "value", stringsAsFactors = FALSE)
-  names(d)[1:3] <- c("item", "annotator", "label")
+  d <- ref_long(a$values, keep_missing = TRUE)
   d$value <- as.integer(d$value)
   d
 }

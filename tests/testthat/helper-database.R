@@ -4,13 +4,10 @@
 
 array_long <- function(arr) {
   d <- dim(arr)
-  data.frame(
-    item = rep(seq_len(d[1]), times = d[2] * d[3]),
-    annotator = paste0("a", rep(rep(seq_len(d[2]), each = d[1]), times = d[3])),
-    label = rep(paste0("L", seq_len(d[3])), each = d[1] * d[2]),
-    value = as.vector(arr),
-    stringsAsFactors = FALSE
-  )
+  dimnames(arr) <- list(seq_len(d[1]), paste0("a", seq_len(d[2])), paste0("L", seq_len(d[3])))
+  long <- ref_long(arr, keep_missing = TRUE)
+  long$item <- as.integer(long$item)
+  long
 }
 
 # One row per selected label of each record without missing decisions; a

@@ -78,16 +78,3 @@ ref_annotator_summary <- function(arr, min_items = 10) {
       estimate = if (n_shared >= min_items) 1 - (1 - observed) / corpus_w else NA)
   }, numeric(6)))
 }
-
-# Long data frame (one row per decision) from a dense array.
-array_to_long <- function(arr) {
-  d <- dim(arr)
-  dn <- dimnames(arr)
-  df <- data.frame(
-    item = rep(dn[[1]], times = d[2] * d[3]),
-    annotator = rep(rep(dn[[2]], each = d[1]), times = d[3]),
-    label = rep(dn[[3]], each = d[1] * d[2]),
-    value = as.vector(arr)
-  )
-  df[!is.na(df$value), ]
-}

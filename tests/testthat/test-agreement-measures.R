@@ -81,7 +81,7 @@ test_that("boot-F1 does not depend on the number of threads", {
 test_that("long data and arrays agree; prototype is stable", {
   withr::local_seed(8)
   arr <- random_set_design(9, 3, 4, p = 0.4, missing_records = 0.2)
-  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+  long <- annotations_long(ref_long(arr), item, annotator, label, value)
   r1 <- withr::with_seed(1, agreement_measures(arr, R = 20))
   r2 <- withr::with_seed(1, agreement_measures(long, R = 20))
   expect_equal(r1, r2, tolerance = 1e-14)

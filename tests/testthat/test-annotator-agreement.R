@@ -54,7 +54,7 @@ test_that("dense, long and wide layouts give the same diagnostics", {
   arr <- random_design(20, 4, 3, prevalence = 0.3, record_kept = 0.6, cell_missing = 0.05,
                        names = TRUE)
   dense <- annotator_agreement(arr)
-  long <- array_to_long(arr)
+  long <- ref_long(arr)
   from_long <- annotator_agreement(annotations_long(long, item, annotator, label, value))
   expect_equal(tidy(from_long), tidy(dense))
   expect_equal(tidy(from_long, level = "annotators"), tidy(dense, level = "annotators"))

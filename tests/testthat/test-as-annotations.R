@@ -35,7 +35,7 @@ test_that("constructors take the counting pass's threads and give the same objec
   withr::local_seed(44)
   arr <- random_design(3000, 4, 3, missing = "cells")
   expect_identical(as_annotations(arr, threads = 2), as_annotations(arr, threads = 1))
-  long <- array_to_long(array(arr, dim(arr),
+  long <- ref_long(array(arr, dim(arr),
                                dimnames = list(seq_len(3000), paste0("a", 1:4), paste0("L", 1:3))))
   long$item <- as.integer(long$item)
   expect_identical(annotations_long(long, item, annotator, label, value, threads = 2),

@@ -98,7 +98,7 @@ test_that("Hamming alpha with cell-level missing decisions matches per-label bru
 test_that("dense array and long data (records layout) give identical results", {
   withr::local_seed(9)
   arr <- random_set_design(10, 4, 5, p = 0.35, missing_records = 0.3)
-  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+  long <- annotations_long(ref_long(arr), item, annotator, label, value)
   expect_equal(krippendorff_alpha(long), krippendorff_alpha(arr), tolerance = 1e-14)
 })
 
@@ -281,7 +281,7 @@ test_that("every set-building and observed-part path matches the brute force", {
       expect_equal(row$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12, info = name)
       expect_equal(row$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12, info = name)
     }
-    long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+    long <- annotations_long(ref_long(arr), item, annotator, label, value)
     expect_equal(krippendorff_alpha(long, c("jaccard", "masi")), res, tolerance = 1e-12, info = name)
   }
 })
@@ -292,7 +292,7 @@ test_that("the fast set-building path spans blocks of records", {
   arr_na <- arr
   arr_na[1100, 2, ] <- NA  # in the second block
   for (x in list(arr, arr_na)) {
-    long <- annotations_long(set_array_to_long(x), item, annotator, label, value)
+    long <- annotations_long(ref_long(x), item, annotator, label, value)
     expect_equal(krippendorff_alpha(x, c("jaccard", "masi")),
                  krippendorff_alpha(long, c("jaccard", "masi")), tolerance = 1e-12)
     # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets;

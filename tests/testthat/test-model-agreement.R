@@ -69,7 +69,7 @@ test_that("per-(item, annotator) predictions stand in for their own annotator", 
   set.seed(52)
   arr <- random_design(20, 3, 4, prevalence = 0.3, record_kept = 0.8, cell_missing = 0,
                        names = TRUE)
-  long <- array_to_long(arr)
+  long <- ref_long(arr)
   recs <- unique(long[c("item", "annotator")])
   # predictions: the annotator's own labels with ~20% of decisions flipped
   flip <- function(v) ifelse(runif(length(v)) < 0.2, 1L - v, v)

@@ -12,6 +12,6 @@ test_that("a partial record is named by item, annotator and missing labels", {
   # whole missing records are fine, and equal the records left out altogether
   arr[1, 2, ] <- NA
   arr[2, 3, ] <- NA
-  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value)
+  long <- annotations_long(ref_long(arr), item, annotator, label, value)
   expect_equal(krippendorff_alpha(arr, "jaccard"), krippendorff_alpha(long, "jaccard"))
 })
