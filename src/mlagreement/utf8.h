@@ -2,6 +2,8 @@
 #ifndef MLAGREEMENT_UTF8_H
 #define MLAGREEMENT_UTF8_H
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace mlagreement {
@@ -11,6 +13,10 @@ inline bool valid_utf8(const char* begin, const char* end) {
   const unsigned char* q = reinterpret_cast<const unsigned char*>(begin);
   const unsigned char* e = reinterpret_cast<const unsigned char*>(end);
   while (q < e) {
+    // ASCII fast path: eight bytes at a time while no high bit is set
+    std::uint64_t word = 0;
+    while (e - q >= 8 && (std::memcpy(&word, q, 8), (word & 0x8080808080808080ULL) == 0)) q += 8;
+    if (q >= e) break;
     const unsigned char c = *q;
     if (c < 0x80) {
       ++q;
