@@ -96,12 +96,13 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
 read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^20,
                            call = rlang::caller_env()) {
   fields <- c(item, annotator, label %||% "", text)
-  res <- read_json_lines_cpp(path.expand(path), fields, c(TRUE, TRUE, TRUE, FALSE)[seq_along(fields)],
-                             if (is.null(label)) 3L else 0L, tid8_label_fields, block_bytes)
+  columns <- c("item", "annotator", "label", "text")[seq_along(fields)]
+  required <- columns != "text"
+  guess <- if (is.null(label)) 3L else 0L
+  res <- read_json_lines_cpp(enc2native(path.expand(path)), fields, required, guess,
+                             tid8_label_fields, block_bytes)
   if (!is.null(res$error)) abort_json_lines(res$error, path, res$fields, call)
-  cols <- c(list(line = res$line), stats::setNames(res$values,
-                                                   c("item", "annotator", "label", "text")[seq_along(fields)]))
-  tbl <- tibble::as_tibble(cols)
+  tbl <- tibble::as_tibble(c(list(line = res$line), stats::setNames(res$values, columns)))
   attr(tbl, "label") <- res$fields[3]
   tbl
 }
@@ -111,38 +112,35 @@ abort_json_lines <- function(err, path, fields, call) {
   line <- err$line
   where <- line_of(line, path)
   field <- fields[err$field]
-  switch(err$kind,
-    io = mla_abort(c("{.arg path} must name readable files.",
-                     "x" = "{.file {path}} could not be read."), class = "file", call = call),
-    empty = mla_abort(c("{.arg path} must contain at least one record.",
-                        "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call),
-    bad_utf8 = mla_abort(c("{.arg path} must be UTF-8 text.",
-                           "x" = paste(where, "is not valid UTF-8.")), class = "encoding", call = call),
-    nul_byte = mla_abort(c("{.arg path} must be a text file.",
-                           "x" = paste(where, "holds a NUL byte.")), class = "encoding", call = call),
-    invalid_json = mla_abort(c("Every line of {.arg path} must be one JSON object.",
-                               "x" = paste(where, "is not valid JSON."),
-                               "i" = "Parser: {err$detail}."), class = "json", call = call),
-    not_object = mla_abort(c("Every line of {.arg path} must be one JSON object.",
-                             "x" = paste0(where, " holds ", err$detail, ".")), class = "json", call = call),
-    label_guess = mla_abort(
-      c("{.arg label} must name the label field of the records.",
-        "x" = if (length(err$found) == 0L) "Line {line} has none of the TID-8 task fields." else "Line {line} has several TID-8 task fields: {.val {err$found}}.",
-        "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
-      class = "json_field", call = call),
-    {
-      problem <- if (err$kind == "field_nested") {
+  one_object <- "Every line of {.arg path} must be one JSON object."
+  msg <- switch(err$kind,
+    io = c("{.arg path} must name readable files.", "x" = "{.file {path}} could not be read."),
+    empty = c("{.arg path} must contain at least one record.",
+              "x" = "{.file {path}} has no non-blank line."),
+    bad_utf8 = c("{.arg path} must be UTF-8 text.", "x" = paste(where, "is not valid UTF-8.")),
+    nul_byte = c("{.arg path} must be a text file.", "x" = paste(where, "holds a NUL byte.")),
+    invalid_json = c(one_object, "x" = paste(where, "is not valid JSON."),
+                     "i" = "Parser: {err$detail}."),
+    not_object = c(one_object, "x" = paste0(where, " holds ", err$detail, ".")),
+    label_guess = c(
+      "{.arg label} must name the label field of the records.",
+      "x" = if (length(err$found) == 0L) {
+        "Line {line} has none of the TID-8 task fields."
+      } else {
+        "Line {line} has several TID-8 task fields: {.val {err$found}}."
+      },
+      "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
+    c("Every record of {.arg path} must have a single value in field {.field {field}}.",
+      "x" = paste0(where, " ", if (err$kind == "field_nested") {
         paste0("has a non-scalar {.field {field}} (", if (err$value == "array") "an array" else "an object", ")")
       } else {
         "has no field {.field {field}}"
-      }
-      mla_abort(
-        c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-          "x" = paste0(where, " ", problem, "."),
-          "i" = "{err$affected} record{?s} affected."),
-        class = "json_field", call = call)
-    }
+      }, "."),
+      "i" = "{err$affected} record{?s} affected.")
   )
+  class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
+                  invalid_json = , not_object = "json", "json_field")
+  mla_abort(msg, class = class, call = call)
 }
 
 # Row-binds tibbles with the same columns (vctrs is not in Imports).
