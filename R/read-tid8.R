@@ -12,15 +12,18 @@
 #' [annotation_split()], [majority_baseline()], [annotator_metrics()] and,
 #' through [annotations_long()] (`value = NULL`), for [mla()] and
 #' [annotator_agreement()]. Ids and labels are read as character, exactly:
-#' numeric ids are read from the text, so `3000000000` stays
-#' `"3000000000"` and two 21-digit ids stay two ids. Blank lines are skipped.
-#' A line that is not a JSON object, or lacks a field, or holds a non-scalar
-#' id or label, is an error naming the file and line.
+#' numbers are kept as written, never converted to doubles, so `3000000000`
+#' stays `"3000000000"` and two 21-digit ids stay two ids; `true`/`false`
+#' become `"TRUE"`/`"FALSE"`. Only top-level fields count (the first of
+#' repeated keys). Blank lines are skipped. A line that is not valid UTF-8 or
+#' not one JSON object (truncated, malformed, holding a `\u0000` or a lone
+#' surrogate escape), or that lacks a field, or holds a non-scalar id or
+#' label, is an error naming the file and line.
 #'
 #' Several files (for instance `train.jsonl`, `dev.jsonl`, `test.jsonl`) are
 #' read at once into one frame with a `split` column. The files are streamed
-#' in chunks of lines, so memory depends on the rows returned, not on the
-#' size of the file.
+#' in blocks through a C++ scanner, so memory depends on the rows returned,
+#' not on the size of the file (a 253 MB file: about 2 s and 0.14 GB).
 #'
 #' @section Item ids across splits:
 #' TID-8 uses the sources' own train/dev/test split as its annotation split
