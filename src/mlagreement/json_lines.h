@@ -111,6 +111,8 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
   long records = 0;
   while (reader.next(begin, end)) {
     ++line;
+    // a UTF-8 byte order mark (written by some Windows tools) is not content
+    if (line == 1 && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
     const bool guessing = guess < fields.size() && fields[guess].empty();
     keys.clear();
     const LineStatus st = parser.parse(begin, end, fields, values, guessing ? &keys : nullptr);

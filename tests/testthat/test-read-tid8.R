@@ -165,6 +165,9 @@ test_that("read_tid8() equals a plain jsonlite reader on the fixtures and on esc
     attr(blocks, "label") <- NULL
     expect_identical(blocks, got)
   }
+  # a byte order mark is skipped
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw(paste0(lines[1], "\n", lines[2], "\n"))), path)
+  expect_identical(read_tid8(path)$item, uid[1:2])
   # escaped keys are keys
   path <- write_jsonl('{"u\\u0069d": 1, "respondent_id": "a", "humor": "x"}')
   expect_identical(read_tid8(path)$item, "1")
