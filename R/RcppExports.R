@@ -81,6 +81,10 @@ single_label_influence_cpp <- function(x, m, cnt, sx, sdis) {
     .Call(`_mlagreement_single_label_influence_cpp`, x, m, cnt, sx, sdis)
 }
 
+read_json_lines_cpp <- function(path, fields, required, guess, candidates, block_bytes) {
+    .Call(`_mlagreement_read_json_lines_cpp`, path, fields, required, guess, candidates, block_bytes)
+}
+
 pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }

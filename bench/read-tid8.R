@@ -1,15 +1,23 @@
 # read_tid8() on a large TID-8-like JSON-lines file (issue 15: a 243 MB file
-# in <= 3 s and <= 0.5 GB peak memory).
+# in <= 3 s and <= 0.5 GB peak memory), against jsonlite's streaming reader.
 #
-#   Rscript bench/read-tid8.R [size_mb]
+#   R CMD INSTALL --library=/tmp/mla-lib .
+#   R_LIBS=/tmp/mla-lib Rscript bench/read-tid8.R [size_mb] [reference.R]
 #
 # Generates the file in tempdir() (one line per annotation, the fields of the
 # TID-8 files: sentence, task, respondent_id, uid, original_id, id, the label
-# under the task name, anns_except_current_one), then reads it in a fresh
-# Rscript under /usr/bin/time -v, so the peak resident memory of the whole
-# process is measured, and reports time and memory.
+# under the task name, anns_except_current_one), then reads it in fresh
+# Rscript processes under /usr/bin/time -v, so the peak resident memory of the
+# whole process is measured: read_tid8(), jsonlite::stream_in() on the same
+# file, and R with the package loaded and nothing read (the baseline).
+# `reference.R`, an R file defining an earlier read_tid8() (for instance
+# `git show <commit>:R/read-tid8.R > old.R`), is evaluated in the package
+# namespace, timed the same way, and its result compared with identical().
+# Without the installed package the script falls back to pkgload::load_all()
+# (compiled with -O0: many times slower).
 args <- commandArgs(trailingOnly = TRUE)
 target_mb <- if (length(args) > 0) as.numeric(args[1]) else 243
+reference <- if (length(args) > 1) normalizePath(args[2]) else NULL
 
 path <- file.path(tempdir(), "tid8-bench.jsonl")
 set.seed(1)
@@ -36,23 +44,47 @@ while (file.size(path) < target_mb * 1e6 || n_lines == 0L) {
 close(con)
 cat(sprintf("file: %.1f MB, %d lines\n", file.size(path) / 1e6, n_lines))
 
-script <- tempfile(fileext = ".R")
-root <- normalizePath(".")
-writeLines(c(
-  sprintf('pkgload::load_all("%s", quiet = TRUE)', root),
-  "invisible(gc())",
-  sprintf('t <- system.time(x <- read_tid8("%s"))', path),
-  'cat(sprintf("read_tid8: %.2f s elapsed, %.2f s CPU, %d rows\\n", t[["elapsed"]], t[["user.self"]] + t[["sys.self"]], nrow(x)))'
-), script)
-has_time <- file.exists("/usr/bin/time")
-cmd <- if (has_time) "/usr/bin/time" else file.path(R.home("bin"), "Rscript")
-cmd_args <- if (has_time) c("-v", file.path(R.home("bin"), "Rscript"), script) else script
-out <- system2(cmd, cmd_args, stdout = TRUE, stderr = TRUE)
-cat(grep("read_tid8:|Maximum resident|Elapsed", out, value = TRUE), sep = "\n")
-# baseline: the memory of R with the package loaded and nothing read
-writeLines(c(sprintf('pkgload::load_all("%s", quiet = TRUE)', root)), script)
-if (has_time) {
-  base <- system2(cmd, c("-v", file.path(R.home("bin"), "Rscript"), script), stdout = TRUE, stderr = TRUE)
-  cat("baseline (package loaded):", grep("Maximum resident", base, value = TRUE), "\n")
+installed <- nzchar(system.file(package = "mlagreement"))
+load_pkg <- if (installed) {
+  "suppressPackageStartupMessages(library(mlagreement))"
+} else {
+  sprintf('pkgload::load_all("%s", quiet = TRUE)', normalizePath("."))
 }
-unlink(path)
+result_rds <- c(new = file.path(tempdir(), "tid8-new.rds"), reference = file.path(tempdir(), "tid8-reference.rds"))
+
+# Runs `lines` in a fresh Rscript, under /usr/bin/time -v when available.
+run_measured <- function(lines) {
+  script <- tempfile(fileext = ".R")
+  writeLines(c(load_pkg, "invisible(gc())", lines), script)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  has_time <- file.exists("/usr/bin/time")
+  out <- if (has_time) {
+    system2("/usr/bin/time", c("-v", rscript, script), stdout = TRUE, stderr = TRUE)
+  } else {
+    system2(rscript, script, stdout = TRUE, stderr = TRUE)
+  }
+  cat(grep("^time:|Maximum resident|Elapsed|Error", out, value = TRUE), sep = "\n")
+}
+timed <- function(what, expr, rds = NULL) {
+  c(sprintf("t <- system.time(x <- %s)", expr),
+    sprintf('cat(sprintf("time: %s %%.2f s elapsed, %%.2f s CPU, %%d rows\\n", t[["elapsed"]], t[["user.self"]] + t[["sys.self"]], NROW(x)))', what),
+    if (!is.null(rds)) sprintf('saveRDS(x, "%s")', rds))
+}
+
+cat("read_tid8():\n")
+run_measured(timed("read_tid8()", sprintf('read_tid8("%s")', path), result_rds[["new"]]))
+cat("jsonlite::stream_in() (all fields, numbers as doubles):\n")
+run_measured(timed("jsonlite::stream_in()", sprintf('jsonlite::stream_in(file("%s"), verbose = FALSE)', path)))
+if (!is.null(reference)) {
+  cat("reference read_tid8() from", reference, ":\n")
+  run_measured(c(
+    'ref <- new.env(parent = asNamespace("mlagreement"))',
+    sprintf('sys.source("%s", envir = ref)', reference),
+    timed("reference", sprintf('ref$read_tid8("%s")', path), result_rds[["reference"]])
+  ))
+  cat("identical() to the reference:",
+      identical(readRDS(result_rds[["new"]]), readRDS(result_rds[["reference"]])), "\n")
+}
+cat("baseline (package loaded, nothing read):\n")
+run_measured(character())
+unlink(c(path, result_rds))

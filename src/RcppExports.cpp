@@ -279,6 +279,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// read_json_lines_cpp
+Rcpp::List read_json_lines_cpp(const std::string& path, Rcpp::CharacterVector fields, Rcpp::LogicalVector required, int guess, Rcpp::CharacterVector candidates, double block_bytes);
+RcppExport SEXP _mlagreement_read_json_lines_cpp(SEXP pathSEXP, SEXP fieldsSEXP, SEXP requiredSEXP, SEXP guessSEXP, SEXP candidatesSEXP, SEXP block_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const std::string& >::type path(pathSEXP);
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type fields(fieldsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::LogicalVector >::type required(requiredSEXP);
+    Rcpp::traits::input_parameter< int >::type guess(guessSEXP);
+    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type candidates(candidatesSEXP);
+    Rcpp::traits::input_parameter< double >::type block_bytes(block_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(read_json_lines_cpp(path, fields, required, guess, candidates, block_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // pair_sums_cpp
 Rcpp::List pair_sums_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_pair_sums_cpp(SEXP viewSEXP) {
@@ -383,6 +398,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
     {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 5},
+    {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},

@@ -97,3 +97,13 @@ test_that("[ reports bad indices", {
   expect_error(s["3", "a", ], class = "mlagreement_error_empty")
   expect_error(as.data.frame(x, foo = 1), class = "mlagreement_error_dots")
 })
+
+test_that("[ keeps labels that the kept items never selected", {
+  x <- convert_designs()$selected
+  sub <- x[c("2", "3"), , ]
+  expect_equal(sub$labels, c("x", "y", "z"))
+  data <- data.frame(doc = c(2, 2, 3), coder = c("a", "b", "b"), tag = c(NA, "y", "x"))
+  from_data <- annotations_long(data, doc, coder, tag, labels = c("x", "y", "z"))
+  expect_identical(mla_results(sub), mla_results(from_data))
+  expect_identical(as.data.frame(sub), as.data.frame(from_data))
+})

@@ -115,3 +115,96 @@ test_that("read_tid8() reports truncated, non-UTF-8 and directory inputs", {
   expect_error(read_tid8(tempdir()), class = "mlagreement_error_file")
   expect_error(read_tid8(character()), class = "mlagreement_error_string")
 })
+
+# Independent plain-R reader: jsonlite on every line, the numbers of the
+# fields quoted first so that they stay as written.
+ref_read_tid8 <- function(path, label, item = "uid", annotator = "respondent_id",
+                          text = "sentence") {
+  lines <- sub("\r$", "", readLines(path, encoding = "UTF-8", warn = FALSE))
+  keep <- which(grepl("[^ \t]", lines))
+  fields <- c(item = item, annotator = annotator, label = label, text = text)
+  keys <- paste(fields, collapse = "|")
+  quoted <- gsub(paste0('"(', keys, ')"(\\s*):(\\s*)(-?[0-9][0-9.eE+-]*)'), '"\\1":"\\4"',
+                 lines[keep], perl = TRUE)
+  records <- lapply(quoted, jsonlite::parse_json)
+  column <- function(f) {
+    vapply(records, function(r) {
+      v <- r[[f]]
+      if (is.null(v)) NA_character_ else if (is.logical(v)) as.character(v) else v
+    }, "")
+  }
+  tibble::as_tibble(c(list(line = keep), lapply(fields, column)))
+}
+
+test_that("read_tid8() equals a plain jsonlite reader on the fixtures and on escapes", {
+  for (f in c("tid8-train.jsonl", "tid8-test.jsonl")) {
+    expect_identical(read_tid8(extdata(f)), ref_read_tid8(extdata(f), "offensive"))
+  }
+  withr::local_seed(3)
+  n <- 300
+  pieces <- c("a", "\\n", "\\\"", "\\\\", "\\/", "\\t", "\\u00e9", "\\u20ac", "\\ud83d\\ude00",
+              "\u00fc", "\u4e2d", "{", "}", ",", ":", "[")
+  sentence <- vapply(seq_len(n), function(i) paste(sample(pieces, 6, TRUE), collapse = ""), "")
+  uid <- format(sample(c(0, 3e9, 2^53 + 2, 1e20), n, TRUE) + seq_len(n), scientific = FALSE,
+                trim = TRUE)
+  lines <- sprintf('{"meta": {"uid": "nested", "x": [1, {"a": null}]}, "respondent_id": %s, "uid": %s, "emotion": "%s", "sentence": "%s", "uid": "dup"}',
+                   sample(c('"r1"', "7", "-1.5e3", "123456789012345678901"), n, TRUE), uid,
+                   sample(c("joy", "ang\\u00e9r", "s\\\"ad"), n, TRUE), sentence)
+  lines[c(5, 50)] <- "  \t "
+  lines[7] <- sub(', "sentence": "[^}]*"', "", lines[7])
+  path <- write_jsonl(lines)
+  got <- read_tid8(path)
+  expect_identical(got, ref_read_tid8(path, "emotion"))
+  # the top-level fields, the first of duplicated keys
+  expect_identical(got$item, uid[-c(5, 50)])
+  expect_true(is.na(got$text[got$line == 7]))
+  expect_true("\U0001F600" %in% unlist(strsplit(got$text, "")))
+  for (bytes in c(7, 100, 4096)) {
+    blocks <- read_tid8_file(path, "emotion", "uid", "respondent_id", "sentence",
+                             block_bytes = bytes)
+    attr(blocks, "label") <- NULL
+    expect_identical(blocks, got)
+  }
+  # a byte order mark is skipped
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw(paste0(lines[1], "\n", lines[2], "\n"))), path)
+  expect_identical(read_tid8(path)$item, uid[1:2])
+  # escaped keys are keys
+  path <- write_jsonl('{"u\\u0069d": 1, "respondent_id": "a", "humor": "x"}')
+  expect_identical(read_tid8(path)$item, "1")
+})
+
+test_that("read_tid8() refuses what JSON or R strings cannot hold, naming the line", {
+  good <- '{"uid": 0, "respondent_id": "r1", "emotion": "positive"}'
+  bad <- c('{"uid": 01, "respondent_id": "r1", "emotion": "x"}',
+           '{"uid": 1, respondent_id: "r1", "emotion": "x"}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": "\\ud800"}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": "a\\u0000b"}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": "\\x"}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": "x",}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": tru}',
+           '{"uid": 1, "respondent_id": "r1", "emotion": "x"}}',
+           '"just a string"')
+  for (b in bad) {
+    path <- write_jsonl(c(good, good, b, good))
+    err <- expect_error(read_tid8(path), class = "mlagreement_error_json")
+    expect_match(conditionMessage(err), "Line 3 of", fixed = TRUE)
+  }
+  path <- write_jsonl(c(good, bad[3]))
+  expect_mla_snapshot(read_tid8(path))
+  writeBin(c(charToRaw(good), as.raw(10), charToRaw('{"uid": 1'), as.raw(0),
+             charToRaw(', "respondent_id": "r", "emotion": "x"}')), path)
+  expect_mla_snapshot(read_tid8(path))
+  expect_error(read_tid8(path), class = "mlagreement_error_encoding")
+  # overlong and surrogate UTF-8 forms
+  for (seq in list(as.raw(c(0xc0, 0xaf)), as.raw(c(0xed, 0xa0, 0x80)), as.raw(c(0xf4, 0x90, 0x80, 0x80)))) {
+    writeBin(c(charToRaw('{"uid": 1, "respondent_id": "'), seq,
+               charToRaw('", "emotion": "x"}')), path)
+    expect_error(read_tid8(path), class = "mlagreement_error_encoding")
+  }
+  # the records affected count the whole file
+  path <- write_jsonl(c(good, '{"uid": 1, "emotion": "x"}', good, '{"uid": 2, "respondent_id": null, "emotion": "x"}'))
+  expect_error(read_tid8(path), "2 records affected", class = "mlagreement_error_json_field")
+  # a directory that slips past the path checks is a read error
+  expect_error(read_tid8_file(tempdir(), "emotion", "uid", "respondent_id", NULL),
+               class = "mlagreement_error_file")
+})

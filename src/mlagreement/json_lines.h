@@ -1,0 +1,179 @@
+// Streaming scanner of JSON-lines files (one JSON object per line) that takes
+// a few top-level scalar fields of every line as text: strings decoded,
+// numbers as written (ids never pass through a double), true/false as
+// "TRUE"/"FALSE". Every line is validated in full (UTF-8 and JSON grammar), so
+// errors name the line. The file is read in blocks; memory is one block plus
+// the longest line, whatever the number of lines. Pure C++.
+#ifndef MLAGREEMENT_JSON_LINES_H
+#define MLAGREEMENT_JSON_LINES_H
+
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "json_parse.h"
+
+namespace mlagreement {
+
+// Lines of a file read in blocks: a line is a view into the buffer, valid
+// until the next call; the buffer grows only for a line longer than it.
+class BlockLineReader {
+ public:
+  BlockLineReader(std::FILE* file, std::size_t block_bytes)
+      : file_(file), block_(block_bytes < 1 ? 1 : block_bytes), buf_(block_) {}
+
+  bool next(const char*& begin, const char*& end) {
+    for (;;) {
+      const void* nl = filled_ > pos_ ? std::memchr(buf_.data() + pos_, '\n', filled_ - pos_) : nullptr;
+      if (nl != nullptr) {
+        begin = buf_.data() + pos_;
+        end = static_cast<const char*>(nl);
+        pos_ = static_cast<std::size_t>(end - buf_.data()) + 1;
+        return true;
+      }
+      if (eof_) {
+        if (pos_ >= filled_) return false;
+        begin = buf_.data() + pos_;
+        end = buf_.data() + filled_;
+        pos_ = filled_;
+        return true;
+      }
+      refill();
+    }
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  std::FILE* file_;
+  std::size_t block_;
+  std::vector<char> buf_;
+  std::size_t pos_ = 0;
+  std::size_t filled_ = 0;
+  bool eof_ = false;
+  bool failed_ = false;
+
+  void refill() {
+    if (pos_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + pos_, filled_ - pos_);
+      filled_ -= pos_;
+      pos_ = 0;
+    }
+    if (buf_.size() - filled_ < block_) buf_.resize(filled_ + block_);
+    const std::size_t want = buf_.size() - filled_;
+    const std::size_t got = std::fread(buf_.data() + filled_, 1, want, file_);
+    filled_ += got;
+    if (got < want) {
+      eof_ = true;
+      failed_ = std::ferror(file_) != 0;
+    }
+  }
+};
+
+enum class ScanError { none, io, bad_utf8, nul_byte, invalid_json, not_object, field_missing,
+                       field_nested, label_guess, empty };
+
+struct ScanResult {
+  ScanError error = ScanError::none;
+  long line = 0;              // 1-based line of the error
+  std::size_t field = 0;      // index of the field at fault
+  JsonKind kind = JsonKind::absent;
+  long affected = 0;          // records with the same field fault, in the whole file
+  std::string detail;
+  std::vector<std::string> keys;   // top-level keys of the line (label guess)
+  std::vector<std::string> found;  // label candidates present (label guess)
+};
+
+// A required field absent or null, or any field not a scalar.
+inline ScanError field_fault(JsonKind kind, bool required) {
+  if (kind == JsonKind::array || kind == JsonKind::object) return ScanError::field_nested;
+  if (required && (kind == JsonKind::absent || kind == JsonKind::null)) return ScanError::field_missing;
+  return ScanError::none;
+}
+
+// Scans every line; sink(line, values) receives the records in order until
+// the first error. fields[guess] == "" is the label to guess: the one of
+// `candidates` that the first record holds as a key.
+template <typename Sink>
+ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector<std::string>& fields,
+                           const std::vector<bool>& required, std::size_t guess,
+                           const std::vector<std::string>& candidates, Sink& sink) {
+  BlockLineReader reader(file, block_bytes);
+  JsonLineParser parser;
+  std::vector<JsonField> values(fields.size());
+  std::vector<std::string> keys;
+  ScanResult res;
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  long line = 0;
+  long records = 0;
+  while (reader.next(begin, end)) {
+    ++line;
+    // a UTF-8 byte order mark (written by some Windows tools) is not content
+    if (line == 1 && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
+    const bool guessing = guess < fields.size() && fields[guess].empty();
+    keys.clear();
+    const LineStatus st = parser.parse(begin, end, fields, values, guessing ? &keys : nullptr);
+    if (st == LineStatus::blank) continue;
+    if (res.error != ScanError::none) {  // counting records with the same fault
+      if (st == LineStatus::ok && field_fault(values[res.field].kind, required[res.field]) == res.error) {
+        ++res.affected;
+      }
+      continue;
+    }
+    if (st != LineStatus::ok) {
+      res.error = st == LineStatus::bad_utf8 ? ScanError::bad_utf8
+                : st == LineStatus::nul_byte ? ScanError::nul_byte
+                : st == LineStatus::not_object ? ScanError::not_object : ScanError::invalid_json;
+      res.line = line;
+      res.detail = parser.detail();
+      return res;
+    }
+    if (guessing) {
+      for (const std::string& c : candidates) {
+        for (const std::string& k : keys) {
+          if (k == c) {
+            res.found.push_back(c);
+            break;
+          }
+        }
+      }
+      if (res.found.size() != 1) {
+        res.error = ScanError::label_guess;
+        res.line = line;
+        res.keys = keys;
+        return res;
+      }
+      fields[guess] = res.found[0];
+      res.found.clear();
+      parser.parse(begin, end, fields, values, nullptr);
+    }
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      const ScanError fault = field_fault(values[k].kind, required[k]);
+      if (fault != ScanError::none) {
+        res.error = fault;
+        res.line = line;
+        res.field = k;
+        res.kind = values[k].kind;
+        res.affected = 1;
+        break;
+      }
+    }
+    if (res.error != ScanError::none) continue;
+    ++records;
+    sink(line, values);
+  }
+  if (reader.failed() && res.error == ScanError::none) {
+    res.error = ScanError::io;
+    res.line = line;
+  } else if (records == 0 && res.error == ScanError::none) {
+    res.error = ScanError::empty;
+  }
+  return res;
+}
+
+}  // namespace mlagreement
+
+#endif  // MLAGREEMENT_JSON_LINES_H

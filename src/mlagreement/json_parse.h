@@ -1,0 +1,357 @@
+// One line of JSON validated in full (UTF-8 and grammar) while a few of its
+// top-level fields are taken as text: strings decoded (\uXXXX escapes with
+// surrogate pairs), numbers as written, true/false as "TRUE"/"FALSE". Pure
+// C++; json_lines.h streams a file through it.
+#ifndef MLAGREEMENT_JSON_PARSE_H
+#define MLAGREEMENT_JSON_PARSE_H
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "utf8.h"
+
+namespace mlagreement {
+
+enum class JsonKind { absent, null, scalar, array, object };
+
+// One requested field of one line.
+struct JsonField {
+  JsonKind kind = JsonKind::absent;
+  std::string text;
+};
+
+enum class LineStatus { ok, blank, bad_utf8, nul_byte, invalid_json, not_object };
+
+// Validates and scans one line (without its newline). `keys` receives the
+// top-level keys when not null (for messages that list a record's fields).
+class JsonLineParser {
+ public:
+  LineStatus parse(const char* begin, const char* end, const std::vector<std::string>& fields,
+                   std::vector<JsonField>& out, std::vector<std::string>* keys) {
+    for (JsonField& f : out) {
+      f.kind = JsonKind::absent;
+      f.text.clear();
+    }
+    begin_ = begin;
+    p_ = begin;
+    end_ = end;
+    detail_.clear();
+    if (is_blank()) return LineStatus::blank;
+    if (std::memchr(begin, '\0', static_cast<std::size_t>(end - begin)) != nullptr) {
+      return LineStatus::nul_byte;
+    }
+    if (!valid_utf8(p_, end_)) return LineStatus::bad_utf8;
+    skip_ws();
+    if (p_ < end_ && *p_ != '{') {
+      const char first = *p_;
+      if (!skip_value(0)) return LineStatus::invalid_json;
+      skip_ws();
+      if (p_ != end_) return fail("trailing garbage after the value");
+      detail_ = first == '[' ? "an array" : first == '"' ? "a string"
+              : first == 'n' ? "null" : (first == 't' || first == 'f') ? "a logical value"
+              : "a number";
+      return LineStatus::not_object;
+    }
+    if (!parse_object(fields, out, keys)) return LineStatus::invalid_json;
+    skip_ws();
+    if (p_ != end_) return fail("trailing garbage after the object");
+    return LineStatus::ok;
+  }
+
+  // What was wrong: the parser's message, or what a non-object line holds.
+  const std::string& detail() const { return detail_; }
+
+ private:
+  const char* begin_ = nullptr;
+  const char* p_ = nullptr;
+  const char* end_ = nullptr;
+  std::string detail_;
+  std::string key_;
+  static constexpr int kMaxDepth = 512;
+
+  LineStatus fail(const char* what) {
+    detail_ = std::string(what) + " at column " + std::to_string(p_ - begin_ + 1);
+    return LineStatus::invalid_json;
+  }
+  bool error(const char* what) {
+    fail(what);
+    return false;
+  }
+  bool premature_end() {
+    detail_ = "premature end of line (truncated?)";
+    return false;
+  }
+
+  bool is_blank() const {
+    for (const char* q = p_; q < end_; ++q) {
+      const char c = *q;
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v') return false;
+    }
+    return true;
+  }
+
+  void skip_ws() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r' || *p_ == '\n')) ++p_;
+  }
+
+  bool parse_object(const std::vector<std::string>& fields, std::vector<JsonField>& out,
+                    std::vector<std::string>* keys) {
+    ++p_;  // '{'
+    skip_ws();
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      skip_ws();
+      if (p_ >= end_) return premature_end();
+      if (*p_ != '"') return error("expected a key");
+      if (!parse_string(&key_)) return false;
+      if (keys != nullptr) keys->push_back(key_);
+      skip_ws();
+      if (p_ >= end_) return premature_end();
+      if (*p_ != ':') return error("expected ':' after a key");
+      ++p_;
+      skip_ws();
+      if (!take_value(fields, out)) return false;
+      skip_ws();
+      if (p_ >= end_) return premature_end();
+      if (*p_ == '}') {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return error("expected ',' or '}'");
+      ++p_;
+    }
+  }
+
+  // The value of key_: kept for every requested field of that name seen for
+  // the first time, otherwise only validated.
+  bool take_value(const std::vector<std::string>& fields, std::vector<JsonField>& out) {
+    std::size_t first = fields.size();
+    for (std::size_t k = 0; k < fields.size(); ++k) {
+      if (out[k].kind == JsonKind::absent && fields[k] == key_) {
+        first = k;
+        break;
+      }
+    }
+    if (first == fields.size()) return skip_value(0);
+    if (p_ >= end_) return premature_end();
+    JsonField& f = out[first];
+    const char c = *p_;
+    bool ok = true;
+    if (c == '"') {
+      f.kind = JsonKind::scalar;
+      ok = parse_string(&f.text);
+    } else if (c == '[' || c == '{') {
+      f.kind = c == '[' ? JsonKind::array : JsonKind::object;
+      ok = skip_value(0);
+    } else if (c == 'n') {
+      f.kind = JsonKind::null;
+      ok = literal("null");
+    } else if (c == 't' || c == 'f') {
+      f.kind = JsonKind::scalar;
+      ok = literal(c == 't' ? "true" : "false");
+      f.text = c == 't' ? "TRUE" : "FALSE";
+    } else {
+      const char* start = p_;
+      f.kind = JsonKind::scalar;
+      ok = number();
+      f.text.assign(start, static_cast<std::size_t>(p_ - start));
+    }
+    for (std::size_t k = first + 1; k < fields.size(); ++k) {
+      if (out[k].kind == JsonKind::absent && fields[k] == key_) out[k] = f;
+    }
+    return ok;
+  }
+
+  bool skip_value(int depth) {
+    if (p_ >= end_) return premature_end();
+    if (depth > kMaxDepth) return error("nesting too deep");
+    switch (*p_) {
+      case '"':
+        return parse_string(nullptr);
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      case '[':
+      case '{':
+        return skip_container(depth);
+      default:
+        return number();
+    }
+  }
+
+  bool skip_container(int depth) {
+    const bool object = *p_ == '{';
+    const char close = object ? '}' : ']';
+    ++p_;
+    skip_ws();
+    if (p_ < end_ && *p_ == close) {
+      ++p_;
+      return true;
+    }
+    for (;;) {
+      skip_ws();
+      if (object) {
+        if (p_ >= end_) return premature_end();
+        if (*p_ != '"') return error("expected a key");
+        if (!parse_string(nullptr)) return false;
+        skip_ws();
+        if (p_ >= end_) return premature_end();
+        if (*p_ != ':') return error("expected ':' after a key");
+        ++p_;
+        skip_ws();
+      }
+      if (!skip_value(depth + 1)) return false;
+      skip_ws();
+      if (p_ >= end_) return premature_end();
+      if (*p_ == close) {
+        ++p_;
+        return true;
+      }
+      if (*p_ != ',') return error(object ? "expected ',' or '}'" : "expected ',' or ']'");
+      ++p_;
+    }
+  }
+
+  bool literal(const char* word) {
+    const std::size_t n = std::strlen(word);
+    if (static_cast<std::size_t>(end_ - p_) < n) {
+      return std::strncmp(p_, word, static_cast<std::size_t>(end_ - p_)) == 0 ? premature_end()
+                                                                          : error("invalid literal");
+    }
+    if (std::strncmp(p_, word, n) != 0) return error("invalid literal");
+    p_ += n;
+    return true;
+  }
+
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  bool number() {
+    const char* start = p_;
+    if (p_ < end_ && *p_ == '-') ++p_;
+    if (p_ >= end_) return start == p_ ? error("unexpected character") : premature_end();
+    if (*p_ == '0') {
+      ++p_;
+    } else if (is_digit(*p_)) {
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+    } else {
+      return error(start == p_ ? "unexpected character" : "invalid number");
+    }
+    if (p_ < end_ && *p_ == '.') {
+      ++p_;
+      if (p_ >= end_) return premature_end();
+      if (!is_digit(*p_)) return error("invalid number");
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ >= end_) return premature_end();
+      if (!is_digit(*p_)) return error("invalid number");
+      while (p_ < end_ && is_digit(*p_)) ++p_;
+    }
+    return true;
+  }
+
+  static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool hex4(unsigned& cp) {
+    if (end_ - p_ < 4) return premature_end();
+    cp = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int v = hex_value(p_[k]);
+      if (v < 0) return error("invalid \\u escape");
+      cp = cp * 16 + static_cast<unsigned>(v);
+    }
+    p_ += 4;
+    return true;
+  }
+
+  // \uXXXX, a surrogate pair as one code point; lone surrogates and U+0000
+  // (which R strings cannot hold) are errors, not silently replaced.
+  bool unicode_escape(std::string* out) {
+    const char* at = p_ - 2;
+    unsigned cp = 0;
+    if (!hex4(cp)) return false;
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+      p_ = at;
+      return error("lone low surrogate in a \\u escape");
+    }
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      unsigned low = 0;
+      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
+        p_ = at;
+        return error("lone high surrogate in a \\u escape");
+      }
+      p_ += 2;
+      if (!hex4(low)) return false;
+      if (low < 0xDC00 || low > 0xDFFF) {
+        p_ = at;
+        return error("lone high surrogate in a \\u escape");
+      }
+      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    }
+    if (cp == 0) {
+      p_ = at;
+      return error("\\u0000 (a NUL character) in a string");
+    }
+    if (out != nullptr) append_utf8(*out, cp);
+    return true;
+  }
+
+  // A string at p_ ('"'), decoded into *out when not null.
+  bool parse_string(std::string* out) {
+    if (out != nullptr) out->clear();
+    ++p_;
+    for (;;) {
+      const char* run = p_;
+      while (p_ < end_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20) ++p_;
+      if (out != nullptr) out->append(run, static_cast<std::size_t>(p_ - run));
+      if (p_ >= end_) return premature_end();
+      const char c = *p_;
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c != '\\') return error("control character in a string");
+      ++p_;
+      if (p_ >= end_) return premature_end();
+      const char e = *p_++;
+      char decoded = 0;
+      switch (e) {
+        case '"': decoded = '"'; break;
+        case '\\': decoded = '\\'; break;
+        case '/': decoded = '/'; break;
+        case 'b': decoded = '\b'; break;
+        case 'f': decoded = '\f'; break;
+        case 'n': decoded = '\n'; break;
+        case 'r': decoded = '\r'; break;
+        case 't': decoded = '\t'; break;
+        case 'u':
+          if (!unicode_escape(out)) return false;
+          continue;
+        default:
+          --p_;
+          return error("invalid escape in a string");
+      }
+      if (out != nullptr) *out += decoded;
+    }
+  }
+};
+
+}  // namespace mlagreement
+
+#endif  // MLAGREEMENT_JSON_PARSE_H
