@@ -8,10 +8,11 @@ expect_mla_error <- function(code, class = NULL) {
   invisible(err)
 }
 
-# `code` runs twice: once for the class, once for the snapshot.
+# `code` runs twice: once for the class (messages before the error are the
+# snapshot's to record), once for the snapshot.
 expect_mla_snapshot <- function(code, class = NULL) {
   quo <- rlang::enquo(code)
-  err <- expect_mla_error(rlang::eval_tidy(quo), class)
+  err <- expect_mla_error(suppressMessages(rlang::eval_tidy(quo)), class)
   if (snapshots_run()) rlang::inject(expect_snapshot(error = TRUE, !!quo))
   invisible(err)
 }

@@ -65,11 +65,14 @@ test_that("read_label_studio() reports bad exports and configs", {
   expect_error(read_label_studio(cut), class = "mlagreement_error_json")
   empty_control <- '<View><Text name="t" value="$text"/><Choices name="topic" toName="t" value="$options"/></View>'
   expect_mla_snapshot(read_label_studio(ls_export(), empty_control))
-  expect_error(read_label_studio(ls_export(), empty_control), class = "mlagreement_error_config")
-  expect_error(read_label_studio(ls_export(), "<View><Choices"), class = "mlagreement_error_config")
+  expect_error(suppressMessages(read_label_studio(ls_export(), empty_control)),
+               class = "mlagreement_error_config")
+  expect_error(suppressMessages(read_label_studio(ls_export(), "<View><Choices")),
+               class = "mlagreement_error_config")
   fewer <- '<View><Choices name="topic" toName="t"><Choice value="Politics"/></Choices></View>'
   expect_mla_snapshot(read_label_studio(ls_export(), fewer, control = "topic"))
-  expect_error(read_label_studio(ls_export(), ls_config(), control = "nope"),
+  expect_error(suppressMessages(read_label_studio(ls_export(), ls_config(), control = "nope")),
                class = "mlagreement_error_unknown_label")
-  expect_error(read_label_studio(c(ls_export(), ls_export())), class = "mlagreement_error")
+  expect_error(suppressMessages(read_label_studio(c(ls_export(), ls_export()))),
+               class = "mlagreement_error")
 })
