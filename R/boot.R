@@ -239,29 +239,74 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
 
 boot_mode <- function(resample) match(resample, c("items", "annotators", "both")) - 1L
 
-# Runs the 64 streams in chunks of 2 streams per thread (progress bar,
-# interrupts between chunks). Chunking does not change the replicates.
+# Runs the replicates in chunks of about `boot_chunk_seconds()` each (a few
+# replicates of each of the 64 streams per chunk; the streams keep their
+# generators between chunks, so chunking does not change the replicates):
+# the progress bar moves and Ctrl-C is honoured between and within chunks.
 boot_run <- function(data, units, resample, seed, R, threads) {
-  n_streams <- boot_streams_cpp()
-  bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
-  out <- vector("list", length(bounds) - 1L)
-  cli::cli_progress_bar("Bootstrapping", total = R, clear = TRUE)
-  for (ch in seq_along(out)) {
-    s0 <- bounds[ch]
-    s1 <- bounds[ch + 1L]
-    out[[ch]] <- if (resample == "items") {
-      boot_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
-                     units$unit_of_item, units$n_units,
-                     units$order, units$start, seed, R, s0, s1, threads, data$single_label)
-    } else {
-      boot_records_cpp(data$view, data$slot, data$n_annotators, resample == "both",
-                       units$unit_of_item, units$n_units, units$order, units$start,
-                       seed, R, s0, s1, threads, data$single_label)
+  run <- boot_run_cpp(seed, R, data$n_labels)
+  chunk <- if (resample == "items") {
+    function(per_stream) {
+      boot_items_cpp(run, data$codes, data$n_items, data$n_labels, data$max_m,
+                     units$unit_of_item, units$n_units, units$order, units$start,
+                     per_stream, threads, data$single_label)
     }
-    cli::cli_progress_update(set = (R * s1) %/% n_streams)
+  } else {
+    function(per_stream) {
+      boot_records_cpp(run, data$view, data$slot, data$n_annotators, resample == "both",
+                       units$unit_of_item, units$n_units, units$order, units$start,
+                       per_stream, threads, data$single_label)
+    }
   }
-  cli::cli_progress_done()
-  do.call(rbind, out)
+  bar <- boot_progress_bar(R)
+  on.exit(boot_progress_close(bar), add = TRUE)
+  per_stream <- 1
+  done <- 0
+  while (done < R) {
+    started <- proc.time()[["elapsed"]]
+    done <- chunk(per_stream)
+    per_stream <- boot_next_chunk(per_stream, proc.time()[["elapsed"]] - started)
+    boot_progress_update(bar, done)
+  }
+  boot_run_result_cpp(run)
+}
+
+# Seconds a chunk should take: short enough for a lively progress bar and a
+# prompt Ctrl-C, long enough that R's loop costs nothing.
+boot_chunk_seconds <- function() 0.2
+
+# Replicates per stream for the next chunk, from the time the last one took:
+# aim at boot_chunk_seconds(), growing at most 8-fold per chunk.
+boot_next_chunk <- function(per_stream, elapsed) {
+  target <- boot_chunk_seconds()
+  grown <- if (elapsed <= 0) 8 * per_stream else per_stream * target / elapsed
+  max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
+}
+
+# The progress bar is closed by boot_run()'s own exit handler (cli's deferred
+# auto-close failed when an interrupt arrived while the bar was shown), and
+# closing never raises: an interrupted bootstrap leaves only R's `interrupt`
+# condition.
+boot_progress_bar <- function(R) {
+  cli::cli_progress_bar("Bootstrapping", total = R, clear = TRUE, .auto_close = FALSE)
+}
+
+boot_progress_update <- function(bar, done) {
+  cli::cli_progress_update(id = bar, set = done)
+  boot_test_hook("chunk")
+}
+
+boot_progress_close <- function(bar) {
+  tryCatch(cli::cli_progress_done(id = bar), error = function(e) NULL,
+           interrupt = function(e) NULL)
+}
+
+# Test hook: options(mlagreement.test_hook = function(where) ...) runs in the
+# chunk loop (tests raise an interrupt there, without signals).
+boot_test_hook <- function(where) {
+  hook <- getOption("mlagreement.test_hook")
+  if (is.function(hook)) hook(where)
+  invisible()
 }
 
 boot_jackknife <- function(data, units, resample, threads) {
