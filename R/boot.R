@@ -315,10 +315,8 @@ boot_jackknife <- function(data, units, resample, threads) {
                                units$unit_start, units$unit_items, threads, data$single_label))
   }
   if (resample == "annotators") {
-    J <- data$n_annotators
-    aw <- matrix(1L, J, J)
-    diag(aw) <- 0L
-    return(boot_records_statistic(data, aw))
+    return(boot_jack_records_cpp(data$view, data$slot, data$n_annotators, threads,
+                                 isTRUE(data$single_label)))
   }
   NULL
 }

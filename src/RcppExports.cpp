@@ -118,6 +118,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// boot_jack_records_cpp
+Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_jack_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type slot(slotSEXP);
+    Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_records_cpp(view, slot, n_drawn, threads, single_label));
+    return rcpp_result_gen;
+END_RCPP
+}
 // boot_stats_records_cpp
 Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw, bool single_label);
 RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP, SEXP single_labelSEXP) {
@@ -397,6 +411,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 8},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 5},
     {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 12},
+    {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 5},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
     {"_mlagreement_interrupt_after_polls_cpp", (DL_FUNC) &_mlagreement_interrupt_after_polls_cpp, 1},

@@ -8,6 +8,7 @@
 #include "glue-interrupt.h"
 #include "glue-view.h"
 #include "mlagreement/boot_items.h"
+#include "mlagreement/boot_jackknife.h"
 #include "mlagreement/boot_records.h"
 #include "mlagreement/boot_streams.h"
 #include "mlagreement/boot_units.h"
@@ -218,6 +219,24 @@ double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVec
                      [&](mla::RecordReplicateScratch& w, mla::Rng& rng, std::size_t row) {
                        mla::records_replicate(v, codes, d, u, both, rng, w, r.out + row, r.n_out);
                      }, "annotator");
+  });
+}
+
+// Leave-one-annotator-out coefficients (n_drawn x n_stats) of the annotator
+// bootstrap's statistic, without a J x J multiplicity matrix.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
+                                          int n_drawn, int threads, bool single_label) {
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
+  return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
+    Rcpp::NumericMatrix out(n_drawn, static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    bool failed = false;
+    glue::InterruptScope interrupts;
+    mla::jackknife_annotators(v, codes, d, threads, out.begin(), failed);
+    interrupts.rethrow();
+    if (failed) Rcpp::stop("Internal error: the annotator jackknife failed (out of memory?).");
+    nan_to_na(out);
+    return out;
   });
 }
 
