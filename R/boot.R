@@ -258,22 +258,24 @@ boot_run <- function(data, units, resample, seed, R, threads) {
                        per_stream, threads, data$single_label)
     }
   }
-  bar <- boot_progress_bar(R)
-  on.exit(boot_progress_close(bar), add = TRUE)
+  bar <- progress_start("Bootstrapping", total = R)
+  on.exit(progress_close(bar), add = TRUE)
   per_stream <- 1
   done <- 0
   while (done < R) {
     started <- proc.time()[["elapsed"]]
     done <- chunk(per_stream)
     per_stream <- boot_next_chunk(per_stream, proc.time()[["elapsed"]] - started)
-    boot_progress_update(bar, done)
+    cli::cli_progress_update(id = bar, set = done)
+    test_hook("boot_chunk")
   }
   boot_run_result_cpp(run)
 }
 
 # Seconds a chunk should take: short enough for a lively progress bar and a
-# prompt Ctrl-C, long enough that R's loop costs nothing.
-boot_chunk_seconds <- function() 0.2
+# prompt Ctrl-C, long enough that R's loop costs nothing (an option only for
+# tests).
+boot_chunk_seconds <- function() getOption("mlagreement.boot_chunk_seconds", 0.2)
 
 # Replicates per stream for the next chunk, from the time the last one took:
 # aim at boot_chunk_seconds(), growing at most 8-fold per chunk.
@@ -283,27 +285,23 @@ boot_next_chunk <- function(per_stream, elapsed) {
   max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
 }
 
-# The progress bar is closed by boot_run()'s own exit handler (cli's deferred
-# auto-close failed when an interrupt arrived while the bar was shown), and
-# closing never raises: an interrupted bootstrap leaves only R's `interrupt`
-# condition.
-boot_progress_bar <- function(R) {
-  cli::cli_progress_bar("Bootstrapping", total = R, clear = TRUE, .auto_close = FALSE)
+# Progress bars of long loops (mla_boot(), simulation_study()): closed by the
+# caller's own exit handler, `on.exit(progress_close(bar), add = TRUE)`, and
+# closing never raises (cli's deferred auto-close raised an internal error
+# when Ctrl-C arrived while the bar was shown), so an interrupted loop leaves
+# only R's `interrupt` condition.
+progress_start <- function(name, total) {
+  cli::cli_progress_bar(name, total = total, clear = TRUE, .auto_close = FALSE)
 }
 
-boot_progress_update <- function(bar, done) {
-  cli::cli_progress_update(id = bar, set = done)
-  boot_test_hook("chunk")
-}
-
-boot_progress_close <- function(bar) {
+progress_close <- function(bar) {
   tryCatch(cli::cli_progress_done(id = bar), error = function(e) NULL,
            interrupt = function(e) NULL)
 }
 
-# Test hook: options(mlagreement.test_hook = function(where) ...) runs in the
-# chunk loop (tests raise an interrupt there, without signals).
-boot_test_hook <- function(where) {
+# Test hook: options(mlagreement.test_hook = function(where) ...) runs in
+# long loops (tests raise an interrupt there, without signals).
+test_hook <- function(where) {
   hook <- getOption("mlagreement.test_hook")
   if (is.function(hook)) hook(where)
   invisible()

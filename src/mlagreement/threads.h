@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #ifdef _OPENMP
@@ -69,7 +70,11 @@ class InterruptFlag {
     interval_ = std::chrono::milliseconds(interval_ms);
     next_ = std::chrono::steady_clock::now();
   }
-  void disarm() noexcept { check_ = nullptr; }
+  // Also lowers the flag: code run outside an armed call is never interrupted.
+  void disarm() noexcept {
+    check_ = nullptr;
+    raised_.store(false, std::memory_order_relaxed);
+  }
   bool raised() const noexcept { return raised_.load(std::memory_order_relaxed); }
   // The polling helper: true once an interrupt was seen. Any thread may call
   // it; only the owner runs the check.
@@ -105,6 +110,12 @@ inline InterruptFlag& interrupt_flag() noexcept {
 // What long loops call, every few milliseconds of work at most: true when
 // the user asked to stop (then return early; results are discarded).
 inline bool interrupted() noexcept { return interrupt_flag().poll(); }
+
+// For tight loops: polls at every `every`-th iteration i (a power of two)
+// and only reads the flag in between.
+inline bool interrupted_at(std::int64_t i, std::int64_t every) noexcept {
+  return (i & (every - 1)) == 0 ? interrupted() : interrupt_flag().raised();
+}
 
 }  // namespace mlagreement
 
