@@ -52,7 +52,10 @@
 #' stored in `$seed`. Replicates are split into 64 contiguous blocks; block
 #' \eqn{k} uses dqrng's xoshiro256+ seeded with the seed and advanced by
 #' \eqn{k} long jumps. Every replicate is therefore identical whatever the
-#' number of `threads`.
+#' number of `threads`. Replicates are computed in chunks of about 0.2 s
+#' (the progress bar moves between chunks); Ctrl-C stops the bootstrap within
+#' about a second with R's `interrupt` condition, and a rerun after
+#' [set.seed()] gives the replicates of an uninterrupted run.
 #'
 #' @param fit An `mla` object from [mla()].
 #' @param R Number of bootstrap replicates (a whole number >= 2).
