@@ -18,6 +18,9 @@ declare -A SETUP CALL FOLLOW
 SETUP[boot]='fit <- mla(array(stats::runif(300 * 8 * 6) < 0.3, c(300, 8, 6)))'
 CALL[boot]='mla_boot(fit, R = 2e6, resample = "annotators")'
 FOLLOW[boot]='format(nrow(mla_boot(fit, R = 200)$t))'
+SETUP[boot_items]="${SETUP[boot]}"
+CALL[boot_items]='mla_boot(fit, R = 2e6)'
+FOLLOW[boot_items]="${FOLLOW[boot]}"
 SETUP[measures]='x <- as_annotations(array(stats::runif(100 * 10 * 5) < 0.3, c(100, 10, 5)))'
 CALL[measures]='agreement_measures(x, R = 1e6)'
 FOLLOW[measures]='format(agreement_measures(x, R = 20)$estimate[1])'
@@ -32,7 +35,7 @@ CALL[pairs]='annotator_agreement(x)'
 FOLLOW[pairs]='format(glance(mla(x))$estimate[1])'
 
 cases=("$@")
-[ ${#cases[@]} -eq 0 ] && cases=(boot measures sets simulation pairs)
+[ ${#cases[@]} -eq 0 ] && cases=(boot boot_items measures sets simulation pairs)
 failed=0
 for case in "${cases[@]}"; do
   out=$(mktemp)
