@@ -219,6 +219,7 @@ Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector
                             const Rcpp::IntegerVector& annotator, int n_annotators) {
   mlagreement::SetData d;
   mlagreement::SetPairWeights p;
+  glue::InterruptScope interrupts;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
@@ -228,6 +229,7 @@ Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
+  interrupts.rethrow();
   Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
   for (std::size_t s = 0; s < d.n_sets(); ++s) {
     std::vector<int> lab = mlagreement::set_labels(d, s);

@@ -65,7 +65,9 @@ test_that("set measures and pair passes are interruptible and leave the session 
   am <- withr::with_seed(1, agreement_measures(x, R = 50))
   expect_identical(with_cpp_interrupt(withr::with_seed(1, agreement_measures(x, R = 50))), "interrupted")
   expect_identical(withr::with_seed(1, agreement_measures(x, R = 50)), am)
-  for (distance in c("jaccard", "masi")) {
+  exact_size <- function(n_a, n_b, n_ab) as.numeric(n_ab < pmax(n_a, n_b))
+  exact_pair <- function(a, b) as.numeric(!setequal(a, b))
+  for (distance in list("jaccard", "masi", exact_size, exact_pair)) {
     ka <- krippendorff_alpha(x, distance = distance)
     expect_identical(with_cpp_interrupt(krippendorff_alpha(x, distance = distance)), "interrupted")
     expect_identical(krippendorff_alpha(x, distance = distance), ka)
