@@ -5,8 +5,16 @@ boot_codes_cpp <- function(x, m, max_m) {
     .Call(`_mlagreement_boot_codes_cpp`, x, m, max_m)
 }
 
-boot_items_cpp <- function(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label) {
-    .Call(`_mlagreement_boot_items_cpp`, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label)
+boot_run_cpp <- function(seed, n_rep, n_labels) {
+    .Call(`_mlagreement_boot_run_cpp`, seed, n_rep, n_labels)
+}
+
+boot_run_result_cpp <- function(run) {
+    .Call(`_mlagreement_boot_run_result_cpp`, run)
+}
+
+boot_items_cpp <- function(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label) {
+    .Call(`_mlagreement_boot_items_cpp`, run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label)
 }
 
 boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label) {
@@ -17,8 +25,12 @@ boot_stats_items_cpp <- function(x, m, max_m, w, single_label) {
     .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w, single_label)
 }
 
-boot_records_cpp <- function(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label) {
-    .Call(`_mlagreement_boot_records_cpp`, view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label)
+boot_records_cpp <- function(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label) {
+    .Call(`_mlagreement_boot_records_cpp`, run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label)
+}
+
+boot_jack_records_cpp <- function(view, slot, n_drawn, threads, single_label) {
+    .Call(`_mlagreement_boot_jack_records_cpp`, view, slot, n_drawn, threads, single_label)
 }
 
 boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label) {
@@ -27,6 +39,10 @@ boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label) {
 
 boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
+}
+
+interrupt_after_polls_cpp <- function(n) {
+    invisible(.Call(`_mlagreement_interrupt_after_polls_cpp`, n))
 }
 
 category_alpha_cpp <- function(counts, metric, values) {

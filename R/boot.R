@@ -52,7 +52,10 @@
 #' stored in `$seed`. Replicates are split into 64 contiguous blocks; block
 #' \eqn{k} uses dqrng's xoshiro256+ seeded with the seed and advanced by
 #' \eqn{k} long jumps. Every replicate is therefore identical whatever the
-#' number of `threads`.
+#' number of `threads`. Replicates are computed in chunks of about 0.2 s
+#' (the progress bar moves between chunks); Ctrl-C stops the bootstrap within
+#' about a second with R's `interrupt` condition, and a rerun after
+#' [set.seed()] gives the replicates of an uninterrupted run.
 #'
 #' @param fit An `mla` object from [mla()].
 #' @param R Number of bootstrap replicates (a whole number >= 2).
@@ -239,29 +242,72 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
 
 boot_mode <- function(resample) match(resample, c("items", "annotators", "both")) - 1L
 
-# Runs the 64 streams in chunks of 2 streams per thread (progress bar,
-# interrupts between chunks). Chunking does not change the replicates.
+# Runs the replicates in chunks of about `boot_chunk_seconds()` each (a few
+# replicates of each of the 64 streams per chunk; the streams keep their
+# generators between chunks, so chunking does not change the replicates):
+# the progress bar moves and Ctrl-C is honoured between and within chunks.
 boot_run <- function(data, units, resample, seed, R, threads) {
-  n_streams <- boot_streams_cpp()
-  bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
-  out <- vector("list", length(bounds) - 1L)
-  cli::cli_progress_bar("Bootstrapping", total = R, clear = TRUE)
-  for (ch in seq_along(out)) {
-    s0 <- bounds[ch]
-    s1 <- bounds[ch + 1L]
-    out[[ch]] <- if (resample == "items") {
-      boot_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
-                     units$unit_of_item, units$n_units,
-                     units$order, units$start, seed, R, s0, s1, threads, data$single_label)
-    } else {
-      boot_records_cpp(data$view, data$slot, data$n_annotators, resample == "both",
-                       units$unit_of_item, units$n_units, units$order, units$start,
-                       seed, R, s0, s1, threads, data$single_label)
+  run <- boot_run_cpp(seed, R, data$n_labels)
+  chunk <- if (resample == "items") {
+    function(per_stream) {
+      boot_items_cpp(run, data$codes, data$n_items, data$n_labels, data$max_m,
+                     units$unit_of_item, units$n_units, units$order, units$start,
+                     per_stream, threads, data$single_label)
     }
-    cli::cli_progress_update(set = (R * s1) %/% n_streams)
+  } else {
+    function(per_stream) {
+      boot_records_cpp(run, data$view, data$slot, data$n_annotators, resample == "both",
+                       units$unit_of_item, units$n_units, units$order, units$start,
+                       per_stream, threads, data$single_label)
+    }
   }
-  cli::cli_progress_done()
-  do.call(rbind, out)
+  bar <- progress_start("Bootstrapping", total = R)
+  on.exit(progress_close(bar), add = TRUE)
+  per_stream <- 1
+  done <- 0
+  while (done < R) {
+    started <- proc.time()[["elapsed"]]
+    done <- chunk(per_stream)
+    per_stream <- boot_next_chunk(per_stream, proc.time()[["elapsed"]] - started)
+    cli::cli_progress_update(id = bar, set = done)
+    test_hook("boot_chunk")
+  }
+  boot_run_result_cpp(run)
+}
+
+# Seconds a chunk should take: short enough for a lively progress bar and a
+# prompt Ctrl-C, long enough that R's loop costs nothing (an option only for
+# tests).
+boot_chunk_seconds <- function() getOption("mlagreement.boot_chunk_seconds", 0.2)
+
+# Replicates per stream for the next chunk, from the time the last one took:
+# aim at boot_chunk_seconds(), growing at most 8-fold per chunk.
+boot_next_chunk <- function(per_stream, elapsed) {
+  target <- boot_chunk_seconds()
+  grown <- if (elapsed <= 0) 8 * per_stream else per_stream * target / elapsed
+  max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
+}
+
+# Progress bars of long loops (mla_boot(), simulation_study()): closed by the
+# caller's own exit handler, `on.exit(progress_close(bar), add = TRUE)`, and
+# closing never raises (cli's deferred auto-close raised an internal error
+# when Ctrl-C arrived while the bar was shown), so an interrupted loop leaves
+# only R's `interrupt` condition.
+progress_start <- function(name, total) {
+  cli::cli_progress_bar(name, total = total, clear = TRUE, .auto_close = FALSE)
+}
+
+progress_close <- function(bar) {
+  tryCatch(cli::cli_progress_done(id = bar), error = function(e) NULL,
+           interrupt = function(e) NULL)
+}
+
+# Test hook: options(mlagreement.test_hook = function(where) ...) runs in
+# long loops (tests raise an interrupt there, without signals).
+test_hook <- function(where) {
+  hook <- getOption("mlagreement.test_hook")
+  if (is.function(hook)) hook(where)
+  invisible()
 }
 
 boot_jackknife <- function(data, units, resample, threads) {
@@ -270,10 +316,8 @@ boot_jackknife <- function(data, units, resample, threads) {
                                units$unit_start, units$unit_items, threads, data$single_label))
   }
   if (resample == "annotators") {
-    J <- data$n_annotators
-    aw <- matrix(1L, J, J)
-    diag(aw) <- 0L
-    return(boot_records_statistic(data, aw))
+    return(boot_jack_records_cpp(data$view, data$slot, data$n_annotators, threads,
+                                 isTRUE(data$single_label)))
   }
   NULL
 }

@@ -96,7 +96,8 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
   on.exit(restore_rng(seed_state), add = TRUE)
 
   results <- vector("list", n_sims)
-  cli::cli_progress_bar("Simulating", total = n_sims, clear = TRUE)
+  bar <- progress_start("Simulating", total = n_sims)
+  on.exit(progress_close(bar), add = TRUE)
   for (s in seq_len(n_sims)) {
     d <- design[s, ]
     set.seed(d$seed)
@@ -104,9 +105,9 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
                           rep(prevalence[[d$level]], d$n_labels), d$scenario,
                           rep(error, d$n_annotators), rep(0, d$n_annotators), 0)
     results[[s]] <- study_measures(sim$values, measures, R)
-    cli::cli_progress_update()
+    cli::cli_progress_update(id = bar)
+    test_hook("simulation")
   }
-  cli::cli_progress_done()
 
   n_meas <- lengths(lapply(results, `[[`, "estimate"))
   rows <- rep(seq_len(n_sims), n_meas)

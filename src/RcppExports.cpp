@@ -23,11 +23,34 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// boot_items_cpp
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+// boot_run_cpp
+SEXP boot_run_cpp(const Rcpp::IntegerVector& seed, double n_rep, int n_labels);
+RcppExport SEXP _mlagreement_boot_run_cpp(SEXP seedSEXP, SEXP n_repSEXP, SEXP n_labelsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< double >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_run_cpp(seed, n_rep, n_labels));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_run_result_cpp
+Rcpp::NumericMatrix boot_run_result_cpp(SEXP run);
+RcppExport SEXP _mlagreement_boot_run_result_cpp(SEXP runSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type run(runSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_run_result_cpp(run));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_items_cpp
+double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP runSEXP, SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type run(runSEXP);
     Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
     Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
     Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
@@ -36,13 +59,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< double >::type n_rep(n_repSEXP);
-    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
-    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
+    Rcpp::traits::input_parameter< double >::type per_stream(per_streamSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label));
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -78,10 +98,11 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_records_cpp
-Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_records_cpp(SEXP runSEXP, SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type run(runSEXP);
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type slot(slotSEXP);
     Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
@@ -90,13 +111,24 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
-    Rcpp::traits::input_parameter< double >::type n_rep(n_repSEXP);
-    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
-    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
+    Rcpp::traits::input_parameter< double >::type per_stream(per_streamSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(view, slot, n_drawn, both, unit_of_item, n_units, order, start, seed, n_rep, s0, s1, threads, single_label));
+    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label));
+    return rcpp_result_gen;
+END_RCPP
+}
+// boot_jack_records_cpp
+Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, int threads, bool single_label);
+RcppExport SEXP _mlagreement_boot_jack_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type slot(slotSEXP);
+    Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_records_cpp(view, slot, n_drawn, threads, single_label));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -122,6 +154,15 @@ BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     rcpp_result_gen = Rcpp::wrap(boot_streams_cpp());
     return rcpp_result_gen;
+END_RCPP
+}
+// interrupt_after_polls_cpp
+void interrupt_after_polls_cpp(int n);
+RcppExport SEXP _mlagreement_interrupt_after_polls_cpp(SEXP nSEXP) {
+BEGIN_RCPP
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    interrupt_after_polls_cpp(n);
+    return R_NilValue;
 END_RCPP
 }
 // category_alpha_cpp
@@ -379,12 +420,16 @@ END_RCPP
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
-    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
+    {"_mlagreement_boot_run_cpp", (DL_FUNC) &_mlagreement_boot_run_cpp, 3},
+    {"_mlagreement_boot_run_result_cpp", (DL_FUNC) &_mlagreement_boot_run_result_cpp, 1},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 12},
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 8},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 5},
-    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 14},
+    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 12},
+    {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 5},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
+    {"_mlagreement_interrupt_after_polls_cpp", (DL_FUNC) &_mlagreement_interrupt_after_polls_cpp, 1},
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},

@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "glue-interrupt.h"
 #include "glue-view.h"
 #include "mlagreement/boot_items.h"
+#include "mlagreement/boot_jackknife.h"
 #include "mlagreement/boot_records.h"
+#include "mlagreement/boot_streams.h"
 #include "mlagreement/boot_units.h"
 
 namespace {
@@ -27,8 +30,33 @@ mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_dra
 
 void nan_to_na(Rcpp::NumericMatrix& out) { glue::nan_to_na(out); }
 
-std::size_t block_row(int s, double n_rep) {
-  return mla::block_begin(s, static_cast<std::size_t>(n_rep));
+// A bootstrap run in chunks (boot_run() in R/boot.R): the streams' cursor and
+// the R x n_stats replicate matrix, which the external pointer protects and
+// only boot_run_result_cpp() hands out.
+struct BootRun {
+  mla::StreamCursor cursor;
+  double* out;
+  std::size_t n_out;
+};
+
+BootRun& boot_run_of(SEXP run) {
+  Rcpp::XPtr<BootRun> p(run);
+  if (p.get() == nullptr) Rcpp::stop("Internal error: the bootstrap run is no longer valid.");
+  return *p;
+}
+
+// One chunk: up to per_stream replicates of every stream, then re-raises a
+// Ctrl-C seen by the workers. Returns the replicates done so far.
+template <typename MakeScratch, typename Replicate>
+double run_chunk(BootRun& run, double per_stream, int threads, MakeScratch&& make_scratch,
+                 Replicate&& replicate, const char* what) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks
+  glue::InterruptScope interrupts;
+  const bool ok = mla::advance_streams(run.cursor, static_cast<std::size_t>(per_stream), threads,
+                                       make_scratch, replicate);
+  interrupts.rethrow();
+  if (!ok) Rcpp::stop("Internal error: the %s bootstrap failed (out of memory?).", what);
+  return static_cast<double>(run.cursor.done());
 }
 
 bool small_codes(std::size_t k, std::size_t max_m) {
@@ -86,33 +114,54 @@ Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   return out;
 }
 
-// Item (or cluster) bootstrap, streams [s0, s1) of n_rep replicates.
-// unit_of_item: 0-based unit per item, or integer(0) when units are items;
-// order/start: units grouped by stratum.
+// The state of a bootstrap run of n_rep replicates with n_labels labels.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
-                                   int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
-                                   const Rcpp::IntegerVector& order,
-                                   const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& seed,
-                                   double n_rep, int s0, int s1, int threads, bool single_label) {
-  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
+SEXP boot_run_cpp(const Rcpp::IntegerVector& seed, double n_rep, int n_labels) {
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  Rcpp::NumericMatrix out(static_cast<int>(n_rep), static_cast<int>(mla::n_boot_stats(k)));
+  BootRun* run = new BootRun{mla::StreamCursor(mla::combine_seed(seed[0], seed[1]),
+                                               static_cast<std::size_t>(n_rep)),
+                             out.begin(), static_cast<std::size_t>(out.nrow())};
+  return Rcpp::XPtr<BootRun>(run, true, R_NilValue, out);
+}
+
+// The replicates of a finished run (undefined coefficients as NA).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_run_result_cpp(SEXP run) {
+  BootRun& r = boot_run_of(run);
+  if (r.cursor.done() != r.cursor.n_rep) Rcpp::stop("Internal error: the bootstrap run is unfinished.");
+  Rcpp::NumericMatrix out(R_ExternalPtrProtected(run));
+  nan_to_na(out);
+  return out;
+}
+
+// Item (or cluster) bootstrap: the next chunk of `run`, up to per_stream
+// replicates per stream. unit_of_item: 0-based unit per item, or integer(0)
+// when units are items; order/start: units grouped by stratum.
+// [[Rcpp::export(rng = false)]]
+double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n_labels,
+                      int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
+                      const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
+                      double per_stream, int threads, bool single_label) {
+  BootRun& r = boot_run_of(run);
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
-  const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
-  Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(k)));
   const mla::UnitDesign u = glue::unit_design(n, unit_of_item, n_units, order, start);
-  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
-  const std::size_t nr = static_cast<std::size_t>(n_rep);
-  const std::size_t no = static_cast<std::size_t>(out.nrow());
-  const bool ok = small_codes(k, mm)
-      ? mla::boot_items(codes_view<std::uint16_t>(codes, n, k, mm, single_label), u, s, nr, s0, s1, threads,
-                        /* method = multinomial counts */ 0, out.begin(), no)
-      : mla::boot_items(codes_view<std::uint32_t>(codes, n, k, mm, single_label), u, s, nr, s0, s1, threads,
-                        /* method = multinomial counts */ 0, out.begin(), no);
-  if (!ok) Rcpp::stop("Internal error: the item bootstrap failed (out of memory?).");
-  nan_to_na(out);
-  return out;
+  const auto chunk = [&](const auto& cc) {
+    return run_chunk(r, per_stream, threads, [&] {
+      mla::ItemScratch w;
+      w.init(cc, u);
+      return w;
+    }, [&](mla::ItemScratch& w, mla::Rng& rng, std::size_t row) {
+      // item_stream() (boot_items.h) with multinomial counts, one replicate
+      mla::draw_units(rng, u, w.unit_w.data());
+      mla::fill_bins(cc, mla::item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
+      mla::stats_from_bins(cc, w.bins.data(), w.t, w.ls, r.out + row, r.n_out);
+    }, "item");
+  };
+  return small_codes(k, mm) ? chunk(codes_view<std::uint16_t>(codes, n, k, mm, single_label))
+                            : chunk(codes_view<std::uint32_t>(codes, n, k, mm, single_label));
 }
 
 // Leave-one-unit-out coefficients (n_units x n_stats).
@@ -154,25 +203,38 @@ Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcp
 }
 
 // Annotator (both = false) or two-way (both = true) bootstrap on the records
-// of `view` (annotation_view() of the fit's labels). slot: each annotator's
-// 0-based index among the n_drawn annotators that are drawn, or -1.
+// of `view` (annotation_view() of the fit's labels): the next chunk of `run`.
+// slot: each annotator's 0-based index among the n_drawn annotators that are
+// drawn, or -1.
 // [[Rcpp::export(rng = false)]]
-Rcpp::NumericMatrix boot_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
-                                     int n_drawn, bool both,
-                                     const Rcpp::IntegerVector& unit_of_item, int n_units,
-                                     const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
-                                     const Rcpp::IntegerVector& seed, double n_rep, int s0, int s1,
-                                     int threads, bool single_label) {
-  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
+double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot,
+                        int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units,
+                        const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
+                        double per_stream, int threads, bool single_label) {
+  BootRun& r = boot_run_of(run);
   const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
-    const std::size_t rows = block_row(s1, n_rep) - block_row(s0, n_rep);
-    Rcpp::NumericMatrix out(static_cast<int>(rows), static_cast<int>(mla::n_boot_stats(v.n_labels)));
     const mla::UnitDesign u = glue::unit_design(v.n_items, unit_of_item, n_units, order, start);
-    const bool ok = mla::boot_records(v, codes, d, u, both, mla::combine_seed(seed[0], seed[1]),
-                                      static_cast<std::size_t>(n_rep), s0, s1, threads,
-                                      out.begin(), static_cast<std::size_t>(out.nrow()));
-    if (!ok) Rcpp::stop("Internal error: the annotator bootstrap failed (out of memory?).");
+    return run_chunk(r, per_stream, threads, [&] { return mla::record_replicate_scratch(v, d, u); },
+                     [&](mla::RecordReplicateScratch& w, mla::Rng& rng, std::size_t row) {
+                       mla::records_replicate(v, codes, d, u, both, rng, w, r.out + row, r.n_out);
+                     }, "annotator");
+  });
+}
+
+// Leave-one-annotator-out coefficients (n_drawn x n_stats) of the annotator
+// bootstrap's statistic, without a J x J multiplicity matrix.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
+                                          int n_drawn, int threads, bool single_label) {
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
+  return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
+    Rcpp::NumericMatrix out(n_drawn, static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    bool failed = false;
+    glue::InterruptScope interrupts;
+    mla::jackknife_annotators(v, codes, d, threads, out.begin(), failed);
+    interrupts.rethrow();
+    if (failed) Rcpp::stop("Internal error: the annotator jackknife failed (out of memory?).");
     nan_to_na(out);
     return out;
   });
@@ -200,3 +262,8 @@ Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::I
 
 // [[Rcpp::export(rng = false)]]
 int boot_streams_cpp() { return mlagreement::kStreams; }
+
+// Test hook: the n-th interrupt check from now on reports Ctrl-C (0: off),
+// so tests reach the interrupt paths without signals.
+// [[Rcpp::export(rng = false)]]
+void interrupt_after_polls_cpp(int n) { glue::detail::interrupt_countdown() = n > 0 ? n : 0; }

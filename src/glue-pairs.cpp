@@ -1,16 +1,11 @@
 // R glue for the pairwise annotator statistics: unwrap, call the core, wrap.
 #include <Rcpp.h>
 
+#include "glue-interrupt.h"
 #include "glue-view.h"
 #include "mlagreement/pairs.h"
 
 namespace {
-
-// True when the user pressed Ctrl-C. R_CheckUserInterrupt() would longjmp
-// over C++ frames; R_ToplevelExec() contains the jump, so the core returns
-// normally (freeing its memory) and the interrupt is re-raised from here.
-void check_interrupt(void*) { R_CheckUserInterrupt(); }
-bool user_interrupted() { return R_ToplevelExec(check_interrupt, nullptr) == FALSE; }
 
 // Undefined values (NaN in the core) become NA.
 Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
@@ -21,9 +16,9 @@ Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
 template <typename T, typename Codes>
 Rcpp::List run_pairs(const mlagreement::RecordView<T>& view, const Codes& codes) {
   mlagreement::PairResult res;
-  if (!mlagreement::pair_sums(view, codes, res, user_interrupted)) {
-    throw Rcpp::internal::InterruptedException();  // Rcpp's wrapper calls Rf_onintr()
-  }
+  glue::InterruptScope interrupts;
+  mlagreement::pair_sums(view, codes, res, [] { return mlagreement::interrupted(); });
+  interrupts.rethrow();
   return Rcpp::List::create(
       Rcpp::Named("a") = Rcpp::IntegerVector(res.a.begin(), res.a.end()),
       Rcpp::Named("b") = Rcpp::IntegerVector(res.b.begin(), res.b.end()),

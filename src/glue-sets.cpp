@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "glue-interrupt.h"
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 #include "mlagreement/set_custom.h"
@@ -92,6 +93,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
   const mlagreement::ExpectedMethod requested = method_of(method);
   mlagreement::SetData d;
   mlagreement::SetAlpha a;
+  glue::InterruptScope interrupts;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
@@ -101,6 +103,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
+  interrupts.rethrow();
   if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
@@ -127,6 +130,7 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
   mlagreement::SetData d;
   mlagreement::PairMeasures p;
   mlagreement::SetAlpha sims;
+  glue::InterruptScope interrupts;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, true, d);
     if (d.bad_record >= 0) {
@@ -139,6 +143,7 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
+  interrupts.rethrow();
   Rcpp::IntegerVector a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end());
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
@@ -175,6 +180,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
   mlagreement::SetData d;
   mlagreement::SetAlpha a;
   int largest = 0;
+  glue::InterruptScope interrupts;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
@@ -189,6 +195,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
+  interrupts.rethrow();
   if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
@@ -212,6 +219,7 @@ Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector
                             const Rcpp::IntegerVector& annotator, int n_annotators) {
   mlagreement::SetData d;
   mlagreement::SetPairWeights p;
+  glue::InterruptScope interrupts;
   try {
     build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
@@ -221,6 +229,7 @@ Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
+  interrupts.rethrow();
   Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
   for (std::size_t s = 0; s < d.n_sets(); ++s) {
     std::vector<int> lab = mlagreement::set_labels(d, s);

@@ -127,46 +127,37 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
   write_stats(s.ls, out, stride, d.corpus);
 }
 
-// Annotators (both = false) or annotators and units (both = true), streams
-// [s0, s1); rows as in boot_items().
+// Per-thread scratch of the annotator and two-way bootstrap.
+struct RecordReplicateScratch {
+  std::vector<std::uint32_t> ann_w, unit_w, buf;
+  RecordScratch s;
+};
+
+template <typename T>
+RecordReplicateScratch record_replicate_scratch(const RecordView<T>& v, const DrawnAnnotators& d,
+                                                const UnitDesign& u) {
+  RecordReplicateScratch w;
+  w.ann_w.resize(d.n_drawn);
+  w.unit_w.resize(u.n_units);
+  w.buf.resize(u.unit_of_item ? u.n_items : 0);
+  w.s.init(v.n_items, v.n_labels, v.item == nullptr ? 0 : v.n_records);
+  return w;
+}
+
+// Replicate `row` of an annotator (both = false) or two-way (both = true)
+// bootstrap, drawn from `rng` (its stream, boot_streams.h): annotators
+// first, then units, as boot_draws() (boot_units.h).
 template <typename T, typename Codes>
-bool boot_records(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
-                  const UnitDesign& u, bool both, std::uint64_t seed, std::size_t n_rep, int s0,
-                  int s1, int threads, double* out, std::size_t n_out) {
-  const std::size_t row0 = block_begin(s0, n_rep);
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) reduction(|| : failed)
-#endif
-  {
-    std::vector<std::uint32_t> ann_w, unit_w, buf;
-    RecordScratch s;
-    const bool ready = guarded(failed, [&] {
-      ann_w.resize(d.n_drawn);
-      unit_w.resize(u.n_units);
-      buf.resize(u.unit_of_item ? u.n_items : 0);
-      s.init(v.n_items, v.n_labels, v.item == nullptr ? 0 : v.n_records);
-    });
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (int st = s0; st < s1; ++st) {
-      if (!ready) continue;
-      guarded(failed, [&] {
-        Rng rng = stream_rng(seed, st);
-        for (std::size_t r = block_begin(st, n_rep); r < block_begin(st + 1, n_rep); ++r) {
-          draw_annotators(rng, d.n_drawn, ann_w.data());
-          const std::uint32_t* iw = nullptr;
-          if (both) {
-            draw_units(rng, u, unit_w.data());
-            iw = item_weights(u, unit_w.data(), buf.data());
-          }
-          records_stats(v, codes, d, ann_w.data(), iw, s, out + (r - row0), n_out);
-        }
-      });
-    }
+void records_replicate(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
+                       const UnitDesign& u, bool both, Rng& rng, RecordReplicateScratch& w,
+                       double* out_row, std::size_t n_out) {
+  draw_annotators(rng, d.n_drawn, w.ann_w.data());
+  const std::uint32_t* iw = nullptr;
+  if (both) {
+    draw_units(rng, u, w.unit_w.data());
+    iw = item_weights(u, w.unit_w.data(), w.buf.data());
   }
-  return !failed;
+  records_stats(v, codes, d, w.ann_w.data(), iw, w.s, out_row, n_out);
 }
 
 }  // namespace mlagreement

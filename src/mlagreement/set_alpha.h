@@ -74,6 +74,7 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, const Size
 #pragma omp for schedule(static)
 #endif
     for (std::int64_t gi = 0; gi < GG; ++gi) {
+      if (interrupted_at(gi, 256)) continue;  // the result is discarded
       const std::size_t g = static_cast<std::size_t>(gi);
       const std::size_t b = d.start[g], m = d.start[g + 1] - b;
       std::uint64_t* const cm = mine + static_cast<std::size_t>(m_index[m]) * cells;
@@ -135,6 +136,7 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeD
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
 #endif
   for (std::int64_t gi = 0; gi < GG; ++gi) {
+    if (interrupted_at(gi, 16)) continue;  // the result is discarded
     const std::size_t g = static_cast<std::size_t>(gi);
     const std::size_t b = d.start[g], e = d.start[g + 1];
     double dj = 0, dm = 0, simj = 0, simm = 0;

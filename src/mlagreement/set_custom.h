@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sets.h"
+#include "threads.h"
 
 namespace mlagreement {
 
@@ -66,6 +67,7 @@ inline SetPairWeights set_pair_weights(const SetData& d) {
   std::vector<std::pair<std::uint64_t, double>> cells;
   const std::uint64_t S = d.n_sets();
   for (std::size_t g = 0; g < d.n_items(); ++g) {
+    if (interrupted_at(static_cast<std::int64_t>(g), 16)) return SetPairWeights();  // discarded
     const std::size_t b = d.start[g], e = d.start[g + 1];
     const double w = 2.0 / static_cast<double>(e - b - 1);  // both orders of the pair
     for (std::size_t r = b; r < e; ++r) {

@@ -90,6 +90,7 @@ int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHi
   std::vector<std::uint32_t> rows;
   std::vector<std::uint8_t> row_q;
   for (std::size_t s = 0; s < d.n_sets(); ++s) {
+    if (interrupted_at(static_cast<std::int64_t>(s), 64)) return 0;  // the result is discarded
     const std::size_t x = static_cast<std::size_t>(c.cls_of_size[static_cast<std::size_t>(d.size[s])]);
     const std::uint32_t cnt = static_cast<std::uint32_t>(d.count[s]);
     const std::uint64_t mask = c.code[s];
@@ -142,6 +143,7 @@ bool histogram_dense(const SetData& d, const CompactSets& c, int threads, PairHi
 #pragma omp parallel for num_threads(threads) schedule(static)
 #endif
     for (std::int64_t u = 0; u < units; ++u) {
+      if (interrupted_at(u, 16)) continue;  // the result is discarded
       const std::size_t blk = static_cast<std::size_t>(u) / pieces, pc = static_cast<std::size_t>(u) % pieces;
       const std::size_t from = pc * kPiece, to = std::min(len, from + kPiece);
       std::uint32_t* dst = base + blk * 2 * len;
@@ -197,6 +199,7 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeD
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
 #endif
   for (std::int64_t si = 0; si < SS; ++si) {
+    if (interrupted()) continue;  // the result is discarded
     const int s = static_cast<int>(si);
     const int a = d.size[static_cast<std::size_t>(s)];
     double accj = 0, accm = 0;

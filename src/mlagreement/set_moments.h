@@ -220,6 +220,7 @@ void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t 
 #pragma omp for schedule(static)
 #endif
     for (std::int64_t r = 0; r < R; ++r) {
+      if (interrupted_at(r, 64)) continue;  // the result is discarded
       accumulate_row(rows + static_cast<std::size_t>(r) * W, W,
                      a + static_cast<std::size_t>(q_of(static_cast<std::size_t>(r))) * W * W);
     }

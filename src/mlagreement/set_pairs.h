@@ -64,7 +64,7 @@ inline PairSets pair_sets(const SetData& d, std::size_t n_annotators) {
   ItemBuckets items{d.start, std::vector<std::size_t>(d.n_values())};
   for (std::size_t r = 0; r < items.order.size(); ++r) items.order[r] = r;
   SetComparisons seen{d, {}, {}, {}, {}};
-  visit_item_pairs(items, n_annotators, 1, seen, [] { return false; });
+  visit_item_pairs(items, n_annotators, 1, seen, [] { return interrupted(); });
   const std::size_t P = seen.pairs.size();
   std::vector<int> order(P);
   for (std::size_t p = 0; p < P; ++p) order[p] = static_cast<int>(p);
@@ -130,6 +130,7 @@ inline double boot_f1_chance(const SetData& d, const PairSets& ps, std::size_t p
   const std::uint32_t range = static_cast<std::uint32_t>(e - b);
   double chance = 0;
   for (int rep = 0; rep < R; ++rep) {
+    if (interrupted_at(rep, 16)) return 0.0;  // the result is discarded
     double acc = 0;
     for (std::size_t q = 0; q < e - b; ++q) {
       const int s = ps.set_a[b + bounded_u32(rng, range)];
@@ -208,6 +209,7 @@ inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, std::s
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
 #endif
   for (std::int64_t pi = 0; pi < PP; ++pi) {
+    if (interrupted()) continue;  // the result is discarded
     guarded(failed, [&] {
       detail::measure_pair(d, ps, static_cast<std::size_t>(pi), n_labels, k_used, R, seed, out);
     });

@@ -355,7 +355,7 @@ bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairH
 #endif
     for (std::int64_t bi = 0; bi < NH; ++bi) {
       const std::size_t b = static_cast<std::size_t>(bi);
-      if (!ready || L.bstart[b] == L.bstart[b + 1]) continue;
+      if (!ready || L.bstart[b] == L.bstart[b + 1] || interrupted()) continue;
       const std::uint32_t top = fill_block(L, b, block.data(), used.data());
       close_marks(used.data(), L.nwords, L.kL);
       multiply_block(L, b, top, block.data(), used.data(), a);

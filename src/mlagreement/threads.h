@@ -1,9 +1,15 @@
 // The two OpenMP facts the parallel routines need, with the answers for a
 // build without OpenMP, so per-thread scratch is sized and picked in one way,
-// and the exception guard every parallel region uses.
+// the exception guard every parallel region uses, and the one interrupt flag
+// long loops poll (Ctrl-C within about a second).
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_THREADS_H
 #define MLAGREEMENT_THREADS_H
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <thread>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,6 +50,71 @@ inline bool guarded(bool& failed, F&& f) noexcept {
     failed = true;
     return false;
   }
+}
+
+// Ctrl-C for long loops. Worker threads only read an atomic flag; the owner
+// thread (the one that entered the computation, R's main thread) runs the
+// check it was given (in R: R_CheckUserInterrupt() inside R_ToplevelExec())
+// at most once per `interval` and raises the flag when it reports an
+// interrupt. Loops return early once interrupted() is true; the caller frees
+// its memory and re-raises the interrupt where it may (the glue).
+class InterruptFlag {
+ public:
+  using Check = bool (*)();
+  // Makes the calling thread the owner; polls call `check` (nullptr: never
+  // interrupted) at most once per interval_ms (0: at every poll).
+  void arm(Check check, int interval_ms) noexcept {
+    raised_.store(false, std::memory_order_relaxed);
+    check_ = check;
+    owner_ = std::this_thread::get_id();
+    interval_ = std::chrono::milliseconds(interval_ms);
+    next_ = std::chrono::steady_clock::now();
+  }
+  // Also lowers the flag: code run outside an armed call is never interrupted.
+  void disarm() noexcept {
+    check_ = nullptr;
+    raised_.store(false, std::memory_order_relaxed);
+  }
+  bool raised() const noexcept { return raised_.load(std::memory_order_relaxed); }
+  // The polling helper: true once an interrupt was seen. Any thread may call
+  // it; only the owner runs the check.
+  template <typename F>
+  bool poll(F&& check) noexcept {
+    if (raised()) return true;
+    if (std::this_thread::get_id() != owner_) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_) return false;
+    next_ = now + interval_;
+    if (check()) raised_.store(true, std::memory_order_relaxed);
+    return raised();
+  }
+  bool poll() noexcept {
+    return check_ != nullptr && poll(check_);
+  }
+
+ private:
+  std::atomic<bool> raised_{false};
+  Check check_ = nullptr;
+  std::thread::id owner_;
+  std::chrono::steady_clock::duration interval_{};
+  std::chrono::steady_clock::time_point next_{};
+};
+
+// The process's one flag: R calls into the package one at a time, so one
+// flag serves every computation (the glue arms it, src/glue-interrupt.h).
+inline InterruptFlag& interrupt_flag() noexcept {
+  static InterruptFlag flag;
+  return flag;
+}
+
+// What long loops call, every few milliseconds of work at most: true when
+// the user asked to stop (then return early; results are discarded).
+inline bool interrupted() noexcept { return interrupt_flag().poll(); }
+
+// For tight loops: polls at every `every`-th iteration i (a power of two)
+// and only reads the flag in between.
+inline bool interrupted_at(std::int64_t i, std::int64_t every) noexcept {
+  return (i & (every - 1)) == 0 ? interrupted() : interrupt_flag().raised();
 }
 
 }  // namespace mlagreement

@@ -1,0 +1,63 @@
+// Ctrl-C for every glue function that runs long C++ work: arms the core's
+// interrupt flag (mlagreement/threads.h) with R's check for the duration of
+// the call, and re-raises R's standard `interrupt` condition once the core
+// has returned early and freed its memory. Glue only: it sees R's API.
+#ifndef MLAGREEMENT_GLUE_INTERRUPT_H
+#define MLAGREEMENT_GLUE_INTERRUPT_H
+
+#include <Rcpp.h>
+
+#include "mlagreement/threads.h"
+
+namespace glue {
+
+namespace detail {
+
+// Test hook (interrupt_after_polls_cpp()): when > 0, the countdown of checks
+// after which a check reports an interrupt as if the user had pressed Ctrl-C.
+inline int& interrupt_countdown() {
+  static int n = 0;
+  return n;
+}
+
+inline void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
+
+// R_CheckUserInterrupt() would longjmp over C++ frames; R_ToplevelExec()
+// contains the jump, so the core returns normally and the interrupt is
+// re-raised by the glue (InterruptScope::rethrow()).
+inline bool r_interrupt_pending() {
+  int& n = interrupt_countdown();
+  if (n > 0 && --n == 0) return true;
+  return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE;
+}
+
+// R's check is cheap but not free: at most every 20 ms (every poll under
+// the test hook, so a test needs no timing).
+constexpr int kPollIntervalMs = 20;
+
+}  // namespace detail
+
+// One per glue call that runs long C++ work, on the main thread:
+//   glue::InterruptScope interrupts;
+//   ... core work that polls mlagreement::interrupted() ...
+//   interrupts.rethrow();  // before wrapping results
+class InterruptScope {
+ public:
+  InterruptScope() {
+    mlagreement::interrupt_flag().arm(detail::r_interrupt_pending,
+                                      detail::interrupt_countdown() > 0 ? 0 : detail::kPollIntervalMs);
+  }
+  ~InterruptScope() { mlagreement::interrupt_flag().disarm(); }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+  bool interrupted() const { return mlagreement::interrupt_flag().raised(); }
+  // Raises R's `interrupt` condition when the user asked to stop (Rcpp's
+  // wrapper turns the exception into Rf_onintr() after unwinding C++).
+  void rethrow() const {
+    if (interrupted()) throw Rcpp::internal::InterruptedException();
+  }
+};
+
+}  // namespace glue
+
+#endif

@@ -1,0 +1,75 @@
+// A bootstrap run in chunks of any size (paper section 5.5). Replicates are
+// split into kStreams contiguous blocks, block s drawn by stream s (rng.h);
+// the cursor keeps each stream's generator and next replicate between
+// chunks, so a run in chunks of any size gives the replicates of a run in
+// one go, whatever the number of threads. The caller sizes chunks by time
+// (progress, interrupts); the loop also polls interrupted() per replicate.
+// Pure C++: no R headers. OpenMP regions touch no R API.
+#ifndef MLAGREEMENT_BOOT_STREAMS_H
+#define MLAGREEMENT_BOOT_STREAMS_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rng.h"
+#include "threads.h"
+
+namespace mlagreement {
+
+struct StreamCursor {
+  std::size_t n_rep = 0;
+  std::vector<Rng> rng;
+  std::vector<std::size_t> next;  // next replicate of each stream
+  StreamCursor(std::uint64_t seed, std::size_t n_rep_) : n_rep(n_rep_) {
+    rng.reserve(kStreams);
+    for (int s = 0; s < kStreams; ++s) {
+      rng.push_back(stream_rng(seed, s));
+      next.push_back(block_begin(s, n_rep));
+    }
+  }
+  std::size_t end(int s) const { return block_begin(s + 1, n_rep); }
+  // replicates computed so far
+  std::size_t done() const {
+    std::size_t d = 0;
+    for (int s = 0; s < kStreams; ++s) d += next[s] - block_begin(s, n_rep);
+    return d;
+  }
+};
+
+// Up to `per_stream` further replicates of every stream, streams in
+// parallel. make_scratch() builds a thread's scratch; replicate(scratch,
+// rng, r) computes replicate r. Returns false when a replicate threw (out of
+// memory); stops early (returns true) when interrupted(): check the flag.
+template <typename MakeScratch, typename Replicate>
+bool advance_streams(StreamCursor& c, std::size_t per_stream, int threads, MakeScratch&& make_scratch,
+                     Replicate&& replicate) {
+  bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) reduction(|| : failed)
+#endif
+  {
+    decltype(make_scratch()) scratch;
+    const bool ready = guarded(failed, [&] { scratch = make_scratch(); });
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+    for (int s = 0; s < kStreams; ++s) {
+      if (!ready) continue;
+      guarded(failed, [&] {
+        const std::size_t last = std::min(c.end(s), c.next[s] + per_stream);
+        while (c.next[s] < last && !interrupted()) {
+          replicate(scratch, c.rng[s], c.next[s]);
+          ++c.next[s];
+        }
+      });
+    }
+  }
+  (void)threads;
+  return !failed;
+}
+
+}  // namespace mlagreement
+
+#endif
