@@ -1,6 +1,8 @@
 // R glue for the pairwise annotator statistics: unwrap, call the core, wrap.
 #include <Rcpp.h>
 
+#include <new>
+
 #include "glue-view.h"
 #include "mlagreement/pairs.h"
 
@@ -21,7 +23,15 @@ Rcpp::NumericVector as_numeric(const std::vector<double>& v) {
 template <typename T, typename Codes>
 Rcpp::List run_pairs(const mlagreement::RecordView<T>& view, const Codes& codes) {
   mlagreement::PairResult res;
-  if (!mlagreement::pair_sums(view, codes, res, user_interrupted)) {
+  bool done = false;
+  try {
+    done = mlagreement::pair_sums(view, codes, res, user_interrupted);
+  } catch (const std::bad_alloc&) {
+    // the last line of defence (R estimates the size first): R raises a
+    // classed error (pair_sums_checked())
+    return Rcpp::List::create(Rcpp::Named("out_of_memory") = true);
+  }
+  if (!done) {
     throw Rcpp::internal::InterruptedException();  // Rcpp's wrapper calls Rf_onintr()
   }
   return Rcpp::List::create(
