@@ -18,7 +18,7 @@ set_core_args <- function(a) {
 
 # Set alpha from the C++ core (one build of the label sets). `method` and
 # `force_wide_sums` select the expected-disagreement algorithm ("auto": by
-# estimated work; "pairs", "sparse", "dense", "hashed") and its 128-bit sums
+# estimated work; "pairs", "sparse", "dense", "hashed", "postings") and its 128-bit sums
 # where 64 bits are exact; users never set them, tests force each one.
 set_alpha_impl <- function(a, with_expected, threads, method = "auto", force_wide_sums = FALSE,
                            call = rlang::caller_env()) {
