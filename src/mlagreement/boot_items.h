@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "boot_units.h"
@@ -52,6 +54,8 @@ inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, s
       if (mj[i] > 0) keys.push_back(detail::class_key(mj[i], xj[i]));
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (tab.m.size() + keys.size() >= static_cast<std::size_t>(INT_MAX))
+      throw std::length_error("Internal error: more than 2^31 bootstrap classes.");
     for (const std::uint64_t key : keys) {
       tab.m.push_back(static_cast<int>(key >> 32));
       tab.x.push_back(static_cast<int>(key & 0xffffffffu));

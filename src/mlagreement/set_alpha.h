@@ -223,6 +223,7 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeD
     sj[g] = t.simj / (m * (m - 1.0) / 2.0);
     sm[g] = t.simm / (m * (m - 1.0) / 2.0);
   }
+  (void)threads;
   if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   oj = om = sj_sum = sm_sum = 0;
   oc.assign(n_custom, 0.0);

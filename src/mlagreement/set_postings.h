@@ -118,6 +118,7 @@ inline void expected_by_postings(const SetData& d, const SimTable& sim, int thre
       });
     }
   }
+  (void)threads;
   if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   // all pairs of distinct sets, c_s c_t summed in long double (exact integers
   // beyond 2^53), minus the similar ones
