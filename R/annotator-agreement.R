@@ -38,9 +38,24 @@
 #' are still reported); `print()` ranks only the annotators that have an
 #' estimate, and shows their support next to every flag.
 #'
+#' @section Large designs:
+#' The pair table grows with the square of the number of annotators (30,000
+#' annotators who all rate the same items form 4.5e8 pairs). Before it is
+#' built, its memory is estimated from an upper bound on the pairs that share
+#' an item (\eqn{\min(J(J-1)/2, \sum_i m_i(m_i-1)/2)} for \eqn{J}
+#' annotators and \eqn{m_i} records of item \eqn{i}); beyond the option
+#' `mlagreement.max_memory` (bytes, default 8 GiB) the call fails at once
+#' with an error of class `mlagreement_error_pairs_too_large` that names the
+#' size. `pairs = FALSE` avoids the pair table.
+#'
 #' @param x An `annotations` object, or anything [as_annotations()] takes.
 #' @param min_items Smallest number of shared items a pair or an annotator
 #'   needs for an `estimate` (see Minimum support).
+#' @param pairs `TRUE` (default) for the pair table; `FALSE` for the
+#'   per-annotator rows only, computed in one pass linear in the records
+#'   (the same `n_items`, `n_shared_items`, `prevalence`, `observed` and
+#'   `estimate`; `n_partners` is `NA` and the pair table has no rows). Use it
+#'   when the pairs are too many to hold (see Large designs).
 #' @param ... Must be empty.
 #' @return An object of class `mla_annotator_agreement`; use
 #'   [tidy()][tidy.mla_annotator_agreement] for the pair and annotator
@@ -58,13 +73,21 @@
 #' agr
 #' tidy(agr)
 #' tidy(agr, level = "annotators")
-annotator_agreement <- function(x, min_items = 10, ...) {
+annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
+  check_bool(pairs)
   x <- as_annotations(x)
-  sums <- annotation_pair_sums(x)
-  n_pairs <- length(sums$a)
-  if (n_pairs == 0L) {
+  if (pairs) {
+    size <- pair_design_size(x)
+    check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
+                      "The pair table of {.fn annotator_agreement}",
+                      "Use {.code pairs = FALSE} for the per-annotator rows only.")
+    sums <- annotation_pair_sums(x)
+  } else {
+    sums <- annotator_sums_linear(x)
+  }
+  if (!any(sums$has_pair)) {
     mla_abort(
       c("{.arg x} must have two annotators who annotated a common item.",
         "x" = "No item has decisions from two annotators."),
@@ -73,18 +96,97 @@ annotator_agreement <- function(x, min_items = 10, ...) {
   }
   ids <- as.character(x$annotators)
   w <- corpus_chance_disagreement(x)
-  pairs <- pair_table(ids, sums, w, min_items)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
+  if (!pairs) annotators$n_partners <- NA_integer_
   structure(
-    list(pairs = pairs, annotators = annotators, labels = x$labels,
-         n_items = n_items(x), min_items = min_items, expected = 1 - w),
+    list(pairs = pair_table(ids, sums, w, min_items), annotators = annotators, labels = x$labels,
+         n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs),
     class = "mla_annotator_agreement"
   )
 }
 
 # C++ pair sums on any annotations object (every value from the estimator
 # kernel, undefined ones NA).
-annotation_pair_sums <- function(x) pair_sums_cpp(annotation_view(x))
+annotation_pair_sums <- function(x, call = rlang::caller_env()) {
+  sums <- pair_sums_checked(annotation_view(x), call = call)
+  sums$has_pair <- length(sums$a) > 0L
+  sums
+}
+
+# pair_sums_cpp() with its last line of defence: the core reports running out
+# of memory (std::bad_alloc) instead of raising it.
+pair_sums_checked <- function(view, call = rlang::caller_env()) {
+  sums <- pair_sums_cpp(view)
+  if (isTRUE(sums$out_of_memory)) {
+    mla_abort(
+      c("Not enough memory for the annotator pairs of {view$n_annotators} annotator{?s}.",
+        "i" = "Free memory, or use {.code annotator_agreement(pairs = FALSE)} for the per-annotator rows only."),
+      class = "memory", call = call
+    )
+  }
+  sums
+}
+
+# Upper bound on the annotator pairs that share an item, and the record
+# comparisons within items that form them (both as doubles: they can pass
+# the integer range).
+pair_design_size <- function(x) {
+  m <- as.double(x$item_annotators)
+  J <- as.double(n_annotators(x))
+  comparisons <- sum(m * (m - 1) / 2)
+  list(comparisons = comparisons, pairs = min(J * (J - 1) / 2, comparisons))
+}
+
+# Fails at once, naming the size, when an output that grows with the square
+# of the annotators would pass the option mlagreement.max_memory (bytes).
+check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_env()) {
+  limit <- getOption("mlagreement.max_memory", 8 * 2^30)
+  if (bytes <= limit) return(invisible())
+  gb <- function(b) paste0(format(signif(b / 2^30, 3), big.mark = ","), " GiB")
+  mla_abort(
+    c(paste0(what, " would need about {gb(bytes)} for up to {format(n_pairs, big.mark = \",\", scientific = FALSE)} annotator pairs."),
+      "x" = "That is more than the limit of {gb(limit)} (option {.code mlagreement.max_memory}).",
+      "i" = hint),
+    class = "pairs_too_large", call = call
+  )
+}
+
+# Per-annotator sums without the pair table, linear in the records: on item
+# i and label j, an annotator's decision agrees with the other decisions of
+# the same value there, and meets m_ij - 1 others. Sums of integers, so equal
+# to the sums over the annotator's pairs.
+annotator_sums_linear <- function(x) {
+  v <- record_values(x)
+  item <- record_item(x)
+  dec <- !is.na(v)
+  pos <- dec & v == 1
+  pos[is.na(pos)] <- FALSE
+  m_item <- rowsum(dec + 0, item)
+  x_item <- rowsum(pos + 0, item)
+  at <- match(item, as.integer(rownames(m_item)))
+  m_r <- m_item[at, , drop = FALSE]
+  x_r <- x_item[at, , drop = FALSE]
+  same <- ifelse(pos, x_r - 1, m_r - x_r - 1) * dec
+  joint <- (m_r - 1) * dec
+  J <- n_annotators(x)
+  ann <- record_annotator(x)
+  by_ann <- function(v) {
+    s <- numeric(J)
+    r <- rowsum(v, ann)
+    s[as.integer(rownames(r))] <- r[, 1]
+    s
+  }
+  agree <- by_ann(rowSums(same))
+  joint <- by_ann(rowSums(joint))
+  decisions <- by_ann(rowSums(dec))
+  ratio <- function(a, b) ifelse(b > 0, a / b, NA_real_)
+  list(a = integer(0), b = integer(0), n_items = numeric(0), n_decisions = numeric(0),
+       observed = numeric(0), estimate = numeric(0),
+       ann_items = by_ann(as.double(rowSums(dec) > 0)),
+       ann_prevalence = ratio(by_ann(rowSums(pos)), decisions),
+       ann_observed = ratio(agree, joint),
+       has_pair = any(tabulate(item[rowSums(dec) > 0], n_items(x)) >= 2L))
+}
 
 # 1 - A_e of the pooled-marginal baseline on the whole corpus, on the Hamming
 # scale of the pair agreements (for single-label designs too).
@@ -176,12 +278,16 @@ format.mla_annotator_agreement <- function(x, ...) {
   ranked <- a[!is.na(a$estimate), ]
   low <- ranked[order(ranked$estimate), ][seq_len(min(3L, nrow(ranked))), ]
   cli::cli_format_method({
+    no_pairs <- isFALSE(x$pair_table)
     cli::cli_text("{.cls mla_annotator_agreement}: {nrow(a)} annotator{?s}, ",
-                  "{nrow(p)} pair{?s} sharing items, {length(x$labels)} label{?s}")
+                  if (no_pairs) "no pair table (pairs = FALSE), " else "{nrow(p)} pair{?s} sharing items, ",
+                  "{length(x$labels)} label{?s}")
     cli::cli_text("Coefficients against the corpus baseline (A_e = {format_fixed(x$expected)}), ",
                   "for pairs and annotators with at least {x$min_items} shared item{?s}")
     defined <- p$estimate[!is.na(p$estimate)]
-    if (length(defined) > 0) {
+    if (no_pairs) {
+      cli::cli_text("Pairs: not computed.")
+    } else if (length(defined) > 0) {
       cli::cli_text("Pairs: median {format_fixed(stats::median(defined))}, ",
                     "range {format_fixed(min(defined))} to {format_fixed(max(defined))} ",
                     "({length(defined)} of {nrow(p)} pair{?s} with enough shared items)")
@@ -191,7 +297,8 @@ format.mla_annotator_agreement <- function(x, ...) {
     if (nrow(low) > 0) {
       cli::cli_text("Lowest agreement with the others: ", paste0(
         low$annotator, " (", format_fixed(low$estimate), "; observed ", format_fixed(low$observed),
-        ", ", low$n_shared_items, " shared items, ", low$n_partners, " partners)", collapse = ", "))
+        ", ", low$n_shared_items, " shared items",
+        if (no_pairs) "" else paste0(", ", low$n_partners, " partners"), ")", collapse = ", "))
     }
     unranked <- sum(is.na(a$estimate))
     if (unranked > 0) {

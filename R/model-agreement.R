@@ -101,7 +101,7 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   view <- record_view(values, length(x$labels),
                       c(rec_item, rec_item[has], rec_item[has]) - 1L, n_items(x),
                       c(rec_ann, n_ann + rec_ann[has], 2L * n_ann + rec_ann[has]) - 1L, 3L * n_ann)
-  sums <- pair_sums_cpp(view)
+  sums <- pair_sums_checked(view)
   # a < b in the pair sums: a human (0-based < n_ann), b a stand-in
   stand_in <- sums$b - ifelse(sums$b >= 2L * n_ann, 2L * n_ann, n_ann)
   use <- sums$a < n_ann & sums$b >= n_ann & stand_in != sums$a

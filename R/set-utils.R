@@ -18,7 +18,7 @@ set_core_args <- function(a) {
 
 # Set alpha from the C++ core (one build of the label sets). `method` and
 # `force_wide_sums` select the expected-disagreement algorithm ("auto": by
-# estimated work; "pairs", "sparse", "dense", "hashed") and its 128-bit sums
+# estimated work; "pairs", "sparse", "dense", "hashed", "postings") and its 128-bit sums
 # where 64 bits are exact; users never set them, tests force each one.
 set_alpha_impl <- function(a, with_expected, threads, method = "auto", force_wide_sums = FALSE,
                            call = rlang::caller_env()) {
@@ -33,6 +33,12 @@ set_alpha_impl <- function(a, with_expected, threads, method = "auto", force_wid
 # The annotator-pair measures and the average similarities (one build of
 # the label sets); seed: two integers from R's RNG.
 set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_env()) {
+  # the pair measures hold every within-item comparison and every pair
+  size <- pair_design_size(a)
+  check_pair_memory(32 * size$comparisons + 160 * size$pairs, size$pairs,
+                    "The annotator-pair measures of {.fn agreement_measures}",
+                    "For set agreement without annotator pairs use {.code krippendorff_alpha(x, distance = c(\"jaccard\", \"masi\"))}.",
+                    call = call)
   args <- set_core_args(a)
   res <- pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
                            args$annotator, args$n_annotators, k_used = k_used, R = R,

@@ -59,33 +59,38 @@ double run_chunk(BootRun& run, double per_stream, int threads, MakeScratch&& mak
   return static_cast<double>(run.cursor.done());
 }
 
-bool small_codes(std::size_t k, std::size_t max_m) {
-  return 1 + k * mla::classes_per_label(max_m) <= 65535;
-}
+// uint16 codes while the classes that occur fit, uint32 beyond.
+bool small_codes(std::size_t n_classes) { return 1 + n_classes <= 65535; }
 
-std::size_t code_bytes(std::size_t k, std::size_t max_m) {
-  return small_codes(k, max_m) ? sizeof(std::uint16_t) : sizeof(std::uint32_t);
-}
-
-template <typename Code>
-mla::ClassCodes<Code> codes_view(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
-                                 std::size_t max_m, bool single_label) {
-  if (static_cast<std::size_t>(codes.size()) != n_items * k * sizeof(Code))
+// The raw codes of boot_codes_cpp() with their class table (attributes), as a
+// view of Code (uint16 or uint32, by the number of classes) passed to f.
+template <typename F>
+auto with_codes(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
+                std::size_t max_m, bool single_label, F f) {
+  const Rcpp::IntegerVector start = codes.attr("class_start"), cm = codes.attr("class_m"),
+                            cx = codes.attr("class_x");
+  const std::size_t n_classes = static_cast<std::size_t>(cm.size());
+  const std::size_t bytes = small_codes(n_classes) ? sizeof(std::uint16_t) : sizeof(std::uint32_t);
+  if (static_cast<std::size_t>(start.size()) != k + 1 || static_cast<std::size_t>(cx.size()) != n_classes ||
+      static_cast<std::size_t>(codes.size()) != n_items * k * bytes)
     Rcpp::stop("Internal error: class codes do not match the design.");
-  mla::ClassCodes<Code> cc =
-      mla::class_codes(reinterpret_cast<const Code*>(RAW_RO(codes)), n_items, k, max_m);
-  cc.corpus = corpus_statistic(single_label);
-  return cc;
+  auto view = [&](auto* p) {
+    auto cc = mla::class_codes(p, n_items, k, max_m, INTEGER_RO(start), INTEGER_RO(cm), INTEGER_RO(cx));
+    cc.corpus = corpus_statistic(single_label);
+    return cc;
+  };
+  if (bytes == sizeof(std::uint16_t)) return f(view(reinterpret_cast<const std::uint16_t*>(RAW_RO(codes))));
+  return f(view(reinterpret_cast<const std::uint32_t*>(RAW_RO(codes))));
 }
 
-template <typename Code>
 void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
                  const Rcpp::IntegerMatrix& w, bool single_label, Rcpp::NumericMatrix& out) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());
   const std::size_t k = static_cast<std::size_t>(x.ncol());
-  std::vector<Code> codes(n * k);
-  mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
-  mla::ClassCodes<Code> cc = mla::class_codes(codes.data(), n, k, max_m);
+  const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
+  std::vector<std::uint32_t> codes(n * k);
+  mla::build_codes(x.begin(), m.begin(), n, k, tab, codes.data());
+  mla::ClassCodes<std::uint32_t> cc = mla::class_codes(codes.data(), n, k, max_m, tab);
   cc.corpus = corpus_statistic(single_label);
   std::vector<std::int64_t> bins(cc.n_bins);
   std::vector<mla::LabelSummary> ls(cc.n_labels);
@@ -99,18 +104,25 @@ void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std
 }  // namespace
 
 // Class codes of every (item, label) cell, built once per bootstrap: a raw
-// vector holding uint16 codes (uint32 for very large designs).
+// vector holding uint16 codes (uint32 when more classes occur) with the class
+// table as attributes class_start, class_m, class_x (see ClassTable).
+// max_m is no longer needed (the classes say it); R still passes it.
 // [[Rcpp::export(rng = false)]]
 Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());
   const std::size_t k = static_cast<std::size_t>(x.ncol());
-  const std::size_t mm = static_cast<std::size_t>(max_m);
-  Rcpp::RawVector out(static_cast<R_xlen_t>(n * k * code_bytes(k, mm)));
-  if (small_codes(k, mm)) {
-    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint16_t*>(RAW(out)));
+  const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
+  const bool small = small_codes(tab.n_classes());
+  Rcpp::RawVector out(static_cast<R_xlen_t>(n * k * (small ? sizeof(std::uint16_t) : sizeof(std::uint32_t))));
+  if (small) {
+    mla::build_codes(x.begin(), m.begin(), n, k, tab, reinterpret_cast<std::uint16_t*>(RAW(out)));
   } else {
-    mla::build_codes(x.begin(), m.begin(), n, k, mm, reinterpret_cast<std::uint32_t*>(RAW(out)));
+    mla::build_codes(x.begin(), m.begin(), n, k, tab, reinterpret_cast<std::uint32_t*>(RAW(out)));
   }
+  out.attr("class_start") = Rcpp::IntegerVector(tab.start.begin(), tab.start.end());
+  out.attr("class_m") = Rcpp::IntegerVector(tab.m.begin(), tab.m.end());
+  out.attr("class_x") = Rcpp::IntegerVector(tab.x.begin(), tab.x.end());
+  static_cast<void>(max_m);
   return out;
 }
 
@@ -160,8 +172,7 @@ double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n
       mla::stats_from_bins(cc, w.bins.data(), w.t, w.ls, r.out + row, r.n_out);
     }, "item");
   };
-  return small_codes(k, mm) ? chunk(codes_view<std::uint16_t>(codes, n, k, mm, single_label))
-                            : chunk(codes_view<std::uint32_t>(codes, n, k, mm, single_label));
+  return with_codes(codes, n, k, mm, single_label, chunk);
 }
 
 // Leave-one-unit-out coefficients (n_units x n_stats).
@@ -175,11 +186,9 @@ Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_item
   const std::size_t mm = static_cast<std::size_t>(max_m);
   Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
   const std::size_t nu = static_cast<std::size_t>(out.nrow());
-  const bool ok = small_codes(k, mm)
-      ? mla::jackknife_items(codes_view<std::uint16_t>(codes, n, k, mm, single_label), nu, unit_start.begin(),
-                             unit_items.begin(), threads, out.begin())
-      : mla::jackknife_items(codes_view<std::uint32_t>(codes, n, k, mm, single_label), nu, unit_start.begin(),
-                             unit_items.begin(), threads, out.begin());
+  const bool ok = with_codes(codes, n, k, mm, single_label, [&](const auto& cc) {
+    return mla::jackknife_items(cc, nu, unit_start.begin(), unit_items.begin(), threads, out.begin());
+  });
   if (!ok) Rcpp::stop("Internal error: the jackknife failed (out of memory?).");
   nan_to_na(out);
   return out;
@@ -193,11 +202,7 @@ Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcp
   const std::size_t k = static_cast<std::size_t>(x.ncol());
   Rcpp::NumericMatrix out(w.ncol(), static_cast<int>(mla::n_boot_stats(k)));
   const std::size_t mm = static_cast<std::size_t>(max_m);
-  if (small_codes(k, mm)) {
-    run_weights<std::uint16_t>(x, m, mm, w, single_label, out);
-  } else {
-    run_weights<std::uint32_t>(x, m, mm, w, single_label, out);
-  }
+  run_weights(x, m, mm, w, single_label, out);
   nan_to_na(out);
   return out;
 }

@@ -1,6 +1,8 @@
 // R glue for the pairwise annotator statistics: unwrap, call the core, wrap.
 #include <Rcpp.h>
 
+#include <new>
+
 #include "glue-interrupt.h"
 #include "glue-view.h"
 #include "mlagreement/pairs.h"
@@ -17,7 +19,13 @@ template <typename T, typename Codes>
 Rcpp::List run_pairs(const mlagreement::RecordView<T>& view, const Codes& codes) {
   mlagreement::PairResult res;
   glue::InterruptScope interrupts;
-  mlagreement::pair_sums(view, codes, res, [] { return mlagreement::interrupted(); });
+  try {
+    mlagreement::pair_sums(view, codes, res, [] { return mlagreement::interrupted(); });
+  } catch (const std::bad_alloc&) {
+    // the last line of defence (R estimates the size first): R raises a
+    // classed error (pair_sums_checked())
+    return Rcpp::List::create(Rcpp::Named("out_of_memory") = true);
+  }
   interrupts.rethrow();
   return Rcpp::List::create(
       Rcpp::Named("a") = Rcpp::IntegerVector(res.a.begin(), res.a.end()),

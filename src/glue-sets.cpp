@@ -56,8 +56,8 @@ void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n
 }
 
 // The names of the expected-disagreement methods on the R side.
-const char* const kMethodNames[] = {"auto", "pairs", "sparse", "dense", "hashed"};
-constexpr int kMethods = 5;
+const char* const kMethodNames[] = {"auto", "pairs", "sparse", "dense", "hashed", "postings"};
+constexpr int kMethods = 6;
 
 mlagreement::ExpectedMethod method_of(const std::string& name) {
   for (int m = 0; m < kMethods; ++m) {

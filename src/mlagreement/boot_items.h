@@ -1,16 +1,21 @@
 // Item (and cluster) bootstrap and jackknife by class codes (paper section
 // 5.5). Item resampling never revisits the records: per label, an item's
-// (x, m) pair falls into one of max_m (max_m + 3) / 2 classes, so each cell
-// gets a compact class code once and a replicate only adds item
-// multiplicities into class bins (one add per cell). The bins give a label
-// table (cnt, sx, sdis are integer sums, so they are exact) and the estimator
-// kernel runs on it.
+// (x, m) pair is one of the classes that occur in the data (at most one per
+// cell, and at most max_m (max_m + 3) / 2 per label), so each cell gets a
+// compact class code once and a replicate only adds item multiplicities into
+// class bins (one add per cell). Only classes that occur get a bin, so memory
+// is O(classes) and a replicate O(items x labels + classes + labels x max_m),
+// however many annotators an item has. The bins give a label table (cnt, sx,
+// sdis are integer sums, so they are exact) and the estimator kernel runs on it.
 // Pure C++: no R headers. OpenMP regions touch no R API.
 #ifndef MLAGREEMENT_BOOT_ITEMS_H
 #define MLAGREEMENT_BOOT_ITEMS_H
 
+#include <algorithm>
 #include <cstddef>
+#include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "boot_units.h"
@@ -22,47 +27,99 @@
 
 namespace mlagreement {
 
-// Code 0: no decision (a sink bin); otherwise 1 + j * C + (m - 1)(m + 2) / 2 + x.
-inline std::size_t class_offset(std::size_t m) { return (m - 1) * (m + 2) / 2; }
-inline std::size_t classes_per_label(std::size_t max_m) { return max_m * (max_m + 3) / 2; }
+// The (m, x) classes that occur, label by label in ascending (m, x) order
+// (the order the bins are summed in): label j owns classes start[j] ..
+// start[j + 1] - 1, and class g has code 1 + g (code 0: no decision, a sink).
+struct ClassTable {
+  std::vector<int> start, m, x;
+  std::size_t n_classes() const { return m.size(); }
+};
 
-// A non-owning view: the codes live in memory the caller owns (in R, a raw
-// vector built once per bootstrap), item-major: codes[i * n_labels + j].
+namespace detail {
+inline std::uint64_t class_key(int m, int x) {
+  return (static_cast<std::uint64_t>(m) << 32) | static_cast<std::uint32_t>(x);
+}
+}  // namespace detail
+
+// The classes of the count tables x, m (items x labels, column-major).
+inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, std::size_t k) {
+  ClassTable tab;
+  tab.start.assign(1, 0);
+  std::vector<std::uint64_t> keys;
+  for (std::size_t j = 0; j < k; ++j) {
+    keys.clear();
+    const int* xj = x + j * n_items;
+    const int* mj = m + j * n_items;
+    for (std::size_t i = 0; i < n_items; ++i)
+      if (mj[i] > 0) keys.push_back(detail::class_key(mj[i], xj[i]));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (tab.m.size() + keys.size() >= static_cast<std::size_t>(INT_MAX))
+      throw std::length_error("Internal error: more than 2^31 bootstrap classes.");
+    for (const std::uint64_t key : keys) {
+      tab.m.push_back(static_cast<int>(key >> 32));
+      tab.x.push_back(static_cast<int>(key & 0xffffffffu));
+    }
+    tab.start.push_back(static_cast<int>(tab.m.size()));
+  }
+  return tab;
+}
+
+// A non-owning view: the codes and the class table live in memory the caller
+// owns (in R, a raw vector with the table as attributes, built once per
+// bootstrap), item-major: codes[i * n_labels + j].
 template <typename Code>
 struct ClassCodes {
-  std::size_t n_items = 0, n_labels = 0, max_m = 0, per_label = 0, n_bins = 0;
+  std::size_t n_items = 0, n_labels = 0, max_m = 0, n_bins = 0;
   const Code* codes = nullptr;
+  const int* class_start = nullptr;  // n_labels + 1 offsets
+  const int* class_m = nullptr;
+  const int* class_x = nullptr;
   // the corpus coefficients the replicates report (single-label designs)
   CorpusStatistic corpus = CorpusStatistic::multi_label;
 };
 
 template <typename Code>
 ClassCodes<Code> class_codes(const Code* codes, std::size_t n_items, std::size_t k,
-                             std::size_t max_m) {
+                             std::size_t max_m, const int* start, const int* cm, const int* cx) {
   ClassCodes<Code> cc;
   cc.n_items = n_items;
   cc.n_labels = k;
   cc.max_m = max_m;
-  cc.per_label = classes_per_label(max_m);
-  cc.n_bins = 1 + k * cc.per_label;
+  cc.n_bins = 1 + static_cast<std::size_t>(start[k]);
   cc.codes = codes;
+  cc.class_start = start;
+  cc.class_m = cm;
+  cc.class_x = cx;
   return cc;
 }
 
-// Fills out (n_items * k codes) from the count tables x, m (items x labels).
 template <typename Code>
-void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k, std::size_t max_m,
-                 Code* out) {
-  const std::size_t per_label = classes_per_label(max_m);
-  for (std::size_t c = 0; c < n_items * k; ++c) out[c] = 0;
+ClassCodes<Code> class_codes(const Code* codes, std::size_t n_items, std::size_t k,
+                             std::size_t max_m, const ClassTable& tab) {
+  return class_codes(codes, n_items, k, max_m, tab.start.data(), tab.m.data(), tab.x.data());
+}
+
+// Fills out (n_items * k codes) from the count tables x, m (items x labels)
+// and their class table.
+template <typename Code>
+void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k,
+                 const ClassTable& tab, Code* out) {
+  std::vector<std::uint64_t> keys;
   for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t g0 = static_cast<std::size_t>(tab.start[j]);
+    const std::size_t g1 = static_cast<std::size_t>(tab.start[j + 1]);
+    keys.resize(g1 - g0);
+    for (std::size_t g = g0; g < g1; ++g) keys[g - g0] = detail::class_key(tab.m[g], tab.x[g]);
     const int* xj = x + j * n_items;
     const int* mj = m + j * n_items;
-    const std::size_t base = 1 + j * per_label;
     for (std::size_t i = 0; i < n_items; ++i) {
-      if (mj[i] <= 0) continue;
-      const std::size_t mi = static_cast<std::size_t>(mj[i]);
-      out[i * k + j] = static_cast<Code>(base + class_offset(mi) + static_cast<std::size_t>(xj[i]));
+      Code code = 0;
+      if (mj[i] > 0) {
+        const auto it = std::lower_bound(keys.begin(), keys.end(), detail::class_key(mj[i], xj[i]));
+        code = static_cast<Code>(1 + g0 + static_cast<std::size_t>(it - keys.begin()));
+      }
+      out[i * k + j] = code;
     }
   }
 }
@@ -82,28 +139,26 @@ struct ItemScratch {
   }
 };
 
-// Bins -> label table -> kernel -> coefficients into out[s * stride].
+// Bins -> label table -> kernel -> coefficients into out[s * stride]. Within
+// a label the classes ascend in (m, x), so every table cell sums its bins in
+// the order of x, as the dense bins of earlier versions did (same doubles).
 template <typename Code, typename Bin>
 void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
                      std::vector<LabelSummary>& ls, double* out, std::size_t stride) {
   const std::size_t k = cc.n_labels, mm = cc.max_m;
   t.reset(k, mm);
   for (std::size_t j = 0; j < k; ++j) {
-    const Bin* bj = bins + 1 + j * cc.per_label;
-    for (std::size_t m = 1; m <= mm; ++m) {
-      const Bin* bm = bj + class_offset(m);
-      double cnt = 0, sx = 0, sdis = 0;
-      for (std::size_t x = 0; x <= m; ++x) {
-        const double b = static_cast<double>(bm[x]);
-        if (b == 0.0) continue;
-        const double xd = static_cast<double>(x);
-        cnt += b;
-        sx += b * xd;
-        sdis += b * xd * static_cast<double>(m - x);
-      }
-      t.cnt[j * mm + m - 1] = cnt;
-      t.sx[j * mm + m - 1] = sx;
-      t.sdis[j * mm + m - 1] = sdis;
+    const std::size_t g1 = static_cast<std::size_t>(cc.class_start[j + 1]);
+    for (std::size_t g = static_cast<std::size_t>(cc.class_start[j]); g < g1; ++g) {
+      const double b = static_cast<double>(bins[1 + g]);
+      if (b == 0.0) continue;
+      const std::size_t m = static_cast<std::size_t>(cc.class_m[g]);
+      const std::size_t x = static_cast<std::size_t>(cc.class_x[g]);
+      const double xd = static_cast<double>(x);
+      const std::size_t slot = j * mm + m - 1;
+      t.cnt[slot] += b;
+      t.sx[slot] += b * xd;
+      t.sdis[slot] += b * xd * static_cast<double>(m - x);
     }
     ls[j] = summarise_label(t, j, /*with_floor=*/false);
   }

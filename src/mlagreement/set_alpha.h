@@ -10,10 +10,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "set_custom.h"
 #include "set_expected.h"
+#include "set_postings.h"
 #include "sets.h"
 #include "threads.h"
 
@@ -122,9 +124,78 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, const Size
   return true;
 }
 
-// The observed part item by item (any sets, any item sizes). Items are
-// summed in a fixed order after the parallel loop, so results do not depend
-// on threads.
+// The within-item sums of one item with many records over its distinct
+// sets: pairs of records with sets s != t count c_s c_t times, pairs within
+// one set c_s (c_s - 1) / 2 times, so the work is the distinct sets squared
+// (two sets among 1e5 records: one comparison), not the records squared.
+struct ItemSums {
+  double dj = 0, dm = 0, simj = 0, simm = 0;
+};
+inline ItemSums item_by_distinct(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                                 std::size_t b, std::size_t e, double* ic) {
+  std::vector<int> sets(d.rec_set.begin() + static_cast<std::ptrdiff_t>(b),
+                        d.rec_set.begin() + static_cast<std::ptrdiff_t>(e));
+  std::sort(sets.begin(), sets.end());
+  std::vector<int> set;
+  std::vector<double> mult;
+  for (std::size_t r = 0; r < sets.size(); ++r) {
+    if (r == 0 || sets[r] != sets[r - 1]) {
+      set.push_back(sets[r]);
+      mult.push_back(0.0);
+    }
+    mult.back() += 1.0;
+  }
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  ItemSums out;
+  for (std::size_t u = 0; u < set.size(); ++u) {
+    const int s = set[u];
+    const int a = d.size[static_cast<std::size_t>(s)];
+    for (std::size_t v = u; v < set.size(); ++v) {
+      const int t = set[v];
+      const int bb = d.size[static_cast<std::size_t>(t)];
+      const double w = u == v ? mult[u] * (mult[u] - 1.0) / 2.0 : mult[u] * mult[v];
+      if (w == 0.0) continue;
+      const int i = s == t ? a : d.intersect(s, t);
+      const double jac = sim.jaccard(a, bb, i);
+      const double mas = sim.masi_sim(a, bb, i);
+      out.simj += w * jac;
+      out.simm += w * mas;
+      out.dj += w * (1.0 - jac);
+      out.dm += w * (1.0 - mas);
+      for (std::size_t c = 0; c < n_custom; ++c) ic[c] += w * custom->value(c, a, bb, i);
+    }
+  }
+  return out;
+}
+
+// The within-item sums of one item, record pair by record pair.
+inline ItemSums item_by_pairs(const SetData& d, const SimTable& sim, const SizeDistances* custom,
+                              std::size_t b, std::size_t e, double* ic) {
+  const std::size_t n_custom = custom != nullptr ? custom->n : 0;
+  ItemSums out;
+  for (std::size_t r = b; r < e; ++r) {
+    const int s = d.rec_set[r];
+    const int a = d.size[static_cast<std::size_t>(s)];
+    for (std::size_t q = r + 1; q < e; ++q) {
+      const int t = d.rec_set[q];
+      const int bb = d.size[static_cast<std::size_t>(t)];
+      const int i = s == t ? a : d.intersect(s, t);
+      const double jac = sim.jaccard(a, bb, i);
+      const double mas = sim.masi_sim(a, bb, i);
+      out.simj += jac;
+      out.simm += mas;
+      out.dj += 1.0 - jac;
+      out.dm += 1.0 - mas;
+      for (std::size_t c = 0; c < n_custom; ++c) ic[c] += custom->value(c, a, bb, i);
+    }
+  }
+  return out;
+}
+
+// The observed part item by item (any sets, any item sizes): items of more
+// than kMaxRecords records over their distinct sets, others pair by pair (as
+// before, same doubles). Items are summed in a fixed order after the
+// parallel loop, so results do not depend on threads.
 inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& oj, double& om, double& sj_sum, double& sm_sum,
                               std::vector<double>& oc) {
@@ -132,38 +203,30 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeD
   const std::size_t n_custom = custom != nullptr ? custom->n : 0;
   std::vector<double> ij(G), im(G), sj(G), sm(G), ic(G * n_custom, 0.0);
   const std::int64_t GG = static_cast<std::int64_t>(G);
+  bool failed = false;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 256)
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(|| : failed)
 #endif
   for (std::int64_t gi = 0; gi < GG; ++gi) {
     if (interrupted_at(gi, 16)) continue;  // the result is discarded
     const std::size_t g = static_cast<std::size_t>(gi);
     const std::size_t b = d.start[g], e = d.start[g + 1];
-    double dj = 0, dm = 0, simj = 0, simm = 0;
-    for (std::size_t r = b; r < e; ++r) {
-      const int s = d.rec_set[r];
-      const int a = d.size[static_cast<std::size_t>(s)];
-      for (std::size_t q = r + 1; q < e; ++q) {
-        const int t = d.rec_set[q];
-        const int bb = d.size[static_cast<std::size_t>(t)];
-        const int i = s == t ? a : d.intersect(s, t);
-        const double jac = sim.jaccard(a, bb, i);
-        const double mas = sim.masi_sim(a, bb, i);
-        simj += jac;
-        simm += mas;
-        dj += 1.0 - jac;
-        dm += 1.0 - mas;
-        for (std::size_t c = 0; c < n_custom; ++c) ic[g * n_custom + c] += custom->value(c, a, bb, i);
-      }
+    double* icg = ic.data() + g * n_custom;
+    ItemSums t;
+    if (e - b > kMaxRecords) {
+      guarded(failed, [&] { t = item_by_distinct(d, sim, custom, b, e, icg); });
+    } else {
+      t = item_by_pairs(d, sim, custom, b, e, icg);
     }
     const double m = static_cast<double>(e - b);
-    for (std::size_t c = 0; c < n_custom; ++c) ic[g * n_custom + c] *= 2.0 / (m - 1.0);
-    ij[g] = 2.0 * dj / (m - 1.0);
-    im[g] = 2.0 * dm / (m - 1.0);
-    sj[g] = simj / (m * (m - 1.0) / 2.0);
-    sm[g] = simm / (m * (m - 1.0) / 2.0);
+    for (std::size_t c = 0; c < n_custom; ++c) icg[c] *= 2.0 / (m - 1.0);
+    ij[g] = 2.0 * t.dj / (m - 1.0);
+    im[g] = 2.0 * t.dm / (m - 1.0);
+    sj[g] = t.simj / (m * (m - 1.0) / 2.0);
+    sm[g] = t.simm / (m * (m - 1.0) / 2.0);
   }
   (void)threads;
+  if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   oj = om = sj_sum = sm_sum = 0;
   oc.assign(n_custom, 0.0);
   for (std::size_t g = 0; g < G; ++g) {
@@ -191,13 +254,32 @@ int histogram_by(ExpectedMethod m, const SetData& d, const CompactSets& c, int t
   }
 }
 
+// Postings instead of pairs where they apply (built-in distances only) and,
+// when automatic, for more than 64 labels where they are cheaper: a pair of
+// sets costs about 2.8 ns per word, a postings visit about 10 ns.
+inline ExpectedMethod choose_postings(const SetData& d, const SizeDistances* custom,
+                                      ExpectedMethod requested, ExpectedMethod chosen) {
+  using M = ExpectedMethod;
+  if (chosen == M::postings) return custom == nullptr ? M::postings : M::pairs;
+  if (requested != M::automatic || chosen != M::pairs || custom != nullptr || d.n_words <= 1)
+    return chosen;
+  const double S = static_cast<double>(d.n_sets());
+  const double cost_pairs = 2.8 * S * (S - 1.0) / 2.0 * static_cast<double>(d.n_words);
+  const double cost_postings = 2000.0 + 10.0 * postings_work(label_frequencies(d)) + 50.0 * S;
+  return cost_postings < cost_pairs ? M::postings : chosen;
+}
+
 // The sums of D_e over ordered pairs of values (ej, em), with the method
 // used (and whether in 128 bits) in out.
 inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                           ExpectedMethod requested, bool force_wide_sums, int threads, SetAlpha& out,
                           double& ej, double& em) {
   const CompactSets c = compact_sets(d);
-  out.method = choose_expected_method(d, c, requested);
+  out.method = choose_postings(d, custom, requested, choose_expected_method(d, c, requested));
+  if (out.method == ExpectedMethod::postings) {
+    expected_by_postings(d, sim, threads, ej, em);
+    return;
+  }
   if (out.method != ExpectedMethod::pairs) {
     out.wide_sums = force_wide_sums || !moments_fit_64(static_cast<double>(d.n_values()), c.max_size);
     PairHistogram h;

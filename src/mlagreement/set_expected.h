@@ -37,6 +37,10 @@
 //    of the 2^k sets occur (many labels with prevalence near 1/2), where
 //    both other methods are slow: S^2 pairs, or sum_s 2^|s| updates.
 //
+// 5. postings (set_postings.h): for more than 64 labels in use, pairs of
+//    sets that share a label through an inverted index; the others are
+//    disjoint (distance 1 for Jaccard and MASI).
+//
 // 4. hashed subset counting (hashed; at most 64 labels in use, sets of at
 //    most 22 labels; chosen only above 22 labels in use): the rows of 2,
 //    found through a hash table on the 64-bit subset codes, a random access
@@ -229,8 +233,9 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeD
 }  // namespace detail
 
 // The algorithms of the expected disagreement (see the top of the file);
-// automatic: chosen by estimated work (choose_expected_method()).
-enum class ExpectedMethod { automatic, pairs, sparse, dense, hashed };
+// automatic: chosen by estimated work (choose_expected_method()); postings
+// (set_postings.h) only for the built-in distances (set_alpha.h decides).
+enum class ExpectedMethod { automatic, pairs, sparse, dense, hashed, postings };
 
 // The method to run for a request. Sparse and dense counting need at most
 // kMaxSubsetLabels labels in use, hashed counting at most 64 labels in use
@@ -259,6 +264,8 @@ inline ExpectedMethod choose_expected_method(const SetData& d, const detail::Com
   switch (requested) {
     case M::pairs:
       return M::pairs;
+    case M::postings:
+      return M::postings;
     case M::sparse:
       return blocked_ok ? M::sparse : M::pairs;
     case M::dense:

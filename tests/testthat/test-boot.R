@@ -238,13 +238,22 @@ test_that("annotators without decisions are not drawn", {
   expect_identical(nrow(boot_jack_values(bs)), 4L)
 })
 
-test_that("designs with many annotators per item use wide class codes", {
-  # 1 + 35 labels x 1890 classes > 65535: 32-bit class codes
-  arr <- withr::with_seed(6, random_design(20, 60, 35, prevalence = 0.3, error = 0.1,
-                                           n_missing = 500, names = TRUE))
+test_that("designs with more classes than 16 bits hold use wide class codes", {
+  # codes exist only for the (m, x) classes that occur: 4000 items with 2 to
+  # 60 decisions over 50 labels, prevalences varying by item and label, give
+  # more than 65535 classes, so 32-bit codes
+  arr <- withr::with_seed(6, {
+    p <- matrix(runif(4000 * 50), 4000, 50)
+    a <- array(rbinom(4000 * 60 * 50, 1, p[, rep(1:50, each = 60)]), c(4000, 60, 50))
+    m_i <- sample(2:60, 4000, TRUE)
+    for (j in 1:50) a[, , j][col(a[, , j]) > m_i] <- NA
+    a
+  })
   fit <- mla(arr)
+  codes <- boot_data(fit, "items")$codes
+  expect_gt(length(attr(codes, "class_m")), 65535)
+  expect_identical(length(codes), 4000L * 50L * 4L)
   bs <- withr::with_seed(2, mla_boot(fit, R = 3))
-  expect_identical(length(boot_data(fit, "items")$codes), 20L * 35L * 4L)
   w <- cpp_boot_draws(bs)$item
   x <- item_x(fit$annotations)
   m <- item_m(fit$annotations)

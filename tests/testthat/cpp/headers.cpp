@@ -178,14 +178,15 @@ Rcpp::NumericMatrix boot_items(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
                                const Rcpp::IntegerVector& seed, int n_rep, int method) {
   const std::size_t n = static_cast<std::size_t>(x.nrow()), k = static_cast<std::size_t>(x.ncol());
   const std::size_t max_m = static_cast<std::size_t>(Rcpp::max(m));
+  const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
   std::vector<std::uint32_t> codes(n * k);
-  mla::build_codes(x.begin(), m.begin(), n, k, max_m, codes.data());
+  mla::build_codes(x.begin(), m.begin(), n, k, tab, codes.data());
   Rcpp::IntegerVector order = Rcpp::seq(0, static_cast<int>(n) - 1);
   Rcpp::IntegerVector start = Rcpp::IntegerVector::create(0, static_cast<int>(n));
   const mla::UnitDesign u = glue::unit_design(n, Rcpp::IntegerVector(), static_cast<int>(n),
                                         order, start);
   Rcpp::NumericMatrix out(n_rep, static_cast<int>(mla::n_boot_stats(k)));
-  const bool ok = mla::boot_items(mla::class_codes(codes.data(), n, k, max_m), u,
+  const bool ok = mla::boot_items(mla::class_codes(codes.data(), n, k, max_m, tab), u,
                                   mla::combine_seed(seed[0], seed[1]), static_cast<std::size_t>(n_rep),
                                   0, mla::kStreams, 1, method, out.begin(),
                                   static_cast<std::size_t>(n_rep));

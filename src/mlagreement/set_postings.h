@@ -1,0 +1,141 @@
+// Method 5 of the expected set disagreement (set_expected.h): postings.
+//
+// With many labels (more than 64 in use) and small sets, the pairs method
+// compares S^2 / 2 pairs of distinct sets, each over ceil(k / 64) words: 6e4
+// sets over 5,000 labels is 1.4e11 word operations. But two sets with no
+// label in common have Jaccard and MASI similarity 0 (two distinct sets are
+// never both empty), so
+//   sum over s < t of c_s c_t d(s, t)
+//     = sum over s < t of c_s c_t  -  sum over s < t sharing a label of c_s c_t sim(s, t),
+// and the pairs that share a label are found through an inverted index (for
+// each label, the sets that hold it): the work is the sum over labels of
+// the pairs of sets holding it, not S^2. Only for the built-in distances
+// (a user distance of disjoint sets need not be 1).
+//
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_SET_POSTINGS_H
+#define MLAGREEMENT_SET_POSTINGS_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "sets.h"
+#include "threads.h"
+
+namespace mlagreement {
+
+namespace detail {
+
+// For each label (n_words * 64 slots), the distinct sets holding it, ascending.
+struct Postings {
+  std::vector<std::size_t> start;  // label l owns sets[start[l]] .. sets[start[l + 1] - 1]
+  std::vector<int> sets;
+};
+
+inline Postings set_postings(const SetData& d) {
+  const std::size_t S = d.n_sets(), nw = d.n_words, L = nw * 64;
+  Postings p;
+  p.start.assign(L + 1, 0);
+  for (std::size_t s = 0; s < S; ++s)
+    for (std::size_t w = 0; w < nw; ++w)
+      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) ++p.start[w * 64 + static_cast<std::size_t>(ctz64(m)) + 1];
+  for (std::size_t l = 0; l < L; ++l) p.start[l + 1] += p.start[l];
+  std::vector<std::size_t> fill(p.start.begin(), p.start.end() - 1);
+  p.sets.resize(p.start[L]);
+  for (std::size_t s = 0; s < S; ++s)
+    for (std::size_t w = 0; w < nw; ++w)
+      for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1)
+        p.sets[fill[w * 64 + static_cast<std::size_t>(ctz64(m))]++] = static_cast<int>(s);
+  return p;
+}
+
+// Pair visits of the postings method: pairs of sets sharing a label, once
+// per shared label (freq: distinct sets per label, label_frequencies()).
+inline double postings_work(const std::vector<std::size_t>& freq) {
+  double w = 0;
+  for (const std::size_t f : freq) w += static_cast<double>(f) * (static_cast<double>(f) - 1.0) / 2.0;
+  return w;
+}
+
+// Per set s: sum over t > s sharing a label with s of c_t sim(s, t), with a
+// sparse accumulator of the intersections (inter, touched: scratch).
+inline void similar_after(const SetData& d, const Postings& p, const SimTable& sim, std::size_t s,
+                          std::vector<int>& inter, std::vector<int>& touched, double& accj,
+                          double& accm) {
+  const std::size_t nw = d.n_words;
+  touched.clear();
+  for (std::size_t w = 0; w < nw; ++w) {
+    for (std::uint64_t m = d.bits[s * nw + w]; m; m &= m - 1) {
+      const std::size_t l = w * 64 + static_cast<std::size_t>(ctz64(m));
+      const int* first = p.sets.data() + p.start[l];
+      const int* last = p.sets.data() + p.start[l + 1];
+      for (const int* q = std::upper_bound(first, last, static_cast<int>(s)); q < last; ++q) {
+        if (inter[static_cast<std::size_t>(*q)]++ == 0) touched.push_back(*q);
+      }
+    }
+  }
+  std::sort(touched.begin(), touched.end());  // a fixed order of the sum
+  const int a = d.size[s];
+  accj = accm = 0;
+  for (const int t : touched) {
+    const std::size_t tt = static_cast<std::size_t>(t);
+    const int b = d.size[tt], i = inter[tt];
+    inter[tt] = 0;
+    accj += d.count[tt] * sim.jaccard(a, b, i);
+    accm += d.count[tt] * sim.masi_sim(a, b, i);
+  }
+}
+
+// The sums of D_e over ordered pairs of values (sum_j, sum_m), as
+// expected_by_pairs() defines them. Each set's row is summed in a fixed
+// order and the rows in set order, so results do not depend on threads.
+inline void expected_by_postings(const SetData& d, const SimTable& sim, int threads, double& sum_j,
+                                 double& sum_m) {
+  const std::size_t S = d.n_sets();
+  const Postings p = set_postings(d);
+  std::vector<double> rj(S, 0.0), rm(S, 0.0);
+  const std::int64_t SS = static_cast<std::int64_t>(S);
+  bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) reduction(|| : failed)
+#endif
+  {
+    std::vector<int> inter, touched;
+    const bool ready = guarded(failed, [&] { inter.assign(S, 0); });
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 64)
+#endif
+    for (std::int64_t si = 0; si < SS; ++si) {
+      if (!ready) continue;
+      const std::size_t s = static_cast<std::size_t>(si);
+      guarded(failed, [&] {
+        similar_after(d, p, sim, s, inter, touched, rj[s], rm[s]);
+        rj[s] *= d.count[s];
+        rm[s] *= d.count[s];
+      });
+    }
+  }
+  (void)threads;
+  if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
+  // all pairs of distinct sets, c_s c_t summed in long double (exact integers
+  // beyond 2^53), minus the similar ones
+  long double n = 0, sq = 0, simj = 0, simm = 0;
+  for (std::size_t s = 0; s < S; ++s) {
+    n += d.count[s];
+    sq += static_cast<long double>(d.count[s]) * d.count[s];
+    simj += rj[s];
+    simm += rm[s];
+  }
+  const long double pairs = (n * n - sq) / 2;
+  sum_j = static_cast<double>(2 * (pairs - simj));
+  sum_m = static_cast<double>(2 * (pairs - simm));
+}
+
+}  // namespace detail
+
+}  // namespace mlagreement
+
+#endif

@@ -1,0 +1,121 @@
+# The paths that keep large designs linear (issue 18, finding 7): bootstrap
+# bins for the (m, x) classes that occur, the per-annotator rows without the
+# pair table, the up-front size check of pair outputs, set alpha over the
+# distinct sets of an item, and the postings method of D_e. Each against a
+# plain-R reference; the timings are in bench/scale.R.
+
+many_annotators <- function(n_items, n_annotators, k, seed, missing = 0.3) {
+  withr::with_seed(seed, {
+    a <- array(rbinom(n_items * n_annotators * k, 1, 0.3), c(n_items, n_annotators, k))
+    a[runif(length(a)) < missing] <- NA
+    a
+  })
+}
+
+test_that("the class table holds exactly the (m, x) classes that occur, in ascending order", {
+  fit <- mla(many_annotators(15, 300, 2, seed = 1))
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
+  codes <- mlagreement:::boot_codes_cpp(x, m, max(m))
+  start <- attr(codes, "class_start")
+  for (j in 1:2) {
+    keys <- unique(data.frame(m = m[, j], x = x[, j])[m[, j] > 0, ])
+    keys <- keys[order(keys$m, keys$x), ]
+    g <- seq(start[j] + 1L, start[j + 1L])
+    expect_identical(attr(codes, "class_m")[g], as.integer(keys$m))
+    expect_identical(attr(codes, "class_x")[g], as.integer(keys$x))
+  }
+  # far fewer than max_m (max_m + 3) / 2 bins per label: 16-bit codes
+  expect_identical(length(codes), 2L * 15L * 2L)
+})
+
+test_that("item replicates with hundreds of annotators per item match plain-R refits", {
+  arr <- many_annotators(12, 400, 2, seed = 2)
+  fit <- mla(arr)
+  x <- item_x(fit$annotations)
+  m <- item_m(fit$annotations)
+  bs <- withr::with_seed(3, mla_boot(fit, R = 8, threads = 2))
+  w <- cpp_boot_draws(bs)$item
+  for (b in seq_len(8)) {
+    expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
+  }
+  jk <- mlagreement:::boot_jack_values(bs)
+  refit <- mla(arr[-5, , ])
+  expect_equal(unname(jk[5, ]), c(refit$corpus$estimate, refit$label$estimate), tolerance = 1e-12)
+})
+
+test_that("annotator_agreement(pairs = FALSE) gives the annotator rows of the pair table", {
+  for (seed in 1:6) {
+    arr <- many_annotators(20, 6, 3, seed = seed, missing = 0.35)
+    for (x in list(as_annotations(arr), annotations_long(as_long(arr), item, annotator, label, value))) {
+      full <- annotator_agreement(x, min_items = 3)
+      lean <- annotator_agreement(x, min_items = 3, pairs = FALSE)
+      expect_identical(lean$annotators$n_partners, rep(NA_integer_, nrow(full$annotators)))
+      full$annotators$n_partners <- NA_integer_
+      expect_equal(lean$annotators, full$annotators, tolerance = 0)
+      expect_identical(nrow(tidy(lean, level = "pairs")), 0L)
+    }
+  }
+  lean <- annotator_agreement(as_annotations(many_annotators(20, 6, 3, seed = 1)), pairs = FALSE)
+  expect_match(format(lean), "no pair table", all = FALSE)
+  expect_mla_error(annotator_agreement(as_annotations(many_annotators(5, 3, 2, 1)), pairs = NA), "bool")
+})
+
+test_that("pair outputs beyond the memory limit fail at once with a classed error", {
+  withr::local_options(mlagreement.max_memory = 1e5)
+  x <- as_annotations(many_annotators(4, 200, 2, seed = 4, missing = 0))
+  err <- expect_mla_error(annotator_agreement(x), "pairs_too_large")
+  expect_match(conditionMessage(err), "19,900 annotator pairs")
+  expect_match(conditionMessage(err), "pairs = FALSE", fixed = TRUE)
+  expect_mla_error(agreement_measures(x, R = 2), "pairs_too_large")
+  expect_s3_class(annotator_agreement(x, pairs = FALSE), "mla_annotator_agreement")
+  # the bound: the record comparisons when fewer than J (J - 1) / 2
+  size <- mlagreement:::pair_design_size(x)
+  expect_identical(size$pairs, 200 * 199 / 2)
+  expect_identical(size$comparisons, 4 * 200 * 199 / 2)
+})
+
+test_that("set alpha over the distinct sets of large items equals brute force", {
+  for (seed in 1:3) {
+    arr <- many_annotators(3, 90, 3, seed = seed, missing = 0)
+    arr[1, 1:20, ] <- NA  # items of 90 and 70 records (over the 64 of pair counting)
+    x <- as_annotations(arr)
+    got <- krippendorff_alpha(x, distance = c("jaccard", "masi"))
+    vals <- ref_records_by_item(x)
+    for (d in list(list("jaccard", ref_jaccard), list("masi", ref_masi))) {
+      ref <- ref_alpha(vals, d[[2]])
+      row <- got[got$distance == d[[1]], ]
+      expect_equal(row$observed_disagreement, unname(ref["observed"]), tolerance = 1e-12)
+      expect_equal(row$expected_disagreement, unname(ref["expected"]), tolerance = 1e-12)
+    }
+    sims <- mlagreement:::set_measures_impl(x, 3L, 2L, c(1L, 2L), 1L)
+    ref_sim <- mean(vapply(vals, function(v) {
+      s <- combn(length(v), 2, function(p) 1 - ref_jaccard(v[[p[1]]], v[[p[2]]]))
+      mean(s)
+    }, numeric(1)))
+    expect_equal(sims$similarity_jaccard, ref_sim, tolerance = 1e-12)
+  }
+})
+
+test_that("the postings method of D_e equals the pairs method and brute force", {
+  for (seed in 1:4) {
+    k <- c(70, 130, 300, 90)[seed]
+    arr <- withr::with_seed(seed, array(rbinom(30 * 3 * k, 1, 0.02), c(30, 3, k)))
+    x <- as_annotations(arr)
+    by <- function(method) mlagreement:::set_alpha_impl(x, TRUE, 2L, method = method)
+    pairs <- by("pairs")
+    postings <- by("postings")
+    expect_identical(postings$method, "postings")
+    expect_identical(by("auto")$method, "postings")
+    for (f in c("expected_jaccard", "expected_masi")) {
+      expect_equal(postings[[f]], pairs[[f]], tolerance = 1e-13)
+    }
+    if (seed == 1) {
+      vals <- ref_records_by_item(x)
+      expect_equal(postings$expected_jaccard, unname(ref_alpha(vals, ref_jaccard)["expected"]),
+                   tolerance = 1e-12)
+      expect_equal(postings$expected_masi, unname(ref_alpha(vals, ref_masi)["expected"]),
+                   tolerance = 1e-12)
+    }
+  }
+})
