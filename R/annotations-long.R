@@ -70,6 +70,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
+  check_id_vector(label_col, "label", "labels", class = "label_type")
   universe <- label_universe(label_col, labels)
   check_bool(single_label)
   if (!has_value && !single_label) check_label_names(universe)
@@ -112,11 +113,11 @@ label_codes <- function(label_col, universe, has_value, call = rlang::caller_env
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
   } else {
-    match(as.character(label_col), universe)
+    match_values(label_col, universe)
   }
   unknown <- !is.na(label_col) & is.na(lab)
   if (any(unknown)) {
-    bad <- unique(as.character(label_col[unknown]))
+    bad <- id_text(unique(label_col[unknown]))
     mla_abort(
       c("Every label in column {.arg label} must be in the declared label universe.",
         "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",
