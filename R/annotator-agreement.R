@@ -71,7 +71,7 @@ annotator_agreement <- function(x, min_items = 10, ...) {
       class = "no_pairs"
     )
   }
-  ids <- as.character(x$annotators)
+  ids <- id_text(x$annotators)
   w <- corpus_chance_disagreement(x)
   pairs <- pair_table(ids, sums, w, min_items)
   annotators <- annotator_summary(x, ids, sums, w, min_items)

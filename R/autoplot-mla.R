@@ -59,7 +59,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
     )
   }
   if (!is.null(items)) {
-    items <- check_choice(as.character(items), as.character(object$annotations$items),
+    items <- check_choice(id_text(items), id_text(object$annotations$items),
                           multiple = TRUE, arg_name = "items", class = "plot_argument")
   }
   switch(type,
@@ -163,7 +163,7 @@ boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
 plot_mla_items <- function(fit, items, extremes) {
   it <- generics::tidy(fit, level = "item")
   it <- it[it$baseline == fit$baseline, ]
-  if (!is.null(items)) it <- it[as.character(it$item) %in% items, ]
+  if (!is.null(items)) it <- it[id_text(it$item) %in% items, ]
   n_unpaired <- sum(is.na(it$estimate))
   it <- it[!is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]

@@ -52,3 +52,20 @@ check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
   }
   stats::setNames(p, nm)
 }
+
+# The simulated array has N x n x k cells, with a uniform draw each: the
+# product is taken in doubles (integer N * n overflows to NA) and refused,
+# before anything is allocated, beyond R's integer range of cells.
+check_simulation_size <- function(N, n, k, call = rlang::caller_env()) {
+  cells <- max(as.double(N) * as.double(n) * as.double(k))
+  if (cells > .Machine$integer.max) {
+    gb <- cells * 16 / 2^30
+    mla_abort(
+      c("The simulated design must have at most {format_count(.Machine$integer.max)} cells (items x annotators x labels).",
+        "x" = "It has {format_count(cells)} cells, about {format(gb, digits = 3)} GB to generate.",
+        "i" = "Reduce {.arg n_items}, {.arg n_annotators} or {.arg n_labels}."),
+      class = "simulation_size", call = call
+    )
+  }
+  invisible(cells)
+}
