@@ -60,25 +60,27 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
       class = class, call = call
     )
   }
-  if (is.double(v) && !is.object(v) && length(v) > 0L && !all(is.na(v))) {
-    r <- range(v, na.rm = TRUE)
-    if (any(!is.finite(r)) || max(abs(r)) > 2^53) {
-      bad <- which(!is.na(v) & (!is.finite(v) | abs(v) > 2^53))[1]
-      mla_abort(
-        c("Column {.arg {arg}} must hold {what} that doubles store exactly (at most 2^53 in size).",
-          "x" = "Row {bad} has {exact_number(v[bad])}.",
-          "i" = "Read large integer ids as text (or {.pkg bit64} integers converted to text) so distinct ids stay distinct."),
-        class = "id_precision", call = call
-      )
-    }
-  }
-  if (is.double(v) && any(is.nan(v))) {
+  if (!is.double(v) || is.object(v) || length(v) == 0L) return(invisible(v))
+  # anyNA() and range() allocate nothing: the usual case costs one pass
+  has_na <- anyNA(v)
+  if (has_na && any(is.nan(v))) {
     rows <- which(is.nan(v))
     mla_abort(
       c("Column {.arg {arg}} must not contain {.code NaN}.",
         "x" = "{length(rows)} {.code NaN} {cli::qty(length(rows))}value{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}.",
         "i" = "{.code NA} marks a missing value; {.code NaN} is refused, as everywhere in the package."),
       class = "value", call = call
+    )
+  }
+  if (has_na && all(is.na(v))) return(invisible(v))
+  r <- range(v, na.rm = has_na)
+  if (any(!is.finite(r)) || max(abs(r)) > 2^53) {
+    bad <- which(!is.na(v) & (!is.finite(v) | abs(v) > 2^53))[1]
+    mla_abort(
+      c("Column {.arg {arg}} must hold {what} that doubles store exactly (at most 2^53 in size).",
+        "x" = "Row {bad} has {exact_number(v[bad])}.",
+        "i" = "Read large integer ids as text (or {.pkg bit64} integers converted to text) so distinct ids stay distinct."),
+      class = "id_precision", call = call
     )
   }
   invisible(v)

@@ -94,7 +94,8 @@ std::int64_t count_invalid(const RecordView<T>& v, const Codes& codes) {
   std::int64_t n = 0;
   for (std::size_t j = 0; j < v.n_labels; ++j) {
     const T* col = v.column(j);
-    for (std::size_t r = 0; r < v.n_records; ++r) n += codes.invalid(col[r]);
+    // (IntCodes::invalid() is any non-zero value, not 1)
+    for (std::size_t r = 0; r < v.n_records; ++r) n += codes.invalid(col[r]) != 0 ? 1 : 0;
   }
   return n;
 }
