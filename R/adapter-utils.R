@@ -29,7 +29,8 @@ exact_number <- function(x) {
   x <- as.double(x)
   out <- sprintf("%.15g", x)
   for (d in 16:17) {
-    redo <- which(!is.na(x) & is.finite(x) & as.double(out) != x)
+    redo <- which(is.finite(x))  # "NA", "NaN", "Inf" are exact already
+    redo <- redo[as.double(out[redo]) != x[redo]]
     out[redo] <- sprintf(paste0("%.", d, "g"), x[redo])
   }
   out

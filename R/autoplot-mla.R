@@ -198,7 +198,7 @@ plot_mla_items <- function(fit, items, extremes) {
                          size = 2.8, nudge_y = 0, vjust = 0.5, check_overlap = TRUE)
   }
   if (show_names) {
-    names <- as.character(it$item)
+    names <- id_text(it$item)
     p <- p + ggplot2::scale_x_continuous(breaks = it$rank, labels = names) +
       item_axis_theme(names)
   }
@@ -222,8 +222,8 @@ item_extremes <- function(it, n) {
   high <- rev(seq(nrow(it) - n + 1L, nrow(it)))
   rows <- it[c(low, high), ]
   rows$hjust <- rep(c(-0.3, 1.3), each = n)
-  rows$item <- as.character(rows$item)
-  show <- function(r) paste0(r$item, " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
+  rows$item <- id_text(rows$item)
+  show <- function(r) paste0(id_text(r$item), " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
   note <- paste0("Lowest: ", show(it[low, ]), ". Highest: ", show(it[high, ]), ".")
   list(rows = rows, note = note)
 }

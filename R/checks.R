@@ -321,8 +321,8 @@ check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
   }
   nm <- names(v)
   if (!is.null(nm)) {
-    idx <- match(as.character(items), nm)
-    extra <- setdiff(nm, as.character(items))
+    idx <- match(id_text(items), nm)
+    extra <- setdiff(nm, id_text(items))
     if (anyNA(idx)) {
       abort_item_vector(c("{.arg {arg}} must name every item.",
                           "x" = "No value for {cli::qty(sum(is.na(idx)))}item{?s} {format_first(items[is.na(idx)])}."))
