@@ -7,7 +7,7 @@ check_dots_empty0 <- function(..., call = rlang::caller_env()) {
     nms <- names(list(...))
     shown <- if (is.null(nms)) "unnamed arguments" else format_first(nms[nms != ""])
     mla_abort(
-      c("`...` must be empty.", "x" = "Problematic argument{?s}: {shown}."),
+      c("`...` must be empty.", "x" = "Problematic {cli::qty(...length())}argument{?s}: {shown}."),
       class = "dots", call = call
     )
   }

@@ -149,7 +149,7 @@ prediction_matrix <- function(predictions, label_pos, labels, item_col,
       bad <- id_text(unique(v[is.na(idx)]))
       mla_abort(
         c("Every predicted label must be a label of {.arg x}.",
-          "x" = "Unknown label{?s}: {.val {utils::head(bad, 5)}}.",
+          "x" = "Unknown {cli::qty(length(bad))}label{?s}: {.val {utils::head(bad, 5)}}.",
           "i" = "First at row {which(is.na(idx))[1]}; labels of {.arg x}: {format_first(labels)}."),
         class = "unknown_label", call = call
       )

@@ -246,6 +246,12 @@ test_that("a bad labels= is its own problem, with count-based plurals", {
   expect_match(conditionMessage(err), "Position 1 is `NA`")
   expect_mla_error(annotations_long(d, i, a, l, labels = list("x")), "labels")
   expect_mla_error(annotations_long(d, i, a, l, labels = character()), "labels")
+  err <- expect_mla_error(mla(annotations_long(d, i, a, l), foo = 1, bar = 2), "dots")
+  expect_match(conditionMessage(err), "Problematic arguments: foo, bar")
+  x <- annotations_long(data.frame(i = rep(1:2, each = 2), a = 1:2, l = "x"), i, a, l)
+  err <- expect_mla_error(model_agreement(x, data.frame(i = c(1, 5, 6), l = "x"), i, labels = l),
+                          "unknown_id")
+  expect_match(conditionMessage(err), "2 unknown items: 5, 6")
   arr <- array(0L, c(2, 2, 2), dimnames = list(c("a", NA), c("p", "q"), c("x", "y")))
   err <- expect_mla_error(as_annotations(arr), "na_id")
   expect_match(conditionMessage(err), "Position 2 is `NA`")
