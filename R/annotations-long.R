@@ -12,7 +12,21 @@
 #'
 #' The label universe is explicit: `labels`, else the levels of a factor
 #' `label` column, else the sorted distinct labels. Labels that no one selected
-#' still count (they change AC1 and PABAK, paper section 3.7).
+#' still count (they change AC1 and PABAK, paper section 3.7). The universe
+#' must not be empty, and a factor `label` must not have an `NA` level.
+#'
+#' @section Ids, labels and missing values:
+#' The same rules hold for every constructor ([annotations_long()],
+#' [annotations_wide()], [as_annotations()]):
+#' * `NA` is the one missing-decision marker. `NaN` is not missing: it is an
+#'   invalid value, refused with the value error (class
+#'   `mlagreement_error_value`) wherever it appears, in values, labels, ids,
+#'   arrays and categorical matrices.
+#' * Ids and labels are matched by value: `1e5`, `100000L` and `"100000"`
+#'   are the same id or label, and names made from numbers print in full
+#'   (`"100000"`, `"3000000000"`). Double ids beyond 2^53 are refused (they
+#'   may already have merged distinct ids: read such ids as text). Ids must
+#'   be plain vectors: raw, list and matrix columns are refused.
 #'
 #' @param data A data frame.
 #' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One

@@ -6,7 +6,9 @@
 #' pass of the C++ core.
 #'
 #' * A 3-D array `items x annotators x labels` of 0/1/`NA` (logical, integer or
-#'   double). `NA` is a missing decision, never a "not selected". Dimnames, when
+#'   double). `NA` is a missing decision, never a "not selected"; `NaN` is an
+#'   invalid value (see [annotations_long()], section "Ids, labels and
+#'   missing values"). Dimnames, when
 #'   present, name the items, annotators and labels. The array is not copied.
 #' * A 2-D matrix `items x annotators` of categorical single-label codes
 #'   (character, factor-like, integer). It is one-hot encoded: labels are the
