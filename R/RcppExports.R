@@ -65,6 +65,10 @@ count_decisions_cpp <- function(view, max_m, keep_counts, threads) {
     .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads)
 }
 
+count_invalid_cpp <- function(view) {
+    .Call(`_mlagreement_count_invalid_cpp`, view)
+}
+
 max_threads_cpp <- function() {
     .Call(`_mlagreement_max_threads_cpp`)
 }

@@ -1,21 +1,101 @@
 # Shared steps of the data-frame adapters: column selection, id encoding,
 # record construction and duplicate handling.
 
+# --- ids and labels by value ---------------------------------------------------
+# Ids and labels are compared by value, never through as.character() of
+# doubles (which prints 1e5 as "1e+05" but 100000L as "100000"). Numbers stay
+# numbers for matching; exact text is built only for distinct values (names,
+# messages, matching numbers against text).
+
+# Exact text of ids or labels: integers and whole doubles in full, without
+# scientific notation (1e5 and 100000L are both "100000", 3e9 "3000000000"),
+# other doubles with the fewest digits that read back as the same number,
+# factors by their labels; NA stays NA.
+id_text <- function(v) {
+  if (is.factor(v)) return(as.character(v))
+  if (!is.double(v)) return(as.character(v))
+  out <- rep(NA_character_, length(v))
+  whole <- !is.na(v) & is.finite(v) & v == trunc(v) & abs(v) <= 2^53
+  out[whole] <- formatC(v[whole] + 0, format = "f", digits = 0)  # + 0: no "-0"
+  out[whole & v == 0] <- "0"
+  rest <- which(!is.na(v) & !whole)
+  out[rest] <- exact_number(v[rest])
+  out
+}
+
+# Numbers for messages with enough digits to tell them from their neighbours:
+# 1 + 1e-15 is "1.000000000000001", not "1"; 0.1 stays "0.1".
+exact_number <- function(x) {
+  x <- as.double(x)
+  out <- sprintf("%.15g", x)
+  for (d in 16:17) {
+    redo <- which(is.finite(x))  # "NA", "NaN", "Inf" are exact already
+    redo <- redo[as.double(out[redo]) != x[redo]]
+    out[redo] <- sprintf(paste0("%.", d, "g"), x[redo])
+  }
+  out
+}
+
+# Positions of `x` in `table` by value: numbers of any storage type
+# numerically (integer and double both as double), factors by their labels,
+# numbers against text by their exact text (built for the distinct values).
+match_values <- function(x, table) {
+  if (is.factor(x)) x <- as.character(x)
+  if (is.factor(table)) table <- as.character(table)
+  if (is.numeric(x) && is.numeric(table)) return(match(as.double(x), as.double(table)))
+  if (is.character(x) && is.character(table)) return(match(x, table))
+  u <- unique(x)
+  match(id_text(u), id_text(table))[match(x, u)]
+}
+
+# Ids must be a plain vector of text, numbers, logicals or a factor; doubles
+# exact (an id beyond 2^53 may already have lost digits: two uids can have
+# become one number).
+check_id_vector <- function(v, arg, what = "ids", class = "id_type",
+                            call = rlang::caller_env()) {
+  ok_type <- is.character(v) || is.numeric(v) || is.logical(v) || is.factor(v)
+  if (!ok_type || !is.null(dim(v))) {
+    mla_abort(
+      c("Column {.arg {arg}} must be a vector of {what} (character, factor, integer or double).",
+        "x" = "It is {if (is.list(v)) 'a list-column' else cli::format_inline('{.obj_type_friendly {v}}')}{if (!is.null(dim(v))) ' with dimensions' else ''}."),
+      class = class, call = call
+    )
+  }
+  if (!is.double(v) || is.object(v) || length(v) == 0L) return(invisible(v))
+  # anyNA() and range() allocate nothing: the usual case costs one pass
+  has_na <- anyNA(v)
+  if (has_na && any(is.nan(v))) {
+    rows <- which(is.nan(v))
+    mla_abort(
+      c("Column {.arg {arg}} must not contain {.code NaN}.",
+        "x" = "{length(rows)} {.code NaN} {cli::qty(length(rows))}value{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}.",
+        "i" = "{.code NA} marks a missing value; {.code NaN} is refused, as everywhere in the package."),
+      class = "value", call = call
+    )
+  }
+  if (has_na && all(is.na(v))) return(invisible(v))
+  r <- range(v, na.rm = has_na)
+  if (any(!is.finite(r)) || max(abs(r)) > 2^53) {
+    bad <- which(!is.na(v) & (!is.finite(v) | abs(v) > 2^53))[1]
+    mla_abort(
+      c("Column {.arg {arg}} must hold {what} that doubles store exactly (at most 2^53 in size).",
+        "x" = "Row {bad} has {exact_number(v[bad])}.",
+        "i" = "Read large integer ids as text (or {.pkg bit64} integers converted to text) so distinct ids stay distinct."),
+      class = "id_precision", call = call
+    )
+  }
+  invisible(v)
+}
+
 # Integer codes for an id column; keys are the sorted distinct ids (factor
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
-  if (!(is.atomic(v) && is.null(dim(v)))) {
-    mla_abort(
-      c("Column {.arg {arg}} must be an atomic vector of ids.",
-        "x" = "It is {.obj_type_friendly {v}}."),
-      class = "id_type", call = call
-    )
-  }
+  check_id_vector(v, arg, call = call)
   if (anyNA(v)) {
     rows <- which(is.na(v))
     mla_abort(
       c("Column {.arg {arg}} must not contain {.code NA}.",
-        "x" = "{length(rows)} {.code NA} id{?s}, at row{?s} {format_first(rows)}."),
+        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}."),
       class = "na_id", call = call
     )
   }
@@ -59,14 +139,34 @@ counting_slots <- function(v) {
   list(slot = slot, span = span, offset = offset)
 }
 
-# Declared label universe: `labels`, else factor levels, else sorted distinct.
+# Declared label universe as exact text: `labels`, else factor levels, else
+# the sorted distinct labels. It must not be empty (the counting pass needs a
+# label) and a factor must not have an NA level (it would become a label
+# named "NA").
 label_universe <- function(label, labels, call = rlang::caller_env()) {
-  if (!is.null(labels)) {
-    check_label_universe(labels, call = call)
-    return(as.character(labels))
+  if (!is.null(labels)) return(check_label_universe(labels, call = call))
+  if (is.factor(label)) {
+    if (anyNA(levels(label))) {
+      mla_abort(
+        c("Column {.arg label} must not have an {.code NA} factor level.",
+          "x" = "Its levels include {.code NA} (as {.code factor(exclude = NULL)} makes).",
+          "i" = "Rows without a label must be {.code NA} values, not an {.code NA} level."),
+        class = "na_label", call = call
+      )
+    }
+    universe <- levels(label)
+  } else {
+    universe <- id_text(sort(unique(label[!is.na(label)])))
   }
-  if (is.factor(label)) return(levels(label))
-  as.character(sort(unique(label[!is.na(label)])))
+  if (length(universe) == 0L) {
+    mla_abort(
+      c("The label universe must not be empty.",
+        "x" = "Column {.arg label} has no labels: {if (is.factor(label)) 'a factor without levels' else 'every value is NA'}.",
+        "i" = "Declare the labels in {.arg labels}."),
+      class = "no_labels", call = call
+    )
+  }
+  universe
 }
 
 # Records are the distinct (item, annotator) pairs, ordered by item then annotator.

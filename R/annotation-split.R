@@ -76,7 +76,7 @@ annotator_split <- function(data, annotator, prop = 0.7, ...) {
   if (n_ann < 2L) {
     mla_abort(
       c("{.arg data} must have at least 2 annotators to split them.",
-        "x" = "It has {n_ann}: {.val {as.character(an$keys)}}."),
+        "x" = "It has {n_ann}: {.val {id_text(an$keys)}}."),
       class = "one_annotator"
     )
   }
@@ -100,20 +100,35 @@ check_split <- function(train, test, annotator, ...) {
   ann_quo <- rlang::enquo(annotator)
   tr <- select_column(ann_quo, train, "annotator", "train")
   te <- select_column(ann_quo, test, "annotator", "test")
-  tr <- as.character(tr)
-  te <- as.character(te)
+  # by value, as the adapters match ids: 1e5 in train is 100000L in test
+  check_split_ids(tr, "train")
+  check_split_ids(te, "test")
   test_ann <- unique(te)
-  missing <- setdiff(test_ann, unique(tr))
+  unseen <- is.na(match_values(test_ann, unique(tr)))
+  missing <- id_text(test_ann[unseen])
   if (length(missing) > 0) {
-    n_rows <- sum(te %in% missing)
+    n_rows <- sum(!is.na(match_values(te, test_ann[unseen])))
     cli::cli_warn(
-      c("{length(missing)} of {length(test_ann)} test annotator{?s} {?does/do} not appear in {.arg train}.",
+      c("{length(missing)} of {length(test_ann)} test annotator{?s} {cli::qty(length(missing))}{?does/do} not appear in {.arg train}.",
         "x" = "They hold {n_rows} of {length(te)} test row{?s}: {format_first(missing)}.",
         "i" = "TID-8's annotation split keeps every test annotator in train; use {.fn annotation_split}, or report these rows as an annotator split."),
       class = c("mlagreement_warning_unseen_annotators", "mlagreement_warning")
     )
   }
   invisible(missing)
+}
+
+check_split_ids <- function(v, data_arg, call = rlang::caller_env()) {
+  check_id_vector(v, "annotator", call = call)
+  if (anyNA(v)) {
+    rows <- which(is.na(v))
+    mla_abort(
+      c("Column {.arg annotator} of {.arg {data_arg}} must not contain {.code NA}.",
+        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}.",
+        "i" = "A missing annotator is not an annotator id; drop or label those rows."),
+      class = "na_id", call = call
+    )
+  }
 }
 
 # Test annotations per annotator: ceiling((1 - prop) n), 0 for n = 1, at most n - 1.

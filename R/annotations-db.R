@@ -176,7 +176,7 @@ db_label_universe <- function(d, labels, has_value, call) {
   seen <- dplyr::collect(dplyr::distinct(d, label))$label
   universe <- label_universe(seen, labels, call = call)
   if (!has_value) check_label_names(universe, call = call)
-  unknown <- setdiff(as.character(seen[!is.na(seen)]), universe)
+  unknown <- setdiff(id_text(seen[!is.na(seen)]), universe)
   if (length(unknown) > 0) {
     mla_abort(
       c("Every label in column {.arg label} must be in the declared label universe.",

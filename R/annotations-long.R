@@ -12,7 +12,21 @@
 #'
 #' The label universe is explicit: `labels`, else the levels of a factor
 #' `label` column, else the sorted distinct labels. Labels that no one selected
-#' still count (they change AC1 and PABAK, paper section 3.7).
+#' still count (they change AC1 and PABAK, paper section 3.7). The universe
+#' must not be empty, and a factor `label` must not have an `NA` level.
+#'
+#' @section Ids, labels and missing values:
+#' The same rules hold for every constructor ([annotations_long()],
+#' [annotations_wide()], [as_annotations()]):
+#' * `NA` is the one missing-decision marker. `NaN` is not missing: it is an
+#'   invalid value, refused with the value error (class
+#'   `mlagreement_error_value`) wherever it appears, in values, labels, ids,
+#'   arrays and categorical matrices.
+#' * Ids and labels are matched by value: `1e5`, `100000L` and `"100000"`
+#'   are the same id or label, and names made from numbers print in full
+#'   (`"100000"`, `"3000000000"`). Double ids beyond 2^53 are refused (they
+#'   may already have merged distinct ids: read such ids as text). Ids must
+#'   be plain vectors: raw, list and matrix columns are refused.
 #'
 #' @param data A data frame.
 #' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One
@@ -70,6 +84,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
+  check_id_vector(label_col, "label", "labels", class = "label_type")
   universe <- label_universe(label_col, labels)
   check_bool(single_label)
   if (!has_value && !single_label) check_label_names(universe)
@@ -112,11 +127,11 @@ label_codes <- function(label_col, universe, has_value, call = rlang::caller_env
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
   } else {
-    match(as.character(label_col), universe)
+    match_values(label_col, universe)
   }
   unknown <- !is.na(label_col) & is.na(lab)
   if (any(unknown)) {
-    bad <- unique(as.character(label_col[unknown]))
+    bad <- id_text(unique(label_col[unknown]))
     mla_abort(
       c("Every label in column {.arg label} must be in the declared label universe.",
         "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",

@@ -117,17 +117,14 @@ abort_bad_value <- function(values, layout, item, annotator, items, annotators, 
   i <- if (layout == "dense") r %% length(items) + 1 else item[r + 1]
   a <- if (layout == "dense") r %/% length(items) + 1 else annotator[r + 1]
   bad <- values[bad_index + 1]
-  # Count label by label: a full-size logical temporary would not fit for the
-  # largest arrays, and the error must still be ours.
-  n_bad <- 0
-  for (col in seq_along(labels)) {
-    v <- values[(col - 1) * n_rec + seq_len(n_rec)]
-    n_bad <- n_bad + sum(!is.na(v) & v != 0 & v != 1)
-  }
+  # counted in C++: slicing label columns here would need a full-size temporary
+  # (as one item: the layout does not matter for counting)
+  n_bad <- count_invalid_cpp(record_view(values, length(labels), integer(), 1L, integer(), 1L))
   mla_abort(
     c("Annotation values must be 0, 1 or {.code NA}.",
-      "x" = "Item {.val {as.character(items[i])}}, annotator {.val {as.character(annotators[a])}}, label {.val {labels[j + 1]}} has value {.val {format(bad)}}.",
-      "i" = "{n_bad} invalid value{?s} in all."),
+      "x" = "Item {.val {id_text(items[i])}}, annotator {.val {id_text(annotators[a])}}, label {.val {labels[j + 1]}} has value {.val {if (is.double(bad)) exact_number(bad) else format(bad)}}.",
+      "i" = "{format_count(n_bad)} invalid {cli::qty(n_bad)}value{?s} in all.",
+      "i" = if (is.nan(bad)) "{.code NaN} is refused: {.code NA} marks a missing decision."),
     class = "value", call = call
   )
 }

@@ -94,7 +94,7 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
       class = "no_pairs"
     )
   }
-  ids <- as.character(x$annotators)
+  ids <- id_text(x$annotators)
   w <- corpus_chance_disagreement(x)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
   if (!pairs) annotators$n_partners <- NA_integer_

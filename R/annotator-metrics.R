@@ -91,8 +91,8 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
   check_label_column(truth_col, "truth")
   check_label_column(est_col, "estimate")
   check_no_missing_labels(truth_col, est_col)
-  truth_chr <- label_key(truth_col)
-  est_chr <- label_key(est_col)
+  truth_chr <- id_text(truth_col)
+  est_chr <- id_text(est_col)
   declared <- if (classes == "levels") declared_classes(truth_col, est_col)
 
   overall <- class_metrics(truth_chr, est_chr, classes, declared)
@@ -101,7 +101,7 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
   if (is.null(ann_col)) return(out)
 
   an <- encode_ids(ann_col, "annotator")
-  keys <- as.character(an$keys)
+  keys <- id_text(an$keys)
   if ("(all)" %in% keys) {
     mla_abort(
       c("Annotator ids must not be {.val (all)}.",
@@ -139,22 +139,6 @@ class_metrics <- function(truth, estimate, convention = "truth", declared = NULL
   f1 <- ifelse(precision + recall > 0,
                2 * precision * recall / pmax(precision + recall, .Machine$double.xmin), 0)
   c(accuracy = sum(truth == estimate) / length(truth), macro_f1 = sum(f1) / n_cls)
-}
-
-# Labels as exact character keys: whole numbers print in full (1e5 and
-# 100000L are both "100000"), other doubles with enough digits to round-trip.
-label_key <- function(v) {
-  if (is.factor(v)) return(as.character(v))
-  if (is.double(v)) {
-    whole <- !is.na(v) & is.finite(v) & v == trunc(v) & abs(v) < 2^53
-    out <- as.character(v)
-    out[whole] <- formatC(v[whole], format = "f", digits = 0)
-    exact <- !whole & !is.na(v)
-    lossy <- exact & as.double(out) != v
-    out[which(lossy)] <- sprintf("%.17g", v[which(lossy)])
-    return(out)
-  }
-  as.character(v)
 }
 
 # Declared classes for classes = "levels": factor levels of truth (and of

@@ -6,7 +6,9 @@
 #' pass of the C++ core.
 #'
 #' * A 3-D array `items x annotators x labels` of 0/1/`NA` (logical, integer or
-#'   double). `NA` is a missing decision, never a "not selected". Dimnames, when
+#'   double). `NA` is a missing decision, never a "not selected"; `NaN` is an
+#'   invalid value (see [annotations_long()], section "Ids, labels and
+#'   missing values"). Dimnames, when
 #'   present, name the items, annotators and labels. The array is not copied.
 #' * A 2-D matrix `items x annotators` of categorical single-label codes
 #'   (character, factor-like, integer). It is one-hot encoded: labels are the
@@ -121,31 +123,40 @@ as_annotations.matrix <- function(x, ..., labels = NULL, threads = mla_threads()
     bad <- which(is.infinite(x) | (!is.na(x) & x != trunc(x)))[1]
     mla_abort(
       c("Categorical codes in {.arg x} must be whole numbers or strings.",
-        "x" = "Item {row(x)[bad]}, annotator {col(x)[bad]} has code {.val {x[bad]}}."),
+        "x" = "Item {row(x)[bad]}, annotator {col(x)[bad]} has code {exact_number(x[bad])}."),
       class = "value"
     )
   }
   codes <- as.vector(x)
-  used <- sort(unique(codes[!is.na(codes)]))
-  if (is.null(labels)) {
-    labels <- used
+  if (is.double(codes) && any(is.nan(codes))) {
+    bad <- which(is.nan(codes))[1]
+    mla_abort(
+      c("Categorical codes in {.arg x} must not be {.code NaN}.",
+        "x" = "Item {row(x)[bad]}, annotator {col(x)[bad]} has code {.code NaN}.",
+        "i" = "{.code NA} marks a missing code; {.code NaN} is refused, as everywhere in the package."),
+      class = "value"
+    )
+  }
+  labels <- if (is.null(labels)) {
+    id_text(sort(unique(codes[!is.na(codes)])))
   } else {
     check_label_universe(labels)
-    unknown <- setdiff(as.character(used), as.character(labels))
-    if (length(unknown) > 0) {
-      bad <- which(as.character(codes) %in% unknown)[1]
-      mla_abort(
-        c("Every code in {.arg x} must be in the declared {.arg labels}.",
-          "x" = "Code{?s} not declared: {.val {unknown}}.",
-          "i" = "First at item {row(x)[bad]}, annotator {col(x)[bad]}."),
-        class = "unknown_label"
-      )
-    }
+  }
+  idx <- match_values(codes, labels)
+  unknown_at <- which(!is.na(codes) & is.na(idx))
+  if (length(unknown_at) > 0) {
+    unknown <- unique(id_text(codes[unknown_at]))
+    bad <- unknown_at[1]
+    mla_abort(
+      c("Every code in {.arg x} must be in the declared {.arg labels}.",
+        "x" = "{cli::qty(length(unknown))}Code{?s} not declared: {.val {unknown}}.",
+        "i" = "First at item {row(x)[bad]}, annotator {col(x)[bad]}."),
+      class = "unknown_label"
+    )
   }
   if (length(labels) == 0L) {
     mla_abort("{.arg x} must contain at least one non-missing code.", class = "empty")
   }
-  idx <- match(as.character(codes), as.character(labels))
   values <- matrix(0L, length(codes), length(labels))
   present <- !is.na(idx)
   values[cbind(which(present), idx[present])] <- 1L
@@ -155,7 +166,7 @@ as_annotations.matrix <- function(x, ..., labels = NULL, threads = mla_threads()
   annotators <- if (is.null(dn[[2]])) seq_len(d[2]) else dn[[2]]
   check_unique_names(items, "item")
   check_unique_names(annotators, "annotator")
-  a <- new_annotations(values, "dense", NULL, NULL, items, annotators, as.character(labels),
+  a <- new_annotations(values, "dense", NULL, NULL, items, annotators, labels,
                        threads = threads)
   mark_single_label(a, check = FALSE)  # one-hot by construction
 }

@@ -91,9 +91,9 @@ heat_fill_scale <- function(value) {
 select_annotators <- function(object, annotators, n_max, min_overlap, call = rlang::caller_env()) {
   a <- object$annotators
   p <- object$pairs
-  all_names <- as.character(a$annotator)
+  all_names <- id_text(a$annotator)
   if (!is.null(annotators)) {
-    annotators <- check_choice(as.character(annotators), all_names, multiple = TRUE,
+    annotators <- check_choice(id_text(annotators), all_names, multiple = TRUE,
                                arg_name = "annotators", call = call, class = "plot_argument")
     a <- a[all_names %in% annotators, ]
   }
@@ -104,7 +104,7 @@ select_annotators <- function(object, annotators, n_max, min_overlap, call = rla
     notes <- c(notes, paste0(limit, " of ", length(all_names),
                              " annotators shown (most items); choose with `annotators` or `n_annotators`."))
   }
-  keep <- as.character(a$annotator)
+  keep <- id_text(a$annotator)
   p <- p[p$annotator1 %in% keep & p$annotator2 %in% keep, ]
   if (min_overlap > 1L) {
     n_low <- sum(p$n_items < min_overlap)

@@ -59,7 +59,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
     )
   }
   if (!is.null(items)) {
-    items <- check_choice(as.character(items), as.character(object$annotations$items),
+    items <- check_choice(id_text(items), id_text(object$annotations$items),
                           multiple = TRUE, arg_name = "items", class = "plot_argument")
   }
   switch(type,
@@ -163,7 +163,7 @@ boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
 plot_mla_items <- function(fit, items, extremes) {
   it <- generics::tidy(fit, level = "item")
   it <- it[it$baseline == fit$baseline, ]
-  if (!is.null(items)) it <- it[as.character(it$item) %in% items, ]
+  if (!is.null(items)) it <- it[id_text(it$item) %in% items, ]
   n_unpaired <- sum(is.na(it$estimate))
   it <- it[!is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]
@@ -198,7 +198,7 @@ plot_mla_items <- function(fit, items, extremes) {
                          size = 2.8, nudge_y = 0, vjust = 0.5, check_overlap = TRUE)
   }
   if (show_names) {
-    names <- as.character(it$item)
+    names <- id_text(it$item)
     p <- p + ggplot2::scale_x_continuous(breaks = it$rank, labels = names) +
       item_axis_theme(names)
   }
@@ -222,8 +222,8 @@ item_extremes <- function(it, n) {
   high <- rev(seq(nrow(it) - n + 1L, nrow(it)))
   rows <- it[c(low, high), ]
   rows$hjust <- rep(c(-0.3, 1.3), each = n)
-  rows$item <- as.character(rows$item)
-  show <- function(r) paste0(r$item, " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
+  rows$item <- id_text(rows$item)
+  show <- function(r) paste0(id_text(r$item), " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
   note <- paste0("Lowest: ", show(it[low, ]), ". Highest: ", show(it[high, ]), ".")
   list(rows = rows, note = note)
 }

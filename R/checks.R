@@ -7,7 +7,7 @@ check_dots_empty0 <- function(..., call = rlang::caller_env()) {
     nms <- names(list(...))
     shown <- if (is.null(nms)) "unnamed arguments" else format_first(nms[nms != ""])
     mla_abort(
-      c("`...` must be empty.", "x" = "Problematic argument{?s}: {shown}."),
+      c("`...` must be empty.", "x" = "Problematic {cli::qty(...length())}argument{?s}: {shown}."),
       class = "dots", call = call
     )
   }
@@ -56,10 +56,19 @@ check_whole <- function(x, min = 1, max = .Machine$integer.max, vector = FALSE,
     above <- if (isTRUE(x[bad[1]] > max)) paste0(", above ", format(max, scientific = FALSE)) else ""
     limit <- if (max < .Machine$integer.max) paste0(" and <= ", max) else ""
     mla_abort(c("{.arg {arg}} must be {what} >= {min}{limit}.",
-                "x" = "{where} is {describe_value(x[bad[1]])}{above}."),
+                "x" = "{where} is {describe_exact(x[bad[1]])}{above}."),
               class = class, call = call)
   }
   as.integer(x)
+}
+
+# A bad number shown with the digits that make it bad (1 + 1e-15 is not "1").
+describe_exact <- function(x) {
+  if (is.double(x) && length(x) == 1L && is.finite(x) && x != trunc(x)) {
+    exact_number(x)
+  } else {
+    describe_value(x)
+  }
 }
 
 check_threads <- function(threads, arg = rlang::caller_arg(threads), call = rlang::caller_env()) {
@@ -74,7 +83,7 @@ check_number_in <- function(x, lower = 0, upper = 1, open = FALSE, arg = rlang::
     (if (open) x > lower && x < upper else x >= lower && x <= upper)
   if (!ok) {
     range <- if (open) paste("strictly between", lower, "and", upper) else paste0("in [", lower, ", ", upper, "]")
-    mla_abort(c("{.arg {arg}} must be a single number {range}.", "x" = "It is {describe_value(x)}."),
+    mla_abort(c("{.arg {arg}} must be a single number {range}.", "x" = "It is {describe_exact(x)}."),
               class = class, call = call)
   }
   as.double(x)
@@ -99,7 +108,7 @@ check_probabilities <- function(x, n, what, arg = rlang::caller_arg(x),
   if (length(bad) > 0L) {
     where <- if (length(x) == 1L) "" else paste0(" (", what, " ", bad[1], ")")
     mla_abort(c("{.arg {arg}} must be in [0, 1].",
-                "x" = "Value {.val {x[bad[1]]}}{where} is not; {length(bad)} bad value{?s} in all."),
+                "x" = "Value {exact_number(x[bad[1]])}{where} is not; {length(bad)} bad value{?s} in all."),
               class = class, call = call)
   }
   rep_len(as.double(x), n)
@@ -175,6 +184,14 @@ select_column <- function(quo, data, arg, data_arg = "data", call = rlang::calle
 # are the strings "0" and "1" (as JSON and CSV readers produce them); any other
 # string is refused with the values seen, never coerced with an R warning.
 binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
+  if (!is.null(dim(v)) || is.list(v)) {
+    mla_abort(
+      c("Column {.arg {arg}} must be a plain vector of 0, 1 or {.code NA}, one value per row.",
+        "x" = "It is {.obj_type_friendly {v}}{if (!is.null(dim(v))) paste0(' with dimensions ', paste(dim(v), collapse = ' x ')) else ''}.",
+        "i" = "Give each label its own column (a matrix column holds several)."),
+      class = "value_type", call = call
+    )
+  }
   if (is.factor(v)) v <- as.character(v)
   if (is.character(v)) v <- binary_strings(v, arg, call)
   if (!(is.logical(v) || is.numeric(v))) {
@@ -191,7 +208,7 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   if (length(bad) > 0) {
     mla_abort(
       c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {format(v[bad[1]], digits = 17)}}."),
+        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {if (is.double(v)) exact_number(v[bad[1]]) else format(v[bad[1]])}}."),
       class = "value", call = call
     )
   }
@@ -254,26 +271,43 @@ check_extent <- function(d, what, call = rlang::caller_env()) {
   }
 }
 
-check_unique_names <- function(nm, what, call = rlang::caller_env()) {
+check_unique_names <- function(nm, what, arg = "x", call = rlang::caller_env()) {
   if (anyNA(nm)) {
-    mla_abort(c("{.arg x} {what} names must not be {.code NA}.",
-                "x" = "Position{?s} {which(is.na(nm))} {?is/are} {.code NA}."),
+    pos <- which(is.na(nm))
+    mla_abort(c("{.arg {arg}} {what} names must not be {.code NA}.",
+                "x" = "{cli::qty(length(pos))}Position{?s} {format_first(pos)} {cli::qty(length(pos))}{?is/are} {.code NA}."),
               class = "na_id", call = call)
   }
   dup <- unique(nm[duplicated(nm)])
   if (length(dup) > 0) {
-    mla_abort(c("{.arg x} {what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
+    mla_abort(c("{.arg {arg}} {what} names must be unique.", "x" = "Repeated: {format_first(dup)}."),
               class = "duplicate_name", call = call)
   }
 }
 
+# A declared label universe: distinct, non-missing label names, returned as
+# exact text (numeric codes 1e5 and 100000L are both "100000").
 check_label_universe <- function(labels, arg = "labels", call = rlang::caller_env()) {
   if (!(is.character(labels) || is.numeric(labels) || is.factor(labels)) ||
-      length(labels) == 0L) {
+      length(labels) == 0L || !is.null(dim(labels))) {
     mla_abort(c("{.arg {arg}} must be a non-empty character vector of label names.",
                 "x" = "It is {.obj_type_friendly {labels}}."), class = "labels", call = call)
   }
-  check_unique_names(as.character(labels), "label", call = call)
+  if (is.numeric(labels)) check_id_vector(labels, arg, "label codes", call = call)
+  text <- id_text(labels)
+  if (anyNA(text)) {
+    pos <- which(is.na(text))
+    mla_abort(c("{.arg {arg}} must not contain {.code NA}.",
+                "x" = "{cli::qty(length(pos))}Position{?s} {format_first(pos)} {cli::qty(length(pos))}{?is/are} {.code NA}."),
+              class = "labels", call = call)
+  }
+  dup <- unique(text[duplicated(text)])
+  if (length(dup) > 0L) {
+    mla_abort(c("{.arg {arg}} must list each label once.",
+                "x" = "{cli::qty(length(dup))}Repeated label{?s}: {.val {utils::head(dup, 5)}}."),
+              class = "labels", call = call)
+  }
+  invisible(text)
 }
 
 # One value per item, in item order; accepts a vector named by item.
@@ -287,8 +321,8 @@ check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
   }
   nm <- names(v)
   if (!is.null(nm)) {
-    idx <- match(as.character(items), nm)
-    extra <- setdiff(nm, as.character(items))
+    idx <- match(id_text(items), nm)
+    extra <- setdiff(nm, id_text(items))
     if (anyNA(idx)) {
       abort_item_vector(c("{.arg {arg}} must name every item.",
                           "x" = "No value for {cli::qty(sum(is.na(idx)))}item{?s} {format_first(items[is.na(idx)])}."))
@@ -312,59 +346,4 @@ check_item_vector <- function(v, items, arg, call = rlang::caller_env()) {
                         "x" = "Missing for {cli::qty(sum(is.na(v)))}item{?s} {format_first(items[is.na(v)])}."))
   }
   v
-}
-
-# --- simulation arguments ----------------------------------------------------
-
-check_bias <- function(bias, n, scenario, call = rlang::caller_env()) {
-  if (!is.numeric(bias) || !length(bias) %in% c(1L, n)) {
-    mla_abort(
-      c("{.arg bias} must be finite numbers: one, or one per annotator ({n}).",
-        "x" = "It is {describe_value(bias)}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  bad <- which(!is.finite(bias))
-  if (length(bad) > 0L) {
-    mla_abort(
-      c("{.arg bias} must be finite numbers.",
-        "x" = "Annotator {bad[1]} has bias {.val {bias[bad[1]]}}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  if (any(bias != 0) && scenario %in% c("perfect", "minimum")) {
-    mla_abort(
-      c("{.arg bias} must be 0 for the {.val {scenario}} scenario.",
-        "i" = "Annotator bias is defined for {.val noisy} and {.val independent}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  rep_len(as.double(bias), n)
-}
-
-check_correlation <- function(correlation, scenario, call = rlang::caller_env()) {
-  correlation <- check_number_in(correlation, call = call, class = "simulation_argument")
-  if (correlation != 0 && scenario == "minimum") {
-    mla_abort(
-      c("{.arg correlation} must be 0 for the {.val minimum} scenario.",
-        "i" = "That generator fixes every item-label count."),
-      class = "simulation_argument", call = call
-    )
-  }
-  correlation
-}
-
-check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
-  p <- check_probabilities(prevalence, length(prevalence), "level", call = call)
-  nm <- names(prevalence)
-  if (is.null(nm)) nm <- rep("", length(p))
-  nm[nm == ""] <- format(p[nm == ""])
-  if (anyDuplicated(nm)) {
-    mla_abort(
-      c("{.arg prevalence} must have distinct level names.",
-        "x" = "Duplicated: {.val {unique(nm[duplicated(nm)])}}."),
-      class = "simulation_argument", call = call
-    )
-  }
-  stats::setNames(p, nm)
 }

@@ -60,7 +60,7 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
       class = "column"
     )
   }
-  labels <- as.character(truth_col)
+  labels <- id_text(truth_col)
   overall <- majority_row(labels, seq_along(labels))
   pick <- rep(overall, nrow(test))
   if (type == "individual") {
@@ -78,7 +78,7 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
     encode_ids(te_ann, "annotator")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))
     best <- vapply(rows, function(r) majority_row(labels, r), integer(1))
-    idx <- match(as.character(te_ann), as.character(tr$keys))
+    idx <- match_values(te_ann, tr$keys)
     pick[!is.na(idx)] <- best[idx[!is.na(idx)]]
   }
   test$.pred <- truth_col[pick]

@@ -163,3 +163,65 @@ print.summary.mla <- function(x, ...) {
   }
   invisible(x)
 }
+
+#' Analytic confidence intervals of a Multi-Label Agreement fit
+#'
+#' The t intervals of [tidy()][tidy.mla] with `conf.int = TRUE` (Gwet's
+#' linearisation over items) as a matrix, like [stats::confint()]. For
+#' bootstrap intervals use [mla_boot()] and [confint()][confint.mla_boot];
+#' the statistics have the same names.
+#'
+#' @param object An `mla` object from [mla()].
+#' @param parm Statistics: the corpus coefficients by baseline (`"fleiss"`,
+#'   `"ac1"`, ...) and the label coefficients as `"<label>:<baseline>"`
+#'   (the `term` column of `tidy()`), or their positions in that order; all
+#'   by default.
+#' @param level Confidence level.
+#' @param ... Must be empty.
+#' @return A matrix with one row per statistic and columns for the lower and
+#'   upper limits, the same numbers as `conf.low` and `conf.high` of `tidy()`.
+#' @seealso [tidy.mla()] for the standard errors, tests and the other columns.
+#' @export
+#' @examples
+#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+#' confint(fit)
+#' confint(fit, "fleiss", level = 0.9)
+confint.mla <- function(object, parm, level = 0.95, ...) {
+  check_dots_empty0(...)
+  check_conf_level(level)
+  corpus_terms <- object$corpus$baseline
+  label_terms <- paste0(object$label$label, ":", object$label$baseline)
+  terms <- c(corpus_terms, label_terms)
+  idx <- if (missing(parm) || is.null(parm)) seq_along(terms) else mla_parm(parm, terms)
+  # the label rows cost another pass over the counts: only when asked for
+  levels <- c("corpus", if (any(idx > length(corpus_terms))) "label")
+  rows <- do.call(rbind, lapply(levels, function(lv) {
+    out <- generics::tidy(object, level = lv, conf.int = TRUE, conf.level = level)
+    out[c("term", "conf.low", "conf.high")]
+  }))
+  at <- match(terms[idx], rows$term)
+  pct <- paste(format(100 * c((1 - level) / 2, (1 + level) / 2), trim = TRUE,
+                      scientific = FALSE, digits = 3), "%")
+  matrix(c(rows$conf.low[at], rows$conf.high[at]), ncol = 2L,
+         dimnames = list(terms[idx], pct))
+}
+
+mla_parm <- function(parm, terms, call = rlang::caller_env()) {
+  if (is.character(parm) && !anyNA(parm)) {
+    idx <- match(parm, terms)
+    if (anyNA(idx)) {
+      mla_abort(c("{.arg parm} must name statistics of the fit.",
+                  "x" = "Unknown: {format_first(parm[is.na(idx)])}.",
+                  "i" = "Names are {format_first(terms)}."),
+                class = "parm", call = call)
+    }
+    return(idx)
+  }
+  if (is.numeric(parm) && length(parm) > 0L && !anyNA(parm) &&
+      all(parm >= 1 & parm <= length(terms) & parm == trunc(parm))) {
+    return(as.integer(parm))
+  }
+  mla_abort(c("{.arg parm} must be statistic names or positions between 1 and {length(terms)}.",
+              "x" = "It is {.obj_type_friendly {parm}}."),
+            class = "parm", call = call)
+}

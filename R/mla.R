@@ -100,12 +100,12 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
 
 select_labels <- function(x, labels, call = rlang::caller_env()) {
   if (is.null(labels)) return(seq_along(x$labels))
-  check_label_universe(labels, call = call)
-  idx <- match(as.character(labels), x$labels)
+  labels <- check_label_universe(labels, call = call)
+  idx <- match(labels, x$labels)
   if (anyNA(idx)) {
     mla_abort(
       c("{.arg labels} must be declared labels of {.arg x}.",
-        "x" = "Not declared: {.val {as.character(labels)[is.na(idx)]}}."),
+        "x" = "Not declared: {.val {labels[is.na(idx)]}}."),
       class = "unknown_label", call = call
     )
   }

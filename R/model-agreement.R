@@ -107,7 +107,7 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   use <- sums$a < n_ann & sums$b >= n_ann & stand_in != sums$a
   kind <- ifelse(sums$b >= 2L * n_ann, "annotators", "model")
   w <- corpus_chance_disagreement(x)
-  ids <- as.character(x$annotators)
+  ids <- id_text(x$annotators)
   rows <- expand.grid(comparison = c("model", "annotators"), annotator = seq_len(n_ann),
                       stringsAsFactors = FALSE)
   agree <- decisions <- numeric(nrow(rows))
@@ -144,12 +144,12 @@ prediction_matrix <- function(predictions, label_pos, labels, item_col,
         class = "missing_label", call = call
       )
     }
-    idx <- match(as.character(v), labels)
+    idx <- match_values(v, labels)
     if (anyNA(idx)) {
-      bad <- unique(as.character(v)[is.na(idx)])
+      bad <- id_text(unique(v[is.na(idx)]))
       mla_abort(
         c("Every predicted label must be a label of {.arg x}.",
-          "x" = "Unknown label{?s}: {.val {utils::head(bad, 5)}}.",
+          "x" = "Unknown {cli::qty(length(bad))}label{?s}: {.val {utils::head(bad, 5)}}.",
           "i" = "First at row {which(is.na(idx))[1]}; labels of {.arg x}: {format_first(labels)}."),
         class = "unknown_label", call = call
       )
@@ -194,12 +194,13 @@ match_ids <- function(v, keys, what, call = rlang::caller_env()) {
       class = "na_id", call = call
     )
   }
-  idx <- match(as.character(v), as.character(keys))
+  check_id_vector(v, what, call = call)
+  idx <- match_values(v, keys)
   if (anyNA(idx)) {
-    bad <- unique(as.character(v)[is.na(idx)])
+    bad <- id_text(unique(v[is.na(idx)]))
     mla_abort(
       c("Every {what} in {.arg predictions} must be an {what} of {.arg x}.",
-        "x" = "{length(bad)} unknown {what}{?s}: {format_first(bad)}; first at row {which(is.na(idx))[1]}."),
+        "x" = "{length(bad)} unknown {what}{cli::qty(length(bad))}{?s}: {format_first(bad)}; first at row {which(is.na(idx))[1]}."),
       class = "unknown_id", call = call
     )
   }

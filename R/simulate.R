@@ -101,6 +101,14 @@ simulate_annotations <- function(n_items, n_annotators, n_labels, prevalence,
   n_items <- check_whole(n_items, min = 1, class = "simulation_argument")
   n_annotators <- check_whole(n_annotators, min = 2, class = "simulation_argument")
   n_labels <- check_whole(n_labels, min = 1, class = "simulation_argument")
+  check_simulation_size(n_items, n_annotators, n_labels)
+  if (missing(prevalence)) {
+    mla_abort(
+      c("{.arg prevalence} must be given.",
+        "i" = "It is the probability that a label is set in the hidden ground truth: one value, or one per label ({n_labels}), e.g. {.code prevalence = 0.3}."),
+      class = "simulation_argument"
+    )
+  }
   prevalence <- check_probabilities(prevalence, n_labels, "label")
   error <- check_probabilities(error, n_annotators, "annotator")
   bias <- check_bias(bias, n_annotators, scenario)

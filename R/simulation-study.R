@@ -81,6 +81,7 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
   repeats <- check_whole(repeats, min = 1, class = "simulation_argument")
   error <- check_number_in(error, class = "simulation_argument")
   R <- check_whole(R, min = 1, class = "simulation_argument")
+  check_simulation_size(max(n_items), max(n_annotators), max(n_labels))
   if (is.null(measures)) measures <- measure_groups
   measures <- check_choice(measures, measure_groups, multiple = TRUE)
 
@@ -196,7 +197,7 @@ restore_rng <- function(state) {
 summary.mla_simulation <- function(object, by = c("scenario", "prevalence_level", "measure"),
                                    ...) {
   check_dots_empty0(...)
-  by <- check_choice(by, names(object), multiple = TRUE)
+  by <- check_choice(by, setdiff(names(object), "estimate"), multiple = TRUE)
   keys <- unique(as.data.frame(object)[by])
   groups <- interaction(as.data.frame(object)[by], drop = TRUE, lex.order = TRUE)
   kg <- interaction(keys, drop = TRUE, lex.order = TRUE)

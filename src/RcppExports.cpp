@@ -225,6 +225,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// count_invalid_cpp
+double count_invalid_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_count_invalid_cpp(SEXP viewSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(count_invalid_cpp(view));
+    return rcpp_result_gen;
+END_RCPP
+}
 // max_threads_cpp
 int max_threads_cpp();
 RcppExport SEXP _mlagreement_max_threads_cpp() {
@@ -435,6 +445,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
+    {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},

@@ -2,6 +2,7 @@
 #include <Rcpp.h>
 
 #include <climits>
+#include <stdexcept>
 
 #include "glue-view.h"
 #include "mlagreement/counts.h"
@@ -77,8 +78,20 @@ Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_coun
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
     Rcpp::stop("Internal error: unexpected NA representation.");
   }
+  if (max_m < 1 || threads < 1) {
+    throw std::invalid_argument("Internal error: max_m and threads must be >= 1.");
+  }
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     return run_counts(v, codes, max_m, keep_counts, threads);
+  });
+}
+
+// Number of values other than 0, 1 and NA in the labels of `view` (the
+// message of a bad value; R would need a full-size temporary to count them).
+// [[Rcpp::export(rng = false)]]
+double count_invalid_cpp(const Rcpp::List& view) {
+  return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
+    return static_cast<double>(mlagreement::count_invalid(v, codes));
   });
 }
 

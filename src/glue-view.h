@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 
 #include "mlagreement/boot_units.h"
@@ -58,6 +59,10 @@ auto with_record_view(const Rcpp::List& bundle, F&& f) {
   const Rcpp::IntegerVector label_cols = bundle["label_cols"];
   const Rcpp::IntegerVector item = bundle["item"];
   const Rcpp::IntegerVector annotator = bundle["annotator"];
+  // every pass divides by these (records per label, dense record layout)
+  if (n_labels < 1 || Rcpp::as<int>(bundle["n_items"]) < 1) {
+    throw std::invalid_argument("Internal error: a record view needs labels and items.");
+  }
   const std::size_t n_records =
       static_cast<std::size_t>(Rf_xlength(values)) / static_cast<std::size_t>(n_labels);
   const std::size_t k = label_cols.size() > 0 ? static_cast<std::size_t>(label_cols.size())

@@ -14,63 +14,12 @@
 #include <limits>
 #include <vector>
 
+#include "record_view.h"
 #include "tally.h"
 #include "threads.h"
 
 
 namespace mlagreement {
-
-// Missing-value conventions of the two storage types R hands us.
-// R stores integer and logical NA as INT_MIN, so valid integer codes are
-// exactly the bit patterns 0x0, 0x1 and 0x80000000. Bit arithmetic on the
-// unsigned pattern classifies a value without branches or compares, which is
-// what lets the counting loop run at memory speed (measured: 3x faster than
-// the same loop written with comparisons).
-struct IntCodes {
-  static unsigned bits(int v) noexcept { return static_cast<unsigned>(v); }
-  // 1 unless NA (sign bit set)
-  int decided(int v) const noexcept { return static_cast<int>((bits(v) >> 31) ^ 1u); }
-  // non-zero for anything but 0, 1, NA: bits 1-30 set, or the pattern 0x80000001
-  int invalid(int v) const noexcept {
-    const unsigned u = bits(v);
-    return static_cast<int>((u & 0x7FFFFFFEu) | ((u >> 31) & u & 1u));
-  }
-  int positive(int v) const noexcept { return static_cast<int>(bits(v) & 1u); }
-};
-// Doubles: 0, 1, or NaN (R's NA_real_ is a NaN). Conditional expressions
-// become compare-and-mask instructions.
-struct RealCodes {
-  int decided(double v) const noexcept { return v == v ? 1 : 0; }  // NaN (R's NA) is missing
-  int invalid(double v) const noexcept { return (v != 0.0 && v != 1.0 && v == v) ? 1 : 0; }
-  int positive(double v) const noexcept { return v == 1.0 ? 1 : 0; }
-};
-
-// Non-owning view of the records. Record r belongs to item item[r] (0-based);
-// with item == nullptr the layout is dense: record r = i + n_items * c.
-template <typename T>
-struct RecordView {
-  const T* values;
-  std::size_t n_records;
-  std::size_t n_labels;
-  const int* item;
-  std::size_t n_items;
-  const int* annotator;  // 0-based annotator of each record (nullptr when dense)
-  std::size_t n_annotators;
-  // Columns of the labels to read, n_labels of them (nullptr: every column;
-  // the counting pass and the annotator bootstrap read it, through column()).
-  // Counting a subset of labels reads only their columns.
-  const int* label_cols = nullptr;
-  std::size_t column_of(std::size_t j) const noexcept {
-    return label_cols ? static_cast<std::size_t>(label_cols[j]) : j;
-  }
-  const T* column(std::size_t j) const noexcept { return values + column_of(j) * n_records; }
-  std::size_t item_of(std::size_t r) const noexcept {
-    return item ? static_cast<std::size_t>(item[r]) : r % n_items;
-  }
-  std::size_t annotator_of(std::size_t r) const noexcept {
-    return annotator ? static_cast<std::size_t>(annotator[r]) : r / n_items;
-  }
-};
 
 // Output buffers are owned by the caller (R allocates them, so no copy is made):
 // x, m: n_items x n_labels, column-major, zero-filled for the records layout
@@ -306,6 +255,11 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
 template <typename T, typename Codes>
 void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, CountOutput& out,
                      TallyOutput& tally) {
+  check_view_extents(v);
+  // every m[i, j] indexes the label tables, rows 1..max_m
+  if (tally.table.max_m == 0 || (v.item == nullptr && tally.table.max_m < v.n_records / v.n_items)) {
+    throw std::invalid_argument("Internal error: max_m is below the records of an item.");
+  }
   const std::int64_t k = static_cast<std::int64_t>(v.n_labels);
   if (v.item == nullptr) {
     out.bad_index = detail::count_dense(v, codes, threads, out, tally);
@@ -325,6 +279,11 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     if (first_bad != std::numeric_limits<std::int64_t>::max()) {
       out.bad_index = first_bad;
       return;
+    }
+    const std::size_t n_cells = v.n_items * v.n_labels;
+    if (n_cells > 0 &&
+        static_cast<std::size_t>(*std::max_element(out.m, out.m + n_cells)) > tally.table.max_m) {
+      throw std::invalid_argument("Internal error: max_m is below the records of an item.");
     }
     tally_counts(out.x, out.m, v.n_items, v.n_labels, tally.table.max_m, threads, tally);
   }

@@ -49,6 +49,7 @@ valid_calls <- list(
                               scenario = "noisy"),
   simulation_study = list(n_annotators = 3, n_items = 10, n_labels = 2, prevalence = c(a = 0.5),
                           scenarios = "noisy", repeats = 1, measures = "mla", R = 2),
+  confint.mla = list(object = fx$fit),
   confint.mla_boot = list(object = fx$bs),
   tidy.mla = list(x = fx$fit),
   tidy.mla_boot = list(x = fx$bs),

@@ -92,11 +92,12 @@ test_that("counts.h: value codes classify 0, 1, missing and invalid values", {
   ints <- c(0L, 1L, NA, 2L, -1L, 3L, .Machine$integer.max, -.Machine$integer.max,
             sample(-5:5, 50, replace = TRUE),
             as.integer(sample(c(-1, 1), 50, TRUE) * floor(stats::runif(50, 0, .Machine$integer.max))))
-  dbls <- c(0, 1, NA, NaN, -0, 0.5, 2, -1, Inf, -Inf, 1 + 2^-52, -2^-1074,
+  dbls <- c(0, 1, NA, NaN, -NaN, 0 / 0, NA_real_ + 1, -0, 0.5, 2, -1, Inf, -Inf, 1 + 2^-52, -2^-1074,
             sample(c(0, 1, NA, 0.25), 50, replace = TRUE))
   for (v in list(ints, c(TRUE, FALSE, NA), dbls)) {
     codes <- h$value_codes(v)
-    valid <- is.na(v) | v == 0 | v == 1
+    # NA is missing; NaN (R's, not NA) is invalid like any value but 0 and 1
+    valid <- (is.na(v) & !is.nan(v)) | (!is.na(v) & (v == 0 | v == 1))
     expect_identical(codes[, "invalid"], as.integer(!valid))
     expect_identical(codes[valid, "decided"], as.integer(!is.na(v[valid])))
     expect_identical(codes[valid, "positive"], as.integer(!is.na(v[valid]) & v[valid] == 1))
