@@ -181,7 +181,7 @@ void compare_rows(const std::vector<double>& got, std::size_t n_rows, std::size_
 
 template <typename Code>
 void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units& s,
-                 std::uint64_t seed, std::size_t n_rep, int method, const Streams& st) {
+                 std::uint64_t seed, std::size_t n_rep, int method, const Streams& st, int threads) {
   const std::size_t N = static_cast<std::size_t>(d.N), k = static_cast<std::size_t>(d.K);
   const std::size_t mm = static_cast<std::size_t>(nc.max_m);
   std::vector<Code> codes(N * k);
@@ -195,8 +195,8 @@ void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units
   const std::size_t n_stats = mla::n_boot_stats(k);
   const std::size_t row0 = mla::block_begin(st.s0, n_rep), rows = mla::block_begin(st.s1, n_rep) - row0;
   std::vector<double> out(rows * n_stats, -7.0);
-  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.s0, st.mid, 1, method, out.data(), rows), "boot_items");
-  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.mid, st.s1, 1, method,
+  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.s0, st.mid, threads, method, out.data(), rows), "boot_items");
+  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.mid, st.s1, threads, method,
                                out.data() + (mla::block_begin(st.mid, n_rep) - row0), rows),
                "boot_items (second call)");
   std::vector<int> draws, unused;
@@ -209,7 +209,7 @@ void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units
   }
   // jackknife: unit v left out
   std::vector<double> jk(s.u.n_units * n_stats, -7.0);
-  fuzz::expect(mla::jackknife_items(cc, s.u.n_units, s.unit_start.data(), s.unit_items.data(), 1, jk.data()),
+  fuzz::expect(mla::jackknife_items(cc, s.u.n_units, s.unit_start.data(), s.unit_items.data(), threads, jk.data()),
                "jackknife_items");
   for (std::size_t v = 0; v < s.u.n_units; ++v) {
     std::fill(w.begin(), w.end(), 1.0);
@@ -221,7 +221,8 @@ void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units
 // Annotator (and two-way) bootstrap on the records.
 template <typename T, typename Codes>
 void check_records(const fuzz::Design& d, const std::vector<T>& values, const Codes& codes,
-                   const Units& s, bool both, std::uint64_t seed, std::size_t n_rep, const Streams& st) {
+                   const Units& s, bool both, std::uint64_t seed, std::size_t n_rep, const Streams& st,
+                   int threads) {
   const std::size_t N = static_cast<std::size_t>(d.N), A = static_cast<std::size_t>(d.A);
   const std::size_t k = static_cast<std::size_t>(d.K), n = d.n_records();
   const mla::RecordView<T> v{values.data(), n, k, d.dense ? nullptr : d.item.data(), N,
@@ -240,9 +241,9 @@ void check_records(const fuzz::Design& d, const std::vector<T>& values, const Co
   const std::size_t n_stats = mla::n_boot_stats(k);
   const std::size_t row0 = mla::block_begin(st.s0, n_rep), rows = mla::block_begin(st.s1, n_rep) - row0;
   std::vector<double> out(rows * n_stats, -7.0);
-  fuzz::expect(mla::boot_records(v, codes, drawn, s.u, both, seed, n_rep, st.s0, st.mid, 1, out.data(), rows),
+  fuzz::expect(mla::boot_records(v, codes, drawn, s.u, both, seed, n_rep, st.s0, st.mid, threads, out.data(), rows),
                "boot_records");
-  fuzz::expect(mla::boot_records(v, codes, drawn, s.u, both, seed, n_rep, st.mid, st.s1, 1,
+  fuzz::expect(mla::boot_records(v, codes, drawn, s.u, both, seed, n_rep, st.mid, st.s1, threads,
                                  out.data() + (mla::block_begin(st.mid, n_rep) - row0), rows),
                "boot_records (second call)");
   std::vector<int> item_draws, ann_draws;
@@ -297,19 +298,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool real = in.flag();
   const fuzz::Design d = fuzz::decode_design(in, lim);
   const Units s = decode_units(in, d.N);
+  const int threads = in.threads();
   if (engine <= 1) {
     const fuzz::NaiveCounts nc = fuzz::naive_counts(d);
     if (nc.max_m == 0) return 0;
     const int method = in.range(0, 1);
-    if (engine == 0) check_items<std::uint16_t>(d, nc, s, seed, n_rep, method, st);
-    if (engine == 1) check_items<std::uint32_t>(d, nc, s, seed, n_rep, method, st);
+    if (engine == 0) check_items<std::uint16_t>(d, nc, s, seed, n_rep, method, st, threads);
+    if (engine == 1) check_items<std::uint32_t>(d, nc, s, seed, n_rep, method, st, threads);
     return 0;
   }
   const bool both = engine == 3;
   if (real) {
-    check_records(d, fuzz::real_values(d, 0), mla::RealCodes{}, s, both, seed, n_rep, st);
+    check_records(d, fuzz::real_values(d, 0), mla::RealCodes{}, s, both, seed, n_rep, st, threads);
   } else {
-    check_records(d, fuzz::int_values(d, 0), mla::IntCodes{}, s, both, seed, n_rep, st);
+    check_records(d, fuzz::int_values(d, 0), mla::IntCodes{}, s, both, seed, n_rep, st, threads);
   }
   return 0;
 }

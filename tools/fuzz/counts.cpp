@@ -47,7 +47,7 @@ fuzz::Design select_labels(const fuzz::Design& d, const Selection& s) {
 
 template <typename T, typename Codes>
 void check_counts(const fuzz::Design& d, const Selection& sel, const std::vector<T>& values,
-                  const Codes& codes, bool with_tables) {
+                  const Codes& codes, bool with_tables, int threads) {
   const std::size_t N = static_cast<std::size_t>(d.N), A = static_cast<std::size_t>(d.A);
   const std::size_t n = d.n_records(), k = sel.cols.size();
   const fuzz::Design sub = select_labels(d, sel);
@@ -63,7 +63,7 @@ void check_counts(const fuzz::Design& d, const Selection& sel, const std::vector
                        ann_rec.data()};
   mla::TallyOutput tally{{}, d_sum.data(), n_pairable.data()};
   tally.table.reset(k, static_cast<std::size_t>(max_m));
-  mla::count_decisions(v, codes, 1, out, tally);
+  mla::count_decisions(v, codes, threads, out, tally);
 
   // first invalid value, flat index in the full value matrix
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
@@ -151,10 +151,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int invalid_kind = in.range(0, 1);
   const fuzz::Design d = fuzz::decode_design(in, lim);
   const Selection sel = decode_selection(in, d.K);
+  const int threads = in.threads();
   if (real) {
-    check_counts(d, sel, fuzz::real_values(d, invalid_kind), mla::RealCodes{}, with_tables);
+    check_counts(d, sel, fuzz::real_values(d, invalid_kind), mla::RealCodes{}, with_tables, threads);
   } else {
-    check_counts(d, sel, fuzz::int_values(d, invalid_kind), mla::IntCodes{}, with_tables);
+    check_counts(d, sel, fuzz::int_values(d, invalid_kind), mla::IntCodes{}, with_tables, threads);
   }
   return 0;
 }

@@ -38,6 +38,9 @@ struct Bytes {
   }
   bool flag() { return (byte() & 1U) != 0U; }
   bool left() const { return at < n; }
+  // Threads for the engines: 1 or 2 (results must not depend on it; without
+  // -fopenmp the pragmas are ignored and every call runs on one thread).
+  int threads() { return 1 + (byte() & 1U); }
 };
 
 // Cheap generator for the bulk of the cells once the header is decoded

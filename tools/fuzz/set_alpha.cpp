@@ -177,6 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool real = in.flag();
   const fuzz::Design d = fuzz::decode_design(in, lim);
   const mla::SizeDistances custom = user_distances(in, d.K);
+  const int threads = in.threads();
   mla::SetData s;
   const std::size_t N = static_cast<std::size_t>(d.N), A = static_cast<std::size_t>(d.A);
   std::vector<int> iv;
@@ -207,9 +208,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // gives up on too many only after visiting them)
     if ((method == M::sparse || method == M::hashed) && ref.subset_updates > 262144.0) continue;
     for (int wide = 0; wide < 2; ++wide) {
-      check_alpha(mla::set_alpha(s, true, method, wide == 1, 1, &custom), ref, true);
+      check_alpha(mla::set_alpha(s, true, method, wide == 1, threads, &custom), ref, true);
     }
   }
-  check_alpha(mla::set_alpha(s, false, M::automatic, false, 1, nullptr), Reference{ref.oj, ref.om, 0, 0, ref.sj, ref.sm, {}, {}, true, 0, 0}, false);
+  check_alpha(mla::set_alpha(s, false, M::automatic, false, threads, nullptr), Reference{ref.oj, ref.om, 0, 0, ref.sj, ref.sm, {}, {}, true, 0, 0}, false);
   return 0;
 }
