@@ -44,7 +44,7 @@ distance_spec <- function(d, name, i, single, call) {
       mla_abort(
         c("{.arg distance} {.val {d}} needs a single-label design.",
           "x" = "{.arg x} is multi-label: a record may select several labels.",
-          "i" = "For exact-match agreement on label sets use {.code distance = function(n_a, n_b, n_ab) as.numeric(n_ab < max(n_a, n_b))}; for single-label data use {.code annotations_long(..., single_label = TRUE)} or a matrix of codes."),
+          "i" = "For exact-match agreement on label sets use {.code distance = function(n_a, n_b, n_ab) as.numeric(n_ab < pmax(n_a, n_b))}; for single-label data use {.code annotations_long(..., single_label = TRUE)} or a matrix of codes."),
         class = "distance", call = call
       )
     }

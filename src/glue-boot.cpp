@@ -166,10 +166,7 @@ double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n
       w.init(cc, u);
       return w;
     }, [&](mla::ItemScratch& w, mla::Rng& rng, std::size_t row) {
-      // item_stream() (boot_items.h) with multinomial counts, one replicate
-      mla::draw_units(rng, u, w.unit_w.data());
-      mla::fill_bins(cc, mla::item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
-      mla::stats_from_bins(cc, w.bins.data(), w.t, w.ls, r.out + row, r.n_out);
+      mla::item_replicate(cc, u, rng, /* direct = */ false, w, r.out + row, r.n_out);
     }, "item");
   };
   return with_codes(codes, n, k, mm, single_label, chunk);

@@ -189,27 +189,35 @@ void shift_bins(const ClassCodes<Code>& cc, const int* first, const int* last, i
   }
 }
 
-// The replicates of stream s. direct: index draws straight into the bins
-// (only without clusters/strata; same draws, same replicates).
+// One replicate into out (one row of an n_out-row column-major matrix): unit
+// multiplicities drawn from rng, or with direct, index draws straight into
+// the bins (only without clusters/strata; same draws, same replicates).
+template <typename Code>
+void item_replicate(const ClassCodes<Code>& cc, const UnitDesign& u, Rng& rng, bool direct,
+                    ItemScratch& w, double* out, std::size_t n_out) {
+  if (direct) {
+    const std::size_t k = cc.n_labels;
+    for (std::size_t b = 0; b < cc.n_bins; ++b) w.bins[b] = 0;
+    const std::uint32_t n = static_cast<std::uint32_t>(cc.n_items);
+    for (std::uint32_t d = 0; d < n; ++d) {
+      const Code* c = cc.codes + static_cast<std::size_t>(bounded_u32(rng, n)) * k;
+      for (std::size_t j = 0; j < k; ++j) ++w.bins[c[j]];
+    }
+  } else {
+    draw_units(rng, u, w.unit_w.data());
+    fill_bins(cc, item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
+  }
+  stats_from_bins(cc, w.bins.data(), w.t, w.ls, out, n_out);
+}
+
+// The replicates of stream s (rows block_begin(s) .. block_begin(s + 1) - 1).
 template <typename Code>
 void item_stream(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
                  std::size_t n_rep, int s, bool direct, ItemScratch& w, double* out,
                  std::size_t row0, std::size_t n_out) {
-  const std::size_t k = cc.n_labels;
   Rng rng = stream_rng(seed, s);
   for (std::size_t r = block_begin(s, n_rep); r < block_begin(s + 1, n_rep); ++r) {
-    if (direct) {
-      for (std::size_t b = 0; b < cc.n_bins; ++b) w.bins[b] = 0;
-      const std::uint32_t n = static_cast<std::uint32_t>(cc.n_items);
-      for (std::uint32_t d = 0; d < n; ++d) {
-        const Code* c = cc.codes + static_cast<std::size_t>(bounded_u32(rng, n)) * k;
-        for (std::size_t j = 0; j < k; ++j) ++w.bins[c[j]];
-      }
-    } else {
-      draw_units(rng, u, w.unit_w.data());
-      fill_bins(cc, item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
-    }
-    stats_from_bins(cc, w.bins.data(), w.t, w.ls, out + (r - row0), n_out);
+    item_replicate(cc, u, rng, direct, w, out + (r - row0), n_out);
   }
 }
 
