@@ -64,7 +64,7 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
 # else a factor that keeps their order.
 ids_in_order <- function(ids) {
   if (!is.unsorted(ids)) return(ids)
-  factor(as.character(ids), levels = as.character(ids))
+  factor(id_text(ids), levels = id_text(ids))
 }
 
 #' @rdname annotations-convert
@@ -73,7 +73,7 @@ as.array.annotations <- function(x, ...) {
   check_dots_empty0(...)
   d <- dim(x)
   values <- record_values(x)
-  dn <- list(item = as.character(x$items), annotator = as.character(x$annotators),
+  dn <- list(item = id_text(x$items), annotator = id_text(x$annotators),
              label = x$labels)
   out <- array(values[NA_integer_][1L], d, dimnames = dn) # NA of the stored type
   cells <- (record_annotator(x) - 1) * d[1] + record_item(x)
@@ -137,7 +137,7 @@ subset_index <- function(idx, names, what, call = rlang::caller_env()) {
     }
     which(idx)
   } else if (is.character(idx)) {
-    m <- match(idx, as.character(names))
+    m <- match(idx, id_text(names))
     if (anyNA(m)) {
       mla_abort(c("Every {sub('s$', '', what)} to keep must exist.",
                   "x" = "Unknown {what}: {.val {utils::head(idx[is.na(m)], 5)}}."),

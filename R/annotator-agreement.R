@@ -138,17 +138,11 @@ pair_design_size <- function(x) {
 }
 
 # Fails at once, naming the size, when an output that grows with the square
-# of the annotators would pass the option mlagreement.max_memory (bytes).
+# of the annotators would pass the memory limit (check_memory()).
 check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_env()) {
-  limit <- getOption("mlagreement.max_memory", 8 * 2^30)
-  if (bytes <= limit) return(invisible())
-  gb <- function(b) paste0(format(signif(b / 2^30, 3), big.mark = ","), " GiB")
-  mla_abort(
-    c(paste0(what, " would need about {gb(bytes)} for up to {format(n_pairs, big.mark = \",\", scientific = FALSE)} annotator pairs."),
-      "x" = "That is more than the limit of {gb(limit)} (option {.code mlagreement.max_memory}).",
-      "i" = hint),
-    class = "pairs_too_large", call = call
-  )
+  check_memory(bytes, paste0(what, " for up to ",
+                             format(n_pairs, big.mark = ",", scientific = FALSE), " annotator pairs"),
+               hint, class = "pairs_too_large", call = call)
 }
 
 # Per-annotator sums without the pair table, linear in the records: on item

@@ -102,6 +102,11 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   check_inherits(fit, "mla", "mla", class = "boot_fit")
   if (is_annotation_counts(fit$annotations)) abort_needs_records("the bootstrap", arg = "fit")
   R <- check_whole(R, min = 2, class = "replicates")
+  n_stats <- nrow(boot_stat_table(fit))
+  check_memory(8 * as.double(R) * n_stats,
+               paste0("The replicates (", format(R, big.mark = ","), " x ", n_stats, " statistics)"),
+               "Use fewer replicates {.arg R}, or fewer labels ({.code mla(labels = )}).",
+               class = "replicates")
   resample <- check_choice(resample, c("items", "annotators", "both"))
   threads <- check_threads(threads)
   a <- fit$annotations

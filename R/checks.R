@@ -62,6 +62,21 @@ check_whole <- function(x, min = 1, max = .Machine$integer.max, vector = FALSE,
   as.integer(x)
 }
 
+# Fails at once, naming the size, when a result would need more than the
+# option mlagreement.max_memory (bytes, default 8 GiB): the user gets a
+# classed error instead of "cannot allocate" or std::bad_alloc minutes later.
+check_memory <- function(bytes, what, hint, class, call = rlang::caller_env()) {
+  limit <- getOption("mlagreement.max_memory", 8 * 2^30)
+  if (bytes <= limit) return(invisible())
+  gb <- function(b) paste0(format(signif(b / 2^30, 3), big.mark = ","), " GiB")
+  mla_abort(
+    c("{what} would need about {gb(bytes)}.",
+      "x" = "That is more than the limit of {gb(limit)} (option {.code mlagreement.max_memory}).",
+      "i" = hint),
+    class = class, call = call
+  )
+}
+
 # A bad number shown with the digits that make it bad (1 + 1e-15 is not "1").
 describe_exact <- function(x) {
   if (is.double(x) && length(x) == 1L && is.finite(x) && x != trunc(x)) {

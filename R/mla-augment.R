@@ -38,6 +38,6 @@ augment.mla <- function(x, data = NULL, ...) {
                 "x" = "Its columns are {.val {names(data)}}."),
               class = "augment_data")
   }
-  at <- match(as.character(data$item), as.character(out$item))
+  at <- match_values(data$item, out$item)
   tibble::as_tibble(cbind(as.data.frame(data), as.data.frame(out[at, -1L])))
 }

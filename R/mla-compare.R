@@ -64,7 +64,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   check_conf_level(conf.level)
   threads <- check_threads(threads)
   check_same_labels(a, b)
-  common <- intersect(as.character(a$annotations$items), as.character(b$annotations$items))
+  common <- intersect(id_text(a$annotations$items), id_text(b$annotations$items))
   if (is.null(paired)) paired <- length(common) >= 2L
   check_bool(paired)
   if (paired) {

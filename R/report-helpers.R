@@ -43,8 +43,8 @@ report_complete_records <- function(x) {
   }
   rows <- which(complete)
   long <- data.frame(
-    item = rep(as.character(x$items[record_item(x)[rows]]), ncol(v)),
-    annotator = rep(as.character(x$annotators[record_annotator(x)[rows]]), ncol(v)),
+    item = rep(id_text(x$items[record_item(x)[rows]]), ncol(v)),
+    annotator = rep(id_text(x$annotators[record_annotator(x)[rows]]), ncol(v)),
     label = rep(x$labels, each = length(rows)),
     value = as.vector(v[rows, , drop = FALSE]),
     stringsAsFactors = FALSE

@@ -260,3 +260,14 @@ test_that("designs with more classes than 16 bits hold use wide class codes", {
   for (b in 1:3) expect_equal(unname(bs$t[b, ]), ref_item_stats(x, m, w[, b]), tolerance = 1e-12)
   expect_equal(unname(boot_jack_values(bs)[4, ]), ref_item_stats(x[-4, ], m[-4, ]), tolerance = 1e-12)
 })
+
+test_that("replicates that would not fit in memory fail at once, naming the size", {
+  fit <- mla(as_annotations(random_design(30, 4, 3)))
+  withr::local_options(mlagreement.max_memory = 1e4)
+  err <- expect_mla_error(mla_boot(fit, R = 1000), "replicates")
+  expect_match(conditionMessage(err), "1,000 x 12 statistics")
+  expect_s3_class(mla_boot(fit, R = 50), "mla_boot")
+  withr::local_options(mlagreement.max_memory = NULL)
+  err <- expect_mla_error(mla_boot(fit, R = 2^31 - 1), "replicates")
+  expect_match(conditionMessage(err), "GiB")
+})
