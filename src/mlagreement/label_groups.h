@@ -15,6 +15,7 @@
 #ifndef MLAGREEMENT_LABEL_GROUPS_H
 #define MLAGREEMENT_LABEL_GROUPS_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "label_table.h"
 #include "replicate_stats.h"
 #include "single_label.h"
+#include "tally.h"
 
 namespace mlagreement {
 
@@ -46,6 +48,10 @@ struct StructurePass {
 
 namespace detail {
 
+// Records per block and items per chunk of the pass: a block's 0/1 values
+// (labels x block) and counters (columns x block) stay in cache.
+constexpr std::size_t kStructureBlock = 1024;
+
 // Column of the first category of group g (after the k closed labels).
 inline std::vector<std::size_t> group_offsets(const LabelStructure& s, std::size_t k) {
   std::vector<std::size_t> off(s.groups.size() + 1, k);
@@ -53,102 +59,199 @@ inline std::vector<std::size_t> group_offsets(const LabelStructure& s, std::size
   return off;
 }
 
-// Adds one item's counts (x[c] of m[c] decisions per column) to the table.
-inline void tally_item(const std::vector<int>& x, const std::vector<int>& m, IntTable& t) {
-  for (std::size_t c = 0; c < x.size(); ++c) {
-    if (m[c] == 0) continue;
-    const std::size_t at = c * t.max_m + static_cast<std::size_t>(m[c]) - 1;
-    t.cnt[at] += 1;
-    t.sx[at] += x[c];
-    t.sdis[at] += static_cast<std::int64_t>(x[c]) * (m[c] - x[c]);
+// Work buffers of one block, label-major (row j holds label j's len values).
+struct Block {
+  std::size_t len = 0;
+  std::vector<int> pos, dec, n_pos, answered;
+};
+
+// Reads `len` consecutive records starting at `first` into the block.
+template <typename T, typename Codes>
+void read_block(const RecordView<T>& v, const Codes& codes, std::size_t first, std::size_t len,
+                Block& b) {
+  b.len = len;
+  for (std::size_t j = 0; j < v.n_labels; ++j) {
+    const T* col = v.column(j) + first;
+    int* p = b.pos.data() + j * len;
+    int* d = b.dec.data() + j * len;
+    for (std::size_t i = 0; i < len; ++i) {
+      p[i] = codes.positive(col[i]);
+      d[i] = codes.decided(col[i]);
+    }
   }
 }
 
-// The item's weighted disagreement over its pairable variables: per free
-// label 2x(m-x)/(m(m-1)), per group sum_c x_c(m-x_c)/(m(m-1)).
-inline double item_variable_disagreement(const LabelStructure& s, const std::vector<std::size_t>& off,
-                                         const std::vector<int>& x, const std::vector<int>& m) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t f = 0; f < s.free.size(); ++f) {
-    const std::size_t c = static_cast<std::size_t>(s.free[f]);
-    const double mm = m[c];
-    if (mm < 2) continue;
-    num += s.weight[f] * 2.0 * x[c] * (mm - x[c]) / (mm * (mm - 1.0));
-    den += s.weight[f];
+// A selected child selects (and decides) its parent; deepest labels first,
+// so one sweep closes every record.
+inline void close_block(const LabelStructure& s, Block& b) {
+  const std::size_t len = b.len;
+  for (int j : s.closure_order) {
+    const int* child = b.pos.data() + static_cast<std::size_t>(j) * len;
+    const std::size_t p = static_cast<std::size_t>(s.parent[static_cast<std::size_t>(j)]);
+    int* pp = b.pos.data() + p * len;
+    int* pd = b.dec.data() + p * len;
+    for (std::size_t i = 0; i < len; ++i) {
+      pp[i] |= child[i];
+      pd[i] |= child[i];
+    }
   }
+}
+
+// Adds the block's closed labels and group categories to the counters x, m
+// (column c at x + c * len). A group is decided by a selected label, or
+// (category "none") when all its labels are decided. Returns the position
+// in the block of the first record selecting two labels of a group (its
+// group in bad_group), or -1.
+inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::size_t>& off,
+                                std::size_t k, Block& b, int* x, int* m, int& bad_group) {
+  const std::size_t len = b.len;
+  for (std::size_t q = 0; q < k * len; ++q) {
+    x[q] += b.pos[q];
+    m[q] += b.dec[q];
+  }
+  std::ptrdiff_t bad = -1;
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
-    const double mm = m[off[g]];
-    if (mm < 2) continue;
-    double dis = 0.0;
-    for (std::size_t c = off[g]; c < off[g + 1]; ++c) dis += static_cast<double>(x[c]) * (mm - x[c]);
-    const double u = s.weight[s.free.size() + g];
-    num += u * dis / (mm * (mm - 1.0));
-    den += u;
+    std::fill(b.n_pos.begin(), b.n_pos.begin() + len, 0);
+    std::fill(b.answered.begin(), b.answered.begin() + len, 1);
+    for (std::size_t l = 0; l < s.groups[g].size(); ++l) {
+      const std::size_t j = static_cast<std::size_t>(s.groups[g][l]);
+      const int* p = b.pos.data() + j * len;
+      const int* d = b.dec.data() + j * len;
+      int* cat = x + (off[g] + l) * len;
+      for (std::size_t i = 0; i < len; ++i) {
+        b.n_pos[i] += p[i];
+        b.answered[i] &= d[i];
+        cat[i] += p[i];
+      }
+    }
+    int* none = x + (off[g + 1] - 1) * len;
+    int several = 0;
+    for (std::size_t i = 0; i < len; ++i) {
+      const int selected = b.n_pos[i] > 0;
+      none[i] += b.answered[i] & (selected ^ 1);
+      b.answered[i] |= selected;
+      several |= b.n_pos[i] > 1;
+    }
+    for (std::size_t c = off[g]; c < off[g + 1]; ++c) {
+      int* mc = m + c * len;
+      for (std::size_t i = 0; i < len; ++i) mc[i] += b.answered[i];
+    }
+    if (several && bad < 0) {
+      for (std::size_t i = 0; i < len; ++i) {
+        if (b.n_pos[i] > 1) {
+          bad = static_cast<std::ptrdiff_t>(i);
+          bad_group = static_cast<int>(g);
+          break;
+        }
+      }
+    }
   }
-  return den > 0.0 ? num / den : kNA;
+  return bad;
+}
+
+// Adds `len` items' counts (column c at x + c * stride) to the table and
+// writes their weighted disagreement over the pairable variables: per free
+// label 2x(m-x)/(m(m-1)), per group sum_c x_c(m-x_c)/(m(m-1)).
+inline void tally_items(const LabelStructure& s, const std::vector<std::size_t>& off,
+                        const int* x, const int* m, std::size_t stride, std::size_t len,
+                        const std::vector<double>& factor, IntTable& t, double* item_d) {
+  std::vector<double> d_scratch(len);
+  std::vector<int> n_scratch(len);
+  for (std::size_t c = 0; c < off.back(); ++c) {
+    tally_label_chunk(x + c * stride, m + c * stride, len, c, factor.data(), t, d_scratch.data(),
+                      n_scratch.data());
+  }
+  const std::size_t n_free = s.free.size();
+  for (std::size_t i = 0; i < len; ++i) {
+    double num = 0.0, den = 0.0;
+    for (std::size_t f = 0; f < n_free; ++f) {
+      const std::size_t at = static_cast<std::size_t>(s.free[f]) * stride + i;
+      if (m[at] < 2) continue;
+      num += s.weight[f] * factor[static_cast<std::size_t>(m[at])] * x[at] * (m[at] - x[at]);
+      den += s.weight[f];
+    }
+    for (std::size_t g = 0; g + 1 < off.size(); ++g) {
+      const int mm = m[off[g] * stride + i];
+      if (mm < 2) continue;
+      double dis = 0.0;
+      for (std::size_t c = off[g]; c < off[g + 1]; ++c) {
+        const int xc = x[c * stride + i];
+        dis += static_cast<double>(xc) * (mm - xc);
+      }
+      num += s.weight[n_free + g] * 0.5 * factor[static_cast<std::size_t>(mm)] * dis;
+      den += s.weight[n_free + g];
+    }
+    item_d[i] = den > 0.0 ? num / den : kNA;
+  }
 }
 
 }  // namespace detail
 
-// The pass. Records are grouped by item through per-item count buffers
-// (items x columns), so the records may come in any order.
+// The pass, in blocks of records. Dense arrays: a chunk of items at a time,
+// annotator by annotator, with the chunk's counters in cache. Records
+// layout: blocks of records scattered into per-item counters (items x
+// columns), tallied at the end.
 template <typename T, typename Codes>
 StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
                              std::size_t max_m) {
+  constexpr std::size_t kB = detail::kStructureBlock;
   const std::size_t k = v.n_labels, n = v.n_items;
   const std::vector<std::size_t> off = detail::group_offsets(s, k);
   const std::size_t n_cols = off.back();
+  const std::vector<double> factor = pair_factors(max_m);
   StructurePass out;
   out.table.reset(n_cols, max_m);
-  std::vector<int> x(n * n_cols, 0), m(n * n_cols, 0);
-  std::vector<int> pos(k), dec(k);
-  std::vector<const T*> col(k);
-  for (std::size_t j = 0; j < k; ++j) col[j] = v.column(j);
-  for (std::size_t r = 0; r < v.n_records; ++r) {
-    int any = 0;
-    for (std::size_t j = 0; j < k; ++j) {
-      pos[j] = codes.positive(col[j][r]);
-      dec[j] = codes.decided(col[j][r]);
-      any |= dec[j];
+  out.item_disagreement.assign(n, kNA);
+  detail::Block b;
+  b.pos.resize(k * kB);
+  b.dec.resize(k * kB);
+  b.n_pos.resize(kB);
+  b.answered.resize(kB);
+  std::vector<int> x(n_cols * kB), m(n_cols * kB);
+  const auto add = [&](std::size_t first_record) {
+    int g = -1;
+    const std::ptrdiff_t bad = detail::add_block(s, off, k, b, x.data(), m.data(), g);
+    if (bad >= 0 && out.bad_record < 0) {
+      out.bad_record = static_cast<std::int64_t>(first_record) + bad;
+      out.bad_group = g;
     }
-    if (!any) continue;  // an absent record
-    for (int j : s.closure_order) {  // a selected child selects its parent
-      if (pos[static_cast<std::size_t>(j)]) {
-        pos[static_cast<std::size_t>(s.parent[j])] = 1;
-        dec[static_cast<std::size_t>(s.parent[j])] = 1;
+  };
+  if (v.item == nullptr) {
+    const std::size_t n_blocks = n > 0 ? v.n_records / n : 0;
+    for (std::size_t start = 0; start < n; start += kB) {
+      const std::size_t len = std::min(kB, n - start);
+      std::fill(x.begin(), x.end(), 0);
+      std::fill(m.begin(), m.end(), 0);
+      for (std::size_t c = 0; c < n_blocks; ++c) {
+        detail::read_block(v, codes, c * n + start, len, b);
+        detail::close_block(s, b);
+        add(c * n + start);  // counters laid out with stride len, as the block
       }
+      detail::tally_items(s, off, x.data(), m.data(), len, len, factor, out.table,
+                          out.item_disagreement.data() + start);
     }
-    int* xi = x.data() + v.item_of(r) * n_cols;
-    int* mi = m.data() + v.item_of(r) * n_cols;
-    for (std::size_t j = 0; j < k; ++j) {
-      xi[j] += pos[j];
-      mi[j] += dec[j];
-    }
-    for (std::size_t g = 0; g < s.groups.size(); ++g) {
-      int n_pos = 0, all_decided = 1;
-      std::size_t category = s.groups[g].size();  // "none"
-      for (std::size_t l = 0; l < s.groups[g].size(); ++l) {
-        const std::size_t j = static_cast<std::size_t>(s.groups[g][l]);
-        if (pos[j]) { ++n_pos; category = l; }
-        all_decided &= dec[j];
+    return out;
+  }
+  std::vector<int> xs(n_cols * n, 0), ms(n_cols * n, 0);
+  for (std::size_t start = 0; start < v.n_records; start += kB) {
+    const std::size_t len = std::min(kB, v.n_records - start);
+    std::fill(x.begin(), x.end(), 0);
+    std::fill(m.begin(), m.end(), 0);
+    detail::read_block(v, codes, start, len, b);
+    detail::close_block(s, b);
+    add(start);
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      for (std::size_t q = 0; q < len; ++q) {
+        const std::size_t at = c * n + static_cast<std::size_t>(v.item[start + q]);
+        xs[at] += x[c * len + q];
+        ms[at] += m[c * len + q];
       }
-      if (n_pos > 1 && out.bad_record < 0) {
-        out.bad_record = static_cast<std::int64_t>(r);
-        out.bad_group = static_cast<int>(g);
-      }
-      // a selected label decides the group; "none" needs every label decided
-      if (n_pos == 0 && !all_decided) continue;
-      xi[off[g] + category] += 1;
-      for (std::size_t c = off[g]; c < off[g + 1]; ++c) mi[c] += 1;
     }
   }
-  out.item_disagreement.assign(n, kNA);
-  std::vector<int> xs(n_cols), ms(n_cols);
-  for (std::size_t i = 0; i < n; ++i) {
-    xs.assign(x.begin() + i * n_cols, x.begin() + (i + 1) * n_cols);
-    ms.assign(m.begin() + i * n_cols, m.begin() + (i + 1) * n_cols);
-    detail::tally_item(xs, ms, out.table);
-    out.item_disagreement[i] = detail::item_variable_disagreement(s, off, xs, ms);
+  for (std::size_t start = 0; start < n; start += kB) {
+    const std::size_t len = std::min(kB, n - start);
+    detail::tally_items(s, off, xs.data() + start, ms.data() + start, n, len, factor, out.table,
+                        out.item_disagreement.data() + start);
   }
   return out;
 }

@@ -313,3 +313,32 @@ test_that("invalid structures are classed errors naming the offender", {
   expect_mla_error(mla(as_annotation_counts(as_annotations(arr)), label_weights = c(a = 2)),
                    "needs_records")
 })
+
+test_that("the records layout gives the dense layout's values", {
+  withr::local_seed(167)
+  labels <- c("toxic", "insult", "threat", "pos", "neg", "neu", "other")
+  parent <- c(insult = "toxic", threat = "toxic")
+  groups <- list(polarity = c("pos", "neg", "neu"))
+  w <- c(polarity = 3, other = 0.5)
+  arr <- random_structured_array(2500, 4, labels, groups)  # > 1 block of items and of records
+  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value,
+                           labels = labels)
+  expect_false(mlagreement:::is_dense_layout(long))
+  dense <- mla(arr, label_tree = parent, label_groups = groups, label_weights = w)
+  sparse <- mla(long, label_tree = parent, label_groups = groups, label_weights = w)
+  expect_equal(tidy(sparse, conf.int = FALSE), tidy(dense, conf.int = FALSE), tolerance = 1e-14)
+  # items with no record are absent from the long data
+  si <- tidy(sparse, "item")
+  di <- tidy(dense, "item")
+  di <- di[match(paste(si$item, si$baseline), paste(di$item, di$baseline)), ]
+  expect_equal(si$observed, di$observed, tolerance = 1e-14)
+  expect_equal(si$estimate, di$estimate, tolerance = 1e-14)
+  expect_equal(krippendorff_alpha(long, "hamming", label_tree = parent, label_groups = groups),
+               krippendorff_alpha(arr, "hamming", label_tree = parent, label_groups = groups),
+               tolerance = 1e-14)
+  bad <- set_array_to_long(arr)
+  bad$value[bad$item == "i7" & bad$annotator == "a2" & bad$label %in% c("pos", "neg")] <- 1
+  bad_a <- annotations_long(bad, item, annotator, label, value, labels = labels)
+  err <- expect_mla_error(mla(bad_a, label_groups = groups), "label_group_record")
+  expect_match(conditionMessage(err), "i7")
+})
