@@ -8,6 +8,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/label_groups.h"
+#include "mlagreement/structured_estimates.h"
 
 namespace {
 

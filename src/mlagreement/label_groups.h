@@ -9,8 +9,7 @@
 // and whose other columns are the groups' categories (the group's labels in
 // order, then "none"), so the estimator kernel (estimators.h,
 // replicate_stats.h, single_label.h) turns it into estimates as it does for
-// the plain counting pass. The weighted combination of the variables is
-// here too (structured_corpus(), structured_alpha()).
+// the plain counting pass; structured_estimates.h weighs the variables.
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_LABEL_GROUPS_H
 #define MLAGREEMENT_LABEL_GROUPS_H
@@ -21,12 +20,17 @@
 #include <vector>
 
 #include "counts.h"
-#include "ddouble.h"
 #include "estimators.h"
 #include "label_table.h"
-#include "replicate_stats.h"
-#include "single_label.h"
 #include "tally.h"
+
+// R compiles with -O2, whose cheap vectoriser skips loops with a run-time
+// trip count; `omp simd` asks for it (the loops have no carried dependence).
+#ifdef _OPENMP
+#define MLAGREEMENT_SIMD _Pragma("omp simd")
+#else
+#define MLAGREEMENT_SIMD
+#endif
 
 namespace mlagreement {
 
@@ -48,9 +52,9 @@ struct StructurePass {
 
 namespace detail {
 
-// Records per block and items per chunk of the pass: a block's 0/1 values
-// (labels x block) and counters (columns x block) stay in cache.
-constexpr std::size_t kStructureBlock = 1024;
+// Records per block and items per chunk of the pass, as the counting pass's
+// chunks (counts.h): a label's counters of a chunk stay in L1.
+constexpr std::size_t kStructureBlock = kDenseChunk;
 
 // Column of the first category of group g (after the k closed labels).
 inline std::vector<std::size_t> group_offsets(const LabelStructure& s, std::size_t k) {
@@ -65,18 +69,44 @@ struct Block {
   std::vector<int> pos, dec, n_pos, answered;
 };
 
-// Reads `len` consecutive records starting at `first` into the block.
+// Labels the closure or a group reads (buffered in the block); the others
+// go straight to the counters as they are read.
+inline std::vector<char> buffered_labels(const LabelStructure& s) {
+  std::vector<char> out(s.parent.size(), 0);
+  for (int j : s.closure_order) {
+    out[static_cast<std::size_t>(j)] = 1;
+    out[static_cast<std::size_t>(s.parent[static_cast<std::size_t>(j)])] = 1;
+  }
+  for (const std::vector<int>& g : s.groups)
+    for (int j : g) out[static_cast<std::size_t>(j)] = 1;
+  return out;
+}
+
+// Reads `len` consecutive records starting at `first`: buffered labels into
+// the block; with `direct`, the others are added to the counters x, m
+// (column j at x + j * len) as they are read.
 template <typename T, typename Codes>
-void read_block(const RecordView<T>& v, const Codes& codes, std::size_t first, std::size_t len,
-                Block& b) {
+void read_block(const RecordView<T>& v, const Codes& codes, const std::vector<char>& buffered,
+                bool direct, std::size_t first, std::size_t len, Block& b, int* x, int* m) {
   b.len = len;
   for (std::size_t j = 0; j < v.n_labels; ++j) {
     const T* col = v.column(j) + first;
-    int* p = b.pos.data() + j * len;
-    int* d = b.dec.data() + j * len;
-    for (std::size_t i = 0; i < len; ++i) {
-      p[i] = codes.positive(col[i]);
-      d[i] = codes.decided(col[i]);
+    if (buffered[j]) {
+      int* p = b.pos.data() + j * len;
+      int* d = b.dec.data() + j * len;
+      MLAGREEMENT_SIMD
+      for (std::size_t i = 0; i < len; ++i) {
+        p[i] = codes.positive(col[i]);
+        d[i] = codes.decided(col[i]);
+      }
+    } else if (direct) {
+      int* p = x + j * len;
+      int* d = m + j * len;
+      MLAGREEMENT_SIMD
+      for (std::size_t i = 0; i < len; ++i) {
+        p[i] += codes.positive(col[i]);
+        d[i] += codes.decided(col[i]);
+      }
     }
   }
 }
@@ -90,6 +120,7 @@ inline void close_block(const LabelStructure& s, Block& b) {
     const std::size_t p = static_cast<std::size_t>(s.parent[static_cast<std::size_t>(j)]);
     int* pp = b.pos.data() + p * len;
     int* pd = b.dec.data() + p * len;
+    MLAGREEMENT_SIMD
     for (std::size_t i = 0; i < len; ++i) {
       pp[i] |= child[i];
       pd[i] |= child[i];
@@ -98,16 +129,25 @@ inline void close_block(const LabelStructure& s, Block& b) {
 }
 
 // Adds the block's closed labels and group categories to the counters x, m
-// (column c at x + c * len). A group is decided by a selected label, or
+// (column c at x + c * len; a group's decisions in its first column only). A group is decided by a selected label, or
 // (category "none") when all its labels are decided. Returns the position
 // in the block of the first record selecting two labels of a group (its
 // group in bad_group), or -1.
 inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::size_t>& off,
-                                std::size_t k, Block& b, int* x, int* m, int& bad_group) {
+                                const std::vector<char>& buffered, Block& b, int* x, int* m,
+                                int& bad_group) {
   const std::size_t len = b.len;
-  for (std::size_t q = 0; q < k * len; ++q) {
-    x[q] += b.pos[q];
-    m[q] += b.dec[q];
+  for (std::size_t j = 0; j < buffered.size(); ++j) {
+    if (!buffered[j]) continue;
+    const int* p = b.pos.data() + j * len;
+    const int* d = b.dec.data() + j * len;
+    int* xj = x + j * len;
+    int* mj = m + j * len;
+    MLAGREEMENT_SIMD
+    for (std::size_t i = 0; i < len; ++i) {
+      xj[i] += p[i];
+      mj[i] += d[i];
+    }
   }
   std::ptrdiff_t bad = -1;
   for (std::size_t g = 0; g < s.groups.size(); ++g) {
@@ -118,6 +158,7 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
       const int* p = b.pos.data() + j * len;
       const int* d = b.dec.data() + j * len;
       int* cat = x + (off[g] + l) * len;
+      MLAGREEMENT_SIMD
       for (std::size_t i = 0; i < len; ++i) {
         b.n_pos[i] += p[i];
         b.answered[i] &= d[i];
@@ -126,16 +167,16 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
     }
     int* none = x + (off[g + 1] - 1) * len;
     int several = 0;
+    MLAGREEMENT_SIMD
     for (std::size_t i = 0; i < len; ++i) {
       const int selected = b.n_pos[i] > 0;
       none[i] += b.answered[i] & (selected ^ 1);
       b.answered[i] |= selected;
       several |= b.n_pos[i] > 1;
     }
-    for (std::size_t c = off[g]; c < off[g + 1]; ++c) {
-      int* mc = m + c * len;
-      for (std::size_t i = 0; i < len; ++i) mc[i] += b.answered[i];
-    }
+    int* mg = m + off[g] * len;  // the group's categories share its first column's m
+    MLAGREEMENT_SIMD
+    for (std::size_t i = 0; i < len; ++i) mg[i] += b.answered[i];
     if (several && bad < 0) {
       for (std::size_t i = 0; i < len; ++i) {
         if (b.n_pos[i] > 1) {
@@ -149,48 +190,62 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
   return bad;
 }
 
-// Adds `len` items' counts (column c at x + c * stride) to the table and
-// writes their weighted disagreement over the pairable variables: per free
-// label 2x(m-x)/(m(m-1)), per group sum_c x_c(m-x_c)/(m(m-1)).
-inline void tally_items(const LabelStructure& s, const std::vector<std::size_t>& off,
-                        const int* x, const int* m, std::size_t stride, std::size_t len,
-                        const std::vector<double>& factor, IntTable& t, double* item_d) {
-  std::vector<double> d_scratch(len);
-  std::vector<int> n_scratch(len);
-  for (std::size_t c = 0; c < off.back(); ++c) {
-    tally_label_chunk(x + c * stride, m + c * stride, len, c, factor.data(), t, d_scratch.data(),
-                      n_scratch.data());
-  }
-  const std::size_t n_free = s.free.size();
-  for (std::size_t i = 0; i < len; ++i) {
-    double num = 0.0, den = 0.0;
+// Tallies a chunk of items column by column: adds each column's counts to
+// the table and the items' weighted disagreement over their pairable
+// variables: per free label 2x(m-x)/(m(m-1)), per group
+// sum_c x_c(m-x_c)/(m(m-1)) (half the sum of its categories' terms). The
+// kernel's tally_label_chunk() gives each column's terms.
+class ChunkTally {
+ public:
+  ChunkTally(const LabelStructure& s, const std::vector<std::size_t>& off, std::size_t max_m)
+      : factor_(pair_factors(max_m)), scale_(off.back(), 0.0), pairs_(off.back(), 0.0),
+        num_(kStructureBlock), den_(kStructureBlock), d_(kStructureBlock), n_(kStructureBlock) {
+    const std::size_t n_free = s.free.size();
     for (std::size_t f = 0; f < n_free; ++f) {
-      const std::size_t at = static_cast<std::size_t>(s.free[f]) * stride + i;
-      if (m[at] < 2) continue;
-      num += s.weight[f] * factor[static_cast<std::size_t>(m[at])] * x[at] * (m[at] - x[at]);
-      den += s.weight[f];
+      scale_[static_cast<std::size_t>(s.free[f])] = s.weight[f];
+      pairs_[static_cast<std::size_t>(s.free[f])] = s.weight[f];
     }
     for (std::size_t g = 0; g + 1 < off.size(); ++g) {
-      const int mm = m[off[g] * stride + i];
-      if (mm < 2) continue;
-      double dis = 0.0;
-      for (std::size_t c = off[g]; c < off[g + 1]; ++c) {
-        const int xc = x[c * stride + i];
-        dis += static_cast<double>(xc) * (mm - xc);
-      }
-      num += s.weight[n_free + g] * 0.5 * factor[static_cast<std::size_t>(mm)] * dis;
-      den += s.weight[n_free + g];
+      for (std::size_t c = off[g]; c < off[g + 1]; ++c) scale_[c] = 0.5 * s.weight[n_free + g];
+      pairs_[off[g]] = s.weight[n_free + g];
     }
-    item_d[i] = den > 0.0 ? num / den : kNA;
   }
-}
+  void start(std::size_t len) {
+    len_ = len;
+    std::fill(num_.begin(), num_.begin() + len, 0.0);
+    std::fill(den_.begin(), den_.begin() + len, 0.0);
+  }
+  // column c's counts of the chunk's items
+  void add(std::size_t c, const int* x, const int* m, IntTable& t) {
+    std::fill(d_.begin(), d_.begin() + len_, 0.0);
+    std::fill(n_.begin(), n_.begin() + len_, 0);
+    tally_label_chunk(x, m, len_, c, factor_.data(), t, d_.data(), n_.data());
+    const double u = scale_[c], w = pairs_[c];
+    if (u == 0.0 && w == 0.0) return;
+    MLAGREEMENT_SIMD
+    for (std::size_t i = 0; i < len_; ++i) {
+      num_[i] += u * d_[i];
+      den_[i] += w * n_[i];
+    }
+  }
+  void finish(double* item_d) const {
+    for (std::size_t i = 0; i < len_; ++i) item_d[i] = den_[i] > 0.0 ? num_[i] / den_[i] : kNA;
+  }
+
+ private:
+  std::vector<double> factor_, scale_, pairs_;  // scale_: of the terms; pairs_: of pairability
+  std::vector<double> num_, den_, d_;
+  std::vector<int> n_;
+  std::size_t len_ = 0;
+};
 
 }  // namespace detail
 
-// The pass, in blocks of records. Dense arrays: a chunk of items at a time,
-// annotator by annotator, with the chunk's counters in cache. Records
-// layout: blocks of records scattered into per-item counters (items x
-// columns), tallied at the end.
+// The pass. Dense arrays, a chunk of items at a time: the labels neither
+// the taxonomy nor a group reads are counted label by label over all
+// annotators, as the counting pass does (counts.h); the others record by
+// record, annotator by annotator. Records layout: blocks of records
+// scattered into per-item counters (items x columns), tallied at the end.
 template <typename T, typename Codes>
 StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
                              std::size_t max_m) {
@@ -198,19 +253,24 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
   const std::size_t k = v.n_labels, n = v.n_items;
   const std::vector<std::size_t> off = detail::group_offsets(s, k);
   const std::size_t n_cols = off.back();
-  const std::vector<double> factor = pair_factors(max_m);
   StructurePass out;
   out.table.reset(n_cols, max_m);
   out.item_disagreement.assign(n, kNA);
+  const std::vector<char> buffered = detail::buffered_labels(s);
   detail::Block b;
   b.pos.resize(k * kB);
   b.dec.resize(k * kB);
   b.n_pos.resize(kB);
   b.answered.resize(kB);
   std::vector<int> x(n_cols * kB), m(n_cols * kB);
+  detail::ChunkTally tally(s, off, max_m);
+  std::vector<std::size_t> m_col(n_cols);  // the column holding column c's m
+  for (std::size_t c = 0; c < n_cols; ++c) m_col[c] = c;
+  for (std::size_t g = 0; g + 1 < off.size(); ++g)
+    for (std::size_t c = off[g]; c < off[g + 1]; ++c) m_col[c] = off[g];
   const auto add = [&](std::size_t first_record) {
     int g = -1;
-    const std::ptrdiff_t bad = detail::add_block(s, off, k, b, x.data(), m.data(), g);
+    const std::ptrdiff_t bad = detail::add_block(s, off, buffered, b, x.data(), m.data(), g);
     if (bad >= 0 && out.bad_record < 0) {
       out.bad_record = static_cast<std::int64_t>(first_record) + bad;
       out.bad_group = g;
@@ -218,17 +278,35 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
   };
   if (v.item == nullptr) {
     const std::size_t n_blocks = n > 0 ? v.n_records / n : 0;
+    // local counters: the vectoriser of -O2 needs to see they alias nothing
+    int xs[kB], ms[kB];
     for (std::size_t start = 0; start < n; start += kB) {
       const std::size_t len = std::min(kB, n - start);
+      tally.start(len);
+      for (std::size_t j = 0; j < k; ++j) {
+        if (buffered[j]) continue;
+        const T* first = v.column(j) + start;
+        for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
+        if (len == kB) detail::accumulate_label<kB>(first, n, n_blocks, len, codes, xs, ms);
+        else detail::accumulate_label<0>(first, n, n_blocks, len, codes, xs, ms);
+        tally.add(j, xs, ms, out.table);
+      }
+      if (n_cols == k && s.closure_order.empty()) {  // weights only: nothing buffered
+        tally.finish(out.item_disagreement.data() + start);
+        continue;
+      }
       std::fill(x.begin(), x.end(), 0);
       std::fill(m.begin(), m.end(), 0);
       for (std::size_t c = 0; c < n_blocks; ++c) {
-        detail::read_block(v, codes, c * n + start, len, b);
+        detail::read_block(v, codes, buffered, false, c * n + start, len, b, x.data(), m.data());
         detail::close_block(s, b);
         add(c * n + start);  // counters laid out with stride len, as the block
       }
-      detail::tally_items(s, off, x.data(), m.data(), len, len, factor, out.table,
-                          out.item_disagreement.data() + start);
+      for (std::size_t c = 0; c < n_cols; ++c) {
+        if (c < k && !buffered[c]) continue;
+        tally.add(c, x.data() + c * len, m.data() + m_col[c] * len, out.table);
+      }
+      tally.finish(out.item_disagreement.data() + start);
     }
     return out;
   }
@@ -237,7 +315,7 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
     const std::size_t len = std::min(kB, v.n_records - start);
     std::fill(x.begin(), x.end(), 0);
     std::fill(m.begin(), m.end(), 0);
-    detail::read_block(v, codes, start, len, b);
+    detail::read_block(v, codes, buffered, true, start, len, b, x.data(), m.data());
     detail::close_block(s, b);
     add(start);
     for (std::size_t c = 0; c < n_cols; ++c) {
@@ -249,150 +327,13 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
     }
   }
   for (std::size_t start = 0; start < n; start += kB) {
-    const std::size_t len = std::min(kB, n - start);
-    detail::tally_items(s, off, xs.data() + start, ms.data() + start, n, len, factor, out.table,
-                        out.item_disagreement.data() + start);
+    tally.start(std::min(kB, n - start));
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      tally.add(c, xs.data() + c * n + start, ms.data() + m_col[c] * n + start, out.table);
+    }
+    tally.finish(out.item_disagreement.data() + start);
   }
   return out;
-}
-
-// One variable of the corpus: its observed and chance disagreement (per
-// baseline), in double-double, and whether it has a pairable item.
-struct VariableSummary {
-  bool pairable = false;
-  dd d_obs, w[kBaselines];
-};
-
-// A group's categories as a single-label design (summarise_single_label()):
-// "none" is a category only when some record uses it, so a group that every
-// record answers is the single-label design of its labels.
-inline std::vector<LabelSummary> group_categories(const LabelTable& t, std::size_t first,
-                                                  std::size_t n_labels) {
-  std::vector<LabelSummary> cats;
-  for (std::size_t c = first; c <= first + n_labels; ++c) {
-    LabelSummary ls = summarise_label(t, c, false);
-    if (c == first + n_labels && !(ls.positives > 0)) break;
-    cats.push_back(ls);
-  }
-  return cats;
-}
-
-inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
-  VariableSummary v;
-  const std::vector<LabelSummary> cats = group_categories(t, first, n_labels);
-  dd d_sum, pq_sum;
-  for (const LabelSummary& s : cats) {
-    if (!(s.n_pairable > 0)) return v;
-    d_sum = d_sum + s.d_obs_dd;
-    pq_sum = pq_sum + s.p_dd * s.q_dd;
-  }
-  const double q = static_cast<double>(cats.size());
-  v.pairable = true;
-  v.d_obs = d_sum / dd(2.0);  // as summarise_single_label()
-  v.w[kFleiss] = pq_sum;
-  v.w[kAc1] = q > 1 ? dd(1.0) - pq_sum / dd(q - 1.0) : dd(0.0);
-  v.w[kPabak] = dd(1.0) - dd(1.0) / dd(q);
-  return v;
-}
-
-inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
-  VariableSummary v;
-  const LabelSummary s = summarise_label(t, j, false);
-  if (!(s.n_pairable > 0)) return v;
-  v.pairable = true;
-  v.d_obs = s.d_obs_dd;
-  for (int b = 0; b < kBaselines; ++b) v.w[b] = chance_disagreement(b, s.p_dd, s.q_dd);
-  return v;
-}
-
-// The corpus as a weighted mean over variables u_v:
-//   estimate_b = sum_v u_v (w_vb - d_v) / sum_v u_v w_vb,
-// eq. 6 weights u_v w_vb / sum_v u_v w_vb; observed and chance agreement
-// the u-weighted means of 1 - d_v and 1 - w_vb over the pairable variables.
-struct StructuredCorpus {
-  double n_used = 0, observed = kNA;
-  double expected[kBaselines] = {kNA, kNA, kNA}, w[kBaselines] = {kNA, kNA, kNA};
-  double estimate[kBaselines] = {kNA, kNA, kNA};
-  std::vector<double> weight;  // variables x baselines, column-major
-};
-
-inline StructuredCorpus structured_corpus(const std::vector<VariableSummary>& vars,
-                                          const std::vector<double>& u) {
-  StructuredCorpus c;
-  const std::size_t n = vars.size();
-  c.weight.assign(n * kBaselines, kNA);
-  dd d, w[kBaselines], total;
-  for (std::size_t v = 0; v < n; ++v) {
-    if (!vars[v].pairable) continue;
-    c.n_used += 1;
-    total = total + dd(u[v]);
-    d = d + dd(u[v]) * vars[v].d_obs;
-    for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + dd(u[v]) * vars[v].w[b];
-  }
-  if (!(total.hi > 0.0)) return c;
-  c.observed = 1.0 - (d / total).value();
-  for (int b = 0; b < kBaselines; ++b) {
-    c.w[b] = (w[b] / total).value();
-    c.expected[b] = 1.0 - c.w[b];
-    c.estimate[b] = coefficient(d, w[b]);
-    if (!(w[b].hi > 0.0)) continue;
-    for (std::size_t v = 0; v < n; ++v) {
-      if (vars[v].pairable) c.weight[b * n + v] = (dd(u[v]) * vars[v].w[b] / w[b]).value();
-    }
-  }
-  return c;
-}
-
-// Krippendorff's coincidences of one variable: binary for a free label (as
-// hamming_alpha()), nominal over the categories for a group (nominal_alpha()).
-struct VariableAlpha {
-  double d_obs = kNA, d_exp = kNA;
-};
-
-inline VariableAlpha label_alpha(const LabelTable& t, std::size_t j) {
-  VariableAlpha a;
-  long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
-  for (std::size_t slot = 1; slot < t.max_m; ++slot) {
-    const double m = static_cast<double>(slot + 1);
-    const std::size_t at = j * t.max_m + slot;
-    n += t.cnt[at] * m;
-    n1 += t.sx[at];
-    dis += t.sdis[at] * (2.0 / (m - 1.0));
-  }
-  const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
-  if (!(nd > 0.0)) return a;
-  a.d_obs = static_cast<double>(dis) / nd;
-  a.d_exp = nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0;
-  return a;
-}
-
-inline VariableAlpha group_alpha(const LabelTable& t, std::size_t first, std::size_t n_categories) {
-  const std::size_t mm = t.max_m;
-  const NominalAlpha na = nominal_alpha(t.cnt.data() + first * mm, t.sx.data() + first * mm,
-                                        t.sdis.data() + first * mm, mm, n_categories);
-  VariableAlpha a;
-  a.d_obs = na.d_obs;
-  a.d_exp = na.d_exp;
-  return a;
-}
-
-// alpha = 1 - sum_v u_v D_o,v / sum_v u_v D_e,v over the variables with
-// pairable values; observed and expected are the u-weighted means.
-inline HammingAlpha structured_alpha(const std::vector<VariableAlpha>& vars,
-                                     const std::vector<double>& u) {
-  long double o = 0.0L, e = 0.0L, total = 0.0L;
-  HammingAlpha a;
-  for (std::size_t v = 0; v < vars.size(); ++v) {
-    if (vars[v].d_obs != vars[v].d_obs) continue;  // NaN: no pairable value
-    a.n_labels_used += 1;
-    o += u[v] * static_cast<long double>(vars[v].d_obs);
-    e += u[v] * static_cast<long double>(vars[v].d_exp);
-    total += u[v];
-  }
-  if (!(total > 0.0L)) return a;
-  a.observed = static_cast<double>(o / total);
-  a.expected = static_cast<double>(e / total);
-  return a;
 }
 
 }  // namespace mlagreement
