@@ -12,6 +12,80 @@
 # ancestors). Weights default to 1 per variable; all equal, no group and a
 # flat taxonomy are exactly Hamming, and the resolver returns NULL then.
 
+#' @rdname mla
+#' @param label_weights,label_groups,label_tree Labels with structure (see
+#'   the section *Labels with structure*; `NULL`, the default, for none).
+#'   `label_weights`: a named numeric vector, the weight of each label (a
+#'   group's weight by the group's name); labels not named weigh 1.
+#'   `label_groups`: a named list of disjoint label vectors, each a group of
+#'   mutually exclusive labels. `label_tree`: a named character vector, the
+#'   parent of each label (`NA` or absent for roots), or a list of paths
+#'   from a root (Label Studio's taxonomy results, e.g.
+#'   `list(c("animal", "mammal", "dog"))`).
+#' @section Labels with structure:
+#' Hamming agreement treats the labels as independent and equally costly.
+#' Three arguments describe a scheme that is not, and together define one
+#' distance between two annotations \eqn{r} and \eqn{s}:
+#' \deqn{d(r, s) = \sum_v u_v [r_v \ne s_v] / \sum_v u_v}
+#' over the *variables* \eqn{v} of the scheme.
+#' * `label_groups`: each group is one nominal variable, whose value is the
+#'   label a record selects, or "none" when it selects none of them (then
+#'   every label of the group must be decided, else the group is missing in
+#'   that record). "none" is a category only when some record uses it, so a
+#'   group every record answers is a single-label design of its labels. A
+#'   record selecting two labels of one group is an error naming it. Every
+#'   other label is a binary variable, as in plain Hamming.
+#' * `label_tree`: every record is first closed under the taxonomy: a
+#'   selected label selects its ancestors, as Label Studio stores a taxonomy
+#'   choice (the path to it). The distance is then the weighted Hamming
+#'   distance on the closed records, one variable per node: two annotators
+#'   who choose siblings disagree on the two leaves but agree on every
+#'   common ancestor, two who choose different branches disagree on both
+#'   paths. Agreement on broad categories is rewarded; a flat tree (no
+#'   parents) is exactly Hamming.
+#' * `label_weights`: the weight \eqn{u_v} of each variable (default 1). The
+#'   weights are the relative cost of a disagreement on each label, fixed by
+#'   the question of the study (a missed finding that changes treatment
+#'   costs more than one that does not) before seeing the data: they choose
+#'   which reliability is estimated, the estimand, and are not a knob to
+#'   tune the estimate. Equal weights are exactly today's values.
+#'
+#' `mla()` computes each variable's observed agreement \eqn{A_{o,v}} and
+#' chance agreement \eqn{A_{e,v}} under each baseline (a binary label as
+#' always; a group as Fleiss' kappa, Gwet's AC1 and Brennan-Prediger for its
+#' categories, as on single-label designs), and
+#' \deqn{A_{ml} = \frac{\sum_v u_v (A_{o,v} - A_{e,v})}{\sum_v u_v (1 - A_{e,v})}
+#'   = \sum_v \omega_v A_v, \quad \omega_v \propto u_v (1 - A_{e,v}),}
+#' eq. 6 with the user's weights: the `weight` column of
+#' `tidy(fit, level = "label")` is \eqn{\omega_v}. Corpus \eqn{A_o} and
+#' \eqn{A_e} are the \eqn{u}-weighted means; an item's observed agreement is
+#' the \eqn{u}-weighted mean over its pairable variables. The label rows
+#' hold every (closed) label and one row per group (label = the group's
+#' name); labels inside a group have `weight = NA`, as they enter through
+#' their group. The eq. 7 floors, analytic standard errors and the
+#' bootstrap are not available for structured fits yet (`NA`, and an error
+#' from [mla_boot()]). `print()` and `glance()` (`design`) name the
+#' structure used.
+#' @name mla
+NULL
+
+#' @rdname krippendorff_alpha
+#' @inheritParams mla
+#' @section Labels with structure:
+#' With `label_weights`, `label_groups` or `label_tree` the Hamming row
+#' uses the structured distance of [mla()] (section *Labels with
+#' structure*): per variable, binary coincidences for a label and nominal
+#' coincidences for a group, and
+#' \deqn{\alpha = 1 - \sum_v u_v D_{o,v} / \sum_v u_v D_{e,v};}
+#' `observed_disagreement` and `expected_disagreement` are the
+#' \eqn{u}-weighted means of \eqn{D_{o,v}} and \eqn{D_{e,v}}. On records
+#' without single missing decisions this is exactly alpha with the distance
+#' \eqn{d(r, s)} above; one group over all labels of one-hot data is
+#' nominal alpha. The structure applies to `distance = "hamming"` (the
+#' default then); other distances and `R > 0` are errors.
+#' @name krippendorff_alpha
+NULL
+
 # NULL when the structure is plain Hamming, else a list: labels, parent
 # (0-based, -1 for roots), closure_order, groups (1-based label indices),
 # free (1-based), weights (per variable, free labels then groups), tree.
@@ -211,173 +285,4 @@ closure_order <- function(parent) {
   }, integer(1))
   has_parent <- which(parent >= 0L)
   as.integer(has_parent[order(-depth[has_parent])] - 1L)
-}
-
-# ---------------------------------------------------------------------------
-# Estimation. The C++ pass closes the records, checks the groups and counts
-# per item; the tables it returns hold the k closed labels, then each group's
-# categories (its labels, then "none").
-
-structure_pass <- function(a, st, cols = NULL, call = rlang::caller_env()) {
-  res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
-                            as.integer(st$free - 1L), lapply(st$groups, function(j) as.integer(j - 1L)),
-                            unname(st$weights), nrow(label_tally(a)$cnt))
-  if (res$bad_record >= 0) abort_group_record(a, st, res, call)
-  res
-}
-
-abort_group_record <- function(a, st, res, call) {
-  r <- res$bad_record + 1
-  g <- res$bad_group + 1L
-  selected <- st$labels[st$groups[[g]]][record_values(a)[r, st$groups[[g]]] %in% 1]
-  mla_abort(
-    c("A record must select at most one label of each group of {.arg label_groups}.",
-      "x" = "Item {.val {as.character(a$items[record_item(a)[r]])}}, annotator {.val {as.character(a$annotators[record_annotator(a)[r]])}} selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}.",
-      "i" = "A group is one nominal variable: its labels exclude one another."),
-    class = "label_group_record", call = call
-  )
-}
-
-# The variables' estimates (structured_estimates_cpp()) from a table of k
-# labels followed by the groups' categories.
-structure_estimates <- function(tab, st) {
-  size <- lengths(st$groups)
-  first <- length(st$labels) + c(0L, cumsum(size + 1L))[seq_along(size)]
-  structured_estimates_cpp(tab$cnt, tab$sx, tab$sdis, as.integer(st$free - 1L),
-                           as.integer(first), as.integer(size), unname(st$weights))
-}
-
-# mla() with a label structure: the label rows of the closed labels (exactly
-# today's without a taxonomy), corpus and item rows from the variables.
-structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_env()) {
-  if (!identical(weights, "identity")) {
-    mla_abort(c("{.arg weights} and a label structure cannot be combined.",
-                "i" = "Category weights are for single-label designs; give {.arg label_groups} or {.arg weights}."),
-              class = "label_structure", call = call)
-  }
-  pass <- structure_pass(x, st, cols, call = call)
-  k <- seq_along(st$labels)
-  closed <- list(cnt = pass$cnt[, k, drop = FALSE], sx = pass$sx[, k, drop = FALSE],
-                 sdis = pass$sdis[, k, drop = FALSE], d_sum = numeric(n_items(x)),
-                 n_pairable = integer(n_items(x)))
-  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline)
-  structure_fit(fit, st, structure_estimates(pass, st), pass$item_disagreement)
-}
-
-structure_fit <- function(fit, st, est, item_disagreement) {
-  var <- est$variable
-  cor <- est$corpus
-  k <- length(st$labels)
-  n_free <- length(st$free)
-  w <- matrix(NA_real_, k, n_baselines)  # grouped labels enter through their group
-  w[st$free, ] <- var$weight[seq_len(n_free), , drop = FALSE]
-  fit$label$weight <- as.vector(w)
-  if (length(st$groups) > 0L) fit$label <- add_group_rows(fit$label, st, var, n_free)
-  fit$corpus$observed <- rep(cor$observed, n_baselines)
-  fit$corpus$expected <- cor$expected
-  fit$corpus$estimate <- cor$estimate
-  fit$corpus$floor_observed <- NA_real_
-  fit$corpus$floor <- NA_real_
-  fit$corpus_w <- cor$w
-  fit$item_disagreement <- item_disagreement
-  fit$structure <- st
-  fit$design$single_label <- FALSE
-  fit$notes <- fast_tibble(
-    level = c("corpus", fit$notes$level),
-    label = c(NA_character_, fit$notes$label),
-    baseline = c(NA_character_, fit$notes$baseline),
-    reason = c("labels with structure: the eq. 7 floor is defined for plain Hamming agreement",
-               fit$notes$reason)
-  )
-  fit
-}
-
-# One row per group and baseline (the group as a nominal variable), merged
-# into the label rows baseline by baseline.
-add_group_rows <- function(label_tbl, st, var, n_free) {
-  g <- n_free + seq_along(st$groups)
-  members <- vapply(st$groups, function(j) paste(st$labels[j], collapse = ", "), "")
-  rows <- list(
-    label = rep_baselines(names(st$groups)),
-    baseline = baseline_column(length(g)),
-    prevalence = NA_real_,
-    observed = rep_baselines(var$observed[g]),
-    expected = as.vector(var$expected[g, , drop = FALSE]),
-    estimate = as.vector(var$estimate[g, , drop = FALSE]),
-    weight = as.vector(var$weight[g, , drop = FALSE]),
-    floor = NA_real_, positive_agreement = NA_real_, negative_agreement = NA_real_,
-    note = rep_baselines(paste0("group (one nominal variable): ", members))
-  )
-  n <- length(rows$label)
-  cols <- lapply(names(label_tbl), function(nm) {
-    v <- rows[[nm]]
-    c(label_tbl[[nm]], if (length(v) == 1L) rep(v, n) else v)
-  })
-  names(cols) <- names(label_tbl)
-  ord <- order(match(cols$baseline, baseline_names), seq_along(cols$baseline))
-  do.call(fast_tibble, lapply(cols, `[`, ord))
-}
-
-# Krippendorff's alpha with the structured distance. Weights alone need no
-# pass: they apply to the label tables of the counting pass.
-alpha_structured <- function(a, st, call = rlang::caller_env()) {
-  t <- label_tally(a)
-  tab <- if (length(st$groups) == 0L && !st$tree) t else structure_pass(a, st, call = call)
-  est <- structure_estimates(tab, st)
-  if (!(est$alpha$n_used > 0)) check_pairable(0, call = call)
-  pairable <- t$n_pairable > 0L
-  list(observed = est$alpha$observed, expected = est$alpha$expected,
-       n_items = sum(pairable), n_values = sum(a$item_annotators[pairable]))
-}
-
-# The distances krippendorff_alpha() computes with a structure: Hamming only.
-attach_label_structure <- function(specs, st, R, call = rlang::caller_env()) {
-  if (is.null(st)) return(specs)
-  kinds <- vapply(specs, `[[`, "", "kind")
-  if (any(kinds != "hamming")) {
-    mla_abort(
-      c("A label structure defines a Hamming-type distance: use {.code distance = \"hamming\"}.",
-        "x" = "{.arg distance} also asks for {.val {names(specs)[kinds != 'hamming']}}."),
-      class = "label_structure", call = call
-    )
-  }
-  if (!identical(R, 0) && !identical(R, 0L)) {
-    mla_abort(
-      c("Bootstrap intervals of alpha are not available with a label structure yet.",
-        "i" = "Use {.code R = 0}."),
-      class = "label_structure", call = call
-    )
-  }
-  lapply(specs, function(s) c(s, list(structure = st)))
-}
-
-# What print() and glance() say about the structure.
-structure_text <- function(st) {
-  parts <- c(
-    if (st$weighted) "label weights",
-    if (length(st$groups) > 0L) paste0("groups ", paste(names(st$groups), collapse = ", ")),
-    if (st$tree) "taxonomy (ancestor closure)"
-  )
-  paste0("labels with structure: ", paste(parts, collapse = "; "))
-}
-
-abort_structure_boot <- function(fit, call = rlang::caller_env()) {
-  if (is.null(fit$structure)) return(invisible())
-  mla_abort(
-    c("The bootstrap of a fit with a label structure is not available yet.",
-      "x" = "{.arg fit} uses {structure_text(fit$structure)}."),
-    class = "label_structure", call = call
-  )
-}
-
-# tidy(conf.int = TRUE) on a structured fit: the analytic linearisation is
-# that of the plain coefficients, so the columns are NA (with a message).
-structure_no_inference <- function(fit, level, conf.level, N) {
-  est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
-  cli::cli_inform(
-    c("i" = "Analytic standard errors are not available for labels with structure yet; they are {.code NA}."),
-    class = "mlagreement_message_no_inference", .frequency = "regularly",
-    .frequency_id = "mlagreement_structure_inference"
-  )
-  inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N)
 }
