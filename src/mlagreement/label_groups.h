@@ -55,6 +55,8 @@ namespace detail {
 // Records per block and items per chunk of the pass, as the counting pass's
 // chunks (counts.h): a label's counters of a chunk stay in L1.
 constexpr std::size_t kStructureBlock = kDenseChunk;
+// Records per block of the buffered labels of dense arrays.
+constexpr std::size_t kSubBlock = 256;
 
 // Column of the first category of group g (after the k closed labels).
 inline std::vector<std::size_t> group_offsets(const LabelStructure& s, std::size_t k) {
@@ -129,20 +131,20 @@ inline void close_block(const LabelStructure& s, Block& b) {
 }
 
 // Adds the block's closed labels and group categories to the counters x, m
-// (column c at x + c * len; a group's decisions in its first column only). A group is decided by a selected label, or
+// (column c at x + c * stride; a group's decisions in its first column only). A group is decided by a selected label, or
 // (category "none") when all its labels are decided. Returns the position
 // in the block of the first record selecting two labels of a group (its
 // group in bad_group), or -1.
 inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::size_t>& off,
                                 const std::vector<char>& buffered, Block& b, int* x, int* m,
-                                int& bad_group) {
+                                std::size_t stride, int& bad_group) {
   const std::size_t len = b.len;
   for (std::size_t j = 0; j < buffered.size(); ++j) {
     if (!buffered[j]) continue;
     const int* p = b.pos.data() + j * len;
     const int* d = b.dec.data() + j * len;
-    int* xj = x + j * len;
-    int* mj = m + j * len;
+    int* xj = x + j * stride;
+    int* mj = m + j * stride;
     MLAGREEMENT_SIMD
     for (std::size_t i = 0; i < len; ++i) {
       xj[i] += p[i];
@@ -157,7 +159,7 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
       const std::size_t j = static_cast<std::size_t>(s.groups[g][l]);
       const int* p = b.pos.data() + j * len;
       const int* d = b.dec.data() + j * len;
-      int* cat = x + (off[g] + l) * len;
+      int* cat = x + (off[g] + l) * stride;
       MLAGREEMENT_SIMD
       for (std::size_t i = 0; i < len; ++i) {
         b.n_pos[i] += p[i];
@@ -165,7 +167,7 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
         cat[i] += p[i];
       }
     }
-    int* none = x + (off[g + 1] - 1) * len;
+    int* none = x + (off[g + 1] - 1) * stride;
     int several = 0;
     MLAGREEMENT_SIMD
     for (std::size_t i = 0; i < len; ++i) {
@@ -174,7 +176,7 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
       b.answered[i] |= selected;
       several |= b.n_pos[i] > 1;
     }
-    int* mg = m + off[g] * len;  // the group's categories share its first column's m
+    int* mg = m + off[g] * stride;  // the group's categories share its first column's m
     MLAGREEMENT_SIMD
     for (std::size_t i = 0; i < len; ++i) mg[i] += b.answered[i];
     if (several && bad < 0) {
@@ -268,9 +270,9 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
   for (std::size_t c = 0; c < n_cols; ++c) m_col[c] = c;
   for (std::size_t g = 0; g + 1 < off.size(); ++g)
     for (std::size_t c = off[g]; c < off[g + 1]; ++c) m_col[c] = off[g];
-  const auto add = [&](std::size_t first_record) {
+  const auto add = [&](std::size_t first_record, int* xc, int* mc, std::size_t stride) {
     int g = -1;
-    const std::ptrdiff_t bad = detail::add_block(s, off, buffered, b, x.data(), m.data(), g);
+    const std::ptrdiff_t bad = detail::add_block(s, off, buffered, b, xc, mc, stride, g);
     if (bad >= 0 && out.bad_record < 0) {
       out.bad_record = static_cast<std::int64_t>(first_record) + bad;
       out.bad_group = g;
@@ -297,10 +299,15 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
       }
       std::fill(x.begin(), x.end(), 0);
       std::fill(m.begin(), m.end(), 0);
-      for (std::size_t c = 0; c < n_blocks; ++c) {
-        detail::read_block(v, codes, buffered, false, c * n + start, len, b, x.data(), m.data());
-        detail::close_block(s, b);
-        add(c * n + start);  // counters laid out with stride len, as the block
+      // records of the buffered labels in sub-blocks whose values stay in L1
+      for (std::size_t sub = 0; sub < len; sub += detail::kSubBlock) {
+        const std::size_t sl = std::min(detail::kSubBlock, len - sub);
+        for (std::size_t c = 0; c < n_blocks; ++c) {
+          const std::size_t first = c * n + start + sub;
+          detail::read_block(v, codes, buffered, false, first, sl, b, nullptr, nullptr);
+          detail::close_block(s, b);
+          add(first, x.data() + sub, m.data() + sub, len);
+        }
       }
       for (std::size_t c = 0; c < n_cols; ++c) {
         if (c < k && !buffered[c]) continue;
@@ -317,7 +324,7 @@ StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const L
     std::fill(m.begin(), m.end(), 0);
     detail::read_block(v, codes, buffered, true, start, len, b, x.data(), m.data());
     detail::close_block(s, b);
-    add(start);
+    add(start, x.data(), m.data(), len);
     for (std::size_t c = 0; c < n_cols; ++c) {
       for (std::size_t q = 0; q < len; ++q) {
         const std::size_t at = c * n + static_cast<std::size_t>(v.item[start + q]);
