@@ -108,7 +108,7 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
   parent <- check_label_tree(label_tree, labels, call)
   in_group <- unlist(groups, use.names = FALSE)
   free <- setdiff(seq_along(labels), in_group)
-  weights <- check_label_weights(label_weights, labels, free, groups, call)
+  weights <- check_label_weights(label_weights, labels, free, groups, call, declared = a$labels)
   tree <- any(parent >= 0L)
   if (length(groups) == 0L && !tree && length(unique(weights)) == 1L) return(NULL)
   list(labels = labels, parent = parent, closure_order = closure_order(parent),
@@ -116,7 +116,7 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
        weighted = length(unique(weights)) > 1L)
 }
 
-check_label_weights <- function(w, labels, free, groups, call) {
+check_label_weights <- function(w, labels, free, groups, call, declared = labels) {
   vars <- c(labels[free], names(groups))
   out <- stats::setNames(rep(1, length(vars)), vars)
   if (is.null(w)) return(out)
@@ -139,8 +139,8 @@ check_label_weights <- function(w, labels, free, groups, call) {
   unknown <- setdiff(names(w), vars)
   if (length(unknown) > 0L) {
     mla_abort(
-      c("{.arg label_weights} must name labels of {.arg x} (or groups).",
-        "x" = "Unknown: {.val {unknown}}."),
+      c("{.arg label_weights} must name the labels analysed (or groups).",
+        "x" = if (all(unknown %in% declared)) "Not among {.arg labels}: {.val {unknown}}." else "Unknown: {.val {unknown}}."),
       class = "label_weights", call = call
     )
   }

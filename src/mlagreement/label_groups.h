@@ -243,102 +243,133 @@ class ChunkTally {
 
 }  // namespace detail
 
-// The pass. Dense arrays, a chunk of items at a time: the labels neither
-// the taxonomy nor a group reads are counted label by label over all
-// annotators, as the counting pass does (counts.h); the others record by
-// record, annotator by annotator. Records layout: blocks of records
-// scattered into per-item counters (items x columns), tallied at the end.
-template <typename T, typename Codes>
-StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
-                             std::size_t max_m) {
-  constexpr std::size_t kB = detail::kStructureBlock;
-  const std::size_t k = v.n_labels, n = v.n_items;
-  const std::vector<std::size_t> off = detail::group_offsets(s, k);
-  const std::size_t n_cols = off.back();
-  StructurePass out;
-  out.table.reset(n_cols, max_m);
-  out.item_disagreement.assign(n, kNA);
-  const std::vector<char> buffered = detail::buffered_labels(s);
-  detail::Block b;
-  b.pos.resize(k * kB);
-  b.dec.resize(k * kB);
-  b.n_pos.resize(kB);
-  b.answered.resize(kB);
-  std::vector<int> x(n_cols * kB), m(n_cols * kB);
-  detail::ChunkTally tally(s, off, max_m);
-  std::vector<std::size_t> m_col(n_cols);  // the column holding column c's m
-  for (std::size_t c = 0; c < n_cols; ++c) m_col[c] = c;
-  for (std::size_t g = 0; g + 1 < off.size(); ++g)
-    for (std::size_t c = off[g]; c < off[g + 1]; ++c) m_col[c] = off[g];
-  const auto add = [&](std::size_t first_record, int* xc, int* mc, std::size_t stride) {
+namespace detail {
+
+// What the two layouts of the pass share: the columns, the buffered labels,
+// the block and the chunk's counters (column c at x + c * chunk length).
+struct PassContext {
+  PassContext(const LabelStructure& structure, std::size_t k, std::size_t max_m)
+      : s(structure), off(group_offsets(structure, k)), buffered(buffered_labels(structure)),
+        m_col(off.back()), tally(structure, off, max_m),
+        x(off.back() * kStructureBlock), m(off.back() * kStructureBlock) {
+    block.pos.resize(k * kStructureBlock);
+    block.dec.resize(k * kStructureBlock);
+    block.n_pos.resize(kStructureBlock);
+    block.answered.resize(kStructureBlock);
+    // a group's categories share the decisions of its first column
+    for (std::size_t c = 0; c < m_col.size(); ++c) m_col[c] = c;
+    for (std::size_t g = 0; g + 1 < off.size(); ++g)
+      for (std::size_t c = off[g]; c < off[g + 1]; ++c) m_col[c] = off[g];
+  }
+  void clear() {
+    std::fill(x.begin(), x.end(), 0);
+    std::fill(m.begin(), m.end(), 0);
+  }
+  // the block (its first record first_record) into counters xc, mc
+  void add(std::size_t first_record, int* xc, int* mc, std::size_t stride, StructurePass& out) {
     int g = -1;
-    const std::ptrdiff_t bad = detail::add_block(s, off, buffered, b, xc, mc, stride, g);
+    const std::ptrdiff_t bad = add_block(s, off, buffered, block, xc, mc, stride, g);
     if (bad >= 0 && out.bad_record < 0) {
       out.bad_record = static_cast<std::int64_t>(first_record) + bad;
       out.bad_group = g;
     }
-  };
-  if (v.item == nullptr) {
-    const std::size_t n_blocks = n > 0 ? v.n_records / n : 0;
-    // local counters: the vectoriser of -O2 needs to see they alias nothing
-    int xs[kB], ms[kB];
-    for (std::size_t start = 0; start < n; start += kB) {
-      const std::size_t len = std::min(kB, n - start);
-      tally.start(len);
-      for (std::size_t j = 0; j < k; ++j) {
-        if (buffered[j]) continue;
-        const T* first = v.column(j) + start;
-        for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
-        if (len == kB) detail::accumulate_label<kB>(first, n, n_blocks, len, codes, xs, ms);
-        else detail::accumulate_label<0>(first, n, n_blocks, len, codes, xs, ms);
-        tally.add(j, xs, ms, out.table);
-      }
-      if (n_cols == k && s.closure_order.empty()) {  // weights only: nothing buffered
-        tally.finish(out.item_disagreement.data() + start);
-        continue;
-      }
-      std::fill(x.begin(), x.end(), 0);
-      std::fill(m.begin(), m.end(), 0);
-      // records of the buffered labels in sub-blocks whose values stay in L1
-      for (std::size_t sub = 0; sub < len; sub += detail::kSubBlock) {
-        const std::size_t sl = std::min(detail::kSubBlock, len - sub);
+  }
+  const LabelStructure& s;
+  std::vector<std::size_t> off;
+  std::vector<char> buffered;
+  std::vector<std::size_t> m_col;
+  ChunkTally tally;
+  Block block;
+  std::vector<int> x, m;
+};
+
+// Dense arrays, a chunk of items at a time: the labels neither the taxonomy
+// nor a group reads are counted label by label over all annotators, as the
+// counting pass does (counts.h); the others record by record, annotator by
+// annotator, in sub-blocks whose values stay in L1.
+template <typename T, typename Codes>
+void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
+  constexpr std::size_t kB = kStructureBlock;
+  const std::size_t k = v.n_labels, n = v.n_items, n_cols = ctx.off.back();
+  const std::size_t n_blocks = n > 0 ? v.n_records / n : 0;
+  // local counters: the vectoriser of -O2 needs to see they alias nothing
+  int xs[kB], ms[kB];
+  for (std::size_t start = 0; start < n; start += kB) {
+    const std::size_t len = std::min(kB, n - start);
+    ctx.tally.start(len);
+    for (std::size_t j = 0; j < k; ++j) {
+      if (ctx.buffered[j]) continue;
+      const T* first = v.column(j) + start;
+      for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
+      if (len == kB) accumulate_label<kB>(first, n, n_blocks, len, codes, xs, ms);
+      else accumulate_label<0>(first, n, n_blocks, len, codes, xs, ms);
+      ctx.tally.add(j, xs, ms, out.table);
+    }
+    if (n_cols > k || !ctx.s.closure_order.empty()) {  // else weights only: nothing buffered
+      ctx.clear();
+      for (std::size_t sub = 0; sub < len; sub += kSubBlock) {
+        const std::size_t sl = std::min(kSubBlock, len - sub);
         for (std::size_t c = 0; c < n_blocks; ++c) {
           const std::size_t first = c * n + start + sub;
-          detail::read_block(v, codes, buffered, false, first, sl, b, nullptr, nullptr);
-          detail::close_block(s, b);
-          add(first, x.data() + sub, m.data() + sub, len);
+          read_block(v, codes, ctx.buffered, false, first, sl, ctx.block, nullptr, nullptr);
+          close_block(ctx.s, ctx.block);
+          ctx.add(first, ctx.x.data() + sub, ctx.m.data() + sub, len, out);
         }
       }
       for (std::size_t c = 0; c < n_cols; ++c) {
-        if (c < k && !buffered[c]) continue;
-        tally.add(c, x.data() + c * len, m.data() + m_col[c] * len, out.table);
+        if (c < k && !ctx.buffered[c]) continue;
+        ctx.tally.add(c, ctx.x.data() + c * len, ctx.m.data() + ctx.m_col[c] * len, out.table);
       }
-      tally.finish(out.item_disagreement.data() + start);
     }
-    return out;
+    ctx.tally.finish(out.item_disagreement.data() + start);
   }
+}
+
+// Records layout: blocks of records scattered into per-item counters (items
+// x columns), tallied at the end.
+template <typename T, typename Codes>
+void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
+  constexpr std::size_t kB = kStructureBlock;
+  const std::size_t n = v.n_items, n_cols = ctx.off.back();
   std::vector<int> xs(n_cols * n, 0), ms(n_cols * n, 0);
   for (std::size_t start = 0; start < v.n_records; start += kB) {
     const std::size_t len = std::min(kB, v.n_records - start);
-    std::fill(x.begin(), x.end(), 0);
-    std::fill(m.begin(), m.end(), 0);
-    detail::read_block(v, codes, buffered, true, start, len, b, x.data(), m.data());
-    detail::close_block(s, b);
-    add(start, x.data(), m.data(), len);
+    ctx.clear();
+    read_block(v, codes, ctx.buffered, true, start, len, ctx.block, ctx.x.data(), ctx.m.data());
+    close_block(ctx.s, ctx.block);
+    ctx.add(start, ctx.x.data(), ctx.m.data(), len, out);
     for (std::size_t c = 0; c < n_cols; ++c) {
       for (std::size_t q = 0; q < len; ++q) {
         const std::size_t at = c * n + static_cast<std::size_t>(v.item[start + q]);
-        xs[at] += x[c * len + q];
-        ms[at] += m[c * len + q];
+        xs[at] += ctx.x[c * len + q];
+        ms[at] += ctx.m[c * len + q];
       }
     }
   }
   for (std::size_t start = 0; start < n; start += kB) {
-    tally.start(std::min(kB, n - start));
+    ctx.tally.start(std::min(kB, n - start));
     for (std::size_t c = 0; c < n_cols; ++c) {
-      tally.add(c, xs.data() + c * n + start, ms.data() + m_col[c] * n + start, out.table);
+      ctx.tally.add(c, xs.data() + c * n + start, ms.data() + ctx.m_col[c] * n + start, out.table);
     }
-    tally.finish(out.item_disagreement.data() + start);
+    ctx.tally.finish(out.item_disagreement.data() + start);
+  }
+}
+
+}  // namespace detail
+
+// The pass: label tables of the closed labels and the groups' categories,
+// the items' weighted disagreement, the first record breaking a group.
+template <typename T, typename Codes>
+StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
+                             std::size_t max_m) {
+  detail::PassContext ctx(s, v.n_labels, max_m);
+  StructurePass out;
+  out.table.reset(ctx.off.back(), max_m);
+  out.item_disagreement.assign(v.n_items, kNA);
+  if (v.item == nullptr) {
+    detail::dense_pass(v, codes, ctx, out);
+  } else {
+    detail::records_pass(v, codes, ctx, out);
   }
   return out;
 }

@@ -342,3 +342,17 @@ test_that("the records layout gives the dense layout's values", {
   err <- expect_mla_error(mla(bad_a, label_groups = groups), "label_group_record")
   expect_match(conditionMessage(err), "i7")
 })
+
+test_that("weights apply to the labels analysed", {
+  withr::local_seed(168)
+  arr <- random_structured_array(15, 4, letters[1:4])
+  fit <- mla(arr, labels = c("a", "c"), label_weights = c(a = 3))
+  plain <- tidy(mla(arr, labels = c("a", "c")), "label", conf.int = FALSE)
+  rows <- plain[plain$baseline == "fleiss", ]
+  u <- c(a = 3, c = 1)[rows$label]
+  expect_equal(fit$corpus$estimate[1],
+               sum(u * (rows$observed - rows$expected)) / sum(u * (1 - rows$expected)),
+               tolerance = 1e-12)
+  err <- expect_mla_error(mla(arr, labels = c("a", "c"), label_weights = c(b = 3)), "label_weights")
+  expect_match(conditionMessage(err), "Not among")
+})
