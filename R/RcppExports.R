@@ -125,3 +125,11 @@ set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annot
     .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
+structure_pass_cpp <- function(bundle, parent, closure_order, free, groups, weights, max_m) {
+    .Call(`_mlagreement_structure_pass_cpp`, bundle, parent, closure_order, free, groups, weights, max_m)
+}
+
+structured_estimates_cpp <- function(cnt, sx, sdis, free, group_first, group_size, weights) {
+    .Call(`_mlagreement_structured_estimates_cpp`, cnt, sx, sdis, free, group_first, group_size, weights)
+}
+

@@ -66,6 +66,7 @@
 NULL
 
 analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+  if (!is.null(fit$structure)) return(structure_no_inference(fit, level, conf.level, N))
   if (is_annotation_counts(fit$annotations)) {
     # the linearisation sums over items: a summary of the records has none
     est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate

@@ -100,6 +100,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
+  abort_structure_boot(fit)  # R/label-structure.R
   if (is_annotation_counts(fit$annotations)) abort_needs_records("the bootstrap", arg = "fit")
   R <- check_whole(R, min = 2, class = "replicates")
   n_stats <- nrow(boot_stat_table(fit))

@@ -199,7 +199,8 @@
 #' krippendorff_alpha(arr, list(dice = dice, "jaccard", any_overlap = any_overlap))
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "nominal",
                                                 "ordinal", "interval", "ratio"),
-                               R = 0, conf.level = 0.95, threads = mla_threads(), ...) {
+                               R = 0, conf.level = 0.95, threads = mla_threads(), ...,
+                               label_weights = NULL, label_groups = NULL, label_tree = NULL) {
   check_dots_empty0(...)
   threads <- check_threads(threads)
   a <- if (is_annotation_counts(x)) x else as_annotations(x)
@@ -209,7 +210,10 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
       abort_needs_records("distances other than Hamming")
     }
   }
-  specs <- resolve_distances(distance, a, use_default = missing(distance))
+  st <- resolve_label_structure(a, label_weights, label_groups, label_tree)  # R/label-structure.R
+  if (!is.null(st) && missing(distance)) distance <- "hamming"
+  specs <- resolve_distances(distance, a, use_default = missing(distance) && is.null(st))
+  specs <- attach_label_structure(specs, st, R)
   kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
   if (any(kinds %in% c("jaccard", "masi", "size"))) {
@@ -222,7 +226,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   }
   for (s in specs) {
     rows[[s$name]] <- switch(s$kind,
-      hamming = alpha_hamming(a),
+      hamming = if (is.null(s$structure)) alpha_hamming(a) else alpha_structured(a, s$structure),
       category = alpha_category_row(a, s$metric, call = rlang::current_env()),
       pair = alpha_pair_row(a, s, call = rlang::current_env()),
       rows[[s$name]]

@@ -64,6 +64,8 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   check_conf_level(conf.level)
   threads <- check_threads(threads)
   check_same_labels(a, b)
+  abort_structure_boot(a)
+  abort_structure_boot(b)
   common <- intersect(id_text(a$annotations$items), id_text(b$annotations$items))
   if (is.null(paired)) paired <- length(common) >= 2L
   check_bool(paired)

@@ -64,7 +64,7 @@ glance.mla <- function(x, ...) {
     observed = primary$observed,
     baseline = x$baseline,
     estimate = primary$estimate,
-    design = if (isTRUE(d$single_label)) "single-label" else "multi-label",
+    design = if (!is.null(x$structure)) structure_text(x$structure) else if (isTRUE(d$single_label)) "single-label" else "multi-label",
     coverage = d$coverage,
     n_unassigned = counts$n_unassigned,
     n_empty_records = counts$n_empty_records,
@@ -84,6 +84,7 @@ format.mla <- function(x, ...) {
                   "({annotators_per_item_text(d)}), ",
                   "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
+    if (!is.null(x$structure)) cli::cli_text("Distance: ", structure_text(x$structure))
     cli::cli_text(prevalence_text(d, single))
     format_mla_estimates(x, single)
     if (length(d$sparse_labels) > 0) {
@@ -125,6 +126,8 @@ format_mla_estimates <- function(x, single) {
     alpha <- x$single_label$alpha
     cli::cli_text("Krippendorff's alpha (nominal): {format_fixed(alpha)}; ",
                   "label rows of {.code tidy()} are category-versus-rest coefficients")
+  } else if (!is.null(x$structure)) {
+    cli::cli_text("Conditional floor (eq. 7): defined for plain Hamming agreement only")
   } else {
     cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
                   paste0(baseline_short(cor$baseline), " ", format_fixed(cor$floor), collapse = ", "))

@@ -76,11 +76,15 @@
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
+                label_weights = NULL, label_groups = NULL, label_tree = NULL,
                 weights = "identity", threads = mla_threads()) {
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   threads <- check_threads(threads)
-  if (is_annotation_counts(x)) return(mla_counts(x, baseline, labels))  # a summary, no records
+  if (is_annotation_counts(x)) {
+    resolve_label_structure(x, label_weights, label_groups, label_tree)  # errors if given
+    return(mla_counts(x, baseline, labels))  # a summary, no records
+  }
   if (!is_annotations(x)) x <- as_annotations(x, threads = threads)
   cols <- select_labels(x, labels)
   tally <- if (identical(cols, seq_along(x$labels))) {
@@ -89,6 +93,8 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
     count_labels(x, cols, keep_counts = FALSE, threads = threads)$tally  # reads only these labels
   }
   check_estimable(x, tally)
+  structure <- resolve_label_structure(x, label_weights, label_groups, label_tree, cols)
+  if (!is.null(structure)) return(structured_mla(x, cols, structure, baseline, weights))  # R/label-structure.R
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is no longer a single-label design
   if (is_single_label(x) && length(cols) == length(x$labels)) {

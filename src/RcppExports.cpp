@@ -427,6 +427,38 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// structure_pass_cpp
+Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent, const Rcpp::IntegerVector& closure_order, const Rcpp::IntegerVector& free, const Rcpp::List& groups, const Rcpp::NumericVector& weights, int max_m);
+RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP parentSEXP, SEXP closure_orderSEXP, SEXP freeSEXP, SEXP groupsSEXP, SEXP weightsSEXP, SEXP max_mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type parent(parentSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type closure_order(closure_orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type free(freeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type groups(groupsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, parent, closure_order, free, groups, weights, max_m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// structured_estimates_cpp
+Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, const Rcpp::IntegerVector& free, const Rcpp::IntegerVector& group_first, const Rcpp::IntegerVector& group_size, const Rcpp::NumericVector& weights);
+RcppExport SEXP _mlagreement_structured_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP freeSEXP, SEXP group_firstSEXP, SEXP group_sizeSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type free(freeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group_first(group_firstSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group_size(group_sizeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(structured_estimates_cpp(cnt, sx, sdis, free, group_first, group_size, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
@@ -460,6 +492,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
+    {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
+    {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {NULL, NULL, 0}
 };
 

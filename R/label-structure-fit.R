@@ -1,0 +1,168 @@
+# Estimation with a label structure (resolved by resolve_label_structure(),
+# R/label-structure.R). The C++ pass closes the records, checks the groups and counts
+# per item; the tables it returns hold the k closed labels, then each group's
+# categories (its labels, then "none").
+
+structure_pass <- function(a, st, cols = NULL, call = rlang::caller_env()) {
+  res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
+                            as.integer(st$free - 1L), lapply(st$groups, function(j) as.integer(j - 1L)),
+                            unname(st$weights), nrow(label_tally(a)$cnt))
+  if (res$bad_record >= 0) abort_group_record(a, st, res, call)
+  res
+}
+
+abort_group_record <- function(a, st, res, call) {
+  r <- res$bad_record + 1
+  g <- res$bad_group + 1L
+  selected <- st$labels[st$groups[[g]]][record_values(a)[r, st$groups[[g]]] %in% 1]
+  mla_abort(
+    c("A record must select at most one label of each group of {.arg label_groups}.",
+      "x" = "Item {.val {as.character(a$items[record_item(a)[r]])}}, annotator {.val {as.character(a$annotators[record_annotator(a)[r]])}} selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}.",
+      "i" = "A group is one nominal variable: its labels exclude one another."),
+    class = "label_group_record", call = call
+  )
+}
+
+# The variables' estimates (structured_estimates_cpp()) from a table of k
+# labels followed by the groups' categories.
+structure_estimates <- function(tab, st) {
+  size <- lengths(st$groups)
+  first <- length(st$labels) + c(0L, cumsum(size + 1L))[seq_along(size)]
+  structured_estimates_cpp(tab$cnt, tab$sx, tab$sdis, as.integer(st$free - 1L),
+                           as.integer(first), as.integer(size), unname(st$weights))
+}
+
+# mla() with a label structure: the label rows of the closed labels (exactly
+# today's without a taxonomy), corpus and item rows from the variables.
+structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_env()) {
+  if (!identical(weights, "identity")) {
+    mla_abort(c("{.arg weights} and a label structure cannot be combined.",
+                "i" = "Category weights are for single-label designs; give {.arg label_groups} or {.arg weights}."),
+              class = "label_structure", call = call)
+  }
+  pass <- structure_pass(x, st, cols, call = call)
+  k <- seq_along(st$labels)
+  closed <- list(cnt = pass$cnt[, k, drop = FALSE], sx = pass$sx[, k, drop = FALSE],
+                 sdis = pass$sdis[, k, drop = FALSE], d_sum = numeric(n_items(x)),
+                 n_pairable = integer(n_items(x)))
+  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline)
+  structure_fit(fit, st, structure_estimates(pass, st), pass$item_disagreement)
+}
+
+structure_fit <- function(fit, st, est, item_disagreement) {
+  var <- est$variable
+  cor <- est$corpus
+  k <- length(st$labels)
+  n_free <- length(st$free)
+  w <- matrix(NA_real_, k, n_baselines)  # grouped labels enter through their group
+  w[st$free, ] <- var$weight[seq_len(n_free), , drop = FALSE]
+  fit$label$weight <- as.vector(w)
+  if (length(st$groups) > 0L) fit$label <- add_group_rows(fit$label, st, var, n_free)
+  fit$corpus$observed <- rep(cor$observed, n_baselines)
+  fit$corpus$expected <- cor$expected
+  fit$corpus$estimate <- cor$estimate
+  fit$corpus$floor_observed <- NA_real_
+  fit$corpus$floor <- NA_real_
+  fit$corpus_w <- cor$w
+  fit$item_disagreement <- item_disagreement
+  fit$structure <- st
+  fit$design$single_label <- FALSE
+  fit$notes <- fast_tibble(
+    level = c("corpus", fit$notes$level),
+    label = c(NA_character_, fit$notes$label),
+    baseline = c(NA_character_, fit$notes$baseline),
+    reason = c("labels with structure: the eq. 7 floor is defined for plain Hamming agreement",
+               fit$notes$reason)
+  )
+  fit
+}
+
+# One row per group and baseline (the group as a nominal variable), merged
+# into the label rows baseline by baseline.
+add_group_rows <- function(label_tbl, st, var, n_free) {
+  g <- n_free + seq_along(st$groups)
+  members <- vapply(st$groups, function(j) paste(st$labels[j], collapse = ", "), "")
+  rows <- list(
+    label = rep_baselines(names(st$groups)),
+    baseline = baseline_column(length(g)),
+    prevalence = NA_real_,
+    observed = rep_baselines(var$observed[g]),
+    expected = as.vector(var$expected[g, , drop = FALSE]),
+    estimate = as.vector(var$estimate[g, , drop = FALSE]),
+    weight = as.vector(var$weight[g, , drop = FALSE]),
+    floor = NA_real_, positive_agreement = NA_real_, negative_agreement = NA_real_,
+    note = rep_baselines(paste0("group (one nominal variable): ", members))
+  )
+  n <- length(rows$label)
+  cols <- lapply(names(label_tbl), function(nm) {
+    v <- rows[[nm]]
+    c(label_tbl[[nm]], if (length(v) == 1L) rep(v, n) else v)
+  })
+  names(cols) <- names(label_tbl)
+  ord <- order(match(cols$baseline, baseline_names), seq_along(cols$baseline))
+  do.call(fast_tibble, lapply(cols, `[`, ord))
+}
+
+# Krippendorff's alpha with the structured distance. Weights alone need no
+# pass: they apply to the label tables of the counting pass.
+alpha_structured <- function(a, st, call = rlang::caller_env()) {
+  t <- label_tally(a)
+  tab <- if (length(st$groups) == 0L && !st$tree) t else structure_pass(a, st, call = call)
+  est <- structure_estimates(tab, st)
+  if (!(est$alpha$n_used > 0)) check_pairable(0, call = call)
+  pairable <- t$n_pairable > 0L
+  list(observed = est$alpha$observed, expected = est$alpha$expected,
+       n_items = sum(pairable), n_values = sum(a$item_annotators[pairable]))
+}
+
+# The distances krippendorff_alpha() computes with a structure: Hamming only.
+attach_label_structure <- function(specs, st, R, call = rlang::caller_env()) {
+  if (is.null(st)) return(specs)
+  kinds <- vapply(specs, `[[`, "", "kind")
+  if (any(kinds != "hamming")) {
+    mla_abort(
+      c("A label structure defines a Hamming-type distance: use {.code distance = \"hamming\"}.",
+        "x" = "{.arg distance} also asks for {.val {names(specs)[kinds != 'hamming']}}."),
+      class = "label_structure", call = call
+    )
+  }
+  if (!identical(R, 0) && !identical(R, 0L)) {
+    mla_abort(
+      c("Bootstrap intervals of alpha are not available with a label structure yet.",
+        "i" = "Use {.code R = 0}."),
+      class = "label_structure", call = call
+    )
+  }
+  lapply(specs, function(s) c(s, list(structure = st)))
+}
+
+# What print() and glance() say about the structure.
+structure_text <- function(st) {
+  parts <- c(
+    if (st$weighted) "label weights",
+    if (length(st$groups) > 0L) paste0("groups ", paste(names(st$groups), collapse = ", ")),
+    if (st$tree) "taxonomy (ancestor closure)"
+  )
+  paste0("labels with structure: ", paste(parts, collapse = "; "))
+}
+
+abort_structure_boot <- function(fit, call = rlang::caller_env()) {
+  if (is.null(fit$structure)) return(invisible())
+  mla_abort(
+    c("The bootstrap of a fit with a label structure is not available yet.",
+      "x" = "{.arg fit} uses {structure_text(fit$structure)}."),
+    class = "label_structure", call = call
+  )
+}
+
+# tidy(conf.int = TRUE) on a structured fit: the analytic linearisation is
+# that of the plain coefficients, so the columns are NA (with a message).
+structure_no_inference <- function(fit, level, conf.level, N) {
+  est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
+  cli::cli_inform(
+    c("i" = "Analytic standard errors are not available for labels with structure yet; they are {.code NA}."),
+    class = "mlagreement_message_no_inference", .frequency = "regularly",
+    .frequency_id = "mlagreement_structure_inference"
+  )
+  inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N)
+}

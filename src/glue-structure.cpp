@@ -1,0 +1,131 @@
+// R glue for labels with structure (src/mlagreement/label_groups.h): the
+// closing and grouping pass over the records, and the weighted estimates of
+// the variables (free labels and groups). Unwrap, call the core, wrap.
+#include <Rcpp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "glue-view.h"
+#include "mlagreement/label_groups.h"
+#include "mlagreement/structured_estimates.h"
+
+namespace {
+
+namespace mla = mlagreement;
+
+constexpr int kB = mla::kBaselines;
+
+mla::LabelStructure label_structure(const Rcpp::IntegerVector& parent,
+                                    const Rcpp::IntegerVector& closure_order,
+                                    const Rcpp::IntegerVector& free, const Rcpp::List& groups,
+                                    const Rcpp::NumericVector& weights) {
+  mla::LabelStructure s;
+  s.parent.assign(parent.begin(), parent.end());
+  s.closure_order.assign(closure_order.begin(), closure_order.end());
+  s.free.assign(free.begin(), free.end());
+  for (R_xlen_t g = 0; g < groups.size(); ++g) {
+    const Rcpp::IntegerVector labels = groups[g];
+    s.groups.emplace_back(labels.begin(), labels.end());
+  }
+  s.weight.assign(weights.begin(), weights.end());
+  if (s.weight.size() != s.free.size() + s.groups.size()) {
+    Rcpp::stop("Internal error: one weight per variable expected.");
+  }
+  return s;
+}
+
+Rcpp::NumericMatrix as_matrix(const std::vector<std::int64_t>& v, std::size_t nrow, std::size_t ncol) {
+  Rcpp::NumericMatrix out(static_cast<int>(nrow), static_cast<int>(ncol));
+  std::transform(v.begin(), v.end(), out.begin(), [](std::int64_t c) { return static_cast<double>(c); });
+  return out;
+}
+
+}  // namespace
+
+// bundle: annotation_view(); parent: 0-based parent per label (-1: root);
+// closure_order: labels with a parent, deepest first; free: 0-based labels
+// in no group; groups: 0-based labels of each group; weights: per variable
+// (free labels, then groups).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent,
+                              const Rcpp::IntegerVector& closure_order,
+                              const Rcpp::IntegerVector& free, const Rcpp::List& groups,
+                              const Rcpp::NumericVector& weights, int max_m) {
+  const mla::LabelStructure s = label_structure(parent, closure_order, free, groups, weights);
+  const mla::StructurePass p = glue::with_record_view(bundle, [&](const auto& view, auto codes) {
+    if (s.parent.size() != view.n_labels) Rcpp::stop("Internal error: one parent per label expected.");
+    return mla::structure_pass(view, codes, s, static_cast<std::size_t>(max_m));
+  });
+  const std::size_t mm = p.table.max_m, nc = p.table.n_labels;
+  Rcpp::NumericVector d(p.item_disagreement.begin(), p.item_disagreement.end());
+  return Rcpp::List::create(
+      Rcpp::Named("cnt") = as_matrix(p.table.cnt, mm, nc),
+      Rcpp::Named("sx") = as_matrix(p.table.sx, mm, nc),
+      Rcpp::Named("sdis") = as_matrix(p.table.sdis, mm, nc),
+      Rcpp::Named("item_disagreement") = glue::nan_to_na(d),
+      Rcpp::Named("bad_record") = static_cast<double>(p.bad_record),
+      Rcpp::Named("bad_group") = p.bad_group);
+}
+
+// The variables' estimates from a table whose first columns are labels and
+// whose groups' categories start at group_first (0-based; each group has
+// n_labels + 1 columns, "none" last): per variable, corpus and alpha.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                                    const Rcpp::NumericMatrix& sdis,
+                                    const Rcpp::IntegerVector& free,
+                                    const Rcpp::IntegerVector& group_first,
+                                    const Rcpp::IntegerVector& group_size,
+                                    const Rcpp::NumericVector& weights) {
+  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
+  std::vector<mla::VariableSummary> vars;
+  std::vector<mla::VariableAlpha> alphas;
+  for (int j : free) {
+    vars.push_back(mla::label_variable(t, static_cast<std::size_t>(j)));
+    alphas.push_back(mla::label_alpha(t, static_cast<std::size_t>(j)));
+  }
+  for (R_xlen_t g = 0; g < group_first.size(); ++g) {
+    const std::size_t first = static_cast<std::size_t>(group_first[g]);
+    const std::size_t size = static_cast<std::size_t>(group_size[g]);
+    vars.push_back(mla::group_variable(t, first, size));
+    alphas.push_back(mla::group_alpha(t, first, size + 1));
+  }
+  const std::vector<double> u(weights.begin(), weights.end());
+  if (u.size() != vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
+  const mla::StructuredCorpus c = mla::structured_corpus(vars, u);
+  const mla::HammingAlpha a = mla::structured_alpha(alphas, u);
+  const int nv = static_cast<int>(vars.size());
+  Rcpp::NumericVector observed(nv), alpha_obs(nv), alpha_exp(nv);
+  Rcpp::NumericMatrix expected(nv, kB), estimate(nv, kB),
+      weight(nv, kB, c.weight.begin());
+  for (int v = 0; v < nv; ++v) {
+    const mla::VariableSummary& s = vars[static_cast<std::size_t>(v)];
+    observed[v] = s.pairable ? 1.0 - s.d_obs.value() : mla::kNA;
+    alpha_obs[v] = alphas[static_cast<std::size_t>(v)].d_obs;
+    alpha_exp[v] = alphas[static_cast<std::size_t>(v)].d_exp;
+    for (int b = 0; b < kB; ++b) {
+      expected(v, b) = s.pairable ? 1.0 - s.w[b].value() : mla::kNA;
+      estimate(v, b) = s.pairable ? mla::coefficient(s.d_obs, s.w[b]) : mla::kNA;
+    }
+  }
+  Rcpp::NumericVector c_expected(c.expected, c.expected + kB), c_w(c.w, c.w + kB),
+      c_estimate(c.estimate, c.estimate + kB);
+  return Rcpp::List::create(
+      Rcpp::Named("variable") = Rcpp::List::create(
+          Rcpp::Named("observed") = glue::nan_to_na(observed),
+          Rcpp::Named("expected") = glue::nan_to_na(expected),
+          Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+          Rcpp::Named("weight") = glue::nan_to_na(weight),
+          Rcpp::Named("alpha_observed") = glue::nan_to_na(alpha_obs),
+          Rcpp::Named("alpha_expected") = glue::nan_to_na(alpha_exp)),
+      Rcpp::Named("corpus") = Rcpp::List::create(
+          Rcpp::Named("n_used") = c.n_used, Rcpp::Named("observed") = glue::nan_to_na(c.observed),
+          Rcpp::Named("expected") = glue::nan_to_na(c_expected),
+          Rcpp::Named("w") = glue::nan_to_na(c_w),
+          Rcpp::Named("estimate") = glue::nan_to_na(c_estimate)),
+      Rcpp::Named("alpha") = Rcpp::List::create(
+          Rcpp::Named("observed") = glue::nan_to_na(a.observed),
+          Rcpp::Named("expected") = glue::nan_to_na(a.expected),
+          Rcpp::Named("n_used") = a.n_labels_used));
+}

@@ -1,0 +1,161 @@
+// The estimates of labels with structure (label_groups.h) from the label
+// tables of its pass: each variable (a free label, binary, or a group,
+// nominal over its categories) gets its observed and chance disagreement
+// from the estimator kernel (estimators.h, replicate_stats.h,
+// single_label.h), and the corpus and alpha are their means weighted by the
+// user's weights u_v. Pure C++: no R headers.
+#ifndef MLAGREEMENT_STRUCTURED_ESTIMATES_H
+#define MLAGREEMENT_STRUCTURED_ESTIMATES_H
+
+#include <cstddef>
+#include <vector>
+
+#include "ddouble.h"
+#include "estimators.h"
+#include "label_table.h"
+#include "single_label.h"
+
+namespace mlagreement {
+
+// One variable of the corpus: its observed and chance disagreement (per
+// baseline), in double-double, and whether it has a pairable item.
+struct VariableSummary {
+  bool pairable = false;
+  dd d_obs, w[kBaselines];
+};
+
+// A group's categories as a single-label design (summarise_single_label()):
+// "none" is a category only when some record uses it, so a group that every
+// record answers is the single-label design of its labels.
+inline std::vector<LabelSummary> group_categories(const LabelTable& t, std::size_t first,
+                                                  std::size_t n_labels) {
+  std::vector<LabelSummary> cats;
+  for (std::size_t c = first; c <= first + n_labels; ++c) {
+    LabelSummary ls = summarise_label(t, c, false);
+    if (c == first + n_labels && !(ls.positives > 0)) break;
+    cats.push_back(ls);
+  }
+  return cats;
+}
+
+inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
+  VariableSummary v;
+  const std::vector<LabelSummary> cats = group_categories(t, first, n_labels);
+  dd d_sum, pq_sum;
+  for (const LabelSummary& s : cats) {
+    if (!(s.n_pairable > 0)) return v;
+    d_sum = d_sum + s.d_obs_dd;
+    pq_sum = pq_sum + s.p_dd * s.q_dd;
+  }
+  const double q = static_cast<double>(cats.size());
+  v.pairable = true;
+  v.d_obs = d_sum / dd(2.0);  // as summarise_single_label()
+  v.w[kFleiss] = pq_sum;
+  v.w[kAc1] = q > 1 ? dd(1.0) - pq_sum / dd(q - 1.0) : dd(0.0);
+  v.w[kPabak] = dd(1.0) - dd(1.0) / dd(q);
+  return v;
+}
+
+inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
+  VariableSummary v;
+  const LabelSummary s = summarise_label(t, j, false);
+  if (!(s.n_pairable > 0)) return v;
+  v.pairable = true;
+  v.d_obs = s.d_obs_dd;
+  for (int b = 0; b < kBaselines; ++b) v.w[b] = chance_disagreement(b, s.p_dd, s.q_dd);
+  return v;
+}
+
+// The corpus as a weighted mean over variables u_v:
+//   estimate_b = sum_v u_v (w_vb - d_v) / sum_v u_v w_vb,
+// eq. 6 weights u_v w_vb / sum_v u_v w_vb; observed and chance agreement
+// the u-weighted means of 1 - d_v and 1 - w_vb over the pairable variables.
+struct StructuredCorpus {
+  double n_used = 0, observed = kNA;
+  double expected[kBaselines] = {kNA, kNA, kNA}, w[kBaselines] = {kNA, kNA, kNA};
+  double estimate[kBaselines] = {kNA, kNA, kNA};
+  std::vector<double> weight;  // variables x baselines, column-major
+};
+
+inline StructuredCorpus structured_corpus(const std::vector<VariableSummary>& vars,
+                                          const std::vector<double>& u) {
+  StructuredCorpus c;
+  const std::size_t n = vars.size();
+  c.weight.assign(n * kBaselines, kNA);
+  dd d, w[kBaselines], total;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (!vars[v].pairable) continue;
+    c.n_used += 1;
+    total = total + dd(u[v]);
+    d = d + dd(u[v]) * vars[v].d_obs;
+    for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + dd(u[v]) * vars[v].w[b];
+  }
+  if (!(total.hi > 0.0)) return c;
+  c.observed = 1.0 - (d / total).value();
+  for (int b = 0; b < kBaselines; ++b) {
+    c.w[b] = (w[b] / total).value();
+    c.expected[b] = 1.0 - c.w[b];
+    c.estimate[b] = coefficient(d, w[b]);
+    if (!(w[b].hi > 0.0)) continue;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (vars[v].pairable) c.weight[b * n + v] = (dd(u[v]) * vars[v].w[b] / w[b]).value();
+    }
+  }
+  return c;
+}
+
+// Krippendorff's coincidences of one variable: binary for a free label (as
+// hamming_alpha()), nominal over the categories for a group (nominal_alpha()).
+struct VariableAlpha {
+  double d_obs = kNA, d_exp = kNA;
+};
+
+inline VariableAlpha label_alpha(const LabelTable& t, std::size_t j) {
+  VariableAlpha a;
+  long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
+  for (std::size_t slot = 1; slot < t.max_m; ++slot) {
+    const double m = static_cast<double>(slot + 1);
+    const std::size_t at = j * t.max_m + slot;
+    n += t.cnt[at] * m;
+    n1 += t.sx[at];
+    dis += t.sdis[at] * (2.0 / (m - 1.0));
+  }
+  const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
+  if (!(nd > 0.0)) return a;
+  a.d_obs = static_cast<double>(dis) / nd;
+  a.d_exp = nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0;
+  return a;
+}
+
+inline VariableAlpha group_alpha(const LabelTable& t, std::size_t first, std::size_t n_categories) {
+  const std::size_t mm = t.max_m;
+  const NominalAlpha na = nominal_alpha(t.cnt.data() + first * mm, t.sx.data() + first * mm,
+                                        t.sdis.data() + first * mm, mm, n_categories);
+  VariableAlpha a;
+  a.d_obs = na.d_obs;
+  a.d_exp = na.d_exp;
+  return a;
+}
+
+// alpha = 1 - sum_v u_v D_o,v / sum_v u_v D_e,v over the variables with
+// pairable values; observed and expected are the u-weighted means.
+inline HammingAlpha structured_alpha(const std::vector<VariableAlpha>& vars,
+                                     const std::vector<double>& u) {
+  long double o = 0.0L, e = 0.0L, total = 0.0L;
+  HammingAlpha a;
+  for (std::size_t v = 0; v < vars.size(); ++v) {
+    if (vars[v].d_obs != vars[v].d_obs) continue;  // NaN: no pairable value
+    a.n_labels_used += 1;
+    o += u[v] * static_cast<long double>(vars[v].d_obs);
+    e += u[v] * static_cast<long double>(vars[v].d_exp);
+    total += u[v];
+  }
+  if (!(total > 0.0L)) return a;
+  a.observed = static_cast<double>(o / total);
+  a.expected = static_cast<double>(e / total);
+  return a;
+}
+
+}  // namespace mlagreement
+
+#endif
