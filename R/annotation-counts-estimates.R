@@ -100,7 +100,9 @@ design_counts_summary <- function(x) {
 #'
 #' @param x An `annotation_counts` object.
 #' @param table `"labels"` (per-label tables by number of decisions),
-#'   `"design"` (items by records) or `"annotators"`.
+#'   `"design"` (items by records), `"annotators"`, `"sets"` (distinct label
+#'   sets of the pairable set records) or `"set_pairs"` (ordered pairs of
+#'   set records within items).
 #' @param ... Must be empty.
 #' @return A tibble.
 #' @export
@@ -109,13 +111,15 @@ design_counts_summary <- function(x) {
 #' tidy(s, "labels")
 #' tidy(s, "design")
 #' @method tidy annotation_counts
-tidy.annotation_counts <- function(x, table = c("labels", "design", "annotators"), ...) {
+tidy.annotation_counts <- function(x, table = c("labels", "design", "annotators", "sets", "set_pairs"), ...) {
   check_dots_empty0(...)
-  table <- check_choice(table, c("labels", "design", "annotators"))
+  table <- check_choice(table, c("labels", "design", "annotators", "sets", "set_pairs"))
   switch(table,
     labels = counts_label_table(x),
     design = x$design,
-    annotators = x$annotators
+    annotators = x$annotators,
+    sets = counts_sets_table(x),
+    set_pairs = counts_sets_or_abort(x, "The set tables", rlang::current_env())$pairs
   )
 }
 

@@ -203,13 +203,8 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   check_dots_empty0(...)
   threads <- check_threads(threads)
   a <- if (is_annotation_counts(x)) x else as_annotations(x)
-  if (is_annotation_counts(a)) {
-    # a summary holds the label tables only: Hamming alpha
-    if (!identical(unique(as.character(distance)), "hamming")) {
-      abort_needs_records("distances other than Hamming")
-    }
-  }
   specs <- resolve_distances(distance, a, use_default = missing(distance))
+  if (is_annotation_counts(a)) check_counts_distances(specs)  # R/annotation-counts-sets.R
   kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
   if (any(kinds %in% c("jaccard", "masi", "size"))) {
@@ -234,6 +229,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
 alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
+  if (is_annotation_counts(a)) return(counts_alpha_set_rows(a, specs, threads, call = call))
   res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
   check_set_record(a, res, "The Jaccard and MASI distances", call = call)
   check_pairable(res$n_items, call = call)
