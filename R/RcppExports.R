@@ -45,6 +45,14 @@ label_substitution_cpp <- function(values, n_labels, item, n_items) {
     .Call(`_mlagreement_label_substitution_cpp`, values, n_labels, item, n_items)
 }
 
+counts_pair_tables_cpp <- function(view) {
+    .Call(`_mlagreement_counts_pair_tables_cpp`, view)
+}
+
+counts_pair_reduce_cpp <- function(a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items) {
+    .Call(`_mlagreement_counts_pair_reduce_cpp`, a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items)
+}
+
 counts_set_tables_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
     .Call(`_mlagreement_counts_set_tables_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }

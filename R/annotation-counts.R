@@ -42,6 +42,19 @@
 #'   items, columns `m` (the item's set records), `size_a`, `size_b` (the two
 #'   set sizes), `n_shared` (labels in both) and `n_pairs` (ordered pairs of
 #'   records with these values; each item gives \eqn{m (m - 1)}).
+#' * `annotator_pairs` (optional, for [annotator_agreement()]): one row per
+#'   pair of annotators with decisions on a common item, columns
+#'   `annotator1`, `annotator2` and `n_items` (those items).
+#' * `pair_labels` (with `annotator_pairs`): per pair and label, over the
+#'   pair's common items, columns `annotator1`, `annotator2`, `label`,
+#'   `n_both` (items both decided the label on), `n_disagree` (of those, items
+#'   they disagree on), `n_either` (items at least one decided it on) and
+#'   `sum_positive` (\eqn{x_a + x_b} over the items both decided, plus twice
+#'   the positive of the one who decided on the others). Rows with
+#'   `n_either = 0` may be left out. The `annotators` table then adds
+#'   `n_positives`, `n_decisions` (the annotator's positive and all
+#'   decisions) and `n_shared_items` (records with decisions on items with
+#'   two or more such records).
 #'
 #' In SQL, with a table `d(item, annotator, label, value)`:
 #' ```
@@ -96,6 +109,10 @@
 #'   Brennan-Prediger.
 #' @param sets,set_pairs Optional data frames, the set tables (see the
 #'   section below); without them Jaccard and MASI alpha need the records.
+#' @param annotator_pairs,pair_labels Optional data frames, the annotator-pair
+#'   tables (see the section below; `annotators` then needs the columns
+#'   `n_positives`, `n_decisions` and `n_shared_items`); without them
+#'   [annotator_agreement()] needs the records.
 #' @return An object of class `annotation_counts`.
 #' @family annotation constructors
 #' @export
@@ -110,7 +127,8 @@
 #'                         universe = s$labels)
 #' tidy(mla(s2))
 annotation_counts <- function(labels, design, annotators, universe = NULL,
-                              single_label = FALSE, sets = NULL, set_pairs = NULL) {
+                              single_label = FALSE, sets = NULL, set_pairs = NULL,
+                              annotator_pairs = NULL, pair_labels = NULL) {
   check_data_frame(labels)
   check_data_frame(design)
   check_data_frame(annotators)
@@ -133,16 +151,18 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
     design = design,
     annotators = annotators,
     single_label = single_label,
-    sets = counts_sets_from_tables(sets, set_pairs, universe)
+    sets = counts_sets_from_tables(sets, set_pairs, universe),
+    annotator_pairs = counts_pairs_from_tables(annotator_pairs, pair_labels, annotators)
   )
 }
 
 # The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
 # and annotator tables with normalised (double) counts.
 # sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
-# design with partial records, or NULL.
+# design with partial records, or NULL; annotator_pairs: the pair tables
+# (annotation-counts-pairs.R) or NULL.
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
-                                  source = "tables", sets = NULL) {
+                                  source = "tables", sets = NULL, annotator_pairs = NULL) {
   design <- fast_tibble(
     n_records = as.double(design$n_records),
     n_stored = as.double(design$n_stored),
@@ -172,7 +192,8 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       single_label = if (single_label) TRUE else NULL,
       source = source,
       sets = if (is.null(sets$partial)) sets,
-      sets_partial = sets$partial
+      sets_partial = sets$partial,
+      annotator_pairs = annotator_pairs
     ),
     class = "annotation_counts"
   )
@@ -199,7 +220,8 @@ as_annotation_counts <- function(x) {
                             n_records = x$annotator_records),
     single_label = is_single_label(x),
     source = "memory",
-    sets = counts_sets_memory(x)
+    sets = counts_sets_memory(x),
+    annotator_pairs = counts_pairs_memory(x)
   )
 }
 

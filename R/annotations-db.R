@@ -33,11 +33,13 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
     db_check_values(d, "value", c("item", "annotator", "label"), "value", call)
   }
   db_check_duplicates(d, c("item", "annotator", "label"), if (has_value) "decision" else "row", call)
+  seen <- attr(universe, "seen")
+  universe <- as.character(universe)
   if (has_value) {
-    db_decision_counts(d, universe)
+    db_decision_counts(d, universe, sets = db_decision_sets(d, universe, seen))
   } else {
     db_check_selected_shape(d, universe, proto, names(cols), call)
-    db_selected_counts(d, universe)
+    db_selected_counts(d, universe, sets = db_selected_sets(d, universe, seen))
   }
 }
 
@@ -58,7 +60,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
     dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
   })
   long <- Reduce(dplyr::union_all, parts)
-  db_decision_counts(long, label_cols)
+  db_decision_counts(long, label_cols, sets = db_decision_sets(long, label_cols, label_cols))
 }
 
 # A zero-row local copy of the table: its column names and R types.
@@ -185,7 +187,7 @@ db_label_universe <- function(d, labels, has_value, call) {
       class = "unknown_label", call = call
     )
   }
-  universe
+  structure(universe, seen = seen)  # the labels as stored, for the set codes
 }
 
 # Values other than 0, 1 and NULL: counted, and the first one named.

@@ -61,7 +61,7 @@
 annotator_agreement <- function(x, min_items = 10, ...) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
-  x <- as_annotations(x)
+  x <- if (is_annotation_counts(x)) x else as_annotations(x)  # R/annotation-counts-pairs.R
   sums <- annotation_pair_sums(x)
   n_pairs <- length(sums$a)
   if (n_pairs == 0L) {
@@ -71,7 +71,7 @@ annotator_agreement <- function(x, min_items = 10, ...) {
       class = "no_pairs"
     )
   }
-  ids <- as.character(x$annotators)
+  ids <- as.character(if (is_annotation_counts(x)) x$annotators$annotator else x$annotators)
   w <- corpus_chance_disagreement(x)
   pairs <- pair_table(ids, sums, w, min_items)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
@@ -84,11 +84,15 @@ annotator_agreement <- function(x, min_items = 10, ...) {
 
 # C++ pair sums on any annotations object (every value from the estimator
 # kernel, undefined ones NA).
-annotation_pair_sums <- function(x) pair_sums_cpp(annotation_view(x))
+annotation_pair_sums <- function(x) {
+  if (is_annotation_counts(x)) return(counts_pair_sums(x))
+  pair_sums_cpp(annotation_view(x))
+}
 
 # 1 - A_e of the pooled-marginal baseline on the whole corpus, on the Hamming
 # scale of the pair agreements (for single-label designs too).
 corpus_chance_disagreement <- function(x) {
+  if (is_annotation_counts(x)) return(counts_chance_disagreement(x))
   tally <- label_tally(x)
   check_estimable(x, tally)
   mla_estimates(tally)$corpus$w[1]
@@ -134,6 +138,7 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 # Items each annotator shares with at least one other annotator (records
 # with decisions on items that have two or more of them).
 shared_items_per_annotator <- function(x) {
+  if (is_annotation_counts(x)) return(counts_shared_items(x))
   rec_item <- record_item(x)
   has <- rowSums(!is.na(record_values(x))) > 0
   on_shared <- has & x$item_annotators[rec_item] >= 2L
