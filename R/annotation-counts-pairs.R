@@ -89,6 +89,8 @@ counts_pair_sums <- function(x, call = rlang::caller_env()) {
     v
   }
   ann <- pt$annotators[match(ids, pt$annotators$annotator), ]
+  ann$n_positives[is.na(ann$n_positives)] <- 0  # annotators without decisions
+  ann$n_decisions[is.na(ann$n_decisions)] <- 0
   counts_pair_reduce_cpp(as.integer(a - 1L), as.integer(b - 1L), pt$pairs$n_items,
                          mat("n_both"), mat("n_disagree"), mat("n_either"), mat("sum_positive"), k,
                          ann$n_positives, ann$n_decisions, x$annotators$n_records)
@@ -97,10 +99,15 @@ counts_pair_sums <- function(x, call = rlang::caller_env()) {
 counts_shared_items <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
   ann <- pt$annotators
-  as.integer(ann$n_shared_items[match(as.character(x$annotators$annotator), ann$annotator)])
+  shared <- ann$n_shared_items[match(as.character(x$annotators$annotator), ann$annotator)]
+  as.integer(ifelse(is.na(shared), 0, shared))
 }
 
 counts_pairs_or_abort <- function(x, call) {
+  # a database summary runs the pair queries on its table when asked
+  if (is.null(x$annotator_pairs) && !is.null(x$pair_source)) {
+    return(db_pair_tables(x$pair_source, x$labels, call = call))
+  }
   if (is.null(x$annotator_pairs)) {
     abort_needs_records("annotator agreement (the summary has no annotator-pair tables)",
                         call = call)

@@ -160,9 +160,11 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 # and annotator tables with normalised (double) counts.
 # sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
 # design with partial records, or NULL; annotator_pairs: the pair tables
-# (annotation-counts-pairs.R) or NULL.
+# (annotation-counts-pairs.R) or NULL; pair_source: for a database summary,
+# the query that computes them when asked (annotations-db-pairs.R).
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
-                                  source = "tables", sets = NULL, annotator_pairs = NULL) {
+                                  source = "tables", sets = NULL, annotator_pairs = NULL,
+                                  pair_source = NULL) {
   design <- fast_tibble(
     n_records = as.double(design$n_records),
     n_stored = as.double(design$n_stored),
@@ -193,7 +195,8 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       source = source,
       sets = if (is.null(sets$partial)) sets,
       sets_partial = sets$partial,
-      annotator_pairs = annotator_pairs
+      annotator_pairs = annotator_pairs,
+      pair_source = pair_source
     ),
     class = "annotation_counts"
   )

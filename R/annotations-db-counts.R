@@ -10,7 +10,7 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 db_decision_counts <- function(d, universe, sets = NULL) {
   q <- db_decision_queries(d)
   counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
-                 dplyr::collect(q$annotators), universe, sets)
+                 dplyr::collect(q$annotators), universe, sets, db_pair_source(d, selected = FALSE))
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
@@ -76,7 +76,7 @@ db_selected_counts <- function(d, universe, sets = NULL) {
   grid$sum_dis <- ifelse(is.na(hit), 0, normalise_count(positives$sum_dis)[hit])
   design <- data.frame(n_records = hist$m, n_stored = hist$m, pairable = hist$m >= 2,
                        n_items = hist$n_items)
-  counts_from_db(grid, design, annotators, universe, sets)
+  counts_from_db(grid, design, annotators, universe, sets, db_pair_source(d, selected = TRUE))
 }
 
 db_selected_queries <- function(d) {
@@ -93,7 +93,8 @@ db_selected_queries <- function(d) {
        annotators = db_count_by(records, annotator, name = "n_records"))
 }
 
-counts_from_db <- function(label_rows, design, annotators, universe, sets = NULL) {
+counts_from_db <- function(label_rows, design, annotators, universe, sets = NULL,
+                           pair_source = NULL) {
   label_rows <- as.data.frame(label_rows)
   for (col in c("m", "n_items", "sum_x", "sum_dis")) {
     label_rows[[col]] <- normalise_count(label_rows[[col]])
@@ -111,7 +112,8 @@ counts_from_db <- function(label_rows, design, annotators, universe, sets = NULL
     design = design,
     annotators = annotators,
     source = "database",
-    sets = sets
+    sets = sets,
+    pair_source = pair_source
   )
 }
 

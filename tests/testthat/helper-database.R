@@ -50,6 +50,7 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12) {
   expect_equal(suppressWarnings(krippendorff_alpha(s, "hamming")),
                suppressWarnings(krippendorff_alpha(a, "hamming")), tolerance = tolerance)
   expect_same_set_alpha(s, a, tolerance)
+  expect_same_annotator_agreement(s, a, tolerance)
   ref <- as_annotation_counts(a)
   expect_equal(tidy(s, "labels"), tidy(ref, "labels"))
   expect_equal(tidy(s, "design"), tidy(ref, "design"))
@@ -74,4 +75,15 @@ expect_same_set_alpha <- function(s, a, tolerance = 1e-12) {
   ref_sets <- tidy(ref, "sets")
   expect_equal(sets[order(sets$labels), ], ref_sets[order(ref_sets$labels), ], ignore_attr = TRUE)
   expect_equal(tidy(s, "set_pairs"), tidy(ref, "set_pairs"))
+}
+
+# annotator_agreement() of the summary equals the in-memory one.
+expect_same_annotator_agreement <- function(s, a, tolerance = 1e-12) {
+  run <- function(x) tryCatch(annotator_agreement(x, min_items = 2),
+                              mlagreement_error = function(e) class(e)[1])
+  got <- run(s)
+  want <- run(a)
+  if (is.character(want)) return(expect_equal(got, want))
+  expect_equal(tidy(got, "pairs"), tidy(want, "pairs"), tolerance = tolerance)
+  expect_equal(tidy(got, "annotators"), tidy(want, "annotators"), tolerance = tolerance)
 }
