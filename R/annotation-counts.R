@@ -161,10 +161,12 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 # sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
 # design with partial records, or NULL; annotator_pairs: the pair tables
 # (annotation-counts-pairs.R) or NULL; pair_source: for a database summary,
-# the query that computes them when asked (annotations-db-pairs.R).
+# the query that computes them (and the item tables) when asked
+# (annotations-db-pairs.R); item_cells: the per-item tables of the item
+# bootstrap (annotation-counts-boot.R) or NULL.
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
                                   source = "tables", sets = NULL, annotator_pairs = NULL,
-                                  pair_source = NULL) {
+                                  pair_source = NULL, item_cells = NULL) {
   design <- fast_tibble(
     n_records = as.double(design$n_records),
     n_stored = as.double(design$n_stored),
@@ -196,7 +198,8 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       sets = if (is.null(sets$partial)) sets,
       sets_partial = sets$partial,
       annotator_pairs = annotator_pairs,
-      pair_source = pair_source
+      pair_source = pair_source,
+      item_cells = item_cells
     ),
     class = "annotation_counts"
   )
@@ -224,7 +227,8 @@ as_annotation_counts <- function(x) {
     single_label = is_single_label(x),
     source = "memory",
     sets = counts_sets_memory(x),
-    annotator_pairs = counts_pairs_memory(x)
+    annotator_pairs = counts_pairs_memory(x),
+    item_cells = counts_item_cells_memory(x)
   )
 }
 

@@ -97,7 +97,9 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
-  if (is_annotation_counts(fit$annotations)) abort_needs_records("the bootstrap", arg = "fit")
+  if (is_annotation_counts(fit$annotations)) {  # R/annotation-counts-boot.R
+    return(counts_mla_boot(fit, R, resample, cluster, strata, threads))
+  }
   R <- check_whole(R, min = 2, class = "replicates")
   resample <- check_choice(resample, c("items", "annotators", "both"))
   threads <- check_threads(threads)
