@@ -51,7 +51,7 @@ item_cell_matrix <- function(v, cols) {
 # labels (raw when every m fits a byte).
 counts_item_cells <- function(s, call = rlang::caller_env()) {
   if (!is.null(s$item_cells)) return(s$item_cells)
-  if (!is.null(s$pair_source)) return(db_item_cells(s$pair_source, s, call = call))
+  if (!is.null(s$db_source)) return(db_item_cells(s$db_source, s, call = call))
   abort_needs_records("the bootstrap (the summary has no per-item tables)", arg = "fit", call = call)
 }
 

@@ -105,8 +105,8 @@ counts_shared_items <- function(x, call = rlang::caller_env()) {
 
 counts_pairs_or_abort <- function(x, call) {
   # a database summary runs the pair queries on its table when asked
-  if (is.null(x$annotator_pairs) && !is.null(x$pair_source)) {
-    return(db_pair_tables(x$pair_source, x$labels, call = call))
+  if (is.null(x$annotator_pairs) && !is.null(x$db_source)) {
+    return(db_pair_tables(x$db_source, x$labels, call = call))
   }
   if (is.null(x$annotator_pairs)) {
     abort_needs_records("annotator agreement (the summary has no annotator-pair tables)",

@@ -122,6 +122,12 @@ counts_alpha_set_rows <- function(a, specs, threads, call = rlang::caller_env())
 }
 
 counts_sets_or_abort <- function(a, what, call) {
+  if (is.null(a$sets) && is.null(a$sets_partial) && !is.null(a$db_source)) {
+    # a database summary runs the set queries when asked
+    s <- db_sets(a$db_source, a$labels, call = call)
+    a$sets <- if (is.null(s$partial)) s
+    a$sets_partial <- s$partial
+  }
   if (!is.null(a$sets_partial)) {
     p <- a$sets_partial
     mla_abort(

@@ -160,13 +160,13 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 # and annotator tables with normalised (double) counts.
 # sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
 # design with partial records, or NULL; annotator_pairs: the pair tables
-# (annotation-counts-pairs.R) or NULL; pair_source: for a database summary,
-# the query that computes them (and the item tables) when asked
+# (annotation-counts-pairs.R) or NULL; db_source: for a database summary,
+# the query that computes them, the set and the item tables when asked
 # (annotations-db-pairs.R); item_cells: the per-item tables of the item
 # bootstrap (annotation-counts-boot.R) or NULL.
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
                                   source = "tables", sets = NULL, annotator_pairs = NULL,
-                                  pair_source = NULL, item_cells = NULL) {
+                                  db_source = NULL, item_cells = NULL) {
   design <- fast_tibble(
     n_records = as.double(design$n_records),
     n_stored = as.double(design$n_stored),
@@ -198,7 +198,7 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       sets = if (is.null(sets$partial)) sets,
       sets_partial = sets$partial,
       annotator_pairs = annotator_pairs,
-      pair_source = pair_source,
+      db_source = db_source,
       item_cells = item_cells
     ),
     class = "annotation_counts"

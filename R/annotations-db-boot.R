@@ -8,11 +8,7 @@ db_item_cells <- function(src, s, call = rlang::caller_env()) {
   d <- src$query
   src$item_cells <- tryCatch(
     if (src$selected) db_selected_item_cells(d, s$labels) else db_decision_item_cells(d, s$labels),
-    error = function(e) {
-      mla_abort(c("The per-item tables could not be computed in the database.",
-                  "i" = "The summary runs them on its table when asked; is the connection still open?"),
-                parent = e, class = "db_query", call = call)
-    }
+    error = function(e) abort_db_query("per-item", e, call)
   )
   src$item_cells
 }

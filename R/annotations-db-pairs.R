@@ -1,29 +1,45 @@
 # The annotator-pair tables of a database summary (annotation-counts-pairs.R)
 # in SQL: self-joins on item. They return one row per ordered pair of
 # annotators and label, so they run when annotator_agreement() asks for them
-# (the summary keeps the validated lazy query), not in annotations_long().
+# (the summary keeps the validated lazy query, db_source()), not in
+# annotations_long(); so do the set tables and the per-item tables.
 # Pairs are ordered (a <> b) in SQL and folded in R, so no engine's collation
 # decides which annotator comes first.
 
 # d: the validated lazy table (item, annotator, label, value 0/1/NULL, or
 # item, annotator, label for selected labels).
-# An environment, so that the tables are computed once per summary.
-db_pair_source <- function(d, selected) {
+# An environment, so that each table is computed once per summary. seen:
+# the labels as stored (the set codes compare with them).
+db_source <- function(d, selected, seen) {
   src <- new.env(parent = emptyenv())
   src$query <- d
   src$selected <- selected
+  src$seen <- seen
   src
+}
+
+# The set tables (annotations-db-sets.R), once.
+db_sets <- function(src, universe, call = rlang::caller_env()) {
+  if (!is.null(src$sets)) return(src$sets)
+  src$sets <- tryCatch(
+    if (src$selected) db_selected_sets(src$query, universe, src$seen)
+    else db_decision_sets(src$query, universe, src$seen),
+    error = function(e) abort_db_query("set", e, call)
+  )
+  src$sets
+}
+
+abort_db_query <- function(what, e, call) {
+  mla_abort(c("The {what} tables could not be computed in the database.",
+              "i" = "The summary runs them on its table when asked; is the connection still open?"),
+            parent = e, class = "db_query", call = call)
 }
 
 db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
   if (!is.null(src$tables)) return(src$tables)
   src$tables <- tryCatch(
     if (src$selected) db_selected_pairs(src$query, universe) else db_decision_pairs(src$query),
-    error = function(e) {
-      mla_abort(c("The annotator-pair tables could not be computed in the database.",
-                  "i" = "The summary runs them on its table when asked; is the connection still open?"),
-                parent = e, class = "db_query", call = call)
-    }
+    error = function(e) abort_db_query("annotator-pair", e, call)
   )
 }
 

@@ -36,10 +36,10 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
   seen <- attr(universe, "seen")
   universe <- as.character(universe)
   if (has_value) {
-    db_decision_counts(d, universe, sets = db_decision_sets(d, universe, seen))
+    db_decision_counts(d, universe, seen)
   } else {
     db_check_selected_shape(d, universe, proto, names(cols), call)
-    db_selected_counts(d, universe, sets = db_selected_sets(d, universe, seen))
+    db_selected_counts(d, universe, seen)
   }
 }
 
@@ -60,7 +60,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
     dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
   })
   long <- Reduce(dplyr::union_all, parts)
-  db_decision_counts(long, label_cols, sets = db_decision_sets(long, label_cols, label_cols))
+  db_decision_counts(long, label_cols, label_cols)
 }
 
 # A zero-row local copy of the table: its column names and R types.
