@@ -8,10 +8,11 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions (one row per item, annotator, label with a 0/1/NULL value).
 # seen: the labels as stored (for the set tables, computed when asked).
-db_decision_counts <- function(d, universe, seen = universe) {
+db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE) {
   q <- db_decision_queries(d)
   counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
-                 dplyr::collect(q$annotators), universe, db_source(d, selected = FALSE, seen))
+                 dplyr::collect(q$annotators), universe, db_source(d, selected = FALSE, seen),
+                 single_label = single_label)
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
@@ -94,7 +95,8 @@ db_selected_queries <- function(d) {
        annotators = db_count_by(records, annotator, name = "n_records"))
 }
 
-counts_from_db <- function(label_rows, design, annotators, universe, db_source = NULL) {
+counts_from_db <- function(label_rows, design, annotators, universe, db_source = NULL,
+                           single_label = FALSE) {
   label_rows <- as.data.frame(label_rows)
   for (col in c("m", "n_items", "sum_x", "sum_dis")) {
     label_rows[[col]] <- normalise_count(label_rows[[col]])
@@ -112,7 +114,8 @@ counts_from_db <- function(label_rows, design, annotators, universe, db_source =
     design = design,
     annotators = annotators,
     source = "database",
-    db_source = db_source
+    db_source = db_source,
+    single_label = single_label
   )
 }
 

@@ -187,3 +187,34 @@ for (engine in names(engines)) {
                  conditionMessage(tryCatch(krippendorff_alpha(a_part, "jaccard"), error = identity)))
   })
 }
+
+test_that("single-label categories in a database table (issue 18)", {
+  con <- local_sqlite_connection()
+  withr::local_seed(18)
+  df <- expand.grid(item = 1:30, annotator = paste0("a", 1:4), stringsAsFactors = FALSE)
+  df$label <- sample(c("neg", "neu", "pos", NA), nrow(df), replace = TRUE, prob = c(.4, .3, .2, .1))
+  a <- annotations_long(df, item, annotator, label, single_label = TRUE)
+  s <- annotations_long(db_table(con, df), item, annotator, label, single_label = TRUE)
+  expect_true(is_single_label(s))
+  expect_same_estimates(s, a)
+  dec <- do.call(rbind, lapply(c("neg", "neu", "pos"), function(l) {
+    data.frame(df[c("item", "annotator")], label = l,
+               value = ifelse(is.na(df$label), NA, as.integer(df$label == l)))
+  }))
+  s2 <- annotations_long(db_table(con, dec), item, annotator, label, value, single_label = TRUE)
+  expect_same_estimates(s2, annotations_long(dec, item, annotator, label, value, single_label = TRUE))
+  bad <- dec
+  bad$value[bad$item == 3 & bad$annotator == "a2"] <- 1L
+  expect_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
+               class = "mlagreement_error_single_label")
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value,
+                                       single_label = TRUE))
+  # two categories for one record: a repeated (item, annotator) pair, as in memory
+  two <- df
+  two$label[1] <- "neg"  # item 1, annotator a1
+  two <- rbind(two, data.frame(item = 1, annotator = "a1", label = "pos"))
+  expect_error(annotations_long(two, item, annotator, label, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+  expect_error(annotations_long(db_table(con, two), item, annotator, label, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+})
