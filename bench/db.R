@@ -85,6 +85,7 @@ run_engine <- function(con, name, postgres) {
       db_peak_mb = round(db$peak_mb, 1), db_sets_s = sets$time, sets_rows = rows_sets,
       sets_peak_mb = round(sets$peak_mb, 1), collect_in_memory_s = mem$time,
       collect_peak_mb = round(mem$peak_mb, 1))
+    print(out[[length(out)]], row.names = FALSE)  # as each size finishes
     rm(local, a, mem)
     DBI::dbExecute(con, "DROP TABLE mla_bench")
   }
