@@ -61,6 +61,22 @@ label_substitution_cpp <- function(values, n_labels, item, n_items) {
     .Call(`_mlagreement_label_substitution_cpp`, values, n_labels, item, n_items)
 }
 
+counts_pair_tables_cpp <- function(view) {
+    .Call(`_mlagreement_counts_pair_tables_cpp`, view)
+}
+
+counts_pair_reduce_cpp <- function(a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items) {
+    .Call(`_mlagreement_counts_pair_reduce_cpp`, a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items)
+}
+
+counts_set_tables_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_counts_set_tables_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+}
+
+counts_set_alpha_cpp <- function(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads) {
+    .Call(`_mlagreement_counts_set_alpha_cpp`, sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads)
+}
+
 count_decisions_cpp <- function(view, max_m, keep_counts, threads) {
     .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads)
 }

@@ -100,7 +100,10 @@ design_counts_summary <- function(x) {
 #'
 #' @param x An `annotation_counts` object.
 #' @param table `"labels"` (per-label tables by number of decisions),
-#'   `"design"` (items by records) or `"annotators"`.
+#'   `"design"` (items by records), `"annotators"`, `"sets"` (distinct label
+#'   sets of the pairable set records), `"set_pairs"` (ordered pairs of
+#'   set records within items), `"annotator_pairs"` or `"pair_labels"` (the
+#'   annotator-pair tables of [annotator_agreement()]).
 #' @param ... Must be empty.
 #' @return A tibble.
 #' @export
@@ -109,13 +112,19 @@ design_counts_summary <- function(x) {
 #' tidy(s, "labels")
 #' tidy(s, "design")
 #' @method tidy annotation_counts
-tidy.annotation_counts <- function(x, table = c("labels", "design", "annotators"), ...) {
+tidy.annotation_counts <- function(x, table = c("labels", "design", "annotators", "sets", "set_pairs",
+                                                "annotator_pairs", "pair_labels"), ...) {
   check_dots_empty0(...)
-  table <- check_choice(table, c("labels", "design", "annotators"))
+  table <- check_choice(table, c("labels", "design", "annotators", "sets", "set_pairs",
+                                 "annotator_pairs", "pair_labels"))
   switch(table,
     labels = counts_label_table(x),
     design = x$design,
-    annotators = x$annotators
+    annotators = counts_annotator_table(x),
+    sets = counts_sets_table(x),
+    set_pairs = counts_sets_or_abort(x, "The set tables", rlang::current_env())$pairs,
+    annotator_pairs = counts_pairs_or_abort(x, rlang::current_env())$pairs,
+    pair_labels = counts_pairs_or_abort(x, rlang::current_env())$labels
   )
 }
 

@@ -33,6 +33,28 @@
 #'   `n_records`). Items without any decision have `n_records = 0`.
 #' * `annotators`: one row per annotator, columns `annotator` and
 #'   `n_records` (records with at least one decision).
+#' * `sets` (optional, for Jaccard and MASI alpha): the distinct label sets
+#'   of the pairable set records (records with a decision on every label, in
+#'   items with two or more of them), columns `labels` (the selected labels:
+#'   a list column of character vectors, or text joined by `"|"`, `""` for
+#'   the empty set) and `n_values` (records with that set).
+#' * `set_pairs` (with `sets`): the ordered pairs of those records within
+#'   items, columns `m` (the item's set records), `size_a`, `size_b` (the two
+#'   set sizes), `n_shared` (labels in both) and `n_pairs` (ordered pairs of
+#'   records with these values; each item gives \eqn{m (m - 1)}).
+#' * `annotator_pairs` (optional, for [annotator_agreement()]): one row per
+#'   pair of annotators with decisions on a common item, columns
+#'   `annotator1`, `annotator2` and `n_items` (those items).
+#' * `pair_labels` (with `annotator_pairs`): per pair and label, over the
+#'   pair's common items, columns `annotator1`, `annotator2`, `label`,
+#'   `n_both` (items both decided the label on), `n_disagree` (of those, items
+#'   they disagree on), `n_either` (items at least one decided it on) and
+#'   `sum_positive` (\eqn{x_a + x_b} over the items both decided, plus twice
+#'   the positive of the one who decided on the others). Rows with
+#'   `n_either = 0` may be left out. The `annotators` table then adds
+#'   `n_positives`, `n_decisions` (the annotator's positive and all
+#'   decisions) and `n_shared_items` (records with decisions on items with
+#'   two or more such records).
 #'
 #' In SQL, with a table `d(item, annotator, label, value)`:
 #' ```
@@ -44,11 +66,37 @@
 #' WHERE m > 0 GROUP BY label, m
 #' ```
 #'
+#' The set tables in SQL, with `r(item, annotator, size, code)` the complete
+#' records (`code` identifies the set: the engine's `annotations_long()`
+#' sums powers of two per block of 30 labels) and `p(item, annotator, label)`
+#' their selected labels:
+#' ```
+#' -- sets: distinct sets of the items with m >= 2 complete records
+#' SELECT code, MAX(size) AS size, COUNT(*) AS n_values FROM r
+#' WHERE item IN (SELECT item FROM r GROUP BY item HAVING COUNT(*) >= 2)
+#' GROUP BY code
+#' -- set_pairs: ordered pairs within items, by (m, sizes, shared labels)
+#' SELECT m, a.size AS size_a, b.size AS size_b,
+#'        COALESCE(s.n_shared, 0) AS n_shared, COUNT(*) AS n_pairs
+#' FROM r a JOIN r b ON a.item = b.item AND a.annotator <> b.annotator
+#' JOIN (SELECT item, COUNT(*) AS m FROM r GROUP BY item) i ON i.item = a.item
+#' LEFT JOIN (SELECT p1.item, p1.annotator AS a1, p2.annotator AS a2,
+#'                   COUNT(*) AS n_shared
+#'            FROM p p1 JOIN p p2 ON p1.item = p2.item AND p1.label = p2.label
+#'             AND p1.annotator <> p2.annotator
+#'            GROUP BY p1.item, p1.annotator, p2.annotator) s
+#'   ON s.item = a.item AND s.a1 = a.annotator AND s.a2 = b.annotator
+#' WHERE m >= 2 GROUP BY m, a.size, b.size, COALESCE(s.n_shared, 0)
+#' ```
+#'
 #' @section What needs the records:
-#' Item-level rows (`tidy(fit, level = "item")`), the set distances (Jaccard,
-#' MASI), [annotator_agreement()], [agreement_measures()] and [mla_boot()]
-#' need per-item or per-record data, which the summary does not hold: they
-#' stop with an error of class `mlagreement_error_needs_records`.
+#' Item-level rows (`tidy(fit, level = "item")`), custom and single-label
+#' distances, [annotator_agreement()], [agreement_measures()] and
+#' [mla_boot()] need per-item or per-record data, which the summary does not
+#' hold: they stop with an error of class `mlagreement_error_needs_records`.
+#' Jaccard and MASI alpha need the set tables; a design with records that
+#' decide some labels but not others has none (the same error as on the
+#' records, class `mlagreement_error_partial_record`).
 #'
 #' @param labels A data frame of per-label tables (see the section below).
 #' @param design A data frame, the design histogram.
@@ -59,6 +107,12 @@
 #' @param single_label `TRUE` for a single-label design (every record selects
 #'   exactly one category): [mla()] then reports Fleiss' kappa, AC1 and
 #'   Brennan-Prediger.
+#' @param sets,set_pairs Optional data frames, the set tables (see the
+#'   section below); without them Jaccard and MASI alpha need the records.
+#' @param annotator_pairs,pair_labels Optional data frames, the annotator-pair
+#'   tables (see the section below; `annotators` then needs the columns
+#'   `n_positives`, `n_decisions` and `n_shared_items`); without them
+#'   [annotator_agreement()] needs the records.
 #' @return An object of class `annotation_counts`.
 #' @family annotation constructors
 #' @export
@@ -73,7 +127,8 @@
 #'                         universe = s$labels)
 #' tidy(mla(s2))
 annotation_counts <- function(labels, design, annotators, universe = NULL,
-                              single_label = FALSE) {
+                              single_label = FALSE, sets = NULL, set_pairs = NULL,
+                              annotator_pairs = NULL, pair_labels = NULL) {
   check_data_frame(labels)
   check_data_frame(design)
   check_data_frame(annotators)
@@ -95,14 +150,23 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
     universe = universe,
     design = design,
     annotators = annotators,
-    single_label = single_label
+    single_label = single_label,
+    sets = counts_sets_from_tables(sets, set_pairs, universe),
+    annotator_pairs = counts_pairs_from_tables(annotator_pairs, pair_labels, annotators)
   )
 }
 
 # The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
 # and annotator tables with normalised (double) counts.
+# sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
+# design with partial records, or NULL; annotator_pairs: the pair tables
+# (annotation-counts-pairs.R) or NULL; db_source: for a database summary,
+# the query that computes them, the set and the item tables when asked
+# (annotations-db-pairs.R); item_cells: the per-item tables of the item
+# bootstrap (annotation-counts-boot.R) or NULL.
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
-                                  source = "tables") {
+                                  source = "tables", sets = NULL, annotator_pairs = NULL,
+                                  db_source = NULL, item_cells = NULL) {
   design <- fast_tibble(
     n_records = as.double(design$n_records),
     n_stored = as.double(design$n_stored),
@@ -130,7 +194,12 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       n_decisions = sum(m * tally$cnt),
       annotator_records = annotators$n_records,
       single_label = if (single_label) TRUE else NULL,
-      source = source
+      source = source,
+      sets = if (is.null(sets$partial)) sets,
+      sets_partial = sets$partial,
+      annotator_pairs = annotator_pairs,
+      db_source = db_source,
+      item_cells = item_cells
     ),
     class = "annotation_counts"
   )
@@ -156,7 +225,10 @@ as_annotation_counts <- function(x) {
     annotators = data.frame(annotator = as.character(x$annotators),
                             n_records = x$annotator_records),
     single_label = is_single_label(x),
-    source = "memory"
+    source = "memory",
+    sets = counts_sets_memory(x),
+    annotator_pairs = counts_pairs_memory(x),
+    item_cells = counts_item_cells_memory(x)
   )
 }
 

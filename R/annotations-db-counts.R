@@ -7,10 +7,12 @@
 sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions (one row per item, annotator, label with a 0/1/NULL value).
-db_decision_counts <- function(d, universe) {
+# seen: the labels as stored (for the set tables, computed when asked).
+db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE) {
   q <- db_decision_queries(d)
   counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
-                 dplyr::collect(q$annotators), universe)
+                 dplyr::collect(q$annotators), universe, db_source(d, selected = FALSE, seen),
+                 single_label = single_label)
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
@@ -60,7 +62,7 @@ db_decision_queries <- function(d) {
 # Selected labels (one row per selected label; label NULL: annotated, nothing
 # selected). Every record decides every label, so m is the item's number of
 # records, for all labels.
-db_selected_counts <- function(d, universe) {
+db_selected_counts <- function(d, universe, seen = universe) {
   q <- db_selected_queries(d)
   positives <- dplyr::collect(q$labels)
   hist <- dplyr::collect(q$design)
@@ -76,7 +78,7 @@ db_selected_counts <- function(d, universe) {
   grid$sum_dis <- ifelse(is.na(hit), 0, normalise_count(positives$sum_dis)[hit])
   design <- data.frame(n_records = hist$m, n_stored = hist$m, pairable = hist$m >= 2,
                        n_items = hist$n_items)
-  counts_from_db(grid, design, annotators, universe)
+  counts_from_db(grid, design, annotators, universe, db_source(d, selected = TRUE, seen))
 }
 
 db_selected_queries <- function(d) {
@@ -93,7 +95,8 @@ db_selected_queries <- function(d) {
        annotators = db_count_by(records, annotator, name = "n_records"))
 }
 
-counts_from_db <- function(label_rows, design, annotators, universe) {
+counts_from_db <- function(label_rows, design, annotators, universe, db_source = NULL,
+                           single_label = FALSE) {
   label_rows <- as.data.frame(label_rows)
   for (col in c("m", "n_items", "sum_x", "sum_dis")) {
     label_rows[[col]] <- normalise_count(label_rows[[col]])
@@ -110,7 +113,9 @@ counts_from_db <- function(label_rows, design, annotators, universe) {
     universe = universe,
     design = design,
     annotators = annotators,
-    source = "database"
+    source = "database",
+    db_source = db_source,
+    single_label = single_label
   )
 }
 

@@ -19,25 +19,29 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
   has_value <- !rlang::quo_is_null(value)
   if (has_value) cols <- c(cols, value = lazy_column(value, proto, "value", call))
   check_bool(single_label, call = call)
-  if (single_label) {
-    mla_abort(c("{.arg single_label} must be {.code FALSE} for a database table.",
-                "i" = "Collect the table and call {.fn annotations_long} on the data frame."),
-              class = "db_unsupported", call = call)
-  }
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols))
   if (has_value) d <- db_binary_value(d, "value", proto[[cols[["value"]]]], call)
   db_check_rows(d, has_value, call)
-  universe <- db_label_universe(d, labels, has_value, call)
+  universe <- db_label_universe(d, labels, has_value || single_label, call)
   if (has_value) {
     db_check_values(d, "value", c("item", "annotator", "label"), "value", call)
   }
-  db_check_duplicates(d, c("item", "annotator", "label"), if (has_value) "decision" else "row", call)
+  # single-label categories: one row per record (the record is the key)
+  keys <- c("item", "annotator", if (has_value || !single_label) "label")
+  db_check_duplicates(d, keys, if (has_value) "decision" else "row", call)
+  seen <- attr(universe, "seen")
+  universe <- as.character(universe)
+  if (single_label) {
+    if (!has_value) d <- db_one_hot(d, universe, seen)  # a NULL category: no decision
+    db_check_single_label(d, length(universe), call)
+    return(db_decision_counts(d, universe, universe, single_label = TRUE))
+  }
   if (has_value) {
-    db_decision_counts(d, universe)
+    db_decision_counts(d, universe, seen)
   } else {
     db_check_selected_shape(d, universe, proto, names(cols), call)
-    db_selected_counts(d, universe)
+    db_selected_counts(d, universe, seen)
   }
 }
 
@@ -58,7 +62,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
     dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
   })
   long <- Reduce(dplyr::union_all, parts)
-  db_decision_counts(long, label_cols)
+  db_decision_counts(long, label_cols, label_cols)
 }
 
 # A zero-row local copy of the table: its column names and R types.
@@ -185,7 +189,7 @@ db_label_universe <- function(d, labels, has_value, call) {
       class = "unknown_label", call = call
     )
   }
-  universe
+  structure(universe, seen = seen)  # the labels as stored, for the set codes
 }
 
 # Values other than 0, 1 and NULL: counted, and the first one named.
@@ -225,6 +229,43 @@ db_check_duplicates <- function(d, keys, what, call) {
 
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
 db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
+
+# Single-label categories as decisions: one SELECT per category (as the
+# wide form), value 1 for the record's category, NULL when it has none.
+db_one_hot <- function(d, universe, seen) {
+  seen <- seen[!is.na(seen)]
+  parts <- lapply(seq_along(universe), function(j) {
+    stored <- seen[match(universe[j], as.character(seen))]
+    if (is.na(stored)) stored <- universe[j]
+    # value before label: transmute() would compare the new label column
+    dplyr::transmute(d, item, annotator,
+                     value = ifelse(is.na(label), NA_integer_, ifelse(label == !!stored, 1L, 0L)),
+                     label = !!universe[j])
+  })
+  Reduce(dplyr::union_all, parts)
+}
+
+# Every record with a decision selects exactly one category (as
+# check_single_label_records() in memory), first offender by item, annotator.
+db_check_single_label <- function(d, k, call) {
+  recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
+                           n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
+                           n_pos = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE), .groups = "drop")
+  bad <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k | n_pos != 1L)
+  first <- collect_rows(dplyr::arrange(bad, item, annotator), 1L)
+  if (nrow(first) == 0) return(invisible())
+  what <- if (normalise_count(first$n_dec) < k) {
+    "has a missing decision on some categories"
+  } else {
+    paste0("selects ", normalise_count(first$n_pos), " categories")
+  }
+  mla_abort(
+    c("Every record of a single-label design must select exactly one category.",
+      "x" = "{db_count(bad)} record{?s} do{?es/} not; item {.val {as.character(first$item)}}, annotator {.val {as.character(first$annotator)}} {what}.",
+      "i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
+    class = "single_label", call = call
+  )
+}
 
 # Columns and dbplyr's n() in the dplyr verbs of this file and
 # annotations-db-counts.R (tidy evaluation, not R variables).

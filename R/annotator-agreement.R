@@ -77,12 +77,14 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
   check_bool(pairs)
-  x <- as_annotations(x)
-  if (pairs) {
-    size <- pair_design_size(x)
-    check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
-                      "The pair table of {.fn annotator_agreement}",
-                      "Use {.code pairs = FALSE} for the per-annotator rows only.")
+  x <- if (is_annotation_counts(x)) x else as_annotations(x)  # R/annotation-counts-pairs.R
+  if (pairs || is_annotation_counts(x)) {
+    if (!is_annotation_counts(x)) {  # a summary's pair table is already in memory
+      size <- pair_design_size(x)
+      check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
+                        "The pair table of {.fn annotator_agreement}",
+                        "Use {.code pairs = FALSE} for the per-annotator rows only.")
+    }
     sums <- annotation_pair_sums(x)
   } else {
     sums <- annotator_sums_linear(x)
@@ -94,12 +96,16 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
       class = "no_pairs"
     )
   }
-  ids <- id_text(x$annotators)
+  ids <- id_text(if (is_annotation_counts(x)) x$annotators$annotator else x$annotators)
   w <- corpus_chance_disagreement(x)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
-  if (!pairs) annotators$n_partners <- NA_integer_
+  pair_rows <- pair_table(ids, sums, w, min_items)
+  if (!pairs) {  # (a summary brings its pair table anyway: not shown either)
+    annotators$n_partners <- NA_integer_
+    pair_rows <- pair_rows[0, ]
+  }
   structure(
-    list(pairs = pair_table(ids, sums, w, min_items), annotators = annotators, labels = x$labels,
+    list(pairs = pair_rows, annotators = annotators, labels = x$labels,
          n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs),
     class = "mla_annotator_agreement"
   )
@@ -108,7 +114,11 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
 # C++ pair sums on any annotations object (every value from the estimator
 # kernel, undefined ones NA).
 annotation_pair_sums <- function(x, call = rlang::caller_env()) {
-  sums <- pair_sums_checked(annotation_view(x), call = call)
+  sums <- if (is_annotation_counts(x)) {
+    counts_pair_sums(x)
+  } else {
+    pair_sums_checked(annotation_view(x), call = call)
+  }
   sums$has_pair <- length(sums$a) > 0L
   sums
 }
@@ -185,6 +195,7 @@ annotator_sums_linear <- function(x) {
 # 1 - A_e of the pooled-marginal baseline on the whole corpus, on the Hamming
 # scale of the pair agreements (for single-label designs too).
 corpus_chance_disagreement <- function(x) {
+  if (is_annotation_counts(x)) return(counts_chance_disagreement(x))
   tally <- label_tally(x)
   check_estimable(x, tally)
   mla_estimates(tally)$corpus$w[1]
@@ -230,6 +241,7 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 # Items each annotator shares with at least one other annotator (records
 # with decisions on items that have two or more of them).
 shared_items_per_annotator <- function(x) {
+  if (is_annotation_counts(x)) return(counts_shared_items(x))
   rec_item <- record_item(x)
   has <- rowSums(!is.na(record_values(x))) > 0
   on_shared <- has & x$item_annotators[rec_item] >= 2L

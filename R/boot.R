@@ -101,7 +101,9 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
   abort_structure_boot(fit)  # R/label-structure.R
-  if (is_annotation_counts(fit$annotations)) abort_needs_records("the bootstrap", arg = "fit")
+  if (is_annotation_counts(fit$annotations)) {  # R/annotation-counts-boot.R
+    return(counts_mla_boot(fit, R, resample, cluster, strata, threads))
+  }
   R <- check_whole(R, min = 2, class = "replicates")
   n_stats <- nrow(boot_stat_table(fit))
   check_memory(8 * as.double(R) * n_stats,

@@ -204,15 +204,10 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   check_dots_empty0(...)
   threads <- check_threads(threads)
   a <- if (is_annotation_counts(x)) x else as_annotations(x)
-  if (is_annotation_counts(a)) {
-    # a summary holds the label tables only: Hamming alpha
-    if (!identical(unique(as.character(distance)), "hamming")) {
-      abort_needs_records("distances other than Hamming")
-    }
-  }
   st <- resolve_label_structure(a, label_weights, label_groups, label_tree)  # R/label-structure.R
   if (!is.null(st) && missing(distance)) distance <- "hamming"
   specs <- resolve_distances(distance, a, use_default = missing(distance) && is.null(st))
+  if (is_annotation_counts(a)) check_counts_distances(specs)  # R/annotation-counts-sets.R
   specs <- attach_label_structure(specs, st, R)
   kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
@@ -238,6 +233,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
 alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
+  if (is_annotation_counts(a)) return(counts_alpha_set_rows(a, specs, threads, call = call))
   res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
   check_set_record(a, res, "The Jaccard and MASI distances", call = call)
   check_pairable(res$n_items, call = call)

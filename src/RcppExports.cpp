@@ -212,6 +212,69 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// counts_pair_tables_cpp
+Rcpp::List counts_pair_tables_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_counts_pair_tables_cpp(SEXP viewSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(counts_pair_tables_cpp(view));
+    return rcpp_result_gen;
+END_RCPP
+}
+// counts_pair_reduce_cpp
+Rcpp::List counts_pair_reduce_cpp(const Rcpp::IntegerVector& a, const Rcpp::IntegerVector& b, const Rcpp::NumericVector& n_items, const Rcpp::NumericVector& n2, const Rcpp::NumericVector& dis, const Rcpp::NumericVector& n1, const Rcpp::NumericVector& psum, int k, const Rcpp::NumericVector& ann_positives, const Rcpp::NumericVector& ann_decisions, const Rcpp::NumericVector& ann_items);
+RcppExport SEXP _mlagreement_counts_pair_reduce_cpp(SEXP aSEXP, SEXP bSEXP, SEXP n_itemsSEXP, SEXP n2SEXP, SEXP disSEXP, SEXP n1SEXP, SEXP psumSEXP, SEXP kSEXP, SEXP ann_positivesSEXP, SEXP ann_decisionsSEXP, SEXP ann_itemsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type a(aSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type b(bSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n2(n2SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type dis(disSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n1(n1SEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type psum(psumSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ann_positives(ann_positivesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ann_decisions(ann_decisionsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type ann_items(ann_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(counts_pair_reduce_cpp(a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items));
+    return rcpp_result_gen;
+END_RCPP
+}
+// counts_set_tables_cpp
+Rcpp::List counts_set_tables_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
+RcppExport SEXP _mlagreement_counts_set_tables_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    rcpp_result_gen = Rcpp::wrap(counts_set_tables_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    return rcpp_result_gen;
+END_RCPP
+}
+// counts_set_alpha_cpp
+Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVector& count, int n_labels, const Rcpp::NumericVector& pair_m, const Rcpp::IntegerVector& size_a, const Rcpp::IntegerVector& size_b, const Rcpp::IntegerVector& n_shared, const Rcpp::NumericVector& n_pairs, int threads);
+RcppExport SEXP _mlagreement_counts_set_alpha_cpp(SEXP setsSEXP, SEXP countSEXP, SEXP n_labelsSEXP, SEXP pair_mSEXP, SEXP size_aSEXP, SEXP size_bSEXP, SEXP n_sharedSEXP, SEXP n_pairsSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type sets(setsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type count(countSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type pair_m(pair_mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type size_a(size_aSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type size_b(size_bSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type n_shared(n_sharedSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n_pairs(n_pairsSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(counts_set_alpha_cpp(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // count_decisions_cpp
 Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads);
 RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP viewSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
@@ -476,6 +539,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
+    {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
+    {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
+    {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 6},
+    {"_mlagreement_counts_set_alpha_cpp", (DL_FUNC) &_mlagreement_counts_set_alpha_cpp, 9},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
     {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},

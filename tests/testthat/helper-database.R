@@ -33,7 +33,8 @@ array_wide <- function(arr) {
 }
 
 # Every estimate the summary supports equals the in-memory one.
-expect_same_estimates <- function(s, a, tolerance = 1e-12) {
+# optional: also the set alpha and annotator agreement (when s has the tables).
+expect_same_estimates <- function(s, a, tolerance = 1e-12, optional = TRUE) {
   expect_s3_class(s, "annotation_counts")
   fit_s <- mla(s)
   fit_a <- mla(a)
@@ -46,6 +47,10 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12) {
   expect_equal(fit_s$notes, fit_a$notes)
   expect_equal(suppressWarnings(krippendorff_alpha(s, "hamming")),
                suppressWarnings(krippendorff_alpha(a, "hamming")), tolerance = tolerance)
+  # the optional tables, when the summary has them
+  has_tables <- function(tab) !is.null(s[[tab]]) || !is.null(s$db_source)
+  if (optional && (has_tables("sets") || !is.null(s$sets_partial))) expect_same_set_alpha(s, a, tolerance)
+  if (optional && has_tables("annotator_pairs")) expect_same_annotator_agreement(s, a, tolerance)
   ref <- as_annotation_counts(a)
   expect_equal(tidy(s, "labels"), tidy(ref, "labels"))
   expect_equal(tidy(s, "design"), tidy(ref, "design"))
@@ -56,4 +61,29 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12) {
 database_designs <- function(n, selected = FALSE) {
   shapes <- if (selected) setdiff(property_shapes, "cells") else property_shapes
   lapply(seq_len(n), function(i) random_property_design(shapes[(i - 1) %% length(shapes) + 1]))
+}
+
+# Jaccard and MASI alpha of the summary equal the in-memory ones, or both
+# stop with the same classed error (partial records, no pairable item).
+expect_same_set_alpha <- function(s, a, tolerance = 1e-12) {
+  run <- function(x) tryCatch(suppressWarnings(krippendorff_alpha(x, c("jaccard", "masi"))),
+                              mlagreement_error = function(e) class(e)[1])
+  expect_equal(run(s), run(a), tolerance = tolerance)
+  if (is.character(run(s))) return(invisible())
+  ref <- as_annotation_counts(a)
+  sets <- tidy(s, "sets")
+  ref_sets <- tidy(ref, "sets")
+  expect_equal(sets[order(sets$labels), ], ref_sets[order(ref_sets$labels), ], ignore_attr = TRUE)
+  expect_equal(tidy(s, "set_pairs"), tidy(ref, "set_pairs"))
+}
+
+# annotator_agreement() of the summary equals the in-memory one.
+expect_same_annotator_agreement <- function(s, a, tolerance = 1e-12) {
+  run <- function(x) tryCatch(annotator_agreement(x, min_items = 2),
+                              mlagreement_error = function(e) class(e)[1])
+  got <- run(s)
+  want <- run(a)
+  if (is.character(want)) return(expect_equal(got, want))
+  expect_equal(tidy(got, "pairs"), tidy(want, "pairs"), tolerance = tolerance)
+  expect_equal(tidy(got, "annotators"), tidy(want, "annotators"), tolerance = tolerance)
 }

@@ -1,0 +1,158 @@
+# The set tables of the sufficient-statistics summary (annotation-counts.R):
+# what Jaccard and MASI alpha need, without the records. The distinct label
+# sets of the pairable records (records with a decision on every label, in
+# items with two or more of them) with their counts, for D_e; the ordered
+# pairs of those records within items by (m, |A|, |B|, |A n B|), for D_o.
+# From records (counts_sets_memory(), one owner for in-memory objects), from
+# SQL (annotations-db-sets.R) or from plain tables (annotation_counts()).
+# A design with partial records (some but not all labels decided) has no
+# sets: the summary keeps the first such record, for the in-memory error.
+
+# list(sets = list of 1-based label indices, count, pairs = tibble) or
+# list(partial = list(item, annotator, missing, n_partial)).
+counts_sets_memory <- function(a, call = rlang::caller_env()) {
+  args <- set_core_args(a)
+  res <- counts_set_tables_cpp(args$values, args$n_labels, args$item, args$n_items,
+                               args$annotator, args$n_annotators)
+  check_set_memory(res, args, call = call)
+  if (res$bad_record >= 0) {
+    r <- res$bad_record + 1
+    vals <- record_values(a)
+    return(list(partial = list(
+      item = as.character(a$items[record_item(a)[r]]),
+      annotator = as.character(a$annotators[record_annotator(a)[r]]),
+      missing = a$labels[is.na(vals[r, ])],
+      n_partial = sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
+    )))
+  }
+  new_counts_sets(res$sets, res$count, res$pairs)
+}
+
+new_counts_sets <- function(sets, count, pairs) {
+  pairs <- fast_tibble(m = as.double(pairs$m), size_a = as.double(pairs$size_a),
+                       size_b = as.double(pairs$size_b), n_shared = as.double(pairs$n_shared),
+                       n_pairs = as.double(pairs$n_pairs))
+  pairs <- pairs[pairs$n_pairs > 0, ]
+  pairs <- pairs[order(pairs$m, pairs$size_a, pairs$size_b, pairs$n_shared), ]
+  list(sets = lapply(sets, function(s) sort(as.integer(s))), count = as.double(count),
+       pairs = pairs)
+}
+
+# The set tables of annotation_counts() from plain tables: `sets` (labels as
+# a list column or text joined by "|", n_values) and `set_pairs`.
+counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::caller_env()) {
+  if (is.null(sets) && is.null(set_pairs)) return(NULL)
+  if (is.null(sets) || is.null(set_pairs)) {
+    mla_abort("{.arg sets} and {.arg set_pairs} must be given together.",
+              class = "counts_table", call = call)
+  }
+  check_data_frame(sets, call = call)
+  check_data_frame(set_pairs, call = call)
+  check_table_columns(sets, c("labels", "n_values"), call = call)
+  check_table_columns(set_pairs, c("m", "size_a", "size_b", "n_shared", "n_pairs"), call = call)
+  check_count_column(sets, "n_values", "sets", call = call)
+  for (col in c("m", "size_a", "size_b", "n_shared", "n_pairs")) {
+    check_count_column(set_pairs, col, "set_pairs", call = call)
+  }
+  lab <- sets$labels
+  if (!is.list(lab)) {
+    lab <- as.character(lab)
+    lab <- lapply(strsplit(ifelse(is.na(lab), "", lab), "|", fixed = TRUE), function(s) s[nzchar(s)])
+  }
+  idx <- lapply(lab, function(s) match(as.character(s), universe))
+  bad <- which(vapply(idx, anyNA, TRUE))
+  if (length(bad) > 0) {
+    mla_abort(c("Every label of {.arg sets} must be in the label universe.",
+                "x" = "Row {bad[1]} has {.val {setdiff(as.character(lab[[bad[1]]]), universe)}}."),
+              class = "unknown_label", call = call)
+  }
+  out <- new_counts_sets(idx, normalise_count(sets$n_values),
+                         lapply(set_pairs, normalise_count))
+  check_sets_consistent(out, call = call)
+  out
+}
+
+# Every pairable item has m (m - 1) ordered pairs, so the histogram gives the
+# pairable values, which the distinct sets must count.
+check_sets_consistent <- function(s, call) {
+  p <- s$pairs
+  bad <- which(p$m < 2 | p$n_shared > pmin(p$size_a, p$size_b))
+  if (length(bad) > 0) {
+    mla_abort(c("{.arg set_pairs} must have {.code m >= 2} and {.code n_shared <= min(size_a, size_b)}.",
+                "x" = "Row {bad[1]} does not."), class = "counts_table", call = call)
+  }
+  n_values <- sets_pairable_values(s)
+  if (!isTRUE(all.equal(n_values, sum(s$count)))) {
+    mla_abort(c("{.arg sets} and {.arg set_pairs} must describe the same records.",
+                "x" = "{.arg sets} counts {sum(s$count)} value{?s}, {.arg set_pairs} implies {n_values}."),
+              class = "counts_table", call = call)
+  }
+}
+
+sets_pairable_items <- function(s) {
+  per_m <- tapply(s$pairs$n_pairs, s$pairs$m, sum)
+  m <- as.double(names(per_m))
+  stats::setNames(as.double(per_m) / (m * (m - 1)), names(per_m))
+}
+
+sets_pairable_values <- function(s) {
+  items <- sets_pairable_items(s)
+  sum(as.double(names(items)) * items)
+}
+
+# Jaccard and MASI rows of krippendorff_alpha() from the set tables.
+counts_alpha_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
+  s <- counts_sets_or_abort(a, "The Jaccard and MASI distances", call)
+  if (length(s$count) == 0) check_pairable(0, call = call)
+  res <- counts_set_alpha_cpp(s$sets, s$count, length(a$labels), s$pairs$m,
+                              as.integer(s$pairs$size_a), as.integer(s$pairs$size_b),
+                              as.integer(s$pairs$n_shared), s$pairs$n_pairs, threads)
+  if (isTRUE(res$out_of_memory)) {
+    mla_abort("Not enough memory for the expected disagreement of {length(s$count)} distinct sets.",
+              class = "out_of_memory", call = call)
+  }
+  n_items <- sum(sets_pairable_items(s))
+  rows <- list()
+  for (sp in specs) {
+    rows[[sp$name]] <- list(observed = res[[paste0("observed_", sp$kind)]],
+                            expected = res[[paste0("expected_", sp$kind)]],
+                            n_items = n_items, n_values = res$n_values)
+  }
+  rows
+}
+
+counts_sets_or_abort <- function(a, what, call) {
+  if (is.null(a$sets) && is.null(a$sets_partial) && !is.null(a$db_source)) {
+    # a database summary runs the set queries when asked
+    s <- db_sets(a$db_source, a$labels, call = call)
+    a$sets <- if (is.null(s$partial)) s
+    a$sets_partial <- s$partial
+  }
+  if (!is.null(a$sets_partial)) {
+    p <- a$sets_partial
+    mla_abort(
+      c("{what} need complete label sets: a record must have a decision on every label or none.",
+        "x" = "Item {.val {p$item}}, annotator {.val {p$annotator}} has missing decisions on {length(p$missing)} label{?s} ({format_first(p$missing)}) but not on the others.",
+        "i" = "{p$n_partial} such record{?s} in all. Whole missing records are fine.",
+        "i" = "{.code distance = \"hamming\"} handles single missing decisions."),
+      class = "partial_record", call = call
+    )
+  }
+  if (is.null(a$sets)) abort_needs_records("the set distances (the summary has no set tables)", call = call)
+  a$sets
+}
+
+# krippendorff_alpha() on a summary: the distances its tables give.
+check_counts_distances <- function(specs, call = rlang::caller_env()) {
+  kinds <- vapply(specs, `[[`, "", "kind")
+  if (!all(kinds %in% c("hamming", "jaccard", "masi"))) {
+    abort_needs_records("distances other than Hamming, Jaccard and MASI", call = call)
+  }
+}
+
+# tidy(x, "sets"): one row per distinct set, its labels joined by "|".
+counts_sets_table <- function(x) {
+  s <- counts_sets_or_abort(x, "The set tables", rlang::caller_env())
+  fast_tibble(labels = vapply(s$sets, function(j) paste(x$labels[j], collapse = "|"), ""),
+              n_values = s$count)
+}

@@ -1,0 +1,112 @@
+# The set tables of a database summary (annotation-counts-sets.R), in SQL:
+# one GROUP BY for the distinct sets of the complete records of pairable
+# items, and self-joins within items for the ordered pairs of records by
+# (m, |A|, |B|, |A n B|). A set is identified by integer codes, one per block
+# of 30 labels (the sum of 2^bit of its labels: below 2^30, so exact in any
+# engine's integer type); |A n B| by joining the positives on (item, label).
+
+kSetCodeBits <- 30L
+
+# Decisions (item, annotator, label, value 0/1/NULL): partial records (some
+# labels decided, not all) leave no set tables, only the first of them.
+db_decision_sets <- function(d, universe, seen) {
+  k <- length(universe)
+  recs <- dplyr::summarise(
+    dplyr::group_by(d, item, annotator),
+    n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
+    size = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE),
+    .groups = "drop"
+  )
+  partial <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k)
+  first <- collect_rows(dplyr::arrange(partial, item, annotator), 1L)
+  if (nrow(first) > 0) return(list(partial = db_partial_record(d, partial, first, universe)))
+  complete <- dplyr::select(dplyr::filter(recs, n_dec == !!k), item, annotator, size)
+  db_set_tables(complete, dplyr::filter(d, value == 1L), universe, seen)
+}
+
+# Selected labels (label NULL: nothing selected): every record is complete.
+db_selected_sets <- function(d, universe, seen) {
+  recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
+                           size = sum(ifelse(is.na(label), 0L, 1L), na.rm = TRUE),
+                           .groups = "drop")
+  db_set_tables(recs, dplyr::filter(d, !is.na(label)), universe, seen)
+}
+
+# Per record of the positives (item, annotator, label), the code of its set
+# in each block of labels: the sum of a CASE over the labels of the block,
+# written as SQL text (translated once, however often the query nests it).
+db_set_codes <- function(positives, universe, seen) {
+  con <- dbplyr::remote_con(positives)
+  seen <- seen[!is.na(seen)]
+  j <- match(as.character(seen), universe)
+  n_blocks <- max(1L, ceiling(length(universe) / kSetCodeBits))
+  label_sql <- dbplyr::escape(dbplyr::ident("label"), con = con)
+  sums <- list()
+  for (b in seq_len(n_blocks)) {
+    in_block <- which((j - 1L) %/% kSetCodeBits == b - 1L)
+    bits <- as.integer(2^((j[in_block] - 1L) %% kSetCodeBits))
+    case <- if (length(in_block) == 0) "0" else {
+      paste0("CASE ", label_sql, paste0(" WHEN ", dbplyr::escape(seen[in_block], parens = FALSE, collapse = NULL, con = con),
+                                        " THEN ", bits, collapse = ""), " ELSE 0 END")
+    }
+    sums[[paste0("set_code_", b)]] <- rlang::expr(sum(!!dplyr::sql(case), na.rm = TRUE))
+  }
+  codes <- dplyr::summarise(dplyr::group_by(positives, item, annotator), !!!sums, .groups = "drop")
+  list(table = codes, cols = names(sums))
+}
+
+# From the complete records (item, annotator, size) and their positive
+# (item, annotator, label) rows: the distinct sets of the pairable items and
+# the ordered pairs within items.
+db_set_tables <- function(recs, positives, universe, seen) {
+  items <- dplyr::filter(db_count_by(recs, item, name = "m"), m >= 2L)
+  recs <- dplyr::inner_join(recs, items, by = "item")
+  pos <- dplyr::select(positives, item, annotator, label)
+  codes <- db_set_codes(pos, universe, seen)
+  # records without positives (empty sets) have no code row: code 0
+  coded <- dplyr::left_join(recs, codes$table, by = c("item", "annotator"))
+  fill <- lapply(rlang::syms(codes$cols), function(cl) rlang::expr(dplyr::coalesce(!!cl, 0L)))
+  coded <- dplyr::mutate(coded, !!!stats::setNames(fill, codes$cols))
+  sets <- dplyr::ungroup(dplyr::summarise(
+    dplyr::group_by(coded, !!!rlang::syms(codes$cols)),
+    size = max(size, na.rm = TRUE), n_values = n(), .groups = "drop"
+  ))
+  shared <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator),
+                              dplyr::rename(pos, annotator_b = annotator),
+                              by = c("item", "label"))
+  shared <- dplyr::filter(shared, annotator_a != annotator_b)
+  shared <- db_count_by(shared, item, annotator_a, annotator_b, name = "n_shared")
+  ra <- dplyr::select(recs, item, annotator_a = annotator, size_a = size, m)
+  rb <- dplyr::select(recs, item, annotator_b = annotator, size_b = size)
+  pairs <- dplyr::filter(dplyr::inner_join(ra, rb, by = "item"), annotator_a != annotator_b)
+  pairs <- dplyr::left_join(pairs, shared, by = c("item", "annotator_a", "annotator_b"))
+  pairs <- dplyr::mutate(pairs, n_shared = dplyr::coalesce(n_shared, 0L))
+  pairs <- db_count_by(pairs, m, size_a, size_b, n_shared, name = "n_pairs")
+  sets_from_db(dplyr::collect(sets), dplyr::collect(pairs), codes$cols)
+}
+
+# Codes back to label indices; counts normalised to double.
+sets_from_db <- function(sets, pairs, code_cols) {
+  powers <- 2^(seq_len(kSetCodeBits) - 1)
+  codes <- vapply(code_cols, function(cl) normalise_count(sets[[cl]]), numeric(nrow(sets)))
+  codes <- matrix(codes, nrow = nrow(sets))
+  labels <- lapply(seq_len(nrow(sets)), function(r) {
+    unlist(lapply(seq_along(code_cols), function(b) {
+      which(floor(codes[r, b] / powers) %% 2 == 1) + (b - 1L) * kSetCodeBits
+    }))
+  })
+  new_counts_sets(labels, normalise_count(sets$n_values), lapply(pairs, normalise_count))
+}
+
+# The first partial record (by item, annotator), its undecided labels and
+# the number of partial records, for the in-memory error.
+db_partial_record <- function(d, partial, first, universe) {
+  decided <- dplyr::filter(d, item == !!first$item[1], annotator == !!first$annotator[1],
+                           !is.na(value))
+  decided <- as.character(dplyr::collect(dplyr::distinct(decided, label))$label)
+  list(item = as.character(first$item[1]), annotator = as.character(first$annotator[1]),
+       missing = setdiff(universe, decided), n_partial = db_count(partial))
+}
+
+utils::globalVariables(c("n_dec", "size", "annotator_a", "annotator_b", "size_a", "size_b",
+                         "n_shared", "n_values"))
