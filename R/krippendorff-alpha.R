@@ -229,7 +229,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
     )
   }
   out <- alpha_table(names(specs), rows[names(specs)])
-  alpha_intervals(out, a, R, conf.level)  # R/alpha-intervals.R
+  alpha_intervals(out, a, R, conf.level, specs, threads)  # R/alpha-intervals.R
 }
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
