@@ -143,7 +143,7 @@ check_distance_memory <- function(n_sets, n_distances, call) {
   bytes <- 8 * n_sets^2 * n_distances
   if (bytes <= 1e9) return(invisible())
   mla_abort(
-    c("Bootstrap intervals for set distances need {n_distances} matrix{?es} of the distances between the {n_sets} distinct label sets ({format(bytes / 1e9, digits = 3)} GB).",
+    c("Bootstrap intervals for set distances need {n_distances} {cli::qty(n_distances)}matri{?x/ces} of the distances between the {n_sets} distinct label sets ({format(bytes / 1e9, digits = 3)} GB).",
       "x" = "That is more than the 1 GB allowed.",
       "i" = "Use {.code R = 0}, fewer set distances, or {.code distance = \"hamming\"}."),
     class = "alpha_boot_memory", call = call
@@ -171,7 +171,7 @@ set_distance_matrices <- function(incidence, specs, kinds, call) {
         1 - sim
       },
       size = {
-        grid <- list(a = c(sa), b = c(sb), i = c(inter), possible = rep(TRUE, n * n))
+        grid <- data.frame(a = c(sa), b = c(sb), i = c(inter), possible = TRUE)
         matrix(evaluate_size_distance(specs[[d]]$fn, specs[[d]]$name, grid, call), n, n)
       }
     )
