@@ -199,10 +199,15 @@
 #' krippendorff_alpha(arr, list(dice = dice, "jaccard", any_overlap = any_overlap))
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "nominal",
                                                 "ordinal", "interval", "ratio"),
-                               R = 0, conf.level = 0.95, threads = mla_threads(), ...) {
+                               R = 0, conf.level = 0.95, level = c("corpus", "label"),
+                               threads = mla_threads(), ...) {
   check_dots_empty0(...)
   threads <- check_threads(threads)
+  level <- check_choice(level, c("corpus", "label"))
   a <- if (is_annotation_counts(x)) x else as_annotations(x)
+  if (level == "label") {  # R/alpha-labels.R
+    return(alpha_label_level(a, distance, missing(distance), R, conf.level, threads))
+  }
   if (is_annotation_counts(a)) {
     # a summary holds the label tables only: Hamming alpha
     if (!identical(unique(as.character(distance)), "hamming")) {
