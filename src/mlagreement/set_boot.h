@@ -92,54 +92,65 @@ struct AlphaBootInput {
   std::vector<const double*> D;  // S x S per set distance, column-major, symmetric
 };
 
-// Quadratic forms n_b' D n_b of the B count vectors nb (S x B): D's column s
-// is read once per block and used for every replicate (it stays in cache).
-inline void block_quadratic_forms(const double* D, std::size_t S, const double* nb, std::size_t B,
-                                  double* q) {
+// Quadratic forms x_b' D x_b of the B count vectors in X (S x B, set-major:
+// X[s * B + b]) from D's lower triangle: q_b = sum_s x_sb (2 z_sb + d_ss x_sb)
+// with z_sb = sum_{t < s} d_ts x_tb. The innermost loop runs over the
+// block's replicates: independent sums, vectorised where OpenMP's simd is
+// available (it reorders no sum of one replicate).
+inline void block_quadratic_forms(const double* D, std::size_t S, const double* X, std::size_t B,
+                                  std::vector<double>& z, double* q) {
+  z.assign(B, 0.0);
   for (std::size_t b = 0; b < B; ++b) q[b] = 0.0;
   for (std::size_t s = 0; s < S; ++s) {
-    const double* col = D + s * S;
-    for (std::size_t b = 0; b < B; ++b) {
-      const double* n = nb + b * S;
-      const double x = n[s];
-      if (x == 0.0) continue;
-      double acc = 0.0;
-      for (std::size_t t = 0; t < s; ++t) acc += col[t] * n[t];
-      q[b] += x * (2.0 * acc + x * col[s]);
+    const double* col = D + s * S;  // column s = row s (symmetric)
+    std::fill(z.begin(), z.end(), 0.0);
+    double* zb = z.data();
+    for (std::size_t t = 0; t < s; ++t) {
+      const double d = col[t];
+      if (d == 0.0) continue;
+      const double* x = X + t * B;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+      for (std::size_t b = 0; b < B; ++b) zb[b] += d * x[b];
     }
+    const double* xs = X + s * B;
+    for (std::size_t b = 0; b < B; ++b) q[b] += xs[b] * (2.0 * zb[b] + col[s] * xs[b]);
   }
 }
 
 // Replicates [r0, r1) of stream st: sums (n_rep x n_terms) and quad
-// (n_rep x n_distances), both column-major over all replicates.
-inline void alpha_boot_stream(const AlphaBootInput& in, const UnitDesign& u, std::uint64_t seed, int st,
-                              std::size_t n_rep, double* sums, double* quad) {
+// (n_rep x n_distances), both column-major over all replicates. rows: the
+// terms item-major (rows[i * n_terms + j]), so an item's terms are added
+// to the replicate's sums together (in item order for every column).
+inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, const UnitDesign& u,
+                              std::uint64_t seed, int st, std::size_t n_rep, double* sums,
+                              double* quad) {
   const std::size_t r0 = block_begin(st, n_rep), r1 = block_begin(st + 1, n_rep), B = r1 - r0;
   if (B == 0) return;
   Rng rng = stream_rng(seed, st);
   std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
-  const std::size_t S = in.sets ? in.n_sets : 0;
-  std::vector<double> nb(S * B, 0.0), q(B);
+  const std::size_t S = in.sets ? in.n_sets : 0, p = in.n_terms;
+  std::vector<double> X(S * B, 0.0), z, q(B), acc(p);
   for (std::size_t b = 0; b < B; ++b) {
     draw_units(rng, u, unit_w.data());
     const std::uint32_t* w = item_weights(u, unit_w.data(), buf.data());
-    for (std::size_t j = 0; j < in.n_terms; ++j) {
-      const double* col = in.terms + j * in.n_items;
-      double acc = 0.0;
-      for (std::size_t i = 0; i < in.n_items; ++i) acc += static_cast<double>(w[i]) * col[i];
-      sums[j * n_rep + r0 + b] = acc;
-    }
-    if (S == 0) continue;
-    double* n = nb.data() + b * S;
-    const ItemSetCounts& c = *in.sets;
+    std::fill(acc.begin(), acc.end(), 0.0);
     for (std::size_t i = 0; i < in.n_items; ++i) {
       if (w[i] == 0U) continue;
       const double wi = static_cast<double>(w[i]);
-      for (std::size_t a = c.start[i]; a < c.start[i + 1]; ++a) n[c.set[a]] += wi * c.count[a];
+      const double* row = rows + i * p;
+      for (std::size_t j = 0; j < p; ++j) acc[j] += wi * row[j];
+      if (S == 0) continue;
+      const ItemSetCounts& c = *in.sets;
+      for (std::size_t a = c.start[i]; a < c.start[i + 1]; ++a) {
+        X[static_cast<std::size_t>(c.set[a]) * B + b] += wi * c.count[a];
+      }
     }
+    for (std::size_t j = 0; j < p; ++j) sums[j * n_rep + r0 + b] = acc[j];
   }
   for (std::size_t d = 0; d < in.D.size(); ++d) {
-    block_quadratic_forms(in.D[d], S, nb.data(), B, q.data());
+    block_quadratic_forms(in.D[d], S, X.data(), B, z, q.data());
     for (std::size_t b = 0; b < B; ++b) quad[d * n_rep + r0 + b] = q[b];
   }
 }
@@ -148,12 +159,16 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const UnitDesign& u, std
 // (out of memory).
 inline bool alpha_boot(const AlphaBootInput& in, const UnitDesign& u, std::uint64_t seed,
                        std::size_t n_rep, int threads, double* sums, double* quad) {
+  std::vector<double> rows(in.n_items * in.n_terms);
+  for (std::size_t j = 0; j < in.n_terms; ++j) {
+    for (std::size_t i = 0; i < in.n_items; ++i) rows[i * in.n_terms + j] = in.terms[j * in.n_items + i];
+  }
   bool failed = false;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
 #endif
   for (int st = 0; st < kStreams; ++st) {
-    guarded(failed, [&] { alpha_boot_stream(in, u, seed, st, n_rep, sums, quad); });
+    guarded(failed, [&] { alpha_boot_stream(in, rows.data(), u, seed, st, n_rep, sums, quad); });
   }
   (void)threads;
   return !failed;
