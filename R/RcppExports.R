@@ -9,8 +9,8 @@ alpha_item_sets_cpp <- function(gstart, rec_set, item_of_group, n_items, n_sets,
     .Call(`_mlagreement_alpha_item_sets_cpp`, gstart, rec_set, item_of_group, n_items, n_sets, D)
 }
 
-alpha_boot_cpp <- function(terms, set_start, set, set_count, n_sets, D, seed, R, threads) {
-    .Call(`_mlagreement_alpha_boot_cpp`, terms, set_start, set, set_count, n_sets, D, seed, R, threads)
+alpha_boot_cpp <- function(terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads) {
+    .Call(`_mlagreement_alpha_boot_cpp`, terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads)
 }
 
 boot_codes_cpp <- function(x, m, max_m) {

@@ -189,10 +189,27 @@ pairable_set_items <- function(a, groups) {
 
 # R x rows: alpha of each row in each replicate.
 alpha_replicates <- function(design, seed, R, threads = 1L) {
-  res <- alpha_boot_cpp(design$terms, design$sets$start, design$sets$set, design$sets$count,
-                        design$sets$n_sets, design$D, as.integer(seed), as.integer(R),
-                        as.integer(threads))
+  res <- alpha_boot_sums(design$terms, design$sets, design$D, seed, R, threads)
   alpha_from_design_sums(design, res$sums, res$quad)
+}
+
+# The engine's item sums and quadratic forms of R replicates, 2 streams per
+# thread at a time (progress bar, interrupts between chunks; chunking does
+# not change the replicates).
+alpha_boot_sums <- function(terms, sets, D, seed, R, threads) {
+  n_streams <- boot_streams_cpp()
+  bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
+  chunks <- vector("list", length(bounds) - 1L)
+  cli::cli_progress_bar("Bootstrapping alpha", total = length(chunks), clear = TRUE)
+  for (ch in seq_along(chunks)) {
+    chunks[[ch]] <- alpha_boot_cpp(terms, sets$start, sets$set, sets$count, sets$n_sets, D,
+                                   as.integer(seed), as.integer(R), bounds[ch], bounds[ch + 1L],
+                                   as.integer(threads))
+    cli::cli_progress_update()
+  }
+  cli::cli_progress_done()
+  list(sums = do.call(rbind, lapply(chunks, `[[`, "sums")),
+       quad = do.call(rbind, lapply(chunks, `[[`, "quad")))
 }
 
 # Alpha of each row from item sums (rows = replicates or left-out items).

@@ -75,8 +75,8 @@ warn_undefined_labels <- function(undefined, call) {
 # mla_boot()) and jackknife SEs over each label's pairable items.
 label_intervals <- function(out, terms, cols, R, conf.level, threads) {
   seed <- sample.int(.Machine$integer.max, 2L)
-  res <- alpha_boot_cpp(terms, numeric(), integer(), numeric(), 0L, list(), as.integer(seed),
-                        as.integer(R), as.integer(threads))
+  no_sets <- list(start = numeric(), set = integer(), count = numeric(), n_sets = 0L)
+  res <- alpha_boot_sums(terms, no_sets, list(), seed, R, threads)
   reps <- hamming_label_alpha_from_sums(res$sums[, cols$n, drop = FALSE],
                                         res$sums[, cols$n1, drop = FALSE],
                                         res$sums[, cols$dis, drop = FALSE])

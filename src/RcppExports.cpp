@@ -37,8 +37,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // alpha_boot_cpp
-Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericVector& set_start, const Rcpp::IntegerVector& set, const Rcpp::NumericVector& set_count, int n_sets, const Rcpp::List& D, const Rcpp::IntegerVector& seed, int R, int threads);
-RcppExport SEXP _mlagreement_alpha_boot_cpp(SEXP termsSEXP, SEXP set_startSEXP, SEXP setSEXP, SEXP set_countSEXP, SEXP n_setsSEXP, SEXP DSEXP, SEXP seedSEXP, SEXP RSEXP, SEXP threadsSEXP) {
+Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericVector& set_start, const Rcpp::IntegerVector& set, const Rcpp::NumericVector& set_count, int n_sets, const Rcpp::List& D, const Rcpp::IntegerVector& seed, int R, int s0, int s1, int threads);
+RcppExport SEXP _mlagreement_alpha_boot_cpp(SEXP termsSEXP, SEXP set_startSEXP, SEXP setSEXP, SEXP set_countSEXP, SEXP n_setsSEXP, SEXP DSEXP, SEXP seedSEXP, SEXP RSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type terms(termsSEXP);
@@ -49,8 +49,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::List& >::type D(DSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< int >::type R(RSEXP);
+    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
+    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(alpha_boot_cpp(terms, set_start, set, set_count, n_sets, D, seed, R, threads));
+    rcpp_result_gen = Rcpp::wrap(alpha_boot_cpp(terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -408,7 +410,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
     {"_mlagreement_alpha_item_sets_cpp", (DL_FUNC) &_mlagreement_alpha_item_sets_cpp, 6},
-    {"_mlagreement_alpha_boot_cpp", (DL_FUNC) &_mlagreement_alpha_boot_cpp, 9},
+    {"_mlagreement_alpha_boot_cpp", (DL_FUNC) &_mlagreement_alpha_boot_cpp, 11},
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
     {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 14},
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 8},

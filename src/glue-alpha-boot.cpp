@@ -97,14 +97,16 @@ Rcpp::List alpha_item_sets_cpp(const Rcpp::NumericVector& gstart, const Rcpp::In
       Rcpp::Named("quad") = quad);
 }
 
-// R item-bootstrap replicates (the streams of mla_boot(resample = "items")):
-// sums = W %*% terms (R x n_terms) and, per distance, quad = n_b' D n_b with
-// n_b the reweighted distinct-set counts (R x length(D)).
+// The item-bootstrap replicates of streams [s0, s1) of R (the streams of
+// mla_boot(resample = "items")): sums = W %*% terms (replicates x n_terms)
+// and, per distance, quad = n_b' D n_b with n_b the reweighted distinct-set
+// counts (replicates x length(D)).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericVector& set_start,
                           const Rcpp::IntegerVector& set, const Rcpp::NumericVector& set_count,
                           int n_sets, const Rcpp::List& D, const Rcpp::IntegerVector& seed, int R,
-                          int threads) {
+                          int s0, int s1, int threads) {
+  Rcpp::checkUserInterrupt();  // main thread, between chunks of streams
   const std::size_t n = static_cast<std::size_t>(terms.nrow());
   const mla::ItemSetCounts c = item_sets_of(set_start, set, set_count);
   mla::AlphaBootInput in;
@@ -120,9 +122,11 @@ Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericV
   const Rcpp::IntegerVector order = Rcpp::seq(0, static_cast<int>(n) - 1);
   const Rcpp::IntegerVector start = Rcpp::IntegerVector::create(0, static_cast<int>(n));
   const mla::UnitDesign u = glue::unit_design(n, Rcpp::IntegerVector(0), static_cast<int>(n), order, start);
-  Rcpp::NumericMatrix sums(R, terms.ncol()), quad(R, static_cast<int>(in.D.size()));
+  const std::size_t nr = static_cast<std::size_t>(R);
+  const int rows = static_cast<int>(mla::block_begin(s1, nr) - mla::block_begin(s0, nr));
+  Rcpp::NumericMatrix sums(rows, terms.ncol()), quad(rows, static_cast<int>(in.D.size()));
   const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
-  if (!mla::alpha_boot(in, u, s, static_cast<std::size_t>(R), threads, sums.begin(), quad.begin()))
+  if (!mla::alpha_boot(in, u, s, nr, s0, s1, threads, sums.begin(), quad.begin()))
     Rcpp::stop("Internal error: the alpha bootstrap failed (out of memory?).");
   return Rcpp::List::create(Rcpp::Named("sums") = sums, Rcpp::Named("quad") = quad);
 }

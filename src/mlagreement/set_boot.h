@@ -119,13 +119,14 @@ inline void block_quadratic_forms(const double* D, std::size_t S, const double* 
   }
 }
 
-// Replicates [r0, r1) of stream st: sums (n_rep x n_terms) and quad
-// (n_rep x n_distances), both column-major over all replicates. rows: the
+// Replicates [r0, r1) of stream st: sums (replicates x n_terms) and quad
+// (replicates x n_distances), both column-major. rows: the
 // terms item-major (rows[i * n_terms + j]), so an item's terms are added
 // to the replicate's sums together (in item order for every column).
+// Rows of sums and quad are replicates minus row0, n_out rows in all.
 inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, const UnitDesign& u,
-                              std::uint64_t seed, int st, std::size_t n_rep, double* sums,
-                              double* quad) {
+                              std::uint64_t seed, int st, std::size_t n_rep, std::size_t row0,
+                              std::size_t n_out, double* sums, double* quad) {
   const std::size_t r0 = block_begin(st, n_rep), r1 = block_begin(st + 1, n_rep), B = r1 - r0;
   if (B == 0) return;
   Rng rng = stream_rng(seed, st);
@@ -147,28 +148,32 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
         X[static_cast<std::size_t>(c.set[a]) * B + b] += wi * c.count[a];
       }
     }
-    for (std::size_t j = 0; j < p; ++j) sums[j * n_rep + r0 + b] = acc[j];
+    for (std::size_t j = 0; j < p; ++j) sums[j * n_out + r0 - row0 + b] = acc[j];
   }
   for (std::size_t d = 0; d < in.D.size(); ++d) {
     block_quadratic_forms(in.D[d], S, X.data(), B, z, q.data());
-    for (std::size_t b = 0; b < B; ++b) quad[d * n_rep + r0 + b] = q[b];
+    for (std::size_t b = 0; b < B; ++b) quad[d * n_out + r0 - row0 + b] = q[b];
   }
 }
 
-// All n_rep replicates, streams in parallel. Returns false if a thread failed
-// (out of memory).
+// The replicates of streams [s0, s1) of n_rep (rows block_begin(s0) ..
+// block_begin(s1) - 1 of sums and quad), streams in parallel. Returns false
+// if a thread failed (out of memory).
 inline bool alpha_boot(const AlphaBootInput& in, const UnitDesign& u, std::uint64_t seed,
-                       std::size_t n_rep, int threads, double* sums, double* quad) {
+                       std::size_t n_rep, int s0, int s1, int threads, double* sums, double* quad) {
   std::vector<double> rows(in.n_items * in.n_terms);
   for (std::size_t j = 0; j < in.n_terms; ++j) {
     for (std::size_t i = 0; i < in.n_items; ++i) rows[i * in.n_terms + j] = in.terms[j * in.n_items + i];
   }
+  const std::size_t row0 = block_begin(s0, n_rep), n_out = block_begin(s1, n_rep) - row0;
   bool failed = false;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
 #endif
-  for (int st = 0; st < kStreams; ++st) {
-    guarded(failed, [&] { alpha_boot_stream(in, rows.data(), u, seed, st, n_rep, sums, quad); });
+  for (int st = s0; st < s1; ++st) {
+    guarded(failed, [&] {
+      alpha_boot_stream(in, rows.data(), u, seed, st, n_rep, row0, n_out, sums, quad);
+    });
   }
   (void)threads;
   return !failed;
