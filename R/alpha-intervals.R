@@ -1,88 +1,247 @@
-# Bootstrap intervals for krippendorff_alpha(R > 0): items are resampled
-# with replacement and alpha recomputed from reweighted per-item statistics,
-# never from the records. For Hamming distance alpha is a function of three
-# per-label sums over the pairable items (m >= 2): n_j = sum m, n1_j = sum x,
-# dis_j = sum 2 x (m - x) / (m - 1) (the kernel's hamming_alpha()), so a
-# replicate with item multiplicities w is W %*% (those per-item terms).
-# Multiplicities come from R's generator (sample.int), so set.seed() makes
-# intervals reproducible and the thread count cannot change them.
+# Intervals for krippendorff_alpha(R > 0): bootstrap replicates over items
+# and a leave-one-item-out jackknife SE, both from per-item summaries, never
+# from the records (src/mlagreement/set_boot.h).
 #
-# Jaccard and MASI need, per replicate, the reweighted counts of every
-# distinct label set and their S x S distance sums (src/mlagreement/set_*.h);
-# that engine is not written yet, so their rows get NA intervals and a warning.
+# Alpha is a ratio of item sums. Hamming alpha is a function of three
+# per-label sums over the pairable cells (m >= 2): n_j = sum m,
+# n1_j = sum x, dis_j = sum 2 x (m - x) / (m - 1) (the kernel's
+# hamming_alpha()). A set distance's observed disagreement is
+# sum_i obs_i / n with n = sum_i m_i and obs_i = c_i' D c_i / (m_i - 1)
+# (c_i: item i's counts of the distinct sets, D: the S x S distances), and
+# its expected disagreement n_s' D n_s / (n (n - 1)) with n_s the corpus
+# counts of the distinct sets. A replicate with item multiplicities w
+# reweights all of them; leaving item i out subtracts its terms.
+# Multiplicities come from the item streams of mla_boot() (a seed drawn from
+# R's generator), so set.seed() makes intervals reproducible and the thread
+# count cannot change them; every distance of one call uses the same draws.
 
 #' @rdname krippendorff_alpha
 #' @section Intervals:
-#' With `R > 0` the result gains `std.error` (the standard deviation of the
-#' replicates), `conf.low` and `conf.high` (the percentile interval at
-#' `conf.level`, interpolated as in [boot::boot.ci()]) from `R` bootstrap
-#' replicates over items. Each replicate reweights the items' per-label
-#' statistics; it never revisits the records. Replicates are drawn with R's
-#' random number generator, so [set.seed()] makes them reproducible and
-#' `threads` does not change them. Intervals are available for the Hamming
-#' distance (and so for nominal alpha of one-hot single-label data); the
-#' Jaccard and MASI rows get `NA` intervals with a warning.
+#' With `R > 0` the result gains `std.error`, `conf.low` and `conf.high`.
+#' `std.error` is the jackknife standard error over items (each item with a
+#' pairable value left out in turn; \eqn{\sqrt{(g - 1)/g \sum (\hat\alpha_{(i)}
+#' - \bar\alpha)^2}}), computed exactly from per-item sums without refits.
+#' `conf.low` and `conf.high` are the percentile interval at `conf.level`
+#' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
+#' items, drawn from the streams of [mla_boot()] (replicate `b` resamples the
+#' same items as `mla_boot(resample = "items")` with the same seed), so
+#' [set.seed()] makes them reproducible and `threads` does not change them.
+#' Each replicate reweights per-item summaries; it never revisits the
+#' records. Intervals are available for the Hamming, Jaccard and MASI
+#' distances, custom set-size distances `function(n_a, n_b, n_ab)` and nominal
+#' alpha of single-label data; other distances get `NA` with a warning. Set
+#' distances keep an \eqn{S \times S} matrix of the distances between the
+#' \eqn{S} distinct label sets; designs where it would exceed 1 GB are refused
+#' with an error.
 #' @param R Number of bootstrap replicates over items; 0 (default) for none.
 #' @param conf.level Confidence level of the bootstrap interval.
 #' @name krippendorff_alpha
 NULL
 
-alpha_intervals <- function(out, a, R, conf.level, call = rlang::caller_env()) {
+alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_threads(),
+                            call = rlang::caller_env()) {
   R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
   check_conf_level(conf.level, arg = "conf.level", call = call)
   if (R == 0L) return(out)
+  kinds <- interval_kinds(out, a, specs)
   n <- nrow(out)
   se <- low <- high <- rep(NA_real_, n)
-  # nominal alpha of a single-label design is Hamming alpha of its one-hot labels
-  ham <- which(out$distance == "hamming" | (out$distance == "nominal" & is_single_label(a)))
-  if (length(ham) > 0L && any(!is.na(out$estimate[ham]))) {
-    t <- hamming_alpha_replicates(a, R)
-    t <- t[!is.na(t)]
-    for (h in ham[!is.na(out$estimate[ham])]) {
-      if (length(t) < 2L) break
-      se[h] <- stats::sd(t)
-      ci <- boot_interval(t, out$estimate[h], conf.level, "perc")$ci
-      low[h] <- ci[1]
-      high[h] <- ci[2]
+  has <- !is.na(kinds) & !is.na(out$estimate)
+  if (any(has)) {
+    design <- alpha_item_design(a, specs[has], kinds[has], call = call)
+    seed <- sample.int(.Machine$integer.max, 2L)
+    reps <- alpha_replicates(design, seed, R, threads)
+    se[has] <- alpha_jackknife_se(design)
+    for (h in seq_len(sum(has))) {
+      t <- reps[, h]
+      t <- t[!is.na(t)]
+      if (length(t) < 2L) next
+      ci <- boot_interval(t, out$estimate[has][h], conf.level, "perc")$ci
+      low[which(has)[h]] <- ci[1]
+      high[which(has)[h]] <- ci[2]
     }
   }
-  without <- setdiff(out$distance, out$distance[ham])
-  if (length(without) > 0L) {
-    cli::cli_warn(
-      c("Bootstrap intervals are not available for distance{?s} {.val {without}} yet.",
-        "i" = "Their {.field std.error}, {.field conf.low} and {.field conf.high} are {.code NA}; {.code distance = \"hamming\"} has intervals."),
-      class = "mlagreement_warning_no_interval", call = call
-    )
-  }
+  warn_no_interval(out$distance[is.na(kinds)], call)
   out$std.error <- se
   out$conf.low <- low
   out$conf.high <- high
   out
 }
 
-# R bootstrap replicates of Hamming alpha over items.
-hamming_alpha_replicates <- function(a, R) {
+# "hamming", "jaccard", "masi", "size" or NA (no interval) for each row.
+interval_kinds <- function(out, a, specs) {
+  kinds <- if (is.null(specs)) out$distance else vapply(specs, `[[`, "", "kind")
+  # nominal alpha of a single-label design is Hamming alpha of its one-hot labels
+  kinds[out$distance == "nominal" & is_single_label(a)] <- "hamming"
+  kinds[!kinds %in% c("hamming", "jaccard", "masi", "size")] <- NA_character_
+  kinds
+}
+
+warn_no_interval <- function(without, call) {
+  if (length(without) == 0L) return(invisible())
+  cli::cli_warn(
+    c("Bootstrap intervals are not available for distance{?s} {.val {without}}.",
+      "i" = "Their {.field std.error}, {.field conf.low} and {.field conf.high} are {.code NA}; Hamming, Jaccard, MASI and set-size distances have intervals."),
+    class = "mlagreement_warning_no_interval", call = call
+  )
+}
+
+# Per-item summaries of every row that gets an interval: `terms`
+# (items x columns, the linear parts), the distinct-set counts per item and
+# the set distance matrices, and where each row's quantities sit.
+alpha_item_design <- function(a, specs, kinds, call = rlang::caller_env()) {
+  n <- n_items(a)
+  design <- list(kinds = kinds, terms = matrix(0, n, 0L), D = list(),
+                 sets = list(start = numeric(), set = integer(), count = numeric(), n_sets = 0L))
+  if (any(kinds == "hamming")) {
+    h <- hamming_item_terms(a)
+    design$hamming <- ncol(design$terms) + seq_len(ncol(h))
+    design$n_labels <- ncol(h) / 3L
+    design$terms <- cbind(design$terms, h)
+  }
+  set_rows <- kinds != "hamming"
+  if (any(set_rows)) {
+    s <- set_item_terms(a, specs[set_rows], kinds[set_rows], call)
+    design$m_col <- ncol(design$terms) + 1L
+    design$obs_col <- design$m_col + seq_len(ncol(s$obs))
+    design$terms <- cbind(design$terms, s$m, s$obs)
+    design[c("D", "sets", "rec_set")] <- s[c("D", "sets", "rec_set")]
+  }
+  design
+}
+
+# Items x 3k: the per-label terms n, n1, dis of every item's pairable cells.
+hamming_item_terms <- function(a) {
   counts <- item_label_counts(a)
   x <- counts$x
   m <- counts$m
   pair <- m >= 2L
-  terms <- list(
-    n = ifelse(pair, m, 0),
-    n1 = ifelse(pair, x, 0),
-    dis = ifelse(pair, 2 * x * (m - x) / pmax(m - 1, 1), 0)
+  cbind(ifelse(pair, m, 0), ifelse(pair, x, 0), ifelse(pair, 2 * x * (m - x) / pmax(m - 1, 1), 0))
+}
+
+# The set summaries: m_i, obs_i per distance, the items' distinct-set counts
+# and the distance matrices between the distinct sets.
+set_item_terms <- function(a, specs, kinds, call) {
+  rs <- alpha_record_sets_cpp(annotation_view(a))
+  check_set_memory(rs, set_core_args(a), call = call)
+  if (rs$bad_record >= 0) abort_partial_record(a, rs$bad_record, "Set distances", call = call)
+  n_sets <- nrow(rs$incidence)
+  check_distance_memory(n_sets, length(kinds), call)
+  D <- set_distance_matrices(rs$incidence, specs, kinds, call)
+  groups <- length(rs$gstart) - 1L
+  item_of_group <- pairable_set_items(a, groups)
+  n <- n_items(a)
+  sets <- alpha_item_sets_cpp(rs$gstart, rs$rec_set, item_of_group - 1L, n, n_sets, D)
+  m <- numeric(n)
+  m[item_of_group] <- diff(rs$gstart)
+  obs <- sets$quad / pmax(m - 1, 1)
+  list(m = m, obs = obs, D = D, rec_set = rs$rec_set,
+       sets = list(start = sets$start, set = sets$set, count = sets$count, n_sets = n_sets))
+}
+
+check_distance_memory <- function(n_sets, n_distances, call) {
+  bytes <- 8 * n_sets^2 * n_distances
+  if (bytes <= 1e9) return(invisible())
+  mla_abort(
+    c("Bootstrap intervals for set distances need {n_distances} {cli::qty(n_distances)}matri{?x/ces} of the distances between the {n_sets} distinct label sets ({format(bytes / 1e9, digits = 3)} GB).",
+      "x" = "That is more than the 1 GB allowed.",
+      "i" = "Use {.code R = 0}, fewer set distances, or {.code distance = \"hamming\"}."),
+    class = "alpha_boot_memory", call = call
   )
-  n_items <- nrow(x)
-  # replicates in chunks of at most 5e6 multiplicities (40 MB)
-  chunk <- max(1L, min(R, 5e6 %/% max(n_items, 1L)))
-  out <- numeric(R)
-  for (start in seq(1L, R, by = chunk)) {
-    b <- seq.int(start, min(R, start + chunk - 1L))
-    w <- vapply(b, function(i) tabulate(sample.int(n_items, n_items, replace = TRUE), n_items),
-                numeric(n_items))
-    w <- t(w)
-    out[b] <- hamming_alpha_from_sums(w %*% terms$n, w %*% terms$n1, w %*% terms$dis)
+}
+
+# S x S distance matrices from the distinct sets' incidence (sets x labels):
+# sizes and intersections give Jaccard, MASI (as sets.h) and set-size distances.
+set_distance_matrices <- function(incidence, specs, kinds, call) {
+  inc <- incidence * 1
+  inter <- tcrossprod(inc)
+  size <- rowSums(inc)
+  n <- length(size)
+  sa <- matrix(size, n, n)
+  sb <- t(sa)
+  union <- sa + sb - inter
+  jac <- ifelse(union == 0, 1, inter / pmax(union, 1))
+  lapply(seq_along(kinds), function(d) {
+    switch(kinds[d],
+      jaccard = 1 - jac,
+      masi = {
+        sim <- ifelse(inter == sa | inter == sb, jac * (2 / 3), jac * (1 / 3))
+        sim[inter == 0] <- 0
+        sim[inter == sa & inter == sb] <- 1
+        1 - sim
+      },
+      size = {
+        grid <- data.frame(a = c(sa), b = c(sb), i = c(inter), possible = TRUE)
+        matrix(evaluate_size_distance(specs[[d]]$fn, specs[[d]]$name, grid, call), n, n)
+      }
+    )
+  })
+}
+
+# 1-based items of the pairable groups of the set builder: the items with at
+# least two complete records, in item order.
+pairable_set_items <- function(a, groups) {
+  n <- n_items(a)
+  if (groups == n) return(seq_len(n))
+  complete <- rowSums(is.na(record_values(a))) == 0L
+  which(tabulate(record_item(a)[complete], n) >= 2L)
+}
+
+# R x rows: alpha of each row in each replicate.
+alpha_replicates <- function(design, seed, R, threads = 1L) {
+  res <- alpha_boot_sums(design$terms, design$sets, design$D, seed, R, threads)
+  alpha_from_design_sums(design, res$sums, res$quad)
+}
+
+# The engine's item sums and quadratic forms of R replicates, 2 streams per
+# thread at a time (progress bar, interrupts between chunks; chunking does
+# not change the replicates).
+alpha_boot_sums <- function(terms, sets, D, seed, R, threads) {
+  n_streams <- boot_streams_cpp()
+  bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
+  chunks <- vector("list", length(bounds) - 1L)
+  cli::cli_progress_bar("Bootstrapping alpha", total = length(chunks), clear = TRUE)
+  for (ch in seq_along(chunks)) {
+    chunks[[ch]] <- alpha_boot_cpp(terms, sets$start, sets$set, sets$count, sets$n_sets, D,
+                                   as.integer(seed), as.integer(R), bounds[ch], bounds[ch + 1L],
+                                   as.integer(threads))
+    cli::cli_progress_update()
+  }
+  cli::cli_progress_done()
+  list(sums = do.call(rbind, lapply(chunks, `[[`, "sums")),
+       quad = do.call(rbind, lapply(chunks, `[[`, "quad")))
+}
+
+# Alpha of each row from item sums (rows = replicates or left-out items).
+alpha_from_design_sums <- function(design, sums, quad) {
+  out <- matrix(NA_real_, nrow(sums), length(design$kinds))
+  d <- 0L
+  for (h in seq_along(design$kinds)) {
+    if (design$kinds[h] == "hamming") {
+      k <- design$n_labels
+      s <- sums[, design$hamming, drop = FALSE]
+      out[, h] <- hamming_alpha_from_sums(s[, seq_len(k), drop = FALSE],
+                                          s[, k + seq_len(k), drop = FALSE],
+                                          s[, 2L * k + seq_len(k), drop = FALSE])
+    } else {
+      d <- d + 1L
+      out[, h] <- set_alpha_from_sums(sums[, design$m_col], sums[, design$obs_col[d]], quad[, d])
+    }
   }
   out
+}
+
+set_alpha_from_sums <- function(n, obs, quad) {
+  expected <- ifelse(n > 1, quad / (n * pmax(n - 1, 1)), 0)
+  ifelse(expected > 0, 1 - (obs / pmax(n, 1)) / expected, NA_real_)
+}
+
+# Alpha of each row and label from the per-label sums (replicates x labels):
+# the binary alpha of each label (NA where its expected disagreement is 0).
+hamming_label_alpha_from_sums <- function(n, n1, dis) {
+  observed <- dis / ifelse(n > 0, n, 1)
+  expected <- ifelse(n > 1, 2 * n1 * (n - n1) / (n * pmax(n - 1, 1)), 0)
+  ifelse(expected > 0, 1 - observed / expected, NA_real_)
 }
 
 # Alpha of each row of the per-label sums (replicates x labels): means of the
@@ -95,4 +254,45 @@ hamming_alpha_from_sums <- function(n, n1, dis) {
   d_o <- rowSums(observed) / k_used
   d_e <- rowSums(expected * used) / k_used
   ifelse(d_e > 0, 1 - d_o / d_e, NA_real_)
+}
+
+# Leave-one-item-out alpha (items with a pairable value x rows), exact from
+# the item sums: the linear terms minus the item's, and for set distances
+# Q - 2 c_i' D n + c_i' D c_i.
+alpha_leave_one_out <- function(design) {
+  terms <- design$terms
+  used <- rowSums(terms != 0) > 0
+  sums <- sweep(-terms[used, , drop = FALSE], 2L, colSums(terms), `+`)
+  quad <- matrix(0, sum(used), length(design$D))
+  if (length(design$D) > 0L) {
+    st <- design$sets
+    n_s <- tabulate(design$rec_set + 1L, st$n_sets)
+    item_of_entry <- rep.int(seq_len(nrow(terms)), diff(st$start))
+    for (d in seq_along(design$D)) {
+      Dn <- drop(design$D[[d]] %*% n_s)
+      Q <- sum(n_s * Dn)
+      cDn <- numeric(nrow(terms))
+      cDn[sort(unique(item_of_entry))] <- rowsum(st$count * Dn[st$set + 1L], item_of_entry)[, 1]
+      cDc <- terms[, design$obs_col[d]] * pmax(terms[, design$m_col] - 1, 1)
+      quad[, d] <- (Q - 2 * cDn + cDc)[used]
+    }
+  }
+  alpha_from_design_sums(design, sums, quad)
+}
+
+# Jackknife SE of each row over its items with a pairable value.
+alpha_jackknife_se <- function(design) {
+  theta <- alpha_leave_one_out(design)
+  used <- which(rowSums(design$terms != 0) > 0)
+  vapply(seq_along(design$kinds), function(h) {
+    cols <- if (design$kinds[h] == "hamming") design$hamming else design$m_col
+    own <- rowSums(design$terms[used, cols, drop = FALSE] != 0) > 0
+    jackknife_from_values(theta[own, h])
+  }, numeric(1))
+}
+
+jackknife_from_values <- function(t) {
+  g <- length(t)
+  if (g < 2L || anyNA(t)) return(NA_real_)
+  sqrt((g - 1) / g * sum((t - mean(t))^2))
 }

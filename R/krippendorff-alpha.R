@@ -148,7 +148,7 @@
 #'   (single-label designs only); or a distance function of
 #'   `(n_a, n_b, n_ab)` or of `(a, b)`; or a list of these (see the sections
 #'   on single-label designs and custom distances).
-#' @param threads Number of threads for the set distances; results do not
+#' @param threads Number of threads for the set distances and the bootstrap; results do not
 #'   depend on it.
 #' @param ... Must be empty.
 #' @return A tibble with one row per distance: `distance`,
@@ -200,10 +200,22 @@
 krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "nominal",
                                                 "ordinal", "interval", "ratio"),
                                R = 0, conf.level = 0.95, threads = mla_threads(), ...,
+                               level = c("corpus", "label"),
                                label_weights = NULL, label_groups = NULL, label_tree = NULL) {
   check_dots_empty0(...)
   threads <- check_threads(threads)
+  level <- check_choice(level, c("corpus", "label"))
   a <- if (is_annotation_counts(x)) x else as_annotations(x)
+  if (level == "label") {  # R/alpha-labels.R
+    if (!is.null(label_weights) || !is.null(label_groups) || !is.null(label_tree)) {
+      mla_abort(
+        c("{.code level = \"label\"} gives the binary alpha of each label, without a label structure.",
+          "i" = "Drop {.arg label_weights}, {.arg label_groups} and {.arg label_tree}, or use {.code level = \"corpus\"}."),
+        class = "alpha_level"
+      )
+    }
+    return(alpha_label_level(a, distance, missing(distance), R, conf.level, threads))
+  }
   st <- resolve_label_structure(a, label_weights, label_groups, label_tree)  # R/label-structure.R
   if (!is.null(st) && missing(distance)) distance <- "hamming"
   specs <- resolve_distances(distance, a, use_default = missing(distance) && is.null(st))
@@ -228,7 +240,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
     )
   }
   out <- alpha_table(names(specs), rows[names(specs)])
-  alpha_intervals(out, a, R, conf.level)  # R/alpha-intervals.R
+  alpha_intervals(out, a, R, conf.level, specs, threads)  # R/alpha-intervals.R
 }
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).

@@ -11,6 +11,51 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// alpha_record_sets_cpp
+Rcpp::List alpha_record_sets_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_alpha_record_sets_cpp(SEXP viewSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(alpha_record_sets_cpp(view));
+    return rcpp_result_gen;
+END_RCPP
+}
+// alpha_item_sets_cpp
+Rcpp::List alpha_item_sets_cpp(const Rcpp::NumericVector& gstart, const Rcpp::IntegerVector& rec_set, const Rcpp::IntegerVector& item_of_group, int n_items, int n_sets, const Rcpp::List& D);
+RcppExport SEXP _mlagreement_alpha_item_sets_cpp(SEXP gstartSEXP, SEXP rec_setSEXP, SEXP item_of_groupSEXP, SEXP n_itemsSEXP, SEXP n_setsSEXP, SEXP DSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type gstart(gstartSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type rec_set(rec_setSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item_of_group(item_of_groupSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_sets(n_setsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type D(DSEXP);
+    rcpp_result_gen = Rcpp::wrap(alpha_item_sets_cpp(gstart, rec_set, item_of_group, n_items, n_sets, D));
+    return rcpp_result_gen;
+END_RCPP
+}
+// alpha_boot_cpp
+Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericVector& set_start, const Rcpp::IntegerVector& set, const Rcpp::NumericVector& set_count, int n_sets, const Rcpp::List& D, const Rcpp::IntegerVector& seed, int R, int s0, int s1, int threads);
+RcppExport SEXP _mlagreement_alpha_boot_cpp(SEXP termsSEXP, SEXP set_startSEXP, SEXP setSEXP, SEXP set_countSEXP, SEXP n_setsSEXP, SEXP DSEXP, SEXP seedSEXP, SEXP RSEXP, SEXP s0SEXP, SEXP s1SEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type terms(termsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type set_start(set_startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type set(setSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type set_count(set_countSEXP);
+    Rcpp::traits::input_parameter< int >::type n_sets(n_setsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type D(DSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type R(RSEXP);
+    Rcpp::traits::input_parameter< int >::type s0(s0SEXP);
+    Rcpp::traits::input_parameter< int >::type s1(s1SEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(alpha_boot_cpp(terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // boot_codes_cpp
 Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m);
 RcppExport SEXP _mlagreement_boot_codes_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP) {
@@ -524,6 +569,9 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
+    {"_mlagreement_alpha_item_sets_cpp", (DL_FUNC) &_mlagreement_alpha_item_sets_cpp, 6},
+    {"_mlagreement_alpha_boot_cpp", (DL_FUNC) &_mlagreement_alpha_boot_cpp, 11},
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
     {"_mlagreement_boot_run_cpp", (DL_FUNC) &_mlagreement_boot_run_cpp, 3},
     {"_mlagreement_boot_run_result_cpp", (DL_FUNC) &_mlagreement_boot_run_result_cpp, 1},

@@ -53,11 +53,13 @@ Rcpp::List mla_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMa
   Rcpp::NumericMatrix label_sum_sq(static_cast<int>(k), mla::kBaselines);
   Rcpp::NumericVector label_n(static_cast<int>(k));
   for (std::size_t j = 0; j < k; ++j) {
-    const mla::Influence f = mla::label_influence(c, j, labels[j]);
+    const mla::Influence f =
+        mla::label_influence(c, j, labels[j], static_cast<std::size_t>(cnt.nrow()));
     label_n[static_cast<R_xlen_t>(j)] = f.n;
     for (int b = 0; b < mla::kBaselines; ++b) label_sum_sq(static_cast<int>(j), b) = f.sum_sq[b];
   }
-  const mla::Influence corpus = mla::corpus_influence(c, labels, mla::summarise_corpus(labels));
+  const mla::Influence corpus = mla::corpus_influence(c, labels, mla::summarise_corpus(labels),
+                                                        static_cast<std::size_t>(cnt.nrow()));
   return Rcpp::List::create(
       Rcpp::Named("label_sum_sq") = glue::nan_to_na(label_sum_sq),
       Rcpp::Named("label_n") = label_n, Rcpp::Named("corpus_sum_sq") = sum_sq_vector(corpus),

@@ -57,27 +57,65 @@ namespace detail {
 inline double pair_disagreement(double x, double m) { return 2.0 * x * (m - x) / (m * (m - 1.0)); }
 }  // namespace detail
 
-// Label j, all baselines; s = the kernel's summary of label j.
-inline Influence label_influence(const ItemCounts& c, std::size_t j, const LabelSummary& s) {
+// Side of the (m, x) class tables of one label (index m * side + x) when
+// the tables are smaller than the items and max_m is known; 0 otherwise
+// (terms computed item by item). An item's terms depend on its cell only
+// through (m, x), so a table holds the same values without a division per cell.
+inline std::size_t class_side(std::size_t max_m, std::size_t n_items) {
+  const std::size_t side = max_m + 1;
+  return max_m > 0 && side * side <= n_items ? side : 0;
+}
+
+// Whether every m of column j is at most max_m (the tables' rows).
+inline bool within_tables(const int* ms, std::size_t n, std::size_t max_m) {
+  bool ok = true;
+  for (std::size_t i = 0; i < n; ++i) ok &= static_cast<std::size_t>(ms[i]) <= max_m;
+  return ok;
+}
+
+// Label j, all baselines; s = the kernel's summary of label j; max_m: the
+// rows of the label tables (0: unknown). One pass over the items for the
+// three baselines; each baseline's sum runs in item order.
+inline Influence label_influence(const ItemCounts& c, std::size_t j, const LabelSummary& s,
+                                 std::size_t max_m = 0) {
   Influence out;
   out.n = s.n_rated;
   if (!(s.n_pairable > 0) || !(s.n_rated > 1)) return out;
   const double scale = s.n_rated / s.n_pairable;
+  double w[kBaselines], est[kBaselines], slope[kBaselines];
   for (int b = 0; b < kBaselines; ++b) {
-    const double w = label_chance_disagreement(s, b);
-    const double est = label_coefficient(s, b);
-    if (std::isnan(est)) continue;
-    const double slope = chance_slope(b, s.p);
-    long double sum = 0.0L;
-    for (std::size_t i = 0; i < c.n_items; ++i) {
-      const double m = c.m_at(i, j);
-      if (m < 1) continue;
-      const double x = c.x_at(i, j);
-      const double obs = m >= 2 ? scale * (w - detail::pair_disagreement(x, m)) / w : 0.0;
-      const double dev = obs - (1.0 - est) * slope * (x / m - s.p) / w - est;
-      sum += static_cast<long double>(dev) * dev;
+    w[b] = label_chance_disagreement(s, b);
+    est[b] = label_coefficient(s, b);
+    slope[b] = chance_slope(b, s.p);
+  }
+  const auto dev_of = [&](int b, double x, double m) {
+    const double obs = m >= 2 ? scale * (w[b] - detail::pair_disagreement(x, m)) / w[b] : 0.0;
+    return obs - (1.0 - est[b]) * slope[b] * (x / m - s.p) / w[b] - est[b];
+  };
+  const int* xs = c.x + j * c.n_items;
+  const int* ms = c.m + j * c.n_items;
+  std::size_t side = class_side(max_m, c.n_items);
+  if (side > 0 && !within_tables(ms, c.n_items, max_m)) side = 0;
+  std::vector<double> table(side * side * kBaselines, 0.0);
+  for (std::size_t m = 1; m < side; ++m) {
+    for (std::size_t x = 0; x <= m; ++x) {
+      for (int b = 0; b < kBaselines; ++b) {
+        table[(m * side + x) * kBaselines + b] = dev_of(b, static_cast<double>(x), static_cast<double>(m));
+      }
     }
-    out.sum_sq[b] = static_cast<double>(sum);
+  }
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  for (std::size_t i = 0; i < c.n_items; ++i) {
+    const int m = ms[i];
+    if (m < 1) continue;
+    for (int b = 0; b < kBaselines; ++b) {
+      const double dev = side > 0 ? table[(static_cast<std::size_t>(m) * side + static_cast<std::size_t>(xs[i])) * kBaselines + b]
+                                  : dev_of(b, xs[i], m);
+      sum[b] += static_cast<long double>(dev) * dev;
+    }
+  }
+  for (int b = 0; b < kBaselines; ++b) {
+    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }
   return out;
 }
@@ -85,7 +123,7 @@ inline Influence label_influence(const ItemCounts& c, std::size_t j, const Label
 // Corpus level of a multi-label fit from the kernel's label summaries and
 // corpus summary (one pass over the tables, labels outer for column order).
 inline Influence corpus_influence(const ItemCounts& c, const std::vector<LabelSummary>& labels,
-                                  const CorpusSummary& corpus) {
+                                  const CorpusSummary& corpus, std::size_t max_m = 0) {
   Influence out;
   const std::size_t n = c.n_items;
   // per item: sum_j [pair] w_jb / n2_j (3), sum_j [pair] d_ij / n2_j,
@@ -98,14 +136,27 @@ inline Influence corpus_influence(const ItemCounts& c, const std::vector<LabelSu
     double w[kBaselines];
     for (int b = 0; b < kBaselines; ++b) w[b] = label_chance_disagreement(s, b) / s.n_pairable;
     const double slope = chance_slope(kFleiss, s.p) / s.n_rated;
+    const auto p_of = [&](double x, double m) { return slope * (x / m - s.p); };
+    const auto d_of = [&](double x, double m) { return detail::pair_disagreement(x, m) / s.n_pairable; };
+    const int* xs = c.x + j * n;
+    const int* ms = c.m + j * n;
+    std::size_t side = class_side(max_m, n);
+    if (side > 0 && !within_tables(ms, n, max_m)) side = 0;
+    std::vector<double> p_term(side * side, 0.0), d_term(side * side, 0.0);
+    for (std::size_t m = 1; m < side; ++m) {
+      for (std::size_t x = 0; x <= m; ++x) {
+        p_term[m * side + x] = p_of(static_cast<double>(x), static_cast<double>(m));
+        if (m >= 2) d_term[m * side + x] = d_of(static_cast<double>(x), static_cast<double>(m));
+      }
+    }
     for (std::size_t i = 0; i < n; ++i) {
-      const double m = c.m_at(i, j);
+      const int m = ms[i];
       if (m < 1) continue;
-      const double x = c.x_at(i, j);
+      const std::size_t cell = static_cast<std::size_t>(m) * side + static_cast<std::size_t>(xs[i]);
       rated[i] = 1;
-      p_sum[i] += slope * (x / m - s.p);
+      p_sum[i] += side > 0 ? p_term[cell] : p_of(xs[i], m);
       if (m < 2) continue;
-      d_sum[i] += detail::pair_disagreement(x, m) / s.n_pairable;
+      d_sum[i] += side > 0 ? d_term[cell] : d_of(xs[i], m);
       for (int b = 0; b < kBaselines; ++b) w_sum[i * kBaselines + b] += w[b];
     }
   }

@@ -1,67 +1,141 @@
-# Bootstrap intervals of krippendorff_alpha(R > 0) (R/alpha-intervals.R).
+# Intervals of krippendorff_alpha(R > 0) (R/alpha-intervals.R,
+# src/mlagreement/set_boot.h), checked against krippendorff_alpha() itself
+# on resampled and leave-one-out designs built in plain R.
 
-test_that("the unit-weight replicate is the point estimate", {
+dice <- function(n_a, n_b, n_ab) ifelse(n_a + n_b == 0, 0, 1 - 2 * n_ab / (n_a + n_b))
+interval_distances <- list("hamming", "jaccard", "masi", dice = dice)
+
+# The per-item summaries krippendorff_alpha(R > 0) builds for `distance`.
+alpha_design <- function(a, distance = interval_distances) {
+  specs <- resolve_distances(distance, a, use_default = FALSE)
+  out <- krippendorff_alpha(a, distance)
+  alpha_item_design(a, specs, interval_kinds(out, a, specs))
+}
+
+# The item multiplicities of mla_boot(resample = "items") (n_items x R),
+# from the C++ test harness.
+item_draws <- function(n_items, seed, R) {
+  cpp_harness()$boot_draws(0L, n_items, 0L, integer(0), n_items, seq_len(n_items) - 1L,
+                           c(0L, n_items), seed, R)$item
+}
+
+# Whole records missing (set distances need complete label sets) and items
+# left with fewer than two records.
+records_missing_design <- function(n, A, k, rate = 0.3) {
+  arr <- random_design(n, A, k)
+  gone <- matrix(stats::runif(n * A) < rate, n, A)
+  gone[1, ] <- TRUE  # an item without records
+  gone[2, -1] <- TRUE  # an item with one record
+  for (c in seq_len(A)) arr[gone[, c], c, ] <- NA
+  arr
+}
+
+test_that("the unit-weight sums give the point estimates", {
   withr::local_seed(61)
-  for (missing in c("none", "records", "cells")) {
-    a <- as_annotations(random_design(30, 4, 5, missing = missing))
-    counts <- item_label_counts(a)
-    pair <- counts$m >= 2L
-    one <- matrix(1, 1, nrow(counts$x))
-    est <- hamming_alpha_from_sums(
-      one %*% ifelse(pair, counts$m, 0), one %*% ifelse(pair, counts$x, 0),
-      one %*% ifelse(pair, 2 * counts$x * (counts$m - counts$x) / pmax(counts$m - 1, 1), 0))
-    expect_equal(est, krippendorff_alpha(a, "hamming")$estimate, tolerance = 1e-12)
+  arr <- records_missing_design(30, 4, 5)
+  a <- as_annotations(arr)
+  design <- alpha_design(a)
+  n_s <- tabulate(design$rec_set + 1L, design$sets$n_sets)
+  quad <- vapply(design$D, function(D) sum(n_s * (D %*% n_s)), numeric(1))
+  est <- alpha_from_design_sums(design, matrix(colSums(design$terms), 1), matrix(quad, 1))
+  expect_equal(drop(est), krippendorff_alpha(a, interval_distances)$estimate, tolerance = 1e-12)
+})
+
+test_that("each replicate is alpha on the resampled items", {
+  skip_on_cran()
+  withr::local_seed(62)
+  for (arr in list(random_design(25, 3, 4), records_missing_design(25, 4, 6))) {
+    a <- as_annotations(arr)
+    seed <- c(11L, 12L)
+    reps <- alpha_replicates(alpha_design(a), seed, 6)
+    w <- item_draws(25L, seed, 6L)
+    for (b in 1:6) {
+      idx <- rep(seq_len(25), w[, b])
+      ref <- krippendorff_alpha(as_annotations(arr[idx, , , drop = FALSE]), interval_distances)
+      expect_equal(reps[b, ], ref$estimate, tolerance = 1e-12)
+    }
   }
 })
 
-test_that("replicates are alpha on resampled items", {
-  withr::local_seed(62)
-  arr <- random_design(25, 3, 4, missing = "cells")
+test_that("single-label nominal replicates are alpha on the resampled items", {
+  skip_on_cran()
+  withr::local_seed(66)
+  codes <- matrix(sample(c("a", "b", "c", NA), 40 * 4, TRUE, c(0.4, 0.3, 0.2, 0.1)), 40, 4)
+  seed <- c(3L, 4L)
+  reps <- alpha_replicates(alpha_design(as_annotations(codes), "nominal"), seed, 5)
+  w <- item_draws(40L, seed, 5L)
+  for (b in 1:5) {
+    ref <- krippendorff_alpha(codes[rep(seq_len(40), w[, b]), , drop = FALSE], "nominal")
+    expect_equal(reps[b, 1], ref$estimate, tolerance = 1e-12)
+  }
+})
+
+test_that("the jackknife SE is leave-one-item-out alpha", {
+  withr::local_seed(63)
+  arr <- records_missing_design(20, 4, 5)
   a <- as_annotations(arr)
-  reps <- withr::with_seed(1, hamming_alpha_replicates(a, 3))
-  withr::with_seed(1, {
-    for (b in 1:3) {
-      idx <- sample.int(25, 25, replace = TRUE)
-      ref <- krippendorff_alpha(as_annotations(arr[idx, , , drop = FALSE]), "hamming")$estimate
-      expect_equal(reps[b], ref, tolerance = 1e-12)
-    }
-  })
+  se <- alpha_jackknife_se(alpha_design(a))
+  n_records <- apply(!is.na(arr[, , 1]), 1, sum)
+  pairable <- which(n_records >= 2)
+  loo <- t(vapply(pairable, function(i) {
+    krippendorff_alpha(as_annotations(arr[-i, , , drop = FALSE]), interval_distances)$estimate
+  }, numeric(4)))
+  g <- length(pairable)
+  ref <- apply(loo, 2, function(t) sqrt((g - 1) / g * sum((t - mean(t))^2)))
+  expect_equal(se, ref, tolerance = 1e-10)
 })
 
 test_that("R > 0 adds std.error and a percentile interval, reproducibly", {
-  withr::local_seed(63)
+  withr::local_seed(64)
   a <- as_annotations(random_design(40, 4, 3))
-  res <- withr::with_seed(2, krippendorff_alpha(a, "hamming", R = 200, conf.level = 0.9))
+  res <- withr::with_seed(2, krippendorff_alpha(a, interval_distances, R = 200, conf.level = 0.9))
   expect_named(res, c("distance", "observed_disagreement", "expected_disagreement", "estimate",
                       "n_items", "n_values", "std.error", "conf.low", "conf.high"))
-  reps <- withr::with_seed(2, hamming_alpha_replicates(a, 200))
-  expect_identical(res$std.error, stats::sd(reps))
-  expect_identical(c(res$conf.low, res$conf.high),
-                   boot_interval(reps, res$estimate, 0.9, "perc")$ci)
-  expect_identical(withr::with_seed(2, krippendorff_alpha(a, "hamming", R = 200, conf.level = 0.9,
-                                                          threads = 2)), res)
-  expect_false(identical(withr::with_seed(3, krippendorff_alpha(a, "hamming", R = 200)), res))
+  design <- alpha_design(a)
+  reps <- alpha_replicates(design, withr::with_seed(2, sample.int(.Machine$integer.max, 2L)), 200)
+  expect_identical(res$std.error, alpha_jackknife_se(design))
+  for (h in 1:4) {
+    expect_identical(c(res$conf.low[h], res$conf.high[h]),
+                     boot_interval(reps[, h], res$estimate[h], 0.9, "perc")$ci)
+  }
+  expect_true(all(res$conf.low < res$estimate & res$estimate < res$conf.high))
+  expect_identical(withr::with_seed(2, krippendorff_alpha(a, interval_distances, R = 200,
+                                                          conf.level = 0.9, threads = 2)), res)
+  expect_false(identical(withr::with_seed(3, krippendorff_alpha(a, interval_distances, R = 200)), res))
   expect_named(krippendorff_alpha(a, "hamming"), names(res)[1:6])
 })
 
-test_that("Jaccard and MASI rows get NA intervals with a warning", {
-  withr::local_seed(64)
+test_that("distances without an interval get NA with a warning", {
+  withr::local_seed(65)
+  codes <- matrix(sample(1:4, 30 * 3, TRUE), 30, 3)
+  expect_warning(res <- krippendorff_alpha(codes, c("nominal", "ordinal"), R = 20),
+                 class = "mlagreement_warning_no_interval")
+  expect_false(is.na(res$conf.low[1]))
+  expect_true(is.na(res$conf.low[2]) && is.na(res$std.error[2]))
   a <- as_annotations(random_design(20, 3, 3))
-  expect_warning(res <- krippendorff_alpha(a, R = 20), class = "mlagreement_warning_no_interval")
-  expect_false(is.na(res$std.error[res$distance == "hamming"]))
-  expect_true(all(is.na(res$conf.low[res$distance != "hamming"])))
-  expect_snapshot(error = TRUE, krippendorff_alpha(a, "hamming", R = -1))
-  expect_snapshot(error = TRUE, krippendorff_alpha(a, "hamming", R = 10, conf.level = 1))
+  any_overlap <- function(a, b) as.numeric(length(intersect(a, b)) == 0 && length(c(a, b)) > 0)
+  expect_warning(res <- krippendorff_alpha(a, list("jaccard", overlap = any_overlap), R = 20),
+                 class = "mlagreement_warning_no_interval")
+  expect_equal(is.na(res$conf.high), c(FALSE, TRUE))
 })
 
-test_that("the bootstrap SE of binary alpha is close to irrCAC's analytic SE", {
+test_that("bad R and conf.level, and distance matrices beyond 1 GB, are refused", {
+  a <- as_annotations(random_design(20, 3, 3))
+  expect_snapshot(error = TRUE, krippendorff_alpha(a, "hamming", R = -1))
+  expect_snapshot(error = TRUE, krippendorff_alpha(a, "hamming", R = 10, conf.level = 1))
+  expect_snapshot(error = TRUE, check_distance_memory(12000, 2, call = NULL))
+  expect_mla_error(check_distance_memory(12000, 1, call = NULL), "alpha_boot_memory")
+  expect_silent(check_distance_memory(11000, 1, call = NULL))
+})
+
+test_that("the jackknife SE of binary alpha is close to irrCAC's analytic SE", {
   skip_if_not_installed("irrCAC")
   skip_on_cran()
   withr::local_seed(65)
   a <- simulate_annotations(600, 4, 1, prevalence = 0.3, scenario = "noisy", error = 0.15)
-  res <- krippendorff_alpha(a, "hamming", R = 1000)
+  res <- krippendorff_alpha(a, "hamming", R = 200)
   ratings <- as.array(a)[, , 1]
   ref <- irrCAC::krippen.alpha.raw(ratings, categ.labels = c(0, 1))$est
   expect_equal(res$estimate, ref$coeff.val, tolerance = 1e-5)
-  expect_lt(abs(res$std.error / ref$coeff.se - 1), 0.15)
+  expect_lt(abs(res$std.error / ref$coeff.se - 1), 0.05)
 })

@@ -1,0 +1,102 @@
+# krippendorff_alpha(level = "label"): Hamming alpha label by label. The
+# Hamming distance of two label vectors is the mean of their per-label
+# disagreements, so label j's own alpha is the binary (nominal) alpha of its
+# 0/1 column, from the same per-label sums n_j, n1_j, dis_j as the corpus
+# value (R/alpha-intervals.R); with R > 0 the same item replicates and
+# leave-one-item-out sums give its interval and jackknife SE.
+
+#' @rdname krippendorff_alpha
+#' @section Label level:
+#' With `level = "label"` (Hamming distance only) the result has one row per
+#' label: `term` (`"<label>:hamming"`, as the label rows of [tidy.mla()]),
+#' `label`, `distance` and the columns of the corpus result, where
+#' `estimate` is the binary alpha of the label's 0/1 column (equal to nominal
+#' alpha of that column, e.g. `irr::kripp.alpha()`), `n_items` its items
+#' with two or more decisions and `n_values` their decisions. The corpus
+#' Hamming alpha is not the mean of these: it pools the labels'
+#' disagreements before the ratio. `R > 0` adds `std.error`, `conf.low` and
+#' `conf.high` per label from the same replicates as the corpus row.
+#' @param level `"corpus"` (default): one row per distance; `"label"`: one
+#'   row per label (Hamming distance only).
+#' @name krippendorff_alpha
+NULL
+
+alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
+                              call = rlang::caller_env()) {
+  if (is_annotation_counts(a)) abort_needs_records("label-level alpha", call = call)
+  check_label_level_distance(distance, a, use_default, call)
+  R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
+  check_conf_level(conf.level, arg = "conf.level", call = call)
+  terms <- hamming_item_terms(a)
+  k <- ncol(terms) / 3L
+  cols <- list(n = seq_len(k), n1 = k + seq_len(k), dis = 2L * k + seq_len(k))
+  tot <- colSums(terms)
+  n <- tot[cols$n]
+  estimate <- drop(hamming_label_alpha_from_sums(rbind(n), rbind(tot[cols$n1]), rbind(tot[cols$dis])))
+  labels <- as.character(a$labels)
+  out <- tibble::new_tibble(list(
+    term = paste0(labels, ":hamming"),
+    label = labels,
+    distance = rep("hamming", k),
+    observed_disagreement = unname(ifelse(n > 0, tot[cols$dis] / pmax(n, 1), NA_real_)),
+    expected_disagreement = unname(ifelse(n > 1, 2 * tot[cols$n1] * (n - tot[cols$n1]) /
+                                            (n * pmax(n - 1, 1)), NA_real_)),
+    estimate = unname(estimate),
+    n_items = unname(colSums(terms[, cols$n, drop = FALSE] > 0)),
+    n_values = unname(n)
+  ), nrow = k)
+  warn_undefined_labels(labels[is.na(estimate)], call)
+  if (R == 0L) return(out)
+  label_intervals(out, terms, cols, R, conf.level, threads)
+}
+
+check_label_level_distance <- function(distance, a, use_default, call) {
+  if (use_default) return(invisible())
+  if (is.character(distance) && all(distance == "hamming")) return(invisible())
+  if (is.character(distance) && all(distance == "nominal") && is_single_label(a)) return(invisible())
+  mla_abort(
+    c("{.code level = \"label\"} is available for the Hamming distance only.",
+      "x" = "{.arg distance} is {.val {if (is.character(distance)) distance else \"a function\"}}.",
+      "i" = "Set distances compare whole label sets, so they have no per-label value."),
+    class = "alpha_level", call = call
+  )
+}
+
+warn_undefined_labels <- function(undefined, call) {
+  if (length(undefined) == 0L) return(invisible())
+  cli::cli_warn(
+    c("Alpha is undefined for label{?s} {.val {undefined}}.",
+      "i" = "Every pairable decision on {cli::qty(length(undefined))}{?it/them} is the same (or no item has two); the estimate is {.code NA}."),
+    class = "mlagreement_warning_undefined", call = call
+  )
+}
+
+# Per-label percentile intervals from item replicates (the streams of
+# mla_boot()) and jackknife SEs over each label's pairable items.
+label_intervals <- function(out, terms, cols, R, conf.level, threads) {
+  seed <- sample.int(.Machine$integer.max, 2L)
+  no_sets <- list(start = numeric(), set = integer(), count = numeric(), n_sets = 0L)
+  res <- alpha_boot_sums(terms, no_sets, list(), seed, R, threads)
+  reps <- hamming_label_alpha_from_sums(res$sums[, cols$n, drop = FALSE],
+                                        res$sums[, cols$n1, drop = FALSE],
+                                        res$sums[, cols$dis, drop = FALSE])
+  tot <- colSums(terms)
+  k <- length(cols$n)
+  se <- low <- high <- rep(NA_real_, k)
+  for (j in seq_len(k)) {
+    if (is.na(out$estimate[j])) next
+    own <- terms[, cols$n[j]] > 0
+    left <- function(col) tot[col] - terms[own, col]
+    theta <- hamming_label_alpha_from_sums(left(cols$n[j]), left(cols$n1[j]), left(cols$dis[j]))
+    se[j] <- jackknife_from_values(theta)
+    t <- reps[!is.na(reps[, j]), j]
+    if (length(t) < 2L) next
+    ci <- boot_interval(t, out$estimate[j], conf.level, "perc")$ci
+    low[j] <- ci[1]
+    high[j] <- ci[2]
+  }
+  out$std.error <- se
+  out$conf.low <- low
+  out$conf.high <- high
+  out
+}
