@@ -321,7 +321,7 @@ test_that("the records layout gives the dense layout's values", {
   groups <- list(polarity = c("pos", "neg", "neu"))
   w <- c(polarity = 3, other = 0.5)
   arr <- random_structured_array(2500, 4, labels, groups)  # > 1 block of items and of records
-  long <- annotations_long(set_array_to_long(arr), item, annotator, label, value,
+  long <- annotations_long(ref_long(arr), item, annotator, label, value,
                            labels = labels)
   expect_false(mlagreement:::is_dense_layout(long))
   dense <- mla(arr, label_tree = parent, label_groups = groups, label_weights = w)
@@ -336,7 +336,7 @@ test_that("the records layout gives the dense layout's values", {
   expect_equal(krippendorff_alpha(long, "hamming", label_tree = parent, label_groups = groups),
                krippendorff_alpha(arr, "hamming", label_tree = parent, label_groups = groups),
                tolerance = 1e-14)
-  bad <- set_array_to_long(arr)
+  bad <- ref_long(arr)
   bad$value[bad$item == "i7" & bad$annotator == "a2" & bad$label %in% c("pos", "neg")] <- 1
   bad_a <- annotations_long(bad, item, annotator, label, value, labels = labels)
   err <- expect_mla_error(mla(bad_a, label_groups = groups), "label_group_record")
