@@ -7,6 +7,7 @@
 # loaded; returns, per call, the classes of the condition it raised or "ok".
 run_isolated <- function(exprs) {
   skip_if_not_installed("callr")
+  skip_if_not_installed("pkgload")
   root <- if (pkgload::is_dev_package("mlagreement")) pkgload::pkg_path(testthat::test_path())
   callr::r(function(exprs, root) {
     if (is.null(root)) {
