@@ -399,6 +399,13 @@ void check_records(const fuzz::Design& d, const std::vector<T>& values, const Co
   // jackknife: every drawn annotator once, but slot a none
   std::vector<double> jk(n_drawn * n_stats, -7.0);
   bool failed = true;
+  if (ch.interrupt_at == 1) {  // interrupted at the first poll: false (out incomplete), then a rerun
+    polls_left = 1;
+    mla::interrupt_flag().arm(interrupt_when_due, 0);
+    const bool ok = mla::jackknife_annotators(v, codes, drawn, threads, jk.data(), failed);
+    fuzz::expect(!failed && ok != mla::interrupt_flag().raised(), "interrupted jackknife");
+    mla::interrupt_flag().disarm();
+  }
   fuzz::expect(mla::jackknife_annotators(v, codes, drawn, threads, jk.data(), failed) && !failed,
                "jackknife_annotators");
   std::fill(w.begin(), w.end(), 1.0);
