@@ -23,11 +23,24 @@ namespace mlagreement {
 
 namespace detail {
 
+// Rated cells with a positive, with a negative, and pairable cells with
+// both, counted exactly beside the sums: subtraction leaves a residue of
+// about 1e-32 in a dd sum whose terms all cancel, and a label left constant
+// (every positive was the left-out annotator's) would get 2pq of that
+// residue, a coefficient where the statistic is undefined.
+struct CellKinds {
+  std::int64_t positive = 0, negative = 0, mixed = 0;
+};
+
 // Adds (sign = 1) or removes (sign = -1) the contribution of a cell with X
 // positives among M decisions of M distinct annotators (records_stats() with
 // multiplicities 0 or 1, so Q = M): rated when M > 0, pairable when M > 1.
-inline void shift_cell(LabelSums<dd>& s, double X, double M, double sign) {
+inline void shift_cell(LabelSums<dd>& s, CellKinds& kinds, double X, double M, double sign) {
   if (!(M > 0)) return;
+  const std::int64_t step = sign > 0 ? 1 : -1;
+  kinds.positive += X > 0 ? step : 0;
+  kinds.negative += X < M ? step : 0;
+  kinds.mixed += M > 1 && X > 0 && X < M ? step : 0;
   s.n_rated += sign;
   s.p_sum = s.p_sum + dd(sign) * (dd(X) / dd(M));
   s.q_sum = s.q_sum + dd(sign) * (dd(M - X) / dd(M));
@@ -35,6 +48,19 @@ inline void shift_cell(LabelSums<dd>& s, double X, double M, double sign) {
     s.n_pairable += sign;
     s.d_sum = s.d_sum + dd(sign) * (dd(2.0 * X * (M - X)) / dd(M * (M - 1.0)));
   }
+}
+
+// The sums records_stats() would get: exact where every term is 0 or 1.
+inline void exact_sums(LabelSums<dd>& s, const CellKinds& kinds) {
+  if (kinds.positive == 0) {
+    s.p_sum = dd(0.0);
+    s.q_sum = dd(s.n_rated);
+  }
+  if (kinds.negative == 0) {
+    s.p_sum = dd(s.n_rated);
+    s.q_sum = dd(0.0);
+  }
+  if (kinds.mixed == 0) s.d_sum = dd(0.0);
 }
 
 // Records of each drawn annotator slot: slot a owns
@@ -87,8 +113,10 @@ bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const Draw
   const std::vector<std::uint8_t> ones(J, 1);
   detail::weighted_counts(v, codes, d, ones.data(), full);
   std::vector<LabelSums<dd>> total(k);
+  std::vector<detail::CellKinds> total_kinds(k);
   for (std::size_t j = 0; j < k; ++j) {
-    for (std::size_t i = 0; i < n; ++i) detail::shift_cell(total[j], full.X[j * n + i], full.M[j * n + i], 1);
+    for (std::size_t i = 0; i < n; ++i)
+      detail::shift_cell(total[j], total_kinds[j], full.X[j * n + i], full.M[j * n + i], 1);
   }
   const detail::RecordsBySlot g = v.item == nullptr ? detail::RecordsBySlot{} : detail::records_by_slot(v, d);
   std::vector<std::size_t> original(J);
@@ -102,6 +130,7 @@ bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const Draw
 #endif
   {
     std::vector<LabelSums<dd>> sums;
+    std::vector<detail::CellKinds> kinds;
     std::vector<LabelSummary> ls;
     const bool ready = guarded(failed, [&] { ls.resize(k); });
 #ifdef _OPENMP
@@ -112,17 +141,21 @@ bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const Draw
       guarded(failed, [&] {
         const std::size_t a = static_cast<std::size_t>(ai);
         sums = total;
+        kinds = total_kinds;
         detail::for_records_of(v, g, a, original[a], [&](std::size_t r) {
           const std::size_t i = v.item_of(r);
           for (std::size_t j = 0; j < k; ++j) {
             const T val = v.column(j)[r];
             if (!codes.decided(val)) continue;
             const double X = full.X[j * n + i], M = full.M[j * n + i];
-            detail::shift_cell(sums[j], X, M, -1);
-            detail::shift_cell(sums[j], X - codes.positive(val), M - 1, 1);
+            detail::shift_cell(sums[j], kinds[j], X, M, -1);
+            detail::shift_cell(sums[j], kinds[j], X - codes.positive(val), M - 1, 1);
           }
         });
-        for (std::size_t j = 0; j < k; ++j) ls[j] = summarise_sums(sums[j]);
+        for (std::size_t j = 0; j < k; ++j) {
+          detail::exact_sums(sums[j], kinds[j]);
+          ls[j] = summarise_sums(sums[j]);
+        }
         write_stats(ls, out + a, J, d.corpus);
       });
     }

@@ -4,7 +4,8 @@
 // counted by count_decisions() and compared with plain loops: x/m tables,
 // records with a decision per item and annotator, the per-label tables
 // (cnt, sx, sdis by m), per-item disagreement sums and the first invalid
-// value's flat index.
+// value's flat index; count_invalid() (record_view.h) against a naive count
+// of the cells that are not 0, 1 or missing.
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -64,6 +65,11 @@ void check_counts(const fuzz::Design& d, const Selection& sel, const std::vector
   mla::TallyOutput tally{{}, d_sum.data(), n_pairable.data()};
   tally.table.reset(k, static_cast<std::size_t>(max_m));
   mla::count_decisions(v, codes, threads, out, tally);
+  std::int64_t n_bad = 0;
+  for (int c : sel.cols) {
+    for (std::size_t r = 0; r < n; ++r) n_bad += d.at(r, c) == fuzz::kInvalid ? 1 : 0;
+  }
+  fuzz::expect_eq(static_cast<double>(mla::count_invalid(v, codes)), static_cast<double>(n_bad), "count_invalid");
 
   // first invalid value, flat index in the full value matrix
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
@@ -148,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     lim.max_labels = 3;
   }
   const bool real = in.flag(), with_tables = in.flag();
-  const int invalid_kind = in.range(0, 1);
+  const int invalid_kind = in.range(0, 2);
   const fuzz::Design d = fuzz::decode_design(in, lim);
   const Selection sel = decode_selection(in, d.K);
   const int threads = in.threads();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace fuzz {
@@ -135,8 +136,17 @@ inline Design decode_design(Bytes& in, const DesignLimits& lim) {
   return d;
 }
 
+// R's NA_real_: the NaN whose low word is 1954 (any other NaN is R's NaN,
+// an invalid value).
+inline double r_na_real() {
+  const std::uint64_t bits = 0x7FF00000000007A2ULL;
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
 // R's storage of the values: integer (NA = INT_MIN, invalid = 2 or the
-// pattern 0x80000001) and double (NA = NaN, invalid = 0.5 or 2).
+// pattern 0x80000001) and double (NA = NA_real_, invalid = 0.5, 2 or NaN).
 inline std::vector<int> int_values(const Design& d, int invalid_kind) {
   std::vector<int> out(d.val.size());
   for (std::size_t c = 0; c < d.val.size(); ++c) {
@@ -149,7 +159,8 @@ inline std::vector<double> real_values(const Design& d, int invalid_kind) {
   std::vector<double> out(d.val.size());
   for (std::size_t c = 0; c < d.val.size(); ++c) {
     const int v = d.val[c];
-    out[c] = v == kNA ? std::nan("") : v == kInvalid ? (invalid_kind ? 0.5 : 2.0) : v;
+    const double bad = invalid_kind == 0 ? 2.0 : invalid_kind == 1 ? 0.5 : std::nan("");
+    out[c] = v == kNA ? r_na_real() : v == kInvalid ? bad : v;
   }
   return out;
 }

@@ -1,9 +1,12 @@
 // Fuzz target 3: subset counting and Krippendorff's alpha with set distances
-// (set_alpha.h, set_expected.h, set_sparse.h, set_moments.h, set_custom.h).
-// Every expected-disagreement method (pairs, sparse, dense, hashed counting,
-// automatic), in 64- and 128-bit sums, with the built-in Jaccard and MASI
-// distances and two tabulated user distances, against brute-force sums over
-// all pairs of values of a small design (relative tolerance 1e-9).
+// (set_alpha.h, set_expected.h, set_sparse.h, set_moments.h, set_custom.h,
+// set_postings.h). Every expected-disagreement method (pairs, sparse, dense,
+// hashed counting, automatic), in 64- and 128-bit sums, with the built-in
+// Jaccard and MASI distances and two tabulated user distances, and the
+// postings method (built-in distances only), against brute-force sums over
+// all pairs of values of a small design (relative tolerance 1e-9). Some
+// designs have items of more than 64 records (the observed part then sums
+// over each item's distinct sets).
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -172,6 +175,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 0: lim.max_labels = 24; break;  // more labels in use than sparse counting takes
     case 1: lim.max_labels = 70; break;  // two words per set
     case 2: lim.max_items = 60; lim.max_annotators = 12; break;  // more distinct sets
+    case 3:  // items of more than 64 records, few labels: repeated sets
+      lim.max_items = 3; lim.min_annotators = 65; lim.max_annotators = 90; lim.max_labels = 4; break;
+    case 4:  // items of more than 64 records over two words
+      lim.max_items = 2; lim.min_annotators = 65; lim.max_annotators = 80; lim.max_labels = 70; break;
     default: break;
   }
   const bool real = in.flag();
@@ -211,6 +218,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check_alpha(mla::set_alpha(s, true, method, wide == 1, threads, &custom), ref, true);
     }
   }
-  check_alpha(mla::set_alpha(s, false, M::automatic, false, threads, nullptr), Reference{ref.oj, ref.om, 0, 0, ref.sj, ref.sm, {}, {}, true, 0, 0}, false);
+  // without user distances: postings (asked for, or chosen for > 64 labels)
+  Reference builtin = ref;
+  builtin.oc.clear();
+  builtin.ec.clear();
+  const mla::SetAlpha post = mla::set_alpha(s, true, M::postings, false, threads, nullptr);
+  fuzz::expect(post.method == M::postings, "postings method");
+  check_alpha(post, builtin, true);
+  check_alpha(mla::set_alpha(s, true, M::automatic, false, threads, nullptr), builtin, true);
+  check_alpha(mla::set_alpha(s, false, M::automatic, false, threads, nullptr), builtin, false);
   return 0;
 }
