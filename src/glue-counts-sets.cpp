@@ -12,47 +12,11 @@
 #include <tuple>
 #include <vector>
 
+#include "glue-sets.h"
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 
 namespace {
-
-template <typename T, typename Codes>
-void build_view(const T* values, R_xlen_t n_values, int n_labels, const Rcpp::IntegerVector& item,
-                int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                const Codes& codes, mlagreement::SetData& out) {
-  const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::RecordView<T> view{values,
-                                  static_cast<std::size_t>(n_values) / k,
-                                  k,
-                                  item.size() > 0 ? INTEGER_RO(item) : nullptr,
-                                  static_cast<std::size_t>(n_items),
-                                  annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
-                                  static_cast<std::size_t>(n_annotators)};
-  mlagreement::build_sets(view, codes, out, false);
-}
-
-// The label sets of the records, as the set distances of krippendorff_alpha() build them.
-void build_records(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-                   const Rcpp::IntegerVector& annotator, int n_annotators, mlagreement::SetData& out) {
-  const R_xlen_t n = Rf_xlength(values);
-  switch (TYPEOF(values)) {
-    case INTSXP:
-      build_view(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                 mlagreement::SetIntCodes{NA_INTEGER}, out);
-      break;
-    case LGLSXP:
-      build_view(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                 mlagreement::SetIntCodes{NA_LOGICAL}, out);
-      break;
-    case REALSXP:
-      build_view(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                 mlagreement::SetRealCodes{}, out);
-      break;
-    default:
-      Rcpp::stop("Internal error: unsupported storage type for `values`.");
-  }
-}
 
 // Distinct sets as a list of 1-based label indices.
 Rcpp::List set_label_list(const mlagreement::SetData& d) {
@@ -77,7 +41,7 @@ Rcpp::List counts_set_tables_cpp(SEXP values, int n_labels, const Rcpp::IntegerV
   mlagreement::SetData d;
   std::map<std::tuple<int, int, int, int>, double> hist;
   try {
-    build_records(values, n_labels, item, n_items, annotator, n_annotators, d);
+    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }

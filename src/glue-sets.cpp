@@ -6,6 +6,7 @@
 #include <string>
 
 #include "glue-interrupt.h"
+#include "glue-sets.h"
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 #include "mlagreement/set_custom.h"
@@ -13,47 +14,6 @@
 #include "mlagreement/set_pairs.h"
 
 namespace {
-
-// values: records x labels (R's column-major layout; a dense items x
-// annotators x labels array already is one); item, annotator: 0-based ids of
-// each record, or length 0 for the dense layout.
-template <typename T, typename Codes>
-void build(const T* values, R_xlen_t n_values, int n_labels, const Rcpp::IntegerVector& item,
-           int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Codes& codes,
-           bool annotators, mlagreement::SetData& out) {
-  const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::RecordView<T> view{values,
-                                  static_cast<std::size_t>(n_values) / k,
-                                  k,
-                                  item.size() > 0 ? INTEGER_RO(item) : nullptr,
-                                  static_cast<std::size_t>(n_items),
-                                  annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
-                                  static_cast<std::size_t>(n_annotators)};
-  mlagreement::build_sets(view, codes, out, annotators);
-}
-
-// annotators: whether out.rec_annotator is needed (pair measures only)
-void build_any(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-               const Rcpp::IntegerVector& annotator, int n_annotators, bool annotators,
-               mlagreement::SetData& out) {
-  const R_xlen_t n = Rf_xlength(values);
-  switch (TYPEOF(values)) {
-    case INTSXP:
-      build(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetIntCodes{NA_INTEGER}, annotators, out);
-      break;
-    case LGLSXP:
-      build(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetIntCodes{NA_LOGICAL}, annotators, out);
-      break;
-    case REALSXP:
-      build(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-            mlagreement::SetRealCodes{}, annotators, out);
-      break;
-    default:
-      Rcpp::stop("Internal error: unsupported storage type for `values`.");
-  }
-}
 
 // The names of the expected-disagreement methods on the R side.
 const char* const kMethodNames[] = {"auto", "pairs", "sparse", "dense", "hashed", "postings"};
@@ -95,7 +55,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
   mlagreement::SetAlpha a;
   glue::InterruptScope interrupts;
   try {
-    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
@@ -132,7 +92,7 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
   mlagreement::SetAlpha sims;
   glue::InterruptScope interrupts;
   try {
-    build_any(values, n_labels, item, n_items, annotator, n_annotators, true, d);
+    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, true, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
@@ -182,7 +142,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
   int largest = 0;
   glue::InterruptScope interrupts;
   try {
-    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
@@ -221,7 +181,7 @@ Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector
   mlagreement::SetPairWeights p;
   glue::InterruptScope interrupts;
   try {
-    build_any(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
