@@ -5,11 +5,7 @@
 suppressPackageStartupMessages(library(mlagreement))
 
 source(file.path("bench", "bench-utils.R"))
-report <- function(what, t_new, t_ref, ref, target = NULL) {
-  cat(sprintf("%-58s %9.2f ms vs %s %8.2f ms  ratio %6.2f%s\n", what, 1000 * t_new, ref,
-              1000 * t_ref, t_new / t_ref,
-              if (is.null(target)) "" else sprintf("  (target <= %g)", target)))
-}
+report <- report_ratio
 
 set.seed(20261201)
 options(mlagreement.threads = 1)

@@ -13,3 +13,10 @@ timeit <- function(expr, times = 3) {
   }, numeric(1))
   stats::median(t)
 }
+
+# One line per comparison: both times, their ratio and the target if any.
+report_ratio <- function(what, t_new, t_ref, ref, target = NULL) {
+  cat(sprintf("%-58s %9.2f ms vs %s %8.2f ms  ratio %6.2f%s\n", what, 1000 * t_new, ref,
+              1000 * t_ref, t_new / t_ref,
+              if (is.null(target)) "" else sprintf("  (target <= %g)", target)))
+}
