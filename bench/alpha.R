@@ -97,6 +97,7 @@ report(sprintf("  40 labels, prevalence 0.02-0.2 (%d distinct sets)", n_sets40),
 # 4. Speed-up over pure-R implementations on a small design.
 source("tests/testthat/helper-data.R")
 source("tests/testthat/helper-alpha.R")
+source("tests/testthat/helper-measures.R")  # the set similarities ref_jaccard() and ref_masi() use
 small <- random_set_design(40, 4, 6, p = 0.3, missing_records = 0.1)
 a_small <- as_annotations(small)
 t_new <- timeit(krippendorff_alpha(a_small))
