@@ -89,7 +89,7 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
                 "i" = "Use {.code type = \"perc\"} (or resample items or annotators)."),
               class = "boot_bca", call = call)
   }
-  jack <- if (type == "bca") boot_jack_values(object) else NULL
+  accel <- if (type == "bca") boot_acceleration(object) else NULL
   out <- matrix(NA_real_, length(idx), 2L)
   undefined <- character()
   extreme <- FALSE
@@ -104,8 +104,7 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
                                        " of ", format_count(length(fin)), ")"))
     }
     t <- t[fin]
-    L <- if (type == "bca") jackknife_influence(jack[, s]) else NULL
-    res <- boot_interval(t, t0, level, type, L)
+    res <- boot_interval(t, t0, level, type, accel[s])
     out[r, ] <- res$ci
     extreme <- extreme || res$extreme
   }
@@ -129,7 +128,23 @@ jackknife_influence <- function(tj) {
   (n - 1) * (mean(tj) - tj)
 }
 
-boot_interval <- function(t, t0, conf, type, L = NULL) {
+# BCa's acceleration of every statistic from its jackknife influence values,
+# computed once per object (cache, as the jackknife itself): a second
+# confint(type = "bca") costs only the quantiles.
+boot_acceleration <- function(x) {
+  cache <- x$cache
+  if (is.environment(cache) && !is.null(cache$accel)) return(cache$accel)
+  jack <- boot_jack_values(x)
+  accel <- vapply(seq_len(ncol(jack)), function(s) {
+    L <- jackknife_influence(jack[, s])
+    sum(L^3) / (6 * sum(L^2)^1.5)
+  }, numeric(1))
+  if (is.environment(cache)) cache$accel <- accel
+  accel
+}
+
+# `a`: BCa's acceleration (boot_acceleration()).
+boot_interval <- function(t, t0, conf, type, a = NULL) {
   alpha <- (1 + c(-conf, conf)) / 2
   switch(type,
     perc = norm_inter(t, alpha),
@@ -144,7 +159,6 @@ boot_interval <- function(t, t0, conf, type, L = NULL) {
     },
     bca = {
       w <- stats::qnorm(sum(t < t0) / length(t))
-      a <- sum(L^3) / (6 * sum(L^2)^1.5)
       if (!is.finite(w) || !is.finite(a)) {
         list(ci = c(NA_real_, NA_real_), extreme = FALSE)
       } else {
