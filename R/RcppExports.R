@@ -153,6 +153,10 @@ set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annot
     .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
+count_sparse_cpp <- function(item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts) {
+    .Call(`_mlagreement_count_sparse_cpp`, item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts)
+}
+
 structure_pass_cpp <- function(bundle, parent, closure_order, free, groups, weights, max_m) {
     .Call(`_mlagreement_structure_pass_cpp`, bundle, parent, closure_order, free, groups, weights, max_m)
 }

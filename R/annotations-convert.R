@@ -2,6 +2,8 @@
 # labels array, and subsets. The object is read only through record_item(),
 # record_annotator(), record_values(), dim() and its names; subsets are built
 # by the constructors, so they are validated and counted as any new object.
+# A sparse object's long decisions and subsets come from its selected labels
+# (R/annotations-sparse.R), without a dense view.
 
 #' Convert annotations back to a data frame, an array or a subset
 #'
@@ -42,15 +44,15 @@ NULL
 #' @export
 as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...) {
   check_dots_empty0(...)
-  values <- record_values(x)
-  n_rec <- nrow(values)
-  k <- ncol(values)
+  n_rec <- stored_records(x)
+  k <- length(x$labels)
   rec <- rep.int(seq_len(n_rec), k)
   out <- data.frame(
     item = rep.int(ids_in_order(x$items)[record_item(x)], k),
     annotator = rep.int(ids_in_order(x$annotators)[record_annotator(x)], k),
     label = factor(rep(seq_len(k), each = n_rec), levels = seq_len(k), labels = x$labels),
-    value = as.vector(values),
+    # (label-major, as the records x labels values are stored)
+    value = if (is_sparse_layout(x)) sparse_long_values(x) else as.vector(record_values(x)),
     stringsAsFactors = FALSE
   )
   # record order (item, then annotator), labels in universe order
@@ -95,7 +97,6 @@ as.array.annotations <- function(x, ...) {
   ii <- subset_index(if (missing(i)) NULL else i, x$items, "items")
   jj <- subset_index(if (missing(j)) NULL else j, x$annotators, "annotators")
   kk <- subset_index(if (missing(k)) NULL else k, x$labels, "labels")
-  values <- record_values(x)
   new_item <- match(record_item(x), ii)
   new_ann <- match(record_annotator(x), jj)
   keep <- which(!is.na(new_item) & !is.na(new_ann))
@@ -105,7 +106,8 @@ as.array.annotations <- function(x, ...) {
                 "x" = "The items and annotators selected share none."),
               class = "empty")
   }
-  sub_values <- values[keep, kk, drop = FALSE]
+  if (is_sparse_layout(x)) return(subset_sparse(x, keep, new_item[keep], new_ann[keep], ii, jj, kk))
+  sub_values <- record_values(x)[keep, kk, drop = FALSE]
   if (is_dense_layout(x)) {
     # in an array an all-missing record is a cell never assigned (as in
     # as_annotations()), not a record whose label vector is missing

@@ -107,13 +107,13 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
     # single-label: one category per record, so the record is the key
     key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
     keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
+    if (!single_label) {
+      return(annotations_long_selected(rec, lab, keep, it, an, universe, data, names(used),
+                                       threads))
+    }
     values <- matrix(0L, n_rec, k)
     values[cbind(rec$index[keep], lab[keep])] <- 1L
-    if (single_label) {
-      values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
-    } else {
-      check_selected_shape(values, universe, data, names(used))
-    }
+    values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
   }
   a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe,
                        threads = check_threads(threads))
@@ -165,10 +165,11 @@ check_label_names <- function(universe, call = rlang::caller_env()) {
   }
 }
 
-check_selected_shape <- function(values, universe, data, used, call = rlang::caller_env()) {
+# n_selected: labels selected by each record.
+check_selected_shape <- function(n_selected, universe, data, used, call = rlang::caller_env()) {
   k <- length(universe)
   if (k < 2L) return(invisible())
-  all_selected <- mean(rowSums(values) == k)
+  all_selected <- mean(n_selected == k)
   if (all_selected < 0.9) return(invisible())
   candidates <- setdiff(names(data), used)
   binary <- candidates[vapply(candidates, function(nm) is_binary_column(data[[nm]]), logical(1))]

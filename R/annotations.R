@@ -1,21 +1,34 @@
 # The canonical `annotations` object (DESIGN.md layer 2).
 #
 # Records are (item, annotator) rows of a records x labels matrix of 0/1/NA.
-# Two layouts share one C++ core:
+# Three layouts share one C++ core:
 # * "dense": the user's items x annotators x labels array, kept as it is (in
 #   R's column-major layout it already is an (items * annotators) x labels
 #   matrix, so it is never copied); record r is item r %% N, annotator r %/% N.
 # * "records": an integer matrix built by the adapters, with an item and an
 #   annotator index per record; sparse designs never allocate a dense array.
+# * "sparse": selected-labels data over a large universe (annotations_long()
+#   with value = NULL when k >= 64 and at most records x k / 16 positives;
+#   option mlagreement.layout = "sparse" / "records" forces one, for tests).
+#   Every record is fully decided, so no values matrix is stored: item and
+#   annotator indices per record as in "records", plus the selected labels of
+#   each record (`selected`: offsets `start`, n_records + 1, and sorted
+#   0-based `label`, like a CSR matrix). Size, construction time and memory
+#   follow the positive decisions, not records x labels. Its counting pass
+#   (src/mlagreement/sparse_records.h) gives the same tally and record counts
+#   as the records layout; the set measures read the selected labels
+#   directly (annotation_view(sets = TRUE)); every other reader gets a dense
+#   view of the labels it asks for (annotation_view(), record_values(),
+#   item_label_counts()), guarded by check_memory().
 # The sufficient statistics x (positives) and m (decisions) per item x label
 # are tallied once, at construction, in the same pass that validates values:
 # per label, the items with each m, their sum of x and of x (m - x) (`tally`),
 # plus each item's disagreement. mla(), Hamming alpha and the print method
 # derive everything from those tables without another pass. The items x
 # labels tables themselves are kept for the records layout (its pass builds
-# them anyway) and recounted when needed for dense arrays
-# (item_label_counts()): for a 5e5 x 5 x 20 array they would be 80 MB, 40% of
-# the input, and writing them takes longer than reading the input.
+# them anyway) and recounted when needed for dense arrays and the sparse
+# layout (item_label_counts()): for a 5e5 x 5 x 20 array they would be 80 MB,
+# 40% of the input, and writing them takes longer than reading the input.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             threads = mla_threads(), call = rlang::caller_env()) {
@@ -49,6 +62,51 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   a
 }
 
+# The sparse layout (see the top of the file) of records item, annotator
+# (1-based) whose selected labels are `selected` (list(start, label), 0-based
+# sorted labels): counted by its own pass, which gives the same fields as
+# new_annotations() on the same records held densely (`counts` is not kept:
+# items x labels tables of a large universe would dwarf the object).
+new_sparse_annotations <- function(item, annotator, selected, items, annotators, labels,
+                                   threads = mla_threads()) {
+  a <- structure(
+    list(values = NULL, layout = "sparse", item = item, annotator = annotator,
+         items = items, annotators = annotators, labels = labels, selected = selected),
+    class = "annotations"
+  )
+  counts <- count_labels(a, seq_along(labels), keep_counts = FALSE,
+                         max_m = max(tabulate(item, length(items))), threads = threads)
+  a$item_annotators <- counts$item_annotators
+  a$annotator_records <- counts$annotator_records
+  a$tally <- counts$tally
+  a$n_decisions <- counts$n_decisions
+  a$n_records <- counts$n_nonempty_records
+  a["counts"] <- list(NULL)
+  a
+}
+
+is_sparse_layout <- function(x) identical(x$layout, "sparse")
+
+# The selected labels of a sparse object's records: list(start, label).
+sparse_selected <- function(x) x$selected
+
+# Records x labels `cols` 0/1 integer matrix of a sparse object (what the
+# records layout stores), within the memory limit.
+sparse_dense_values <- function(x, cols = seq_along(x$labels), call = rlang::caller_env()) {
+  n_rec <- length(x$item)
+  check_memory(4 * as.double(n_rec) * length(cols),
+               paste0("A dense view of ", n_rec, " records x ", length(cols), " labels"),
+               "Use fewer labels ({.code x[, , labels]}) or measures that read the selected labels (Hamming and set alpha, {.fn mla}).",
+               class = "memory", call = call)
+  sel <- x$selected
+  col <- match(sel$label + 1L, cols)
+  rows <- rep.int(seq_len(n_rec), diff(sel$start))
+  has <- !is.na(col)
+  v <- matrix(0L, n_rec, length(cols))
+  v[cbind(rows[has], col[has])] <- 1L
+  v
+}
+
 # The items x labels tables x (positive decisions) and m (decisions) of the
 # labels `cols`, as integer matrices. Dense arrays get them from another
 # counting pass over those labels' columns each time they are needed (by the
@@ -69,7 +127,18 @@ item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threa
 # labels' columns are read. new_annotations() runs it on the bare object
 # (max_m given) and validates the values with it.
 count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), threads = mla_threads()) {
-  count_decisions_cpp(annotation_view(a, cols), max_m, keep_counts, threads)
+  if (!is_sparse_layout(a)) {
+    return(count_decisions_cpp(annotation_view(a, cols), max_m, keep_counts, threads))
+  }
+  if (keep_counts) {
+    check_memory(8 * as.double(length(a$items)) * length(cols),
+                 paste0("The items x labels tables of ", length(a$items), " items x ",
+                        length(cols), " labels"),
+                 "Use fewer labels ({.code x[, , labels]}).", class = "memory")
+  }
+  count_sparse_cpp(a$item - 1L, length(a$items), a$annotator - 1L, length(a$annotators),
+                   a$selected$start, a$selected$label, length(a$labels),
+                   as.integer(cols) - 1L, max_m, keep_counts)
 }
 
 # The one view of the records the C++ core takes (RecordView in
@@ -78,9 +147,17 @@ count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), thread
 # (0-based `label_cols`, integer() for all), 0-based item and annotator ids
 # of each record (integer() for the dense layout, whose ids follow from
 # position), and the design's extents. Nothing outside this file reads the
-# object's storage fields.
-annotation_view <- function(x, cols = NULL) {
+# object's storage fields. A sparse object gives a dense view of the labels
+# `cols` (within the memory limit), or with `sets` its selected labels
+# (values = list(start, label): the set builders of the C++ core read them).
+annotation_view <- function(x, cols = NULL, sets = FALSE) {
   all_cols <- is.null(cols) || identical(as.integer(cols), seq_along(x$labels))
+  if (is_sparse_layout(x)) {
+    cols <- if (all_cols) seq_along(x$labels) else as.integer(cols)
+    values <- if (sets && all_cols) x$selected else sparse_dense_values(x, cols)
+    return(record_view(values, length(cols), x$item - 1L, length(x$items),
+                       x$annotator - 1L, length(x$annotators)))
+  }
   dense <- x$layout == "dense"
   record_view(
     values = x$values,
@@ -148,6 +225,7 @@ record_annotator <- function(x) {
 
 # The records x labels value matrix (a view of the array for dense data).
 record_values <- function(x) {
+  if (is_sparse_layout(x)) return(sparse_dense_values(x))
   v <- x$values
   n_labels <- length(x$labels)
   if (!identical(dim(v), c(length(v) %/% n_labels, n_labels))) {
@@ -160,6 +238,7 @@ record_values <- function(x) {
 # (a summary of a database table: the records with decisions it counted)
 stored_records <- function(x) {
   if (is_annotation_counts(x)) return(x$n_stored_records)
+  if (is_sparse_layout(x)) return(length(x$item))
   length(x$values) / length(x$labels)
 }
 

@@ -5,7 +5,7 @@
 # Arguments of the set routines of the C++ core: values plus 0-based item and
 # annotator ids (empty for the dense layout, whose ids follow from position).
 set_core_args <- function(a) {
-  v <- annotation_view(a)
+  v <- annotation_view(a, sets = TRUE)
   list(
     values = v$values,
     n_labels = v$n_labels,

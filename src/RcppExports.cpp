@@ -535,6 +535,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// count_sparse_cpp
+Rcpp::List count_sparse_cpp(const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& label, int n_labels, const Rcpp::IntegerVector& cols, int max_m, bool keep_counts);
+RcppExport SEXP _mlagreement_count_sparse_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP startSEXP, SEXP labelSEXP, SEXP n_labelsSEXP, SEXP colsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type label(labelSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type cols(colsSEXP);
+    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep_counts(keep_countsSEXP);
+    rcpp_result_gen = Rcpp::wrap(count_sparse_cpp(item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts));
+    return rcpp_result_gen;
+END_RCPP
+}
 // structure_pass_cpp
 Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent, const Rcpp::IntegerVector& closure_order, const Rcpp::IntegerVector& free, const Rcpp::List& groups, const Rcpp::NumericVector& weights, int max_m);
 RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP parentSEXP, SEXP closure_orderSEXP, SEXP freeSEXP, SEXP groupsSEXP, SEXP weightsSEXP, SEXP max_mSEXP) {
@@ -607,6 +626,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
+    {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
     {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {NULL, NULL, 0}
