@@ -238,7 +238,7 @@ record_values <- function(x) {
 # (a summary of a database table: the records with decisions it counted)
 stored_records <- function(x) {
   if (is_annotation_counts(x)) return(x$n_stored_records)
-  if (is_sparse_layout(x)) return(length(x$item))
+  if (is_sparse_layout(x)) return(as.double(length(x$item)))
   length(x$values) / length(x$labels)
 }
 
