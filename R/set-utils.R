@@ -50,7 +50,8 @@ set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_
 # The C++ core reports running out of memory instead of raising it.
 check_set_memory <- function(res, args, call = rlang::caller_env()) {
   if (!isTRUE(res$out_of_memory)) return(invisible())
-  n_records <- length(args$values) / max(args$n_labels, 1L)
+  # (the sparse layout's values are its selected labels: list(start, label))
+  n_records <- if (is.list(args$values)) length(args$item) else length(args$values) / max(args$n_labels, 1L)
   mla_abort(
     c("Not enough memory for the label sets of {n_records} record{?s} over {args$n_labels} label{?s}.",
       "i" = "Free memory or use fewer threads, then try again."),

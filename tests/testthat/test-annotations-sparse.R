@@ -218,7 +218,9 @@ test_that("dense views of a sparse object respect the memory limit", {
   expect_mla_error(as.array(s), "memory")
   # the sparse-aware paths need no dense view
   expect_no_error(mla(s))
-  expect_no_error(krippendorff_alpha(s, "jaccard"))
+  expect_no_error(krippendorff_alpha(s, c("hamming", "jaccard", "masi")))
+  expect_no_error(format(s))
+  expect_no_error(as.data.frame(s[, , 1:2]))
   expect_no_error(s[1:5, , ])
 })
 
@@ -237,4 +239,27 @@ test_that("the shape check and the core's guards hold for the sparse layout", {
                "Internal error")
   expect_error(mlagreement:::count_sparse_cpp(0L, 1L, 0L, 1L, c(0L, 1L), 5L, 2L, 0:1, 1L, FALSE),
                "Internal error")
+})
+
+test_that("the other consumers read a dense view and give the records layout's results", {
+  d <- random_selected(40, 6, 64, seed = 13)
+  x <- both_layouts(d)
+  expect_identical(as_annotation_counts(x$sparse), as_annotation_counts(x$records))
+  groups <- list(g1 = d$labels[1:3], g2 = d$labels[10:11])
+  expect_identical(tidy(mla(x$sparse, label_groups = groups), "corpus"),
+                   tidy(mla(x$records, label_groups = groups), "corpus"))
+  expect_identical(krippendorff_alpha(x$sparse, "hamming", label_weights = seq_len(64)),
+                   krippendorff_alpha(x$records, "hamming", label_weights = seq_len(64)))
+  set.seed(14)
+  bs <- mla_boot(mla(x$sparse), R = 20, resample = "annotators")
+  set.seed(14)
+  br <- mla_boot(mla(x$records), R = 20, resample = "annotators")
+  expect_identical(jackknife_se(bs), jackknife_se(br))
+  set.seed(15)
+  cs <- mla_compare(x$sparse[1:20, , ], x$sparse[21:40, , ], R = 20)
+  set.seed(15)
+  expect_identical(cs, mla_compare(x$records[1:20, , ], x$records[21:40, , ], R = 20))
+  preds <- data.frame(item = 1:40, matrix(rbinom(40 * 64, 1, 0.05), 40, 64, dimnames = list(NULL, d$labels)))
+  expect_identical(model_agreement(x$sparse, preds, item, labels = -item),
+                   model_agreement(x$records, preds, item, labels = -item))
 })
