@@ -62,7 +62,7 @@ subset_sparse <- function(x, keep, item, annotator, ii, jj, kk) {
 # Label-major values of every record and label of a sparse object
 # (as.vector(record_values(x)) without the dense matrix): the value column
 # of as.data.frame().
-sparse_long_values <- function(x, call = rlang::caller_env()) {
+sparse_long_values <- function(x, call = user_call_env()) {
   n_rec <- stored_records(x)
   k <- length(x$labels)
   check_memory(4 * as.double(n_rec) * k,
@@ -72,4 +72,16 @@ sparse_long_values <- function(x, call = rlang::caller_env()) {
   v <- integer(as.double(n_rec) * k)
   v[sel$label * as.double(n_rec) + rep.int(seq_len(n_rec), diff(sel$start))] <- 1L
   v
+}
+
+# The frame of the outermost call into the package (the user's call): a
+# dense view is built deep inside a consumer, and its memory error should
+# name the function the user called, not the accessor.
+user_call_env <- function() {
+  ns <- topenv(environment(user_call_env))
+  for (i in seq_len(sys.nframe())) {
+    env <- environment(sys.function(i))
+    if (is.environment(env) && identical(topenv(env), ns)) return(sys.frame(i))
+  }
+  NULL
 }

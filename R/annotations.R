@@ -92,7 +92,7 @@ sparse_selected <- function(x) x$selected
 
 # Records x labels `cols` 0/1 integer matrix of a sparse object (what the
 # records layout stores), within the memory limit.
-sparse_dense_values <- function(x, cols = seq_along(x$labels), call = rlang::caller_env()) {
+sparse_dense_values <- function(x, cols = seq_along(x$labels), call = user_call_env()) {
   n_rec <- length(x$item)
   check_memory(4 * as.double(n_rec) * length(cols),
                paste0("A dense view of ", n_rec, " records x ", length(cols), " labels"),
@@ -134,7 +134,7 @@ count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), thread
     check_memory(8 * as.double(length(a$items)) * length(cols),
                  paste0("The items x labels tables of ", length(a$items), " items x ",
                         length(cols), " labels"),
-                 "Use fewer labels ({.code x[, , labels]}).", class = "memory")
+                 "Use fewer labels ({.code x[, , labels]}).", class = "memory", call = user_call_env())
   }
   count_sparse_cpp(a$item - 1L, length(a$items), a$annotator - 1L, length(a$annotators),
                    a$selected$start, a$selected$label, length(a$labels),

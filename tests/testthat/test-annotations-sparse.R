@@ -214,8 +214,11 @@ test_that("dense views of a sparse object respect the memory limit", {
   d <- random_selected(30, 6, 80, seed = 12)
   s <- build_layout(d, "sparse")
   withr::local_options(mlagreement.max_memory = 1000)
-  expect_mla_error(mlagreement:::record_values(s), "memory")
+  expect_mla_snapshot(mlagreement:::record_values(s), "memory")
   expect_mla_error(as.array(s), "memory")
+  # the error names the user's call, not the accessor
+  expect_mla_snapshot(label_substitution(s), "memory")
+  expect_mla_snapshot(as.data.frame(s), "memory")
   # the sparse-aware paths need no dense view
   expect_no_error(mla(s))
   expect_no_error(krippendorff_alpha(s, c("hamming", "jaccard", "masi")))
