@@ -266,3 +266,31 @@ test_that("the other consumers read a dense view and give the records layout's r
   expect_identical(model_agreement(x$sparse, preds, item, labels = -item),
                    model_agreement(x$records, preds, item, labels = -item))
 })
+
+test_that("degenerate selected-labels designs give the same objects' numbers in both layouts", {
+  # nothing selected anywhere; one label; one item with one record
+  designs <- list(
+    list(data = data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"), label = NA),
+         labels = sprintf("L%02d", 1:70)),
+    list(data = data.frame(item = c(1, 1, 2), annotator = c("a", "b", "a"), label = c("x", NA, "x")),
+         labels = "x"),
+    list(data = data.frame(item = c(1, 2, 2), annotator = c("a", "a", "b"), label = c("L03", "L03", NA)),
+         labels = sprintf("L%02d", 1:70))
+  )
+  for (d in designs) {
+    x <- suppressWarnings(both_layouts(d))
+    expect_identical(x$sparse$layout, "sparse")
+    for (f in c("item_annotators", "annotator_records", "tally", "n_decisions", "n_records")) {
+      expect_identical(x$sparse[[f]], x$records[[f]], label = f)
+    }
+    expect_identical(mlagreement:::record_values(x$sparse), mlagreement:::record_values(x$records))
+    expect_identical(suppressWarnings(tidy(mla(x$sparse), "label")),
+                     suppressWarnings(tidy(mla(x$records), "label")))
+    expect_identical(suppressWarnings(krippendorff_alpha(x$sparse, c("hamming", "jaccard", "masi"))),
+                     suppressWarnings(krippendorff_alpha(x$records, c("hamming", "jaccard", "masi"))))
+  }
+  d <- random_selected(50, 8, 90, seed = 16)
+  s <- build_layout(d, "sparse")
+  expect_identical(mlagreement:::count_labels(s, 1:90, TRUE, threads = 1L),
+                   mlagreement:::count_labels(s, 1:90, TRUE, threads = 2L))
+})
