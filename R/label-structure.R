@@ -274,7 +274,14 @@ check_acyclic <- function(parent, labels, call) {
 # Labels with a parent, deepest first: one sweep in this order closes a
 # record under the taxonomy.
 closure_order <- function(parent) {
-  depth <- vapply(seq_along(parent), function(j) {
+  depth <- label_depth(parent)
+  has_parent <- which(parent >= 0L)
+  as.integer(has_parent[order(-depth[has_parent])] - 1L)
+}
+
+# The depth of each label in the taxonomy (0 for roots; parent 0-based).
+label_depth <- function(parent) {
+  vapply(seq_along(parent), function(j) {
     d <- 0L
     p <- parent[j]
     while (p >= 0L) {
@@ -283,6 +290,4 @@ closure_order <- function(parent) {
     }
     d
   }, integer(1))
-  has_parent <- which(parent >= 0L)
-  as.integer(has_parent[order(-depth[has_parent])] - 1L)
 }

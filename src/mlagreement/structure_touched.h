@@ -1,0 +1,240 @@
+// Labels with structure on a dense array, reading only the labels the
+// structure touches (issue 16's speed check). A free label without tree
+// descendants keeps the table of the counting pass (label_tally() in R), so
+// the only new tables are those of
+//   * the tree's internal nodes (labels with descendants), closed under the
+//     taxonomy: a record selects node p when it selects p or any label of
+//     p's subtree, and decides p when it decides p or selects one of them;
+//   * each group's categories (its closed labels, then "none"), which share
+//     the group's decisions (a label selected, or all decided).
+// One read of the columns of the internal nodes, their subtrees and the
+// groups' labels, a chunk of items at a time: the nodes' closed values are
+// formed deepest first in per-chunk buffers (a node ORs its leaf children's
+// columns and its internal children's buffers), so every column is read
+// once and nothing is allocated per record. Chunks run in parallel; the
+// tables are integer sums, identical for any number of threads.
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_STRUCTURE_TOUCHED_H
+#define MLAGREEMENT_STRUCTURE_TOUCHED_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "label_table.h"
+#include "record_view.h"
+#include "tally.h"
+#include "threads.h"
+
+namespace mlagreement {
+
+// The touched labels (0-based label indices of the view).
+struct TouchedPlan {
+  std::vector<int> node;                      // internal tree nodes, deepest first
+  std::vector<std::vector<int>> leaf_children;  // per node: children without descendants
+  std::vector<std::vector<int>> node_children;  // per node: children that are nodes (indices into node)
+  std::vector<std::vector<int>> group_label;  // per group: its labels
+  std::vector<std::vector<int>> group_node;   // per group label: its node index, or -1
+  // output columns: the nodes, then each group's labels and "none"
+  std::size_t n_columns() const {
+    std::size_t n = node.size();
+    for (const std::vector<int>& g : group_label) n += g.size() + 1;
+    return n;
+  }
+};
+
+struct TouchedTables {
+  IntTable table;        // n_columns() columns, rows m = 1..max_m
+  bool several = false;  // some record selects two labels of a group
+};
+
+namespace detail {
+
+// Items per chunk: a chunk's counters and node buffers stay in L1/L2.
+constexpr std::size_t kTouchedChunk = 1024;
+
+#ifdef _OPENMP
+#define MLAGREEMENT_TOUCHED_SIMD _Pragma("omp simd")
+#else
+#define MLAGREEMENT_TOUCHED_SIMD
+#endif
+
+// One thread's buffers for a chunk: per output column counters x, m (column
+// c at c * kTouchedChunk; a group's categories use its first column's m),
+// per node the closed selections and decisions of the current annotator.
+struct TouchedScratch {
+  TouchedScratch(std::size_t n_columns, std::size_t n_nodes)
+      : x(n_columns * kTouchedChunk), m(n_columns * kTouchedChunk),
+        pos(n_nodes * kTouchedChunk), dec(n_nodes * kTouchedChunk), n_pos(kTouchedChunk),
+        all_dec(kTouchedChunk), d_sum(kTouchedChunk), n_pairable(kTouchedChunk) {}
+  std::vector<int> x, m, pos, dec, n_pos, all_dec;
+  std::vector<double> d_sum;
+  std::vector<int> n_pairable;
+};
+
+// The closed values of every node for the records of annotator block
+// `first` (len items), deepest first; adds them to the nodes' counters.
+template <typename T, typename Codes>
+void close_nodes(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
+                 std::size_t first, std::size_t len, TouchedScratch& s) {
+  constexpr std::size_t kC = kTouchedChunk;
+  for (std::size_t q = 0; q < p.node.size(); ++q) {
+    int* pos = s.pos.data() + q * kC;
+    int* dec = s.dec.data() + q * kC;
+    const T* own = v.column(static_cast<std::size_t>(p.node[q])) + first;
+    MLAGREEMENT_TOUCHED_SIMD
+    for (std::size_t i = 0; i < len; ++i) {
+      pos[i] = codes.positive(own[i]);
+      dec[i] = codes.decided(own[i]);
+    }
+    for (int l : p.leaf_children[q]) {
+      const T* col = v.column(static_cast<std::size_t>(l)) + first;
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
+    }
+    for (int c : p.node_children[q]) {
+      const int* child = s.pos.data() + static_cast<std::size_t>(c) * kC;
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
+    }
+    int* x = s.x.data() + q * kC;
+    int* m = s.m.data() + q * kC;
+    MLAGREEMENT_TOUCHED_SIMD
+    for (std::size_t i = 0; i < len; ++i) {
+      dec[i] |= pos[i];
+      x[i] += pos[i];
+      m[i] += dec[i];
+    }
+  }
+}
+
+// Adds group g's categories of the records of annotator block `first` to
+// their counters (first category at column `col`); returns non-zero when a
+// record selects two of its labels.
+template <typename T, typename Codes>
+int add_group(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p, std::size_t g,
+              std::size_t col, std::size_t first, std::size_t len, TouchedScratch& s) {
+  constexpr std::size_t kC = kTouchedChunk;
+  int* n_pos = s.n_pos.data();
+  int* all_dec = s.all_dec.data();
+  std::fill(n_pos, n_pos + len, 0);
+  std::fill(all_dec, all_dec + len, 1);
+  const std::vector<int>& labels = p.group_label[g];
+  for (std::size_t l = 0; l < labels.size(); ++l) {
+    int* cat = s.x.data() + (col + l) * kC;
+    const int q = p.group_node[g][l];
+    if (q >= 0) {  // a node: its closed values
+      const int* pos = s.pos.data() + static_cast<std::size_t>(q) * kC;
+      const int* dec = s.dec.data() + static_cast<std::size_t>(q) * kC;
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) {
+        n_pos[i] += pos[i];
+        all_dec[i] &= dec[i];
+        cat[i] += pos[i];
+      }
+    } else {
+      const T* values = v.column(static_cast<std::size_t>(labels[l])) + first;
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) {
+        const int pos = codes.positive(values[i]);
+        n_pos[i] += pos;
+        all_dec[i] &= codes.decided(values[i]);
+        cat[i] += pos;
+      }
+    }
+  }
+  int* none = s.x.data() + (col + labels.size()) * kC;
+  int* m = s.m.data() + col * kC;
+  int several = 0;
+  MLAGREEMENT_TOUCHED_SIMD
+  for (std::size_t i = 0; i < len; ++i) {
+    const int selected = static_cast<int>(n_pos[i] > 0);
+    none[i] += all_dec[i] & (selected ^ 1);
+    m[i] += all_dec[i] | selected;
+    several |= static_cast<int>(n_pos[i] > 1);
+  }
+  return several;
+}
+
+// One chunk of items: every annotator block, then the chunk's tables.
+template <typename T, typename Codes>
+bool touched_chunk(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
+                   const std::vector<std::size_t>& m_col, const double* factor, std::size_t start,
+                   std::size_t len, TouchedScratch& s, IntTable& mine) {
+  constexpr std::size_t kC = kTouchedChunk;
+  const std::size_t n_blocks = v.n_records / v.n_items, n_cols = m_col.size();
+  for (std::size_t c = 0; c < n_cols; ++c) {
+    std::fill(s.x.begin() + c * kC, s.x.begin() + c * kC + len, 0);
+    std::fill(s.m.begin() + c * kC, s.m.begin() + c * kC + len, 0);
+  }
+  int several = 0;
+  for (std::size_t b = 0; b < n_blocks; ++b) {
+    const std::size_t first = b * v.n_items + start;
+    close_nodes(v, codes, p, first, len, s);
+    std::size_t col = p.node.size();
+    for (std::size_t g = 0; g < p.group_label.size(); ++g) {
+      several |= add_group(v, codes, p, g, col, first, len, s);
+      col += p.group_label[g].size() + 1;
+    }
+  }
+  std::fill(s.d_sum.begin(), s.d_sum.begin() + len, 0.0);  // (not used: tables only)
+  std::fill(s.n_pairable.begin(), s.n_pairable.begin() + len, 0);
+  for (std::size_t c = 0; c < n_cols; ++c) {
+    tally_label_chunk(s.x.data() + c * kC, s.m.data() + m_col[c] * kC, len, c, factor, mine,
+                      s.d_sum.data(), s.n_pairable.data());
+  }
+  return several != 0;
+}
+
+}  // namespace detail
+
+// The touched tables of a dense view (v.item == nullptr). max_m bounds the
+// records of an item (the annotators).
+template <typename T, typename Codes>
+TouchedTables touched_tables(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
+                             std::size_t max_m, int threads) {
+  check_view_extents(v);
+  if (v.item != nullptr || max_m < v.n_records / v.n_items) {
+    throw std::invalid_argument("Internal error: touched_tables() needs a dense view.");
+  }
+  const std::size_t n_cols = p.n_columns();
+  // a group's categories count the group's decisions, kept in its first column
+  std::vector<std::size_t> m_col(n_cols);
+  for (std::size_t c = 0; c < p.node.size(); ++c) m_col[c] = c;
+  std::size_t col = p.node.size();
+  for (const std::vector<int>& g : p.group_label) {
+    for (std::size_t l = 0; l <= g.size(); ++l) m_col[col + l] = col;
+    col += g.size() + 1;
+  }
+  const std::vector<double> factor = pair_factors(max_m);
+  const std::size_t n = v.n_items;
+  const std::int64_t n_chunks =
+      static_cast<std::int64_t>((n + detail::kTouchedChunk - 1) / detail::kTouchedChunk);
+  std::vector<IntTable> partial(static_cast<std::size_t>(team_size(threads)));
+  for (IntTable& t : partial) t.reset(n_cols, max_m);
+  // scratch allocated before the region: nothing in it can throw
+  std::vector<detail::TouchedScratch> scratch(partial.size(),
+                                              detail::TouchedScratch(n_cols, p.node.size()));
+  int several = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : several)
+#endif
+  for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
+    const std::size_t me = static_cast<std::size_t>(thread_slot());
+    const std::size_t start = static_cast<std::size_t>(ch) * detail::kTouchedChunk;
+    const std::size_t len = std::min(detail::kTouchedChunk, n - start);
+    several |= static_cast<int>(detail::touched_chunk(v, codes, p, m_col, factor.data(), start,
+                                                      len, scratch[me], partial[me]));
+  }
+  TouchedTables out;
+  out.table.reset(n_cols, max_m);
+  for (const IntTable& t : partial) out.table.add(t);
+  out.several = several != 0;
+  return out;
+}
+
+}  // namespace mlagreement
+
+#endif
