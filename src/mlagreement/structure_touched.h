@@ -53,7 +53,7 @@ struct TouchedTables {
 namespace detail {
 
 // Items per chunk: a chunk's counters and node buffers stay in L1/L2.
-constexpr std::size_t kTouchedChunk = 1024;
+constexpr std::size_t kTouchedChunk = 512;
 
 #ifdef _OPENMP
 #define MLAGREEMENT_TOUCHED_SIMD _Pragma("omp simd")
@@ -75,44 +75,98 @@ struct TouchedScratch {
 };
 
 // The closed values of every node for the records of annotator block
-// `first` (len items), deepest first; adds them to the nodes' counters.
+// `first` (len items), deepest first, added to the nodes' counters: the
+// children's selections ORed first, the node's own column last (one loop
+// forms the closed values and counts them).
 template <typename T, typename Codes>
 void close_nodes(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
                  std::size_t first, std::size_t len, TouchedScratch& s) {
   constexpr std::size_t kC = kTouchedChunk;
   for (std::size_t q = 0; q < p.node.size(); ++q) {
     int* pos = s.pos.data() + q * kC;
-    int* dec = s.dec.data() + q * kC;
-    const T* own = v.column(static_cast<std::size_t>(p.node[q])) + first;
-    MLAGREEMENT_TOUCHED_SIMD
-    for (std::size_t i = 0; i < len; ++i) {
-      pos[i] = codes.positive(own[i]);
-      dec[i] = codes.decided(own[i]);
-    }
+    bool started = false;  // a node has a child
     for (int l : p.leaf_children[q]) {
       const T* col = v.column(static_cast<std::size_t>(l)) + first;
-      MLAGREEMENT_TOUCHED_SIMD
-      for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
+      if (started) {
+        MLAGREEMENT_TOUCHED_SIMD
+        for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
+      } else {
+        MLAGREEMENT_TOUCHED_SIMD
+        for (std::size_t i = 0; i < len; ++i) pos[i] = codes.positive(col[i]);
+      }
+      started = true;
     }
     for (int c : p.node_children[q]) {
       const int* child = s.pos.data() + static_cast<std::size_t>(c) * kC;
-      MLAGREEMENT_TOUCHED_SIMD
-      for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
+      if (started) {
+        MLAGREEMENT_TOUCHED_SIMD
+        for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
+      } else {
+        std::copy(child, child + len, pos);
+      }
+      started = true;
     }
+    const T* own = v.column(static_cast<std::size_t>(p.node[q])) + first;
+    int* dec = s.dec.data() + q * kC;
     int* x = s.x.data() + q * kC;
     int* m = s.m.data() + q * kC;
     MLAGREEMENT_TOUCHED_SIMD
     for (std::size_t i = 0; i < len; ++i) {
-      dec[i] |= pos[i];
-      x[i] += pos[i];
-      m[i] += dec[i];
+      const int sel = pos[i] | codes.positive(own[i]);
+      const int d = codes.decided(own[i]) | sel;
+      pos[i] = sel;
+      dec[i] = d;
+      x[i] += sel;
+      m[i] += d;
     }
+  }
+}
+
+// Up to four raw labels of a group at once (kWays of them: columns col,
+// category counters cat): adds their selections to the counters, to the
+// records' selected count n_pos, and ANDs their decisions into all_dec.
+template <std::size_t kWays, typename T, typename Codes>
+void add_raw_members(const T* const* col, int* const* cat, std::size_t len, const Codes& codes,
+                     int* n_pos, int* all_dec) {
+  const T* c0 = col[0];
+  const T* c1 = col[kWays > 1 ? 1 : 0];
+  const T* c2 = col[kWays > 2 ? 2 : 0];
+  const T* c3 = col[kWays > 3 ? 3 : 0];
+  int* x0 = cat[0];
+  int* x1 = cat[kWays > 1 ? 1 : 0];
+  int* x2 = cat[kWays > 2 ? 2 : 0];
+  int* x3 = cat[kWays > 3 ? 3 : 0];
+  MLAGREEMENT_TOUCHED_SIMD
+  for (std::size_t i = 0; i < len; ++i) {
+    int sel = codes.positive(c0[i]), d = codes.decided(c0[i]);
+    x0[i] += sel;
+    if (kWays > 1) {
+      const int s1 = codes.positive(c1[i]);
+      sel += s1;
+      d &= codes.decided(c1[i]);
+      x1[i] += s1;
+    }
+    if (kWays > 2) {
+      const int s2 = codes.positive(c2[i]);
+      sel += s2;
+      d &= codes.decided(c2[i]);
+      x2[i] += s2;
+    }
+    if (kWays > 3) {
+      const int s3 = codes.positive(c3[i]);
+      sel += s3;
+      d &= codes.decided(c3[i]);
+      x3[i] += s3;
+    }
+    n_pos[i] += sel;
+    all_dec[i] &= d;
   }
 }
 
 // Adds group g's categories of the records of annotator block `first` to
 // their counters (first category at column `col`); returns non-zero when a
-// record selects two of its labels.
+// record selects two of its labels. Labels that are nodes read the nodes'
+// closed values, the others their columns, four at a time.
 template <typename T, typename Codes>
 int add_group(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p, std::size_t g,
               std::size_t col, std::size_t first, std::size_t len, TouchedScratch& s) {
@@ -122,33 +176,44 @@ int add_group(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p, 
   std::fill(n_pos, n_pos + len, 0);
   std::fill(all_dec, all_dec + len, 1);
   const std::vector<int>& labels = p.group_label[g];
+  const T* raw[4];
+  int* raw_cat[4];
+  std::size_t n_raw = 0;
+  const auto flush = [&] {
+    switch (n_raw) {
+      case 4: add_raw_members<4>(raw, raw_cat, len, codes, n_pos, all_dec); break;
+      case 3: add_raw_members<3>(raw, raw_cat, len, codes, n_pos, all_dec); break;
+      case 2: add_raw_members<2>(raw, raw_cat, len, codes, n_pos, all_dec); break;
+      case 1: add_raw_members<1>(raw, raw_cat, len, codes, n_pos, all_dec); break;
+      default: break;
+    }
+    n_raw = 0;
+  };
   for (std::size_t l = 0; l < labels.size(); ++l) {
     int* cat = s.x.data() + (col + l) * kC;
     const int q = p.group_node[g][l];
-    if (q >= 0) {  // a node: its closed values
-      const int* pos = s.pos.data() + static_cast<std::size_t>(q) * kC;
-      const int* dec = s.dec.data() + static_cast<std::size_t>(q) * kC;
-      MLAGREEMENT_TOUCHED_SIMD
-      for (std::size_t i = 0; i < len; ++i) {
-        n_pos[i] += pos[i];
-        all_dec[i] &= dec[i];
-        cat[i] += pos[i];
-      }
-    } else {
-      const T* values = v.column(static_cast<std::size_t>(labels[l])) + first;
-      MLAGREEMENT_TOUCHED_SIMD
-      for (std::size_t i = 0; i < len; ++i) {
-        const int pos = codes.positive(values[i]);
-        n_pos[i] += pos;
-        all_dec[i] &= codes.decided(values[i]);
-        cat[i] += pos;
-      }
+    if (q < 0) {
+      raw[n_raw] = v.column(static_cast<std::size_t>(labels[l])) + first;
+      raw_cat[n_raw++] = cat;
+      if (n_raw == 4) flush();
+      continue;
+    }
+    const int* pos = s.pos.data() + static_cast<std::size_t>(q) * kC;  // a node: closed values
+    const int* dec = s.dec.data() + static_cast<std::size_t>(q) * kC;
+    MLAGREEMENT_TOUCHED_SIMD
+    for (std::size_t i = 0; i < len; ++i) {
+      n_pos[i] += pos[i];
+      all_dec[i] &= dec[i];
+      cat[i] += pos[i];
     }
   }
+  flush();
   int* none = s.x.data() + (col + labels.size()) * kC;
   int* m = s.m.data() + col * kC;
   int several = 0;
-  MLAGREEMENT_TOUCHED_SIMD
+#ifdef _OPENMP
+#pragma omp simd reduction(| : several)
+#endif
   for (std::size_t i = 0; i < len; ++i) {
     const int selected = static_cast<int>(n_pos[i] > 0);
     none[i] += all_dec[i] & (selected ^ 1);
