@@ -53,7 +53,7 @@ struct TouchedTables {
 namespace detail {
 
 // Items per chunk: a chunk's counters and node buffers stay in L1/L2.
-constexpr std::size_t kTouchedChunk = 512;
+constexpr std::size_t kTouchedChunk = 2048;
 
 #ifdef _OPENMP
 #define MLAGREEMENT_TOUCHED_SIMD _Pragma("omp simd")
@@ -67,11 +67,19 @@ constexpr std::size_t kTouchedChunk = 512;
 struct TouchedScratch {
   TouchedScratch(std::size_t n_columns, std::size_t n_nodes)
       : x(n_columns * kTouchedChunk), m(n_columns * kTouchedChunk),
-        pos(n_nodes * kTouchedChunk), dec(n_nodes * kTouchedChunk), n_pos(kTouchedChunk),
-        all_dec(kTouchedChunk), d_sum(kTouchedChunk), n_pairable(kTouchedChunk) {}
+        pos(4 * n_nodes * kTouchedChunk), dec(n_nodes * kTouchedChunk), n_pos(kTouchedChunk),
+        all_dec(kTouchedChunk), d_sum(kTouchedChunk), n_pairable(kTouchedChunk),
+        zero_int(kTouchedChunk, 0), zero_real(kTouchedChunk, 0.0), sink(kTouchedChunk) {}
   std::vector<int> x, m, pos, dec, n_pos, all_dec;
   std::vector<double> d_sum;
   std::vector<int> n_pairable;
+  // a decided, unselected column of either storage type (pads a small
+  // group to four labels) and the counters of the padding
+  std::vector<int> zero_int;
+  std::vector<double> zero_real;
+  std::vector<int> sink;
+  const int* zeros(const int*) const { return zero_int.data(); }
+  const double* zeros(const double*) const { return zero_real.data(); }
 };
 
 // The closed values of every node for the records of annotator block
@@ -120,6 +128,85 @@ void close_nodes(const RecordView<T>& v, const Codes& codes, const TouchedPlan& 
       m[i] += d;
     }
   }
+}
+
+// The nodes' closed values, kW <= 4 annotator blocks at once (blocks b..,
+// starting at item `start`), when no group reads them: per block the
+// children's selections are ORed into the node's buffer of that block
+// (node q, block w at (4 q + w) * kTouchedChunk), then one loop over the
+// node's own columns forms the closed values and counts them, writing the
+// counters once per kW records.
+template <std::size_t kW, typename T, typename Codes>
+void close_nodes_blocks(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
+                        std::size_t b, std::size_t start, std::size_t len, TouchedScratch& s) {
+  constexpr std::size_t kC = kTouchedChunk;
+  for (std::size_t q = 0; q < p.node.size(); ++q) {
+    int* buf = s.pos.data() + 4 * q * kC;
+    for (std::size_t w = 0; w < kW; ++w) {
+      const std::size_t first = (b + w) * v.n_items + start;
+      int* pos = buf + w * kC;
+      bool started = false;  // a node has a child
+      for (int l : p.leaf_children[q]) {
+        const T* col = v.column(static_cast<std::size_t>(l)) + first;
+        if (started) {
+          MLAGREEMENT_TOUCHED_SIMD
+          for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
+        } else {
+          MLAGREEMENT_TOUCHED_SIMD
+          for (std::size_t i = 0; i < len; ++i) pos[i] = codes.positive(col[i]);
+        }
+        started = true;
+      }
+      for (int c : p.node_children[q]) {
+        const int* child = s.pos.data() + (4 * static_cast<std::size_t>(c) + w) * kC;
+        if (started) {
+          MLAGREEMENT_TOUCHED_SIMD
+          for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
+        } else {
+          std::copy(child, child + len, pos);
+        }
+        started = true;
+      }
+    }
+    const T* own = v.column(static_cast<std::size_t>(p.node[q])) + b * v.n_items + start;
+    const std::size_t stride = v.n_items;
+    int *p0 = buf, *p1 = buf + kC, *p2 = buf + 2 * kC, *p3 = buf + 3 * kC;
+    int* x = s.x.data() + q * kC;
+    int* m = s.m.data() + q * kC;
+    MLAGREEMENT_TOUCHED_SIMD
+    for (std::size_t i = 0; i < len; ++i) {
+      int sel = p0[i] | codes.positive(own[i]);
+      int xs = sel, ms = codes.decided(own[i]) | sel;
+      p0[i] = sel;
+      if (kW > 1) {
+        sel = p1[i] | codes.positive(own[stride + i]);
+        xs += sel;
+        ms += codes.decided(own[stride + i]) | sel;
+        p1[i] = sel;
+      }
+      if (kW > 2) {
+        sel = p2[i] | codes.positive(own[2 * stride + i]);
+        xs += sel;
+        ms += codes.decided(own[2 * stride + i]) | sel;
+        p2[i] = sel;
+      }
+      if (kW > 3) {
+        sel = p3[i] | codes.positive(own[3 * stride + i]);
+        xs += sel;
+        ms += codes.decided(own[3 * stride + i]) | sel;
+        p3[i] = sel;
+      }
+      x[i] += xs;
+      m[i] += ms;
+    }
+  }
+}
+
+inline bool groups_read_nodes(const TouchedPlan& p) {
+  for (const std::vector<int>& g : p.group_node)
+    for (int q : g)
+      if (q >= 0) return true;
+  return false;
 }
 
 // Up to four raw labels of a group at once (kWays of them: columns col,
@@ -215,12 +302,121 @@ int add_group(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p, 
 #pragma omp simd reduction(| : several)
 #endif
   for (std::size_t i = 0; i < len; ++i) {
-    const int selected = static_cast<int>(n_pos[i] > 0);
+    // n_pos >= 0 counts a record's labels: arithmetic, not compares, so the
+    // loop vectorises with SSE2
+    const int selected = static_cast<int>((0u - static_cast<unsigned>(n_pos[i])) >> 31);
     none[i] += all_dec[i] & (selected ^ 1);
     m[i] += all_dec[i] | selected;
-    several |= static_cast<int>(n_pos[i] > 1);
+    several |= n_pos[i] >> 1;
   }
   return several;
+}
+
+// A group of at most four labels that are not nodes, kW <= 4 annotator
+// blocks at once: col[l][w] is label l's column in block w (a zero column
+// pads the group to four labels, its counter cat[l] a sink). One loop reads
+// every value once and keeps each record's count in registers, so the
+// category counters are written once per kW records.
+// One record's four values of a small group (below): its categories, and
+// whether it answers the group ("none" or a label) or selects two labels.
+template <typename T, typename Codes>
+inline void small_group_record(const T v0, const T v1, const T v2, const T v3, const Codes& codes,
+                               int& s0, int& s1, int& s2, int& s3, int& n_none, int& n_dec,
+                               int& several) {
+  const int p0 = codes.positive(v0), p1 = codes.positive(v1), p2 = codes.positive(v2),
+            p3 = codes.positive(v3);
+  const int n = p0 + p1 + p2 + p3;
+  const int all = codes.decided(v0) & codes.decided(v1) & codes.decided(v2) & codes.decided(v3);
+  const int selected = static_cast<int>((0u - static_cast<unsigned>(n)) >> 31);  // n > 0
+  s0 += p0;
+  s1 += p1;
+  s2 += p2;
+  s3 += p3;
+  n_none += all & (selected ^ 1);
+  n_dec += all | selected;
+  several |= n >> 1;
+}
+
+template <std::size_t kW, typename T, typename Codes>
+int add_small_group(const T* const (&col)[4][4], std::size_t len, const Codes& codes,
+                    int* const (&cat)[4], int* none, int* m) {
+  // named pointers: the vectoriser cannot see through an array of them
+  const T *a0 = col[0][0], *a1 = col[1][0], *a2 = col[2][0], *a3 = col[3][0];
+  const T *b0 = col[0][1], *b1 = col[1][1], *b2 = col[2][1], *b3 = col[3][1];
+  const T *c0 = col[0][2], *c1 = col[1][2], *c2 = col[2][2], *c3 = col[3][2];
+  const T *d0 = col[0][3], *d1 = col[1][3], *d2 = col[2][3], *d3 = col[3][3];
+  int *x0 = cat[0], *x1 = cat[1], *x2 = cat[2], *x3 = cat[3];
+  int several = 0;
+#ifdef _OPENMP
+#pragma omp simd reduction(| : several)
+#endif
+  for (std::size_t i = 0; i < len; ++i) {
+    int s0 = 0, s1 = 0, s2 = 0, s3 = 0, n_none = 0, n_dec = 0;
+    small_group_record(a0[i], a1[i], a2[i], a3[i], codes, s0, s1, s2, s3, n_none, n_dec, several);
+    if (kW > 1) {
+      small_group_record(b0[i], b1[i], b2[i], b3[i], codes, s0, s1, s2, s3, n_none, n_dec,
+                         several);
+    }
+    if (kW > 2) {
+      small_group_record(c0[i], c1[i], c2[i], c3[i], codes, s0, s1, s2, s3, n_none, n_dec,
+                         several);
+    }
+    if (kW > 3) {
+      small_group_record(d0[i], d1[i], d2[i], d3[i], codes, s0, s1, s2, s3, n_none, n_dec,
+                         several);
+    }
+    x0[i] += s0;
+    x1[i] += s1;
+    x2[i] += s2;
+    x3[i] += s3;
+    none[i] += n_none;
+    m[i] += n_dec;
+  }
+  return several;
+}
+
+// Group g (a small group: at most four labels, none a node) over every
+// annotator block of the chunk, four blocks at a time.
+template <typename T, typename Codes>
+int add_small_group_blocks(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p,
+                           std::size_t g, std::size_t col, std::size_t start, std::size_t len,
+                           TouchedScratch& s) {
+  constexpr std::size_t kC = kTouchedChunk;
+  const std::vector<int>& labels = p.group_label[g];
+  const std::size_t n_blocks = v.n_records / v.n_items;
+  const T* zero = s.zeros(static_cast<const T*>(nullptr));
+  int* cat[4];
+  for (std::size_t l = 0; l < 4; ++l) {
+    cat[l] = l < labels.size() ? s.x.data() + (col + l) * kC : s.sink.data();
+  }
+  int* none = s.x.data() + (col + labels.size()) * kC;
+  int* m = s.m.data() + col * kC;
+  int several = 0;
+  for (std::size_t b = 0; b < n_blocks; b += 4) {
+    const T* cols[4][4];
+    for (std::size_t l = 0; l < 4; ++l) {
+      for (std::size_t w = 0; w < 4; ++w) {
+        const std::size_t blk = std::min(b + w, n_blocks - 1);
+        cols[l][w] = l < labels.size()
+                         ? v.column(static_cast<std::size_t>(labels[l])) + blk * v.n_items + start
+                         : zero;
+      }
+    }
+    switch (std::min<std::size_t>(4, n_blocks - b)) {
+      case 4: several |= add_small_group<4>(cols, len, codes, cat, none, m); break;
+      case 3: several |= add_small_group<3>(cols, len, codes, cat, none, m); break;
+      case 2: several |= add_small_group<2>(cols, len, codes, cat, none, m); break;
+      default: several |= add_small_group<1>(cols, len, codes, cat, none, m); break;
+    }
+  }
+  return several;
+}
+
+inline bool is_small_group(const TouchedPlan& p, std::size_t g) {
+  if (p.group_label[g].size() > 4) return false;
+  for (int q : p.group_node[g])
+    if (q >= 0) return false;
+  return true;
 }
 
 // One chunk of items: every annotator block, then the chunk's tables.
@@ -235,14 +431,28 @@ bool touched_chunk(const RecordView<T>& v, const Codes& codes, const TouchedPlan
     std::fill(s.m.begin() + c * kC, s.m.begin() + c * kC + len, 0);
   }
   int several = 0;
+  const bool per_block = groups_read_nodes(p);  // else the nodes go four blocks at a time
+  for (std::size_t b = 0; !per_block && b < n_blocks; b += 4) {
+    switch (std::min<std::size_t>(4, n_blocks - b)) {
+      case 4: close_nodes_blocks<4>(v, codes, p, b, start, len, s); break;
+      case 3: close_nodes_blocks<3>(v, codes, p, b, start, len, s); break;
+      case 2: close_nodes_blocks<2>(v, codes, p, b, start, len, s); break;
+      default: close_nodes_blocks<1>(v, codes, p, b, start, len, s); break;
+    }
+  }
   for (std::size_t b = 0; b < n_blocks; ++b) {
     const std::size_t first = b * v.n_items + start;
-    close_nodes(v, codes, p, first, len, s);
+    if (per_block) close_nodes(v, codes, p, first, len, s);
     std::size_t col = p.node.size();
     for (std::size_t g = 0; g < p.group_label.size(); ++g) {
-      several |= add_group(v, codes, p, g, col, first, len, s);
+      if (!is_small_group(p, g)) several |= add_group(v, codes, p, g, col, first, len, s);
       col += p.group_label[g].size() + 1;
     }
+  }
+  std::size_t col = p.node.size();
+  for (std::size_t g = 0; g < p.group_label.size(); ++g) {
+    if (is_small_group(p, g)) several |= add_small_group_blocks(v, codes, p, g, col, start, len, s);
+    col += p.group_label[g].size() + 1;
   }
   std::fill(s.d_sum.begin(), s.d_sum.begin() + len, 0.0);  // (not used: tables only)
   std::fill(s.n_pairable.begin(), s.n_pairable.begin() + len, 0);

@@ -432,3 +432,25 @@ test_that("the touched-label pass names a record breaking a group", {
   expect_match(conditionMessage(err), "i1100")
   expect_match(conditionMessage(err), "a2")
 })
+
+test_that("the touched-label pass equals the full pass: large groups, groups next to a tree", {
+  withr::local_seed(171)
+  labels <- letters[1:10]
+  for (n_ann in c(5, 9)) {  # annotator blocks four at a time, and the rest
+    arr <- random_structured_array(1100, n_ann, labels, groups = list(labels[1:5]))
+    arr[sample(length(arr), 300)] <- NA
+    a <- as_annotations(arr)
+    tree <- c(g = "f", h = "f", i = "h", j = "i")
+    for (s in list(list(tree, list(big = labels[1:5])), list(tree, list(small = labels[1:3])),
+                   list(NULL, list(big = labels[1:5])))) {
+      st <- mlagreement:::resolve_label_structure(a, label_tree = s[[1]], label_groups = s[[2]])
+      full <- mlagreement:::structure_pass(a, st)
+      fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
+      used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
+      for (tab in c("cnt", "sx", "sdis")) {
+        expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
+      }
+      expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
+    }
+  }
+})
