@@ -279,15 +279,14 @@ closure_order <- function(parent) {
   as.integer(has_parent[order(-depth[has_parent])] - 1L)
 }
 
-# The depth of each label in the taxonomy (0 for roots; parent 0-based).
+# The depth of each label in the taxonomy (0 for roots; parent 0-based),
+# climbing all labels at once (the tree is acyclic, checked before).
 label_depth <- function(parent) {
-  vapply(seq_along(parent), function(j) {
-    d <- 0L
-    p <- parent[j]
-    while (p >= 0L) {
-      d <- d + 1L
-      p <- parent[p + 1L]
-    }
-    d
-  }, integer(1))
+  depth <- integer(length(parent))
+  up <- parent
+  while (any(climb <- up >= 0L)) {
+    depth[climb] <- depth[climb] + 1L
+    up[climb] <- parent[up[climb] + 1L]
+  }
+  depth
 }
