@@ -274,15 +274,19 @@ check_acyclic <- function(parent, labels, call) {
 # Labels with a parent, deepest first: one sweep in this order closes a
 # record under the taxonomy.
 closure_order <- function(parent) {
-  depth <- vapply(seq_along(parent), function(j) {
-    d <- 0L
-    p <- parent[j]
-    while (p >= 0L) {
-      d <- d + 1L
-      p <- parent[p + 1L]
-    }
-    d
-  }, integer(1))
+  depth <- label_depth(parent)
   has_parent <- which(parent >= 0L)
   as.integer(has_parent[order(-depth[has_parent])] - 1L)
+}
+
+# The depth of each label in the taxonomy (0 for roots; parent 0-based),
+# climbing all labels at once (the tree is acyclic, checked before).
+label_depth <- function(parent) {
+  depth <- integer(length(parent))
+  up <- parent
+  while (any(climb <- up >= 0L)) {
+    depth[climb] <- depth[climb] + 1L
+    up[climb] <- parent[up[climb] + 1L]
+  }
+  depth
 }

@@ -2,7 +2,7 @@
 # label_tree) in krippendorff_alpha() and mla(). Run from the package root
 # with the package installed (optimised build), e.g.
 #   R CMD INSTALL --library=/tmp/lib . && R_LIBS=/tmp/lib Rscript bench/label-structure.R
-# Prints median times and ratios; no assertions.
+# Prints median CPU times and ratios; no assertions.
 suppressPackageStartupMessages(library(mlagreement))
 
 source(file.path("bench", "bench-utils.R"))
@@ -29,25 +29,52 @@ groups <- list(g = labs[1:4])
 tree <- c(L6 = "L5", L7 = "L5", L8 = "L6", L9 = "L6", L10 = "L7", L12 = "L11")
 weights <- stats::setNames(seq(0.5, 2, length.out = K - 3), c("g", labs[5:K]))
 
+# CPU time (user + system, system.time()) per run, the median of `times`
+# batches of >= 0.2 s: on a shared machine elapsed time mostly measures the
+# other processes. The structures and their reference run interleaved, in
+# the same session, so the ratios see the same machine state.
+cputime <- function(expr, times = 5) {
+  e <- substitute(expr)
+  env <- parent.frame()
+  once <- system.time(eval(e, env))
+  reps <- max(1L, ceiling(0.2 / max(once[["elapsed"]], 1e-4)))
+  t <- vapply(seq_len(times), function(i) {
+    gc(FALSE)
+    s <- system.time(for (r in seq_len(reps)) eval(e, env))
+    (s[["user.self"]] + s[["sys.self"]]) / reps
+  }, numeric(1))
+  stats::median(t)
+}
+
 # From the array (both build the annotations object: what a user runs).
-t_h <- timeit(krippendorff_alpha(arr, "hamming"))
-report("label weights, dense 1e5 x 5 x 20, from the array",
-       timeit(krippendorff_alpha(arr, "hamming", label_weights = weights[-1])), t_h, target = 2)
-report("one group of 4 labels",
-       timeit(krippendorff_alpha(arr, "hamming", label_groups = groups)), t_h, target = 2)
-report("taxonomy over 8 labels",
-       timeit(krippendorff_alpha(arr, "hamming", label_tree = tree)), t_h, target = 2)
-report("weights + group + taxonomy",
-       timeit(krippendorff_alpha(arr, "hamming", label_weights = weights, label_groups = groups,
-                                 label_tree = tree)), t_h, target = 2)
+runs <- list(
+  hamming = quote(krippendorff_alpha(arr, "hamming")),
+  weights = quote(krippendorff_alpha(arr, "hamming", label_weights = weights[-1])),
+  groups = quote(krippendorff_alpha(arr, "hamming", label_groups = groups)),
+  tree = quote(krippendorff_alpha(arr, "hamming", label_tree = tree)),
+  all = quote(krippendorff_alpha(arr, "hamming", label_weights = weights, label_groups = groups,
+                                 label_tree = tree))
+)
+cpu <- lapply(names(runs), function(n) numeric())
+names(cpu) <- names(runs)
+for (round in 1:3) {  # interleaved rounds; the median of each
+  for (n in names(runs)) cpu[[n]] <- c(cpu[[n]], eval(bquote(cputime(.(runs[[n]])))))
+}
+cpu <- vapply(cpu, stats::median, numeric(1))
+t_h <- cpu[["hamming"]]
+report("label weights, dense 1e5 x 5 x 20, from the array (CPU)", cpu[["weights"]], t_h, target = 2)
+report("one group of 4 labels (CPU)", cpu[["groups"]], t_h, target = 2)
+report("taxonomy over 8 labels (CPU)", cpu[["tree"]], t_h, target = 2)
+report("weights + group + taxonomy (CPU)", cpu[["all"]], t_h, target = 2)
 
 # On a prebuilt object Hamming alpha only reads the label tables counted at
-# construction; a group or a taxonomy needs one pass over the values.
+# construction; a group or a taxonomy needs one pass over the columns of the
+# labels it touches (here 12 of 20).
 a <- as_annotations(arr)
-t_pass <- timeit(krippendorff_alpha(a, "hamming", label_weights = weights, label_groups = groups,
+t_pass <- cputime(krippendorff_alpha(a, "hamming", label_weights = weights, label_groups = groups,
                                     label_tree = tree))
-report("  same, prebuilt object (no target)", t_pass, timeit(as_annotations(arr)),
+report("  same, prebuilt object (no target)", t_pass, cputime(as_annotations(arr)),
        ref = "as_annotations()")
 report("mla(), weights + group + taxonomy, from the array",
-       timeit(mla(arr, label_weights = weights, label_groups = groups, label_tree = tree)),
-       timeit(mla(arr)), ref = "mla()")
+       cputime(mla(arr, label_weights = weights, label_groups = groups, label_tree = tree)),
+       cputime(mla(arr)), ref = "mla()")

@@ -356,3 +356,101 @@ test_that("weights apply to the labels analysed", {
   err <- expect_mla_error(mla(arr, labels = c("a", "c"), label_weights = c(b = 3)), "label_weights")
   expect_match(conditionMessage(err), "Not among")
 })
+
+# A taxonomy whose nodes are also the labels of a group (the group is
+# exclusive after the closure), nested nodes, and free labels the structure
+# does not touch: one choice per record among the group's subtrees.
+random_touched_array <- function(n_items, n_ann, absent = 0.2) {
+  labels <- c("free1", "animal", "mammal", "dog", "cat", "plant", "tree", "free2", "bird")
+  choices <- c("animal", "mammal", "dog", "cat", "plant", "tree", "bird", NA)
+  arr <- array(0L, c(n_items, n_ann, length(labels)),
+               dimnames = list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_ann)), labels))
+  pick <- sample(choices, n_items * n_ann, replace = TRUE)
+  cells <- which(!is.na(pick))
+  arr[cbind(rep(seq_len(n_items), n_ann)[cells], rep(seq_len(n_ann), each = n_items)[cells],
+            match(pick[cells], labels))] <- 1L
+  arr[, , "free1"] <- stats::rbinom(n_items * n_ann, 1, 0.3)
+  arr[, , "free2"] <- stats::rbinom(n_items * n_ann, 1, 0.6)
+  gone <- which(stats::runif(n_items * n_ann) < absent)
+  for (r in gone) arr[(r - 1) %% n_items + 1, (r - 1) %/% n_items + 1, ] <- NA
+  arr
+}
+touched_tree <- c(mammal = "animal", dog = "mammal", cat = "mammal", bird = "animal",
+                  tree = "plant")
+touched_groups <- list(kingdom = c("animal", "plant"))
+
+test_that("a structure touching some labels (nodes in a group, nested nodes) equals brute force", {
+  withr::local_seed(169)
+  labels <- dimnames(random_touched_array(1, 1))[[3]]
+  w <- c(kingdom = 2, free2 = 0.5, dog = 3)
+  for (rep in 1:2) {
+    arr <- random_touched_array(14, 4)
+    expect_alpha_matches(arr, label_tree = touched_tree, label_groups = touched_groups,
+                         ref_dist = ref_structured_distance(labels, touched_groups, touched_tree))
+    expect_alpha_matches(arr, label_tree = touched_tree, label_groups = touched_groups,
+                         label_weights = w,
+                         ref_dist = ref_structured_distance(labels, touched_groups, touched_tree, w))
+    expect_alpha_matches(arr, label_tree = touched_tree,
+                         ref_dist = ref_structured_distance(labels, parent = touched_tree))
+  }
+})
+
+test_that("the touched-label pass equals the full pass: chunks, missing decisions, threads", {
+  withr::local_seed(170)
+  arr <- random_touched_array(1500, 3)  # several chunks of items
+  arr[sample(length(arr), 400)] <- NA   # single missing decisions
+  arr[, , "cat"][arr[, , "dog"] %in% 1] <- NA
+  dbl <- arr
+  storage.mode(dbl) <- "double"
+  for (x in list(arr, dbl, arr > 0)) {
+    a <- as_annotations(x)
+    for (s in list(list(touched_tree, touched_groups), list(touched_tree, NULL),
+                   list(NULL, list(g = c("dog", "cat", "tree"))))) {
+      st <- mlagreement:::resolve_label_structure(a, label_tree = s[[1]], label_groups = s[[2]])
+      full <- mlagreement:::structure_pass(a, st)
+      fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
+      # the variables read identical tables (grouped labels' own columns are not used)
+      used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
+      for (tab in c("cnt", "sx", "sdis")) {
+        expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
+      }
+      expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
+      args <- list(a, "hamming", label_tree = s[[1]], label_groups = s[[2]])
+      expect_identical(do.call(krippendorff_alpha, c(args, threads = 2)),
+                       do.call(krippendorff_alpha, c(args, threads = 1)))
+    }
+  }
+})
+
+test_that("the touched-label pass names a record breaking a group", {
+  arr <- random_touched_array(1200, 3, absent = 0)
+  arr[1100, 2, c("dog", "plant")] <- 1L  # dog implies animal: two labels of the group
+  err <- expect_mla_error(
+    krippendorff_alpha(arr, label_tree = touched_tree, label_groups = touched_groups),
+    "label_group_record"
+  )
+  expect_match(conditionMessage(err), "i1100")
+  expect_match(conditionMessage(err), "a2")
+})
+
+test_that("the touched-label pass equals the full pass: large groups, groups next to a tree", {
+  withr::local_seed(171)
+  labels <- letters[1:10]
+  for (n_ann in c(5, 9)) {  # annotator blocks four at a time, and the rest
+    arr <- random_structured_array(1100, n_ann, labels, groups = list(labels[1:5]))
+    arr[sample(length(arr), 300)] <- NA
+    a <- as_annotations(arr)
+    tree <- c(g = "f", h = "f", i = "h", j = "i")
+    for (s in list(list(tree, list(big = labels[1:5])), list(tree, list(small = labels[1:3])),
+                   list(NULL, list(big = labels[1:5])))) {
+      st <- mlagreement:::resolve_label_structure(a, label_tree = s[[1]], label_groups = s[[2]])
+      full <- mlagreement:::structure_pass(a, st)
+      fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
+      used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
+      for (tab in c("cnt", "sx", "sdis")) {
+        expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
+      }
+      expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
+    }
+  }
+})
