@@ -112,6 +112,53 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
   list(keys = keys, codes = codes)
 }
 
+# An id column as codes into its sorted distinct values (the keys), without
+# a full-length copy where the ids allow: row r has key pos[x[r] - offset]
+# (the kernel's CodedColumn, src/mlagreement/ingest.h). Keys and codes equal
+# encode_ids()'s; NULL when an id is NA (encode_ids() then names the rows).
+id_coding <- function(v, arg, call = rlang::caller_env()) {
+  check_id_vector(v, arg, call = call)
+  if (anyNA(v)) return(NULL)
+  if (is.factor(v) && !anyNA(levels(v))) {
+    # levels(droplevels(v)) without a factor() pass over the rows
+    present <- present_slots_cpp(v, 0, nlevels(v))
+    return(list(keys = levels(v)[present], x = v, offset = 0, pos = cumsum(present)))
+  }
+  plain <- (is.character(v) || is.numeric(v)) && !is.object(v)
+  # below, encode_ids() counts with a double offset: its keys are doubles
+  if (is.integer(v) && plain && min(v) <= -.Machine$integer.max) plain <- FALSE
+  s <- if (is.integer(v) && plain) counting_range(v)
+  if (!is.null(s)) {
+    present <- present_slots_cpp(v, s$offset, s$span)
+    return(list(keys = which(present) + s$offset, x = v, offset = s$offset,
+                pos = cumsum(present)))
+  }
+  if (plain) {
+    d <- distinct_coding(v)
+    keys <- sort(unique(d$distinct))  # merges 0 and -0, a string in two encodings
+    return(list(keys = keys, x = d$x, offset = 0, pos = match(d$distinct, keys)))
+  }
+  e <- encode_ids(v, arg, call = call)
+  list(keys = e$keys, x = e$codes, offset = 0, pos = seq_along(e$keys))
+}
+
+# Distinct bit patterns of `v` (strings by their cached CHARSXP) in order of
+# first occurrence, and each row's 1-based position among them.
+distinct_coding <- function(v) {
+  d <- distinct_codes_cpp(v)
+  list(distinct = v[d$first], x = d$codes)
+}
+
+# The slots of counting_slots() without the slot vector: integer ids (above
+# -.Machine$integer.max) whose range is at most a few times their count; NULL
+# otherwise.
+counting_range <- function(v) {
+  lo <- min(v)
+  span <- as.double(max(v)) - lo + 1
+  if (span > 4 * length(v) + 1024 || span >= .Machine$integer.max) return(NULL)
+  list(offset = lo - 1L, span = span)
+}
+
 # Sorted distinct values and their codes for whole numbers in a range at most
 # a few times their count, by counting instead of hashing and sorting (5x
 # faster on millions of rows); NULL when the range is too wide.
