@@ -135,11 +135,21 @@ id_coding <- function(v, arg, call = rlang::caller_env()) {
   }
   if (plain) {
     d <- distinct_coding(v)
-    keys <- sort(unique(d$distinct))  # merges 0 and -0, a string in two encodings
+    keys <- sort_distinct(unique(d$distinct))  # merges 0 and -0, a string in two encodings
     return(list(keys = keys, x = d$x, offset = 0, pos = match(d$distinct, keys)))
   }
   e <- encode_ids(v, arg, call = call)
   list(keys = e$keys, x = e$codes, offset = 0, pos = seq_along(e$keys))
+}
+
+# sort() of distinct values. Strings sort in the locale's collation, about
+# 300 ns a comparison: byte order (radix) first, kept when the locale agrees
+# that it is strictly increasing (then it is the only sorted order), else
+# sort() itself.
+sort_distinct <- function(u) {
+  if (!is.character(u) || length(u) < 2L) return(sort(u))
+  s <- sort(u, method = "radix")
+  if (all(s[-length(s)] < s[-1L])) s else sort(u)
 }
 
 # Distinct bit patterns of `v` (strings by their cached CHARSXP) in order of

@@ -114,3 +114,46 @@ test_that("the kernel builds the R implementation's object, errors and messages"
   # the comparison covers built objects, not only errors
   expect_gt(n_fast, 150)
 })
+
+test_that("edge ids and labels take the kernel or the checking path with the same result", {
+  base <- data.frame(item = c(1, 1, 2, 2, 2, 3), annotator = c(1, 2, 1, 2, 2, 1),
+                     label = c("x", "x", "x", "x", "y", "y"), value = c(1L, 0L, NA, 1L, 0L, 1L))
+  variants <- list(
+    # counting near the integer limit gives encode_ids() double keys
+    transform(base, item = as.integer(item) - .Machine$integer.max - 1L + 1L),
+    transform(base, item = as.integer(item) * 1000000L),
+    transform(base, item = factor(item, levels = c(3, 9, 1, 2, NA), exclude = NULL)),
+    transform(base, item = as.Date("2020-01-01") + item),
+    transform(base, item = c(0, -0, 1, 1, 1, -0)),
+    transform(base, item = c(2^53, 1, 2, 2, 2, 3)),
+    transform(base, label = factor(label, levels = c("y", "x", "z"))),
+    transform(base, label = c(1e5, 1e5, 100000L, 1e5, 2, 2)),
+    transform(base, label = c(TRUE, TRUE, TRUE, TRUE, FALSE, FALSE)),
+    transform(base, value = c(TRUE, FALSE, NA, TRUE, FALSE, TRUE)),
+    transform(base, value = c(1, -0, NA, 1, 0, 1)),
+    transform(base, value = factor(c(1, 0, NA, 1, 0, 1))),
+    transform(base, value = c("1", "0", NA, "1", "0", "1"))
+  )
+  for (i in seq_along(variants)) {
+    d <- variants[[i]]
+    new <- ingest_outcome(function() annotations_long(d, item, annotator, label, value))
+    old <- ingest_outcome(function() oracle_annotations_long(d, item, annotator, label, value))
+    expect_identical(new, old, label = paste("variant", i))
+  }
+  # the kernel, not the checking path, builds the clean tables
+  expect_false(is.null(ingest_decisions(base$item, base$annotator, base$label, base$value,
+                                        NULL, FALSE, 1L)))
+  expect_null(ingest_decisions(base$item, base$annotator, replace(base$label, 2, NA),
+                               base$value, NULL, FALSE, 1L))
+  expect_null(ingest_decisions(c(1, base$item[-1]), base$annotator, base$label,
+                               replace(base$value, 6, 2L), NULL, FALSE, 1L))
+})
+
+test_that("distinct strings sort in the locale's order", {
+  x <- c("b", "A", "a", "B", "_x", "x1", "X1", "x10", "x2", "\u00e9", "e", "f", "\u00e4", "a b", "ab")
+  expect_identical(sort_distinct(x), sort(x))
+  expect_identical(sort_distinct(rev(x)), sort(x))
+  ids <- paste0("i", sample(1000))
+  expect_identical(sort_distinct(ids), sort(ids))
+  expect_identical(sort_distinct(c(3, 1, 2)), c(1, 2, 3))
+})
