@@ -157,3 +157,23 @@ test_that("distinct strings sort in the locale's order", {
   expect_identical(sort_distinct(ids), sort(ids))
   expect_identical(sort_distinct(c(3, 1, 2)), c(1, 2, 3))
 })
+
+test_that("thousands of distinct ids (the hash table grows) give the same object", {
+  withr::local_seed(11)
+  n <- 3000
+  d <- data.frame(item = rep(sample(n * 7, n), each = 6), annotator = sample(1500, 6 * n, TRUE),
+                  label = sample(c("a", "b", "c"), 6 * n, TRUE))
+  d <- d[!duplicated(d), ]
+  d$value <- sample(c(0L, 1L, NA), nrow(d), TRUE)
+  d <- d[sample(nrow(d)), ]
+  for (how in c("int_sparse", "dbl_frac", "chr", "chr_enc")) {
+    x <- transform(d, item = ingest_ids(item, how), annotator = ingest_ids(annotator, how))
+    expect_identical(annotations_long(x, item, annotator, label, value),
+                     oracle_annotations_long(x, item, annotator, label, value), label = how)
+  }
+  # distinct_codes_cpp(): first occurrences and codes agree with match(x, unique(x))
+  v <- sample(paste0("s", 1:5000), 2e4, TRUE)
+  dc <- distinct_codes_cpp(v)
+  expect_identical(v[dc$first], unique(v))
+  expect_identical(dc$codes, match(v, unique(v)))
+})
