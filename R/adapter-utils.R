@@ -90,8 +90,8 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 # Integer codes for an id column; keys are the sorted distinct ids (factor
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
-  check_id_vector(v, arg, call = call)
-  if (anyNA(v)) {
+  coding <- id_coding(v, arg, call = call)
+  if (is.null(coding)) {
     rows <- which(is.na(v))
     mla_abort(
       c("Column {.arg {arg}} must not contain {.code NA}.",
@@ -99,6 +99,12 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
       class = "na_id", call = call
     )
   }
+  list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
+}
+
+# encode_ids() by sorting and matching (counting for integers), for the ids
+# id_coding() does not hash: logical and classed ids, factors with an NA level.
+encode_by_matching <- function(v) {
   if (is.integer(v) && !is.factor(v)) {
     dense <- dense_codes(v)
     if (!is.null(dense)) return(dense)
@@ -115,17 +121,18 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow: row r has key pos[x[r] - offset]
 # (the kernel's CodedColumn, src/mlagreement/ingest.h). Keys and codes equal
-# encode_ids()'s; NULL when an id is NA (encode_ids() then names the rows).
+# those of sorting and matching; NULL when an id is NA (encode_ids() then
+# names the rows).
 id_coding <- function(v, arg, call = rlang::caller_env()) {
   check_id_vector(v, arg, call = call)
   if (anyNA(v)) return(NULL)
   if (is.factor(v) && !anyNA(levels(v))) {
     # levels(droplevels(v)) without a factor() pass over the rows
     present <- present_slots_cpp(v, 0, nlevels(v))
-    return(list(keys = levels(v)[present], x = v, offset = 0, pos = cumsum(present)))
+    return(list(keys = levels(v)[present], x = v, offset = 0L, pos = cumsum(present)))
   }
   plain <- (is.character(v) || is.numeric(v)) && !is.object(v)
-  # below, encode_ids() counts with a double offset: its keys are doubles
+  # encode_by_matching() counts these with a double offset: its keys are doubles
   if (is.integer(v) && plain && min(v) <= -.Machine$integer.max) plain <- FALSE
   s <- if (is.integer(v) && plain) counting_range(v)
   if (!is.null(s)) {
@@ -136,10 +143,10 @@ id_coding <- function(v, arg, call = rlang::caller_env()) {
   if (plain) {
     d <- distinct_coding(v)
     keys <- sort_distinct(unique(d$distinct))  # merges 0 and -0, a string in two encodings
-    return(list(keys = keys, x = d$x, offset = 0, pos = match(d$distinct, keys)))
+    return(list(keys = keys, x = d$x, offset = 0L, pos = match(d$distinct, keys)))
   }
-  e <- encode_ids(v, arg, call = call)
-  list(keys = e$keys, x = e$codes, offset = 0, pos = seq_along(e$keys))
+  e <- encode_by_matching(v)
+  list(keys = e$keys, x = e$codes, offset = 0L, pos = seq_along(e$keys))
 }
 
 # sort() of distinct values. Strings sort in the locale's collation, about

@@ -159,11 +159,11 @@ label_coding <- function(label_col, labels, single_label, call = rlang::caller_e
   check_id_vector(label_col, "label", "labels", class = "label_type", call = call)
   if (is.factor(label_col)) {
     universe <- label_universe(label_col, labels, call = call)
-    coding <- list(x = label_col, offset = 0, pos = match(levels(label_col), universe))
+    coding <- list(x = label_col, offset = 0L, pos = match(levels(label_col), universe))
   } else if ((is.character(label_col) || is.numeric(label_col)) && !is.object(label_col)) {
     d <- distinct_coding(label_col)
     universe <- label_universe(d$distinct, labels, call = call)
-    coding <- list(x = d$x, offset = 0, pos = match_values(d$distinct, universe))
+    coding <- list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe))
     if (any(!is.na(d$distinct) & is.na(coding$pos))) return(NULL)
   } else {
     return(NULL)

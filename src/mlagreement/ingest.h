@@ -140,6 +140,8 @@ class DecisionIngest {
   DecisionIngest(CodedColumn item, std::size_t n_items, CodedColumn annotator,
                  std::size_t n_annotators, std::size_t n_rows)
       : item_(item), ann_(annotator), n_items_(n_items), n_ann_(n_annotators), n_rows_(n_rows) {
+    // 32-bit row and run indices: a shuffled table has a run per row
+    if (n_rows > 0xFFFFFFFFu) throw std::invalid_argument("Internal error: over 2^32 rows.");
     find_runs();
     number_records();
   }
@@ -160,7 +162,7 @@ class DecisionIngest {
     const int unset = -1;  // never a stored value (0, 1 or NA)
     std::fill(out, out + n_rec * n_labels, unset);
     for (std::size_t run = 0; run + 1 < run_start_.size(); ++run) {
-      int* rec_cells = out + run_rec_[run];
+      int* rec_cells = out + static_cast<std::size_t>(run_rec_[run]);
       for (std::size_t r = run_start_[run]; r < run_start_[run + 1]; ++r) {
         const int lab = label.code(r);
         if (lab == 0 || static_cast<std::size_t>(lab) > n_labels) return IngestStatus::bad_label;
@@ -186,12 +188,12 @@ class DecisionIngest {
             static_cast<std::size_t>(a) > n_ann_) {
           throw std::invalid_argument("Internal error: an item or annotator without a code.");
         }
-        run_start_.push_back(r);
+        run_start_.push_back(static_cast<std::uint32_t>(r));
         run_item_.push_back(i - 1);
         run_ann_.push_back(a - 1);
       }
     }
-    run_start_.push_back(n_rows_);
+    run_start_.push_back(static_cast<std::uint32_t>(n_rows_));
   }
 
   // Records in item order (runs counted by item), annotators sorted within
@@ -201,8 +203,11 @@ class DecisionIngest {
     std::vector<std::size_t> start(n_items_ + 1, 0);
     for (int i : run_item_) ++start[static_cast<std::size_t>(i) + 1];
     for (std::size_t i = 0; i < n_items_; ++i) start[i + 1] += start[i];
-    std::vector<std::size_t> by_item(n_runs), next(start.begin(), start.end() - 1);
-    for (std::size_t run = 0; run < n_runs; ++run) by_item[next[run_item_[run]]++] = run;
+    std::vector<std::uint32_t> by_item(n_runs);
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t run = 0; run < n_runs; ++run) {
+      by_item[next[run_item_[run]]++] = static_cast<std::uint32_t>(run);
+    }
     std::vector<int> seen_in(n_ann_, -1), rec_of(n_ann_, 0), anns;
     run_rec_.assign(n_runs, 0);
     for (std::size_t i = 0; i < n_items_; ++i) {
@@ -221,16 +226,15 @@ class DecisionIngest {
         rec_ann_.push_back(a + 1);
       }
       for (std::size_t p = start[i]; p < start[i + 1]; ++p) {
-        run_rec_[by_item[p]] = static_cast<std::size_t>(rec_of[run_ann_[by_item[p]]]);
+        run_rec_[by_item[p]] = rec_of[run_ann_[by_item[p]]];
       }
     }
   }
 
   CodedColumn item_, ann_;
   std::size_t n_items_, n_ann_, n_rows_;
-  std::vector<std::size_t> run_start_;
-  std::vector<int> run_item_, run_ann_;
-  std::vector<std::size_t> run_rec_;
+  std::vector<std::uint32_t> run_start_;
+  std::vector<int> run_item_, run_ann_, run_rec_;
   std::vector<int> rec_item_, rec_ann_;
 };
 
