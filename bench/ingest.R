@@ -2,7 +2,8 @@
 # label) on the same data frame: 1e7 decision rows, 2e5 items x 5 of 1,000
 # annotators x 10 labels; integer ids, character ids, and integer ids with a
 # factor label column. data.table runs with its default threads
-# (getDTthreads(), printed). Machine shared: medians of MLA_BENCH_REPS runs
+# (getDTthreads(), printed: half the cores, 1 on 2 cores) unless
+# MLA_BENCH_DT_THREADS says otherwise. Machine shared: medians of MLA_BENCH_REPS runs
 # (default 5), elapsed and CPU (user + system) time; the ratio is what to
 # compare (one run, same data).
 #   MLA_LIB=/tmp/mla-lib Rscript bench/ingest.R   # an installed (-O2) build
@@ -10,6 +11,9 @@ lib <- Sys.getenv("MLA_LIB")
 if (nzchar(lib)) library(mlagreement, lib.loc = lib) else pkgload::load_all(quiet = TRUE)
 library(data.table)
 source("bench/bench-utils.R")
+# MLA_BENCH_DT_THREADS=2 compares with data.table on both cores
+dt_threads <- Sys.getenv("MLA_BENCH_DT_THREADS")
+if (nzchar(dt_threads)) setDTthreads(as.integer(dt_threads))
 cat("data.table threads:", getDTthreads(), "\n")
 
 n_items <- as.integer(Sys.getenv("MLA_BENCH_ITEMS", "2e5"))
