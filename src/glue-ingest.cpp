@@ -59,9 +59,10 @@ std::vector<std::size_t> distinct_of(SEXP v, int* codes, F&& run) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List distinct_codes_cpp(SEXP v) {
   Rcpp::IntegerVector codes(Rcpp::no_init(Rf_xlength(v)));
-  const std::vector<std::size_t> first = distinct_of(v, codes.begin(), [](std::size_t n, auto key_at, int* out) {
+  const auto run = [](std::size_t n, auto key_at, int* out) {
     return mlagreement::distinct_codes(n, key_at, out);
-  });
+  };
+  const std::vector<std::size_t> first = distinct_of(v, codes.begin(), run);
   Rcpp::IntegerVector first_row(first.size());
   for (std::size_t j = 0; j < first.size(); ++j) first_row[j] = static_cast<int>(first[j] + 1);
   return Rcpp::List::create(Rcpp::Named("codes") = codes, Rcpp::Named("first") = first_row);
@@ -93,16 +94,20 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   const int n_rec = static_cast<int>(ingest.n_records());
   Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
   const mlagreement::CodedColumn lab = coded_column(label);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
   mlagreement::IngestStatus status;
   switch (TYPEOF(values)) {
     case INTSXP:
-      status = ingest.fill(lab, n_labels, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER, out.begin());
+      status = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
+                           out.begin());
       break;
     case LGLSXP:
-      status = ingest.fill(lab, n_labels, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER, out.begin());
+      status = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
+                           out.begin());
       break;
     case REALSXP:
-      status = ingest.fill(lab, n_labels, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER, out.begin());
+      status = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER,
+                           out.begin());
       break;
     default:
       throw std::invalid_argument("Internal error: decisions of an unsupported type.");

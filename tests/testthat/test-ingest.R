@@ -68,15 +68,21 @@ random_decision_table <- function(seed) {
   # repeated decisions: exact copies, re-annotations, or a whole item again
   dup <- sample(c("none", "copy", "changed", "item"), 1, prob = c(0.55, 0.15, 0.15, 0.15))
   if (dup != "none") {
-    extra <- if (dup == "item") d[d$item == d$item[1], ] else d[sample(nrow(d), min(nrow(d), sample(1:3, 1))), ]
+    extra <- if (dup == "item") {
+      d[d$item == d$item[1], ]
+    } else {
+      d[sample(nrow(d), min(nrow(d), sample(1:3, 1))), ]
+    }
     if (dup == "changed") extra$value <- 1 - extra$value
     d <- rbind(d, extra)
   }
   if (stats::runif(1) < 0.5) d <- d[sample(nrow(d)), ]
-  n_ids_lgl <- function(id) if (max(id) <= 2) "lgl" else "int"
+  # logical ids where there are at most two
+  lgl_or_int <- function(id) if (max(id) <= 2) "lgl" else "int"
   item_how <- sample(c("int", "int_sparse", "dbl", "dbl_frac", "dbl_zero", "chr", "chr_num",
-                       "chr_enc", "fct", n_ids_lgl(d$item)), 1)
-  ann_how <- sample(c("int", "int_sparse", "dbl", "chr", "chr_enc", "fct", n_ids_lgl(d$annotator)), 1)
+                       "chr_enc", "fct", lgl_or_int(d$item)), 1)
+  ann_how <- sample(c("int", "int_sparse", "dbl", "chr", "chr_enc", "fct",
+                      lgl_or_int(d$annotator)), 1)
   label_how <- sample(c("chr", "fct", "int", "dbl"), 1)
   out <- data.frame(row.names = seq_len(nrow(d)))
   out$item <- ingest_ids(d$item, item_how)
@@ -145,12 +151,16 @@ test_that("edge ids and labels take the kernel or the checking path with the sam
                                         NULL, FALSE, 1L)))
   expect_null(ingest_decisions(base$item, base$annotator, replace(base$label, 2, NA),
                                base$value, NULL, FALSE, 1L))
-  expect_null(ingest_decisions(c(1, base$item[-1]), base$annotator, base$label,
+  expect_null(ingest_decisions(base$item, base$annotator, base$label,
                                replace(base$value, 6, 2L), NULL, FALSE, 1L))
+  again <- rbind(base, base[4, ])
+  expect_null(ingest_decisions(again$item, again$annotator, again$label, again$value,
+                               NULL, FALSE, 1L))
 })
 
 test_that("distinct strings sort in the locale's order", {
-  x <- c("b", "A", "a", "B", "_x", "x1", "X1", "x10", "x2", "\u00e9", "e", "f", "\u00e4", "a b", "ab")
+  x <- c("b", "A", "a", "B", "_x", "x1", "X1", "x10", "x2", "\u00e9", "e", "f", "\u00e4",
+         "a b", "ab")
   expect_identical(sort_distinct(x), sort(x))
   expect_identical(sort_distinct(rev(x)), sort(x))
   ids <- paste0("i", sample(1000))
