@@ -2,12 +2,17 @@
 # the R-only implementation it replaced (helper-ingest-oracle.R): the same
 # object, error, message and warning on random decision tables, clean or not.
 
-# Value, error (classes and message), messages and warnings of f().
+# Value, error (classes, message, the call it names), messages and warnings of
+# f(); the oracle's calls are named without their prefix.
 ingest_outcome <- function(f) {
   msgs <- character()
   warns <- character()
+  error_of <- function(e) {
+    call <- sub("^oracle_", "", deparse(conditionCall(e))[1])
+    list(class = class(e), message = conditionMessage(e), call = call)
+  }
   res <- withCallingHandlers(
-    tryCatch(f(), error = function(e) list(class = class(e), message = conditionMessage(e))),
+    tryCatch(f(), error = error_of),
     message = function(m) {
       msgs <<- c(msgs, conditionMessage(m))
       invokeRestart("muffleMessage")
