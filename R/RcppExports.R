@@ -129,6 +129,18 @@ single_label_influence_cpp <- function(x, m, cnt, sx, sdis) {
     .Call(`_mlagreement_single_label_influence_cpp`, x, m, cnt, sx, sdis)
 }
 
+distinct_codes_cpp <- function(v) {
+    .Call(`_mlagreement_distinct_codes_cpp`, v)
+}
+
+present_slots_cpp <- function(x, offset, span) {
+    .Call(`_mlagreement_present_slots_cpp`, x, offset, span)
+}
+
+ingest_decisions_cpp <- function(item, n_items, annotator, n_annotators, label, n_labels, values) {
+    .Call(`_mlagreement_ingest_decisions_cpp`, item, n_items, annotator, n_annotators, label, n_labels, values)
+}
+
 read_json_lines_cpp <- function(path, fields, required, guess, candidates, block_bytes) {
     .Call(`_mlagreement_read_json_lines_cpp`, path, fields, required, guess, candidates, block_bytes)
 }

@@ -90,8 +90,8 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 # Integer codes for an id column; keys are the sorted distinct ids (factor
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
-  check_id_vector(v, arg, call = call)
-  if (anyNA(v)) {
+  coding <- id_coding(v, arg, call = call)
+  if (is.null(coding)) {
     rows <- which(is.na(v))
     mla_abort(
       c("Column {.arg {arg}} must not contain {.code NA}.",
@@ -99,6 +99,12 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
       class = "na_id", call = call
     )
   }
+  list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
+}
+
+# encode_ids() by sorting and matching (counting for integers), for the ids
+# id_coding() does not hash: logical and classed ids, factors with an NA level.
+encode_by_matching <- function(v) {
   if (is.integer(v) && !is.factor(v)) {
     dense <- dense_codes(v)
     if (!is.null(dense)) return(dense)
@@ -110,6 +116,64 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
   }
   codes <- if (is.factor(v)) match(as.character(v), keys) else match(v, keys)
   list(keys = keys, codes = codes)
+}
+
+# An id column as codes into its sorted distinct values (the keys), without
+# a full-length copy where the ids allow: row r has key pos[x[r] - offset]
+# (the kernel's CodedColumn, src/mlagreement/ingest.h). Keys and codes equal
+# those of sorting and matching; NULL when an id is NA (encode_ids() then
+# names the rows).
+id_coding <- function(v, arg, call = rlang::caller_env()) {
+  check_id_vector(v, arg, call = call)
+  if (anyNA(v)) return(NULL)
+  if (is.factor(v) && !anyNA(levels(v))) {
+    # levels(droplevels(v)) without a factor() pass over the rows
+    present <- present_slots_cpp(v, 0, nlevels(v))
+    return(list(keys = levels(v)[present], x = v, offset = 0L, pos = cumsum(present)))
+  }
+  plain <- (is.character(v) || is.numeric(v)) && !is.object(v)
+  # encode_by_matching() counts these with a double offset: its keys are doubles
+  if (is.integer(v) && plain && min(v) <= -.Machine$integer.max) plain <- FALSE
+  s <- if (is.integer(v) && plain) counting_range(v)
+  if (!is.null(s)) {
+    present <- present_slots_cpp(v, s$offset, s$span)
+    return(list(keys = which(present) + s$offset, x = v, offset = s$offset,
+                pos = cumsum(present)))
+  }
+  if (plain) {
+    d <- distinct_coding(v)
+    keys <- sort_distinct(unique(d$distinct))  # merges 0 and -0, a string in two encodings
+    return(list(keys = keys, x = d$x, offset = 0L, pos = match(d$distinct, keys)))
+  }
+  e <- encode_by_matching(v)
+  list(keys = e$keys, x = e$codes, offset = 0L, pos = seq_along(e$keys))
+}
+
+# sort() of distinct values. Strings sort in the locale's collation, about
+# 300 ns a comparison: byte order (radix) first, kept when the locale agrees
+# that it is strictly increasing (then it is the only sorted order), else
+# sort() itself.
+sort_distinct <- function(u) {
+  if (!is.character(u) || length(u) < 2L) return(sort(u))
+  s <- sort(u, method = "radix")
+  if (all(s[-length(s)] < s[-1L])) s else sort(u)
+}
+
+# Distinct bit patterns of `v` (strings by their cached CHARSXP) in order of
+# first occurrence, and each row's 1-based position among them.
+distinct_coding <- function(v) {
+  d <- distinct_codes_cpp(v)
+  list(distinct = v[d$first], x = d$codes)
+}
+
+# The slots of counting_slots() without the slot vector: integer ids (above
+# -.Machine$integer.max) whose range is at most a few times their count; NULL
+# otherwise.
+counting_range <- function(v) {
+  lo <- min(v)
+  span <- as.double(max(v)) - lo + 1
+  if (span > 4 * length(v) + 1024 || span >= .Machine$integer.max) return(NULL)
+  list(offset = lo - 1L, span = span)
 }
 
 # Sorted distinct values and their codes for whole numbers in a range at most

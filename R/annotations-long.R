@@ -85,6 +85,12 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
     data[[select_columns(value_quo, data, "value", one = TRUE)]]
   }
   check_nonempty_rows(data)
+  if (has_value) {
+    # clean decision tables in one kernel pass; anything else takes the
+    # checking path below, which names the offending rows
+    a <- ingest_decisions(item_col, ann_col, label_col, value_col, labels, single_label, threads)
+    if (!is.null(a)) return(a)
+  }
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   check_id_vector(label_col, "label", "labels", class = "label_type")
@@ -122,6 +128,51 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
                        threads = check_threads(threads))
   if (single_label) a <- mark_single_label(a)
   a
+}
+
+# The annotations of a decision table whose rows are all clean (ids without
+# NA, declared labels, 0/1/NA values, no repeated decision), built by the
+# ingestion kernel (src/mlagreement/ingest.h) with the same checks, in the
+# same order, as the checking path of annotations_long(); NULL as soon as a
+# row needs that path, which then raises the error or resolves the repeats.
+ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, single_label,
+                             threads, call = rlang::caller_env()) {
+  it <- id_coding(item_col, "item", call = call)
+  if (is.null(it)) return(NULL)
+  an <- id_coding(ann_col, "annotator", call = call)
+  if (is.null(an)) return(NULL)
+  lab <- label_coding(label_col, labels, single_label, call = call)
+  if (is.null(lab)) return(NULL)
+  plain_values <- (is.integer(value_col) || is.double(value_col) || is.logical(value_col)) &&
+    !is.object(value_col) && is.null(dim(value_col))
+  if (!plain_values) return(NULL)
+  out <- ingest_decisions_cpp(it, length(it$keys), an, length(an$keys), lab,
+                              length(lab$universe), value_col)
+  if (out$status != 0L) return(NULL)
+  a <- new_annotations(out$values, "records", out$item, out$annotator, it$keys, an$keys,
+                       lab$universe, threads = check_threads(threads, call = call), call = call)
+  if (single_label) a <- mark_single_label(a, call = call)
+  a
+}
+
+# The label column coded against its universe (label_universe(), from the
+# distinct labels), with the checks of the checking path up to label_codes();
+# NULL when a label is undeclared or of a type only that path handles.
+label_coding <- function(label_col, labels, single_label, call = rlang::caller_env()) {
+  check_id_vector(label_col, "label", "labels", class = "label_type", call = call)
+  if (is.factor(label_col)) {
+    universe <- label_universe(label_col, labels, call = call)
+    coding <- list(x = label_col, offset = 0L, pos = match(levels(label_col), universe))
+  } else if ((is.character(label_col) || is.numeric(label_col)) && !is.object(label_col)) {
+    d <- distinct_coding(label_col)
+    universe <- label_universe(d$distinct, labels, call = call)
+    coding <- list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe))
+    if (any(!is.na(d$distinct) & is.na(coding$pos))) return(NULL)
+  } else {
+    return(NULL)
+  }
+  check_bool(single_label, call = call)
+  c(coding, list(universe = universe))
 }
 
 # Positions of the labels in the universe; undeclared labels, and NA labels

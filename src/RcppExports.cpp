@@ -438,6 +438,44 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// distinct_codes_cpp
+Rcpp::List distinct_codes_cpp(SEXP v);
+RcppExport SEXP _mlagreement_distinct_codes_cpp(SEXP vSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type v(vSEXP);
+    rcpp_result_gen = Rcpp::wrap(distinct_codes_cpp(v));
+    return rcpp_result_gen;
+END_RCPP
+}
+// present_slots_cpp
+Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offset, double span);
+RcppExport SEXP _mlagreement_present_slots_cpp(SEXP xSEXP, SEXP offsetSEXP, SEXP spanSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type offset(offsetSEXP);
+    Rcpp::traits::input_parameter< double >::type span(spanSEXP);
+    rcpp_result_gen = Rcpp::wrap(present_slots_cpp(x, offset, span));
+    return rcpp_result_gen;
+END_RCPP
+}
+// ingest_decisions_cpp
+Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator, int n_annotators, const Rcpp::List& label, int n_labels, SEXP values);
+RcppExport SEXP _mlagreement_ingest_decisions_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP labelSEXP, SEXP n_labelsSEXP, SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type label(labelSEXP);
+    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(ingest_decisions_cpp(item, n_items, annotator, n_annotators, label, n_labels, values));
+    return rcpp_result_gen;
+END_RCPP
+}
 // read_json_lines_cpp
 Rcpp::List read_json_lines_cpp(const std::string& path, Rcpp::CharacterVector fields, Rcpp::LogicalVector required, int guess, Rcpp::CharacterVector candidates, double block_bytes);
 RcppExport SEXP _mlagreement_read_json_lines_cpp(SEXP pathSEXP, SEXP fieldsSEXP, SEXP requiredSEXP, SEXP guessSEXP, SEXP candidatesSEXP, SEXP block_bytesSEXP) {
@@ -637,6 +675,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
     {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 5},
+    {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
+    {"_mlagreement_present_slots_cpp", (DL_FUNC) &_mlagreement_present_slots_cpp, 3},
+    {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},
     {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},

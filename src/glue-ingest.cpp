@@ -1,0 +1,124 @@
+// R glue for the ingestion of long decision tables (src/mlagreement/ingest.h):
+// unwrap, call the core, wrap. Nothing else.
+#include <Rcpp.h>
+
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+#include "mlagreement/ingest.h"
+#include "mlagreement/record_view.h"
+
+namespace {
+
+// A coded column from R's list(x = <integer>, offset = <number>, pos = <integer>).
+mlagreement::CodedColumn coded_column(const Rcpp::List& col) {
+  const Rcpp::IntegerVector x = col["x"];
+  const Rcpp::IntegerVector pos = col["pos"];
+  return mlagreement::CodedColumn{INTEGER_RO(x),
+                                  static_cast<std::int64_t>(Rcpp::as<double>(col["offset"])),
+                                  INTEGER_RO(pos), static_cast<std::size_t>(pos.size()),
+                                  NA_INTEGER};
+}
+
+template <typename F>
+std::vector<std::size_t> distinct_of(SEXP v, int* codes, F&& run) {
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(v));
+  switch (TYPEOF(v)) {
+    case STRSXP: {
+      // one CHARSXP per distinct (string, encoding) in R's global cache
+      const SEXP* s = STRING_PTR_RO(v);
+      return run(n, [s](std::size_t r) { return reinterpret_cast<std::uintptr_t>(s[r]); }, codes);
+    }
+    case REALSXP: {
+      const double* d = REAL_RO(v);
+      return run(n, [d](std::size_t r) {
+        std::uint64_t b;
+        std::memcpy(&b, d + r, sizeof b);
+        return b;
+      }, codes);
+    }
+    case INTSXP:
+    case LGLSXP: {
+      const int* x = TYPEOF(v) == INTSXP ? INTEGER_RO(v) : LOGICAL_RO(v);
+      return run(n, [x](std::size_t r) {
+        return static_cast<std::uint64_t>(static_cast<std::uint32_t>(x[r]));
+      }, codes);
+    }
+    default:
+      throw std::invalid_argument("Internal error: distinct values of an unsupported type.");
+  }
+}
+
+}  // namespace
+
+// 1-based codes of the values of `v` (character, double, integer or logical)
+// in order of first occurrence, and the 1-based first row of each distinct
+// bit pattern (R merges equal values with different bits).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List distinct_codes_cpp(SEXP v) {
+  Rcpp::IntegerVector codes(Rcpp::no_init(Rf_xlength(v)));
+  const auto run = [](std::size_t n, auto key_at, int* out) {
+    return mlagreement::distinct_codes(n, key_at, out);
+  };
+  const std::vector<std::size_t> first = distinct_of(v, codes.begin(), run);
+  Rcpp::IntegerVector first_row(first.size());
+  for (std::size_t j = 0; j < first.size(); ++j) first_row[j] = static_cast<int>(first[j] + 1);
+  return Rcpp::List::create(Rcpp::Named("codes") = codes, Rcpp::Named("first") = first_row);
+}
+
+// Which of the slots 1..span the integers x - offset occupy.
+// [[Rcpp::export(rng = false)]]
+Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offset, double span) {
+  const std::vector<unsigned char> present = mlagreement::present_slots(
+      INTEGER_RO(x), static_cast<std::size_t>(x.size()), static_cast<std::int64_t>(offset),
+      static_cast<std::size_t>(span));
+  return Rcpp::LogicalVector(present.begin(), present.end());
+}
+
+// Records and their records x labels decisions from coded item, annotator and
+// label columns; status 0 when every row was clean, else the first problem
+// (1 label, 2 value, 3 repeated decision) for R's checking path.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
+                                int n_annotators, const Rcpp::List& label, int n_labels,
+                                SEXP values) {
+  if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
+    Rcpp::stop("Internal error: unexpected NA representation.");
+  }
+  const std::size_t n = static_cast<std::size_t>(Rf_xlength(values));
+  const mlagreement::DecisionIngest ingest(coded_column(item), static_cast<std::size_t>(n_items),
+                                           coded_column(annotator),
+                                           static_cast<std::size_t>(n_annotators), n);
+  const int n_rec = static_cast<int>(ingest.n_records());
+  Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
+  const mlagreement::CodedColumn lab = coded_column(label);
+  const std::size_t k = static_cast<std::size_t>(n_labels);
+  mlagreement::IngestStatus status;
+  switch (TYPEOF(values)) {
+    case INTSXP:
+      status = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
+                           out.begin());
+      break;
+    case LGLSXP:
+      status = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
+                           out.begin());
+      break;
+    case REALSXP:
+      status = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER,
+                           out.begin());
+      break;
+    default:
+      throw std::invalid_argument("Internal error: decisions of an unsupported type.");
+  }
+  if (status != mlagreement::IngestStatus::ok) {
+    return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(status));
+  }
+  const std::vector<int>& ri = ingest.record_item();
+  const std::vector<int>& ra = ingest.record_annotator();
+  return Rcpp::List::create(Rcpp::Named("status") = 0,
+                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
+                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
+                            Rcpp::Named("values") = out);
+}
