@@ -12,6 +12,8 @@
 #
 #   MLA_LIB=/tmp/mla-lib Rscript bench/db.R     # an installed (-O2) build
 #   MLA_BENCH_N=1e6 Rscript bench/db.R           # load_all() of the sources
+# MLA_BENCH_ENGINES (sqlite,postgres) and MLA_BENCH_STEPS
+# (mla,jaccard,annotators) choose what runs.
 # Tables: SQLite files in tempdir(); PostgreSQL tables <MLA_BENCH_PREFIX>_<N>
 # (default mla_bench), dropped at the end.
 
@@ -98,15 +100,19 @@ run_child <- function(engine, n, path, out) {
     })
   }
   x <- steps$read$value
-  steps$mla <- step(mla(x))
-  steps$jaccard <- step(krippendorff_alpha(x, "jaccard"))
-  steps$annotators <- step(annotator_agreement(x))
+  wanted <- strsplit(Sys.getenv("MLA_BENCH_STEPS", "mla,jaccard,annotators"), ",")[[1]]
+  calls <- list(mla = quote(mla(x)), jaccard = quote(krippendorff_alpha(x, "jaccard")),
+                annotators = quote(annotator_agreement(x)))
+  for (nm in names(calls)) {
+    steps[[nm]] <- if (nm %in% wanted) step(eval(calls[[nm]])) else list(time = NA, rows = NA)
+  }
   DBI::dbDisconnect(con)
   saveRDS(list(
     time = vapply(steps, `[[`, 0, "time"), rows = vapply(steps, `[[`, 0, "rows"),
     base_mb = base_kb / 1024, peak_mb = vm_kb("VmHWM") / 1024,
-    mla = tidy(steps$mla$value, conf.int = FALSE), jaccard = steps$jaccard$value,
-    pairs = tidy(steps$annotators$value, "pairs")
+    mla = if (!is.null(steps$mla$value)) tidy(steps$mla$value, conf.int = FALSE),
+    jaccard = steps$jaccard$value,
+    pairs = if (!is.null(steps$annotators$value)) tidy(steps$annotators$value, "pairs")
   ), out)
 }
 
