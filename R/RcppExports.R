@@ -85,8 +85,8 @@ counts_set_tables_cpp <- function(values, n_labels, item, n_items, annotator, n_
     .Call(`_mlagreement_counts_set_tables_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
-counts_set_alpha_cpp <- function(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads) {
-    .Call(`_mlagreement_counts_set_alpha_cpp`, sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads)
+counts_set_alpha_cpp <- function(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, custom, n_custom, threads) {
+    .Call(`_mlagreement_counts_set_alpha_cpp`, sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, custom, n_custom, threads)
 }
 
 count_decisions_cpp <- function(view, max_m, keep_counts, threads) {

@@ -100,23 +100,42 @@ sets_pairable_values <- function(s) {
   sum(as.double(names(items)) * items)
 }
 
-# Jaccard and MASI rows of krippendorff_alpha() from the set tables.
+# Jaccard, MASI and set-size distance rows of krippendorff_alpha() from the
+# set tables: a user distance d(n_a, n_b, n_ab) is tabulated over the sizes
+# the distinct sets have (alpha-custom.R) and summed over the pair histogram
+# (D_o) and the pairs of distinct sets (D_e), as on the records.
 counts_alpha_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
-  s <- counts_sets_or_abort(a, "The Jaccard and MASI distances", call)
+  size_specs <- Filter(function(sp) sp$kind == "size", specs)
+  what <- if (length(size_specs) > 0) "Set distances" else "The Jaccard and MASI distances"
+  s <- counts_sets_or_abort(a, what, call)
+  max_size <- max(0L, lengths(s$sets), s$pairs$size_a, s$pairs$size_b)
+  grid <- size_triples(max_size, length(a$labels))
+  tables <- lapply(size_specs, function(sp) evaluate_size_distance(sp$fn, sp$name, grid, call))
   if (length(s$count) == 0) check_pairable(0, call = call)
   res <- counts_set_alpha_cpp(s$sets, s$count, length(a$labels), s$pairs$m,
                               as.integer(s$pairs$size_a), as.integer(s$pairs$size_b),
-                              as.integer(s$pairs$n_shared), s$pairs$n_pairs, threads)
+                              as.integer(s$pairs$n_shared), s$pairs$n_pairs,
+                              custom = as.double(unlist(tables, use.names = FALSE)),
+                              n_custom = length(tables), threads = threads)
   if (isTRUE(res$out_of_memory)) {
     mla_abort("Not enough memory for the expected disagreement of {length(s$count)} distinct sets.",
               class = "out_of_memory", call = call)
   }
+  sizes <- sort(unique(lengths(s$sets)))
+  for (t in seq_along(size_specs)) {
+    check_size_distance(tables[[t]], size_specs[[t]]$name, grid, sizes, call)
+  }
   n_items <- sum(sets_pairable_items(s))
   rows <- list()
   for (sp in specs) {
-    rows[[sp$name]] <- list(observed = res[[paste0("observed_", sp$kind)]],
-                            expected = res[[paste0("expected_", sp$kind)]],
-                            n_items = n_items, n_values = res$n_values)
+    rows[[sp$name]] <- if (sp$kind == "size") {
+      t <- match(sp$name, vapply(size_specs, `[[`, "", "name"))
+      list(observed = res$observed_custom[t], expected = res$expected_custom[t])
+    } else {
+      list(observed = res[[paste0("observed_", sp$kind)]],
+           expected = res[[paste0("expected_", sp$kind)]])
+    }
+    rows[[sp$name]] <- c(rows[[sp$name]], n_items = n_items, n_values = res$n_values)
   }
   rows
 }
@@ -143,10 +162,21 @@ counts_sets_or_abort <- function(a, what, call) {
 }
 
 # krippendorff_alpha() on a summary: the distances its tables give.
+# A distance of two sets d(A, B) needs, for D_o, which sets meet within an
+# item: the summary keeps only their sizes and overlap.
 check_counts_distances <- function(specs, call = rlang::caller_env()) {
   kinds <- vapply(specs, `[[`, "", "kind")
-  if (!all(kinds %in% c("hamming", "jaccard", "masi"))) {
-    abort_needs_records("distances other than Hamming, Jaccard and MASI", call = call)
+  if (any(kinds == "pair")) {
+    mla_abort(
+      c("{.arg x} must hold the annotation records for a distance of two label sets {.code function(a, b)}, not a summary of them.",
+        "x" = "It is an {.cls annotation_counts} summary: it keeps the distinct label sets, but of the pairs of sets within an item only their sizes and overlap.",
+        "i" = "A set-size distance {.code function(n_a, n_b, n_ab)} works on the summary."),
+      class = "needs_records", call = call
+    )
+  }
+  if (!all(kinds %in% c("hamming", "jaccard", "masi", "size"))) {
+    abort_needs_records("distances other than Hamming, Jaccard, MASI and set-size functions",
+                        call = call)
   }
 }
 

@@ -90,11 +90,14 @@
 #' ```
 #'
 #' @section What needs the records:
-#' Item-level rows (`tidy(fit, level = "item")`), custom and single-label
-#' distances, [annotator_agreement()], [agreement_measures()] and
-#' [mla_boot()] need per-item or per-record data, which the summary does not
-#' hold: they stop with an error of class `mlagreement_error_needs_records`.
-#' Jaccard and MASI alpha need the set tables; a design with records that
+#' Item-level rows (`tidy(fit, level = "item")`), custom distances of two
+#' sets `function(a, b)`, single-label distances, bootstrap intervals of
+#' [krippendorff_alpha()] (`R > 0`), [annotator_agreement()],
+#' [agreement_measures()] and [mla_boot()] need per-item or per-record data,
+#' which the summary does not hold: they stop with an error of class
+#' `mlagreement_error_needs_records`. Jaccard and MASI alpha and custom
+#' set-size distances `function(n_a, n_b, n_ab)` need the set tables (and
+#' equal the records' results); a design with records that
 #' decide some labels but not others has none (the same error as on the
 #' records, class `mlagreement_error_partial_record`).
 #'

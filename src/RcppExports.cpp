@@ -303,8 +303,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // counts_set_alpha_cpp
-Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVector& count, int n_labels, const Rcpp::NumericVector& pair_m, const Rcpp::IntegerVector& size_a, const Rcpp::IntegerVector& size_b, const Rcpp::IntegerVector& n_shared, const Rcpp::NumericVector& n_pairs, int threads);
-RcppExport SEXP _mlagreement_counts_set_alpha_cpp(SEXP setsSEXP, SEXP countSEXP, SEXP n_labelsSEXP, SEXP pair_mSEXP, SEXP size_aSEXP, SEXP size_bSEXP, SEXP n_sharedSEXP, SEXP n_pairsSEXP, SEXP threadsSEXP) {
+Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVector& count, int n_labels, const Rcpp::NumericVector& pair_m, const Rcpp::IntegerVector& size_a, const Rcpp::IntegerVector& size_b, const Rcpp::IntegerVector& n_shared, const Rcpp::NumericVector& n_pairs, const Rcpp::NumericVector& custom, int n_custom, int threads);
+RcppExport SEXP _mlagreement_counts_set_alpha_cpp(SEXP setsSEXP, SEXP countSEXP, SEXP n_labelsSEXP, SEXP pair_mSEXP, SEXP size_aSEXP, SEXP size_bSEXP, SEXP n_sharedSEXP, SEXP n_pairsSEXP, SEXP customSEXP, SEXP n_customSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type sets(setsSEXP);
@@ -315,8 +315,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type size_b(size_bSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type n_shared(n_sharedSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type n_pairs(n_pairsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type custom(customSEXP);
+    Rcpp::traits::input_parameter< int >::type n_custom(n_customSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(counts_set_alpha_cpp(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, threads));
+    rcpp_result_gen = Rcpp::wrap(counts_set_alpha_cpp(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, custom, n_custom, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -664,7 +666,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
     {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 6},
-    {"_mlagreement_counts_set_alpha_cpp", (DL_FUNC) &_mlagreement_counts_set_alpha_cpp, 9},
+    {"_mlagreement_counts_set_alpha_cpp", (DL_FUNC) &_mlagreement_counts_set_alpha_cpp, 11},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
     {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},

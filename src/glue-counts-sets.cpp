@@ -85,7 +85,9 @@ Rcpp::List counts_set_tables_cpp(SEXP values, int n_labels, const Rcpp::IntegerV
 
 // Jaccard and MASI alpha from the set tables. sets: 1-based labels of each
 // distinct set (of n_labels), count: its pairable values; the pair
-// histogram (ordered pairs within items) as parallel vectors. D_e comes from
+// histogram (ordered pairs within items) as parallel vectors; custom: n_custom
+// set-size distance tables over sizes 0..max_size (set_custom.h), max_size
+// the largest set. D_e comes from
 // the set engine's expected-disagreement code on the distinct sets (the
 // same algorithm choice and integer sums as on the records); D_o from the
 // histogram, as the engine's counting path sums it.
@@ -94,7 +96,8 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
                                 int n_labels, const Rcpp::NumericVector& pair_m,
                                 const Rcpp::IntegerVector& size_a, const Rcpp::IntegerVector& size_b,
                                 const Rcpp::IntegerVector& n_shared,
-                                const Rcpp::NumericVector& n_pairs, int threads) {
+                                const Rcpp::NumericVector& n_pairs, const Rcpp::NumericVector& custom,
+                                int n_custom, int threads) {
   mlagreement::SetData d;
   d.n_words = (static_cast<std::size_t>(n_labels) + 63) / 64;
   const std::size_t S = static_cast<std::size_t>(sets.size());
@@ -117,11 +120,23 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
     max_size = std::max(max_size, std::max(size_a[r], size_b[r]));
   }
   const mlagreement::SimTable sim(max_size);
+  // user set-size distances, tabulated in R over sizes 0..max_size (the
+  // layout of sim, as set_alpha() shrinks them on the records)
+  mlagreement::SizeDistances table;
+  table.K1 = static_cast<std::size_t>(max_size) + 1;
+  table.n = static_cast<std::size_t>(n_custom);
+  if (static_cast<std::size_t>(custom.size()) != table.n * table.cells()) {
+    Rcpp::stop("Internal error: the distance tables have the wrong size.");
+  }
+  table.d.assign(custom.begin(), custom.end());
+  const mlagreement::SizeDistances* cd = n_custom > 0 ? &table : nullptr;
   double oj = 0, om = 0;
+  std::vector<double> oc(table.n, 0.0);
   for (R_xlen_t r = 0; r < pair_m.size(); ++r) {
     const double w = n_pairs[r] / (pair_m[r] - 1.0);
     oj += w * (1.0 - sim.jaccard(size_a[r], size_b[r], n_shared[r]));
     om += w * (1.0 - sim.masi_sim(size_a[r], size_b[r], n_shared[r]));
+    for (std::size_t t = 0; t < table.n; ++t) oc[t] += w * table.value(t, size_a[r], size_b[r], n_shared[r]);
   }
   // the records' n_values is not stored here (no per-record sets): the
   // method's count limit and the 128-bit sums are decided on the true n
@@ -131,13 +146,17 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
   mlagreement::SetAlpha a;
   double ej = 0, em = 0;
   try {
-    mlagreement::detail::expected_sums(d, sim, nullptr, method, wide, threads, a, ej, em);
+    mlagreement::detail::expected_sums(d, sim, cd, method, wide, threads, a, ej, em);
   } catch (const std::bad_alloc&) {
     return Rcpp::List::create(Rcpp::Named("out_of_memory") = true);
   }
   if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+  for (double& o : oc) o /= n;
+  std::vector<double> ec(table.n, 0.0);  // empty when expected_sums had no table
+  for (std::size_t t = 0; t < a.expected_custom.size(); ++t) ec[t] = a.expected_custom[t] / (n * (n - 1.0));
   return Rcpp::List::create(
       Rcpp::Named("n_values") = n,
+      Rcpp::Named("observed_custom") = Rcpp::wrap(oc), Rcpp::Named("expected_custom") = Rcpp::wrap(ec),
       Rcpp::Named("observed_jaccard") = oj / n, Rcpp::Named("observed_masi") = om / n,
       Rcpp::Named("expected_jaccard") = ej / (n * (n - 1.0)),
       Rcpp::Named("expected_masi") = em / (n * (n - 1.0)));

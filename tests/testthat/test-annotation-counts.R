@@ -45,8 +45,9 @@ test_that("what needs the records refuses a summary", {
   s <- as_annotation_counts(a)
   fit <- mla(s)
   expect_mla_snapshot(tidy(fit, level = "item"))
-  dice <- function(n_a, n_b, n_ab) ifelse(n_a + n_b == 0, 0, 1 - 2 * n_ab / (n_a + n_b))
-  expect_error(krippendorff_alpha(s, dice), class = "mlagreement_error_needs_records")
+  # a distance of two sets needs which sets meet within an item
+  expect_error(krippendorff_alpha(s, function(a, b) as.numeric(!setequal(a, b))),
+               class = "mlagreement_error_needs_records")
   expect_error(agreement_measures(s), class = "mlagreement_error_needs_records")
   expect_mla_snapshot(mla_boot(fit, R = 5, resample = "annotators"))
   expect_error(mla_boot(fit, R = 5, resample = "both"), class = "mlagreement_error_needs_records")
