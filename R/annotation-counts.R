@@ -92,10 +92,14 @@
 #' @section What needs the records:
 #' Item-level rows (`tidy(fit, level = "item")`), custom distances of two
 #' sets `function(a, b)`, single-label distances, bootstrap intervals of
-#' [krippendorff_alpha()] (`R > 0`), [annotator_agreement()],
-#' [agreement_measures()] and [mla_boot()] need per-item or per-record data,
+#' [krippendorff_alpha()] (`R > 0`), [agreement_measures()] and
+#' [mla_boot()] with annotator resampling need per-item or per-record data,
 #' which the summary does not hold: they stop with an error of class
-#' `mlagreement_error_needs_records`. Jaccard and MASI alpha and custom
+#' `mlagreement_error_needs_records`. [annotator_agreement()] needs the
+#' annotator-pair tables (`annotator_pairs`, `pair_labels`), and `mla_boot()`
+#' over items, clusters or strata each item's \eqn{(m, x)} cells, which
+#' [as_annotation_counts()] keeps when they fit in memory and a database
+#' table computes when the bootstrap asks for them. Jaccard and MASI alpha and custom
 #' set-size distances `function(n_a, n_b, n_ab)` need the set tables (and
 #' equal the records' results); a design with records that
 #' decide some labels but not others has none (the same error as on the
