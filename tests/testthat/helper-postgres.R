@@ -1,8 +1,8 @@
-# Database engines for test-database.R: SQLite in memory always; a real
-# PostgreSQL server when one can be reached or started; DuckDB when it is
-# installed. A server this helper starts (Debian's pg_ctlcluster, as root) is
-# stopped when the test run ends; one already running (.ci/run starts it) is
-# left alone. Connection settings: MLA_PG_HOST, MLA_PG_PORT, MLA_PG_USER,
+# Database engines for the test-annotations-db*.R files: SQLite in memory
+# always; a real PostgreSQL server when one can be reached or started; DuckDB
+# when it is installed. A server this helper starts (Debian's pg_ctlcluster,
+# as root) is stopped when the test run ends; one already running (.ci/run or
+# tools/postgres.sh starts it) is left alone. Connection settings: MLA_PG_HOST, MLA_PG_PORT, MLA_PG_USER,
 # MLA_PG_PASSWORD, MLA_PG_DB (defaults: localhost, 5432, mlagreement x3).
 
 pg_state <- new.env(parent = emptyenv())
@@ -119,3 +119,8 @@ db_table <- function(con, df) {
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# The engines every database test file runs on: SQLite in memory always, a
+# PostgreSQL server (skipped when none can be reached, a failure with
+# MLA_REQUIRE_POSTGRES set).
+db_engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)

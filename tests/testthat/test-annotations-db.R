@@ -1,0 +1,117 @@
+# annotations_long()/annotations_wide() on database tables (R/annotations-db.R):
+# the checks of the in-memory adapters run as queries and give the in-memory
+# errors; the queries in warehouse dialects. SQLite always; PostgreSQL as a
+# real server (helper-postgres.R).
+
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": bad tables give the in-memory errors"), {
+    con <- db_engines[[engine]]()
+    ex <- bias_example
+    ex$label <- as.character(ex$label)
+    bad_value <- ex
+    bad_value$value[5] <- 2
+    bad_id <- ex
+    bad_id$item[7] <- NA
+    bad_ann <- ex
+    bad_ann$annotator[9] <- NA
+    repeated <- rbind(ex, ex[3, ])
+    na_label <- ex
+    na_label$label[4] <- NA
+    cases <- list(value = bad_value, na_id = bad_id, na_id = bad_ann, duplicates = repeated,
+                  na_label = na_label)
+    for (i in seq_along(cases)) {
+      cls <- paste0("mlagreement_error_", names(cases)[i])
+      expect_error(annotations_long(cases[[i]], item, annotator, label, value), class = cls)
+      expect_error(annotations_long(db_table(con, cases[[i]]), item, annotator, label, value),
+                   class = cls)
+    }
+    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  labels = c("L01", "L02")),
+                 class = "mlagreement_error_unknown_label")
+    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  duplicates = "first"),
+                 class = "mlagreement_error_db_unsupported")
+    wide <- array_wide(array(c(0L, 1L, 1L, 1L, 0L, 3L), c(2, 3, 1)))
+    expect_error(annotations_wide(db_table(con, wide), item, annotator, L1),
+                 class = "mlagreement_error_value")
+    wide$L1[wide$L1 == 3L] <- 1L
+    expect_error(annotations_wide(db_table(con, rbind(wide, wide[1, ])), item, annotator, L1),
+                 class = "mlagreement_error_duplicates")
+  })
+}
+
+test_that("database errors name the first offender", {
+  con <- local_sqlite_connection()
+  ex <- bias_example
+  ex$label <- as.character(ex$label)
+  bad <- ex
+  bad$value[c(5, 40)] <- c(2, 0.5)
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value))
+  bad <- ex
+  bad$item[c(7, 8)] <- NA
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value))
+  expect_snapshot(error = TRUE,
+                  annotations_long(db_table(con, rbind(ex, ex[3:4, ])), item, annotator, label, value))
+  expect_snapshot(annotations_long(db_table(con, ex), item, annotator, label, value))
+})
+
+test_that("logical and text values are read as in memory", {
+  con <- local_sqlite_connection()
+  df <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"),
+                   label = "x", value = c(TRUE, FALSE, TRUE, NA))
+  txt <- transform(df, value = ifelse(value, "1", "0"))
+  a <- annotations_long(df, item, annotator, label, value)
+  expect_same_estimates(annotations_long(db_table(con, df), item, annotator, label, value), a)
+  expect_same_estimates(annotations_long(db_table(con, txt), item, annotator, label, value), a)
+  txt$value[2] <- "yes"
+  expect_error(annotations_long(db_table(con, txt), item, annotator, label, value),
+               class = "mlagreement_error_value_type")
+})
+
+test_that("the summary's SQL in warehouse dialects (simulated connections)", {
+  skip_if_not_installed("dbplyr")
+  # Spark SQL shares Hive's dialect; Spark itself is not installed here
+  dialects <- list(hive = dbplyr::simulate_hive, snowflake = dbplyr::simulate_snowflake,
+                   redshift = dbplyr::simulate_redshift, mssql = dbplyr::simulate_mssql)
+  for (nm in names(dialects)) {
+    d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+                            con = dialects[[nm]]())
+    q <- annotation_queries(d, item, annotator, label, value)
+    expect_snapshot(dplyr::show_query(q$labels))
+  }
+  d <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", con = dbplyr::simulate_hive())
+  q <- annotation_queries(d, item, annotator, label)
+  expect_snapshot(dplyr::show_query(q$labels))
+  expect_snapshot(dplyr::show_query(q$design))
+})
+
+test_that("single-label categories in a database table (issue 18)", {
+  con <- local_sqlite_connection()
+  withr::local_seed(18)
+  df <- expand.grid(item = 1:30, annotator = paste0("a", 1:4), stringsAsFactors = FALSE)
+  df$label <- sample(c("neg", "neu", "pos", NA), nrow(df), replace = TRUE, prob = c(.4, .3, .2, .1))
+  a <- annotations_long(df, item, annotator, label, single_label = TRUE)
+  s <- annotations_long(db_table(con, df), item, annotator, label, single_label = TRUE)
+  expect_true(is_single_label(s))
+  expect_same_estimates(s, a)
+  dec <- do.call(rbind, lapply(c("neg", "neu", "pos"), function(l) {
+    data.frame(df[c("item", "annotator")], label = l,
+               value = ifelse(is.na(df$label), NA, as.integer(df$label == l)))
+  }))
+  s2 <- annotations_long(db_table(con, dec), item, annotator, label, value, single_label = TRUE)
+  expect_same_estimates(s2, annotations_long(dec, item, annotator, label, value, single_label = TRUE))
+  bad <- dec
+  bad$value[bad$item == 3 & bad$annotator == "a2"] <- 1L
+  expect_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
+               class = "mlagreement_error_single_label")
+  expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value,
+                                       single_label = TRUE))
+  # two categories for one record: a repeated (item, annotator) pair, as in memory
+  two <- df
+  two$label[1] <- "neg"  # item 1, annotator a1
+  two <- rbind(two, data.frame(item = 1, annotator = "a1", label = "pos"))
+  expect_error(annotations_long(two, item, annotator, label, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+  expect_error(annotations_long(db_table(con, two), item, annotator, label, single_label = TRUE),
+               class = "mlagreement_error_duplicates")
+})
