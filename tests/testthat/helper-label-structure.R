@@ -28,7 +28,7 @@ ref_variables <- function(v, labels, groups = list(), parent = NULL) {
   out
 }
 
-ref_weights <- function(vars, weights) {
+ref_variable_weights <- function(vars, weights) {
   u <- stats::setNames(rep(1, length(vars)), vars)
   u[names(weights)] <- weights
   u
@@ -39,7 +39,7 @@ ref_structured_distance <- function(labels, groups = list(), parent = NULL, weig
   function(r, s) {
     a <- ref_variables(r, labels, groups, parent)
     b <- ref_variables(s, labels, groups, parent)
-    u <- ref_weights(names(a), weights)
+    u <- ref_variable_weights(names(a), weights)
     sum(u * (unlist(a) != unlist(b))) / sum(u)
   }
 }
@@ -50,7 +50,7 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
   by_item <- ref_records_by_item(a)
   vars <- lapply(by_item, function(recs) lapply(recs, ref_variables, a$labels, groups, parent))
   names_v <- c(setdiff(a$labels, unlist(groups)), names(groups))
-  u <- ref_weights(names_v, weights)
+  u <- ref_variable_weights(names_v, weights)
   per_var <- lapply(names_v, function(v) {
     vals <- lapply(vars, function(recs) vapply(recs, function(r) r[[v]], ""))
     cats <- if (v %in% names(groups)) c(groups[[v]], "none") else c("0", "1")

@@ -1,6 +1,19 @@
 # autoplot() of annotator_agreement() (R/autoplot-annotators.R): the heat
-# map's order, selection and overlap filter.
+# map's tiles, order, selection and overlap filter.
 skip_if_not_installed("ggplot2")
+
+test_that("autoplot() returns a symmetric heat map without printing", {
+  skip_if_not_installed("ggplot2")
+  agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
+  p <- ggplot2::autoplot(agr)
+  expect_s3_class(p, "ggplot")
+  d <- ggplot2::layer_data(p, 1)
+  expect_equal(nrow(d), 2 * nrow(tidy(agr)))
+  p2 <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
+  expect_length(p2$layers, 1)
+  expect_mla_snapshot(ggplot2::autoplot(agr, value = "kappa"))
+  expect_mla_snapshot(ggplot2::autoplot(agr, bins = 3))
+})
 
 test_that("annotator heat map: clustered order shows groups, selection and overlap", {
   withr::local_seed(6)
