@@ -166,7 +166,7 @@ double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n
       w.init(cc, u);
       return w;
     }, [&](mla::ItemScratch& w, mla::Rng& rng, std::size_t row) {
-      mla::item_replicate(cc, u, rng, /* direct = */ false, w, r.out + row, r.n_out);
+      mla::item_replicate(cc, u, rng, w, r.out + row, r.n_out);
     }, "item");
   };
   return with_codes(codes, n, k, mm, single_label, chunk);

@@ -190,47 +190,36 @@ void shift_bins(const ClassCodes<Code>& cc, const int* first, const int* last, i
 }
 
 // One replicate into out (one row of an n_out-row column-major matrix): unit
-// multiplicities drawn from rng, or with direct, index draws straight into
-// the bins (only without clusters/strata; same draws, same replicates).
+// multiplicities drawn from rng, spread over the items, added into the bins.
 template <typename Code>
-void item_replicate(const ClassCodes<Code>& cc, const UnitDesign& u, Rng& rng, bool direct,
-                    ItemScratch& w, double* out, std::size_t n_out) {
-  if (direct) {
-    const std::size_t k = cc.n_labels;
-    for (std::size_t b = 0; b < cc.n_bins; ++b) w.bins[b] = 0;
-    const std::uint32_t n = static_cast<std::uint32_t>(cc.n_items);
-    for (std::uint32_t d = 0; d < n; ++d) {
-      const Code* c = cc.codes + static_cast<std::size_t>(bounded_u32(rng, n)) * k;
-      for (std::size_t j = 0; j < k; ++j) ++w.bins[c[j]];
-    }
-  } else {
-    draw_units(rng, u, w.unit_w.data());
-    fill_bins(cc, item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
-  }
+void item_replicate(const ClassCodes<Code>& cc, const UnitDesign& u, Rng& rng, ItemScratch& w,
+                    double* out, std::size_t n_out) {
+  draw_units(rng, u, w.unit_w.data());
+  fill_bins(cc, item_weights(u, w.unit_w.data(), w.buf.data()), w.bins.data());
   stats_from_bins(cc, w.bins.data(), w.t, w.ls, out, n_out);
 }
 
 // The replicates of stream s (rows block_begin(s) .. block_begin(s + 1) - 1).
 template <typename Code>
 void item_stream(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
-                 std::size_t n_rep, int s, bool direct, ItemScratch& w, double* out,
-                 std::size_t row0, std::size_t n_out) {
+                 std::size_t n_rep, int s, ItemScratch& w, double* out, std::size_t row0,
+                 std::size_t n_out) {
   Rng rng = stream_rng(seed, s);
   for (std::size_t r = block_begin(s, n_rep); r < block_begin(s + 1, n_rep); ++r) {
-    item_replicate(cc, u, rng, direct, w, out + (r - row0), n_out);
+    item_replicate(cc, u, rng, w, out + (r - row0), n_out);
   }
 }
 
 // Runs streams [s0, s1) of an item bootstrap with n_rep replicates; writes
 // rows block_begin(s0) .. block_begin(s1) - 1 into out (row r at out[r - row0],
-// n_out rows, column-major). method 1: index draws (see item_stream()).
+// n_out rows, column-major). The glue runs the same replicates in chunks
+// (item_replicate() through advance_streams()); this whole-window form
+// serves the fuzz target and the C++ unit tests.
 template <typename Code>
 bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
-                std::size_t n_rep, int s0, int s1, int threads, int method, double* out,
-                std::size_t n_out) {
+                std::size_t n_rep, int s0, int s1, int threads, double* out, std::size_t n_out) {
   const std::size_t row0 = block_begin(s0, n_rep);
   bool failed = false;
-  const bool direct = method == 1 && u.unit_of_item == nullptr && u.n_strata == 1;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads) reduction(|| : failed)
 #endif
@@ -242,7 +231,7 @@ bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t s
 #endif
     for (int s = s0; s < s1; ++s) {
       if (!ready) continue;
-      guarded(failed, [&] { item_stream(cc, u, seed, n_rep, s, direct, w, out, row0, n_out); });
+      guarded(failed, [&] { item_stream(cc, u, seed, n_rep, s, w, out, row0, n_out); });
     }
   }
   return !failed;

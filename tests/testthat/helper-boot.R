@@ -42,3 +42,8 @@ ref_annotator_stats <- function(arr, aw, iw = rep(1L, dim(arr)[1])) {
   }
   ref_coefficients(p, d, pairable)
 }
+
+# The bootstrap of test-boot-methods.R and test-autoplot-boot.R.
+boot_methods_fixture <- function() {
+  withr::with_seed(31, mla_boot(mla(boot_fixture()), R = 199))
+}

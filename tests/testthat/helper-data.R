@@ -68,6 +68,9 @@ bias_annotations <- function() {
   annotations_long(bias_example, item, annotator, label, value)
 }
 
+# mla() of the worked example (arguments passed on).
+bias_fit <- function(...) mla(bias_annotations(), ...)
+
 # Dense array of the worked example, items x annotators x labels.
 bias_array <- function() {
   arr <- array(NA_integer_, c(4, 3, 31),

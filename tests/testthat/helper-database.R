@@ -1,6 +1,6 @@
 # Long, selected-label and wide data frames of a dense 0/1/NA array, and the
 # comparison of a database summary with the in-memory object of the same
-# data, for test-database.R.
+# data, for the test-annotations-db*.R and test-annotation-counts*.R files.
 
 array_long <- function(arr) {
   d <- dim(arr)
@@ -86,4 +86,17 @@ expect_same_annotator_agreement <- function(s, a, tolerance = 1e-12) {
   if (is.character(want)) return(expect_equal(got, want))
   expect_equal(tidy(got, "pairs"), tidy(want, "pairs"), tolerance = tolerance)
   expect_equal(tidy(got, "annotators"), tidy(want, "annotators"), tolerance = tolerance)
+}
+
+# The worked example in memory (a, and its long table ex with text labels)
+# and as two summaries of database tables on con: decisions and selected
+# labels.
+worked_example_db <- function(con) {
+  ex <- bias_example
+  ex$label <- as.character(ex$label)
+  sel <- ex[ex$value == 1, c("item", "annotator", "label")]
+  list(ex = ex, a = annotations_long(bias_example, item, annotator, label, value),
+       sums = list(annotations_long(db_table(con, ex), item, annotator, label, value),
+                   annotations_long(db_table(con, sel), item, annotator, label,
+                                    labels = levels(bias_example$label))))
 }

@@ -1,8 +1,8 @@
-# Database engines for test-database.R: SQLite in memory always; a real
-# PostgreSQL server when one can be reached or started; DuckDB when it is
-# installed. A server this helper starts (Debian's pg_ctlcluster, as root) is
-# stopped when the test run ends; one already running (.ci/run starts it) is
-# left alone. Connection settings: MLA_PG_HOST, MLA_PG_PORT, MLA_PG_USER,
+# Database engines for the test-annotations-db*.R files: SQLite in memory
+# always; a real PostgreSQL server when one can be reached or started; DuckDB
+# when it is installed. A server this helper starts (Debian's pg_ctlcluster,
+# as root) is stopped when the test run ends; one already running (.ci/run or
+# tools/postgres.sh starts it) is left alone. Connection settings: MLA_PG_HOST, MLA_PG_PORT, MLA_PG_USER,
 # MLA_PG_PASSWORD, MLA_PG_DB (defaults: localhost, 5432, mlagreement x3).
 
 pg_state <- new.env(parent = emptyenv())
@@ -111,11 +111,19 @@ local_duckdb_connection <- function(env = parent.frame()) {
 # Writes a data frame as a (temporary, uniquely named) table and returns the
 # lazy table.
 db_table <- function(con, df) {
-  pg_state$n_tables <- (pg_state$n_tables %||% 0) + 1
-  name <- paste0("mla_", Sys.getpid(), "_", pg_state$n_tables)
+  # the count lives in an option, so names stay unique in a session that
+  # sources the helpers again (one test_file() per file)
+  n <- getOption("mlagreement.test_tables", 0) + 1
+  options(mlagreement.test_tables = n)
+  name <- paste0("mla_", Sys.getpid(), "_", n)
   DBI::dbWriteTable(con, name, as.data.frame(df), temporary = TRUE)
   # RPostgreSQL lacks dbplyr's newer field query: dbplyr warns once per 8 hours
   suppressWarnings(dplyr::tbl(con, name))
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# The engines every database test file runs on: SQLite in memory always, a
+# PostgreSQL server (skipped when none can be reached, a failure with
+# MLA_REQUIRE_POSTGRES set).
+db_engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)

@@ -121,19 +121,6 @@ test_that("annotator_agreement() print and errors", {
   expect_mla_snapshot(tidy(agr, level = "items"))
 })
 
-test_that("autoplot() returns a symmetric heat map without printing", {
-  skip_if_not_installed("ggplot2")
-  agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
-  p <- ggplot2::autoplot(agr)
-  expect_s3_class(p, "ggplot")
-  d <- ggplot2::layer_data(p, 1)
-  expect_equal(nrow(d), 2 * nrow(tidy(agr)))
-  p2 <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
-  expect_length(p2$layers, 1)
-  expect_mla_snapshot(ggplot2::autoplot(agr, value = "kappa"))
-  expect_mla_snapshot(ggplot2::autoplot(agr, bins = 3))
-})
-
 test_that("integer, double and logical storage give identical diagnostics", {
   set.seed(15)
   arr <- random_design(15, 4, 3, prevalence = 0.3, record_kept = 0.6, cell_missing = 0.05,

@@ -1,7 +1,3 @@
-boot_methods_fixture <- function() {
-  withr::with_seed(31, mla_boot(mla(boot_fixture()), R = 199))
-}
-
 test_that("tidy() adds std.error, conf.low and conf.high to tidy.mla()", {
   bs <- boot_methods_fixture()
   for (level in c("corpus", "label")) {
@@ -70,19 +66,6 @@ test_that("as_boot() builds a boot object whose statistic is the engine's", {
                                               strata = rep(1:2, each = 150))))
   expect_identical(bc$strata, rep(1:2, each = 30))
   expect_error(as_boot(bs$fit), class = "mlagreement_error_boot_object")
-})
-
-test_that("autoplot() returns a ggplot of the replicates", {
-  skip_if_not_installed("ggplot2")
-  bs <- boot_methods_fixture()
-  p <- ggplot2::autoplot(bs)
-  expect_s3_class(p, "ggplot")
-  d <- ggplot2::layer_data(p, 2)
-  expect_equal(sort(d$xintercept), sort(unname(bs$t0[1:3])))
-  pl <- ggplot2::autoplot(bs, level = "label", baseline = "ac1")
-  expect_identical(levels(pl$data$panel), bs$fit$labels)
-  expect_equal(sort(ggplot2::layer_data(pl, 2)$xintercept),
-               sort(unname(bs$t0[bs$stats$baseline == "ac1" & bs$stats$level == "label"])))
 })
 
 test_that("rare labels keep their note in the bootstrap tidy()", {

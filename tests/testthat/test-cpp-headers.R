@@ -159,14 +159,15 @@ test_that("sets.h / set_build.h: records hash to their distinct label sets", {
   expect_identical(cpp_harness()$label_sets(v, integer(), 3L, integer(), 2L)$bad_record, 4)
 })
 
-test_that("bootstrap.h: index draws and multinomial counts give the package's replicates", {
+test_that("boot_items.h: the whole-window runner gives the package's replicates", {
   h <- cpp_harness()
   fit <- mla(boot_fixture())
   bs <- withr::with_seed(3, mla_boot(fit, R = 70))
   x <- item_x(fit$annotations)
   m <- item_m(fit$annotations)
   storage.mode(x) <- storage.mode(m) <- "integer"
-  counts <- h$boot_items(x, m, bs$seed, 70L, 0L)
+  counts <- h$boot_items(x, m, bs$seed, 70L, 1L)
   expect_identical(counts, unname(bs$t))
-  expect_identical(h$boot_items(x, m, bs$seed, 70L, 1L), counts)
+  # the seed drives the draws: another seed, other replicates
+  expect_false(identical(h$boot_items(x, m, bs$seed + 1L, 70L, 1L), counts))
 })

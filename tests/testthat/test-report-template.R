@@ -47,26 +47,6 @@ test_that("the template takes other data, columns and a primary baseline", {
   expect_true(grepl("R = 0 was requested|not available", html), label = "R = 0 was requested|not available")
 })
 
-test_that("report helpers: label universes with commas, distances, complete records", {
-  expect_null(report_label_universe(""))
-  expect_null(report_label_universe(NULL))
-  expect_identical(report_label_universe("a, b ,c"), c("a", "b", "c"))
-  expect_identical(report_label_universe(c("pain, chest", "fever")), c("pain, chest", "fever"))
-  path <- withr::local_tempfile(fileext = ".txt")
-  writeLines(c("pain, chest", "", "fever "), path)
-  expect_identical(report_label_universe(path), c("pain, chest", "fever"))
-  expect_identical(report_distances("masi, hamming"), c("masi", "hamming"))
-  expect_error(report_distances("cosine"), class = "mlagreement_error")
-  arr <- array(c(1L, 0L, 1L, 1L, 0L, 0L, NA, 1L), c(2, 2, 2))
-  rec <- report_complete_records(as_annotations(arr))
-  expect_equal(c(rec$n_records, rec$n_partial, rec$n_complete), c(4, 1, 3))
-  expect_equal(rec$annotations$n_records, 3)
-  expect_identical(rec$annotations$labels, as_annotations(arr)$labels)
-  expect_identical(report_count(1, "record"), "1 record")
-  expect_identical(report_count(1200, "record"), "1,200 records")
-  expect_identical(report_name_list(letters[1:3], 2), "a, b and 1 more")
-})
-
 render_report <- function(params, dir) {
   rmd <- rmarkdown::draft(file.path(dir, "report.Rmd"), template = "mla-report",
                           package = "mlagreement", edit = FALSE)

@@ -105,7 +105,7 @@ void check_class_table(const fuzz::NaiveCounts& nc, std::size_t N, std::size_t k
 
 template <typename Code>
 void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units& s,
-                 std::uint64_t seed, std::size_t n_rep, int method, const Streams& st,
+                 std::uint64_t seed, std::size_t n_rep, const Streams& st,
                  const Chunks& ch, int threads) {
   const std::size_t N = static_cast<std::size_t>(d.N), k = static_cast<std::size_t>(d.K);
   const std::size_t mm = static_cast<std::size_t>(nc.max_m);
@@ -122,8 +122,8 @@ void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units
   const std::size_t n_stats = mla::n_boot_stats(k);
   const std::size_t row0 = mla::block_begin(st.s0, n_rep), rows = mla::block_begin(st.s1, n_rep) - row0;
   std::vector<double> out(rows * n_stats, -7.0);
-  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.s0, st.mid, threads, method, out.data(), rows), "boot_items");
-  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.mid, st.s1, threads, method,
+  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.s0, st.mid, threads, out.data(), rows), "boot_items");
+  fuzz::expect(mla::boot_items(cc, s.u, seed, n_rep, st.mid, st.s1, threads,
                                out.data() + (mla::block_begin(st.mid, n_rep) - row0), rows),
                "boot_items (second call)");
   std::vector<int> draws, unused;
@@ -141,7 +141,7 @@ void check_items(const fuzz::Design& d, const fuzz::NaiveCounts& nc, const Units
       sc.init(cc, s.u);
       return sc;
     }, [&](mla::ItemScratch& sc, mla::Rng& rng, std::size_t row) {
-      mla::item_replicate(cc, s.u, rng, false, sc, chunked.data() + row, n_rep);
+      mla::item_replicate(cc, s.u, rng, sc, chunked.data() + row, n_rep);
     });
     for (std::size_t c = 0; c < chunked.size(); ++c) fuzz::expect_eq(chunked[c], out[c], "item bootstrap in chunks");
   }
@@ -278,9 +278,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (engine <= 1) {
     const fuzz::NaiveCounts nc = fuzz::naive_counts(d);
     if (nc.max_m == 0) return 0;
-    const int method = in.range(0, 1);
-    if (engine == 0) check_items<std::uint16_t>(d, nc, s, seed, n_rep, method, st, ch, threads);
-    if (engine == 1) check_items<std::uint32_t>(d, nc, s, seed, n_rep, method, st, ch, threads);
+    if (engine == 0) check_items<std::uint16_t>(d, nc, s, seed, n_rep, st, ch, threads);
+    if (engine == 1) check_items<std::uint32_t>(d, nc, s, seed, n_rep, st, ch, threads);
     return 0;
   }
   const bool both = engine == 3;

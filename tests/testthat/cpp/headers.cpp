@@ -170,12 +170,11 @@ Rcpp::List boot_draws(int mode, int n_items, int n_annotators,
   return Rcpp::List::create(Rcpp::Named("item") = items, Rcpp::Named("annotator") = anns);
 }
 
-// Item bootstrap replicates (all streams, one thread) from the count tables
-// x, m (items x labels), units = items, one stratum; method 0 draws
-// multinomial counts, method 1 index draws straight into the bins.
+// Item bootstrap replicates (all streams, `threads` threads) from the count
+// tables x, m (items x labels), units = items, one stratum.
 // [[Rcpp::export]]
 Rcpp::NumericMatrix boot_items(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                               const Rcpp::IntegerVector& seed, int n_rep, int method) {
+                               const Rcpp::IntegerVector& seed, int n_rep, int threads) {
   const std::size_t n = static_cast<std::size_t>(x.nrow()), k = static_cast<std::size_t>(x.ncol());
   const std::size_t max_m = static_cast<std::size_t>(Rcpp::max(m));
   const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
@@ -188,7 +187,7 @@ Rcpp::NumericMatrix boot_items(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   Rcpp::NumericMatrix out(n_rep, static_cast<int>(mla::n_boot_stats(k)));
   const bool ok = mla::boot_items(mla::class_codes(codes.data(), n, k, max_m, tab), u,
                                   mla::combine_seed(seed[0], seed[1]), static_cast<std::size_t>(n_rep),
-                                  0, mla::kStreams, 1, method, out.begin(),
+                                  0, mla::kStreams, threads, out.begin(),
                                   static_cast<std::size_t>(n_rep));
   if (!ok) Rcpp::stop("boot_items failed");
   for (double& v : out)

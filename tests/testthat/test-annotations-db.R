@@ -1,66 +1,11 @@
-# annotations_long()/annotations_wide() on database tables: the summary they
-# return gives the in-memory estimates, and bad tables give the in-memory
-# errors. SQLite always; PostgreSQL as a real server (helper-postgres.R).
+# annotations_long()/annotations_wide() on database tables (R/annotations-db.R):
+# the checks of the in-memory adapters run as queries and give the in-memory
+# errors; the queries in warehouse dialects. SQLite always; PostgreSQL as a
+# real server (helper-postgres.R).
 
-engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
-
-for (engine in names(engines)) {
-  test_that(paste0(engine, ": decisions tables give the in-memory estimates"), {
-    con <- engines[[engine]]()
-    withr::local_seed(14)
-    designs <- database_designs(16)
-    for (i in seq_along(designs)) {
-      arr <- designs[[i]]$array
-      # set alpha and annotator agreement (more queries) on the first designs
-      long <- array_long(arr)
-      universe <- paste0("L", seq_len(dim(arr)[3]))
-      s <- annotations_long(db_table(con, long), item, annotator, label, value, labels = universe)
-      a <- annotations_long(long, item, annotator, label, value, labels = universe)
-      expect_same_estimates(s, a, optional = i <= 5)
-      # only the decided cells stored: whole missing vectors disappear
-      kept <- long[!is.na(long$value), ]
-      s2 <- annotations_long(db_table(con, kept), item, annotator, label, value, labels = universe)
-      expect_same_estimates(s2, annotations_long(kept, item, annotator, label, value, labels = universe),
-                            optional = i <= 5)
-    }
-  })
-
-  test_that(paste0(engine, ": selected-label and wide tables give the in-memory estimates"), {
-    con <- engines[[engine]]()
-    withr::local_seed(15)
-    designs <- database_designs(14, selected = TRUE)
-    for (i in seq_along(designs)) {
-      arr <- designs[[i]]$array
-      universe <- paste0("L", seq_len(dim(arr)[3]))
-      sel <- array_selected(arr)
-      s <- suppressWarnings(annotations_long(db_table(con, sel), item, annotator, label,
-                                             labels = universe))
-      a <- suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe))
-      expect_same_estimates(s, a, optional = i <= 5)
-      wide <- array_wide(arr)
-      s <- annotations_wide(db_table(con, wide), item, annotator, starts_with("L"))
-      a <- annotations_wide(wide, item, annotator, starts_with("L"))
-      expect_same_estimates(s, a, optional = i <= 3)
-    }
-  })
-
-  test_that(paste0(engine, ": the worked example and a label subset"), {
-    con <- engines[[engine]]()
-    ex <- bias_example
-    ex$label <- as.character(ex$label)
-    a <- annotations_long(bias_example, item, annotator, label, value)
-    s <- annotations_long(db_table(con, ex), item, annotator, label, value)
-    expect_same_estimates(s, a)
-    used <- sprintf("L%02d", 1:11)
-    expect_equal(tidy(mla(s, labels = used), level = "label", conf.int = FALSE),
-                 tidy(mla(a, labels = used), level = "label", conf.int = FALSE), tolerance = 1e-12)
-    sel <- ex[ex$value == 1, c("item", "annotator", "label")]
-    s <- annotations_long(db_table(con, sel), item, annotator, label, labels = levels(bias_example$label))
-    expect_same_estimates(s, a)
-  })
-
+for (engine in names(db_engines)) {
   test_that(paste0(engine, ": bad tables give the in-memory errors"), {
-    con <- engines[[engine]]()
+    con <- db_engines[[engine]]()
     ex <- bias_example
     ex$label <- as.character(ex$label)
     bad_value <- ex
@@ -139,54 +84,6 @@ test_that("the summary's SQL in warehouse dialects (simulated connections)", {
   expect_snapshot(dplyr::show_query(q$labels))
   expect_snapshot(dplyr::show_query(q$design))
 })
-
-test_that("duckdb: decisions and selected labels give the in-memory estimates", {
-  con <- local_duckdb_connection()
-  withr::local_seed(16)
-  for (design in database_designs(8, selected = TRUE)) {
-    arr <- design$array
-    universe <- paste0("L", seq_len(dim(arr)[3]))
-    long <- array_long(arr)
-    expect_same_estimates(
-      annotations_long(db_table(con, long), item, annotator, label, value, labels = universe),
-      annotations_long(long, item, annotator, label, value, labels = universe))
-    sel <- array_selected(arr)
-    expect_same_estimates(
-      suppressWarnings(annotations_long(db_table(con, sel), item, annotator, label, labels = universe)),
-      suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe)))
-  }
-})
-
-for (engine in names(engines)) {
-  test_that(paste0(engine, ": set alpha, annotator agreement and the item bootstrap on the worked example"), {
-    con <- engines[[engine]]()
-    ex <- bias_example
-    ex$label <- as.character(ex$label)
-    a <- annotations_long(bias_example, item, annotator, label, value)
-    sel <- ex[ex$value == 1, c("item", "annotator", "label")]
-    sums <- list(annotations_long(db_table(con, ex), item, annotator, label, value),
-                 annotations_long(db_table(con, sel), item, annotator, label,
-                                  labels = levels(bias_example$label)))
-    strata <- c(1, 1, 2, 2)
-    for (s in sums) {
-      expect_equal(krippendorff_alpha(s), krippendorff_alpha(a), tolerance = 1e-12)
-      expect_same_annotator_agreement(s, a)
-      b_a <- withr::with_seed(7, mla_boot(mla(a), R = 30, cluster = c(1, 1, 2, 3), strata = strata))
-      b_s <- withr::with_seed(7, mla_boot(mla(s), R = 30, cluster = c(1, 1, 2, 3), strata = strata))
-      expect_identical(b_s$t, b_a$t)
-    }
-    expect_mla_snapshot(mla_boot(mla(sums[[1]]), R = 5, resample = "both"))
-    # a partial record: the in-memory error, naming it
-    part <- ex[-3, ]
-    a_part <- annotations_long(part, item, annotator, label, value, labels = levels(bias_example$label))
-    s_part <- annotations_long(db_table(con, part), item, annotator, label, value,
-                               labels = levels(bias_example$label))
-    expect_error(krippendorff_alpha(a_part, "jaccard"), class = "mlagreement_error_partial_record")
-    expect_error(krippendorff_alpha(s_part, "jaccard"), class = "mlagreement_error_partial_record")
-    expect_equal(conditionMessage(tryCatch(krippendorff_alpha(s_part, "jaccard"), error = identity)),
-                 conditionMessage(tryCatch(krippendorff_alpha(a_part, "jaccard"), error = identity)))
-  })
-}
 
 test_that("single-label categories in a database table (issue 18)", {
   con <- local_sqlite_connection()

@@ -1,0 +1,125 @@
+# Labels with structure: weights, mutually exclusive groups, taxonomies, for
+# test-label-structure.R and test-label-structure-fit.R. References are plain
+# R, straight from the definitions: the structured distance of two
+# annotations, alpha by brute force over all pairs of values (ref_alpha(),
+# helper-alpha.R), and MLA from explicit pairs of records.
+
+# Closes an annotation (0/1 vector named by label) under the taxonomy and
+# returns its variables: free labels (0/1) and groups (the selected label or
+# "none").
+ref_variables <- function(v, labels, groups = list(), parent = NULL) {
+  names(v) <- labels
+  if (!is.null(parent)) {
+    for (l in labels[v == 1]) {
+      p <- if (l %in% names(parent)) parent[[l]] else NA
+      while (!is.null(p) && !is.na(p)) {
+        v[[p]] <- 1
+        p <- if (p %in% names(parent)) parent[[p]] else NA
+      }
+    }
+  }
+  free <- setdiff(labels, unlist(groups))
+  out <- as.list(as.character(v[free]))
+  names(out) <- free
+  for (g in names(groups)) {
+    sel <- groups[[g]][v[groups[[g]]] == 1]
+    out[[g]] <- if (length(sel) == 0) "none" else sel
+  }
+  out
+}
+
+ref_variable_weights <- function(vars, weights) {
+  u <- stats::setNames(rep(1, length(vars)), vars)
+  u[names(weights)] <- weights
+  u
+}
+
+# d(r, s) = sum_v u_v [r_v != s_v] / sum_v u_v
+ref_structured_distance <- function(labels, groups = list(), parent = NULL, weights = NULL) {
+  function(r, s) {
+    a <- ref_variables(r, labels, groups, parent)
+    b <- ref_variables(s, labels, groups, parent)
+    u <- ref_variable_weights(names(a), weights)
+    sum(u * (unlist(a) != unlist(b))) / sum(u)
+  }
+}
+
+# MLA from explicit pairs of records: per variable, the share of agreeing
+# ordered pairs within items and Gwet's category prevalences.
+ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL) {
+  by_item <- ref_records_by_item(a)
+  vars <- lapply(by_item, function(recs) lapply(recs, ref_variables, a$labels, groups, parent))
+  names_v <- c(setdiff(a$labels, unlist(groups)), names(groups))
+  u <- ref_variable_weights(names_v, weights)
+  per_var <- lapply(names_v, function(v) {
+    vals <- lapply(vars, function(recs) vapply(recs, function(r) r[[v]], ""))
+    cats <- if (v %in% names(groups)) c(groups[[v]], "none") else c("0", "1")
+    item_ao <- vapply(vals, function(x) {
+      m <- length(x)
+      if (m < 2) return(NA_real_)
+      pairs <- outer(x, x, `==`)
+      (sum(pairs) - m) / (m * (m - 1))
+    }, numeric(1))
+    pi <- rowMeans(vapply(vals[lengths(vals) > 0], function(x) table(factor(x, cats)) / length(x),
+                          numeric(length(cats))))
+    if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
+    q <- length(pi)
+    ae <- if (v %in% names(groups)) {
+      c(sum(pi^2), sum(pi * (1 - pi)) / (q - 1), 1 / q)
+    } else {
+      c(sum(pi^2), 2 * prod(pi), 1 / 2)
+    }
+    list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = ae)
+  })
+  ao <- vapply(per_var, `[[`, 0, "ao")
+  ae <- vapply(per_var, `[[`, numeric(3), "ae")
+  items <- vapply(per_var, `[[`, numeric(length(by_item)), "item")
+  if (!is.matrix(items)) items <- matrix(items, nrow = length(by_item))
+  item_obs <- apply(items, 1, function(x) sum((u * x)[!is.na(x)]) / sum(u[!is.na(x)]))
+  expected <- colSums(u * t(ae)) / sum(u)
+  list(
+    estimate = colSums(u * (ao - t(ae))) / colSums(u * (1 - t(ae))),
+    observed = sum(u * ao) / sum(u),
+    expected = expected,
+    weight = u * (1 - t(ae)) / rep(colSums(u * (1 - t(ae))), each = length(u)),
+    item_observed = item_obs,
+    item_estimate = 1 - outer(1 - item_obs, 1 - expected, `/`)
+  )
+}
+
+# Random design: items x annotators x labels, some whole records absent;
+# labels of each group exclude one another.
+random_structured_array <- function(n_items, n_ann, labels, groups = list(), p = 0.35, absent = 0.2) {
+  arr <- array(stats::rbinom(n_items * n_ann * length(labels), 1, p),
+               c(n_items, n_ann, length(labels)),
+               dimnames = list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_ann)), labels))
+  for (g in groups) {
+    for (i in seq_len(n_items)) for (c in seq_len(n_ann)) {
+      arr[i, c, g] <- 0L
+      pick <- sample(c(g, NA), 1)
+      if (!is.na(pick)) arr[i, c, pick] <- 1L
+    }
+  }
+  for (i in seq_len(n_items)) for (c in seq_len(n_ann)) if (stats::runif(1) < absent) arr[i, c, ] <- NA
+  arr
+}
+
+expect_alpha_matches <- function(arr, ..., ref_dist) {
+  a <- as_annotations(arr)
+  got <- krippendorff_alpha(a, "hamming", ...)
+  ref <- ref_alpha(ref_records_by_item(a), ref_dist)
+  expect_equal(got$observed_disagreement, ref[["observed"]], tolerance = 1e-12)
+  expect_equal(got$expected_disagreement, ref[["expected"]], tolerance = 1e-12)
+  # absolute: alpha near 0 is a difference of nearly equal numbers
+  expect_lt(abs(got$estimate - ref[["alpha"]]), 1e-12)
+}
+
+expect_mla_matches <- function(fit, ref) {
+  cor <- tidy(fit, conf.int = FALSE)
+  expect_equal(cor$estimate, unname(ref$estimate), tolerance = 1e-12)
+  expect_equal(cor$observed, rep(ref$observed, 3), tolerance = 1e-12)
+  expect_equal(cor$expected, unname(ref$expected), tolerance = 1e-12)
+  items <- tidy(fit, "item")
+  expect_equal(items$observed, rep(ref$item_observed, 3), tolerance = 1e-12)
+  expect_equal(items$estimate, as.vector(ref$item_estimate), tolerance = 1e-12)
+}
