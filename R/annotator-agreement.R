@@ -82,7 +82,7 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
     if (!is_annotation_counts(x)) {  # a summary's pair table is already in memory
       size <- pair_design_size(x)
       check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
-                        "The pair table of {.fn annotator_agreement}",
+                        "The pair table of annotator_agreement()",
                         "Use {.code pairs = FALSE} for the per-annotator rows only.")
     }
     sums <- annotation_pair_sums(x)
@@ -150,6 +150,7 @@ pair_design_size <- function(x) {
 # Fails at once, naming the size, when an output that grows with the square
 # of the annotators would pass the memory limit (check_memory()).
 check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_env()) {
+  # `what` is plain text: cli substitutes it, it does not parse its markup
   check_memory(bytes, paste0(what, " for up to ",
                              format(n_pairs, big.mark = ",", scientific = FALSE), " annotator pairs"),
                hint, class = "pairs_too_large", call = call)

@@ -36,7 +36,7 @@ set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_
   # the pair measures hold every within-item comparison and every pair
   size <- pair_design_size(a)
   check_pair_memory(32 * size$comparisons + 160 * size$pairs, size$pairs,
-                    "The annotator-pair measures of {.fn agreement_measures}",
+                    "The annotator-pair measures of agreement_measures()",
                     "For set agreement without annotator pairs use {.code krippendorff_alpha(x, distance = c(\"jaccard\", \"masi\"))}.",
                     call = call)
   args <- set_core_args(a)
