@@ -77,14 +77,14 @@ analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads(
     )
     return(inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N))
   }
-  f <- analytic_influence(fit, threads)
+  f <- analytic_influence(fit, level, threads)
   if (level == "corpus") {
-    sum_sq <- f$corpus_sum_sq
-    n <- rep(f$corpus_n, length(sum_sq))
+    sum_sq <- f$sum_sq
+    n <- rep(f$n, length(sum_sq))
     est <- fit$corpus$estimate
   } else {
-    sum_sq <- as.vector(f$label_sum_sq)  # labels x baselines: tidy's row order
-    n <- rep_baselines(f$label_n)
+    sum_sq <- as.vector(f$sum_sq)  # labels x baselines: tidy's row order
+    n <- rep_baselines(f$n)
     est <- fit$label$estimate
   }
   inference_columns(est, sum_sq, n, conf.level, N)
@@ -114,30 +114,24 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
   )
 }
 
-# The kernel's influence sums for the fit's labels. Items x labels tables
-# from the stored counts, or one counting pass (which also gives the label
-# tables); single-label designs replace the corpus sums.
-analytic_influence <- function(fit, threads) {
+# The kernel's influence sums of the fit's labels at `level` (sum_sq, n):
+# from the cells the object keeps (a dense array's class codes, the records
+# layout's x/m tables) or, without either, one counting pass; single-label
+# designs replace the corpus sums.
+analytic_influence <- function(fit, level, threads) {
   a <- fit$annotations
   cols <- fit$label_index
-  if (is.null(a$counts)) {
+  cells <- item_cells(a, cols)
+  if (is.null(cells)) {
     counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
-    tally <- counts$tally
-  } else {
-    counts <- item_label_counts(a, cols)
-    tally <- lapply(a$tally[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+    cells <- list(n_items = n_items(a), label_cols = as.integer(cols) - 1L, codes = NULL,
+                  x = counts$x, m = counts$m)
   }
-  x <- counts$x
-  m <- counts$m
-  storage.mode(x) <- "integer"
-  storage.mode(m) <- "integer"
-  out <- mla_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
-  if (is.list(fit$single_label)) {
-    single <- single_label_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
-    out$corpus_sum_sq <- single$corpus_sum_sq
-    out$corpus_n <- single$corpus_n
+  tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  if (level == "corpus" && is.list(fit$single_label)) {
+    return(single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis))
   }
-  out
+  mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = level == "corpus")
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

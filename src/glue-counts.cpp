@@ -2,9 +2,11 @@
 #include <Rcpp.h>
 
 #include <climits>
+#include <cstdint>
 #include <stdexcept>
 
 #include "glue-view.h"
+#include "mlagreement/cell_codes.h"
 #include "mlagreement/counts.h"
 
 #ifdef _OPENMP
@@ -31,7 +33,7 @@ namespace {
 
 template <typename T, typename Codes>
 Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes, int max_m,
-                      bool keep_counts, int threads) {
+                      bool keep_counts, bool keep_codes, int threads) {
   const int n_items = static_cast<int>(view.n_items);
   const int k = static_cast<int>(view.n_labels);
   // The dense pass needs no item x label tables for its label tables and
@@ -51,6 +53,13 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   Rcpp::IntegerVector n_pairable(n_items);
   mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
                                item_annotators.begin(), annotator_records.begin()};
+  // class codes: dense layout only (the records layout keeps x and m)
+  const std::size_t side = static_cast<std::size_t>(max_m) + 1;
+  const int code_bytes = keep_codes && dense ? mlagreement::cell_code_bytes(side) : 0;
+  Rcpp::RawVector cell_codes(Rcpp::no_init(static_cast<R_xlen_t>(view.n_items) * k * code_bytes));
+  if (code_bytes == 1) out.codes8 = RAW(cell_codes);
+  if (code_bytes == 2) out.codes16 = reinterpret_cast<std::uint16_t*>(RAW(cell_codes));
+  out.code_side = static_cast<int>(side);
   mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
   tally.table.reset(view.n_labels, static_cast<std::size_t>(max_m));
   mlagreement::count_decisions(view, codes, threads, out, tally);
@@ -62,7 +71,11 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
       Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
       Rcpp::Named("bad_index") = static_cast<double>(out.bad_index),
       Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
-      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));
+      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records),
+      Rcpp::Named("cells") = code_bytes > 0 ? static_cast<SEXP>(Rcpp::List::create(
+                                 Rcpp::Named("codes") = cell_codes, Rcpp::Named("side") = static_cast<int>(side),
+                                 Rcpp::Named("bytes") = code_bytes))
+                                            : R_NilValue);
 }
 
 }  // namespace
@@ -70,10 +83,13 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
 // view: annotation_view() of the object (the labels to count as label_cols,
 // validated in R); max_m: the largest number of records of one item;
 // keep_counts: return the items x labels tables x and m for the dense layout
-// too (the records layout always returns them). The values are checked here
+// too (the records layout always returns them); keep_codes: return the class
+// codes of a dense array's cells (`cells`: codes, side, bytes; NULL for the
+// records layout or more than 255 annotators). The values are checked here
 // in the same pass (bad_index >= 0 reports the first invalid one).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads) {
+Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads,
+                               bool keep_codes = false) {
   // IntCodes relies on R's integer and logical NA being INT_MIN.
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
     Rcpp::stop("Internal error: unexpected NA representation.");
@@ -82,7 +98,7 @@ Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_coun
     throw std::invalid_argument("Internal error: max_m and threads must be >= 1.");
   }
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
-    return run_counts(v, codes, max_m, keep_counts, threads);
+    return run_counts(v, codes, max_m, keep_counts, keep_codes, threads);
   });
 }
 

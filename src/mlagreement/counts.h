@@ -32,6 +32,13 @@ struct CountOutput {
   int* m;
   int* item_annotators;       // records with >= 1 decision, per item
   int* annotator_records;     // records with >= 1 decision, per annotator
+  // Dense layout only, optional (nullptr: none): the class code
+  // m * code_side + x of every item x label cell, column-major, one byte or
+  // two (cell_codes.h). The influence terms and the item bootstrap read them
+  // instead of recounting the array; writing them costs a byte per cell.
+  std::uint8_t* codes8 = nullptr;
+  std::uint16_t* codes16 = nullptr;
+  int code_side = 0;
   std::int64_t bad_index = -1;  // first invalid value (flat index), -1 if none
   std::int64_t n_decisions = 0;
   std::int64_t n_nonempty_records = 0;
@@ -117,6 +124,15 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
     m_out[i] += codes.decided(val);
   }
   return -1;
+}
+
+// The class codes m * side + x of a chunk's cells (vectorised: no branch).
+template <typename Code>
+inline void store_codes(const int* xs, const int* ms, std::size_t len, int side, Code* dst) {
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+  for (std::size_t i = 0; i < len; ++i) dst[i] = static_cast<Code>(ms[i] * side + xs[i]);
 }
 
 // Items per chunk of the dense pass: a chunk's counters (two ints per item)
@@ -219,6 +235,11 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
         if (x_out != nullptr) {
           std::copy(xs, xs + len, x_out + j * n_items + start);
           std::copy(ms, ms + len, m_out + j * n_items + start);
+        }
+        if (out.codes8 != nullptr) {
+          store_codes(xs, ms, len, out.code_side, out.codes8 + j * n_items + start);
+        } else if (out.codes16 != nullptr) {
+          store_codes(xs, ms, len, out.code_side, out.codes16 + j * n_items + start);
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);

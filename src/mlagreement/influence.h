@@ -16,26 +16,28 @@
 //   O_i     = mean_j (n / n2_j) [m_ij >= 2] (w_j - d_ij)
 //   delta_i = mean_j e'_j(p_j) (n / n1_j) [m_ij >= 1] (x_ij / m_ij - p_j)
 //   c_i*    = (O_i - (1 - c) delta_i) / W
-// which is the one-label formula when L = 1. Pure C++: no R headers.
+// which is the one-label formula when L = 1.
+//
+// An item's terms depend on its cell (i, j) only through the cell's class
+// (m, x) (cell_codes.h). So a label's sum is one term per class times the
+// class's items, and a corpus term c_i* is a sum over labels of per-class
+// terms: tables per label, one lookup and add per cell. Cells come from the
+// stored codes of a dense array or from the x/m tables of the records layout
+// (cell by cell when there are too many classes to tabulate).
+// Pure C++: no R headers.
 #ifndef MLAGREEMENT_INFLUENCE_H
 #define MLAGREEMENT_INFLUENCE_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "cell_codes.h"
 #include "estimators.h"
 
 namespace mlagreement {
-
-// Items x labels tables, column-major: x positives, m decisions.
-struct ItemCounts {
-  const int* x;
-  const int* m;
-  std::size_t n_items, n_labels;
-  int x_at(std::size_t i, std::size_t j) const { return x[i + j * n_items]; }
-  int m_at(std::size_t i, std::size_t j) const { return m[i + j * n_items]; }
-};
 
 // Sum of squared deviations of the influence terms and the number of
 // sampled items; sum_sq is NaN where the coefficient is undefined.
@@ -55,29 +57,40 @@ inline double chance_slope(int baseline, double p) {
 
 namespace detail {
 inline double pair_disagreement(double x, double m) { return 2.0 * x * (m - x) / (m * (m - 1.0)); }
+
+// Items of each class of column j (side * side bins); four interleaved bin
+// sets, so runs of equal codes do not wait on each other's stores.
+// Whether the cells' classes are tabulated: codes, and no more classes than
+// items (otherwise the tables would cost more than the items).
+template <typename Cells>
+bool tabulated(const Cells& c) {
+  return c.side > 0 && c.side * c.side <= c.n_items;
+}
+
+template <typename Cells>
+std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
+  const std::size_t n_bins = c.side * c.side;
+  std::vector<std::int64_t> bins(4 * n_bins, 0);
+  std::size_t i = 0;
+  for (; i + 4 <= c.n_items; i += 4) {
+    ++bins[c.code(j, i)];
+    ++bins[n_bins + c.code(j, i + 1)];
+    ++bins[2 * n_bins + c.code(j, i + 2)];
+    ++bins[3 * n_bins + c.code(j, i + 3)];
+  }
+  for (; i < c.n_items; ++i) ++bins[c.code(j, i)];
+  for (std::size_t g = 0; g < n_bins; ++g) {
+    bins[g] += bins[n_bins + g] + bins[2 * n_bins + g] + bins[3 * n_bins + g];
+  }
+  bins.resize(n_bins);
+  return bins;
+}
 }  // namespace detail
 
-// Side of the (m, x) class tables of one label (index m * side + x) when
-// the tables are smaller than the items and max_m is known; 0 otherwise
-// (terms computed item by item). An item's terms depend on its cell only
-// through (m, x), so a table holds the same values without a division per cell.
-inline std::size_t class_side(std::size_t max_m, std::size_t n_items) {
-  const std::size_t side = max_m + 1;
-  return max_m > 0 && side * side <= n_items ? side : 0;
-}
-
-// Whether every m of column j is at most max_m (the tables' rows).
-inline bool within_tables(const int* ms, std::size_t n, std::size_t max_m) {
-  bool ok = true;
-  for (std::size_t i = 0; i < n; ++i) ok &= static_cast<std::size_t>(ms[i]) <= max_m;
-  return ok;
-}
-
-// Label j, all baselines; s = the kernel's summary of label j; max_m: the
-// rows of the label tables (0: unknown). One pass over the items for the
-// three baselines; each baseline's sum runs in item order.
-inline Influence label_influence(const ItemCounts& c, std::size_t j, const LabelSummary& s,
-                                 std::size_t max_m = 0) {
+// Label j, all baselines; s = the kernel's summary of label j. With class
+// codes, one term per class weighted by its items; otherwise item by item.
+template <typename Cells>
+Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
   Influence out;
   out.n = s.n_rated;
   if (!(s.n_pairable > 0) || !(s.n_rated > 1)) return out;
@@ -92,26 +105,25 @@ inline Influence label_influence(const ItemCounts& c, std::size_t j, const Label
     const double obs = m >= 2 ? scale * (w[b] - detail::pair_disagreement(x, m)) / w[b] : 0.0;
     return obs - (1.0 - est[b]) * slope[b] * (x / m - s.p) / w[b] - est[b];
   };
-  const int* xs = c.x + j * c.n_items;
-  const int* ms = c.m + j * c.n_items;
-  std::size_t side = class_side(max_m, c.n_items);
-  if (side > 0 && !within_tables(ms, c.n_items, max_m)) side = 0;
-  std::vector<double> table(side * side * kBaselines, 0.0);
-  for (std::size_t m = 1; m < side; ++m) {
-    for (std::size_t x = 0; x <= m; ++x) {
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  if (detail::tabulated(c)) {
+    const std::vector<std::int64_t> items = detail::class_counts(c, j);
+    for (std::size_t code = c.side; code < items.size(); ++code) {  // m >= 1
+      if (items[code] == 0) continue;
+      const double m = static_cast<double>(code / c.side), x = static_cast<double>(code % c.side);
       for (int b = 0; b < kBaselines; ++b) {
-        table[(m * side + x) * kBaselines + b] = dev_of(b, static_cast<double>(x), static_cast<double>(m));
+        const double dev = dev_of(b, x, m);
+        sum[b] += static_cast<long double>(items[code]) * dev * dev;
       }
     }
-  }
-  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
-  for (std::size_t i = 0; i < c.n_items; ++i) {
-    const int m = ms[i];
-    if (m < 1) continue;
-    for (int b = 0; b < kBaselines; ++b) {
-      const double dev = side > 0 ? table[(static_cast<std::size_t>(m) * side + static_cast<std::size_t>(xs[i])) * kBaselines + b]
-                                  : dev_of(b, xs[i], m);
-      sum[b] += static_cast<long double>(dev) * dev;
+  } else {
+    for (std::size_t i = 0; i < c.n_items; ++i) {
+      const int m = c.m_at(j, i);
+      if (m < 1) continue;
+      for (int b = 0; b < kBaselines; ++b) {
+        const double dev = dev_of(b, c.x_at(j, i), m);
+        sum[b] += static_cast<long double>(dev) * dev;
+      }
     }
   }
   for (int b = 0; b < kBaselines; ++b) {
@@ -120,110 +132,158 @@ inline Influence label_influence(const ItemCounts& c, std::size_t j, const Label
   return out;
 }
 
-// Corpus level of a multi-label fit from the kernel's label summaries and
-// corpus summary (one pass over the tables, labels outer for column order).
-inline Influence corpus_influence(const ItemCounts& c, const std::vector<LabelSummary>& labels,
-                                  const CorpusSummary& corpus, std::size_t max_m = 0) {
+namespace detail {
+
+// Items per chunk of the pooled pass: a chunk's sums stay in L1.
+constexpr std::size_t kInfluenceChunk = 1024;
+
+// sum_i (t_ib - est_b)^2 over the items decided on one of the columns cols,
+// t_ib = sum_u T_u,b(cell (i, cols[u])); add(u, j, i, t) adds the three
+// T_u,b of one cell to t. The corpus terms of both designs are such sums.
+template <typename Cells, typename Add>
+Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                      Add add) {
   Influence out;
-  const std::size_t n = c.n_items;
-  // per item: sum_j [pair] w_jb / n2_j (3), sum_j [pair] d_ij / n2_j,
-  // sum_j [rated] (4 p_j - 2)(x/m - p_j) / n1_j, rated on a used label
-  std::vector<double> w_sum(n * kBaselines, 0.0), d_sum(n, 0.0), p_sum(n, 0.0);
-  std::vector<char> rated(n, 0);
-  for (std::size_t j = 0; j < labels.size(); ++j) {
-    const LabelSummary& s = labels[j];
-    if (!(s.n_pairable > 0)) continue;
-    double w[kBaselines];
-    for (int b = 0; b < kBaselines; ++b) w[b] = label_chance_disagreement(s, b) / s.n_pairable;
-    const double slope = chance_slope(kFleiss, s.p) / s.n_rated;
-    const auto p_of = [&](double x, double m) { return slope * (x / m - s.p); };
-    const auto d_of = [&](double x, double m) { return detail::pair_disagreement(x, m) / s.n_pairable; };
-    const int* xs = c.x + j * n;
-    const int* ms = c.m + j * n;
-    std::size_t side = class_side(max_m, n);
-    if (side > 0 && !within_tables(ms, n, max_m)) side = 0;
-    std::vector<double> p_term(side * side, 0.0), d_term(side * side, 0.0);
-    for (std::size_t m = 1; m < side; ++m) {
-      for (std::size_t x = 0; x <= m; ++x) {
-        p_term[m * side + x] = p_of(static_cast<double>(x), static_cast<double>(m));
-        if (m >= 2) d_term[m * side + x] = d_of(static_cast<double>(x), static_cast<double>(m));
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  double t[kInfluenceChunk * kBaselines];
+  unsigned char rated[kInfluenceChunk];
+  for (std::size_t start = 0; start < c.n_items; start += kInfluenceChunk) {
+    const std::size_t len = std::min(kInfluenceChunk, c.n_items - start);
+    std::fill(t, t + len * kBaselines, 0.0);
+    std::fill(rated, rated + len, static_cast<unsigned char>(0));
+    for (std::size_t u = 0; u < cols.size(); ++u) {
+      for (std::size_t i = 0; i < len; ++i) rated[i] |= add(u, cols[u], start + i, t + i * kBaselines);
+    }
+    for (std::size_t i = 0; i < len; ++i) {
+      if (!rated[i]) continue;
+      out.n += 1;
+      for (int b = 0; b < kBaselines; ++b) {
+        const double dev = t[i * kBaselines + b] - est[b];
+        sum[b] += static_cast<long double>(dev) * dev;
       }
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const int m = ms[i];
-      if (m < 1) continue;
-      const std::size_t cell = static_cast<std::size_t>(m) * side + static_cast<std::size_t>(xs[i]);
-      rated[i] = 1;
-      p_sum[i] += side > 0 ? p_term[cell] : p_of(xs[i], m);
-      if (m < 2) continue;
-      d_sum[i] += side > 0 ? d_term[cell] : d_of(xs[i], m);
-      for (int b = 0; b < kBaselines; ++b) w_sum[i * kBaselines + b] += w[b];
-    }
   }
-  for (std::size_t i = 0; i < n; ++i) out.n += rated[i];
-  if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
-  const double scale = out.n / corpus.n_labels_used;  // n / L
-  const double sign[kBaselines] = {1.0, -1.0, 0.0};   // e'_AC1 = -e'_Fleiss, PABAK 0
   for (int b = 0; b < kBaselines; ++b) {
-    const double est = corpus.estimate[b], big_w = corpus.w[b];
-    if (std::isnan(est)) continue;
-    long double sum = 0.0L;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!rated[i]) continue;
-      const double obs = scale * (w_sum[i * kBaselines + b] - d_sum[i]);
-      const double chance = scale * sign[b] * p_sum[i];
-      const double dev = (obs - (1.0 - est) * chance) / big_w - est;
-      sum += static_cast<long double>(dev) * dev;
-    }
-    out.sum_sq[b] = static_cast<double>(sum);
+    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }
   return out;
 }
 
-// Corpus level of a single-label design (q categories, one-hot labels; every
-// record decides every category, so r_i = m_i1): irrCAC's multi-category
-// formulas, pe_i - pe = sum_k (u_ik - pi_k) pi_k (Fleiss), its negative over
-// q - 1 (AC1, as sum_k u_ik = sum_k pi_k = 1), 0 (Brennan-Prediger).
-// pi = the kernel's category prevalences; w, est = summarise_single_label().
-inline Influence single_label_influence(const ItemCounts& c, const std::vector<double>& pi,
-                                        const double* w, const double* est) {
-  Influence out;
-  const std::size_t n = c.n_items, q = c.n_labels;
-  if (q == 0) return out;
-  std::vector<double> dis(n, 0.0), chance(n, 0.0);
-  double n_rated = 0, n_pairable = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int r = c.m_at(i, 0);
-    n_rated += r >= 1;
-    n_pairable += r >= 2;
+// pooled_sums() with the cell terms term(u, m, x, T) (m >= 1; 0 for m = 0)
+// tabulated by class when the cells have codes, else computed per cell.
+template <typename Cells, typename Term>
+Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
+                           const double* est, Term term) {
+  if (!tabulated(c)) {
+    return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+      const int m = c.m_at(j, i);
+      if (m < 1) return static_cast<unsigned char>(0);
+      double cell[kBaselines];
+      term(u, static_cast<double>(m), static_cast<double>(c.x_at(j, i)), cell);
+      for (int b = 0; b < kBaselines; ++b) t[b] += cell[b];
+      return static_cast<unsigned char>(1);
+    });
   }
-  for (std::size_t k = 0; k < q; ++k) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double r = c.m_at(i, 0);
-      if (r < 1) continue;
-      const double x = c.x_at(i, k);
-      chance[i] += (x / r - pi[k]) * pi[k];
-      if (r >= 2) dis[i] += x * (r - x) / (r * (r - 1.0));
+  const std::size_t side = c.side, n_classes = side * side;
+  std::vector<double> tables(cols.size() * n_classes * kBaselines, 0.0);
+  for (std::size_t u = 0; u < cols.size(); ++u) {
+    for (std::size_t m = 1; m < side; ++m) {
+      for (std::size_t x = 0; x <= m; ++x) {
+        term(u, static_cast<double>(m), static_cast<double>(x),
+             &tables[((u * n_classes) + m * side + x) * kBaselines]);
+      }
     }
   }
-  out.n = n_rated;
-  if (!(n_pairable > 0) || !(n_rated > 1)) return out;
-  const double scale = n_rated / n_pairable;
+  return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+    const std::size_t code = c.code(j, i);
+    const double* cell = &tables[(u * n_classes + code) * kBaselines];
+    t[0] += cell[0];
+    t[1] += cell[1];
+    t[2] += cell[2];
+    return static_cast<unsigned char>(code >= side);
+  });
+}
+
+// Items decided on one of the columns cols: n_items when one column decides
+// every item (complete data), else one pass over the cells.
+template <typename Cells>
+double items_decided(const Cells& c, const std::vector<std::size_t>& cols,
+                     const std::vector<LabelSummary>& labels) {
+  for (const std::size_t j : cols) {
+    if (labels[j].n_rated == static_cast<double>(c.n_items)) return labels[j].n_rated;
+  }
+  std::vector<unsigned char> decided(c.n_items, 0);
+  for (const std::size_t j : cols) {
+    for (std::size_t i = 0; i < c.n_items; ++i) decided[i] |= static_cast<unsigned char>(c.m_at(j, i) > 0);
+  }
+  double n = 0;
+  for (const unsigned char d : decided) n += d;
+  return n;
+}
+
+}  // namespace detail
+
+// Corpus level of a multi-label fit from the kernel's label summaries and
+// corpus summary: c_i* = sum over the used labels j of
+//   (n / L) ([m >= 2] (w_j - d) / n2_j - (1 - c) e' [m >= 1] (x / m - p_j) / n1_j) / W.
+template <typename Cells>
+Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                           const CorpusSummary& corpus) {
+  std::vector<std::size_t> used;
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (labels[j].n_pairable > 0) used.push_back(j);
+  }
+  Influence out;
+  out.n = detail::items_decided(c, used, labels);
+  if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
+  const double scale = out.n / corpus.n_labels_used;  // n / L
+  const double sign[kBaselines] = {1.0, -1.0, 0.0};   // e'_AC1 = -e'_Fleiss, PABAK 0
+  const double* est = corpus.estimate;
+  const auto term = [&](std::size_t u, double m, double x, double* t) {
+    const LabelSummary& s = labels[used[u]];
+    const double chance = chance_slope(kFleiss, s.p) / s.n_rated * (x / m - s.p);
+    const double d = m >= 2 ? detail::pair_disagreement(x, m) : 0.0;
+    for (int b = 0; b < kBaselines; ++b) {
+      const double obs = m >= 2 ? (label_chance_disagreement(s, b) - d) / s.n_pairable : 0.0;
+      t[b] = scale * (obs - (1.0 - est[b]) * sign[b] * chance) / corpus.w[b];
+    }
+  };
+  Influence f = detail::pooled_influence(c, used, est, term);
+  f.n = out.n;
+  return f;
+}
+
+// Corpus level of a single-label design (q categories, one-hot labels; every
+// record decides every category, so an item's r = m is the same on each):
+// irrCAC's multi-category formulas, pe_i - pe = sum_k (u_ik - pi_k) pi_k
+// (Fleiss), its negative over q - 1 (AC1, as sum_k u_ik = sum_k pi_k = 1), 0
+// (Brennan-Prediger). pi = the kernel's category prevalences; w, est =
+// summarise_single_label(); labels: the categories' summaries.
+template <typename Cells>
+Influence single_label_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                                 const std::vector<double>& pi, const double* w, const double* est) {
+  Influence out;
+  const std::size_t q = c.n_labels;
+  if (q == 0) return out;
+  out.n = labels[0].n_rated;
+  if (!(labels[0].n_pairable > 0) || !(out.n > 1)) return out;
+  const double scale = out.n / labels[0].n_pairable;
   const double factor[kBaselines] = {1.0, q > 1 ? -1.0 / (static_cast<double>(q) - 1.0) : 0.0,
                                      0.0};
-  for (int b = 0; b < kBaselines; ++b) {
-    if (std::isnan(est[b])) continue;
-    long double sum = 0.0L;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int r = c.m_at(i, 0);
-      if (r < 1) continue;
-      const double obs = r >= 2 ? scale * (w[b] - dis[i]) / w[b] : 0.0;
-      const double dev = obs - 2.0 * (1.0 - est[b]) * factor[b] * chance[i] / w[b] - est[b];
-      sum += static_cast<long double>(dev) * dev;
+  std::vector<std::size_t> all(q);
+  for (std::size_t k = 0; k < q; ++k) all[k] = k;
+  const auto term = [&](std::size_t k, double r, double x, double* t) {
+    const double chance = (x / r - pi[k]) * pi[k];
+    const double dis = r >= 2 ? x * (r - x) / (r * (r - 1.0)) : 0.0;
+    for (int b = 0; b < kBaselines; ++b) {
+      // the observed part scale (w - sum_k dis_k) / w, its constant on category 0
+      const double obs = r >= 2 ? scale * ((k == 0 ? 1.0 : 0.0) - dis / w[b]) : 0.0;
+      t[b] = obs - 2.0 * (1.0 - est[b]) * factor[b] * chance / w[b];
     }
-    out.sum_sq[b] = static_cast<double>(sum);
-  }
-  return out;
+  };
+  Influence f = detail::pooled_influence(c, all, est, term);
+  f.n = out.n;
+  return f;
 }
 
 }  // namespace mlagreement
