@@ -54,12 +54,12 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
                                item_annotators.begin(), annotator_records.begin()};
   // class codes: dense layout only (the records layout keeps x and m)
-  const std::size_t side = static_cast<std::size_t>(max_m) + 1;
+  const std::size_t side = mlagreement::cell_code_side(static_cast<std::size_t>(max_m));
   const int code_bytes = keep_codes && dense ? mlagreement::cell_code_bytes(side) : 0;
   Rcpp::RawVector cell_codes(Rcpp::no_init(static_cast<R_xlen_t>(view.n_items) * k * code_bytes));
   if (code_bytes == 1) out.codes8 = RAW(cell_codes);
   if (code_bytes == 2) out.codes16 = reinterpret_cast<std::uint16_t*>(RAW(cell_codes));
-  out.code_side = static_cast<int>(side);
+  while ((std::size_t{1} << out.code_shift) < side) ++out.code_shift;
   mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
   tally.table.reset(view.n_labels, static_cast<std::size_t>(max_m));
   mlagreement::count_decisions(view, codes, threads, out, tally);

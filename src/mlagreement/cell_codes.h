@@ -1,5 +1,6 @@
 // Item x label cells as class codes: an item's counts (m decisions, x
-// positives) on one label as the single number m * side + x, side = max_m + 1.
+// positives) on one label as the single number m * side + x, side the
+// smallest power of two above max_m (a shift and an OR in the counting pass).
 // The counting pass of a dense array stores them (counts.h, one byte per cell
 // when max_m <= 15, two when max_m <= 255), where the x and m tables
 // themselves would cost eight bytes per cell; the influence terms
@@ -17,14 +18,21 @@ namespace mlagreement {
 // Largest number of classes (side * side) a code table may have.
 constexpr std::size_t kMaxCellClasses = 65536;
 
-// Bytes of a stored code for side = max_m + 1: 1, 2, or 0 (not stored).
+// The side of the codes for items with at most max_m decisions.
+inline std::size_t cell_code_side(std::size_t max_m) {
+  std::size_t side = 1;
+  while (side <= max_m) side *= 2;
+  return side;
+}
+
+// Bytes of a stored code for a side: 1, 2, or 0 (not stored).
 inline int cell_code_bytes(std::size_t side) {
   if (side * side <= 256) return 1;
   return side * side <= kMaxCellClasses ? 2 : 0;
 }
 
-// Cells of the items x labels tables x, m (column-major). side: max_m + 1
-// when the classes can be tabulated (at most kMaxCellClasses), else 0, and
+// Cells of the items x labels tables x, m (column-major). side: above every
+// m when the classes can be tabulated (at most kMaxCellClasses), else 0, and
 // then only x_at()/m_at() may be used.
 struct CountCells {
   const int* x;

@@ -33,12 +33,12 @@ struct CountOutput {
   int* item_annotators;       // records with >= 1 decision, per item
   int* annotator_records;     // records with >= 1 decision, per annotator
   // Dense layout only, optional (nullptr: none): the class code
-  // m * code_side + x of every item x label cell, column-major, one byte or
+  // m * 2^code_shift + x of every item x label cell, column-major, one byte or
   // two (cell_codes.h). The influence terms and the item bootstrap read them
   // instead of recounting the array; writing them costs a byte per cell.
   std::uint8_t* codes8 = nullptr;
   std::uint16_t* codes16 = nullptr;
-  int code_side = 0;
+  int code_shift = 0;  // side = 2^code_shift > max_m
   std::int64_t bad_index = -1;  // first invalid value (flat index), -1 if none
   std::int64_t n_decisions = 0;
   std::int64_t n_nonempty_records = 0;
@@ -126,13 +126,14 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
   return -1;
 }
 
-// The class codes m * side + x of a chunk's cells (vectorised: no branch).
+// The class codes m * side + x of a chunk's cells, side = 2^shift
+// (vectorised: a shift and an OR, no branch).
 template <typename Code>
-inline void store_codes(const int* xs, const int* ms, std::size_t len, int side, Code* dst) {
+inline void store_codes(const int* xs, const int* ms, std::size_t len, int shift, Code* dst) {
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-  for (std::size_t i = 0; i < len; ++i) dst[i] = static_cast<Code>(ms[i] * side + xs[i]);
+  for (std::size_t i = 0; i < len; ++i) dst[i] = static_cast<Code>((ms[i] << shift) | xs[i]);
 }
 
 // Items per chunk of the dense pass: a chunk's counters (two ints per item)
@@ -237,9 +238,9 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
           std::copy(ms, ms + len, m_out + j * n_items + start);
         }
         if (out.codes8 != nullptr) {
-          store_codes(xs, ms, len, out.code_side, out.codes8 + j * n_items + start);
+          store_codes(xs, ms, len, out.code_shift, out.codes8 + j * n_items + start);
         } else if (out.codes16 != nullptr) {
-          store_codes(xs, ms, len, out.code_side, out.codes16 + j * n_items + start);
+          store_codes(xs, ms, len, out.code_shift, out.codes16 + j * n_items + start);
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);
