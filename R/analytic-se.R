@@ -124,7 +124,7 @@ analytic_influence <- function(fit, level, threads) {
   cells <- item_cells(a, cols)
   if (is.null(cells)) {
     counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
-    cells <- list(n_items = n_items(a), label_cols = as.integer(cols) - 1L, codes = NULL,
+    cells <- list(n_items = n_items(a), label_cols = as.integer(cols) - 1L, x4 = NULL,
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])

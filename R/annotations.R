@@ -13,11 +13,13 @@
 # plus each item's disagreement. mla(), Hamming alpha and the print method
 # derive everything from those tables without another pass. The items x
 # labels tables themselves are kept for the records layout (its pass builds
-# them anyway). A dense array's pass keeps each cell's (m, x) as one class
-# code instead (`cells`, src/mlagreement/cell_codes.h): one byte per item x
-# label when an item has at most 15 annotators (10 MB, 5% of a 5e5 x 5 x 20
-# integer array, where x and m would be 80 MB), two up to 255, none beyond
-# (then recounted). The analytic SEs and item_label_counts() read the codes.
+# them anyway). A dense array with at most 15 annotators keeps each cell's
+# (m, x) as a packed class code instead (`cells`,
+# src/mlagreement/cell_codes.h): x as half a byte per item x label, m too
+# only where it varies within a chunk of items (5 MB for a complete 5e5 x 5
+# x 20 array, 2.5% of the input, where x and m would be 80 MB); wider arrays
+# keep none and are recounted. The analytic SEs and item_label_counts() read
+# the codes.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             threads = mla_threads(), call = rlang::caller_env()) {
@@ -55,8 +57,8 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
 
 # The items x labels tables x (positive decisions) and m (decisions) of the
 # labels `cols`, as integer matrices. Dense arrays decode them from their
-# class codes (a pass over one byte per cell), or without codes (more than
-# 255 annotators) recount those labels' columns each time they are needed:
+# packed class codes (half a byte per cell), or without codes (more than 15
+# annotators) recount those labels' columns each time they are needed:
 # caching them in an environment would break identical() on two equal
 # objects, and storing them would cost 40% of the input's memory.
 item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threads()) {
@@ -69,15 +71,15 @@ item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threa
 }
 
 # The item x label cells of the labels `cols` as the C++ core reads them
-# (with_cells() in src/glue-influence.cpp): a dense array's class codes
-# (`codes`, `side`, `bytes`, all labels; `label_cols` picks, 0-based) or the
-# x/m tables of those labels; NULL when the object keeps neither.
+# (with_cells() in src/glue-cells.h): a dense array's packed class codes
+# (`x4`, `m4`, `chunk_m`, `chunk`, all labels; `label_cols` picks, 0-based)
+# or the x/m tables of those labels; NULL when the object keeps neither.
 item_cells <- function(a, cols = seq_along(a$labels)) {
   base <- list(n_items = length(a$items), label_cols = as.integer(cols) - 1L)
   if (!is.null(a$cells)) return(c(base, a$cells))
   if (is.null(a$counts)) return(NULL)
   counts <- item_label_counts(a, cols)
-  c(base, list(codes = NULL, x = counts$x, m = counts$m))
+  c(base, list(x4 = NULL, x = counts$x, m = counts$m))
 }
 
 # The counting pass over the labels `cols` of an annotations object: their

@@ -9,41 +9,43 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "mlagreement/cell_codes.h"
 
 namespace glue {
 
-// f(cells) with the stored class codes of `bundle` (a raw vector, `bytes`
-// per cell, items x all labels) for the k labels its 0-based label_cols name.
+// f(cells) with the packed class codes of `bundle` (x4, m4 or NULL, chunk_m:
+// raw vectors over all labels, see CountOutput in counts.h) for the k labels
+// its 0-based label_cols name.
 template <typename F>
 auto with_stored_cells(const Rcpp::List& bundle, std::size_t k, F f) {
   const Rcpp::IntegerVector cols = bundle["label_cols"];
   const std::size_t n_items = static_cast<std::size_t>(Rcpp::as<int>(bundle["n_items"]));
-  const Rcpp::RawVector codes = bundle["codes"];
-  const int bytes = Rcpp::as<int>(bundle["bytes"]);
-  const std::size_t side = static_cast<std::size_t>(Rcpp::as<int>(bundle["side"]));
-  const std::size_t per_label = n_items * static_cast<std::size_t>(bytes);
-  const std::size_t n_cols = per_label > 0 ? static_cast<std::size_t>(codes.size()) / per_label : 0;
-  if (static_cast<std::size_t>(cols.size()) != k || mlagreement::cell_code_bytes(side) != bytes ||
-      static_cast<std::size_t>(codes.size()) != n_cols * per_label) {
+  const Rcpp::RawVector x4 = bundle["x4"], chunk_m = bundle["chunk_m"];
+  const std::size_t per_label = mlagreement::nibble_bytes(n_items);
+  const std::size_t n_cols = per_label > 0 ? static_cast<std::size_t>(x4.size()) / per_label : 0;
+  const std::size_t n_chunks = (n_items + mlagreement::kCellChunk - 1) / mlagreement::kCellChunk;
+  const bool has_m4 = !Rf_isNull(bundle["m4"]);
+  if (static_cast<std::size_t>(cols.size()) != k || static_cast<std::size_t>(x4.size()) != n_cols * per_label ||
+      static_cast<std::size_t>(chunk_m.size()) != n_chunks * n_cols ||
+      Rcpp::as<int>(bundle["chunk"]) != static_cast<int>(mlagreement::kCellChunk) ||
+      (has_m4 && Rf_xlength(bundle["m4"]) != x4.size())) {
     Rcpp::stop("Internal error: class codes do not match the design.");
   }
-  const auto view = [&](const auto* first) {
-    using Code = std::remove_cv_t<std::remove_pointer_t<decltype(first)>>;
-    mlagreement::StoredCells<Code> c;
-    c.n_items = n_items;
-    c.n_labels = k;
-    c.side = side;
-    for (const int col : cols) {
-      if (col < 0 || static_cast<std::size_t>(col) >= n_cols) Rcpp::stop("Internal error: label out of range.");
-      c.columns.push_back(first + static_cast<std::size_t>(col) * n_items);
-    }
-    return c;
-  };
-  if (bytes == 1) return f(view(reinterpret_cast<const std::uint8_t*>(RAW_RO(codes))));
-  return f(view(reinterpret_cast<const std::uint16_t*>(RAW_RO(codes))));
+  mlagreement::PackedCells c;
+  c.n_items = n_items;
+  c.n_labels = k;
+  c.chunk_m = reinterpret_cast<const std::int8_t*>(RAW_RO(chunk_m));
+  c.chunk_stride = n_cols;
+  const std::uint8_t* m4 = has_m4 ? RAW_RO(bundle["m4"]) : nullptr;
+  for (const int col : cols) {
+    if (col < 0 || static_cast<std::size_t>(col) >= n_cols) Rcpp::stop("Internal error: label out of range.");
+    const std::size_t offset = static_cast<std::size_t>(col) * per_label;
+    c.x_cols.push_back(RAW_RO(x4) + offset);
+    if (has_m4) c.m_cols.push_back(m4 + offset);
+    c.label_of.push_back(static_cast<std::size_t>(col));
+  }
+  return f(c);
 }
 
 // f(cells) with the cells of `bundle` for k labels: its stored codes, or its
@@ -51,8 +53,8 @@ auto with_stored_cells(const Rcpp::List& bundle, std::size_t k, F f) {
 // at most max_m for the tables to be read by class).
 template <typename F>
 auto with_cells(const Rcpp::List& bundle, std::size_t k, std::size_t max_m, F f) {
-  if (!Rf_isNull(bundle["codes"])) {
-    if (static_cast<std::size_t>(Rcpp::as<int>(bundle["side"])) < max_m + 1) {
+  if (!Rf_isNull(bundle["x4"])) {
+    if (max_m > static_cast<std::size_t>(mlagreement::kPackedMaxM)) {
       Rcpp::stop("Internal error: class codes do not match the design.");
     }
     return with_stored_cells(bundle, k, f);

@@ -58,8 +58,6 @@ inline double chance_slope(int baseline, double p) {
 namespace detail {
 inline double pair_disagreement(double x, double m) { return 2.0 * x * (m - x) / (m * (m - 1.0)); }
 
-// Items of each class of column j (side * side bins); four interleaved bin
-// sets, so runs of equal codes do not wait on each other's stores.
 // Whether the cells' classes are tabulated: codes, and no more classes than
 // items (otherwise the tables would cost more than the items).
 template <typename Cells>
@@ -67,22 +65,13 @@ bool tabulated(const Cells& c) {
   return c.side > 0 && c.side * c.side <= c.n_items;
 }
 
+// Items of each class of column j (side * side bins), chunk by chunk.
 template <typename Cells>
 std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
-  const std::size_t n_bins = c.side * c.side;
-  std::vector<std::int64_t> bins(4 * n_bins, 0);
-  std::size_t i = 0;
-  for (; i + 4 <= c.n_items; i += 4) {
-    ++bins[c.code(j, i)];
-    ++bins[n_bins + c.code(j, i + 1)];
-    ++bins[2 * n_bins + c.code(j, i + 2)];
-    ++bins[3 * n_bins + c.code(j, i + 3)];
+  std::vector<std::int64_t> bins(c.side * c.side, 0);
+  for (std::size_t start = 0; start < c.n_items; start += kCellChunk) {
+    c.add_class_counts(j, start, std::min(kCellChunk, c.n_items - start), bins.data());
   }
-  for (; i < c.n_items; ++i) ++bins[c.code(j, i)];
-  for (std::size_t g = 0; g < n_bins; ++g) {
-    bins[g] += bins[n_bins + g] + bins[2 * n_bins + g] + bins[3 * n_bins + g];
-  }
-  bins.resize(n_bins);
   return bins;
 }
 }  // namespace detail
@@ -184,9 +173,9 @@ Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
       return static_cast<unsigned char>(1);
     });
   }
-  const std::size_t side = c.side, n_classes = side * side;
-  std::vector<double> tables(cols.size() * n_classes * kBaselines, 0.0);
-  for (std::size_t u = 0; u < cols.size(); ++u) {
+  const std::size_t side = c.side, n_classes = side * side, k = cols.size();
+  std::vector<double> tables(k * n_classes * kBaselines, 0.0);
+  for (std::size_t u = 0; u < k; ++u) {
     for (std::size_t m = 1; m < side; ++m) {
       for (std::size_t x = 0; x <= m; ++x) {
         term(u, static_cast<double>(m), static_cast<double>(x),
@@ -194,14 +183,69 @@ Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
       }
     }
   }
-  return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
-    const std::size_t code = c.code(j, i);
-    const double* cell = &tables[(u * n_classes + code) * kBaselines];
-    t[0] += cell[0];
-    t[1] += cell[1];
-    t[2] += cell[2];
-    return static_cast<unsigned char>(code >= side);
-  });
+  // A chunk's codes of every column, then item by item with the sums in
+  // registers (labels in order, so an item's sum is the same in any layout).
+  Influence out;
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  // item-major (codes[i * k + u]): one item's codes share cache lines
+  std::vector<std::uint16_t> codes(k * kCellChunk);
+  for (std::size_t start = 0; start < c.n_items; start += kCellChunk) {
+    const std::size_t len = std::min(kCellChunk, c.n_items - start);
+    for (std::size_t u = 0; u < k; ++u) c.chunk_codes(cols[u], start, len, &codes[u], k);
+    // four items at a time: their sums are independent chains of adds
+    // (written out: compilers keep an indexed lane array in memory). A
+    // chunk's squares are summed in double, the chunks in long double.
+    double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
+    const auto add_item = [&](double t0, double t1, double t2, std::size_t rated) {
+      if (rated == 0) return;
+      out.n += 1;
+      const double d0 = t0 - est[0], d1 = t1 - est[1], d2 = t2 - est[2];
+      chunk_sum[0] += d0 * d0;
+      chunk_sum[1] += d1 * d1;
+      chunk_sum[2] += d2 * d2;
+    };
+    std::size_t i0 = 0;
+    for (; i0 + 4 <= len; i0 += 4) {
+      const std::uint16_t* item = &codes[i0 * k];
+      double a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+      double c0 = 0, c1 = 0, c2 = 0, d0 = 0, d1 = 0, d2 = 0;
+      std::size_t ra = 0, rb = 0, rc = 0, rd = 0;
+      for (std::size_t u = 0; u < k; ++u) {
+        const double* tab = &tables[u * n_classes * kBaselines];
+        const std::size_t ca = item[u], cb = item[k + u], cc = item[2 * k + u], cd = item[3 * k + u];
+        const double* pa = tab + ca * kBaselines;
+        const double* pb = tab + cb * kBaselines;
+        const double* pc = tab + cc * kBaselines;
+        const double* pd = tab + cd * kBaselines;
+        a0 += pa[0]; a1 += pa[1]; a2 += pa[2];
+        b0 += pb[0]; b1 += pb[1]; b2 += pb[2];
+        c0 += pc[0]; c1 += pc[1]; c2 += pc[2];
+        d0 += pd[0]; d1 += pd[1]; d2 += pd[2];
+        // code >= side exactly when m >= 1 (m = 0: x = 0, code 0)
+        ra |= ca; rb |= cb; rc |= cc; rd |= cd;
+      }
+      add_item(a0, a1, a2, ra);
+      add_item(b0, b1, b2, rb);
+      add_item(c0, c1, c2, rc);
+      add_item(d0, d1, d2, rd);
+    }
+    for (; i0 < len; ++i0) {
+      const std::uint16_t* item = &codes[i0 * k];
+      double a0 = 0, a1 = 0, a2 = 0;
+      std::size_t ra = 0;
+      for (std::size_t u = 0; u < k; ++u) {
+        const double* pa = &tables[(u * n_classes + item[u]) * kBaselines];
+        a0 += pa[0]; a1 += pa[1]; a2 += pa[2];
+        ra |= item[u];
+      }
+      add_item(a0, a1, a2, ra);
+    }
+    for (int b = 0; b < kBaselines; ++b) sum[b] += chunk_sum[b];
+  }
+  for (int b = 0; b < kBaselines; ++b) {
+    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
+  }
+  return out;
 }
 
 // Items decided on one of the columns cols: n_items when one column decides
