@@ -158,33 +158,13 @@ Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, cons
   return out;
 }
 
-// pooled_sums() with the cell terms term(u, m, x, T) (m >= 1; 0 for m = 0)
-// tabulated by class when the cells have codes, else computed per cell.
-template <typename Cells, typename Term>
-Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
-                           const double* est, Term term) {
-  if (!tabulated(c)) {
-    return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
-      const int m = c.m_at(j, i);
-      if (m < 1) return static_cast<unsigned char>(0);
-      double cell[kBaselines];
-      term(u, static_cast<double>(m), static_cast<double>(c.x_at(j, i)), cell);
-      for (int b = 0; b < kBaselines; ++b) t[b] += cell[b];
-      return static_cast<unsigned char>(1);
-    });
-  }
-  const std::size_t side = c.side, n_classes = side * side, k = cols.size();
-  std::vector<double> tables(k * n_classes * kBaselines, 0.0);
-  for (std::size_t u = 0; u < k; ++u) {
-    for (std::size_t m = 1; m < side; ++m) {
-      for (std::size_t x = 0; x <= m; ++x) {
-        term(u, static_cast<double>(m), static_cast<double>(x),
-             &tables[((u * n_classes) + m * side + x) * kBaselines]);
-      }
-    }
-  }
-  // A chunk's codes of every column, then item by item with the sums in
-  // registers (labels in order, so an item's sum is the same in any layout).
+// pooled_sums() by class: tables[(u * side^2 + code) * 3 + b] = T_u,b. A
+// chunk's codes of every column, then item by item with the sums in
+// registers (labels in order, so an item's sum is the same in any layout).
+template <typename Cells>
+Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                         const std::vector<double>& tables) {
+  const std::size_t n_classes = c.side * c.side, k = cols.size();
   Influence out;
   long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
   // item-major (codes[i * k + u]): one item's codes share cache lines
@@ -246,6 +226,34 @@ Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
     if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }
   return out;
+}
+
+// pooled_sums() with the cell terms term(u, m, x, T) (m >= 1; 0 for m = 0)
+// tabulated by class when the cells have codes, else computed per cell.
+template <typename Cells, typename Term>
+Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
+                           const double* est, Term term) {
+  if (!tabulated(c)) {
+    return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+      const int m = c.m_at(j, i);
+      if (m < 1) return static_cast<unsigned char>(0);
+      double cell[kBaselines];
+      term(u, static_cast<double>(m), static_cast<double>(c.x_at(j, i)), cell);
+      for (int b = 0; b < kBaselines; ++b) t[b] += cell[b];
+      return static_cast<unsigned char>(1);
+    });
+  }
+  const std::size_t side = c.side, n_classes = side * side, k = cols.size();
+  std::vector<double> tables(k * n_classes * kBaselines, 0.0);
+  for (std::size_t u = 0; u < k; ++u) {
+    for (std::size_t m = 1; m < side; ++m) {
+      for (std::size_t x = 0; x <= m; ++x) {
+        term(u, static_cast<double>(m), static_cast<double>(x),
+             &tables[((u * n_classes) + m * side + x) * kBaselines]);
+      }
+    }
+  }
+  return tabulated_sums(c, cols, est, tables);
 }
 
 // Items decided on one of the columns cols: n_items when one column decides
