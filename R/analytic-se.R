@@ -4,11 +4,13 @@
 # calls analytic_inference() when conf.int = TRUE.
 #
 # What is computed when: mla() computes none of this (it stays one counting
-# pass). The influence terms need each item's x/m row on every label, which
-# the records layout keeps from its counting pass and a dense array does not
-# (storing them would cost 40% of its memory), so tidy() recounts a dense
-# array's labels once per call: about the cost of mla() itself. Call tidy()
-# once and keep the tibble when that matters, or use conf.int = FALSE.
+# pass). The influence terms need each item's (m, x) on every label: the
+# records layout keeps x/m tables from its counting pass, a dense array with
+# at most 15 annotators keeps packed class codes from its (half a byte per
+# item x label, src/mlagreement/cell_codes.h), so tidy() reads those, never
+# the records: on a 5e5 x 5 x 20 array about a third of mla() for the corpus
+# rows and a tenth for the label rows (bench/analytic-se.R). Only arrays with
+# more than 15 annotators are recounted, once per call.
 
 #' @rdname tidy.mla
 #' @section Analytic standard errors:
@@ -50,9 +52,12 @@
 #' strata, or for small samples, where the linearisation is least accurate.
 #'
 #' What is computed when: [mla()] computes none of this. The item terms need
-#' every item's counts on every label; annotations built from long or wide
-#' data keep them, a dense array recounts its labels once per `tidy()` call
-#' (about the cost of `mla()`). `conf.int = FALSE` skips the pass.
+#' every item's counts on every label, and the annotations keep them from
+#' their construction: annotations built from long or wide data as tables, a
+#' dense array with at most 15 annotators as packed class codes (half a byte
+#' per item and label). `tidy()` reads those, not the annotations, in a
+#' fraction of the time of `mla()`; only arrays with more than 15 annotators
+#' are recounted, once per `tidy()` call. `conf.int = FALSE` skips the pass.
 #' @param conf.int Add the analytic standard errors, tests and intervals
 #'   (corpus and label levels)?
 #' @param conf.level Confidence level of the interval.
