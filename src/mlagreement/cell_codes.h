@@ -49,6 +49,8 @@ struct CountCells {
     const int s = static_cast<int>(side);
     for (std::size_t i = 0; i < len; ++i) out[i * stride] = static_cast<std::uint16_t>(mj[i] * s + xj[i]);
   }
+  // x/m tables have no chunks with a common m (see PackedCells).
+  bool common_m(std::size_t, std::size_t, const std::uint8_t**, int*) const { return false; }
   // Adds the items [start, start + len) of column j to the class bins.
   void add_class_counts(std::size_t j, std::size_t start, std::size_t len, std::int64_t* bins) const {
     for (std::size_t i = start; i < start + len; ++i) ++bins[code(j, i)];
@@ -97,6 +99,14 @@ struct PackedCells {
     if (len % 2 == 1) {
       out[(len - 1) * stride] = static_cast<std::uint16_t>(((mb[pairs] & 15) << 4) | (xb[pairs] & 15));
     }
+  }
+  // Whether the items of the chunk from `start` share one m on column j;
+  // then *x_bytes = their x nibbles, *m = that m.
+  bool common_m(std::size_t j, std::size_t start, const std::uint8_t** x_bytes, int* m) const {
+    if (!m_cols.empty()) return false;
+    *x_bytes = x_cols[j] + start / 2;
+    *m = chunk_m[(start / kCellChunk) * chunk_stride + label_of[j]];
+    return true;
   }
   // Adds the items [start, start + len) of column j to the class bins
   // (start a multiple of kCellChunk): a chunk with a common m tallies its

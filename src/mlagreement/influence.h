@@ -158,6 +158,53 @@ Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, cons
   return out;
 }
 
+// One chunk of tabulated_sums() when every column has one m on its items
+// (complete data): the terms straight from the x nibbles, two items a byte,
+// four items at a time; the same sums, in the same order, as from codes.
+template <typename Cells>
+bool common_m_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                   const std::vector<double>& tables, std::size_t start, std::size_t len,
+                   Influence& out, long double* sum) {
+  const std::size_t k = cols.size(), n_classes = c.side * c.side;
+  if (len % 4 != 0 || k > 64) return false;
+  const std::uint8_t* x_bytes[64];
+  const double* base[64];
+  bool rated = false;
+  for (std::size_t u = 0; u < k; ++u) {
+    int m = 0;
+    if (!c.common_m(cols[u], start, &x_bytes[u], &m)) return false;
+    base[u] = &tables[(u * n_classes + static_cast<std::size_t>(m) * c.side) * kBaselines];
+    rated |= m > 0;
+  }
+  if (!rated) return true;  // no decision in the chunk
+  double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
+  for (std::size_t i0 = 0; i0 < len; i0 += 4) {
+    double a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+    double c0 = 0, c1 = 0, c2 = 0, d0 = 0, d1 = 0, d2 = 0;
+    for (std::size_t u = 0; u < k; ++u) {
+      const std::uint8_t lo = x_bytes[u][i0 / 2], hi = x_bytes[u][i0 / 2 + 1];
+      const double* pa = base[u] + (lo & 15) * kBaselines;
+      const double* pb = base[u] + (lo >> 4) * kBaselines;
+      const double* pc = base[u] + (hi & 15) * kBaselines;
+      const double* pd = base[u] + (hi >> 4) * kBaselines;
+      a0 += pa[0]; a1 += pa[1]; a2 += pa[2];
+      b0 += pb[0]; b1 += pb[1]; b2 += pb[2];
+      c0 += pc[0]; c1 += pc[1]; c2 += pc[2];
+      d0 += pd[0]; d1 += pd[1]; d2 += pd[2];
+    }
+    const double t[4][kBaselines] = {{a0, a1, a2}, {b0, b1, b2}, {c0, c1, c2}, {d0, d1, d2}};
+    for (int l = 0; l < 4; ++l) {
+      for (int b = 0; b < kBaselines; ++b) {
+        const double dev = t[l][b] - est[b];
+        chunk_sum[b] += dev * dev;
+      }
+    }
+  }
+  out.n += static_cast<double>(len);
+  for (int b = 0; b < kBaselines; ++b) sum[b] += chunk_sum[b];
+  return true;
+}
+
 // pooled_sums() by class: tables[(u * side^2 + code) * 3 + b] = T_u,b. A
 // chunk's codes of every column, then item by item with the sums in
 // registers (labels in order, so an item's sum is the same in any layout).
@@ -171,6 +218,7 @@ Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, c
   std::vector<std::uint16_t> codes(k * kCellChunk);
   for (std::size_t start = 0; start < c.n_items; start += kCellChunk) {
     const std::size_t len = std::min(kCellChunk, c.n_items - start);
+    if (common_m_sums(c, cols, est, tables, start, len, out, sum)) continue;
     for (std::size_t u = 0; u < k; ++u) c.chunk_codes(cols[u], start, len, &codes[u], k);
     // four items at a time: their sums are independent chains of adds
     // (written out: compilers keep an indexed lane array in memory). A

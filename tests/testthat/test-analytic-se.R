@@ -248,6 +248,17 @@ test_that("packed codes, x/m tables and a recount give the same inference", {
     expect_equal(tidy(mla(as_annotations(arr)), level = level),
                  tidy(mla(from_long), level = level), tolerance = 1e-13)
   }
+  # chunks where every label has one m (read straight from the x nibbles):
+  # complete, and one annotator missing on the whole first chunk
+  full <- random_design(4099, 3, 3)
+  expect_null(as_annotations(full)$cells$m4)
+  expect_equal(tidy(mla(full))$std.error, unname(reference_corpus_se(full)), tolerance = 1e-12)
+  full[1:2048, 1, ] <- NA
+  expect_null(as_annotations(full)$cells$m4)
+  expect_equal(tidy(mla(full))$std.error, unname(reference_corpus_se(full)), tolerance = 1e-12)
+  expect_equal(tidy(mla(full), level = "label")$std.error,
+               tidy(mla(as_annotations_records(full)), level = "label")$std.error,
+               tolerance = 1e-13)
   # more than 15 annotators: no codes, the labels are recounted
   wide <- random_design(300, 17, 2, missing = "cells")
   expect_null(as_annotations(wide)$cells)
