@@ -8,7 +8,7 @@
 # records layout keeps x/m tables from its counting pass, a dense array with
 # at most 15 annotators keeps packed class codes from its (half a byte per
 # item x label, src/mlagreement/cell_codes.h), so tidy() reads those, never
-# the records: on a 5e5 x 5 x 20 array about a third of mla() for the corpus
+# the records: on a 5e5 x 5 x 20 array about a quarter of mla() for the corpus
 # rows and a tenth for the label rows (bench/analytic-se.R). Only arrays with
 # more than 15 annotators are recounted, once per call.
 
