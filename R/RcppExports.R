@@ -89,8 +89,8 @@ counts_set_alpha_cpp <- function(sets, count, n_labels, pair_m, size_a, size_b, 
     .Call(`_mlagreement_counts_set_alpha_cpp`, sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, custom, n_custom, threads)
 }
 
-count_decisions_cpp <- function(view, max_m, keep_counts, threads) {
-    .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads)
+count_decisions_cpp <- function(view, max_m, keep_counts, threads, keep_codes = FALSE) {
+    .Call(`_mlagreement_count_decisions_cpp`, view, max_m, keep_counts, threads, keep_codes)
 }
 
 count_invalid_cpp <- function(view) {
@@ -121,12 +121,16 @@ single_label_estimates_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
 }
 
-mla_influence_cpp <- function(x, m, cnt, sx, sdis) {
-    .Call(`_mlagreement_mla_influence_cpp`, x, m, cnt, sx, sdis)
+mla_influence_cpp <- function(cells, cnt, sx, sdis, corpus) {
+    .Call(`_mlagreement_mla_influence_cpp`, cells, cnt, sx, sdis, corpus)
 }
 
-single_label_influence_cpp <- function(x, m, cnt, sx, sdis) {
-    .Call(`_mlagreement_single_label_influence_cpp`, x, m, cnt, sx, sdis)
+single_label_influence_cpp <- function(cells, cnt, sx, sdis) {
+    .Call(`_mlagreement_single_label_influence_cpp`, cells, cnt, sx, sdis)
+}
+
+decode_cells_cpp <- function(cells) {
+    .Call(`_mlagreement_decode_cells_cpp`, cells)
 }
 
 distinct_codes_cpp <- function(v) {

@@ -4,11 +4,13 @@
 # calls analytic_inference() when conf.int = TRUE.
 #
 # What is computed when: mla() computes none of this (it stays one counting
-# pass). The influence terms need each item's x/m row on every label, which
-# the records layout keeps from its counting pass and a dense array does not
-# (storing them would cost 40% of its memory), so tidy() recounts a dense
-# array's labels once per call: about the cost of mla() itself. Call tidy()
-# once and keep the tibble when that matters, or use conf.int = FALSE.
+# pass). The influence terms need each item's (m, x) on every label: the
+# records layout keeps x/m tables from its counting pass, a dense array with
+# at most 15 annotators keeps packed class codes from its (half a byte per
+# item x label, src/mlagreement/cell_codes.h), so tidy() reads those, never
+# the records: on a 5e5 x 5 x 20 array about a quarter of mla() for the corpus
+# rows and a tenth for the label rows (bench/analytic-se.R). Only arrays with
+# more than 15 annotators are recounted, once per call.
 
 #' @rdname tidy.mla
 #' @section Analytic standard errors:
@@ -50,9 +52,12 @@
 #' strata, or for small samples, where the linearisation is least accurate.
 #'
 #' What is computed when: [mla()] computes none of this. The item terms need
-#' every item's counts on every label; annotations built from long or wide
-#' data keep them, a dense array recounts its labels once per `tidy()` call
-#' (about the cost of `mla()`). `conf.int = FALSE` skips the pass.
+#' every item's counts on every label, and the annotations keep them from
+#' their construction: annotations built from long or wide data as tables, a
+#' dense array with at most 15 annotators as packed class codes (half a byte
+#' per item and label). `tidy()` reads those, not the annotations, in a
+#' fraction of the time of `mla()`; only arrays with more than 15 annotators
+#' are recounted, once per `tidy()` call. `conf.int = FALSE` skips the pass.
 #' @param conf.int Add the analytic standard errors, tests and intervals
 #'   (corpus and label levels)?
 #' @param conf.level Confidence level of the interval.
@@ -77,14 +82,14 @@ analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads(
     )
     return(inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N))
   }
-  f <- analytic_influence(fit, threads)
+  f <- analytic_influence(fit, level, threads)
   if (level == "corpus") {
-    sum_sq <- f$corpus_sum_sq
-    n <- rep(f$corpus_n, length(sum_sq))
+    sum_sq <- f$sum_sq
+    n <- rep(f$n, length(sum_sq))
     est <- fit$corpus$estimate
   } else {
-    sum_sq <- as.vector(f$label_sum_sq)  # labels x baselines: tidy's row order
-    n <- rep_baselines(f$label_n)
+    sum_sq <- as.vector(f$sum_sq)  # labels x baselines: tidy's row order
+    n <- rep_baselines(f$n)
     est <- fit$label$estimate
   }
   inference_columns(est, sum_sq, n, conf.level, N)
@@ -114,30 +119,24 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
   )
 }
 
-# The kernel's influence sums for the fit's labels. Items x labels tables
-# from the stored counts, or one counting pass (which also gives the label
-# tables); single-label designs replace the corpus sums.
-analytic_influence <- function(fit, threads) {
+# The kernel's influence sums of the fit's labels at `level` (sum_sq, n):
+# from the cells the object keeps (a dense array's class codes, the records
+# layout's x/m tables) or, without either, one counting pass; single-label
+# designs replace the corpus sums.
+analytic_influence <- function(fit, level, threads) {
   a <- fit$annotations
   cols <- fit$label_index
-  if (is.null(a$counts)) {
+  cells <- item_cells(a, cols)
+  if (is.null(cells)) {
     counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
-    tally <- counts$tally
-  } else {
-    counts <- item_label_counts(a, cols)
-    tally <- lapply(a$tally[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+    cells <- list(n_items = n_items(a), label_cols = as.integer(cols) - 1L, x4 = NULL,
+                  x = counts$x, m = counts$m)
   }
-  x <- counts$x
-  m <- counts$m
-  storage.mode(x) <- "integer"
-  storage.mode(m) <- "integer"
-  out <- mla_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
-  if (is.list(fit$single_label)) {
-    single <- single_label_influence_cpp(x, m, tally$cnt, tally$sx, tally$sdis)
-    out$corpus_sum_sq <- single$corpus_sum_sq
-    out$corpus_n <- single$corpus_n
+  tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  if (level == "corpus" && is.list(fit$single_label)) {
+    return(single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis))
   }
-  out
+  mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = level == "corpus")
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

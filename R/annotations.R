@@ -26,9 +26,13 @@
 # plus each item's disagreement. mla(), Hamming alpha and the print method
 # derive everything from those tables without another pass. The items x
 # labels tables themselves are kept for the records layout (its pass builds
-# them anyway) and recounted when needed for dense arrays and the sparse
-# layout (item_label_counts()): for a 5e5 x 5 x 20 array they would be 80 MB,
-# 40% of the input, and writing them takes longer than reading the input.
+# them anyway). A dense array with at most 15 annotators keeps each cell's
+# (m, x) as a packed class code instead (`cells`,
+# src/mlagreement/cell_codes.h): x as half a byte per item x label, m too
+# only where it varies within a chunk of items (5 MB for a complete 5e5 x 5
+# x 20 array, 2.5% of the input, where x and m would be 80 MB); wider arrays
+# and the sparse layout keep none and are recounted (item_label_counts()).
+# The analytic SEs and item_label_counts() read the codes.
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             threads = mla_threads(), call = rlang::caller_env()) {
@@ -47,7 +51,7 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   # the largest number of records of one item bounds every m[i, j]
   max_m <- if (layout == "dense") length(annotators) else max(tabulate(item, length(items)))
   counts <- count_labels(a, seq_along(labels), keep_counts = FALSE, max_m = max_m,
-                         threads = threads)
+                         keep_codes = layout == "dense", threads = threads)
   if (counts$bad_index >= 0) {
     abort_bad_value(values, layout, item, annotator, items, annotators, labels,
                     counts$bad_index, call = call)
@@ -59,6 +63,8 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   a$n_records <- counts$n_nonempty_records
   # items x labels tables, NULL for dense arrays (see item_label_counts())
   a["counts"] <- list(if (is.null(counts$x)) NULL else list(x = counts$x, m = counts$m))
+  # class codes of a dense array's cells, NULL otherwise (see item_cells())
+  a["cells"] <- list(counts$cells)
   a
 }
 
@@ -108,17 +114,30 @@ sparse_dense_values <- function(x, cols = seq_along(x$labels), call = user_call_
 }
 
 # The items x labels tables x (positive decisions) and m (decisions) of the
-# labels `cols`, as integer matrices. Dense arrays get them from another
-# counting pass over those labels' columns each time they are needed (by the
-# bootstrap, once per call): caching them in an environment would break
-# identical() on two equal objects, and storing them would cost 40% of the
-# input's memory.
+# labels `cols`, as integer matrices. Dense arrays decode them from their
+# packed class codes (half a byte per cell), or without codes (more than 15
+# annotators) recount those labels' columns each time they are needed:
+# caching them in an environment would break identical() on two equal
+# objects, and storing them would cost 40% of the input's memory.
 item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threads()) {
   if (!is.null(a$counts)) {
     return(list(x = a$counts$x[, cols, drop = FALSE], m = a$counts$m[, cols, drop = FALSE]))
   }
+  if (!is.null(a$cells)) return(decode_cells_cpp(item_cells(a, cols)))
   counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
   list(x = counts$x, m = counts$m)
+}
+
+# The item x label cells of the labels `cols` as the C++ core reads them
+# (with_cells() in src/glue-cells.h): a dense array's packed class codes
+# (`x4`, `m4`, `chunk_m`, `chunk`, all labels; `label_cols` picks, 0-based)
+# or the x/m tables of those labels; NULL when the object keeps neither.
+item_cells <- function(a, cols = seq_along(a$labels)) {
+  base <- list(n_items = length(a$items), label_cols = as.integer(cols) - 1L)
+  if (!is.null(a$cells)) return(c(base, a$cells))
+  if (is.null(a$counts)) return(NULL)
+  counts <- item_label_counts(a, cols)
+  c(base, list(x4 = NULL, x = counts$x, m = counts$m))
 }
 
 # The counting pass over the labels `cols` of an annotations object: their
@@ -126,9 +145,10 @@ item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threa
 # on them, and with keep_counts their items x labels tables. Only those
 # labels' columns are read. new_annotations() runs it on the bare object
 # (max_m given) and validates the values with it.
-count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), threads = mla_threads()) {
+count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), keep_codes = FALSE,
+                         threads = mla_threads()) {
   if (!is_sparse_layout(a)) {
-    return(count_decisions_cpp(annotation_view(a, cols), max_m, keep_counts, threads))
+    return(count_decisions_cpp(annotation_view(a, cols), max_m, keep_counts, threads, keep_codes))
   }
   if (keep_counts) {
     check_memory(8 * as.double(length(a$items)) * length(cols),

@@ -323,15 +323,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // count_decisions_cpp
-Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads);
-RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP viewSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP) {
+Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads, bool keep_codes);
+RcppExport SEXP _mlagreement_count_decisions_cpp(SEXP viewSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP, SEXP threadsSEXP, SEXP keep_codesSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_counts(keep_countsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(view, max_m, keep_counts, threads));
+    Rcpp::traits::input_parameter< bool >::type keep_codes(keep_codesSEXP);
+    rcpp_result_gen = Rcpp::wrap(count_decisions_cpp(view, max_m, keep_counts, threads, keep_codes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -413,30 +414,39 @@ BEGIN_RCPP
 END_RCPP
 }
 // mla_influence_cpp
-Rcpp::List mla_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
-RcppExport SEXP _mlagreement_mla_influence_cpp(SEXP xSEXP, SEXP mSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, bool corpus);
+RcppExport SEXP _mlagreement_mla_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP corpusSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    rcpp_result_gen = Rcpp::wrap(mla_influence_cpp(x, m, cnt, sx, sdis));
+    Rcpp::traits::input_parameter< bool >::type corpus(corpusSEXP);
+    rcpp_result_gen = Rcpp::wrap(mla_influence_cpp(cells, cnt, sx, sdis, corpus));
     return rcpp_result_gen;
 END_RCPP
 }
 // single_label_influence_cpp
-Rcpp::List single_label_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
-RcppExport SEXP _mlagreement_single_label_influence_cpp(SEXP xSEXP, SEXP mSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_single_label_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    rcpp_result_gen = Rcpp::wrap(single_label_influence_cpp(x, m, cnt, sx, sdis));
+    rcpp_result_gen = Rcpp::wrap(single_label_influence_cpp(cells, cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
+// decode_cells_cpp
+Rcpp::List decode_cells_cpp(const Rcpp::List& cells);
+RcppExport SEXP _mlagreement_decode_cells_cpp(SEXP cellsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
+    rcpp_result_gen = Rcpp::wrap(decode_cells_cpp(cells));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -667,7 +677,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
     {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 6},
     {"_mlagreement_counts_set_alpha_cpp", (DL_FUNC) &_mlagreement_counts_set_alpha_cpp, 11},
-    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 4},
+    {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 5},
     {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
@@ -676,7 +686,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
     {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
-    {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 5},
+    {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 4},
+    {"_mlagreement_decode_cells_cpp", (DL_FUNC) &_mlagreement_decode_cells_cpp, 1},
     {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
     {"_mlagreement_present_slots_cpp", (DL_FUNC) &_mlagreement_present_slots_cpp, 3},
     {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},

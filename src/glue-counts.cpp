@@ -1,10 +1,13 @@
 // R glue for the counting pass: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <stdexcept>
 
 #include "glue-view.h"
+#include "mlagreement/cell_codes.h"
 #include "mlagreement/counts.h"
 
 #ifdef _OPENMP
@@ -29,9 +32,32 @@ static Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::Nume
 
 namespace {
 
+// After the dense pass: whether some chunk's items differ in m on a label, so
+// the m nibbles are kept; then the chunks that the pass left to their common m
+// get theirs too (every byte written: identical() objects stay identical).
+bool complete_m4(const mlagreement::CountOutput& out, std::size_t n_items, std::size_t k) {
+  const std::size_t chunk = mlagreement::kCellChunk;
+  const std::size_t n_chunks = (n_items + chunk - 1) / chunk;
+  bool any = false;
+  for (std::size_t c = 0; c < n_chunks * k && !any; ++c) any = out.chunk_m[c] < 0;
+  if (!any) return false;
+  const std::size_t per_label = mlagreement::nibble_bytes(n_items);
+  for (std::size_t ch = 0; ch < n_chunks; ++ch) {
+    const std::size_t start = ch * chunk, len = std::min(chunk, n_items - start);
+    for (std::size_t j = 0; j < k; ++j) {
+      const int m = out.chunk_m[ch * k + j];
+      if (m < 0) continue;
+      std::uint8_t* dst = out.m4 + j * per_label + start / 2;
+      std::fill(dst, dst + len / 2, static_cast<std::uint8_t>(m | (m << 4)));
+      if (len % 2 == 1) dst[len / 2] = static_cast<std::uint8_t>(m);
+    }
+  }
+  return true;
+}
+
 template <typename T, typename Codes>
 Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes, int max_m,
-                      bool keep_counts, int threads) {
+                      bool keep_counts, bool keep_codes, int threads) {
   const int n_items = static_cast<int>(view.n_items);
   const int k = static_cast<int>(view.n_labels);
   // The dense pass needs no item x label tables for its label tables and
@@ -51,9 +77,21 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   Rcpp::IntegerVector n_pairable(n_items);
   mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
                                item_annotators.begin(), annotator_records.begin()};
+  // packed class codes: dense layout only (the records layout keeps x and m)
+  const bool packed = keep_codes && dense && max_m <= mlagreement::kPackedMaxM;
+  const std::size_t n_chunks = (view.n_items + mlagreement::kCellChunk - 1) / mlagreement::kCellChunk;
+  const R_xlen_t nibbles = packed ? static_cast<R_xlen_t>(mlagreement::nibble_bytes(view.n_items)) * k : 0;
+  Rcpp::RawVector x4(Rcpp::no_init(nibbles)), m4(Rcpp::no_init(nibbles));
+  Rcpp::RawVector chunk_m(Rcpp::no_init(packed ? static_cast<R_xlen_t>(n_chunks) * k : 0));
+  if (packed) {
+    out.x4 = RAW(x4);
+    out.m4 = RAW(m4);
+    out.chunk_m = reinterpret_cast<std::int8_t*>(RAW(chunk_m));
+  }
   mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
   tally.table.reset(view.n_labels, static_cast<std::size_t>(max_m));
   mlagreement::count_decisions(view, codes, threads, out, tally);
+  const bool keep_m4 = packed && out.bad_index < 0 && complete_m4(out, view.n_items, view.n_labels);
   return Rcpp::List::create(
       Rcpp::Named("x") = keep ? static_cast<SEXP>(x) : R_NilValue,
       Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
@@ -62,7 +100,13 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
       Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
       Rcpp::Named("bad_index") = static_cast<double>(out.bad_index),
       Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
-      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));
+      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records),
+      Rcpp::Named("cells") = packed ? static_cast<SEXP>(Rcpp::List::create(
+                                 Rcpp::Named("x4") = x4,
+                                 Rcpp::Named("m4") = keep_m4 ? static_cast<SEXP>(m4) : R_NilValue,
+                                 Rcpp::Named("chunk_m") = chunk_m,
+                                 Rcpp::Named("chunk") = static_cast<int>(mlagreement::kCellChunk)))
+                                    : R_NilValue);
 }
 
 }  // namespace
@@ -70,10 +114,13 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
 // view: annotation_view() of the object (the labels to count as label_cols,
 // validated in R); max_m: the largest number of records of one item;
 // keep_counts: return the items x labels tables x and m for the dense layout
-// too (the records layout always returns them). The values are checked here
+// too (the records layout always returns them); keep_codes: return the packed
+// class codes of a dense array's cells (`cells`: x4, m4 or NULL, chunk_m,
+// chunk; NULL for the records layout or more than 15 annotators). The values are checked here
 // in the same pass (bad_index >= 0 reports the first invalid one).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads) {
+Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads,
+                               bool keep_codes = false) {
   // IntCodes relies on R's integer and logical NA being INT_MIN.
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
     Rcpp::stop("Internal error: unexpected NA representation.");
@@ -82,7 +129,7 @@ Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_coun
     throw std::invalid_argument("Internal error: max_m and threads must be >= 1.");
   }
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
-    return run_counts(v, codes, max_m, keep_counts, threads);
+    return run_counts(v, codes, max_m, keep_counts, keep_codes, threads);
   });
 }
 

@@ -1,11 +1,13 @@
 // R glue for the analytic standard errors (src/mlagreement/influence.h):
 // the kernel's point values from the label tables, the influence terms from
-// the items x labels tables. Unwrap, call, wrap; undefined values become NA.
+// the item x label cells (item_cells() in R/annotations.R: the stored class
+// codes of a dense array, or the x/m tables of the records layout). Unwrap,
+// call, wrap; undefined values become NA.
 #include <Rcpp.h>
 
-#include <algorithm>
 #include <vector>
 
+#include "glue-cells.h"
 #include "glue-view.h"
 #include "mlagreement/estimators.h"
 #include "mlagreement/replicate_stats.h"
@@ -25,15 +27,6 @@ std::vector<mla::LabelSummary> label_summaries(const Rcpp::NumericMatrix& cnt,
   return out;
 }
 
-mla::ItemCounts item_counts(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                            std::size_t k) {
-  if (x.nrow() != m.nrow() || static_cast<std::size_t>(x.ncol()) != k ||
-      static_cast<std::size_t>(m.ncol()) != k) {
-    Rcpp::stop("Internal error: item tables and label tables of different shapes.");
-  }
-  return mla::ItemCounts{INTEGER_RO(x), INTEGER_RO(m), static_cast<std::size_t>(x.nrow()), k};
-}
-
 Rcpp::NumericVector sum_sq_vector(const mla::Influence& f) {
   Rcpp::NumericVector out(f.sum_sq, f.sum_sq + mla::kBaselines);
   return glue::nan_to_na(out);
@@ -41,44 +34,59 @@ Rcpp::NumericVector sum_sq_vector(const mla::Influence& f) {
 
 }  // namespace
 
-// x, m: items x labels tables; cnt, sx, sdis: the same labels' tables by m.
-// sum_sq: labels x baselines and one per baseline; n: items sampled.
+// cells: item_cells() of the fit's labels; cnt, sx, sdis: the same labels'
+// tables by m. corpus = TRUE: the corpus sums, one per baseline (sum_sq) and
+// the items sampled (n); FALSE: labels x baselines sums and n per label.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List mla_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                             const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
-                             const Rcpp::NumericMatrix& sdis) {
+Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
+                             const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis,
+                             bool corpus) {
   const std::vector<mla::LabelSummary> labels = label_summaries(cnt, sx, sdis);
   const std::size_t k = labels.size();
-  const mla::ItemCounts c = item_counts(x, m, k);
-  Rcpp::NumericMatrix label_sum_sq(static_cast<int>(k), mla::kBaselines);
-  Rcpp::NumericVector label_n(static_cast<int>(k));
-  for (std::size_t j = 0; j < k; ++j) {
-    const mla::Influence f =
-        mla::label_influence(c, j, labels[j], static_cast<std::size_t>(cnt.nrow()));
-    label_n[static_cast<R_xlen_t>(j)] = f.n;
-    for (int b = 0; b < mla::kBaselines; ++b) label_sum_sq(static_cast<int>(j), b) = f.sum_sq[b];
-  }
-  const mla::Influence corpus = mla::corpus_influence(c, labels, mla::summarise_corpus(labels),
-                                                        static_cast<std::size_t>(cnt.nrow()));
-  return Rcpp::List::create(
-      Rcpp::Named("label_sum_sq") = glue::nan_to_na(label_sum_sq),
-      Rcpp::Named("label_n") = label_n, Rcpp::Named("corpus_sum_sq") = sum_sq_vector(corpus),
-      Rcpp::Named("corpus_n") = corpus.n);
+  const std::size_t max_m = static_cast<std::size_t>(cnt.nrow());
+  return glue::with_cells(cells, k, max_m, [&](const auto& c) {
+    if (corpus) {
+      const mla::Influence f = mla::corpus_influence(c, labels, mla::summarise_corpus(labels));
+      return Rcpp::List::create(Rcpp::Named("sum_sq") = sum_sq_vector(f),
+                                Rcpp::Named("n") = f.n);
+    }
+    Rcpp::NumericMatrix sum_sq(static_cast<int>(k), mla::kBaselines);
+    Rcpp::NumericVector n(static_cast<int>(k));
+    for (std::size_t j = 0; j < k; ++j) {
+      const mla::Influence f = mla::label_influence(c, j, labels[j]);
+      n[static_cast<R_xlen_t>(j)] = f.n;
+      for (int b = 0; b < mla::kBaselines; ++b) sum_sq(static_cast<int>(j), b) = f.sum_sq[b];
+    }
+    return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq),
+                              Rcpp::Named("n") = n);
+  });
 }
 
 // The corpus rows of a single-label design (categories = labels).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List single_label_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
-                                      const Rcpp::NumericMatrix& cnt,
+Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
                                       const Rcpp::NumericMatrix& sdis) {
   const std::vector<mla::LabelSummary> labels = label_summaries(cnt, sx, sdis);
   const std::size_t q = labels.size();
-  const mla::ItemCounts c = item_counts(x, m, q);
   const mla::SingleLabelCorpus s = mla::summarise_single_label(labels);
   std::vector<double> pi(q);
   for (std::size_t k = 0; k < q; ++k) pi[k] = labels[k].p;
-  const mla::Influence f = mla::single_label_influence(c, pi, s.w, s.estimate);
-  return Rcpp::List::create(Rcpp::Named("corpus_sum_sq") = sum_sq_vector(f),
-                            Rcpp::Named("corpus_n") = f.n);
+  return glue::with_cells(cells, q, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
+    const mla::Influence f = mla::single_label_influence(c, labels, pi, s.w, s.estimate);
+    return Rcpp::List::create(Rcpp::Named("sum_sq") = sum_sq_vector(f), Rcpp::Named("n") = f.n);
+  });
+}
+
+// The x and m tables (items x labels) of stored class codes.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List decode_cells_cpp(const Rcpp::List& cells) {
+  const Rcpp::IntegerVector cols = cells["label_cols"];
+  const std::size_t k = static_cast<std::size_t>(cols.size());
+  return glue::with_stored_cells(cells, k, [&](const auto& c) {
+    Rcpp::IntegerMatrix x(Rcpp::no_init(static_cast<int>(c.n_items), static_cast<int>(k)));
+    Rcpp::IntegerMatrix m(Rcpp::no_init(static_cast<int>(c.n_items), static_cast<int>(k)));
+    mla::decode_cells(c, x.begin(), m.begin());
+    return Rcpp::List::create(Rcpp::Named("x") = x, Rcpp::Named("m") = m);
+  });
 }

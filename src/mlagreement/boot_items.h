@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "boot_units.h"
+#include "cell_codes.h"
 #include "estimators.h"
 #include "replicate_stats.h"
 #include "label_table.h"
@@ -41,19 +42,42 @@ inline std::uint64_t class_key(int m, int x) {
 }
 }  // namespace detail
 
-// The classes of the count tables x, m (items x labels, column-major).
-inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, std::size_t k) {
+namespace detail {
+// The cells of the count tables x, m (items x labels, column-major), by
+// class when no m exceeds kMaxClassSide and the classes are not more than
+// the items (then presence flags and a lookup replace sorting and searching).
+constexpr int kMaxClassSide = 256;
+inline CountCells count_cells(const int* x, const int* m, std::size_t n_items, std::size_t k) {
+  int largest = 0;
+  for (std::size_t c = 0; c < n_items * k; ++c) largest = std::max(largest, m[c]);
+  const std::size_t side = static_cast<std::size_t>(largest) + 1;
+  const bool by_class = largest < kMaxClassSide && side * side <= n_items;
+  return CountCells{x, m, n_items, k, by_class ? side : 0};
+}
+}  // namespace detail
+
+// The classes of cells (cell_codes.h) that occur.
+template <typename Cells>
+ClassTable class_table(const Cells& c) {
   ClassTable tab;
   tab.start.assign(1, 0);
   std::vector<std::uint64_t> keys;
-  for (std::size_t j = 0; j < k; ++j) {
+  std::vector<unsigned char> seen(c.side * c.side);
+  for (std::size_t j = 0; j < c.n_labels; ++j) {
     keys.clear();
-    const int* xj = x + j * n_items;
-    const int* mj = m + j * n_items;
-    for (std::size_t i = 0; i < n_items; ++i)
-      if (mj[i] > 0) keys.push_back(detail::class_key(mj[i], xj[i]));
-    std::sort(keys.begin(), keys.end());
-    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    if (c.side > 0) {
+      // ascending codes m * side + x are ascending (m, x)
+      std::fill(seen.begin(), seen.end(), static_cast<unsigned char>(0));
+      for (std::size_t i = 0; i < c.n_items; ++i) seen[c.code(j, i)] = 1;
+      for (std::size_t code = c.side; code < seen.size(); ++code) {
+        if (seen[code]) keys.push_back(detail::class_key(static_cast<int>(code / c.side), static_cast<int>(code % c.side)));
+      }
+    } else {
+      for (std::size_t i = 0; i < c.n_items; ++i)
+        if (c.m_at(j, i) > 0) keys.push_back(detail::class_key(c.m_at(j, i), c.x_at(j, i)));
+      std::sort(keys.begin(), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    }
     if (tab.m.size() + keys.size() >= static_cast<std::size_t>(INT_MAX))
       throw std::length_error("Internal error: more than 2^31 bootstrap classes.");
     for (const std::uint64_t key : keys) {
@@ -63,6 +87,11 @@ inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, s
     tab.start.push_back(static_cast<int>(tab.m.size()));
   }
   return tab;
+}
+
+// The classes of the count tables x, m (items x labels, column-major).
+inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, std::size_t k) {
+  return class_table(detail::count_cells(x, m, n_items, k));
 }
 
 // A non-owning view: the codes and the class table live in memory the caller
@@ -100,28 +129,44 @@ ClassCodes<Code> class_codes(const Code* codes, std::size_t n_items, std::size_t
   return class_codes(codes, n_items, k, max_m, tab.start.data(), tab.m.data(), tab.x.data());
 }
 
-// Fills out (n_items * k codes) from the count tables x, m (items x labels)
-// and their class table.
-template <typename Code>
-void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k,
-                 const ClassTable& tab, Code* out) {
+// Fills out (n_items * k codes, item-major) from cells and their class table.
+template <typename Cells, typename Code>
+void build_codes(const Cells& c, const ClassTable& tab, Code* out) {
+  const std::size_t k = c.n_labels;
   std::vector<std::uint64_t> keys;
+  std::vector<Code> code_of(c.side * c.side);
   for (std::size_t j = 0; j < k; ++j) {
     const std::size_t g0 = static_cast<std::size_t>(tab.start[j]);
     const std::size_t g1 = static_cast<std::size_t>(tab.start[j + 1]);
+    if (c.side > 0) {
+      std::fill(code_of.begin(), code_of.end(), static_cast<Code>(0));
+      for (std::size_t g = g0; g < g1; ++g) {
+        code_of[static_cast<std::size_t>(tab.m[g]) * c.side + static_cast<std::size_t>(tab.x[g])] =
+            static_cast<Code>(1 + g);
+      }
+      for (std::size_t i = 0; i < c.n_items; ++i) out[i * k + j] = code_of[c.code(j, i)];
+      continue;
+    }
     keys.resize(g1 - g0);
     for (std::size_t g = g0; g < g1; ++g) keys[g - g0] = detail::class_key(tab.m[g], tab.x[g]);
-    const int* xj = x + j * n_items;
-    const int* mj = m + j * n_items;
-    for (std::size_t i = 0; i < n_items; ++i) {
+    for (std::size_t i = 0; i < c.n_items; ++i) {
       Code code = 0;
-      if (mj[i] > 0) {
-        const auto it = std::lower_bound(keys.begin(), keys.end(), detail::class_key(mj[i], xj[i]));
+      const int m = c.m_at(j, i);
+      if (m > 0) {
+        const auto it = std::lower_bound(keys.begin(), keys.end(), detail::class_key(m, c.x_at(j, i)));
         code = static_cast<Code>(1 + g0 + static_cast<std::size_t>(it - keys.begin()));
       }
       out[i * k + j] = code;
     }
   }
+}
+
+// Fills out (n_items * k codes) from the count tables x, m (items x labels)
+// and their class table.
+template <typename Code>
+void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k,
+                 const ClassTable& tab, Code* out) {
+  build_codes(detail::count_cells(x, m, n_items, k), tab, out);
 }
 
 // Per-thread scratch of the item engines.

@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "cell_codes.h"
 #include "record_view.h"
 #include "tally.h"
 #include "threads.h"
@@ -32,6 +33,14 @@ struct CountOutput {
   int* m;
   int* item_annotators;       // records with >= 1 decision, per item
   int* annotator_records;     // records with >= 1 decision, per annotator
+  // Dense layout only, optional (nullptr: none): the packed class codes of
+  // the cells (cell_codes.h), label-major, nibble_bytes(n_items) per label.
+  // x4 gets every cell's x; chunk_m (chunks x labels) the common m of a
+  // chunk's items on a label, or -1 when they differ, and then m4 gets that
+  // chunk's m (the caller completes or drops m4 after the pass).
+  std::uint8_t* x4 = nullptr;
+  std::uint8_t* m4 = nullptr;
+  std::int8_t* chunk_m = nullptr;
   std::int64_t bad_index = -1;  // first invalid value (flat index), -1 if none
   std::int64_t n_decisions = 0;
   std::int64_t n_nonempty_records = 0;
@@ -119,9 +128,23 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
   return -1;
 }
 
+// The packed codes of one chunk x label (see CountOutput).
+inline void store_packed(const int* xs, const int* ms, std::size_t len, std::size_t cell,
+                         std::size_t chunk_cell, CountOutput& out) {
+  pack_nibbles(xs, len, out.x4 + cell);
+  const int m0 = ms[0];
+  int differ = 0;
+#ifdef _OPENMP
+#pragma omp simd reduction(| : differ)
+#endif
+  for (std::size_t i = 1; i < len; ++i) differ |= ms[i] ^ m0;
+  out.chunk_m[chunk_cell] = static_cast<std::int8_t>(differ ? -1 : m0);
+  if (differ) pack_nibbles(ms, len, out.m4 + cell);
+}
+
 // Items per chunk of the dense pass: a chunk's counters (two ints per item)
 // stay in L1 while its values stream through.
-constexpr std::size_t kDenseChunk = 2048;
+constexpr std::size_t kDenseChunk = kCellChunk;  // the packed codes' chunks
 
 // Records of a dense chunk with at least one decision, for a chunk where no
 // label is decided in every record: the chunk's values are read again, from
@@ -219,6 +242,10 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
         if (x_out != nullptr) {
           std::copy(xs, xs + len, x_out + j * n_items + start);
           std::copy(ms, ms + len, m_out + j * n_items + start);
+        }
+        if (out.x4 != nullptr) {
+          store_packed(xs, ms, len, j * nibble_bytes(n_items) + start / 2,
+                       static_cast<std::size_t>(ch) * v.n_labels + j, out);
         }
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);

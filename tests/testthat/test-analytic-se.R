@@ -200,3 +200,68 @@ test_that("the analytic SE is within 10% of the item bootstrap SE on 1e4 items",
     expect_lt(max(abs(analytic / boot_se - 1)), 0.10)
   }
 })
+
+# --- the packed class codes a dense array keeps (src/mlagreement/cell_codes.h)
+
+# The records layout of an array, through the long adapter.
+as_annotations_records <- function(arr) {
+  dimnames(arr) <- list(paste0("i", seq_len(dim(arr)[1])), paste0("a", seq_len(dim(arr)[2])),
+                        paste0("L", seq_len(dim(arr)[3])))
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  annotations_long(long, item, annotator, label, value)
+}
+
+plain_counts <- function(arr) {
+  list(x = unname(apply(arr, c(1, 3), sum, na.rm = TRUE)),
+       m = unname(apply(!is.na(arr), c(1, 3), sum)))
+}
+
+test_that("a dense array's packed codes decode to its x and m tables", {
+  withr::local_seed(110)
+  # several chunks of 2048 items, an odd last one; complete labels, labels
+  # whose m varies within a chunk, and one whose chunks each have one m
+  arr <- random_design(4097, 5, 4, prevalence = c(0.1, 0.5, 0.8, 0.3))
+  second <- arr[, , 2]
+  second[sample(length(second), 3000)] <- NA
+  arr[, , 2] <- second
+  arr[1:2048, 1, 4] <- NA
+  a <- as_annotations(arr)
+  expect_false(is.null(a$cells))
+  expect_identical(item_label_counts(a), plain_counts(arr))
+  expect_identical(item_label_counts(a, c(4, 2)), plain_counts(arr[, , c(4, 2)]))
+  complete <- as_annotations(arr[, , c(1, 3)])
+  expect_null(complete$cells$m4)  # every chunk has one m: no m nibbles
+  expect_identical(item_label_counts(complete), plain_counts(arr[, , c(1, 3)]))
+  expect_identical(as_annotations(arr), a)
+})
+
+test_that("packed codes, x/m tables and a recount give the same inference", {
+  withr::local_seed(111)
+  arr <- random_design(3001, 4, 3, missing = "cells")
+  arr[1:2048, 2, 1] <- NA
+  dimnames(arr) <- list(paste0("i", 1:3001), paste0("a", 1:4), paste0("L", 1:3))
+  reference <- unname(reference_corpus_se(arr))
+  expect_equal(tidy(mla(as_annotations(arr)))$std.error, reference, tolerance = 1e-12)
+  from_long <- as_annotations_records(arr)
+  for (level in c("corpus", "label")) {
+    expect_equal(tidy(mla(as_annotations(arr)), level = level),
+                 tidy(mla(from_long), level = level), tolerance = 1e-13)
+  }
+  # chunks where every label has one m (read straight from the x nibbles):
+  # complete, and one annotator missing on the whole first chunk
+  full <- random_design(4099, 3, 3)
+  expect_null(as_annotations(full)$cells$m4)
+  expect_equal(tidy(mla(full))$std.error, unname(reference_corpus_se(full)), tolerance = 1e-12)
+  full[1:2048, 1, ] <- NA
+  expect_null(as_annotations(full)$cells$m4)
+  expect_equal(tidy(mla(full))$std.error, unname(reference_corpus_se(full)), tolerance = 1e-12)
+  expect_equal(tidy(mla(full), level = "label")$std.error,
+               tidy(mla(as_annotations_records(full)), level = "label")$std.error,
+               tolerance = 1e-13)
+  # more than 15 annotators: no codes, the labels are recounted
+  wide <- random_design(300, 17, 2, missing = "cells")
+  expect_null(as_annotations(wide)$cells)
+  expect_equal(tidy(mla(as_annotations(wide)))$std.error, unname(reference_corpus_se(wide)),
+               tolerance = 1e-12)
+})
