@@ -46,6 +46,65 @@ fuzz::Design select_labels(const fuzz::Design& d, const Selection& s) {
   return out;
 }
 
+// Records and decisions per item and annotator against the design.
+void check_record_totals(const fuzz::Design& d, const fuzz::Design& sub, const mla::CountOutput& out,
+                         const std::vector<int>& item_ann, const std::vector<int>& ann_rec) {
+  const std::size_t N = static_cast<std::size_t>(d.N), A = static_cast<std::size_t>(d.A);
+  const std::size_t n = d.n_records(), k = static_cast<std::size_t>(sub.K);
+  // records with at least one decision
+  std::vector<int> want_item(N, 0), want_ann(A, 0);
+  std::int64_t nonempty = 0, decisions = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    bool any = false;
+    for (std::size_t j = 0; j < k; ++j) {
+      const bool decided = sub.at(r, static_cast<int>(j)) != fuzz::kNA;
+      any = any || decided;
+      decisions += decided ? 1 : 0;
+    }
+    if (!any) continue;
+    ++want_item[static_cast<std::size_t>(d.item[r])];
+    ++want_ann[static_cast<std::size_t>(d.annotator[r])];
+    ++nonempty;
+  }
+  for (std::size_t i = 0; i < N; ++i) fuzz::expect_eq(item_ann[i], want_item[i], "item_annotators");
+  for (std::size_t a = 0; a < A; ++a) fuzz::expect_eq(ann_rec[a], want_ann[a], "annotator_records");
+  fuzz::expect_eq(static_cast<double>(out.n_nonempty_records), static_cast<double>(nonempty), "n_nonempty_records");
+  fuzz::expect_eq(static_cast<double>(out.n_decisions), static_cast<double>(decisions), "n_decisions");
+}
+
+// Label tables and item disagreement against the naive counts.
+void check_label_tables(const fuzz::NaiveCounts& ref, std::size_t N, std::size_t k, int max_m,
+                        const mla::TallyOutput& tally, const std::vector<double>& d_sum,
+                        const std::vector<int>& n_pairable) {
+  const std::size_t mm = static_cast<std::size_t>(max_m);
+  fuzz::expect(tally.table.cnt.size() == k * mm, "table size");
+  std::vector<double> want_dsum(N, 0.0);
+  std::vector<int> want_pairable(N, 0);
+  for (std::size_t j = 0; j < k; ++j) {
+    std::vector<std::int64_t> cnt(mm, 0), sx(mm, 0), sdis(mm, 0);
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::int64_t xi = ref.x[j * N + i], mi = ref.m[j * N + i];
+      if (mi == 0) continue;
+      cnt[static_cast<std::size_t>(mi - 1)] += 1;
+      sx[static_cast<std::size_t>(mi - 1)] += xi;
+      sdis[static_cast<std::size_t>(mi - 1)] += xi * (mi - xi);
+      if (mi >= 2) {
+        want_dsum[i] += 2.0 * static_cast<double>(xi * (mi - xi)) / static_cast<double>(mi * (mi - 1));
+        ++want_pairable[i];
+      }
+    }
+    for (std::size_t s = 0; s < mm; ++s) {
+      fuzz::expect_eq(static_cast<double>(tally.table.cnt[j * mm + s]), static_cast<double>(cnt[s]), "cnt");
+      fuzz::expect_eq(static_cast<double>(tally.table.sx[j * mm + s]), static_cast<double>(sx[s]), "sx");
+      fuzz::expect_eq(static_cast<double>(tally.table.sdis[j * mm + s]), static_cast<double>(sdis[s]), "sdis");
+    }
+  }
+  for (std::size_t i = 0; i < N; ++i) {
+    fuzz::expect_near(d_sum[i], want_dsum[i], "d_sum", 1e-12);
+    fuzz::expect_eq(n_pairable[i], want_pairable[i], "n_pairable");
+  }
+}
+
 template <typename T, typename Codes>
 void check_counts(const fuzz::Design& d, const Selection& sel, const std::vector<T>& values,
                   const Codes& codes, bool with_tables, int threads) {
@@ -92,53 +151,8 @@ void check_counts(const fuzz::Design& d, const Selection& sel, const std::vector
       fuzz::expect_eq(m[c], ref.m[c], "m");
     }
   }
-  // records with at least one decision
-  std::vector<int> want_item(N, 0), want_ann(A, 0);
-  std::int64_t nonempty = 0, decisions = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    bool any = false;
-    for (std::size_t j = 0; j < k; ++j) {
-      const bool decided = sub.at(r, static_cast<int>(j)) != fuzz::kNA;
-      any = any || decided;
-      decisions += decided ? 1 : 0;
-    }
-    if (!any) continue;
-    ++want_item[static_cast<std::size_t>(d.item[r])];
-    ++want_ann[static_cast<std::size_t>(d.annotator[r])];
-    ++nonempty;
-  }
-  for (std::size_t i = 0; i < N; ++i) fuzz::expect_eq(item_ann[i], want_item[i], "item_annotators");
-  for (std::size_t a = 0; a < A; ++a) fuzz::expect_eq(ann_rec[a], want_ann[a], "annotator_records");
-  fuzz::expect_eq(static_cast<double>(out.n_nonempty_records), static_cast<double>(nonempty), "n_nonempty_records");
-  fuzz::expect_eq(static_cast<double>(out.n_decisions), static_cast<double>(decisions), "n_decisions");
-  // label tables and item disagreement
-  const std::size_t mm = static_cast<std::size_t>(max_m);
-  fuzz::expect(tally.table.cnt.size() == k * mm, "table size");
-  std::vector<double> want_dsum(N, 0.0);
-  std::vector<int> want_pairable(N, 0);
-  for (std::size_t j = 0; j < k; ++j) {
-    std::vector<std::int64_t> cnt(mm, 0), sx(mm, 0), sdis(mm, 0);
-    for (std::size_t i = 0; i < N; ++i) {
-      const std::int64_t xi = ref.x[j * N + i], mi = ref.m[j * N + i];
-      if (mi == 0) continue;
-      cnt[static_cast<std::size_t>(mi - 1)] += 1;
-      sx[static_cast<std::size_t>(mi - 1)] += xi;
-      sdis[static_cast<std::size_t>(mi - 1)] += xi * (mi - xi);
-      if (mi >= 2) {
-        want_dsum[i] += 2.0 * static_cast<double>(xi * (mi - xi)) / static_cast<double>(mi * (mi - 1));
-        ++want_pairable[i];
-      }
-    }
-    for (std::size_t s = 0; s < mm; ++s) {
-      fuzz::expect_eq(static_cast<double>(tally.table.cnt[j * mm + s]), static_cast<double>(cnt[s]), "cnt");
-      fuzz::expect_eq(static_cast<double>(tally.table.sx[j * mm + s]), static_cast<double>(sx[s]), "sx");
-      fuzz::expect_eq(static_cast<double>(tally.table.sdis[j * mm + s]), static_cast<double>(sdis[s]), "sdis");
-    }
-  }
-  for (std::size_t i = 0; i < N; ++i) {
-    fuzz::expect_near(d_sum[i], want_dsum[i], "d_sum", 1e-12);
-    fuzz::expect_eq(n_pairable[i], want_pairable[i], "n_pairable");
-  }
+  check_record_totals(d, sub, out, item_ann, ann_rec);
+  check_label_tables(ref, N, k, max_m, tally, d_sum, n_pairable);
 }
 
 }  // namespace
