@@ -1,0 +1,275 @@
+// The sums behind the analytic standard errors (influence.h): sum_i (t_ib -
+// est_b)^2 over items, where an item's term t_ib of baseline b is a sum of
+// per-cell terms over labels. Cells are read by class (cell_codes.h) from
+// per-label tables, or cell by cell; complete chunks straight from the
+// stored x nibbles, in the two-sum form of TwoSums.
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_INFLUENCE_SUMS_H
+#define MLAGREEMENT_INFLUENCE_SUMS_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "cell_codes.h"
+#include "estimators.h"
+
+namespace mlagreement {
+
+// Sum of squared deviations of the influence terms and the number of
+// sampled items; sum_sq is NaN where the coefficient is undefined.
+struct Influence {
+  double sum_sq[kBaselines] = {kNA, kNA, kNA};
+  double n = 0;
+};
+
+namespace detail {
+
+// Whether the cells' classes are tabulated: codes, and no more classes than
+// items (otherwise the tables would cost more than the items).
+template <typename Cells>
+bool tabulated(const Cells& c) {
+  return c.side > 0 && c.side * c.side <= c.n_items;
+}
+
+// Items per chunk of the pooled pass: a chunk's sums stay in L1.
+constexpr std::size_t kInfluenceChunk = 1024;
+
+// sum_i (t_ib - est_b)^2 over the items decided on one of the columns cols,
+// t_ib = sum_u T_u,b(cell (i, cols[u])); add(u, j, i, t) adds the three
+// T_u,b of one cell to t. The corpus terms of both designs are such sums.
+template <typename Cells, typename Add>
+Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                      Add add) {
+  Influence out;
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  double t[kInfluenceChunk * kBaselines];
+  unsigned char rated[kInfluenceChunk];
+  for (std::size_t start = 0; start < c.n_items; start += kInfluenceChunk) {
+    const std::size_t len = std::min(kInfluenceChunk, c.n_items - start);
+    std::fill(t, t + len * kBaselines, 0.0);
+    std::fill(rated, rated + len, static_cast<unsigned char>(0));
+    for (std::size_t u = 0; u < cols.size(); ++u) {
+      for (std::size_t i = 0; i < len; ++i) rated[i] |= add(u, cols[u], start + i, t + i * kBaselines);
+    }
+    for (std::size_t i = 0; i < len; ++i) {
+      if (!rated[i]) continue;
+      out.n += 1;
+      for (int b = 0; b < kBaselines; ++b) {
+        const double dev = t[i * kBaselines + b] - est[b];
+        sum[b] += static_cast<long double>(dev) * dev;
+      }
+    }
+  }
+  for (int b = 0; b < kBaselines; ++b) {
+    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
+  }
+  return out;
+}
+
+// A cell's term of each baseline b in two-sum form,
+//   T_b(u, m, x) = alpha_b(u, m) + beta_b P(u, m, x) + gamma_b Q(u, m, x),
+// with beta, gamma the same for every cell: the observed part (P) and the
+// chance part (Q) of the linearisation, alpha the part that does not depend
+// on x. Where every column has one m on a chunk's items, an item's sums are
+// then a chunk constant plus two sums of table values (one per part).
+struct TwoSums {
+  double beta[kBaselines] = {0.0, 0.0, 0.0};
+  double gamma[kBaselines] = {0.0, 0.0, 0.0};
+  std::vector<double> alpha;  // (u * side^2 + code) * 3 + b
+  std::vector<double> pq;     // (u * side^2 + code) * 2 + {0: P, 1: Q}
+};
+
+// One chunk of tabulated_sums() when every column has one m on its items
+// (complete data): sum_u P and sum_u Q straight from the x nibbles, two
+// items a byte, four items at a time, then the three baselines' terms.
+template <typename Cells>
+bool common_m_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                   const TwoSums& ts, std::size_t start, std::size_t len, Influence& out,
+                   long double* sum) {
+  const std::size_t k = cols.size(), n_classes = c.side * c.side;
+  if (len % 4 != 0 || k > 64) return false;
+  const std::uint8_t* x_bytes[64];
+  const double* base[64];
+  double constant[kBaselines] = {0.0, 0.0, 0.0};
+  bool rated = false;
+  for (std::size_t u = 0; u < k; ++u) {
+    int m = 0;
+    if (!c.common_m(cols[u], start, &x_bytes[u], &m)) return false;
+    const std::size_t row = u * n_classes + static_cast<std::size_t>(m) * c.side;
+    base[u] = &ts.pq[row * 2];
+    if (m > 0) {
+      for (int b = 0; b < kBaselines; ++b) constant[b] += ts.alpha[row * kBaselines + b];
+    }
+    rated |= m > 0;
+  }
+  if (!rated) return true;  // no decision in the chunk
+  double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
+  const auto add_item = [&](double p, double q) {
+    for (int b = 0; b < kBaselines; ++b) {
+      const double dev = constant[b] + ts.beta[b] * p + ts.gamma[b] * q - est[b];
+      chunk_sum[b] += dev * dev;
+    }
+  };
+  // (P, Q) of an item as one two-lane vector: one load and one add per cell
+  // (GCC/clang vector extension: SIMD where the target has it, else scalar)
+  typedef double PQ __attribute__((vector_size(16)));
+  for (std::size_t i0 = 0; i0 < len; i0 += 4) {
+    PQ sa = {0.0, 0.0}, sb = {0.0, 0.0}, sc = {0.0, 0.0}, sd = {0.0, 0.0};
+    for (std::size_t u = 0; u < k; ++u) {
+      const std::uint8_t lo = x_bytes[u][i0 / 2], hi = x_bytes[u][i0 / 2 + 1];
+      PQ ta, tb, tc, td;
+      std::memcpy(&ta, base[u] + (lo & 15) * 2, sizeof ta);
+      std::memcpy(&tb, base[u] + (lo >> 4) * 2, sizeof tb);
+      std::memcpy(&tc, base[u] + (hi & 15) * 2, sizeof tc);
+      std::memcpy(&td, base[u] + (hi >> 4) * 2, sizeof td);
+      sa += ta;
+      sb += tb;
+      sc += tc;
+      sd += td;
+    }
+    add_item(sa[0], sa[1]);
+    add_item(sb[0], sb[1]);
+    add_item(sc[0], sc[1]);
+    add_item(sd[0], sd[1]);
+  }
+  out.n += static_cast<double>(len);
+  for (int b = 0; b < kBaselines; ++b) sum[b] += chunk_sum[b];
+  return true;
+}
+
+// pooled_sums() by class: tables[(u * side^2 + code) * 3 + b] = T_u,b. A
+// chunk's codes of every column, then item by item with the sums in
+// registers (labels in order, so an item's sum is the same in any layout).
+template <typename Cells>
+Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
+                         const std::vector<double>& tables, const TwoSums& ts) {
+  const std::size_t n_classes = c.side * c.side, k = cols.size();
+  Influence out;
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  // item-major (codes[i * k + u]): one item's codes share cache lines
+  std::vector<std::uint16_t> codes(k * kCellChunk);
+  for (std::size_t start = 0; start < c.n_items; start += kCellChunk) {
+    const std::size_t len = std::min(kCellChunk, c.n_items - start);
+    if (common_m_sums(c, cols, est, ts, start, len, out, sum)) continue;
+    for (std::size_t u = 0; u < k; ++u) c.chunk_codes(cols[u], start, len, &codes[u], k);
+    // four items at a time: their sums are independent chains of adds
+    // (written out: compilers keep an indexed lane array in memory). A
+    // chunk's squares are summed in double, the chunks in long double.
+    double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
+    const auto add_item = [&](double t0, double t1, double t2, std::size_t rated) {
+      if (rated == 0) return;
+      out.n += 1;
+      const double d0 = t0 - est[0], d1 = t1 - est[1], d2 = t2 - est[2];
+      chunk_sum[0] += d0 * d0;
+      chunk_sum[1] += d1 * d1;
+      chunk_sum[2] += d2 * d2;
+    };
+    std::size_t i0 = 0;
+    for (; i0 + 4 <= len; i0 += 4) {
+      const std::uint16_t* item = &codes[i0 * k];
+      double a0 = 0, a1 = 0, a2 = 0, b0 = 0, b1 = 0, b2 = 0;
+      double c0 = 0, c1 = 0, c2 = 0, d0 = 0, d1 = 0, d2 = 0;
+      std::size_t ra = 0, rb = 0, rc = 0, rd = 0;
+      for (std::size_t u = 0; u < k; ++u) {
+        const double* tab = &tables[u * n_classes * kBaselines];
+        const std::size_t ca = item[u], cb = item[k + u], cc = item[2 * k + u], cd = item[3 * k + u];
+        const double* pa = tab + ca * kBaselines;
+        const double* pb = tab + cb * kBaselines;
+        const double* pc = tab + cc * kBaselines;
+        const double* pd = tab + cd * kBaselines;
+        a0 += pa[0]; a1 += pa[1]; a2 += pa[2];
+        b0 += pb[0]; b1 += pb[1]; b2 += pb[2];
+        c0 += pc[0]; c1 += pc[1]; c2 += pc[2];
+        d0 += pd[0]; d1 += pd[1]; d2 += pd[2];
+        // code >= side exactly when m >= 1 (m = 0: x = 0, code 0)
+        ra |= ca; rb |= cb; rc |= cc; rd |= cd;
+      }
+      add_item(a0, a1, a2, ra);
+      add_item(b0, b1, b2, rb);
+      add_item(c0, c1, c2, rc);
+      add_item(d0, d1, d2, rd);
+    }
+    for (; i0 < len; ++i0) {
+      const std::uint16_t* item = &codes[i0 * k];
+      double a0 = 0, a1 = 0, a2 = 0;
+      std::size_t ra = 0;
+      for (std::size_t u = 0; u < k; ++u) {
+        const double* pa = &tables[(u * n_classes + item[u]) * kBaselines];
+        a0 += pa[0]; a1 += pa[1]; a2 += pa[2];
+        ra |= item[u];
+      }
+      add_item(a0, a1, a2, ra);
+    }
+    for (int b = 0; b < kBaselines; ++b) sum[b] += chunk_sum[b];
+  }
+  for (int b = 0; b < kBaselines; ++b) {
+    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
+  }
+  return out;
+}
+
+// pooled_sums() with the cell terms in two-sum form: parts(u, m, x, alpha,
+// P, Q) (m >= 1; a cell with m = 0 adds nothing) and the coefficients beta,
+// gamma of `form`; tabulated by class when the cells have codes, else
+// computed per cell.
+template <typename Cells, typename Parts>
+Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
+                           const double* est, TwoSums form, Parts parts) {
+  // T_b of one cell; its P and Q in pq[0], pq[1]
+  const auto term = [&](std::size_t u, double m, double x, double* t, double* pq, double* alpha) {
+    parts(u, m, x, alpha, pq[0], pq[1]);
+    for (int b = 0; b < kBaselines; ++b) t[b] = alpha[b] + form.beta[b] * pq[0] + form.gamma[b] * pq[1];
+  };
+  if (!tabulated(c)) {
+    return pooled_sums(c, cols, est, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+      const int m = c.m_at(j, i);
+      if (m < 1) return static_cast<unsigned char>(0);
+      double cell[kBaselines], pq[2], alpha[kBaselines];
+      term(u, static_cast<double>(m), static_cast<double>(c.x_at(j, i)), cell, pq, alpha);
+      for (int b = 0; b < kBaselines; ++b) t[b] += cell[b];
+      return static_cast<unsigned char>(1);
+    });
+  }
+  const std::size_t side = c.side, n_classes = side * side, k = cols.size();
+  std::vector<double> tables(k * n_classes * kBaselines, 0.0);
+  form.alpha.assign(k * n_classes * kBaselines, 0.0);
+  form.pq.assign(k * n_classes * 2, 0.0);
+  for (std::size_t u = 0; u < k; ++u) {
+    for (std::size_t m = 1; m < side; ++m) {
+      for (std::size_t x = 0; x <= m; ++x) {
+        const std::size_t row = u * n_classes + m * side + x;
+        // alpha does not depend on x: kept on the class row of x = 0 (m)
+        term(u, static_cast<double>(m), static_cast<double>(x), &tables[row * kBaselines],
+             &form.pq[row * 2], &form.alpha[(u * n_classes + m * side) * kBaselines]);
+      }
+    }
+  }
+  return tabulated_sums(c, cols, est, tables, form);
+}
+
+// Items decided on one of the columns cols: n_items when one column decides
+// every item (complete data), else one pass over the cells.
+template <typename Cells>
+double items_decided(const Cells& c, const std::vector<std::size_t>& cols,
+                     const std::vector<LabelSummary>& labels) {
+  for (const std::size_t j : cols) {
+    if (labels[j].n_rated == static_cast<double>(c.n_items)) return labels[j].n_rated;
+  }
+  std::vector<unsigned char> decided(c.n_items, 0);
+  for (const std::size_t j : cols) {
+    for (std::size_t i = 0; i < c.n_items; ++i) decided[i] |= static_cast<unsigned char>(c.m_at(j, i) > 0);
+  }
+  double n = 0;
+  for (const unsigned char d : decided) n += d;
+  return n;
+}
+
+}  // namespace detail
+
+}  // namespace mlagreement
+
+#endif
