@@ -42,8 +42,8 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
   out <- tibble::add_column(out, term = term, .before = 1L)
   if (!conf.int) return(out)
   cols <- analytic_inference(x, level, conf.level, N)
-  for (nm in names(cols)) out[[nm]] <- cols[[nm]]
-  out
+  # one new tibble, not five column assignments (each validates the whole frame)
+  tibble::new_tibble(c(as.list(out), cols), nrow = nrow(out))
 }
 
 #' @rdname tidy.mla

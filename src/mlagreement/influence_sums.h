@@ -83,58 +83,100 @@ struct TwoSums {
   std::vector<double> pq;     // (u * side^2 + code) * 2 + {0: P, 1: Q}
 };
 
+// (P, Q) of an item as one two-lane vector (GCC/clang vector extension:
+// SIMD where the target has it, else scalar).
+typedef double PQ __attribute__((vector_size(16)));
+
+// (P, Q) tables of label pairs for common_m_sums(): entry x_a | x_b << 4 of
+// pair v is P, Q of label 2v at x_a plus those of label 2v + 1 at x_b, so a
+// pair of cells is one lookup. Rebuilt only when a pair's m changes (never,
+// on complete data).
+struct PairTables {
+  std::vector<double> pq;        // v * 512 + entry * 2 + {P, Q}
+  std::vector<int> m_a, m_b;     // the m each pair's table was built for
+  explicit PairTables(std::size_t k) : pq((k / 2) * 512, 0.0), m_a(k / 2, -1), m_b(k / 2, -1) {}
+  const double* get(std::size_t v, const double* ta, int ma, const double* tb, int mb,
+                    std::size_t side) {
+    double* t = &pq[v * 512];
+    if (m_a[v] != ma || m_b[v] != mb) {
+      for (std::size_t xb = 0; xb < side; ++xb) {
+        for (std::size_t xa = 0; xa < side; ++xa) {
+          t[(xa | xb << 4) * 2] = ta[xa * 2] + tb[xb * 2];
+          t[(xa | xb << 4) * 2 + 1] = ta[xa * 2 + 1] + tb[xb * 2 + 1];
+        }
+      }
+      m_a[v] = ma;
+      m_b[v] = mb;
+    }
+    return t;
+  }
+};
+
+inline PQ load_pq(const double* p) {
+  PQ v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
 // One chunk of tabulated_sums() when every column has one m on its items
-// (complete data): sum_u P and sum_u Q straight from the x nibbles, two
-// items a byte, four items at a time, then the three baselines' terms.
+// (complete data): sum_u P and sum_u Q straight from the x nibbles (two
+// items a byte, labels two at a time through PairTables, four items at a
+// time), then the three baselines' terms from them.
 template <typename Cells>
 bool common_m_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
-                   const TwoSums& ts, std::size_t start, std::size_t len, Influence& out,
-                   long double* sum) {
+                   const TwoSums& ts, PairTables& pairs, std::size_t start, std::size_t len,
+                   Influence& out, long double* sum) {
   const std::size_t k = cols.size(), n_classes = c.side * c.side;
-  if (len % 4 != 0 || k > 64) return false;
+  if (len % 4 != 0 || k > 64 || c.side > 16) return false;
   const std::uint8_t* x_bytes[64];
   const double* base[64];
+  int ms[64];
   double constant[kBaselines] = {0.0, 0.0, 0.0};
   bool rated = false;
   for (std::size_t u = 0; u < k; ++u) {
-    int m = 0;
-    if (!c.common_m(cols[u], start, &x_bytes[u], &m)) return false;
-    const std::size_t row = u * n_classes + static_cast<std::size_t>(m) * c.side;
+    if (!c.common_m(cols[u], start, &x_bytes[u], &ms[u])) return false;
+    const std::size_t row = u * n_classes + static_cast<std::size_t>(ms[u]) * c.side;
     base[u] = &ts.pq[row * 2];
-    if (m > 0) {
+    if (ms[u] > 0) {
       for (int b = 0; b < kBaselines; ++b) constant[b] += ts.alpha[row * kBaselines + b];
     }
-    rated |= m > 0;
+    rated |= ms[u] > 0;
   }
   if (!rated) return true;  // no decision in the chunk
-  double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
-  const auto add_item = [&](double p, double q) {
-    for (int b = 0; b < kBaselines; ++b) {
-      const double dev = constant[b] + ts.beta[b] * p + ts.gamma[b] * q - est[b];
-      chunk_sum[b] += dev * dev;
-    }
-  };
-  // (P, Q) of an item as one two-lane vector: one load and one add per cell
-  // (GCC/clang vector extension: SIMD where the target has it, else scalar)
-  typedef double PQ __attribute__((vector_size(16)));
+  const double* pair_base[32];
+  for (std::size_t v = 0; v < k / 2; ++v) {
+    pair_base[v] = pairs.get(v, base[2 * v], ms[2 * v], base[2 * v + 1], ms[2 * v + 1], c.side);
+  }
+  double chunk_sum[kBaselines] = {0.0, 0.0, 0.0}, offset[kBaselines];
+  for (int b = 0; b < kBaselines; ++b) offset[b] = constant[b] - est[b];
   for (std::size_t i0 = 0; i0 < len; i0 += 4) {
     PQ sa = {0.0, 0.0}, sb = {0.0, 0.0}, sc = {0.0, 0.0}, sd = {0.0, 0.0};
-    for (std::size_t u = 0; u < k; ++u) {
-      const std::uint8_t lo = x_bytes[u][i0 / 2], hi = x_bytes[u][i0 / 2 + 1];
-      PQ ta, tb, tc, td;
-      std::memcpy(&ta, base[u] + (lo & 15) * 2, sizeof ta);
-      std::memcpy(&tb, base[u] + (lo >> 4) * 2, sizeof tb);
-      std::memcpy(&tc, base[u] + (hi & 15) * 2, sizeof tc);
-      std::memcpy(&td, base[u] + (hi >> 4) * 2, sizeof td);
-      sa += ta;
-      sb += tb;
-      sc += tc;
-      sd += td;
+    for (std::size_t v = 0; v < k / 2; ++v) {
+      const std::uint8_t* xa = x_bytes[2 * v] + i0 / 2;
+      const std::uint8_t* xb = x_bytes[2 * v + 1] + i0 / 2;
+      const unsigned lo_a = xa[0], hi_a = xa[1], lo_b = xb[0], hi_b = xb[1];
+      const double* t = pair_base[v];
+      sa += load_pq(t + ((lo_a & 15u) | (lo_b & 15u) << 4) * 2);
+      sb += load_pq(t + ((lo_a >> 4) | (lo_b & 0xF0u)) * 2);
+      sc += load_pq(t + ((hi_a & 15u) | (hi_b & 15u) << 4) * 2);
+      sd += load_pq(t + ((hi_a >> 4) | (hi_b & 0xF0u)) * 2);
     }
-    add_item(sa[0], sa[1]);
-    add_item(sb[0], sb[1]);
-    add_item(sc[0], sc[1]);
-    add_item(sd[0], sd[1]);
+    if (k % 2 == 1) {
+      const std::uint8_t lo = x_bytes[k - 1][i0 / 2], hi = x_bytes[k - 1][i0 / 2 + 1];
+      const double* t = base[k - 1];
+      sa += load_pq(t + (lo & 15u) * 2);
+      sb += load_pq(t + (lo >> 4) * 2);
+      sc += load_pq(t + (hi & 15u) * 2);
+      sd += load_pq(t + (hi >> 4) * 2);
+    }
+    // the four items' deviations, written out so that nothing is a call
+    const PQ four[4] = {sa, sb, sc, sd};
+    for (int b = 0; b < kBaselines; ++b) {
+      for (int l = 0; l < 4; ++l) {
+        const double dev = offset[b] + ts.beta[b] * four[l][0] + ts.gamma[b] * four[l][1];
+        chunk_sum[b] += dev * dev;
+      }
+    }
   }
   out.n += static_cast<double>(len);
   for (int b = 0; b < kBaselines; ++b) sum[b] += chunk_sum[b];
@@ -152,9 +194,10 @@ Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, c
   long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
   // item-major (codes[i * k + u]): one item's codes share cache lines
   std::vector<std::uint16_t> codes(k * kCellChunk);
+  PairTables pairs(k);
   for (std::size_t start = 0; start < c.n_items; start += kCellChunk) {
     const std::size_t len = std::min(kCellChunk, c.n_items - start);
-    if (common_m_sums(c, cols, est, ts, start, len, out, sum)) continue;
+    if (common_m_sums(c, cols, est, ts, pairs, start, len, out, sum)) continue;
     for (std::size_t u = 0; u < k; ++u) c.chunk_codes(cols[u], start, len, &codes[u], k);
     // four items at a time: their sums are independent chains of adds
     // (written out: compilers keep an indexed lane array in memory). A

@@ -259,6 +259,13 @@ test_that("packed codes, x/m tables and a recount give the same inference", {
   expect_equal(tidy(mla(full), level = "label")$std.error,
                tidy(mla(as_annotations_records(full)), level = "label")$std.error,
                tolerance = 1e-13)
+  # labels two at a time (pair tables): even and odd numbers of labels, and
+  # pairs whose labels have different m on a chunk
+  for (k in c(1, 2, 4, 5)) {
+    full <- random_design(2050, 3, k)
+    full[1:2048, 1, 1] <- NA
+    expect_equal(tidy(mla(full))$std.error, unname(reference_corpus_se(full)), tolerance = 1e-12)
+  }
   # more than 15 annotators: no codes, the labels are recounted
   wide <- random_design(300, 17, 2, missing = "cells")
   expect_null(as_annotations(wide)$cells)
