@@ -161,12 +161,17 @@ set_distance_matrices <- function(incidence, specs, kinds, call) {
   sa <- matrix(size, n, n)
   sb <- t(sa)
   union <- sa + sb - inter
-  jac <- ifelse(union == 0, 1, inter / pmax(union, 1))
+  # masked assignments, not ifelse(): the same values, without computing
+  # both branches over S x S cells
+  jac <- inter / pmax(union, 1)
+  jac[union == 0] <- 1
   lapply(seq_along(kinds), function(d) {
     switch(kinds[d],
       jaccard = 1 - jac,
       masi = {
-        sim <- ifelse(inter == sa | inter == sb, jac * (2 / 3), jac * (1 / 3))
+        sim <- jac * (1 / 3)
+        subset <- inter == sa | inter == sb
+        sim[subset] <- jac[subset] * (2 / 3)
         sim[inter == 0] <- 0
         sim[inter == sa & inter == sb] <- 1
         1 - sim

@@ -92,30 +92,39 @@ struct AlphaBootInput {
   std::vector<const double*> D;  // S x S per set distance, column-major, symmetric
 };
 
-// Quadratic forms x_b' D x_b of the B count vectors in X (S x B, set-major:
-// X[s * B + b]) from D's lower triangle: q_b = sum_s x_sb (2 z_sb + d_ss x_sb)
-// with z_sb = sum_{t < s} d_ts x_tb. The innermost loop runs over the
-// block's replicates: independent sums, vectorised where OpenMP's simd is
-// available (it reorders no sum of one replicate).
-inline void block_quadratic_forms(const double* D, std::size_t S, const double* X, std::size_t B,
-                                  std::vector<double>& z, double* q) {
-  z.assign(B, 0.0);
-  for (std::size_t b = 0; b < B; ++b) q[b] = 0.0;
+// Quadratic forms x_b' D_d x_b of the B count vectors in X (S x B,
+// set-major: X[s * B + b]) for every distance d, from the lower triangles:
+// q_db = sum_s x_sb (2 z_dsb + d_ss x_sb) with z_dsb = sum_{t < s} d_ts x_tb.
+// The distances share each pass over X (one load of x_tb for all of them);
+// the innermost loop runs over the block's replicates: independent sums,
+// vectorised where OpenMP's simd is available (it reorders no sum of one
+// replicate, so every q_db is summed in the same order as alone).
+inline void block_quadratic_forms(const std::vector<const double*>& D, std::size_t S,
+                                  const double* X, std::size_t B, std::vector<double>& z,
+                                  double* q) {
+  const std::size_t nd = D.size();
+  z.assign(nd * B, 0.0);
+  for (std::size_t k = 0; k < nd * B; ++k) q[k] = 0.0;
   for (std::size_t s = 0; s < S; ++s) {
-    const double* col = D + s * S;  // column s = row s (symmetric)
     std::fill(z.begin(), z.end(), 0.0);
-    double* zb = z.data();
     for (std::size_t t = 0; t < s; ++t) {
-      const double d = col[t];
-      if (d == 0.0) continue;
       const double* x = X + t * B;
+      for (std::size_t d = 0; d < nd; ++d) {
+        const double dts = D[d][s * S + t];  // column s = row s (symmetric)
+        if (dts == 0.0) continue;
+        double* zb = z.data() + d * B;
 #ifdef _OPENMP
 #pragma omp simd
 #endif
-      for (std::size_t b = 0; b < B; ++b) zb[b] += d * x[b];
+        for (std::size_t b = 0; b < B; ++b) zb[b] += dts * x[b];
+      }
     }
     const double* xs = X + s * B;
-    for (std::size_t b = 0; b < B; ++b) q[b] += xs[b] * (2.0 * zb[b] + col[s] * xs[b]);
+    for (std::size_t d = 0; d < nd; ++d) {
+      const double dss = D[d][s * S + s];
+      const double* zb = z.data() + d * B;
+      for (std::size_t b = 0; b < B; ++b) q[d * B + b] += xs[b] * (2.0 * zb[b] + dss * xs[b]);
+    }
   }
 }
 
@@ -132,7 +141,7 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
   Rng rng = stream_rng(seed, st);
   std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
   const std::size_t S = in.sets ? in.n_sets : 0, p = in.n_terms;
-  std::vector<double> X(S * B, 0.0), z, q(B), acc(p);
+  std::vector<double> X(S * B, 0.0), z, q(in.D.size() * B), acc(p);
   for (std::size_t b = 0; b < B; ++b) {
     draw_units(rng, u, unit_w.data());
     const std::uint32_t* w = item_weights(u, unit_w.data(), buf.data());
@@ -150,9 +159,10 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
     }
     for (std::size_t j = 0; j < p; ++j) sums[j * n_out + r0 - row0 + b] = acc[j];
   }
+  if (in.D.empty()) return;
+  block_quadratic_forms(in.D, S, X.data(), B, z, q.data());
   for (std::size_t d = 0; d < in.D.size(); ++d) {
-    block_quadratic_forms(in.D[d], S, X.data(), B, z, q.data());
-    for (std::size_t b = 0; b < B; ++b) quad[d * n_out + r0 - row0 + b] = q[b];
+    for (std::size_t b = 0; b < B; ++b) quad[d * n_out + r0 - row0 + b] = q[d * B + b];
   }
 }
 
