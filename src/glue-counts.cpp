@@ -14,22 +14,6 @@
 #include <omp.h>
 #endif
 
-// Label tables (max_m x labels) and item disagreement as an R list.
-static Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::NumericVector& d_sum,
-                      const Rcpp::IntegerVector& n_pairable) {
-  const int k = static_cast<int>(t.table.n_labels);
-  const int mm = static_cast<int>(t.table.max_m);
-  Rcpp::NumericMatrix cnt(mm, k), sx(mm, k), sdis(mm, k);
-  for (std::size_t s = 0; s < t.table.cnt.size(); ++s) {
-    cnt[s] = static_cast<double>(t.table.cnt[s]);
-    sx[s] = static_cast<double>(t.table.sx[s]);
-    sdis[s] = static_cast<double>(t.table.sdis[s]);
-  }
-  return Rcpp::List::create(Rcpp::Named("cnt") = cnt, Rcpp::Named("sx") = sx,
-                            Rcpp::Named("sdis") = sdis, Rcpp::Named("d_sum") = d_sum,
-                            Rcpp::Named("n_pairable") = n_pairable);
-}
-
 namespace {
 
 // After the dense pass: whether some chunk's items differ in m on a label, so
@@ -97,7 +81,7 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
       Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
       Rcpp::Named("item_annotators") = item_annotators,
       Rcpp::Named("annotator_records") = annotator_records,
-      Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
+      Rcpp::Named("tally") = glue::wrap_tally(tally, d_sum, n_pairable),
       Rcpp::Named("bad_index") = static_cast<double>(out.bad_index),
       Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
       Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records),

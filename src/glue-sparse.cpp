@@ -6,27 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "glue-view.h"
 #include "mlagreement/sparse_records.h"
-
-namespace {
-
-// Label tables and item disagreement as count_decisions_cpp() returns them.
-Rcpp::List wrap_sparse_tally(const mlagreement::TallyOutput& t, const Rcpp::NumericVector& d_sum,
-                             const Rcpp::IntegerVector& n_pairable) {
-  const int k = static_cast<int>(t.table.n_labels);
-  const int mm = static_cast<int>(t.table.max_m);
-  Rcpp::NumericMatrix cnt(mm, k), sx(mm, k), sdis(mm, k);
-  for (std::size_t s = 0; s < t.table.cnt.size(); ++s) {
-    cnt[s] = static_cast<double>(t.table.cnt[s]);
-    sx[s] = static_cast<double>(t.table.sx[s]);
-    sdis[s] = static_cast<double>(t.table.sdis[s]);
-  }
-  return Rcpp::List::create(Rcpp::Named("cnt") = cnt, Rcpp::Named("sx") = sx,
-                            Rcpp::Named("sdis") = sdis, Rcpp::Named("d_sum") = d_sum,
-                            Rcpp::Named("n_pairable") = n_pairable);
-}
-
-}  // namespace
 
 // item, annotator: 0-based ids of the records; start, label: the selected
 // labels of each record (offsets, 0-based labels); cols: 0-based labels to
@@ -71,7 +52,7 @@ Rcpp::List count_sparse_cpp(const Rcpp::IntegerVector& item, int n_items,
       Rcpp::Named("m") = keep_counts ? static_cast<SEXP>(m) : R_NilValue,
       Rcpp::Named("item_annotators") = item_annotators,
       Rcpp::Named("annotator_records") = annotator_records,
-      Rcpp::Named("tally") = wrap_sparse_tally(tally, d_sum, n_pairable),
+      Rcpp::Named("tally") = glue::wrap_tally(tally, d_sum, n_pairable),
       Rcpp::Named("bad_index") = -1.0,
       Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
       Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));

@@ -44,6 +44,23 @@ inline mlagreement::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const
   return t;
 }
 
+// Label tables (max_m x labels) and item disagreement of a counting pass
+// (dense, records or sparse layout) as the R list count_labels() returns.
+inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::NumericVector& d_sum,
+                              const Rcpp::IntegerVector& n_pairable) {
+  const int k = static_cast<int>(t.table.n_labels);
+  const int mm = static_cast<int>(t.table.max_m);
+  Rcpp::NumericMatrix cnt(mm, k), sx(mm, k), sdis(mm, k);
+  for (std::size_t s = 0; s < t.table.cnt.size(); ++s) {
+    cnt[s] = static_cast<double>(t.table.cnt[s]);
+    sx[s] = static_cast<double>(t.table.sx[s]);
+    sdis[s] = static_cast<double>(t.table.sdis[s]);
+  }
+  return Rcpp::List::create(Rcpp::Named("cnt") = cnt, Rcpp::Named("sx") = sx,
+                            Rcpp::Named("sdis") = sdis, Rcpp::Named("d_sum") = d_sum,
+                            Rcpp::Named("n_pairable") = n_pairable);
+}
+
 inline const int* ids_or_null(const Rcpp::IntegerVector& v) {
   return v.size() > 0 ? INTEGER_RO(v) : nullptr;
 }
