@@ -188,6 +188,20 @@ std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, 
   return std::numeric_limits<std::int64_t>::max();
 }
 
+// The chunk's cells of label j as the pass keeps them: x/m tables and, for
+// a dense array, its packed class codes (each when asked for).
+inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std::size_t j,
+                              std::size_t start, std::size_t chunk, std::size_t n_labels,
+                              std::size_t n_items, CountOutput& out) {
+  if (out.x != nullptr) {
+    std::copy(xs, xs + len, out.x + j * n_items + start);
+    std::copy(ms, ms + len, out.m + j * n_items + start);
+  }
+  if (out.x4 != nullptr) {
+    store_packed(xs, ms, len, j * nibble_bytes(n_items) + start / 2, chunk * n_labels + j, out);
+  }
+}
+
 // Dense layout: item chunks in parallel. For each label the chunk's counters
 // stay in L1 while every annotator block streams through them; each output
 // cell is written once and tallied at once. The records with a decision are
@@ -197,8 +211,6 @@ std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, 
 template <typename T, typename Codes>
 std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int threads,
                          CountOutput& out, TallyOutput& tally) {
-  int* x_out = out.x;
-  int* m_out = out.m;
   const std::size_t n_items = v.n_items;
   const std::size_t n_blocks = v.n_records / n_items;
   const std::int64_t n_chunks =
@@ -239,14 +251,8 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
           first_bad = std::min(first_bad, first_invalid_in_chunk(v, codes, j, start, len));
           continue;
         }
-        if (x_out != nullptr) {
-          std::copy(xs, xs + len, x_out + j * n_items + start);
-          std::copy(ms, ms + len, m_out + j * n_items + start);
-        }
-        if (out.x4 != nullptr) {
-          store_packed(xs, ms, len, j * nibble_bytes(n_items) + start / 2,
-                       static_cast<std::size_t>(ch) * v.n_labels + j, out);
-        }
+        store_label_cells(xs, ms, len, j, start, static_cast<std::size_t>(ch), v.n_labels,
+                          n_items, out);
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
                           tally.n_pairable + start);
         if (!all_records_decided) {
