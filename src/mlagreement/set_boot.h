@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "boot_units.h"
@@ -92,77 +93,189 @@ struct AlphaBootInput {
   std::vector<const double*> D;  // S x S per set distance, column-major, symmetric
 };
 
-// Quadratic forms x_b' D_d x_b of the B count vectors in X (S x B,
-// set-major: X[s * B + b]) for every distance d, from the lower triangles:
-// q_db = sum_s x_sb (2 z_dsb + d_ss x_sb) with z_dsb = sum_{t < s} d_ts x_tb.
-// The distances share each pass over X (one load of x_tb for all of them);
-// the innermost loop runs over the block's replicates: independent sums,
-// vectorised where OpenMP's simd is available (it reorders no sum of one
-// replicate, so every q_db is summed in the same order as alone).
-inline void block_quadratic_forms(const std::vector<const double*>& D, std::size_t S,
-                                  const double* X, std::size_t B, std::vector<double>& z,
-                                  double* q) {
-  const std::size_t nd = D.size();
-  z.assign(nd * B, 0.0);
-  for (std::size_t k = 0; k < nd * B; ++k) q[k] = 0.0;
-  for (std::size_t s = 0; s < S; ++s) {
-    std::fill(z.begin(), z.end(), 0.0);
-    for (std::size_t t = 0; t < s; ++t) {
-      const double* x = X + t * B;
-      for (std::size_t d = 0; d < nd; ++d) {
-        const double dts = D[d][s * S + t];  // column s = row s (symmetric)
-        if (dts == 0.0) continue;
-        double* zb = z.data() + d * B;
-#ifdef _OPENMP
-#pragma omp simd
+// Replicates are processed kLanes at a time: their multiplicities are kept
+// item-major (kLanes per item), so an item's contribution to the block's
+// item sums and set counts is one short vector operation, and the
+// quadratic forms keep each distance's partial sums of kLanes replicates
+// in registers. Every replicate's sums still run in the same order as one
+// replicate alone (items in order; sets in order), so results do not depend
+// on the blocking.
+constexpr std::size_t kLanes = 8;
+
+// Two replicates' values as one SSE2-sized vector (GCC and clang vector
+// extensions; a plain pair elsewhere). Lane-wise IEEE operations, so a
+// lane's sums are exactly those of the scalar loop.
+#if defined(__GNUC__)
+typedef double LanePair __attribute__((vector_size(16)));
+inline LanePair splat(double d) {
+  LanePair v = {d, d};
+  return v;
+}
+#else
+struct LanePair {
+  double lo, hi;
+};
+inline LanePair operator*(LanePair a, LanePair b) { return {a.lo * b.lo, a.hi * b.hi}; }
+inline LanePair& operator+=(LanePair& a, LanePair b) {
+  a.lo += b.lo;
+  a.hi += b.hi;
+  return a;
+}
+inline LanePair splat(double d) { return {d, d}; }
 #endif
-        for (std::size_t b = 0; b < B; ++b) zb[b] += dts * x[b];
-      }
+
+inline LanePair load_pair(const double* x) {
+  LanePair v;
+  std::memcpy(&v, x, sizeof v);
+  return v;
+}
+
+// kLanes partial sums held in registers (members, not an array, so the
+// compiler keeps them out of memory).
+struct LaneSums {
+  LanePair p0 = splat(0.0), p1 = splat(0.0), p2 = splat(0.0), p3 = splat(0.0);
+  void add_scaled(double d, const double* x) {  // += d * x[0 .. kLanes - 1]
+    const LanePair s = splat(d);
+    p0 += s * load_pair(x);
+    p1 += s * load_pair(x + 2);
+    p2 += s * load_pair(x + 4);
+    p3 += s * load_pair(x + 6);
+  }
+  void store(double* out) const {
+    std::memcpy(out, &p0, sizeof p0);
+    std::memcpy(out + 2, &p1, sizeof p1);
+    std::memcpy(out + 4, &p2, sizeof p2);
+    std::memcpy(out + 6, &p3, sizeof p3);
+  }
+};
+static_assert(kLanes == 8, "LaneSums holds 8 lanes");
+
+// Row s's contribution x_sb (2 z_sb + d_ss x_sb) to the quadratic forms.
+inline void add_row_form(const LaneSums& z, double dss, const double* xs, double* acc) {
+  double zb[kLanes];
+  z.store(zb);
+  for (std::size_t b = 0; b < kLanes; ++b) acc[b] += xs[b] * (2.0 * zb[b] + dss * xs[b]);
+}
+
+// za += sum_{t < n} ca[t] x_t and zb += sum_{t < n} cb[t] x_t, in order of t:
+// two columns share each load of x_t, and eight independent sums are in
+// flight (the additions' latency, not their count, bounds one column).
+inline void two_column_sums(const double* ca, const double* cb, std::size_t n, const double* X,
+                            LaneSums& za, LaneSums& zb) {
+  for (std::size_t t = 0; t < n; ++t) {
+    const double* x = X + t * kLanes;
+    za.add_scaled(ca[t], x);
+    zb.add_scaled(cb[t], x);
+  }
+}
+
+// Quadratic forms x_b' D x_b of the kLanes count vectors in X (S x kLanes,
+// set-major: X[s * kLanes + b]), from the lower triangle:
+// q_b = sum_s x_sb (2 z_sb + d_ss x_sb) with z_sb = sum_{t < s} d_ts x_tb,
+// both sums in index order. D is symmetric, so column s is row s. One
+// distance: rows s and s + 1 together. acc: kLanes sums.
+inline void one_distance_forms(const double* D, std::size_t S, const double* X, double* acc) {
+  std::size_t s = 0;
+  for (; s + 2 <= S; s += 2) {
+    LaneSums za, zb;
+    const double* ca = D + s * S;
+    const double* cb = ca + S;
+    two_column_sums(ca, cb, s, X, za, zb);
+    zb.add_scaled(cb[s], X + s * kLanes);  // row s + 1's last term, t = s
+    add_row_form(za, ca[s], X + s * kLanes, acc);
+    add_row_form(zb, cb[s + 1], X + (s + 1) * kLanes, acc);
+  }
+  if (s < S) {
+    LaneSums z;
+    const double* c = D + s * S;
+    for (std::size_t t = 0; t < s; ++t) z.add_scaled(c[t], X + t * kLanes);
+    add_row_form(z, c[s], X + s * kLanes, acc);
+  }
+}
+
+// The same for two distances at once (row by row): acc_a, acc_b.
+inline void two_distance_forms(const double* Da, const double* Db, std::size_t S, const double* X,
+                               double* acc_a, double* acc_b) {
+  for (std::size_t s = 0; s < S; ++s) {
+    LaneSums za, zb;
+    two_column_sums(Da + s * S, Db + s * S, s, X, za, zb);
+    add_row_form(za, Da[s * S + s], X + s * kLanes, acc_a);
+    add_row_form(zb, Db[s * S + s], X + s * kLanes, acc_b);
+  }
+}
+
+// All distances, two at a time (one load of x_t for both): q is
+// n_distances x kLanes.
+inline void block_quadratic_forms(const std::vector<const double*>& D, std::size_t S,
+                                  const double* X, double* q) {
+  std::fill(q, q + D.size() * kLanes, 0.0);
+  std::size_t d = 0;
+  for (; d + 2 <= D.size(); d += 2) {
+    two_distance_forms(D[d], D[d + 1], S, X, q + d * kLanes, q + (d + 1) * kLanes);
+  }
+  if (d < D.size()) one_distance_forms(D[d], S, X, q + d * kLanes);
+}
+
+// Item sums (p x kLanes) and set counts (S x kLanes) of the kLanes
+// replicates whose multiplicities wt holds (item-major: wt[i * kLanes + b]).
+inline void lane_item_sums(const AlphaBootInput& in, const double* rows, const std::int32_t* wt,
+                           double* acc, double* X) {
+  const std::size_t p = in.n_terms;
+  const bool sets = !in.D.empty();
+  for (std::size_t i = 0; i < in.n_items; ++i) {
+    double w[kLanes];
+    for (std::size_t b = 0; b < kLanes; ++b) w[b] = static_cast<double>(wt[i * kLanes + b]);
+    const double* row = rows + i * p;
+    for (std::size_t j = 0; j < p; ++j) {
+      double* a = acc + j * kLanes;
+      const double r = row[j];
+      for (std::size_t b = 0; b < kLanes; ++b) a[b] += w[b] * r;
     }
-    const double* xs = X + s * B;
-    for (std::size_t d = 0; d < nd; ++d) {
-      const double dss = D[d][s * S + s];
-      const double* zb = z.data() + d * B;
-      for (std::size_t b = 0; b < B; ++b) q[d * B + b] += xs[b] * (2.0 * zb[b] + dss * xs[b]);
+    if (!sets) continue;
+    const ItemSetCounts& c = *in.sets;
+    for (std::size_t e = c.start[i]; e < c.start[i + 1]; ++e) {
+      double* x = X + static_cast<std::size_t>(c.set[e]) * kLanes;
+      const double n = c.count[e];
+      for (std::size_t b = 0; b < kLanes; ++b) x[b] += w[b] * n;
     }
   }
 }
 
-// Replicates [r0, r1) of stream st: sums (replicates x n_terms) and quad
-// (replicates x n_distances), both column-major. rows: the
-// terms item-major (rows[i * n_terms + j]), so an item's terms are added
-// to the replicate's sums together (in item order for every column).
-// Rows of sums and quad are replicates minus row0, n_out rows in all.
+// Replicates [r0, r1) of stream st, kLanes at a time (the last block padded
+// with zero multiplicities): sums (replicates x n_terms) and quad
+// (replicates x n_distances), both column-major. rows: the terms
+// item-major (rows[i * n_terms + j]). Rows of sums and quad are replicates
+// minus row0, n_out rows in all.
 inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, const UnitDesign& u,
                               std::uint64_t seed, int st, std::size_t n_rep, std::size_t row0,
                               std::size_t n_out, double* sums, double* quad) {
-  const std::size_t r0 = block_begin(st, n_rep), r1 = block_begin(st + 1, n_rep), B = r1 - r0;
-  if (B == 0) return;
+  const std::size_t r0 = block_begin(st, n_rep), r1 = block_begin(st + 1, n_rep);
+  if (r1 == r0) return;
   Rng rng = stream_rng(seed, st);
   std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
-  const std::size_t S = in.sets ? in.n_sets : 0, p = in.n_terms;
-  std::vector<double> X(S * B, 0.0), z, q(in.D.size() * B), acc(p);
-  for (std::size_t b = 0; b < B; ++b) {
-    draw_units(rng, u, unit_w.data());
-    const std::uint32_t* w = item_weights(u, unit_w.data(), buf.data());
-    std::fill(acc.begin(), acc.end(), 0.0);
-    for (std::size_t i = 0; i < in.n_items; ++i) {
-      if (w[i] == 0U) continue;
-      const double wi = static_cast<double>(w[i]);
-      const double* row = rows + i * p;
-      for (std::size_t j = 0; j < p; ++j) acc[j] += wi * row[j];
-      if (S == 0) continue;
-      const ItemSetCounts& c = *in.sets;
-      for (std::size_t a = c.start[i]; a < c.start[i + 1]; ++a) {
-        X[static_cast<std::size_t>(c.set[a]) * B + b] += wi * c.count[a];
-      }
+  const std::size_t S = in.D.empty() ? 0 : in.n_sets, p = in.n_terms, nd = in.D.size();
+  std::vector<std::int32_t> wt(in.n_items * kLanes);
+  std::vector<double> acc(p * kLanes), X(S * kLanes), q(nd * kLanes);
+  for (std::size_t b0 = r0; b0 < r1; b0 += kLanes) {
+    const std::size_t nb = std::min(kLanes, r1 - b0);
+    std::fill(wt.begin(), wt.end(), 0);
+    for (std::size_t b = 0; b < nb; ++b) {
+      draw_units(rng, u, unit_w.data());
+      const std::uint32_t* w = item_weights(u, unit_w.data(), buf.data());
+      for (std::size_t i = 0; i < in.n_items; ++i) wt[i * kLanes + b] = static_cast<std::int32_t>(w[i]);
     }
-    for (std::size_t j = 0; j < p; ++j) sums[j * n_out + r0 - row0 + b] = acc[j];
-  }
-  if (in.D.empty()) return;
-  block_quadratic_forms(in.D, S, X.data(), B, z, q.data());
-  for (std::size_t d = 0; d < in.D.size(); ++d) {
-    for (std::size_t b = 0; b < B; ++b) quad[d * n_out + r0 - row0 + b] = q[d * B + b];
+    std::fill(acc.begin(), acc.end(), 0.0);
+    std::fill(X.begin(), X.end(), 0.0);
+    lane_item_sums(in, rows, wt.data(), acc.data(), X.data());
+    const std::size_t out0 = b0 - row0;
+    for (std::size_t j = 0; j < p; ++j) {
+      for (std::size_t b = 0; b < nb; ++b) sums[j * n_out + out0 + b] = acc[j * kLanes + b];
+    }
+    if (nd == 0) continue;
+    block_quadratic_forms(in.D, S, X.data(), q.data());
+    for (std::size_t d = 0; d < nd; ++d) {
+      for (std::size_t b = 0; b < nb; ++b) quad[d * n_out + out0 + b] = q[d * kLanes + b];
+    }
   }
 }
 

@@ -57,6 +57,28 @@ test_that("each replicate is alpha on the resampled items", {
   }
 })
 
+test_that("the kernel's sums equal W'terms and n_b' D n_b for every replicate", {
+  # R = 77 leaves 1-2 replicates per stream (padded lanes), R = 700 puts
+  # 10-11 in a stream (two blocks of lanes, the second partly padded)
+  withr::local_seed(67)
+  a <- as_annotations(records_missing_design(40, 4, 5))
+  design <- alpha_design(a)
+  st <- design$sets
+  counts <- matrix(0, nrow(design$terms), st$n_sets)  # items x distinct sets
+  counts[cbind(rep(seq_len(nrow(counts)), diff(st$start)), st$set + 1L)] <- st$count
+  seed <- c(5L, 6L)
+  for (R in c(77L, 700L)) {
+    w <- item_draws(40L, seed, R)
+    n_b <- crossprod(counts, w)  # sets x R
+    quad <- vapply(design$D, function(D) colSums(n_b * (D %*% n_b)), numeric(R))
+    for (threads in 1:2) {
+      res <- alpha_boot_sums(design$terms, st, design$D, seed, R, threads)
+      expect_equal(res$sums, crossprod(w, design$terms), tolerance = 1e-13, ignore_attr = TRUE)
+      expect_equal(res$quad, quad, tolerance = 1e-13, ignore_attr = TRUE)
+    }
+  }
+})
+
 test_that("single-label nominal replicates are alpha on the resampled items", {
   skip_on_cran()
   withr::local_seed(66)
