@@ -20,3 +20,17 @@ report_ratio <- function(what, t_new, t_ref, ref, target = NULL) {
               1000 * t_ref, t_new / t_ref,
               if (is.null(target)) "" else sprintf("  (target <= %g)", target)))
 }
+
+# The labels5000 design of bench/scale.R and bench/scale-labels.R: 22,166
+# items x 3 annotators, 1-3 of 5,000 labels per record drawn with
+# exponential weights, in the selected-labels form (about 1.3e5 rows).
+labels5000_long <- function() {
+  set.seed(2)
+  n_items <- 66500 %/% 3
+  rec <- data.frame(item = rep(seq_len(n_items), each = 3), annotator = rep(1:3, n_items))
+  k <- sample(1:3, nrow(rec), TRUE)
+  labels <- sprintf("L%04d", 1:5000)
+  long <- data.frame(item = rep(rec$item, k), annotator = rep(rec$annotator, k),
+                     label = sample(labels, sum(k), TRUE, prob = rexp(5000)))
+  list(long = long[!duplicated(long), ], labels = labels)
+}

@@ -44,14 +44,10 @@ peak_rss_mb <- function() {
 }
 say <- function(...) cat("  ", sprintf(...), "\n", sep = "")
 
-set.seed(2)
-n_items <- 66500 %/% 3
-rec <- data.frame(item = rep(seq_len(n_items), each = 3), annotator = rep(1:3, n_items))
-k <- sample(1:3, nrow(rec), TRUE)
-labels <- sprintf("L%04d", 1:5000)
-long <- data.frame(item = rep(rec$item, k), annotator = rep(rec$annotator, k),
-                   label = sample(labels, sum(k), TRUE, prob = rexp(5000)))
-long <- long[!duplicated(long), ]
+source(file.path("bench", "bench-utils.R"))
+design <- labels5000_long()
+long <- design$long
+labels <- design$labels
 rss_input <- peak_rss_mb()
 
 t_long <- system.time(x <- annotations_long(long, item, annotator, label, labels = labels))

@@ -82,14 +82,10 @@ if (case == "jaccard") {
 }
 
 if (case == "labels5000") {
-  set.seed(2)
-  n_items <- 66500 %/% 3
-  rec <- data.frame(item = rep(seq_len(n_items), each = 3), annotator = rep(1:3, n_items))
-  k <- sample(1:3, nrow(rec), TRUE)
-  labels <- sprintf("L%04d", 1:5000)
-  long <- data.frame(item = rep(rec$item, k), annotator = rep(rec$annotator, k),
-                     label = sample(labels, sum(k), TRUE, prob = rexp(5000)))
-  long <- long[!duplicated(long), ]
+  source(file.path("bench", "bench-utils.R"))
+  design <- labels5000_long()
+  long <- design$long
+  labels <- design$labels
   t <- elapsed(x <- annotations_long(long, item, annotator, label, labels = labels))
   say("annotations_long(), %d rows (%.1f MB) -> %.2f GB object: %.1f s", nrow(long),
       utils::object.size(long) / 2^20, utils::object.size(x) / 2^30, t)

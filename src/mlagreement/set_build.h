@@ -143,6 +143,23 @@ inline int distinct_set_id(std::vector<int>& table, SetData& out, std::size_t W,
   return id;
 }
 
+// The distinct-set lists reserved and the empty table of distinct_set_id(),
+// for `total` records of k labels: the table starts at about half the most
+// distinct sets possible (at most 2^16 slots), since fresh pages cost a
+// fault each; the record lists are sized.
+inline std::vector<int> start_distinct_sets(SetData& out, std::size_t total, std::size_t k,
+                                            std::size_t W, bool annotators) {
+  const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
+  out.bits.reserve(most * W);
+  out.size.reserve(most);
+  out.count.reserve(most);
+  unsigned bits = 6;
+  while (bits < 16 && (std::size_t{1} << (bits + 1)) < most) ++bits;
+  out.rec_set.resize(total);
+  out.rec_annotator.resize(annotators ? total : 0);
+  return std::vector<int>(std::size_t{1} << bits, -1);
+}
+
 }  // namespace detail
 
 // The general path: bits and flags of every record, records of each item
@@ -158,18 +175,7 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes, bool annotat
   std::vector<std::size_t> slot;
   const std::size_t total = detail::pairable_slots(v, rb.flag, out, slot);
   if (out.bad_record >= 0) return;
-  // As in the fast path, the set lists are reserved and the table starts at
-  // about half the most distinct sets possible (at most 2^16 slots): fresh
-  // pages cost a fault each.
-  const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
-  out.bits.reserve(most * W);
-  out.size.reserve(most);
-  out.count.reserve(most);
-  unsigned bits = 6;
-  while (bits < 16 && (std::size_t{1} << (bits + 1)) < most) ++bits;
-  std::vector<int> table(std::size_t{1} << bits, -1);
-  out.rec_set.resize(total);
-  out.rec_annotator.resize(annotators ? total : 0);
+  std::vector<int> table = detail::start_distinct_sets(out, total, k, W, annotators);
   const bool dense = v.item == nullptr;
   for (std::size_t r = 0, i = 0, c = 0; r < n; ++r) {
     const std::size_t item = dense ? i : static_cast<std::size_t>(v.item[r]);

@@ -164,17 +164,7 @@ inline void build_sets_sparse(const SparseRecords& s, bool annotators, SetData& 
     out.start.push_back(total);
   }
   if (out.start.size() == 1) out.start.clear();
-  // as in the general path: lists reserved, table at about half the most
-  // distinct sets possible (at most 2^16 slots)
-  const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
-  out.bits.reserve(most * W);
-  out.size.reserve(most);
-  out.count.reserve(most);
-  unsigned bits = 6;
-  while (bits < 16 && (std::size_t{1} << (bits + 1)) < most) ++bits;
-  std::vector<int> table(std::size_t{1} << bits, -1);
-  out.rec_set.resize(total);
-  out.rec_annotator.resize(annotators ? total : 0);
+  std::vector<int> table = detail::start_distinct_sets(out, total, k, W, annotators);
   std::vector<std::uint64_t> words(W, 0);
   for (std::size_t r = 0; r < n; ++r) {
     const std::size_t item = static_cast<std::size_t>(s.item[r]);
