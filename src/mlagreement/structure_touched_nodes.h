@@ -73,6 +73,38 @@ struct TouchedScratch {
   const double* zeros(const double*) const { return zero_real.data(); }
 };
 
+// pos = the OR of node q's children over len records from `first`: its leaf
+// children's selections (their columns) and its node children's closed
+// selections (child c's at children + c * child_stride). Every node has a
+// child.
+template <typename T, typename Codes>
+void or_children(const RecordView<T>& v, const Codes& codes, const TouchedPlan& p, std::size_t q,
+                 std::size_t first, std::size_t len, const int* children, std::size_t child_stride,
+                 int* pos) {
+  bool started = false;
+  for (int l : p.leaf_children[q]) {
+    const T* col = v.column(static_cast<std::size_t>(l)) + first;
+    if (started) {
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
+    } else {
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) pos[i] = codes.positive(col[i]);
+    }
+    started = true;
+  }
+  for (int c : p.node_children[q]) {
+    const int* child = children + static_cast<std::size_t>(c) * child_stride;
+    if (started) {
+      MLAGREEMENT_TOUCHED_SIMD
+      for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
+    } else {
+      std::copy(child, child + len, pos);
+    }
+    started = true;
+  }
+}
+
 // The closed values of every node for the records of annotator block
 // `first` (len items), deepest first, added to the nodes' counters: the
 // children's selections ORed first, the node's own column last (one loop
@@ -83,28 +115,7 @@ void close_nodes(const RecordView<T>& v, const Codes& codes, const TouchedPlan& 
   constexpr std::size_t kC = kTouchedChunk;
   for (std::size_t q = 0; q < p.node.size(); ++q) {
     int* pos = s.pos.data() + q * kC;
-    bool started = false;  // a node has a child
-    for (int l : p.leaf_children[q]) {
-      const T* col = v.column(static_cast<std::size_t>(l)) + first;
-      if (started) {
-        MLAGREEMENT_TOUCHED_SIMD
-        for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
-      } else {
-        MLAGREEMENT_TOUCHED_SIMD
-        for (std::size_t i = 0; i < len; ++i) pos[i] = codes.positive(col[i]);
-      }
-      started = true;
-    }
-    for (int c : p.node_children[q]) {
-      const int* child = s.pos.data() + static_cast<std::size_t>(c) * kC;
-      if (started) {
-        MLAGREEMENT_TOUCHED_SIMD
-        for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
-      } else {
-        std::copy(child, child + len, pos);
-      }
-      started = true;
-    }
+    or_children(v, codes, p, q, first, len, s.pos.data(), kC, pos);
     const T* own = v.column(static_cast<std::size_t>(p.node[q])) + first;
     int* dec = s.dec.data() + q * kC;
     int* x = s.x.data() + q * kC;
@@ -135,29 +146,7 @@ void close_nodes_blocks(const RecordView<T>& v, const Codes& codes, const Touche
     int* buf = s.pos.data() + 4 * q * kC;
     for (std::size_t w = 0; w < kW; ++w) {
       const std::size_t first = (b + w) * v.n_items + start;
-      int* pos = buf + w * kC;
-      bool started = false;  // a node has a child
-      for (int l : p.leaf_children[q]) {
-        const T* col = v.column(static_cast<std::size_t>(l)) + first;
-        if (started) {
-          MLAGREEMENT_TOUCHED_SIMD
-          for (std::size_t i = 0; i < len; ++i) pos[i] |= codes.positive(col[i]);
-        } else {
-          MLAGREEMENT_TOUCHED_SIMD
-          for (std::size_t i = 0; i < len; ++i) pos[i] = codes.positive(col[i]);
-        }
-        started = true;
-      }
-      for (int c : p.node_children[q]) {
-        const int* child = s.pos.data() + (4 * static_cast<std::size_t>(c) + w) * kC;
-        if (started) {
-          MLAGREEMENT_TOUCHED_SIMD
-          for (std::size_t i = 0; i < len; ++i) pos[i] |= child[i];
-        } else {
-          std::copy(child, child + len, pos);
-        }
-        started = true;
-      }
+      or_children(v, codes, p, q, first, len, s.pos.data() + w * kC, 4 * kC, buf + w * kC);
     }
     const T* own = v.column(static_cast<std::size_t>(p.node[q])) + b * v.n_items + start;
     const std::size_t stride = v.n_items;
