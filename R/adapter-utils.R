@@ -260,7 +260,9 @@ make_records <- function(item, annotator) {
 
 # Resolves repeated keys: error (default) or keep the first/last occurrence.
 # `key` identifies a decision; `pair` the (item, annotator) record of each row;
-# `content` the decision(s) of each row, to tell copies from re-annotations.
+# `content` the decision(s) of each row, to tell copies from re-annotations
+# (evaluated only when some key repeats: callers may pass an expensive
+# expression).
 resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
                                content = NULL, call = rlang::caller_env()) {
   # the usual case, no repeats, by counting when the keys allow it

@@ -46,8 +46,10 @@ annotations_wide <- function(data, item, annotator, labels,
     data[[nm]] <- binary_values(data[[nm]], nm, rows_desc)
   }
   pair <- (as.double(it$codes) - 1) * length(an$keys) + an$codes
-  content <- do.call(paste, c(unname(as.list(data[universe])), sep = "\r"))
-  keep <- resolve_duplicates(pair, pair, it, an, duplicates, "row", content = content)
+  # each row's decisions tell copies from re-annotations; the argument is a
+  # promise, so they are pasted only when some (item, annotator) pair repeats
+  keep <- resolve_duplicates(pair, pair, it, an, duplicates, "row",
+                             content = do.call(paste, c(unname(as.list(data[universe])), sep = "\r")))
   values <- matrix(NA_integer_, sum(keep), length(universe))
   for (j in seq_along(universe)) values[, j] <- as.integer(data[[universe[j]]][keep])
   new_annotations(values, "records", it$codes[keep], an$codes[keep], it$keys, an$keys,

@@ -9,3 +9,16 @@ test_that("wide duplicates keep the first or last row", {
   expect_equal(item_x(first)[1, ], c(2L, 1L))
   expect_equal(item_x(last)[1, ], c(1L, 2L))
 })
+
+test_that("wide repeats are told apart: exact copies and re-annotations", {
+  wide <- data.frame(item = rep(1:4, each = 2), coder = rep(c("a", "b"), 4),
+                     x = c(1, 0, 1, 1, 0, 0, 1, 0), y = c(0, 1, 1, 0, 0, 1, 1, 1))
+  copy <- rbind(wide, wide[3, ])
+  err <- expect_error(annotations_wide(copy, item, coder, c(x, y)),
+                      class = "mlagreement_error_duplicates")
+  expect_match(conditionMessage(err), "exact copies")
+  redo <- rbind(wide, transform(wide[3, ], y = 1 - y))
+  err <- expect_error(annotations_wide(redo, item, coder, c(x, y)),
+                      class = "mlagreement_error_duplicates")
+  expect_match(conditionMessage(err), "re-annotations \\(1 repeated decision changed\\)")
+})
