@@ -82,7 +82,7 @@ db_selected_counts <- function(d, universe, seen = universe) {
 }
 
 db_selected_queries <- function(d) {
-  records <- dplyr::distinct(d, item, annotator)
+  records <- db_distinct(d, item, annotator)
   items <- db_count_by(records, item, name = "m")
   cells <- db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x")
   positives <- dplyr::ungroup(dplyr::summarise(
@@ -127,7 +127,7 @@ db_check_selected_shape <- function(d, universe, proto, used, call) {
   if (k < 2L) return(invisible())
   per_record <- db_count_by(dplyr::filter(d, !is.na(label)), item, annotator, name = "n_sel")
   full <- db_count(dplyr::filter(per_record, n_sel >= !!k))
-  n_rec <- db_count(dplyr::distinct(d, item, annotator))
+  n_rec <- db_count(db_distinct(d, item, annotator))
   share <- full / n_rec
   if (share < 0.9) return(invisible())
   candidates <- setdiff(names(proto), used)

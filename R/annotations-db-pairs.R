@@ -57,7 +57,7 @@ db_shared_items <- function(recs) {
 
 db_decision_pairs <- function(d) {
   dec <- dplyr::filter(d, !is.na(value))
-  recs <- dplyr::distinct(dec, item, annotator)
+  recs <- db_distinct(dec, item, annotator)
   pairs <- db_record_pairs(recs)
   one <- dplyr::inner_join(dplyr::rename(dec, annotator_a = annotator), pairs,
                            by = c("item", "annotator_a"))
@@ -85,7 +85,7 @@ db_decision_pairs <- function(d) {
 # Selected labels: every record decides every label (the selected ones
 # positive), so both decided wherever both annotated.
 db_selected_pairs <- function(d, universe) {
-  recs <- dplyr::distinct(d, item, annotator)
+  recs <- db_distinct(d, item, annotator)
   pairs <- db_record_pairs(recs)
   pos <- dplyr::filter(d, !is.na(label))
   one <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator), pairs,

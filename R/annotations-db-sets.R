@@ -103,7 +103,7 @@ sets_from_db <- function(sets, pairs, code_cols) {
 db_partial_record <- function(d, partial, first, universe) {
   decided <- dplyr::filter(d, item == !!first$item[1], annotator == !!first$annotator[1],
                            !is.na(value))
-  decided <- as.character(dplyr::collect(dplyr::distinct(decided, label))$label)
+  decided <- as.character(dplyr::collect(db_distinct(decided, label))$label)
   list(item = as.character(first$item[1]), annotator = as.character(first$annotator[1]),
        missing = setdiff(universe, decided), n_partial = db_count(partial))
 }

@@ -177,7 +177,7 @@ describe_db_row <- function(row, cols) {
 # The declared universe (labels, else the sorted distinct labels, as in
 # memory) and the check that every label in the table is declared.
 db_label_universe <- function(d, labels, has_value, call) {
-  seen <- dplyr::collect(dplyr::distinct(d, label))$label
+  seen <- dplyr::collect(db_distinct(d, label))$label
   universe <- label_universe(seen, labels, call = call)
   if (!has_value) check_label_names(universe, call = call)
   unknown <- setdiff(id_text(seen[!is.na(seen)]), universe)
@@ -209,7 +209,7 @@ db_check_values <- function(d, col, keys, arg, call) {
 # Repeated keys (an (item, annotator) pair repeating a decision or a row).
 db_check_duplicates <- function(d, keys, what, call) {
   reps <- dplyr::filter(db_count_by(d, !!!rlang::syms(keys), name = "n_rows"), n_rows > 1)
-  pairs <- dplyr::distinct(reps, item, annotator)
+  pairs <- db_distinct(reps, item, annotator)
   shown <- collect_rows(dplyr::arrange(pairs, item, annotator), 5L)
   if (nrow(shown) == 0) return(invisible())
   n_pairs <- db_count(pairs)
@@ -229,6 +229,15 @@ db_check_duplicates <- function(d, keys, what, call) {
 
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
 db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
+
+# The distinct rows of some columns as a GROUP BY, not SELECT DISTINCT: the
+# same rows in every engine, but PostgreSQL 15 plans a parallel DISTINCT
+# over a large table as a hash aggregate on gathered partial ones that, once
+# it spills to disk (1e6 distinct records at the default work_mem of 4 MB),
+# ran for more than 14 minutes where the GROUP BY takes 2 s (bench/README.md).
+db_distinct <- function(q, ...) {
+  dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
+}
 
 # Single-label categories as decisions: one SELECT per category (as the
 # wide form), value 1 for the record's category, NULL when it has none.
