@@ -11,8 +11,9 @@ for (engine in names(db_engines)) {
   })
 }
 
-# The records of the pair tables go to a temporary table, dropped once the
-# tables are read; a connection that cannot create one runs the subquery.
+# The records of the pair (and set) tables go to a temporary table, dropped
+# once the tables are read; a connection that cannot create one runs the
+# subquery.
 # (SQLite keeps its ANALYZE statistics as sqlite_stat* tables: its own.)
 temporary_tables <- function(con) {
   sql <- if (inherits(con, "SQLiteConnection")) {
@@ -38,6 +39,9 @@ for (engine in names(db_engines)) {
     expect_identical(temporary_tables(con), before)
     for (s in w$sums) {
       expect_same_annotator_agreement(s, w$a)
+      expect_identical(temporary_tables(con), before)
+      expect_equal(krippendorff_alpha(s, "jaccard"), krippendorff_alpha(w$a, "jaccard"),
+                   tolerance = 1e-12)
       expect_identical(temporary_tables(con), before)
     }
   })
