@@ -29,10 +29,13 @@ for (engine in names(db_engines)) {
     con <- db_engines[[engine]]()
     w <- worked_example_db(con)
     before <- temporary_tables(con)
+    # annotations_long() dropped its table of per-record counts (dbplyr names them)
+    expect_false(any(startsWith(before, "dbplyr_")))
     # the table exists while the pair tables are read, with the records
     recs <- db_distinct(dplyr::filter(w$sums[[1]]$db_source$query, !is.na(value)), item, annotator)
     temp <- db_temporary(recs)
     expect_true(temp$name %in% temporary_tables(con))
+    expect_match(temp$name, "^dbplyr_")
     expect_equal(as.data.frame(dplyr::arrange(dplyr::collect(temp$table), item, annotator)),
                  as.data.frame(dplyr::arrange(dplyr::collect(recs), item, annotator)))
     temp$drop()
