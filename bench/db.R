@@ -200,6 +200,8 @@ run_form <- function(engine, n, form, t_create) {
 if (length(args) > 0 && args[1] == "child") {
   run_child(args[2], as.numeric(args[3]), args[4], args[5], args[6])
 } else {
+  # the children open the parent's SQLite files, not their own tempdir()'s
+  if (!nzchar(Sys.getenv("MLA_BENCH_DIR"))) Sys.setenv(MLA_BENCH_DIR = tempdir())
   engines <- Sys.getenv("MLA_BENCH_ENGINES", "sqlite,postgres")
   engines <- strsplit(engines, ",")[[1]]
   res <- list()
