@@ -36,6 +36,13 @@ for (engine in names(db_engines)) {
     temp <- db_temporary(recs)
     expect_true(temp$name %in% temporary_tables(con))
     expect_match(temp$name, "^dbplyr_")
+    index_sql <- if (inherits(con, "SQLiteConnection")) {
+      "SELECT name FROM sqlite_temp_master WHERE type = 'index' AND tbl_name = '%s'"
+    } else {
+      "SELECT indexname FROM pg_indexes WHERE tablename = '%s'"
+    }
+    expect_identical(DBI::dbGetQuery(con, sprintf(index_sql, temp$name))[[1]],
+                     paste0(temp$name, "_item"))
     expect_equal(as.data.frame(dplyr::arrange(dplyr::collect(temp$table), item, annotator)),
                  as.data.frame(dplyr::arrange(dplyr::collect(recs), item, annotator)))
     temp$drop()
