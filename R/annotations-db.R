@@ -256,7 +256,7 @@ db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name =
 # same rows in every engine, but PostgreSQL 15 plans a parallel DISTINCT
 # over a large table as a hash aggregate on gathered partial ones that, once
 # it spills to disk (1e6 distinct records at the default work_mem of 4 MB),
-# ran for more than 14 minutes where the GROUP BY takes 2 s (bench/README.md).
+# ran for more than 2 minutes where the GROUP BY takes 2 s (bench/README.md).
 db_distinct <- function(q, ...) {
   dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
 }
