@@ -18,13 +18,13 @@ db_decision_item_cells <- function(d, universe) {
                             m = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
                             x = sum(value, na.rm = TRUE), .groups = "drop")
   cells <- dplyr::collect(dplyr::filter(cells, m > 0L))
-  items <- sort(unique(dplyr::collect(dplyr::distinct(d, item))$item))
+  items <- sort(unique(dplyr::collect(db_distinct(d, item))$item))
   fill_item_cells(items, universe, cells$item, cells$label, normalise_count(cells$m),
                   normalise_count(cells$x))
 }
 
 db_selected_item_cells <- function(d, universe) {
-  per_item <- dplyr::collect(db_count_by(dplyr::distinct(d, item, annotator), item, name = "m"))
+  per_item <- dplyr::collect(db_count_by(db_distinct(d, item, annotator), item, name = "m"))
   cells <- dplyr::collect(db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x"))
   items <- sort(unique(per_item$item))
   k <- length(universe)

@@ -8,15 +8,17 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions (one row per item, annotator, label with a 0/1/NULL value).
 # seen: the labels as stored (for the set tables, computed when asked).
-db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE) {
-  q <- db_decision_queries(d)
+# records: db_records() of d, when already computed (else computed here).
+db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE,
+                               records = NULL) {
+  q <- db_decision_queries(d, records)
   counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
                  dplyr::collect(q$annotators), universe, db_source(d, selected = FALSE, seen),
                  single_label = single_label)
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
-db_decision_queries <- function(d) {
+db_decision_queries <- function(d, records = NULL) {
   # per (item, label): decisions m and positives x
   cells <- dplyr::summarise(
     dplyr::group_by(d, item, label),
@@ -34,11 +36,13 @@ db_decision_queries <- function(d) {
   ))
   # per record: does it carry a decision; per item: records with decisions,
   # stored records, and whether some label has two decisions
-  records <- dplyr::summarise(
-    dplyr::group_by(d, item, annotator),
-    dec = max(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-    .groups = "drop"
-  )
+  if (is.null(records)) {
+    records <- dplyr::summarise(
+      dplyr::group_by(d, item, annotator),
+      dec = max(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
+      .groups = "drop"
+    )
+  }
   per_item <- dplyr::summarise(dplyr::group_by(records, item),
                                n_records = sum(dec, na.rm = TRUE), n_stored = n(),
                                .groups = "drop")
@@ -62,8 +66,8 @@ db_decision_queries <- function(d) {
 # Selected labels (one row per selected label; label NULL: annotated, nothing
 # selected). Every record decides every label, so m is the item's number of
 # records, for all labels.
-db_selected_counts <- function(d, universe, seen = universe) {
-  q <- db_selected_queries(d)
+db_selected_counts <- function(d, universe, seen = universe, records = NULL) {
+  q <- db_selected_queries(d, records)
   positives <- dplyr::collect(q$labels)
   hist <- dplyr::collect(q$design)
   annotators <- dplyr::collect(q$annotators)
@@ -81,8 +85,9 @@ db_selected_counts <- function(d, universe, seen = universe) {
   counts_from_db(grid, design, annotators, universe, db_source(d, selected = TRUE, seen))
 }
 
-db_selected_queries <- function(d) {
-  records <- dplyr::distinct(d, item, annotator)
+db_selected_queries <- function(d, records = NULL) {
+  if (is.null(records)) records <- db_distinct(d, item, annotator)
+  records <- dplyr::select(records, item, annotator)
   items <- db_count_by(records, item, name = "m")
   cells <- db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x")
   positives <- dplyr::ungroup(dplyr::summarise(
@@ -122,12 +127,12 @@ counts_from_db <- function(label_rows, design, annotators, universe, db_source =
 # In memory, check_selected_shape(): most records selecting every label
 # means `value` was forgotten. Counted in SQL; the 0/1 columns are looked for
 # only when the share is high.
-db_check_selected_shape <- function(d, universe, proto, used, call) {
+# records: db_records() of d (n_sel: the record's selected labels).
+db_check_selected_shape <- function(d, universe, proto, used, call, records) {
   k <- length(universe)
   if (k < 2L) return(invisible())
-  per_record <- db_count_by(dplyr::filter(d, !is.na(label)), item, annotator, name = "n_sel")
-  full <- db_count(dplyr::filter(per_record, n_sel >= !!k))
-  n_rec <- db_count(dplyr::distinct(d, item, annotator))
+  full <- db_count(dplyr::filter(records, n_sel >= !!k))
+  n_rec <- db_count(records)
   share <- full / n_rec
   if (share < 0.9) return(invisible())
   candidates <- setdiff(names(proto), used)

@@ -43,9 +43,42 @@ db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
   )
 }
 
+# A per-record query (item, annotator, ...) as a temporary table, which
+# PostgreSQL ANALYZEs (dbplyr's compute() does) and indexed on item: the
+# pair and set tables join or count it several times, and the engine then
+# plans with its real size (PostgreSQL estimated 5e9 join rows for 4e6 from
+# the subquery) and reads it once; SQLite, which indexes a subquery it joins
+# but not a table, needs the index (53 s without it for one join at 1e6
+# decisions, 0.1 s with it). An engine without indexes keeps the table; a
+# connection that may not create tables (a read-only replica) runs the same
+# query as a subquery. drop() removes the table: none is left behind.
+db_temporary <- function(q) {
+  con <- dbplyr::remote_con(q)
+  tab <- tryCatch(dplyr::compute(q, temporary = TRUE), error = function(e) NULL)
+  if (is.null(tab)) return(list(table = q, drop = function() invisible()))
+  name <- as.character(dbplyr::remote_name(tab))
+  quoted <- DBI::dbQuoteIdentifier(con, name)
+  tryCatch(DBI::dbExecute(con, paste0("CREATE INDEX ", DBI::dbQuoteIdentifier(con, paste0(name, "_item")),
+                                      " ON ", quoted, " (", DBI::dbQuoteIdentifier(con, "item"), ")")),
+           error = function(e) invisible())
+  drop <- function() {
+    tryCatch(DBI::dbExecute(con, paste("DROP TABLE", quoted)), error = function(e) invisible())
+  }
+  list(table = tab, drop = drop, name = name)
+}
+
 # Records with a decision, and the ordered pairs of them within items.
 db_record_pairs <- function(recs) {
   p <- dplyr::inner_join(dplyr::rename(recs, annotator_a = annotator),
+                         dplyr::rename(recs, annotator_b = annotator), by = "item")
+  dplyr::filter(p, annotator_a != annotator_b)
+}
+
+# Rows of a (item, annotator as annotator_a, ...) joined with the other
+# records of their item (annotator_b): two relations, not the rows joined
+# with the record pairs (a join of a join).
+db_with_other_records <- function(rows, recs) {
+  p <- dplyr::inner_join(dplyr::rename(rows, annotator_a = annotator),
                          dplyr::rename(recs, annotator_b = annotator), by = "item")
   dplyr::filter(p, annotator_a != annotator_b)
 }
@@ -57,10 +90,10 @@ db_shared_items <- function(recs) {
 
 db_decision_pairs <- function(d) {
   dec <- dplyr::filter(d, !is.na(value))
-  recs <- dplyr::distinct(dec, item, annotator)
-  pairs <- db_record_pairs(recs)
-  one <- dplyr::inner_join(dplyr::rename(dec, annotator_a = annotator), pairs,
-                           by = c("item", "annotator_a"))
+  temp <- db_temporary(db_distinct(dec, item, annotator))
+  on.exit(temp$drop(), add = TRUE)
+  recs <- temp$table
+  one <- db_with_other_records(dplyr::select(dec, item, annotator, label, value), recs)
   one <- dplyr::ungroup(dplyr::summarise(dplyr::group_by(one, annotator_a, annotator_b, label),
                                          n_dec = n(), n_pos = sum(value, na.rm = TRUE),
                                          .groups = "drop"))
@@ -75,7 +108,8 @@ db_decision_pairs <- function(d) {
   ann <- dplyr::ungroup(dplyr::summarise(dplyr::group_by(dec, annotator), n_decisions = n(),
                                          n_positives = sum(value, na.rm = TRUE), .groups = "drop"))
   fold_pair_tables(
-    pair_items = dplyr::collect(db_count_by(pairs, annotator_a, annotator_b, name = "n_items")),
+    pair_items = dplyr::collect(db_count_by(db_record_pairs(recs), annotator_a, annotator_b,
+                                            name = "n_items")),
     one = dplyr::collect(one), both = dplyr::collect(both),
     annotators = dplyr::collect(ann), shared = dplyr::collect(db_shared_items(recs)),
     selected = FALSE
@@ -85,11 +119,11 @@ db_decision_pairs <- function(d) {
 # Selected labels: every record decides every label (the selected ones
 # positive), so both decided wherever both annotated.
 db_selected_pairs <- function(d, universe) {
-  recs <- dplyr::distinct(d, item, annotator)
-  pairs <- db_record_pairs(recs)
+  temp <- db_temporary(db_distinct(d, item, annotator))
+  on.exit(temp$drop(), add = TRUE)
+  recs <- temp$table
   pos <- dplyr::filter(d, !is.na(label))
-  one <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator), pairs,
-                           by = c("item", "annotator_a"))
+  one <- db_with_other_records(dplyr::select(pos, item, annotator, label), recs)
   one <- db_count_by(one, annotator_a, annotator_b, label, name = "n_pos")
   both <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator),
                             dplyr::rename(pos, annotator_b = annotator), by = c("item", "label"))
@@ -98,7 +132,8 @@ db_selected_pairs <- function(d, universe) {
   ann <- dplyr::left_join(db_count_by(recs, annotator, name = "n_records"),
                           db_count_by(pos, annotator, name = "n_positives"), by = "annotator")
   fold_pair_tables(
-    pair_items = dplyr::collect(db_count_by(pairs, annotator_a, annotator_b, name = "n_items")),
+    pair_items = dplyr::collect(db_count_by(db_record_pairs(recs), annotator_a, annotator_b,
+                                            name = "n_items")),
     one = dplyr::collect(one), both = dplyr::collect(both),
     annotators = dplyr::collect(ann), shared = dplyr::collect(db_shared_items(recs)),
     selected = TRUE, universe = universe

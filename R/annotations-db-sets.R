@@ -17,6 +17,9 @@ db_decision_sets <- function(d, universe, seen) {
     size = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE),
     .groups = "drop"
   )
+  temp <- db_temporary(recs)  # read three times below (annotations-db-pairs.R)
+  on.exit(temp$drop(), add = TRUE)
+  recs <- temp$table
   partial <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k)
   first <- collect_rows(dplyr::arrange(partial, item, annotator), 1L)
   if (nrow(first) > 0) return(list(partial = db_partial_record(d, partial, first, universe)))
@@ -29,7 +32,9 @@ db_selected_sets <- function(d, universe, seen) {
   recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
                            size = sum(ifelse(is.na(label), 0L, 1L), na.rm = TRUE),
                            .groups = "drop")
-  db_set_tables(recs, dplyr::filter(d, !is.na(label)), universe, seen)
+  temp <- db_temporary(recs)
+  on.exit(temp$drop(), add = TRUE)
+  db_set_tables(temp$table, dplyr::filter(d, !is.na(label)), universe, seen)
 }
 
 # Per record of the positives (item, annotator, label), the code of its set
@@ -103,7 +108,7 @@ sets_from_db <- function(sets, pairs, code_cols) {
 db_partial_record <- function(d, partial, first, universe) {
   decided <- dplyr::filter(d, item == !!first$item[1], annotator == !!first$annotator[1],
                            !is.na(value))
-  decided <- as.character(dplyr::collect(dplyr::distinct(decided, label))$label)
+  decided <- as.character(dplyr::collect(db_distinct(decided, label))$label)
   list(item = as.character(first$item[1]), annotator = as.character(first$annotator[1]),
        missing = setdiff(universe, decided), n_partial = db_count(partial))
 }

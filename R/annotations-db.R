@@ -28,20 +28,24 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
     db_check_values(d, "value", c("item", "annotator", "label"), "value", call)
   }
   # single-label categories: one row per record (the record is the key)
-  keys <- c("item", "annotator", if (has_value || !single_label) "label")
-  db_check_duplicates(d, keys, if (has_value) "decision" else "row", call)
+  by_label <- has_value || !single_label
+  temp <- db_temporary(db_records(d, by_label, has_value))
+  on.exit(temp$drop(), add = TRUE)
+  records <- temp$table
+  db_check_duplicates(records, if (has_value) "decision" else "row", call)
   seen <- attr(universe, "seen")
   universe <- as.character(universe)
   if (single_label) {
     if (!has_value) d <- db_one_hot(d, universe, seen)  # a NULL category: no decision
     db_check_single_label(d, length(universe), call)
-    return(db_decision_counts(d, universe, universe, single_label = TRUE))
+    return(db_decision_counts(d, universe, universe, single_label = TRUE,
+                              records = if (has_value) records))
   }
   if (has_value) {
-    db_decision_counts(d, universe, seen)
+    db_decision_counts(d, universe, seen, records = records)
   } else {
-    db_check_selected_shape(d, universe, proto, names(cols), call)
-    db_selected_counts(d, universe, seen)
+    db_check_selected_shape(d, universe, proto, names(cols), call, records)
+    db_selected_counts(d, universe, seen, records)
   }
 }
 
@@ -56,7 +60,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
   for (nm in label_cols) d <- db_binary_value(d, nm, proto[[nm]], call)
   db_check_rows(d, FALSE, call, label = FALSE)
   for (nm in label_cols) db_check_values(d, nm, c("item", "annotator"), nm, call)
-  db_check_duplicates(d, c("item", "annotator"), "row", call)
+  db_check_duplicates(db_records(d, by_label = FALSE, has_value = FALSE), "row", call)
   # one long table of decisions: a UNION ALL of one SELECT per label column
   parts <- lapply(label_cols, function(nm) {
     dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
@@ -177,7 +181,7 @@ describe_db_row <- function(row, cols) {
 # The declared universe (labels, else the sorted distinct labels, as in
 # memory) and the check that every label in the table is declared.
 db_label_universe <- function(d, labels, has_value, call) {
-  seen <- dplyr::collect(dplyr::distinct(d, label))$label
+  seen <- dplyr::collect(db_distinct(d, label))$label
   universe <- label_universe(seen, labels, call = call)
   if (!has_value) check_label_names(universe, call = call)
   unknown <- setdiff(id_text(seen[!is.na(seen)]), universe)
@@ -206,18 +210,36 @@ db_check_values <- function(d, col, keys, arg, call) {
   )
 }
 
-# Repeated keys (an (item, annotator) pair repeating a decision or a row).
-db_check_duplicates <- function(d, keys, what, call) {
-  reps <- dplyr::filter(db_count_by(d, !!!rlang::syms(keys), name = "n_rows"), n_rows > 1)
-  pairs <- dplyr::distinct(reps, item, annotator)
-  shown <- collect_rows(dplyr::arrange(pairs, item, annotator), 5L)
+# Per record (item, annotator): its rows, its distinct keys (labels, a NULL
+# label counting as one; 1 when the record is the key) and whether it has
+# a decision (dec) or, for selected labels, its non-NULL labels (n_sel).
+# One GROUP BY serves the duplicate check, the design and the annotators,
+# and is materialised (db_temporary()) so the table is read once for them.
+db_records <- function(d, by_label, has_value) {
+  stats <- list(n_rows = quote(n()), n_keys = 1L)
+  if (by_label) {
+    stats$n_keys <- quote(n_distinct(label) + max(ifelse(is.na(label), 1L, 0L), na.rm = TRUE))
+  }
+  if (has_value) stats$dec <- quote(max(ifelse(is.na(value), 0L, 1L), na.rm = TRUE))
+  if (by_label && !has_value) stats$n_sel <- quote(sum(ifelse(is.na(label), 0L, 1L), na.rm = TRUE))
+  dplyr::summarise(dplyr::group_by(d, item, annotator), !!!stats, .groups = "drop")
+}
+
+# Repeated keys (an (item, annotator) pair repeating a decision or a row):
+# a record with more rows than keys. Its surplus rows, summed over records,
+# are those of the repeated keys (each key's rows but one).
+db_check_duplicates <- function(records, what, call) {
+  reps <- dplyr::filter(records, n_rows > n_keys)
+  shown <- collect_rows(dplyr::arrange(dplyr::select(reps, item, annotator), item, annotator), 5L)
   if (nrow(shown) == 0) return(invisible())
-  n_pairs <- db_count(pairs)
-  s <- dplyr::collect(dplyr::summarise(reps, surplus = sum(n_rows - 1L, na.rm = TRUE)))
-  n_surplus <- normalise_count(s$surplus)
-  n_rows <- db_count(d)
+  s <- lapply(dplyr::collect(dplyr::summarise(
+    records, n_pairs = sum(ifelse(n_rows > n_keys, 1L, 0L), na.rm = TRUE),
+    surplus = sum(n_rows - n_keys, na.rm = TRUE), n_rows = sum(n_rows, na.rm = TRUE)
+  )), normalise_count)
+  n_pairs <- s$n_pairs
+  n_surplus <- s$surplus
   surplus <- paste0(format_count(n_surplus), " surplus ", what, if (n_surplus > 1) "s",
-                    " (", format_percent_exact(n_surplus / n_rows), " of the rows)")
+                    " (", format_percent_exact(n_surplus / s$n_rows), " of the rows)")
   desc <- paste0("(", format(shown$item), ", ", format(shown$annotator), ")")
   mla_abort(
     c("Each (item, annotator) pair must appear once in {.arg data}.",
@@ -229,6 +251,15 @@ db_check_duplicates <- function(d, keys, what, call) {
 
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
 db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
+
+# The distinct rows of some columns as a GROUP BY, not SELECT DISTINCT: the
+# same rows in every engine, but PostgreSQL 15 plans a parallel DISTINCT
+# over a large table as a hash aggregate on gathered partial ones that, once
+# it spills to disk (1e6 distinct records at the default work_mem of 4 MB),
+# ran for more than 2 minutes where the GROUP BY takes 2 s (bench/README.md).
+db_distinct <- function(q, ...) {
+  dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
+}
 
 # Single-label categories as decisions: one SELECT per category (as the
 # wide form), value 1 for the record's category, NULL when it has none.
@@ -269,7 +300,7 @@ db_check_single_label <- function(d, k, call) {
 
 # Columns and dbplyr's n() in the dplyr verbs of this file and
 # annotations-db-counts.R (tidy evaluation, not R variables).
-utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows",
+utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows", "n_keys",
                          "n_sel", "dec", "n_records", "n_stored", "pairable", "max_m"))
 
 #' The SQL behind a database summary

@@ -12,13 +12,16 @@
 #
 #   MLA_LIB=/tmp/mla-lib Rscript bench/db.R     # an installed (-O2) build
 #   MLA_BENCH_N=1e6 Rscript bench/db.R           # load_all() of the sources
-# MLA_BENCH_ENGINES (sqlite,postgres) and MLA_BENCH_STEPS
-# (mla,jaccard,annotators) choose what runs.
+# MLA_BENCH_ENGINES (sqlite,postgres), MLA_BENCH_STEPS
+# (mla,jaccard,annotators) and MLA_BENCH_FORMS (decisions: 0/1 values, the
+# default; selected: the selected labels, a NULL label for a record that
+# selects none) choose what runs.
 # Tables: SQLite files in tempdir(); PostgreSQL tables <MLA_BENCH_PREFIX>_<N>
 # (default mla_bench), dropped at the end.
 
 args <- commandArgs(trailingOnly = TRUE)
 sizes <- as.numeric(strsplit(Sys.getenv("MLA_BENCH_N", "1e6,1e7"), ",")[[1]])
+forms <- strsplit(Sys.getenv("MLA_BENCH_FORMS", "decisions"), ",")[[1]]
 prefix <- Sys.getenv("MLA_BENCH_PREFIX", "mla_bench")
 
 load_package <- function() {
@@ -78,26 +81,41 @@ step <- function(expr) {
 }
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
+# The selected labels of the decisions (item, annotator, label; label NULL
+# for a record without any), as a second table.
+selected_sql <- function(n) {
+  tab <- table_name(n)
+  paste0("SELECT item, annotator, label FROM ", tab, " WHERE value = 1 UNION ALL ",
+         "SELECT item, annotator, NULL AS label FROM ", tab,
+         " GROUP BY item, annotator HAVING SUM(value) = 0")
+}
+
+read_table <- function(tab, form) {
+  if (form == "selected") {
+    annotations_long(tab, item, annotator, label, labels = paste0("L", 0:9))
+  } else {
+    annotations_long(tab, item, annotator, label, value)
+  }
+}
+
 # One path in this process: "db" (the lazy table) or "collect" (collect()
 # + in memory). Saves times, rows, VmHWM and the results to `out`.
-run_child <- function(engine, n, path, out) {
+run_child <- function(engine, n, path, out, form) {
   load_package()
   con <- connect(engine, n)
   if (engine == "postgres") {
     registerS3method("dbplyr_edition", "PostgreSQLConnection", function(con) 2L,
                      envir = asNamespace("dbplyr"))
   }
-  tab <- suppressWarnings(dplyr::tbl(con, table_name(n)))
+  name <- if (form == "selected") paste0(table_name(n), "_selected") else table_name(n)
+  tab <- suppressWarnings(dplyr::tbl(con, name))
   base_kb <- vm_kb("VmHWM")
   trace_rows()
   steps <- list()
   if (path == "db") {
-    steps$read <- step(annotations_long(tab, item, annotator, label, value))
+    steps$read <- step(read_table(tab, form))
   } else {
-    steps$read <- step({
-      local <- dplyr::collect(tab)
-      annotations_long(local, item, annotator, label, value)
-    })
+    steps$read <- step(read_table(dplyr::collect(tab), form))
   }
   x <- steps$read$value
   wanted <- strsplit(Sys.getenv("MLA_BENCH_STEPS", "mla,jaccard,annotators"), ",")[[1]]
@@ -116,10 +134,11 @@ run_child <- function(engine, n, path, out) {
   ), out)
 }
 
-run_path <- function(engine, n, path) {
+run_path <- function(engine, n, path, form) {
   out <- tempfile(fileext = ".rds")
   script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)[1])
-  status <- system2("Rscript", c(script, "child", engine, format(n, scientific = FALSE), path, out))
+  status <- system2("Rscript", c(script, "child", engine, format(n, scientific = FALSE), path, out,
+                                 form))
   if (status != 0) stop(sprintf("%s %g %s failed", engine, n, path))
   readRDS(out)
 }
@@ -131,6 +150,12 @@ create_table <- function(engine, n) {
   t <- system.time(DBI::dbExecute(con, paste("CREATE TABLE", table_name(n), "AS",
                                              generate_sql(n / 50, engine == "postgres"))))
   if (engine == "postgres") DBI::dbExecute(con, paste("ANALYZE", table_name(n)))
+  if ("selected" %in% forms) {
+    sel <- paste0(table_name(n), "_selected")
+    DBI::dbExecute(con, paste("DROP TABLE IF EXISTS", sel))
+    DBI::dbExecute(con, paste("CREATE TABLE", sel, "AS", selected_sql(n)))
+    if (engine == "postgres") DBI::dbExecute(con, paste("ANALYZE", sel))
+  }
   t[["elapsed"]]
 }
 
@@ -138,6 +163,7 @@ drop_table <- function(engine, n) {
   if (engine == "sqlite") return(unlink(sqlite_file(n)))
   con <- connect(engine, n)
   DBI::dbExecute(con, paste("DROP TABLE IF EXISTS", table_name(n)))
+  DBI::dbExecute(con, paste0("DROP TABLE IF EXISTS ", table_name(n), "_selected"))
   DBI::dbDisconnect(con)
 }
 
@@ -147,29 +173,35 @@ run_engine <- function(engine) {
   out <- list()
   for (n in sizes) {
     t_create <- create_table(engine, n)
-    db <- run_path(engine, n, "db")
-    mem <- run_path(engine, n, "collect")
+    for (form in forms) out[[length(out) + 1]] <- run_form(engine, n, form, t_create)
     drop_table(engine, n)
-    stopifnot(same(db$mla, mem$mla), same(db$jaccard, mem$jaccard), same(db$pairs, mem$pairs))
-    row <- data.frame(
-      engine = engine, decisions = n, create_s = round(t_create, 1),
-      db_read_s = db$time[["read"]], db_mla_s = db$time[["mla"]], db_jaccard_s = db$time[["jaccard"]],
-      db_annotators_s = db$time[["annotators"]],
-      rows_read = db$rows[["read"]], rows_mla = db$rows[["mla"]], rows_jaccard = db$rows[["jaccard"]],
-      rows_annotators = db$rows[["annotators"]],
-      db_base_mb = round(db$base_mb), db_peak_mb = round(db$peak_mb),
-      collect_read_s = mem$time[["read"]], mem_mla_s = mem$time[["mla"]],
-      mem_jaccard_s = mem$time[["jaccard"]], mem_annotators_s = mem$time[["annotators"]],
-      collect_rows = mem$rows[["read"]], collect_peak_mb = round(mem$peak_mb))
-    print(row, row.names = FALSE)  # as each size finishes
-    out[[length(out) + 1]] <- row
   }
   do.call(rbind, out)
 }
 
+run_form <- function(engine, n, form, t_create) {
+  db <- run_path(engine, n, "db", form)
+  mem <- run_path(engine, n, "collect", form)
+  stopifnot(same(db$mla, mem$mla), same(db$jaccard, mem$jaccard), same(db$pairs, mem$pairs))
+  row <- data.frame(
+    engine = engine, form = form, decisions = n, create_s = round(t_create, 1),
+    db_read_s = db$time[["read"]], db_mla_s = db$time[["mla"]], db_jaccard_s = db$time[["jaccard"]],
+    db_annotators_s = db$time[["annotators"]],
+    rows_read = db$rows[["read"]], rows_mla = db$rows[["mla"]], rows_jaccard = db$rows[["jaccard"]],
+    rows_annotators = db$rows[["annotators"]],
+    db_base_mb = round(db$base_mb), db_peak_mb = round(db$peak_mb),
+    collect_read_s = mem$time[["read"]], mem_mla_s = mem$time[["mla"]],
+    mem_jaccard_s = mem$time[["jaccard"]], mem_annotators_s = mem$time[["annotators"]],
+    collect_rows = mem$rows[["read"]], collect_peak_mb = round(mem$peak_mb))
+  print(row, row.names = FALSE)  # as each size finishes
+  row
+}
+
 if (length(args) > 0 && args[1] == "child") {
-  run_child(args[2], as.numeric(args[3]), args[4], args[5])
+  run_child(args[2], as.numeric(args[3]), args[4], args[5], args[6])
 } else {
+  # the children open the parent's SQLite files, not their own tempdir()'s
+  if (!nzchar(Sys.getenv("MLA_BENCH_DIR"))) Sys.setenv(MLA_BENCH_DIR = tempdir())
   engines <- Sys.getenv("MLA_BENCH_ENGINES", "sqlite,postgres")
   engines <- strsplit(engines, ",")[[1]]
   res <- list()

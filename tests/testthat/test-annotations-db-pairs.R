@@ -10,3 +10,58 @@ for (engine in names(db_engines)) {
     for (s in w$sums) expect_same_annotator_agreement(s, w$a)
   })
 }
+
+# The records of the pair (and set) tables go to a temporary table, dropped
+# once the tables are read; a connection that cannot create one runs the
+# subquery.
+# (SQLite keeps its ANALYZE statistics as sqlite_stat* tables: its own.)
+temporary_tables <- function(con) {
+  sql <- if (inherits(con, "SQLiteConnection")) {
+    "SELECT name FROM sqlite_temp_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+  } else {
+    "SELECT relname FROM pg_class WHERE relnamespace = pg_my_temp_schema() AND relkind = 'r'"
+  }
+  sort(as.character(DBI::dbGetQuery(con, sql)[[1]]))
+}
+
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": the records' temporary table is used and left behind by nobody"), {
+    con <- db_engines[[engine]]()
+    w <- worked_example_db(con)
+    before <- temporary_tables(con)
+    # annotations_long() dropped its table of per-record counts (dbplyr names them)
+    expect_false(any(startsWith(before, "dbplyr_")))
+    # the table exists while the pair tables are read, with the records
+    recs <- db_distinct(dplyr::filter(w$sums[[1]]$db_source$query, !is.na(value)), item, annotator)
+    temp <- db_temporary(recs)
+    expect_true(temp$name %in% temporary_tables(con))
+    expect_match(temp$name, "^dbplyr_")
+    index_sql <- if (inherits(con, "SQLiteConnection")) {
+      "SELECT name FROM sqlite_temp_master WHERE type = 'index' AND tbl_name = '%s'"
+    } else {
+      "SELECT indexname FROM pg_indexes WHERE tablename = '%s'"
+    }
+    expect_identical(DBI::dbGetQuery(con, sprintf(index_sql, temp$name))[[1]],
+                     paste0(temp$name, "_item"))
+    expect_equal(as.data.frame(dplyr::arrange(dplyr::collect(temp$table), item, annotator)),
+                 as.data.frame(dplyr::arrange(dplyr::collect(recs), item, annotator)))
+    temp$drop()
+    expect_identical(temporary_tables(con), before)
+    for (s in w$sums) {
+      expect_same_annotator_agreement(s, w$a)
+      expect_identical(temporary_tables(con), before)
+      expect_equal(krippendorff_alpha(s, "jaccard"), krippendorff_alpha(w$a, "jaccard"),
+                   tolerance = 1e-12)
+      expect_identical(temporary_tables(con), before)
+    }
+  })
+}
+
+test_that("without a real connection the records stay a subquery", {
+  skip_if_not_installed("dbplyr")
+  d <- dbplyr::lazy_frame(item = 1L, annotator = "a", con = dbplyr::simulate_postgres())
+  temp <- db_temporary(d)
+  expect_identical(temp$table, d)
+  expect_null(temp$name)
+  expect_invisible(temp$drop())
+})

@@ -115,3 +115,37 @@ test_that("single-label categories in a database table (issue 18)", {
   expect_error(annotations_long(db_table(con, two), item, annotator, label, single_label = TRUE),
                class = "mlagreement_error_duplicates")
 })
+
+# Repeats are counted per record (rows against distinct keys, a NULL label
+# being one key): the pairs, surplus rows and first pairs of the in-memory
+# error, for keys repeated several times, NULL labels and wide rows.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": repeats are counted as in memory"), {
+    con <- db_engines[[engine]]()
+    ex <- bias_example
+    ex$label <- as.character(ex$label)
+    sel <- ex[ex$value == 1L, c("item", "annotator", "label")]
+    empty <- data.frame(item = 99L, annotator = "zz", label = NA_character_)
+    universe <- levels(bias_example$label)
+    counted_line <- function(expr) {
+      msg <- cli::ansi_strip(conditionMessage(tryCatch(expr, mlagreement_error_duplicates = identity)))
+      line <- grep("surplus", strsplit(msg, "\n")[[1]], value = TRUE)
+      if (length(line) != 1) stop("no count of the repeats in: ", msg)
+      line
+    }
+    dec <- rbind(ex, ex[c(3, 3, 3, 8, 40), ])
+    expect_identical(counted_line(annotations_long(db_table(con, dec), item, annotator, label, value)),
+                     counted_line(annotations_long(dec, item, annotator, label, value)))
+    for (s in list(rbind(sel, empty, empty), rbind(sel, sel[c(2, 2, 5), ], empty))) {
+      expect_identical(
+        counted_line(annotations_long(db_table(con, s), item, annotator, label, labels = universe)),
+        counted_line(annotations_long(s, item, annotator, label, labels = universe))
+      )
+    }
+    wide <- array_wide(array(c(0L, 1L, 1L, 1L, 0L, 1L), c(2, 3, 1)))
+    wide <- rbind(wide, wide[c(1, 1, 2), ])
+    expect_identical(counted_line(annotations_wide(db_table(con, wide), item, annotator, L1)),
+                     counted_line(annotations_wide(wide, item, annotator, L1)))
+    expect_match(counted_line(annotations_wide(wide, item, annotator, L1)), "3 surplus")
+  })
+}
