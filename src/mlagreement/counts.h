@@ -132,13 +132,8 @@ std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, 
 inline void store_packed(const int* xs, const int* ms, std::size_t len, std::size_t cell,
                          std::size_t chunk_cell, CountOutput& out) {
   pack_nibbles(xs, len, out.x4 + cell);
-  const int m0 = ms[0];
-  int differ = 0;
-#ifdef _OPENMP
-#pragma omp simd reduction(| : differ)
-#endif
-  for (std::size_t i = 1; i < len; ++i) differ |= ms[i] ^ m0;
-  out.chunk_m[chunk_cell] = static_cast<std::int8_t>(differ ? -1 : m0);
+  const bool differ = m_differs(ms, len);
+  out.chunk_m[chunk_cell] = static_cast<std::int8_t>(differ ? -1 : ms[0]);
   if (differ) pack_nibbles(ms, len, out.m4 + cell);
 }
 
