@@ -258,7 +258,7 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
   std::vector<double> acc(p * kLanes), X(S * kLanes), q(nd * kLanes);
   for (std::size_t b0 = r0; b0 < r1; b0 += kLanes) {
     const std::size_t nb = std::min(kLanes, r1 - b0);
-    std::fill(wt.begin(), wt.end(), 0);
+    if (nb < kLanes) std::fill(wt.begin(), wt.end(), 0);  // padded lanes draw nothing
     for (std::size_t b = 0; b < nb; ++b) {
       draw_units(rng, u, unit_w.data());
       const std::uint32_t* w = item_weights(u, unit_w.data(), buf.data());
