@@ -70,15 +70,7 @@ test_that("the touched-label pass equals the full pass: chunks, missing decision
     a <- as_annotations(x)
     for (s in list(list(touched_tree, touched_groups), list(touched_tree, NULL),
                    list(NULL, list(g = c("dog", "cat", "tree"))))) {
-      st <- mlagreement:::resolve_label_structure(a, label_tree = s[[1]], label_groups = s[[2]])
-      full <- mlagreement:::structure_pass(a, st)
-      fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
-      # the variables read identical tables (grouped labels' own columns are not used)
-      used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
-      for (tab in c("cnt", "sx", "sdis")) {
-        expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
-      }
-      expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
+      expect_touched_equals_full(a, s[[1]], s[[2]])
       args <- list(a, "hamming", label_tree = s[[1]], label_groups = s[[2]])
       expect_identical(do.call(krippendorff_alpha, c(args, threads = 2)),
                        do.call(krippendorff_alpha, c(args, threads = 1)))
@@ -107,14 +99,7 @@ test_that("the touched-label pass equals the full pass: large groups, groups nex
     tree <- c(g = "f", h = "f", i = "h", j = "i")
     for (s in list(list(tree, list(big = labels[1:5])), list(tree, list(small = labels[1:3])),
                    list(NULL, list(big = labels[1:5])))) {
-      st <- mlagreement:::resolve_label_structure(a, label_tree = s[[1]], label_groups = s[[2]])
-      full <- mlagreement:::structure_pass(a, st)
-      fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
-      used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
-      for (tab in c("cnt", "sx", "sdis")) {
-        expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
-      }
-      expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
+      expect_touched_equals_full(a, s[[1]], s[[2]])
     }
   }
 })
