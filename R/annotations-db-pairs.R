@@ -43,30 +43,6 @@ db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
   )
 }
 
-# A per-record query (item, annotator, ...) as a temporary table, which
-# PostgreSQL ANALYZEs (dbplyr's compute() does) and indexed on item: the
-# pair and set tables join or count it several times, and the engine then
-# plans with its real size (PostgreSQL estimated 5e9 join rows for 4e6 from
-# the subquery) and reads it once; SQLite, which indexes a subquery it joins
-# but not a table, needs the index (53 s without it for one join at 1e6
-# decisions, 0.1 s with it). An engine without indexes keeps the table; a
-# connection that may not create tables (a read-only replica) runs the same
-# query as a subquery. drop() removes the table: none is left behind.
-db_temporary <- function(q) {
-  con <- dbplyr::remote_con(q)
-  tab <- tryCatch(dplyr::compute(q, temporary = TRUE), error = function(e) NULL)
-  if (is.null(tab)) return(list(table = q, drop = function() invisible()))
-  name <- as.character(dbplyr::remote_name(tab))
-  quoted <- DBI::dbQuoteIdentifier(con, name)
-  tryCatch(DBI::dbExecute(con, paste0("CREATE INDEX ", DBI::dbQuoteIdentifier(con, paste0(name, "_item")),
-                                      " ON ", quoted, " (", DBI::dbQuoteIdentifier(con, "item"), ")")),
-           error = function(e) invisible())
-  drop <- function() {
-    tryCatch(DBI::dbExecute(con, paste("DROP TABLE", quoted)), error = function(e) invisible())
-  }
-  list(table = tab, drop = drop, name = name)
-}
-
 # Records with a decision, and the ordered pairs of them within items.
 db_record_pairs <- function(recs) {
   p <- dplyr::inner_join(dplyr::rename(recs, annotator_a = annotator),

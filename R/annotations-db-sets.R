@@ -17,7 +17,7 @@ db_decision_sets <- function(d, universe, seen) {
     size = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE),
     .groups = "drop"
   )
-  temp <- db_temporary(recs)  # read three times below (annotations-db-pairs.R)
+  temp <- db_temporary(recs)  # read three times below (annotations-db.R)
   on.exit(temp$drop(), add = TRUE)
   recs <- temp$table
   partial <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k)
