@@ -65,10 +65,6 @@ category_weights_cpp <- function(scheme, values) {
     .Call(`_mlagreement_category_weights_cpp`, scheme, values)
 }
 
-weighted_agreement_cpp <- function(counts, weights) {
-    .Call(`_mlagreement_weighted_agreement_cpp`, counts, weights)
-}
-
 label_substitution_cpp <- function(values, n_labels, item, n_items) {
     .Call(`_mlagreement_label_substitution_cpp`, values, n_labels, item, n_items)
 }
@@ -183,5 +179,21 @@ structure_touched_cpp <- function(bundle, node, leaf_children, node_children, gr
 
 structured_estimates_cpp <- function(cnt, sx, sdis, free, group_first, group_size, weights) {
     .Call(`_mlagreement_structured_estimates_cpp`, cnt, sx, sdis, free, group_first, group_size, weights)
+}
+
+weighted_agreement_cpp <- function(counts, weights) {
+    .Call(`_mlagreement_weighted_agreement_cpp`, counts, weights)
+}
+
+weighted_influence_cpp <- function(counts, weights) {
+    .Call(`_mlagreement_weighted_influence_cpp`, counts, weights)
+}
+
+weighted_boot_cpp <- function(counts, weights, seed, n_rep, unit_of_item, n_units, order, start) {
+    .Call(`_mlagreement_weighted_boot_cpp`, counts, weights, seed, n_rep, unit_of_item, n_units, order, start)
+}
+
+weighted_jack_cpp <- function(counts, weights, unit_start, unit_items) {
+    .Call(`_mlagreement_weighted_jack_cpp`, counts, weights, unit_start, unit_items)
 }
 

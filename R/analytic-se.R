@@ -33,7 +33,8 @@
 #' pairable item (each label scaled by its own \eqn{n/n_{2,j}} and
 #' \eqn{n/n_{1,j}}), \eqn{n} = items with a decision on one of them; on one
 #' label it is the label row. Single-label designs use irrCAC's
-#' \eqn{q}-category formulas for the corpus rows.
+#' \eqn{q}-category formulas for the corpus rows, with the category weights
+#' of a weighted fit (`mla(weights = )`).
 #'
 #' `conf.low` and `conf.high` are `estimate` \eqn{\mp t_{n-1} \cdot}
 #' `std.error`, with the upper bound capped at 1 as irrCAC does;
@@ -133,6 +134,9 @@ analytic_influence <- function(fit, level, threads) {
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  if (level == "corpus" && !is.null(fit$weights)) {
+    return(weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix))
+  }
   if (level == "corpus" && is.list(fit$single_label)) {
     return(single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis))
   }

@@ -42,6 +42,11 @@
 #'   interaction variance twice and is known to be conservative; use it when
 #'   both items and annotators are meant to generalise.
 #'
+#' A fit with category weights ([mla()]'s `weights`) is resampled by items
+#' (with clusters and strata as above): its corpus replicates are the
+#' weighted coefficients, its label replicates the unweighted
+#' category-versus-rest ones. Annotator resampling is refused for it.
+#'
 #' Designs that cannot be resampled meaningfully are refused: annotator
 #' resampling needs at least three annotators with decisions, and annotators
 #' who each rated at least two items (median); in sparse designs where every
@@ -170,7 +175,7 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
 boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
-  check_boot_weights(fit, call = call)
+  check_boot_weights(fit, resample, call = call)
   data <- if (resample == "items") {
     boot_item_data(a, cols, threads)
   } else {
@@ -179,17 +184,22 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   }
   # single-label fits report Fleiss, AC1 and Brennan-Prediger for q categories
   data$single_label <- isTRUE(fit$design$single_label)
+  # weighted fits: the corpus columns are the weighted coefficients, from the
+  # items x categories counts with the same draws (weighted_agreement.h)
+  if (!is.null(fit$weights)) {
+    data$weighted <- list(counts = item_label_counts(a, cols)$x, matrix = fit$weights$matrix)
+  }
   data
 }
 
-# Weighted (ordinal) single-label coefficients have no replicate engine yet:
-# refuse rather than resample the unweighted ones under their name.
-check_boot_weights <- function(fit, call = rlang::caller_env()) {
-  if (is.null(fit$weights)) return(invisible())
+# Weighted single-label coefficients have an item replicate engine; the
+# annotator engines resample records, which carry no category weights.
+check_boot_weights <- function(fit, resample, call = rlang::caller_env()) {
+  if (is.null(fit$weights) || resample == "items") return(invisible())
   mla_abort(
-    c("{.fn mla_boot} needs an unweighted fit.",
-      "x" = "{.arg fit} uses {.val {fit$weights$name}} category weights.",
-      "i" = "Bootstrap {.code mla(x)} (identity weights), or use the analytic standard errors of {.fn tidy}."),
+    c("{.arg resample} must be {.val items} for a weighted fit.",
+      "x" = "{.arg fit} uses {.val {fit$weights$name}} category weights and {.arg resample} is {.val {resample}}.",
+      "i" = "Resample items (optionally with {.arg cluster} or {.arg strata}), or bootstrap the unweighted {.code mla(x)}."),
     class = "boot_weights", call = call
   )
 }
@@ -280,7 +290,13 @@ boot_run <- function(data, units, resample, seed, R, threads) {
     cli::cli_progress_update(id = bar, set = done)
     test_hook("boot_chunk")
   }
-  boot_run_result_cpp(run)
+  t <- boot_run_result_cpp(run)
+  if (!is.null(data$weighted)) {
+    t[, seq_len(n_baselines)] <- weighted_boot_cpp(data$weighted$counts, data$weighted$matrix,
+                                                   seed, R, units$unit_of_item, units$n_units,
+                                                   units$order, units$start)
+  }
+  t
 }
 
 # Seconds a chunk should take: short enough for a lively progress bar and a
@@ -320,8 +336,13 @@ test_hook <- function(where) {
 
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
-    return(boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
-                               units$unit_start, units$unit_items, threads, data$single_label))
+    jack <- boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
+                                units$unit_start, units$unit_items, threads, data$single_label)
+    if (!is.null(data$weighted)) {
+      jack[, seq_len(n_baselines)] <- weighted_jack_cpp(data$weighted$counts, data$weighted$matrix,
+                                                        units$unit_start, units$unit_items)
+    }
+    return(jack)
   }
   if (resample == "annotators") {
     return(boot_jack_records_cpp(data$view, data$slot, data$n_annotators, threads,

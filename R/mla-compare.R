@@ -64,6 +64,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   check_conf_level(conf.level)
   threads <- check_threads(threads)
   check_same_labels(a, b)
+  check_same_weights(a, b)
   abort_structure_boot(a)
   abort_structure_boot(b)
   common <- intersect(id_text(a$annotations$items), id_text(b$annotations$items))
@@ -97,7 +98,8 @@ refit_items <- function(fit, items) {
   sub <- a[items, , fit$label_index]
   # all categories of a single-label design stay one: keep the mark
   if (is.list(fit$single_label)) sub <- mark_single_label(sub, check = FALSE)
-  mla(sub, baseline = fit$baseline)
+  mla(sub, baseline = fit$baseline,
+      weights = if (is.null(fit$weights)) "identity" else fit$weights$matrix)
 }
 
 new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
@@ -128,6 +130,19 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
                      conf.level = conf.level, primary = a$baseline,
                      n_items = c(a = a$design$n_items, b = b$design$n_items),
                      replicates = replicates)
+}
+
+# Weighted and unweighted coefficients (or two weightings) measure different
+# things: their difference is no comparison of agreement.
+check_same_weights <- function(a, b, call = rlang::caller_env()) {
+  if (identical(a$weights$matrix, b$weights$matrix)) return(invisible())
+  name <- function(fit) if (is.null(fit$weights)) "identity" else fit$weights$name
+  mla_abort(
+    c("{.arg a} and {.arg b} must use the same category weights.",
+      "x" = "{.arg a} uses {.val {name(a)}} weights, {.arg b} {.val {name(b)}} weights.",
+      "i" = "Refit both with the same {.code mla(x, weights = )}."),
+    class = "compare_weights", call = call
+  )
 }
 
 check_same_labels <- function(a, b, call = rlang::caller_env()) {

@@ -1,7 +1,7 @@
 # Ordered and numeric categories of single-label designs: irrCAC's agreement
 # weights for mla() and Krippendorff's ordinal, interval and ratio metrics
 # for krippendorff_alpha(). Both work on the items x categories counts and
-# are computed in C++ (src/mlagreement/coincidence.h).
+# are computed in C++ (coincidence.h, weighted_agreement.h).
 
 #' @rdname mla
 #' @param weights For single-label designs: agreement weights between
@@ -25,9 +25,13 @@
 #' category is a number (codes `1:5`, `-3:3`) and the ranks \eqn{1, \dots, q}
 #' of the declared order otherwise (`"ordinal"` always uses the ranks).
 #' Categories keep their declared order, including unused ones, which
-#' change the range of the scale (irrCAC: pass `categ.labels`). Label
-#' rows stay the unweighted category-versus-rest coefficients; item rows
-#' use the weighted agreement of each item.
+#' change the range of the scale (irrCAC: pass `categ.labels`). A ratio
+#' scale with a category at 0 gets weight 1 on the diagonal (irrCAC's
+#' formula is 0/0 there). Label rows stay the unweighted
+#' category-versus-rest coefficients; item rows use the weighted agreement
+#' of each item. The standard errors of `tidy(fit, conf.int = TRUE)` are
+#' those of the weighted coefficients, from their own influence terms
+#' (irrCAC's `coeff.se`), and [mla_boot()] resamples items for them.
 #' @name mla
 NULL
 

@@ -233,17 +233,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// weighted_agreement_cpp
-Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
-RcppExport SEXP _mlagreement_weighted_agreement_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
-    rcpp_result_gen = Rcpp::wrap(weighted_agreement_cpp(counts, weights));
-    return rcpp_result_gen;
-END_RCPP
-}
 // label_substitution_cpp
 Rcpp::NumericMatrix label_substitution_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items);
 RcppExport SEXP _mlagreement_label_substitution_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP) {
@@ -653,6 +642,58 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// weighted_agreement_cpp
+Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_weighted_agreement_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_agreement_cpp(counts, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weighted_influence_cpp
+Rcpp::List weighted_influence_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_weighted_influence_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_influence_cpp(counts, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weighted_boot_cpp
+Rcpp::NumericMatrix weighted_boot_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights, const Rcpp::IntegerVector& seed, int n_rep, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start);
+RcppExport SEXP _mlagreement_weighted_boot_cpp(SEXP countsSEXP, SEXP weightsSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_boot_cpp(counts, weights, seed, n_rep, unit_of_item, n_units, order, start));
+    return rcpp_result_gen;
+END_RCPP
+}
+// weighted_jack_cpp
+Rcpp::NumericMatrix weighted_jack_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items);
+RcppExport SEXP _mlagreement_weighted_jack_cpp(SEXP countsSEXP, SEXP weightsSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_jack_cpp(counts, weights, unit_start, unit_items));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
@@ -671,7 +712,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_interrupt_after_polls_cpp", (DL_FUNC) &_mlagreement_interrupt_after_polls_cpp, 1},
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
-    {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
     {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
@@ -701,6 +741,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
     {"_mlagreement_structure_touched_cpp", (DL_FUNC) &_mlagreement_structure_touched_cpp, 8},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
+    {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
+    {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},
+    {"_mlagreement_weighted_boot_cpp", (DL_FUNC) &_mlagreement_weighted_boot_cpp, 8},
+    {"_mlagreement_weighted_jack_cpp", (DL_FUNC) &_mlagreement_weighted_jack_cpp, 4},
     {NULL, NULL, 0}
 };
 

@@ -50,23 +50,6 @@ Rcpp::NumericMatrix category_weights_cpp(int scheme, const Rcpp::NumericVector& 
                                                     as_vec(values)));
 }
 
-// counts: items x categories ratings; weights: q x q with unit diagonal.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
-                                  const Rcpp::NumericMatrix& weights) {
-  if (weights.nrow() != counts.ncol() || weights.ncol() != counts.ncol()) {
-    Rcpp::stop("Internal error: weights must be q x q.");
-  }
-  const arma::mat W(const_cast<double*>(weights.begin()), weights.nrow(), weights.ncol(), false, true);
-  const mlagreement::WeightedAgreement a = mlagreement::weighted_agreement(as_double_matrix(counts), W);
-  const int nb = mlagreement::WeightedAgreement::kCoefficients;
-  Rcpp::NumericVector estimate(a.estimate, a.estimate + nb);
-  return Rcpp::List::create(
-      Rcpp::Named("d_obs") = a.d_obs, Rcpp::Named("w") = Rcpp::NumericVector(a.w, a.w + nb),
-      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
-      Rcpp::Named("item_d") = Rcpp::wrap(a.item_d));
-}
-
 // values: records x labels (0/1/NA, integer, logical or double); item:
 // 0-based item of each record.
 // [[Rcpp::export(rng = false)]]

@@ -1,8 +1,7 @@
 // Single-label designs with structured categories: Krippendorff's alpha with
 // the nominal, ordinal, interval and ratio metrics (coincidence matrices),
-// irrCAC's agreement weights and the weighted Fleiss / AC2 / Brennan-Prediger
-// coefficients, all from the items x categories counts X (X[u, c] = ratings
-// of item u in category c; categories in their declared order).
+// and irrCAC's agreement weights, all from the items x categories counts X
+// (X[u, c] = ratings of item u in category c; categories in their declared order).
 //
 // Alpha (Krippendorff 2011): over the pairable items (m_u = sum_c X[u, c] >= 2)
 //   coincidences  o_ck = sum_u X[u, c] (X[u, k] - [c = k]) / (m_u - 1),
@@ -10,11 +9,8 @@
 //   D_o = sum_ck o_ck delta_ck / n,  D_e = sum_ck n_c n_k delta_ck / (n (n - 1)).
 // The diagonal of delta is 0, so o = X' diag(1 / (m - 1)) X serves for D_o.
 //
-// Weighted agreement (Gwet 2014, as irrCAC computes it), W with unit diagonal:
-//   1 - pa = mean over items with r_u >= 2 of X_u' (1 - W) X_u / (r_u (r_u - 1)),
-//   pi_c   = mean over items with r_u >= 1 of X[u, c] / r_u,
-//   pe: Fleiss pi' W pi; AC2 sum(W) sum_c pi_c (1 - pi_c) / (q (q - 1));
-//   Brennan-Prediger sum(W) / q^2.
+// The weighted Fleiss / AC2 / Brennan-Prediger coefficients with these
+// weights are in weighted_agreement.h.
 // Pure C++: no R headers (the glue includes RcppArmadillo.h first).
 #ifndef MLAGREEMENT_COINCIDENCE_H
 #define MLAGREEMENT_COINCIDENCE_H
@@ -100,7 +96,8 @@ inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values)
           w(k, l) = 1.0 - std::sqrt(std::fabs(a - b)) / std::sqrt(std::fabs(range));
           break;
         case WeightScheme::ratio: {
-          const double r = (a - b) / (a + b), scale = range / (hi + lo);
+          // a category at 0 agrees with itself (irrCAC's 0 / 0 is NaN there)
+          const double r = k == l ? 0.0 : (a - b) / (a + b), scale = range / (hi + lo);
           w(k, l) = 1.0 - r * r / (scale * scale);
           break;
         }
@@ -156,52 +153,6 @@ inline CoincidenceAlpha coincidence_alpha(const arma::mat& X, CategoryMetric met
   if (n < 2.0) return out;
   out.d_obs = arma::accu(out.coincidence % out.delta) / n;
   out.d_exp = arma::as_scalar(marginals.t() * out.delta * marginals) / (n * (n - 1.0));
-  return out;
-}
-
-struct WeightedAgreement {
-  static constexpr int kCoefficients = 3;  // fleiss, ac1 (AC2), pabak (Brennan-Prediger)
-  double d_obs = std::numeric_limits<double>::quiet_NaN();  // 1 - pa
-  double w[kCoefficients];                                   // 1 - pe
-  double estimate[kCoefficients];                            // (pa - pe) / (1 - pe)
-  std::vector<double> item_d;  // per item 1 - pa_u (NaN for items with fewer than 2 ratings)
-};
-
-// W: q x q agreement weights with unit diagonal (R checks it).
-inline WeightedAgreement weighted_agreement(const arma::mat& X, const arma::mat& W) {
-  WeightedAgreement out;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (int b = 0; b < WeightedAgreement::kCoefficients; ++b) out.w[b] = out.estimate[b] = nan;
-  const arma::uword n_items = X.n_rows, q = X.n_cols;
-  const arma::vec r = item_ratings(X);
-  // X_u' (1 - W) X_u for every item at once
-  const arma::vec disagree = arma::sum((X * (1.0 - W)) % X, 1);
-  out.item_d.assign(n_items, nan);
-  double d_sum = 0, n_pairable = 0, n_rated = 0;
-  arma::vec pi(q, arma::fill::zeros);
-  for (arma::uword u = 0; u < n_items; ++u) {
-    if (r[u] >= 1.0) {
-      pi += X.row(u).t() / r[u];
-      n_rated += 1.0;
-    }
-    if (r[u] >= 2.0) {
-      out.item_d[u] = disagree[u] / (r[u] * (r[u] - 1.0));
-      d_sum += out.item_d[u];
-      n_pairable += 1.0;
-    }
-  }
-  if (n_pairable == 0.0 || q == 0) return out;
-  pi /= n_rated;
-  out.d_obs = d_sum / n_pairable;
-  const double qd = static_cast<double>(q), sum_w = arma::accu(W);
-  const double pe[WeightedAgreement::kCoefficients] = {
-      arma::as_scalar(pi.t() * W * pi),
-      q > 1 ? sum_w * arma::accu(pi % (1.0 - pi)) / (qd * (qd - 1.0)) : 1.0,
-      sum_w / (qd * qd)};
-  for (int b = 0; b < WeightedAgreement::kCoefficients; ++b) {
-    out.w[b] = 1.0 - pe[b];
-    if (out.w[b] > 0.0) out.estimate[b] = (out.w[b] - out.d_obs) / out.w[b];
-  }
   return out;
 }
 

@@ -1,0 +1,88 @@
+// R glue for the weighted single-label coefficients (weighted_agreement.h):
+// estimate, influence sums, item bootstrap replicates and jackknife, all
+// from the items x categories counts and the weight matrix. Unwrap, call,
+// wrap; undefined values become NA.
+#include <RcppArmadillo.h>
+
+#include <algorithm>
+
+#include "glue-view.h"
+#include "mlagreement/boot_units.h"
+#include "mlagreement/rng.h"
+#include "mlagreement/weighted_agreement.h"
+
+namespace {
+
+namespace mla = mlagreement;
+
+mla::WeightedItems items_of(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights) {
+  if (weights.nrow() != counts.ncol() || weights.ncol() != counts.ncol()) {
+    Rcpp::stop("Internal error: weights must be q x q.");
+  }
+  arma::mat X(static_cast<arma::uword>(counts.nrow()), static_cast<arma::uword>(counts.ncol()));
+  std::copy(counts.begin(), counts.end(), X.begin());
+  const arma::mat W(const_cast<double*>(weights.begin()), weights.nrow(), weights.ncol(), false, true);
+  return mla::weighted_items(X, W);
+}
+
+Rcpp::NumericVector coefficients(const double* v) {
+  Rcpp::NumericVector out(v, v + mla::kWeightedCoefficients);
+  return glue::nan_to_na(out);
+}
+
+}  // namespace
+
+// counts: items x categories ratings; weights: q x q with unit diagonal.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
+                                  const Rcpp::NumericMatrix& weights) {
+  const mla::WeightedItems it = items_of(counts, weights);
+  const mla::WeightedAgreement a = mla::weighted_agreement(it);
+  return Rcpp::List::create(
+      Rcpp::Named("d_obs") = a.d_obs,
+      Rcpp::Named("w") = Rcpp::NumericVector(a.w, a.w + mla::kWeightedCoefficients),
+      Rcpp::Named("estimate") = coefficients(a.estimate),
+      Rcpp::Named("item_d") = Rcpp::wrap(it.d));
+}
+
+// Sums of squared influence deviations (one per coefficient) and n.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weighted_influence_cpp(const Rcpp::IntegerMatrix& counts,
+                                  const Rcpp::NumericMatrix& weights) {
+  const mla::Influence f = mla::weighted_influence(items_of(counts, weights));
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = coefficients(f.sum_sq),
+                            Rcpp::Named("n") = f.n);
+}
+
+// Item (or cluster) bootstrap replicates (n_rep x 3) with the draws of
+// boot_items_cpp() for the same seed and units.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix weighted_boot_cpp(const Rcpp::IntegerMatrix& counts,
+                                      const Rcpp::NumericMatrix& weights,
+                                      const Rcpp::IntegerVector& seed, int n_rep,
+                                      const Rcpp::IntegerVector& unit_of_item, int n_units,
+                                      const Rcpp::IntegerVector& order,
+                                      const Rcpp::IntegerVector& start) {
+  const mla::WeightedItems it = items_of(counts, weights);
+  const mla::UnitDesign u = glue::unit_design(it.n_items, unit_of_item, n_units, order, start);
+  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
+  Rcpp::NumericMatrix out(n_rep, mla::kWeightedCoefficients);
+  for (int stream = 0; stream < mla::kStreams; ++stream) {
+    Rcpp::checkUserInterrupt();
+    mla::weighted_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
+  }
+  return glue::nan_to_na(out);
+}
+
+// Leave-one-unit-out coefficients (n_units x 3).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix weighted_jack_cpp(const Rcpp::IntegerMatrix& counts,
+                                      const Rcpp::NumericMatrix& weights,
+                                      const Rcpp::IntegerVector& unit_start,
+                                      const Rcpp::IntegerVector& unit_items) {
+  const mla::WeightedItems it = items_of(counts, weights);
+  const std::size_t nu = static_cast<std::size_t>(unit_start.size() - 1);
+  Rcpp::NumericMatrix out(static_cast<int>(nu), mla::kWeightedCoefficients);
+  mla::weighted_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out.begin());
+  return glue::nan_to_na(out);
+}
