@@ -120,7 +120,7 @@ encode_by_matching <- function(v) {
 
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow: row r has key pos[x[r] - offset]
-# (the kernel's CodedColumn, src/mlagreement/ingest.h). Keys and codes equal
+# (the kernel's CodedColumn, inst/include/mlagreement/ingest.h). Keys and codes equal
 # those of sorting and matching; NULL when an id is NA (encode_ids() then
 # names the rows).
 id_coding <- function(v, arg, call = rlang::caller_env()) {

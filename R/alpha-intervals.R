@@ -1,6 +1,6 @@
 # Intervals for krippendorff_alpha(R > 0): bootstrap replicates over items
 # and a leave-one-item-out jackknife SE, both from per-item summaries, never
-# from the records (src/mlagreement/set_boot.h).
+# from the records (inst/include/mlagreement/set_boot.h).
 #
 # Alpha is a ratio of item sums. Hamming alpha is a function of three
 # per-label sums over the pairable cells (m >= 2): n_j = sum m,

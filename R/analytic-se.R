@@ -1,13 +1,13 @@
 # Analytic standard errors, intervals and tests of an `mla` fit: Gwet's
 # linearisation over items, as irrCAC implements it, generalised to
-# multi-label corpus coefficients (src/mlagreement/influence.h). tidy.mla()
+# multi-label corpus coefficients (inst/include/mlagreement/influence.h). tidy.mla()
 # calls analytic_inference() when conf.int = TRUE.
 #
 # What is computed when: mla() computes none of this (it stays one counting
 # pass). The influence terms need each item's (m, x) on every label: the
 # records layout keeps x/m tables from its counting pass, a dense array with
 # at most 15 annotators keeps packed class codes from its (half a byte per
-# item x label, src/mlagreement/cell_codes.h), so tidy() reads those, never
+# item x label, inst/include/mlagreement/cell_codes.h), so tidy() reads those, never
 # the records: on a 5e5 x 5 x 20 array about a quarter of mla() for the corpus
 # rows and a tenth for the label rows (bench/analytic-se.R). Only arrays with
 # more than 15 annotators are recounted, once per call.

@@ -132,7 +132,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
 
 # The annotations of a decision table whose rows are all clean (ids without
 # NA, declared labels, 0/1/NA values, no repeated decision), built by the
-# ingestion kernel (src/mlagreement/ingest.h) with the same checks, in the
+# ingestion kernel (inst/include/mlagreement/ingest.h) with the same checks, in the
 # same order, as the checking path of annotations_long(); NULL as soon as a
 # row needs that path, which then raises the error or resolves the repeats.
 ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, single_label,

@@ -15,7 +15,7 @@
 #   each record (`selected`: offsets `start`, n_records + 1, and sorted
 #   0-based `label`, like a CSR matrix). Size, construction time and memory
 #   follow the positive decisions, not records x labels. Its counting pass
-#   (src/mlagreement/sparse_records.h) gives the same tally and record counts
+#   (inst/include/mlagreement/sparse_records.h) gives the same tally and record counts
 #   as the records layout; the set measures read the selected labels
 #   directly (annotation_view(sets = TRUE)); every other reader gets a dense
 #   view of the labels it asks for (annotation_view(), record_values(),
@@ -28,7 +28,7 @@
 # labels tables themselves are kept for the records layout (its pass builds
 # them anyway). A dense array with at most 15 annotators keeps each cell's
 # (m, x) as a packed class code instead (`cells`,
-# src/mlagreement/cell_codes.h): x as half a byte per item x label, m too
+# inst/include/mlagreement/cell_codes.h): x as half a byte per item x label, m too
 # only where it varies within a chunk of items (5 MB for a complete 5e5 x 5
 # x 20 array, 2.5% of the input, where x and m would be 80 MB); wider arrays
 # and the sparse layout keep none and are recounted (item_label_counts()).
@@ -162,7 +162,7 @@ count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), keep_c
 }
 
 # The one view of the records the C++ core takes (RecordView in
-# src/mlagreement/counts.h), without copying the values: the records x labels
+# inst/include/mlagreement/counts.h), without copying the values: the records x labels
 # values as stored (a dense array is already one), the labels `cols` to read
 # (0-based `label_cols`, integer() for all), 0-based item and annotator ids
 # of each record (integer() for the dense layout, whose ids follow from

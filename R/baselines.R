@@ -1,5 +1,5 @@
 # The baseline registry: every baseline's name, display labels and position,
-# in the order of the C++ kernel's `Baseline` enum (src/mlagreement/estimators.h),
+# in the order of the C++ kernel's `Baseline` enum (inst/include/mlagreement/estimators.h),
 # which is also the column order of every labels x baselines matrix it returns.
 baseline_registry <- data.frame(
   name = c("fleiss", "ac1", "pabak"),

@@ -2,7 +2,7 @@
 # exclusive groups of labels and a taxonomy. One resolver turns the three
 # arguments into a "label structure" (the taxonomy's closure, the variables
 # and their weights) that mla() and krippendorff_alpha() both use; the
-# counting is C++ (src/mlagreement/label_groups.h, src/glue-structure.cpp).
+# counting is C++ (inst/include/mlagreement/label_groups.h, src/glue-structure.cpp).
 #
 # The variables are the free labels (in no group, binary) and the groups
 # (nominal: one of the group's labels, or "none"). The distance between two

@@ -1,5 +1,5 @@
 # Builds the `mla` result object from the estimator kernel's output
-# (src/mlagreement/estimators.h): three tibbles (corpus, label, item) in long
+# (inst/include/mlagreement/estimators.h): three tibbles (corpus, label, item) in long
 # form over the baselines, plus the design and the reasons for every
 # undefined value. Every number comes from the kernel; this file only
 # arranges them.

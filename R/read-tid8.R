@@ -92,7 +92,7 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
   tbl
 }
 
-# Streams one file through the C++ line scanner (src/mlagreement/json_lines.h):
+# Streams one file through the C++ line scanner (inst/include/mlagreement/json_lines.h):
 # blocks of bytes, every line validated (UTF-8, JSON), the fields taken as
 # text, ids as written. `label = NULL` takes the TID-8 task field of the first
 # record; the field found comes back as attribute "label".

@@ -37,7 +37,7 @@ report("  same, prebuilt annotations object (no target)", t_s, t_m)
 # 3. Jaccard/MASI alpha on a 1e5-record random design vs mla().
 #    20,000 items x 5 annotators x 20 labels, label prevalences 0.02-0.4
 #    (many small distinct sets: the sets built by the fast path for complete
-#    arrays, src/mlagreement/set_build.h; D_o by counting within-item pairs,
+#    arrays, inst/include/mlagreement/set_build.h; D_o by counting within-item pairs,
 #    set_alpha.h; D_e by sparse subset counting, set_sparse.h).
 N <- 2e4
 prev <- rep(seq(0.02, 0.4, length.out = K), each = N * A)

@@ -1,4 +1,4 @@
-// R glue for the bootstrap engines (src/mlagreement/boot_*.h): unwrap,
+// R glue for the bootstrap engines (inst/include/mlagreement/boot_*.h): unwrap,
 // call the core, wrap. Undefined coefficients (NaN in the core) become NA.
 #include <Rcpp.h>
 

@@ -1,5 +1,5 @@
 // R glue shared by the glue files that read item x label cells
-// (src/mlagreement/cell_codes.h) from the bundle item_cells() builds in R
+// (inst/include/mlagreement/cell_codes.h) from the bundle item_cells() builds in R
 // (R/annotations.R). Glue only: it sees Rcpp.
 #ifndef MLAGREEMENT_GLUE_CELLS_H
 #define MLAGREEMENT_GLUE_CELLS_H

@@ -1,4 +1,4 @@
-// R glue for the estimator kernel (src/mlagreement/estimators.h): unwrap,
+// R glue for the estimator kernel (inst/include/mlagreement/estimators.h): unwrap,
 // call the kernel, wrap. Undefined values (NaN in the kernel) become NA.
 #include <Rcpp.h>
 

@@ -1,4 +1,4 @@
-// R glue for the ingestion of long decision tables (src/mlagreement/ingest.h):
+// R glue for the ingestion of long decision tables (inst/include/mlagreement/ingest.h):
 // unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 

@@ -1,4 +1,4 @@
-// R glue for the sparse records layout (src/mlagreement/sparse_records.h):
+// R glue for the sparse records layout (inst/include/mlagreement/sparse_records.h):
 // the counting pass of a sparse annotations object. Unwrap, call the core,
 // wrap. The label sets of the layout are built in glue-sets.h.
 #include <Rcpp.h>

@@ -1,4 +1,4 @@
-// R glue for labels with structure (src/mlagreement/label_groups.h): the
+// R glue for labels with structure (inst/include/mlagreement/label_groups.h): the
 // closing and grouping pass over the records, and the weighted estimates of
 // the variables (free labels and groups). Unwrap, call the core, wrap.
 #include <Rcpp.h>

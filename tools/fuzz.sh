@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing (libFuzzer) of the pure C++ headers in
-# src/mlagreement/, with ASan and UBSan, each harness checking the headers
+# inst/include/mlagreement/, with ASan and UBSan, each harness checking the headers
 # against plain reference loops (tools/fuzz/*.cpp; tools/README.md says what
 # each target checks).
 #
@@ -38,7 +38,7 @@ fi
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fsanitize-coverage-ignorelist="$fuzz/coverage-ignore.txt"
        -fsanitize-ignorelist="$fuzz/sanitizer-ignore.txt"
-       -I "$root/src" -I "$dqrng")
+       -I "$root/src" -I "$root/inst/include" -I "$dqrng")
 # OpenMP when clang has it (Debian: libomp-14-dev): the harnesses then run
 # the engines on 1 or 2 threads (a byte of the input), so the references
 # also check that results do not depend on threads. MLA_FUZZ_OPENMP=0: off.

@@ -1,7 +1,8 @@
-# The C++ unit-test harness (cpp/headers.cpp): the package's pure headers
-# compiled with Rcpp::sourceCpp() into an environment, once per session.
-# Needs the source tree (src/ next to tests/) and a compiler, so it is skipped
-# on CRAN and for installed tests.
+# The C++ unit-test harness (cpp/headers.cpp): the package's installed
+# headers (system.file("include"), the header library in inst/include/)
+# with the glue's view helpers, compiled with Rcpp::sourceCpp() into an
+# environment, once per session. Needs the source tree (src/ next to tests/)
+# and a compiler, so it is skipped on CRAN and for installed tests.
 cpp_harness <- local({
   env <- NULL
   function() {
@@ -10,13 +11,16 @@ cpp_harness <- local({
     # check's copy of the tests
     candidates <- c(testthat::test_path("..", "..", "src"),
                     testthat::test_path("..", "..", "00_pkg_src", "mlagreement", "src"))
-    found <- dir.exists(file.path(candidates, "mlagreement"))
+    found <- file.exists(file.path(candidates, "glue-view.h"))
     testthat::skip_if_not(any(found), "package sources not found")
     src <- candidates[found][1]
+    include <- system.file("include", package = "mlagreement")
+    testthat::skip_if_not(nzchar(include), "installed headers not found")
     if (is.null(env)) {
       env <<- new.env()
+      flags <- paste0("-I", shQuote(normalizePath(c(include, src))), collapse = " ")
       withr::with_envvar(
-        c(PKG_CPPFLAGS = paste0("-I", shQuote(normalizePath(src)))),
+        c(PKG_CPPFLAGS = flags),
         Rcpp::sourceCpp(testthat::test_path("cpp", "headers.cpp"), env = env, verbose = FALSE)
       )
     }

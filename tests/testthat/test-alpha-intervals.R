@@ -1,5 +1,5 @@
 # Intervals of krippendorff_alpha(R > 0) (R/alpha-intervals.R,
-# src/mlagreement/set_boot.h), checked against krippendorff_alpha() itself
+# inst/include/mlagreement/set_boot.h), checked against krippendorff_alpha() itself
 # on resampled and leave-one-out designs built in plain R.
 
 dice <- function(n_a, n_b, n_ab) ifelse(n_a + n_b == 0, 0, 1 - 2 * n_ab / (n_a + n_b))

@@ -1,5 +1,5 @@
 # Analytic standard errors of tidy.mla() (R/analytic-se.R,
-# src/mlagreement/influence.h) against irrCAC, a plain-R reference of the
+# inst/include/mlagreement/influence.h) against irrCAC, a plain-R reference of the
 # corpus linearisation, simulation coverage and the bootstrap.
 
 irrcac_se <- function(ratings, categ) {
@@ -201,7 +201,7 @@ test_that("the analytic SE is within 10% of the item bootstrap SE on 1e4 items",
   }
 })
 
-# --- the packed class codes a dense array keeps (src/mlagreement/cell_codes.h)
+# --- the packed class codes a dense array keeps (inst/include/mlagreement/cell_codes.h)
 
 # The records layout of an array, through the long adapter.
 as_annotations_records <- function(arr) {

@@ -1,5 +1,5 @@
 # The sparse records layout (R/annotations.R, R/annotations-sparse.R,
-# src/mlagreement/sparse_records.h): selected-labels data over a large
+# inst/include/mlagreement/sparse_records.h): selected-labels data over a large
 # universe. Every number must be identical to the records layout on the same
 # data (both built from one data frame, the layout forced by the internal
 # option), and the counting pass equal to plain-R counts.

@@ -1,4 +1,4 @@
-# Unit tests of the pure C++ headers (src/mlagreement/) through the
+# Unit tests of the pure C++ headers (inst/include/mlagreement/) through the
 # sourceCpp() harness in cpp/headers.cpp (helper-cpp.R compiles it).
 
 # Sums of products of counts above 2^64 are summed in 128 bits. A design

@@ -1,4 +1,4 @@
-# The ingestion kernel (src/mlagreement/ingest.h, ingest_decisions()) against
+# The ingestion kernel (inst/include/mlagreement/ingest.h, ingest_decisions()) against
 # the R-only implementation it replaced (helper-ingest-oracle.R): the same
 # object, error, message and warning on random decision tables, clean or not.
 

@@ -152,7 +152,7 @@ test_that("errors are classed and informative", {
   expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
 })
 
-# The expected set disagreement has four algorithms (src/mlagreement/
+# The expected set disagreement has four algorithms (inst/include/mlagreement/
 # set_expected.h): "pairs" of distinct sets, "sparse" (blocked), "dense" and
 # "hashed" subset counting; the counting ones sum in 64 bits where exact, in
 # 128 bits otherwise, and "+wide" forces the 128-bit sums. set_alpha_impl()
@@ -255,7 +255,7 @@ test_that("the counting methods agree with pairs on larger designs", {
   }
 })
 
-# Building the label sets (src/mlagreement/set_build.h): complete dense
+# Building the label sets (inst/include/mlagreement/set_build.h): complete dense
 # arrays of at most 32 labels take a fast path, blocks of 2048 records; a
 # missing value anywhere hands over to the general path, as do the records
 # layout and more labels. The observed part counts within-item pairs, except

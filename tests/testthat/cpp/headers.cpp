@@ -1,6 +1,6 @@
-// Unit-test harness for the pure C++ headers of src/mlagreement/, compiled
-// with Rcpp::sourceCpp() by test-cpp-headers.R (the include path to src/ is
-// set there). Each function unwraps R values, calls one header routine and
+// Unit-test harness for the pure C++ headers of inst/include/mlagreement/,
+// compiled with Rcpp::sourceCpp() against the installed headers by
+// helper-cpp.R (the include paths are set there). Each function unwraps R values, calls one header routine and
 // wraps the result; the checks themselves are in the R test file.
 // [[Rcpp::depends(dqrng)]]
 #include <Rcpp.h>
