@@ -8,24 +8,42 @@
 #' the name given to the path). A file with a user field names it in
 #' `annotator`; the legacy layout (doccano < 1.6) with
 #' `annotations: [{"label": ..., "user": ...}]` is read with one record per
-#' user.
+#' user, its label ids mapped to their text through the label file given in
+#' `labels`.
 #'
-#' An example whose label list is empty was annotated with no label selected:
-#' it keeps one row with label `NA`, which [annotations_long()] reads as
-#' "annotated, nothing selected".
+#' @section Empty label lists:
+#' doccano writes every example of the project into every member's file,
+#' with `"label": []` where that member did nothing, so in per-user files an
+#' empty list does not tell "not annotated" from "annotated, nothing
+#' applies". With `empty = "unannotated"` (the default) such an example is
+#' not annotated by that user and gets no row, unless the line says the
+#' user confirmed it (`"is_confirmed": true`); a message counts the
+#' examples so treated, and a member who annotated nothing (an approver)
+#' drops out. With `empty = "none"`, for projects in which every member
+#' went through every example, an empty list is "annotated, no label
+#' selected": one row with label `NA`, which [annotations_long()] reads that
+#' way. Files with a user field (`annotator`) and the legacy layout list
+#' only what users did, so there an empty list is always "nothing selected".
+#'
+#' A collaborative export merges every member's labels into one file with
+#' no user: it cannot measure agreement and is refused. doccano's JSON
+#' (array) export is read like JSON lines; its CSV export is refused with a
+#' message naming the format.
 #'
 #' @param path Paths to JSON-lines files; names of the vector name the
 #'   annotators of per-user files.
 #' @param labels The label universe: a character vector, or the path to the
 #'   label file doccano exports (`Labels > Export`, a JSON array of
-#'   `{"text": ...}`). `NULL` takes the sorted labels seen.
+#'   `{"id": ..., "text": ...}`). `NULL` takes the sorted labels seen.
 #' @param annotator Name of a field holding the annotator of each line;
 #'   `NULL` (default) uses the file names.
 #' @param item Name of the example id field.
+#' @param empty How an empty label list in a per-user file is read:
+#'   `"unannotated"` or `"none"` (see the section *Empty label lists*).
 #' @param ... Must be empty.
 #' @return A tibble with one row per selected label: `file`, `line`, `item`,
 #'   `annotator` and `label` (a factor whose levels are the universe, `NA` for
-#'   examples with no label), ready for
+#'   examples annotated with no label), ready for
 #'   `annotations_long(x, item, annotator, label)`.
 #' @family readers
 #' @export
@@ -36,24 +54,29 @@
 #' dc <- read_doccano(c(alice = files[1], bob = files[2]), labels = labels)
 #' dc
 #' mla(annotations_long(dc, item, annotator, label))
-read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id", ...) {
+read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
+                         empty = c("unannotated", "none"), ...) {
   check_dots_empty0(...)
   path <- check_read_paths(path)
   check_string(item)
   if (!is.null(annotator)) check_string(annotator)
+  empty <- check_choice(empty, c("unannotated", "none"))
   universe <- doccano_universe(labels)
   call <- rlang::current_env()
   parts <- lapply(seq_along(path), function(f) {
-    chunks <- stream_json_lines(path[[f]], function(records, line_no) {
-      doccano_rows(records, line_no, path[[f]], names(path)[f], item, annotator, call = call)
-    }, id_fields = c(item, annotator, "user"), call = call)
+    chunks <- doccano_records(path[[f]], function(records, line_no) {
+      doccano_rows(records, line_no, path[[f]], names(path)[f], item, annotator, empty, call = call)
+    }, id_fields = c(item, annotator, "user", "label"), call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
     tbl
   })
   out <- bind_rows_plain(parts)
+  check_doccano_annotators(out, path, annotator)
+  out <- doccano_unannotated(out, names(path))
+  out$label <- doccano_label_text(out$label, out$legacy, universe$ids)
   used <- sort(unique(out$label[!is.na(out$label)]))
-  if (is.null(universe)) universe <- used
+  universe <- if (is.null(universe$text)) used else universe$text
   undeclared <- setdiff(used, universe)
   if (length(undeclared) > 0L) {
     k <- match(undeclared[1], out$label)
@@ -66,24 +89,104 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id", ...
   out[c("file", "line", "item", "annotator", "label")]
 }
 
+# The records of a JSON-lines export, or of a JSON (array) export as if each
+# element were a line; CSV exports are refused by name.
+doccano_records <- function(path, handler, id_fields, call) {
+  first <- doccano_first_char(path)
+  if (identical(first, "[")) {
+    doc <- parse_json_file(path, id_fields = id_fields, call = call)
+    if (length(doc) == 0L) {
+      mla_abort(c("{.arg path} must contain at least one record.",
+                  "x" = "{.file {path}} is an empty JSON array."), class = "empty", call = call)
+    }
+    return(list(handler(doc, seq_along(doc))))
+  }
+  if (!is.na(first) && first != "{") {
+    mla_abort(
+      c("{.arg path} must be a doccano JSON-lines (or JSON) export.",
+        "x" = "{.file {path}} looks like a CSV export (its first line does not start a JSON object).",
+        "i" = "Export the project again as {.val JSONL}: CSV joins a user's labels into one text cell."),
+      class = "format", call = call
+    )
+  }
+  stream_json_lines(path, handler, id_fields = id_fields, call = call)
+}
+
+doccano_first_char <- function(path) {
+  con <- file(path, "r")
+  on.exit(close(con))
+  repeat {
+    line <- readLines(con, n = 1L, warn = FALSE, encoding = "UTF-8")
+    if (length(line) == 0L) return(NA_character_)
+    line <- sub("^\ufeff", "", trimws(line))
+    if (nzchar(line)) return(substr(line, 1L, 1L))
+  }
+}
+
+# Drops the rows of examples a per-user file lists with an empty label list
+# (doccano_rows() marks them) and says how many, and which members drop out.
+doccano_unannotated <- function(out, sources) {
+  gone <- out$unannotated
+  if (!any(gone)) return(out)
+  kept <- out[!gone, , drop = FALSE]
+  by_file <- table(factor(out$file[gone], levels = sources))
+  by_file <- by_file[by_file > 0]
+  silent <- setdiff(unique(out$annotator[gone]), kept$annotator)
+  cli::cli_inform(
+    c("i" = "Read {sum(gone)} example{?s} with an empty label list as not annotated by that user ({paste0(names(by_file), ': ', by_file, collapse = ', ')}).",
+      " " = "doccano writes every example into every member's file; use {.code empty = \"none\"} if an empty list means that no label applies.",
+      "i" = if (length(silent) > 0L) "{cli::qty(length(silent))}Member{?s} {.val {silent}} annotated nothing and {?is/are} left out."),
+    class = "mlagreement_message_unannotated"
+  )
+  kept
+}
+
+# A collaborative export (one file, no user) merges the annotators.
+check_doccano_annotators <- function(out, path, annotator, call = rlang::caller_env()) {
+  if (!is.null(annotator) || any(out$legacy) || length(path) > 1L) return(invisible())
+  mla_abort(
+    c("{.arg path} must hold the annotations of several users.",
+      "x" = "{.file {path}} is one file without a user field: a collaborative export (every member's labels merged) or a single member's file.",
+      "i" = "Agreement needs one export per user: turn collaborative annotation off, export again, and read every user's file, e.g. {.code read_doccano(c(alice = \"alice.jsonl\", bob = \"bob.jsonl\"))}."),
+    class = "collaborative_export", call = call
+  )
+}
+
+# Legacy label ids (database ids) as label text through the label file.
+doccano_label_text <- function(label, legacy, ids) {
+  if (is.null(ids) || !any(legacy)) return(label)
+  at <- legacy & !is.na(label)
+  hit <- match(label[at], names(ids))
+  label[at][!is.na(hit)] <- unname(ids[hit[!is.na(hit)]])
+  label
+}
+
+# The universe (text) and, for a label file, its ids (named by id) for the
+# legacy layout, whose annotations give label ids.
 doccano_universe <- function(labels, call = rlang::caller_env()) {
-  if (is.null(labels)) return(NULL)
+  if (is.null(labels)) return(list(text = NULL, ids = NULL))
+  ids <- NULL
   if (is.character(labels) && length(labels) == 1L && file.exists(labels) && !dir.exists(labels)) {
-    doc <- parse_json_file(labels, call = call)
+    doc <- parse_json_file(labels, id_fields = "id", call = call)
     text <- vapply(doc, function(l) if (is.list(l) && is.character(l$text)) l$text else NA_character_, "")
     if (length(text) == 0L || anyNA(text)) {
       mla_abort(c("{.arg labels} must be doccano's label file: a JSON array of {.code {{\"text\": ...}}}.",
                   "x" = "{.file {labels}} is not."), class = "labels", call = call)
     }
+    id <- vapply(doc, function(l) if (length(l$id) == 1L) as.character(l$id) else NA_character_, "")
+    if (!anyNA(id)) ids <- stats::setNames(text, id)
     labels <- text
   }
   check_label_universe(labels, call = call)
-  as.character(labels)
+  list(text = as.character(labels), ids = ids)
 }
 
 # Selected-label rows of one chunk: one per (example, annotator, label), or
-# one with label NA when the annotator selected nothing.
-doccano_rows <- function(records, line_no, path, source, item, annotator, call = rlang::caller_env()) {
+# one with label NA when the annotator selected nothing. `unannotated` marks
+# the empty lists of per-user files that empty = "unannotated" drops;
+# `legacy` the rows whose labels are ids.
+doccano_rows <- function(records, line_no, path, source, item, annotator, empty,
+                         call = rlang::caller_env()) {
   where <- function(k) line_of(line_no[k], path)
   ids <- json_text_field(records, item, where, call = call)
   who <- if (is.null(annotator)) rep(source, length(records)) else {
@@ -96,7 +199,7 @@ doccano_rows <- function(records, line_no, path, source, item, annotator, call =
       users <- scalars_as_text(lapply(r$annotations, function(a) a$user %||% NA))
       labs <- scalars_as_text(lapply(r$annotations, function(a) a$label %||% NA))
       if (anyNA(users)) doccano_no_annotator(where(k), call)
-      return(list(annotator = users, label = labs))
+      return(list(annotator = users, label = labs, unannotated = FALSE, legacy = TRUE))
     }
     if (is.na(who[k]) || !nzchar(who[k])) doccano_no_annotator(where(k), call)
     key <- intersect(c("label", "labels", "cats"), names(r))[1]
@@ -108,14 +211,19 @@ doccano_rows <- function(records, line_no, path, source, item, annotator, call =
                 class = "json_field", call = call)
     }
     labs <- unique(scalars_as_text(as.list(unlist(labs))))
-    if (length(labs) == 0L) labs <- NA_character_
-    list(annotator = rep(who[k], length(labs)), label = labs)
+    none <- length(labs) == 0L
+    if (none) labs <- NA_character_
+    unannotated <- none && is.null(annotator) && empty == "unannotated" && !isTRUE(r$is_confirmed)
+    list(annotator = rep(who[k], length(labs)), label = labs, unannotated = unannotated,
+         legacy = FALSE)
   })
   n <- lengths(lapply(rows, `[[`, "label"))
   idx <- rep(seq_along(records), n)
   list(line = line_no[idx], item = ids[idx],
        annotator = unlist(lapply(rows, `[[`, "annotator")),
-       label = unlist(lapply(rows, `[[`, "label")))
+       label = unlist(lapply(rows, `[[`, "label")),
+       unannotated = rep(vapply(rows, `[[`, NA, "unannotated"), n),
+       legacy = rep(vapply(rows, `[[`, NA, "legacy"), n))
 }
 
 doccano_no_annotator <- function(where, call) {

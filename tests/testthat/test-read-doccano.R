@@ -1,11 +1,17 @@
 test_that("read_doccano() reads one file per user with the label file's universe", {
   files <- c(alice = extdata("doccano-alice.jsonl"), bob = extdata("doccano-bob.jsonl"))
-  dc <- read_doccano(files, labels = extdata("doccano-labels.json"))
+  expect_message(dc <- read_doccano(files, labels = extdata("doccano-labels.json")),
+                 "1 example with an empty label list", class = "mlagreement_message_unannotated")
   expect_equal(names(dc), c("file", "line", "item", "annotator", "label"))
-  expect_equal(nrow(dc), 10L)
+  expect_equal(nrow(dc), 9L)
   expect_equal(levels(dc$label), c("sports", "politics", "economy", "culture"))
-  expect_equal(sum(is.na(dc$label)), 1L) # bob's example 3: no label
-  x <- annotations_long(dc, item, annotator, label)
+  expect_equal(sum(is.na(dc$label)), 0L) # bob's example 3: not annotated by him
+  expect_false(any(dc$annotator == "bob" & dc$item == "3"))
+  # empty = "none": bob went through example 3 and selected nothing
+  none <- read_doccano(files, labels = extdata("doccano-labels.json"), empty = "none")
+  expect_equal(nrow(none), 10L)
+  expect_equal(sum(is.na(none$label)), 1L)
+  x <- annotations_long(none, item, annotator, label)
   expect_equal(dim(x), c(4L, 2L, 4L))
   arr <- array(0L, c(4, 2, 4), dimnames = list(as.character(1:4), c("alice", "bob"),
                                                c("sports", "politics", "economy", "culture")))
@@ -18,7 +24,7 @@ test_that("read_doccano() reads one file per user with the label file's universe
   arr[4, "bob", c("sports", "politics")] <- 1L
   expect_identical(mla_results(x)$corpus, mla_results(as_annotations(arr))$corpus)
   # file names as annotators, universe seen
-  seen <- read_doccano(unname(files))
+  seen <- suppressMessages(read_doccano(unname(files)))
   expect_equal(unique(seen$annotator), c("doccano-alice", "doccano-bob"))
   expect_equal(levels(seen$label), c("economy", "politics", "sports"))
 })
@@ -33,6 +39,74 @@ test_that("read_doccano() reads a user field and the legacy layout", {
   lg <- read_doccano(legacy)
   expect_equal(lg$annotator, c("1", "1", "4"))
   expect_equal(as.character(lg$label), c("2", "3", "2"))
+  # the legacy label ids through the label file
+  lg <- read_doccano(legacy, labels = extdata("doccano-labels.json"))
+  expect_equal(as.character(lg$label), c("politics", "economy", "politics"))
+  expect_equal(levels(lg$label), c("sports", "politics", "economy", "culture"))
+  unknown <- local_text_file('{"id": 5, "annotations": [{"label": 9, "user": 1}]}', "u.jsonl")
+  expect_error(read_doccano(unknown, labels = extdata("doccano-labels.json")),
+               class = "mlagreement_error_unknown_label")
+})
+
+# doccano's own export test (backend/data_export/tests/test_task.py,
+# test_unconfirmed_and_non_collaborative): every example is written into
+# every member's file, "label": [] where the member did nothing; the
+# approver labelled nothing.
+doccano_project <- function(dir = withr::local_tempdir(.local_envir = parent.frame())) {
+  lines <- list(
+    admin = c('{"id": 1, "text": "example1", "label": ["pos"], "Comments": []}',
+              '{"id": 2, "text": "example2", "label": ["neg"], "Comments": []}',
+              '{"id": 3, "text": "example3", "label": ["pos"], "Comments": []}',
+              '{"id": 4, "text": "example4", "label": [], "Comments": []}'),
+    approver = c('{"id": 1, "text": "example1", "label": [], "Comments": []}',
+                 '{"id": 2, "text": "example2", "label": [], "Comments": []}',
+                 '{"id": 3, "text": "example3", "label": [], "Comments": []}',
+                 '{"id": 4, "text": "example4", "label": [], "Comments": []}'),
+    annotator = c('{"id": 1, "text": "example1", "label": ["pos"], "Comments": []}',
+                  '{"id": 2, "text": "example2", "label": ["pos"], "Comments": []}',
+                  '{"id": 3, "text": "example3", "label": ["pos", "neg"], "Comments": []}',
+                  '{"id": 4, "text": "example4", "label": [], "Comments": []}'))
+  paths <- file.path(dir, paste0(names(lines), ".jsonl"))
+  for (f in seq_along(lines)) writeLines(lines[[f]], paths[f])
+  stats::setNames(paths, names(lines))
+}
+
+test_that("per-user doccano files: a member who annotated nothing does not change agreement", {
+  files <- doccano_project()
+  msg <- capture_messages(dc <- read_doccano(files, labels = c("pos", "neg")))
+  expect_match(paste(msg, collapse = ""), "6 examples with an empty label list")
+  expect_match(paste(msg, collapse = ""), "approver")
+  expect_setequal(unique(dc$annotator), c("admin", "annotator"))
+  expect_equal(nrow(dc), 7L)  # 3 + 4 selected labels; example 4 annotated by no one
+  without <- suppressMessages(read_doccano(files[c("admin", "annotator")], labels = c("pos", "neg")))
+  expect_identical(tidy(mla(annotations_long(dc, item, annotator, label))),
+                   tidy(mla(annotations_long(without, item, annotator, label))))
+  # by hand: items 1-3, two annotators, labels pos/neg; item 1 agrees on both,
+  # item 2 disagrees on both, item 3 disagrees on neg: A_o = (1 + 0 + 0.5) / 3
+  fit <- mla(annotations_long(dc, item, annotator, label))
+  expect_equal(tidy(fit)$observed[1], 0.5)
+  # a line the member confirmed keeps "nothing applies"
+  writeLines(c('{"id": 1, "text": "example1", "label": ["pos"]}',
+               '{"id": 4, "text": "example4", "label": [], "is_confirmed": true}'), files[["approver"]])
+  dc <- suppressMessages(read_doccano(files, labels = c("pos", "neg")))
+  expect_true(any(dc$annotator == "approver" & dc$item == "4" & is.na(dc$label)))
+})
+
+test_that("read_doccano() refuses collaborative exports and CSV; reads the JSON array export", {
+  collab <- local_text_file(c('{"id": 1, "text": "a", "label": ["neg", "pos"]}',
+                              '{"id": 2, "text": "b", "label": []}'), "all.jsonl")
+  expect_error(read_doccano(collab), class = "mlagreement_error_collaborative_export")
+  expect_mla_snapshot(read_doccano(collab))
+  csv <- local_text_file(c("id,text,label", "1,a,pos"), "alice.csv")
+  expect_error(read_doccano(c(csv, collab)), class = "mlagreement_error_format")
+  arr <- local_text_file('[{"id": 1, "text": "a", "label": ["pos"]}, {"id": 2, "text": "b", "label": ["neg"]}]',
+                         "bob.json")
+  lines <- local_text_file(c('{"id": 1, "text": "a", "label": ["pos"]}',
+                             '{"id": 2, "text": "b", "label": ["neg"]}'), "bob.jsonl")
+  alice <- local_text_file('{"id": 1, "text": "a", "label": ["pos"]}', "alice.jsonl")
+  a <- read_doccano(c(alice = alice, bob = arr))
+  b <- read_doccano(c(alice = alice, bob = lines))
+  expect_identical(a[c("item", "annotator", "label")], b[c("item", "annotator", "label")])
 })
 
 test_that("read_doccano() reports bad files", {
@@ -42,8 +116,9 @@ test_that("read_doccano() reports bad files", {
   anon <- local_text_file('{"id": 1, "text": "a", "label": ["x"]}', "a.jsonl")
   expect_mla_snapshot(read_doccano(anon, annotator = "user"))
   expect_error(read_doccano(anon, annotator = "user"), class = "mlagreement_error_annotator")
-  expect_mla_snapshot(read_doccano(anon, labels = c("y", "z")))
-  expect_error(read_doccano(anon, labels = c("y", "z")), class = "mlagreement_error_unknown_label")
+  two <- c(anon, b = local_text_file('{"id": 1, "text": "a", "label": ["y"]}', "b.jsonl"))
+  expect_mla_snapshot(read_doccano(two, labels = c("y", "z")))
+  expect_error(read_doccano(two, labels = c("y", "z")), class = "mlagreement_error_unknown_label")
   noid <- local_text_file('{"text": "a", "label": ["x"]}', "n.jsonl")
   expect_error(read_doccano(noid), class = "mlagreement_error_json_field")
   expect_error(read_doccano(tempdir()), class = "mlagreement_error_file")
