@@ -156,8 +156,6 @@ check_size_distance <- function(table, name, grid, sizes, call) {
 # Alpha rows of the set engine for the built-in set distances and the
 # set-size distances in `specs` (one build of the label sets).
 alpha_set_rows <- function(a, specs, threads, call) {
-  # a summary: from its set tables (R/annotation-counts-sets.R)
-  if (is_annotation_counts(a)) return(counts_alpha_set_rows(a, specs, threads, call = call))
   size_specs <- Filter(function(s) s$kind == "size", specs)
   args <- set_core_args(a)
   # every size up to k when the table is small (one build of the sets),

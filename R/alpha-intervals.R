@@ -43,7 +43,7 @@ alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_t
   R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
   check_conf_level(conf.level, arg = "conf.level", call = call)
   if (R == 0L) return(out)
-  if (is_annotation_counts(a)) abort_needs_records("bootstrap intervals (R > 0)", call = call)
+  require_records(a, "bootstrap intervals (R > 0)", call = call)
   kinds <- interval_kinds(out, a, specs)
   n <- nrow(out)
   se <- low <- high <- rep(NA_real_, n)

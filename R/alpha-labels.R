@@ -23,7 +23,7 @@ NULL
 
 alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
                               call = rlang::caller_env()) {
-  if (is_annotation_counts(a)) abort_needs_records("label-level alpha", call = call)
+  require_records(a, "label-level alpha", call = call)
   check_label_level_distance(distance, a, use_default, call)
   R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
   check_conf_level(conf.level, arg = "conf.level", call = call)

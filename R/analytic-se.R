@@ -73,11 +73,11 @@ NULL
 
 analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
   if (!is.null(fit$structure)) return(structure_no_inference(fit, level, conf.level, N))
-  if (is_annotation_counts(fit$annotations)) {
-    # the linearisation sums over items: a summary of the records has none
+  if (!has_item_cells(fit$annotations)) {
+    # the linearisation sums over items: a summary of plain tables has none
     est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
     cli::cli_inform(
-      c("i" = "Analytic standard errors need the per-item counts; a summary of the records has none, so they are {.code NA}."),
+      c("i" = "Analytic standard errors need the per-item counts; a summary built from plain tables has none, so they are {.code NA}."),
       class = "mlagreement_message_no_inference", .frequency = "regularly",
       .frequency_id = "mlagreement_counts_inference"
     )
@@ -127,10 +127,10 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
 analytic_influence <- function(fit, level, threads) {
   a <- fit$annotations
   cols <- fit$label_index
-  cells <- item_cells(a, cols)
+  cells <- item_cells(a, cols)  # the records' stored cells, if any
   if (is.null(cells)) {
-    counts <- count_labels(a, cols, keep_counts = TRUE, threads = threads)
-    cells <- list(n_items = n_items(a), label_cols = as.integer(cols) - 1L, x4 = NULL,
+    counts <- item_count_cells(a, cols, threads = threads)  # R/annotation-generics.R
+    cells <- list(n_items = nrow(counts$x), label_cols = as.integer(cols) - 1L, x4 = NULL,
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])

@@ -13,34 +13,6 @@
 # takes when no item has more than 255 decisions on a label (8 bytes else).
 kItemCellLimit <- 5e7
 
-counts_mla_boot <- function(fit, R, resample, cluster, strata, threads, call = rlang::caller_env()) {
-  R <- check_whole(R, min = 2, class = "replicates", call = call)
-  resample <- check_choice(resample, c("items", "annotators", "both"), call = call)
-  threads <- check_threads(threads, call = call)
-  if (resample != "items") {
-    mla_abort(
-      c("{.arg fit} must be a fit on the annotation records to resample annotators.",
-        "x" = "It is a fit on an {.cls annotation_counts} summary, whose per-item tables add up all annotators' decisions.",
-        "i" = "A replicate that draws annotators recounts each item from the drawn annotators' records; use {.code resample = \"items\"}, or the records."),
-      class = "needs_records", call = call
-    )
-  }
-  cells <- counts_item_cells(fit$annotations, call = call)
-  cluster <- check_item_vector(cluster, cells$items, arg = "cluster", call = call)
-  strata <- check_item_vector(strata, cells$items, arg = "strata", call = call)
-  units <- boot_units(cluster, strata, length(cells$items), call = call)
-  check_boot_weights(fit, call = call)
-  cols <- fit$label_index
-  x <- item_cell_matrix(cells$x, cols)
-  m <- item_cell_matrix(cells$m, cols)
-  max_m <- max(m)
-  data <- list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x),
-               codes = boot_codes_cpp(x, m, max_m), single_label = isTRUE(fit$design$single_label))
-  seed <- sample.int(.Machine$integer.max, 2L)
-  t <- boot_run(data, units, resample, seed, R, threads)
-  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
-}
-
 item_cell_matrix <- function(v, cols) {
   v <- v[, cols, drop = FALSE]
   storage.mode(v) <- "integer"

@@ -202,9 +202,7 @@ record_view <- function(values, n_labels, item, n_items, annotator, n_annotators
 # Per-label tables of the counting pass (rows m = 1..max_m, one column per label).
 label_tally <- function(x) x$tally
 
-# (a summary from annotation_counts() stores the numbers, not the ids)
-n_items <- function(x) if (is_annotation_counts(x)) x$n_items else length(x$items)
-n_annotators <- function(x) if (is_annotation_counts(x)) x$n_annotators else length(x$annotators)
+# n_items(), n_annotators(), stored_records(): R/annotation-generics.R
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
                             bad_index, call) {
@@ -252,14 +250,6 @@ record_values <- function(x) {
     dim(v) <- c(length(v) %/% n_labels, n_labels)
   }
   v
-}
-
-# Number of stored records (items x annotators for dense arrays).
-# (a summary of a database table: the records with decisions it counted)
-stored_records <- function(x) {
-  if (is_annotation_counts(x)) return(x$n_stored_records)
-  if (is_sparse_layout(x)) return(as.double(length(x$item)))
-  length(x$values) / length(x$labels)
 }
 
 is_dense_layout <- function(x) identical(x$layout, "dense")

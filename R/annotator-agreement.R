@@ -77,18 +77,8 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
   check_bool(pairs)
-  x <- if (is_annotation_counts(x)) x else as_annotations(x)  # R/annotation-counts-pairs.R
-  if (pairs || is_annotation_counts(x)) {
-    if (!is_annotation_counts(x)) {  # a summary's pair table is already in memory
-      size <- pair_design_size(x)
-      check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
-                        "The pair table of annotator_agreement()",
-                        "Use {.code pairs = FALSE} for the per-annotator rows only.")
-    }
-    sums <- annotation_pair_sums(x)
-  } else {
-    sums <- annotator_sums_linear(x)
-  }
+  x <- as_annotation_source(x)  # R/annotation-generics.R
+  sums <- annotator_sums(x, pairs)
   if (!any(sums$has_pair)) {
     mla_abort(
       c("{.arg x} must have two annotators who annotated a common item.",
@@ -96,7 +86,7 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
       class = "no_pairs"
     )
   }
-  ids <- id_text(if (is_annotation_counts(x)) x$annotators$annotator else x$annotators)
+  ids <- annotator_ids(x)
   w <- corpus_chance_disagreement(x)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
   pair_rows <- pair_table(ids, sums, w, min_items)
@@ -109,18 +99,6 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
          n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs),
     class = "mla_annotator_agreement"
   )
-}
-
-# C++ pair sums on any annotations object (every value from the estimator
-# kernel, undefined ones NA).
-annotation_pair_sums <- function(x, call = rlang::caller_env()) {
-  sums <- if (is_annotation_counts(x)) {
-    counts_pair_sums(x)
-  } else {
-    pair_sums_checked(annotation_view(x), call = call)
-  }
-  sums$has_pair <- length(sums$a) > 0L
-  sums
 }
 
 # pair_sums_cpp() with its last line of defence: the core reports running out
@@ -193,14 +171,6 @@ annotator_sums_linear <- function(x) {
        has_pair = any(tabulate(item[rowSums(dec) > 0], n_items(x)) >= 2L))
 }
 
-# 1 - A_e of the pooled-marginal baseline on the whole corpus, on the Hamming
-# scale of the pair agreements (for single-label designs too).
-corpus_chance_disagreement <- function(x) {
-  if (is_annotation_counts(x)) return(counts_chance_disagreement(x))
-  tally <- label_tally(x)
-  check_estimable(x, tally)
-  mla_estimates(tally)$corpus$w[1]
-}
 
 # Agreement against the corpus baseline: 1 - (1 - observed) / w, NA below
 # the minimum support or when the corpus baseline is degenerate.
@@ -239,15 +209,6 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
   )
 }
 
-# Items each annotator shares with at least one other annotator (records
-# with decisions on items that have two or more of them).
-shared_items_per_annotator <- function(x) {
-  if (is_annotation_counts(x)) return(counts_shared_items(x))
-  rec_item <- record_item(x)
-  has <- rowSums(!is.na(record_values(x))) > 0
-  on_shared <- has & x$item_annotators[rec_item] >= 2L
-  tabulate(record_annotator(x)[on_shared], nbins = n_annotators(x))
-}
 
 #' Tidy annotator agreement diagnostics
 #'

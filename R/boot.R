@@ -106,9 +106,6 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
   abort_structure_boot(fit)  # R/label-structure.R
-  if (is_annotation_counts(fit$annotations)) {  # R/annotation-counts-boot.R
-    return(counts_mla_boot(fit, R, resample, cluster, strata, threads))
-  }
   R <- check_whole(R, min = 2, class = "replicates")
   n_stats <- nrow(boot_stat_table(fit))
   check_memory(8 * as.double(R) * n_stats,
@@ -117,7 +114,6 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                class = "replicates")
   resample <- check_choice(resample, c("items", "annotators", "both"))
   threads <- check_threads(threads)
-  a <- fit$annotations
   if (resample == "annotators" && (!is.null(cluster) || !is.null(strata))) {
     mla_abort(
       c("{.arg cluster} and {.arg strata} must be {.code NULL} when {.arg resample} is {.val annotators}.",
@@ -125,10 +121,10 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
       class = "boot_design"
     )
   }
-  cluster <- check_item_vector(cluster, a$items, arg = "cluster")
-  strata <- check_item_vector(strata, a$items, arg = "strata")
-  units <- boot_units(cluster, strata, length(a$items))
   data <- boot_data(fit, resample, threads = threads)
+  cluster <- check_item_vector(cluster, data$items, arg = "cluster")
+  strata <- check_item_vector(strata, data$items, arg = "strata")
+  units <- boot_units(cluster, strata, data$n_items)
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
   new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
@@ -170,25 +166,27 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
   )
 }
 
-# What the engines need: class codes of the count tables for items, the
-# records' view for annotators.
+# What the engines need: class codes of each item's (x, m) cells for items
+# (from the records or a summary's per-item tables), the records' view for
+# annotators (records only); `items` names the items of `cluster` and `strata`.
 boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
   check_boot_weights(fit, resample, call = call)
-  data <- if (resample == "items") {
-    boot_item_data(a, cols, threads)
+  if (resample == "items") {
+    cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
+    data <- boot_item_data(cells)
   } else {
+    require_records(a, "annotator resampling", arg = "fit", call = call)
     check_annotator_design(a, call = call)
-    boot_record_data(a, cols, threads)
+    data <- boot_record_data(a, cols, threads)
+    cells <- NULL
   }
   # single-label fits report Fleiss, AC1 and Brennan-Prediger for q categories
   data$single_label <- isTRUE(fit$design$single_label)
   # weighted fits: the corpus columns are the weighted coefficients, from the
   # items x categories counts with the same draws (weighted_agreement.h)
-  if (!is.null(fit$weights)) {
-    data$weighted <- list(counts = item_label_counts(a, cols)$x, matrix = fit$weights$matrix)
-  }
+  if (!is.null(fit$weights)) data$weighted <- list(counts = cells$x, matrix = fit$weights$matrix)
   data
 }
 
@@ -204,14 +202,11 @@ check_boot_weights <- function(fit, resample, call = rlang::caller_env()) {
   )
 }
 
-boot_item_data <- function(a, cols, threads) {
-  counts <- item_label_counts(a, cols, threads = threads)
-  x <- counts$x
-  m <- counts$m
-  storage.mode(x) <- "integer"
-  storage.mode(m) <- "integer"
+boot_item_data <- function(cells) {
+  x <- cells$x
+  m <- cells$m
   max_m <- max(m)
-  list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x),
+  list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x), items = cells$items,
        codes = boot_codes_cpp(x, m, max_m))
 }
 
@@ -228,7 +223,8 @@ boot_record_data <- function(a, cols, threads) {
   slot <- rep(-1L, n_annotators(a))
   slot[active] <- seq_along(active) - 1L
   list(view = annotation_view(a, cols), slot = slot, n_annotators = length(active),
-       n_items = n_items(a), n_labels = length(cols), annotator_names = a$annotators[active])
+       n_items = n_items(a), n_labels = length(cols), annotator_names = a$annotators[active],
+       items = a$items)
 }
 
 # Coefficients for annotator multiplicities aw (drawn annotators x B) and item

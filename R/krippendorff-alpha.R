@@ -205,7 +205,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   check_dots_empty0(...)
   threads <- check_threads(threads)
   level <- check_choice(level, c("corpus", "label"))
-  a <- if (is_annotation_counts(x)) x else as_annotations(x)
+  a <- as_annotation_source(x)  # R/annotation-generics.R
   if (level == "label") {  # R/alpha-labels.R
     if (!is.null(label_weights) || !is.null(label_groups) || !is.null(label_tree)) {
       mla_abort(
@@ -219,17 +219,13 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   st <- resolve_label_structure(a, label_weights, label_groups, label_tree)  # R/label-structure.R
   if (!is.null(st) && missing(distance)) distance <- "hamming"
   specs <- resolve_distances(distance, a, use_default = missing(distance) && is.null(st))
-  if (is_annotation_counts(a)) check_counts_distances(specs)  # R/annotation-counts-sets.R
+  check_source_distances(a, specs, call = rlang::current_env())
   specs <- attach_label_structure(specs, st, R)
   kinds <- vapply(specs, `[[`, "", "kind")
   rows <- list()
   if (any(kinds %in% c("jaccard", "masi", "size"))) {
     set_specs <- specs[kinds %in% c("jaccard", "masi", "size")]
-    rows <- if (any(kinds == "size")) {
-      alpha_set_rows(a, set_specs, threads, call = rlang::current_env())
-    } else {
-      alpha_builtin_set_rows(a, set_specs, threads)
-    }
+    rows <- alpha_set_source_rows(a, set_specs, threads, call = rlang::current_env())
   }
   for (s in specs) {
     rows[[s$name]] <- switch(s$kind,
@@ -245,7 +241,6 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
 
 # Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
 alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
-  if (is_annotation_counts(a)) return(counts_alpha_set_rows(a, specs, threads, call = call))
   res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
   check_set_record(a, res, "The Jaccard and MASI distances", call = call)
   check_pairable(res$n_items, call = call)
@@ -296,19 +291,3 @@ check_pairable <- function(n_items, what = "Alpha", call = rlang::caller_env()) 
   }
 }
 
-# Hamming alpha from the label tables of the counting pass (the estimator
-# kernel pools the binary coincidences of each label over its items with
-# m >= 2 decisions).
-alpha_hamming <- function(a, call = rlang::caller_env()) {
-  if (is_annotation_counts(a)) return(counts_alpha_hamming(a, call = call))
-  t <- label_tally(a)
-  est <- hamming_alpha_estimates(t)
-  if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)
-  pairable <- t$n_pairable > 0L
-  list(
-    observed = est$observed,
-    expected = est$expected,
-    n_items = sum(pairable),
-    n_values = sum(a$item_annotators[pairable])
-  )
-}

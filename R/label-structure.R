@@ -94,7 +94,7 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
                                     call = rlang::caller_env()) {
   given <- !c(is.null(label_weights), is.null(label_groups), is.null(label_tree))
   if (!any(given)) return(NULL)
-  if (is_annotation_counts(a)) abort_needs_records("labels with structure", call = call)
+  require_records(a, "labels with structure", call = call)
   labels <- if (is.null(cols)) a$labels else a$labels[cols]
   if ((given[2] || given[3]) && length(labels) != length(a$labels)) {
     mla_abort(

@@ -86,8 +86,8 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
 # Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines),
 # from mla_boot()'s engine with an explicit seed.
 compare_replicates <- function(fit, seed, R, threads) {
-  units <- boot_units(NULL, NULL, length(fit$annotations$items))
   data <- boot_data(fit, "items", threads = threads)
+  units <- boot_units(NULL, NULL, data$n_items)
   t <- boot_run(data, units, "items", seed, R, threads)
   t[, seq_len(n_baselines), drop = FALSE]
 }

@@ -123,7 +123,7 @@ undefined_notes <- function(labels, label_reason, corpus_reason) {
 # Item level, items x baselines: the observed value with the corpus baseline.
 item_table <- function(fit) {
   x <- fit$annotations
-  if (is_annotation_counts(x)) abort_needs_records("item-level rows", call = rlang::caller_env())
+  require_records(x, "item-level rows", call = rlang::caller_env())
   est <- mla_item_estimates_cpp(fit$item_disagreement, fit$corpus_w)
   fast_tibble(
     item = rep_baselines(x$items),

@@ -81,27 +81,31 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
   check_dots_empty0(...)
   baseline <- check_choice(baseline, baseline_names)
   threads <- check_threads(threads)
-  if (is_annotation_counts(x)) {
-    resolve_label_structure(x, label_weights, label_groups, label_tree)  # errors if given
-    return(mla_counts(x, baseline, labels))  # a summary, no records
-  }
-  if (!is_annotations(x)) x <- as_annotations(x, threads = threads)
-  cols <- select_labels(x, labels)
+  x <- as_annotation_source(x, threads = threads)  # R/annotation-generics.R
+  structure <- list(label_weights = label_weights, label_groups = label_groups,
+                    label_tree = label_tree)
+  mla_fit(x, baseline, labels, structure, weights, threads, call = rlang::current_env())
+}
+
+# mla() on the records: one estimator path; a label structure, category
+# weights and single-label designs are inputs of it.
+mla_records <- function(x, baseline, labels, structure, weights, threads, call) {
+  cols <- select_labels(x, labels, call = call)
   tally <- if (identical(cols, seq_along(x$labels))) {
     label_tally(x)
   } else {
     count_labels(x, cols, keep_counts = FALSE, threads = threads)$tally  # reads only these labels
   }
-  check_estimable(x, tally)
-  structure <- resolve_label_structure(x, label_weights, label_groups, label_tree, cols)
-  if (!is.null(structure)) return(structured_mla(x, cols, structure, baseline, weights))  # R/label-structure.R
+  check_estimable(x, tally, call = call)
+  st <- resolve_label_structure(x, structure$label_weights, structure$label_groups,
+                                structure$label_tree, cols, call = call)
+  if (!is.null(st)) return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure.R
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is no longer a single-label design
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }
-  fit <- apply_category_weights(fit, x, weights)
-  fit
+  apply_category_weights(fit, x, weights, call = call)
 }
 
 select_labels <- function(x, labels, call = rlang::caller_env()) {

@@ -1,0 +1,157 @@
+# What differs between the two sources of the sufficient statistics: the
+# records (`annotations`, annotations.R) and a summary of them
+# (`annotation_counts`, annotation-counts.R: from a database, plain tables or
+# as_annotation_counts()). Both carry the same label tables, so every
+# estimator runs the same kernel on them; what only records (or only a
+# summary's extra tables) can give is asked for here, by dispatch, so that no
+# verb branches on the class. A summary that lacks what is asked raises
+# `mlagreement_error_needs_records` naming the analysis.
+
+# Anything a verb accepts, as one of the two sources.
+as_annotation_source <- function(x, ...) UseMethod("as_annotation_source")
+as_annotation_source.default <- function(x, ...) as_annotations(x, ...)
+as_annotation_source.annotations <- function(x, ...) x
+as_annotation_source.annotation_counts <- function(x, ...) x
+
+# The records themselves: `x` when it holds them, else the classed error.
+require_records <- function(x, what, arg = "x", call = rlang::caller_env()) {
+  UseMethod("require_records")
+}
+require_records.annotations <- function(x, what, arg = "x", call = rlang::caller_env()) {
+  invisible(x)
+}
+require_records.annotation_counts <- function(x, what, arg = "x", call = rlang::caller_env()) {
+  abort_needs_records(what, arg = arg, call = call)
+}
+
+n_items <- function(x) UseMethod("n_items")
+n_items.annotations <- function(x) length(x$items)
+n_items.annotation_counts <- function(x) x$n_items
+
+n_annotators <- function(x) UseMethod("n_annotators")
+n_annotators.annotations <- function(x) length(x$annotators)
+n_annotators.annotation_counts <- function(x) x$n_annotators
+
+# Annotator ids as text, in the object's annotator order.
+annotator_ids <- function(x) UseMethod("annotator_ids")
+annotator_ids.annotations <- function(x) id_text(x$annotators)
+annotator_ids.annotation_counts <- function(x) id_text(x$annotators$annotator)
+
+# Records stored (items x annotators for dense arrays; for a summary, the
+# records with decisions it counted).
+stored_records <- function(x) UseMethod("stored_records")
+stored_records.annotations <- function(x) {
+  if (is_sparse_layout(x)) return(as.double(length(x$item)))
+  length(x$values) / length(x$labels)
+}
+stored_records.annotation_counts <- function(x) x$n_stored_records
+
+# Each item's (x, m) on the labels `cols`: list(items, x, m), integer items x
+# labels matrices. From the records' tables, or from a summary's per-item
+# tables (kept in memory or computed by the database when asked).
+item_count_cells <- function(x, cols, threads = mla_threads(), call = rlang::caller_env()) {
+  UseMethod("item_count_cells")
+}
+item_count_cells.annotations <- function(x, cols, threads = mla_threads(), call = rlang::caller_env()) {
+  counts <- item_label_counts(x, cols, threads = threads)
+  storage.mode(counts$x) <- "integer"
+  storage.mode(counts$m) <- "integer"
+  list(items = x$items, x = counts$x, m = counts$m)
+}
+item_count_cells.annotation_counts <- function(x, cols, threads = mla_threads(),
+                                               call = rlang::caller_env()) {
+  cells <- counts_item_cells(x, call = call)  # R/annotation-counts-boot.R
+  list(items = cells$items, x = item_cell_matrix(cells$x, cols), m = item_cell_matrix(cells$m, cols))
+}
+
+# Whether item_count_cells() can answer without an error.
+has_item_cells <- function(x) UseMethod("has_item_cells")
+has_item_cells.annotations <- function(x) TRUE
+has_item_cells.annotation_counts <- function(x) !is.null(x$item_cells) || !is.null(x$db_source)
+
+# mla() on either source (R/mla.R, R/annotation-counts-estimates.R).
+mla_fit <- function(x, baseline, labels, structure, weights, threads, call) UseMethod("mla_fit")
+mla_fit.annotations <- function(x, baseline, labels, structure, weights, threads, call) {
+  mla_records(x, baseline, labels, structure, weights, threads, call = call)
+}
+mla_fit.annotation_counts <- function(x, baseline, labels, structure, weights, threads, call) {
+  # a label structure or category weights need the records (errors if given)
+  resolve_label_structure(x, structure$label_weights, structure$label_groups,
+                          structure$label_tree, call = call)
+  if (!identical(weights, "identity")) require_records(x, "category weights", call = call)
+  mla_counts(x, baseline, labels, call = call)
+}
+
+# Annotator-pair sums of annotator_agreement(): with `pairs = FALSE` records
+# need no pair table; a summary always reads its pair tables.
+annotator_sums <- function(x, pairs, call = rlang::caller_env()) UseMethod("annotator_sums")
+annotator_sums.annotations <- function(x, pairs, call = rlang::caller_env()) {
+  if (!pairs) return(annotator_sums_linear(x))
+  size <- pair_design_size(x)
+  check_pair_memory(size$pairs * (16 * length(x$labels) + 256), size$pairs,
+                    "The pair table of annotator_agreement()",
+                    "Use {.code pairs = FALSE} for the per-annotator rows only.")
+  sums <- pair_sums_checked(annotation_view(x), call = call)
+  sums$has_pair <- length(sums$a) > 0L
+  sums
+}
+annotator_sums.annotation_counts <- function(x, pairs, call = rlang::caller_env()) {
+  sums <- counts_pair_sums(x, call = call)  # R/annotation-counts-pairs.R
+  sums$has_pair <- length(sums$a) > 0L
+  sums
+}
+
+# 1 - A_e of the pooled-marginal baseline on the whole corpus.
+corpus_chance_disagreement <- function(x) UseMethod("corpus_chance_disagreement")
+corpus_chance_disagreement.annotations <- function(x) {
+  tally <- label_tally(x)
+  check_estimable(x, tally)
+  mla_estimates(tally)$corpus$w[1]
+}
+corpus_chance_disagreement.annotation_counts <- function(x) counts_chance_disagreement(x)
+
+# Items each annotator shares with at least one other annotator.
+shared_items_per_annotator <- function(x) UseMethod("shared_items_per_annotator")
+shared_items_per_annotator.annotations <- function(x) {
+  rec_item <- record_item(x)
+  has <- rowSums(!is.na(record_values(x))) > 0
+  on_shared <- has & x$item_annotators[rec_item] >= 2L
+  tabulate(record_annotator(x)[on_shared], nbins = n_annotators(x))
+}
+shared_items_per_annotator.annotation_counts <- function(x) counts_shared_items(x)
+
+# Hamming alpha's list(observed, expected, n_items, n_values).
+alpha_hamming <- function(a, call = rlang::caller_env()) UseMethod("alpha_hamming")
+alpha_hamming.annotations <- function(a, call = rlang::caller_env()) {
+  t <- label_tally(a)
+  est <- hamming_alpha_estimates(t)
+  if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)
+  pairable <- t$n_pairable > 0L
+  list(observed = est$observed, expected = est$expected, n_items = sum(pairable),
+       n_values = sum(a$item_annotators[pairable]))
+}
+alpha_hamming.annotation_counts <- function(a, call = rlang::caller_env()) {
+  counts_alpha_hamming(a, call = call)
+}
+
+# Set-distance alpha rows (Jaccard, MASI, set-size distances): from the
+# records' label sets or a summary's set tables.
+alpha_set_source_rows <- function(a, specs, threads, call) UseMethod("alpha_set_source_rows")
+alpha_set_source_rows.annotations <- function(a, specs, threads, call) {
+  if (any(vapply(specs, `[[`, "", "kind") == "size")) {
+    return(alpha_set_rows(a, specs, threads, call = call))  # R/alpha-custom.R
+  }
+  alpha_builtin_set_rows(a, specs, threads, call = call)  # R/krippendorff-alpha.R
+}
+alpha_set_source_rows.annotation_counts <- function(a, specs, threads, call) {
+  counts_alpha_set_rows(a, specs, threads, call = call)  # R/annotation-counts-sets.R
+}
+
+# The distances a source can compute (a summary: Hamming and set distances).
+check_source_distances <- function(a, specs, call = rlang::caller_env()) {
+  UseMethod("check_source_distances")
+}
+check_source_distances.annotations <- function(a, specs, call = rlang::caller_env()) invisible()
+check_source_distances.annotation_counts <- function(a, specs, call = rlang::caller_env()) {
+  check_counts_distances(specs, call = call)
+}
