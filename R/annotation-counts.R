@@ -67,8 +67,7 @@
 #' ```
 #'
 #' The set tables in SQL, with `r(item, annotator, size, code)` the complete
-#' records (`code` identifies the set: the engine's `annotations_long()`
-#' sums powers of two per block of 30 labels) and `p(item, annotator, label)`
+#' records (`code` identifies the set) and `p(item, annotator, label)`
 #' their selected labels:
 #' ```
 #' -- sets: distinct sets of the items with m >= 2 complete records

@@ -9,9 +9,8 @@
 #' * With `value = NULL`, every row lists one selected label; an
 #'   (item, annotator) row whose label is `NA` means "annotated, nothing
 #'   selected". Every label of the universe that a record does not list is 0.
-#'   Over a large universe (64 labels or more, at most one in 16 selected)
-#'   only the selected labels are stored, so memory grows with the selected
-#'   labels, not with records x labels.
+#'   Over a large, sparsely used universe only the selected labels are
+#'   stored.
 #'
 #' The label universe is explicit: `labels`, else the levels of a factor
 #' `label` column, else the sorted distinct labels. Labels that no one selected
