@@ -1,5 +1,5 @@
-# The sufficient-statistics contract (DESIGN.md, "Additions of the second
-# wave"): everything mla() and Hamming alpha need, without the records.
+# The sufficient-statistics contract (DESIGN.md, "Sufficient statistics"):
+# everything mla() and Hamming alpha need, without the records.
 # Per label, the items by their number of decisions m (count, sum x, sum
 # x (m - x)); a design histogram (items by records with decisions, stored
 # records and pairability); the annotators' record counts. A database
