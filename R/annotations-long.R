@@ -42,7 +42,8 @@
 #'   design: one row per record with its category when `value = NULL`).
 #'   [mla()] then reports Fleiss' kappa, Gwet's AC1 and Brennan-Prediger for
 #'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
-#'   row whose label is `NA` is a record without a category (missing). Records
+#'   row whose label is `NA` is a record without a category (missing); an
+#'   empty string `""` is a category (irrCAC reads it as missing). Records
 #'   that select no or several categories are an error.
 #' @param threads Number of threads of the counting pass; results do not
 #'   depend on it.

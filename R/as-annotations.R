@@ -13,7 +13,9 @@
 #' * A 2-D matrix `items x annotators` of categorical single-label codes
 #'   (character, factor-like, integer). It is one-hot encoded: labels are the
 #'   declared `labels`, or else the sorted distinct codes; `NA` means the
-#'   annotator did not annotate the item.
+#'   annotator did not annotate the item. An empty string `""` is a category
+#'   like any other, not a missing rating (irrCAC reads it as missing):
+#'   recode it to `NA` for irrCAC's results.
 #' * An `annotations` object is returned unchanged.
 #'
 #' Long and wide data frames have their own constructors,

@@ -79,12 +79,10 @@
 #'   distinct label sets present, \eqn{S(S-1)/2} calls for \eqn{S} distinct
 #'   sets (a progress bar shows for long runs).
 #'
-#' Both are checked: the values must be finite and non-negative, zero on
-#' identical sets and symmetric, otherwise a classed error
-#' (`mlagreement_error_distance`) names the offending pair. The set-size
-#' form is checked on every size triple the data can hold; the general form
-#' on every distinct set (identity) and, for symmetry, on the pairs of the
-#' first 30 distinct sets (the others are evaluated in one order only).
+#' Both must give finite, non-negative values, zero on identical sets and
+#' symmetric (for the general form, symmetry is checked on the pairs of the
+#' first 30 distinct sets); otherwise a classed error
+#' (`mlagreement_error_distance`) names the offending pair.
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
