@@ -4,8 +4,8 @@
 # A distance is resolved to a spec: list(name, kind, fn), kind one of
 # "hamming", "jaccard", "masi" (built in), "category" (single-label metrics,
 # R/weights.R), "size" (a function of |A|, |B|, |A n B|) or "pair" (a
-# function of two label sets). Label structure (weights, groups, trees) will
-# enter as arguments of the "hamming" and set specs, so the resolution stays
+# function of two label sets). Label structure (weights, groups, trees) is
+# attached to the specs (attach_label_structure()), so the resolution stays
 # in one place.
 
 set_distances <- c("hamming", "jaccard", "masi")

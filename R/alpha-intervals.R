@@ -20,19 +20,19 @@
 #' With `R > 0` the result gains `std.error`, `conf.low` and `conf.high`.
 #' `std.error` is the jackknife standard error over items (each item with a
 #' pairable value left out in turn; \eqn{\sqrt{(g - 1)/g \sum (\hat\alpha_{(i)}
-#' - \bar\alpha)^2}}), computed exactly from per-item sums without refits.
+#' - \bar\alpha)^2}}).
 #' `conf.low` and `conf.high` are the percentile interval at `conf.level`
 #' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
 #' items, drawn from the streams of [mla_boot()] (replicate `b` resamples the
 #' same items as `mla_boot(resample = "items")` with the same seed), so
 #' [set.seed()] makes them reproducible and `threads` does not change them.
-#' Each replicate reweights per-item summaries; it never revisits the
-#' records. Intervals are available for the Hamming, Jaccard and MASI
+#' Intervals are available for the Hamming, Jaccard and MASI
 #' distances, custom set-size distances `function(n_a, n_b, n_ab)` and nominal
 #' alpha of single-label data; other distances get `NA` with a warning. Set
-#' distances keep an \eqn{S \times S} matrix of the distances between the
-#' \eqn{S} distinct label sets; designs where it would exceed 1 GB are refused
-#' with an error.
+#' distances need an \eqn{S \times S} matrix of the distances between the
+#' \eqn{S} distinct label sets; designs where it would be too large are
+#' refused with an error that gives its size. Cost: per replicate, one pass
+#' over per-item summaries, not over the records.
 #' @param R Number of bootstrap replicates over items; 0 (default) for none.
 #' @param conf.level Confidence level of the bootstrap interval.
 #' @name krippendorff_alpha

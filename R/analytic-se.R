@@ -3,14 +3,11 @@
 # multi-label corpus coefficients (inst/include/mlagreement/influence.h). tidy.mla()
 # calls analytic_inference() when conf.int = TRUE.
 #
-# What is computed when: mla() computes none of this (it stays one counting
-# pass). The influence terms need each item's (m, x) on every label: the
-# records layout keeps x/m tables from its counting pass, a dense array with
-# at most 15 annotators keeps packed class codes from its (half a byte per
-# item x label, inst/include/mlagreement/cell_codes.h), so tidy() reads those, never
-# the records: on a 5e5 x 5 x 20 array about a quarter of mla() for the corpus
-# rows and a tenth for the label rows (bench/analytic-se.R). Only arrays with
-# more than 15 annotators are recounted, once per call.
+# mla() computes none of this, so a fit stays one counting pass. The
+# influence terms need each item's (m, x) on every label, which the records
+# layout keeps as x/m tables and a dense array with at most 15 annotators as
+# packed class codes (inst/include/mlagreement/cell_codes.h); other arrays are
+# recounted, once per call (timings: bench/analytic-se.R).
 
 #' @rdname tidy.mla
 #' @section Analytic standard errors:
@@ -37,28 +34,29 @@
 #' of a weighted fit (`mla(weights = )`).
 #'
 #' `conf.low` and `conf.high` are `estimate` \eqn{\mp t_{n-1} \cdot}
-#' `std.error`, with the upper bound capped at 1 as irrCAC does;
-#' `statistic` is `estimate / std.error` and `p.value` the **two-sided**
-#' Student-t p-value (\eqn{n - 1} degrees of freedom) of H0: coefficient = 0
-#' (irrCAC prints the one-sided `1 - pt()`; halve ours for it when the
-#' estimate is positive). Both are `NA` when the standard error is 0 (every
+#' `std.error`; the upper bound is capped at 1, as irrCAC does, and the lower
+#' bound is not capped (it can fall below the smallest value the coefficient
+#' can take). `statistic` is `estimate / std.error` and `p.value`
+#' the **two-sided** Student-t p-value (\eqn{n - 1} degrees of freedom) of
+#' H0: coefficient = 0 (irrCAC prints the one-sided `1 - pt()`; halve ours
+#' for it when the estimate is positive). The test uses the same linearised
+#' variance as the interval, estimated around the observed coefficient (not
+#' under the null), as irrCAC does; `irr::kappam.fleiss()` instead divides by
+#' the standard error under the null of no agreement, so its z and p-value
+#' differ from these. Both are `NA` when the standard error is 0 (every
 #' item's influence term equals the estimate, as under perfect agreement);
 #' all five are `NA` where the coefficient is undefined or fewer than two
 #' items were rated.
 #'
 #' The estimator treats items as a sample from a population of `N` items
 #' (`N = Inf`: no finite-population correction) and the annotators as fixed.
-#' Prefer [mla_boot()] when annotators are a sample too
-#' (`resample = "annotators"` or `"both"`), when items come in clusters or
-#' strata, or for small samples, where the linearisation is least accurate.
+#' Use [mla_boot()] when annotators are a sample too
+#' (`resample = "annotators"` or `"both"`) or when items come in clusters or
+#' strata.
 #'
-#' What is computed when: [mla()] computes none of this. The item terms need
-#' every item's counts on every label, and the annotations keep them from
-#' their construction: annotations built from long or wide data as tables, a
-#' dense array with at most 15 annotators as packed class codes (half a byte
-#' per item and label). `tidy()` reads those, not the annotations, in a
-#' fraction of the time of `mla()`; only arrays with more than 15 annotators
-#' are recounted, once per `tidy()` call. `conf.int = FALSE` skips the pass.
+#' Cost: one pass over the per-item counts that the annotations keep from
+#' their construction (arrays with more than 15 annotators are recounted);
+#' `conf.int = FALSE` skips it.
 #' @param conf.int Add the analytic standard errors, tests and intervals
 #'   (corpus and label levels)?
 #' @param conf.level Confidence level of the interval.

@@ -1,5 +1,5 @@
-# The sufficient-statistics contract (DESIGN.md, "Additions of the second
-# wave"): everything mla() and Hamming alpha need, without the records.
+# The sufficient-statistics contract (DESIGN.md, "Sufficient statistics"):
+# everything mla() and Hamming alpha need, without the records.
 # Per label, the items by their number of decisions m (count, sum x, sum
 # x (m - x)); a design histogram (items by records with decisions, stored
 # records and pairability); the annotators' record counts. A database
@@ -67,8 +67,7 @@
 #' ```
 #'
 #' The set tables in SQL, with `r(item, annotator, size, code)` the complete
-#' records (`code` identifies the set: the engine's `annotations_long()`
-#' sums powers of two per block of 30 labels) and `p(item, annotator, label)`
+#' records (`code` identifies the set) and `p(item, annotator, label)`
 #' their selected labels:
 #' ```
 #' -- sets: distinct sets of the items with m >= 2 complete records

@@ -255,8 +255,7 @@ db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name =
 # The distinct rows of some columns as a GROUP BY, not SELECT DISTINCT: the
 # same rows in every engine, but PostgreSQL 15 plans a parallel DISTINCT
 # over a large table as a hash aggregate on gathered partial ones that, once
-# it spills to disk (1e6 distinct records at the default work_mem of 4 MB),
-# ran for more than 2 minutes where the GROUP BY takes 2 s (bench/README.md).
+# it spills to disk, runs far longer than the GROUP BY (bench/db.R).
 db_distinct <- function(q, ...) {
   dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
 }
@@ -266,8 +265,8 @@ db_distinct <- function(q, ...) {
 # pair and set tables join or count it several times, and the engine then
 # plans with its real size (PostgreSQL estimated 5e9 join rows for 4e6 from
 # the subquery) and reads it once; SQLite, which indexes a subquery it joins
-# but not a table, needs the index (53 s without it for one join at 1e6
-# decisions, 0.1 s with it). An engine without indexes keeps the table; a
+# but not a table, needs the index (bench/db.R). An engine without indexes
+# keeps the table; a
 # connection that may not create tables (a read-only replica) runs the same
 # query as a subquery. drop() removes the table: none is left behind.
 db_temporary <- function(q) {

@@ -9,9 +9,8 @@
 #' * With `value = NULL`, every row lists one selected label; an
 #'   (item, annotator) row whose label is `NA` means "annotated, nothing
 #'   selected". Every label of the universe that a record does not list is 0.
-#'   Over a large universe (64 labels or more, at most one in 16 selected)
-#'   only the selected labels are stored, so memory grows with the selected
-#'   labels, not with records x labels.
+#'   Over a large, sparsely used universe only the selected labels are
+#'   stored.
 #'
 #' The label universe is explicit: `labels`, else the levels of a factor
 #' `label` column, else the sorted distinct labels. Labels that no one selected
@@ -43,7 +42,8 @@
 #'   design: one row per record with its category when `value = NULL`).
 #'   [mla()] then reports Fleiss' kappa, Gwet's AC1 and Brennan-Prediger for
 #'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
-#'   row whose label is `NA` is a record without a category (missing). Records
+#'   row whose label is `NA` is a record without a category (missing); an
+#'   empty string `""` is a category (irrCAC reads it as missing). Records
 #'   that select no or several categories are an error.
 #' @param threads Number of threads of the counting pass; results do not
 #'   depend on it.

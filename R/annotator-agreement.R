@@ -2,8 +2,8 @@
 #'
 #' Diagnostics for every pair of annotators who share at least one item, and
 #' a per-annotator summary, so an annotator who drifts from the others stands
-#' out. Only pairs that share items are formed, in one C++ pass over the
-#' items, so sparse crowdsourcing designs with many annotators stay cheap.
+#' out. Cost: one pass over the items, forming only the pairs that share an
+#' item.
 #'
 #' For annotators \eqn{a} and \eqn{b}, the shared items are those on which
 #' both have at least one (non-missing) decision.
@@ -39,14 +39,11 @@
 #' estimate, and shows their support next to every flag.
 #'
 #' @section Large designs:
-#' The pair table grows with the square of the number of annotators (30,000
-#' annotators who all rate the same items form 4.5e8 pairs). Before it is
-#' built, its memory is estimated from an upper bound on the pairs that share
-#' an item (\eqn{\min(J(J-1)/2, \sum_i m_i(m_i-1)/2)} for \eqn{J}
-#' annotators and \eqn{m_i} records of item \eqn{i}); beyond the option
-#' `mlagreement.max_memory` (bytes, default 8 GiB) the call fails at once
-#' with an error of class `mlagreement_error_pairs_too_large` that names the
-#' size. `pairs = FALSE` avoids the pair table.
+#' The pair table grows with the square of the number of annotators who
+#' share items. When its estimated size exceeds the option
+#' `mlagreement.max_memory` (bytes; default `8 * 2^30`) the call fails at
+#' once with an error of class `mlagreement_error_pairs_too_large` that
+#' names the size. `pairs = FALSE` avoids the pair table.
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes.
 #' @param min_items Smallest number of shared items a pair or an annotator

@@ -2,28 +2,24 @@
 #'
 #' `as_annotations()` turns what users have into the object every function of
 #' the package works on. It validates the values and computes the sufficient
-#' statistics (positive and non-missing decisions per item and label) in one
-#' pass of the C++ core.
+#' statistics (positive and non-missing decisions per item and label).
+#' Cost: one pass over the values; a dense array is used in place, not copied.
 #'
 #' * A 3-D array `items x annotators x labels` of 0/1/`NA` (logical, integer or
 #'   double). `NA` is a missing decision, never a "not selected"; `NaN` is an
 #'   invalid value (see [annotations_long()], section "Ids, labels and
 #'   missing values"). Dimnames, when
-#'   present, name the items, annotators and labels. The array is not copied.
+#'   present, name the items, annotators and labels.
 #' * A 2-D matrix `items x annotators` of categorical single-label codes
 #'   (character, factor-like, integer). It is one-hot encoded: labels are the
 #'   declared `labels`, or else the sorted distinct codes; `NA` means the
-#'   annotator did not annotate the item.
+#'   annotator did not annotate the item. An empty string `""` is a category
+#'   like any other, not a missing rating (irrCAC reads it as missing):
+#'   recode it to `NA` for irrCAC's results.
 #' * An `annotations` object is returned unchanged.
 #'
 #' Long and wide data frames have their own constructors,
 #' [annotations_long()] and [annotations_wide()].
-#'
-#' @section Memory:
-#' A dense array is used in place, never copied: the object adds 16 bytes
-#' per item and per-label tables of the counts. `annotations_long()` and
-#' `annotations_wide()` store 4 bytes per decision plus 8 bytes per
-#' (item, annotator) record and never allocate an items x annotators grid.
 #'
 #' @param x An array, matrix or `annotations` object.
 #' @param ... Arguments passed to methods; must be empty for the array method.

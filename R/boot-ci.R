@@ -14,7 +14,7 @@
 #' * `"bca"`: bias-corrected and accelerated percentile interval; the bias
 #'   correction comes from the share of replicates below the estimate, the
 #'   acceleration from the jackknife over the resampled unit (leave one item,
-#'   cluster or annotator out, computed from the sufficient statistics). Not
+#'   cluster or annotator out, as [jackknife_se()]). Not
 #'   available for `resample = "both"`, which has no single resampled unit.
 #'
 #' Quantiles are interpolated on the normal scale as in [boot::boot.ci()],
@@ -199,12 +199,9 @@ norm_inter <- function(t, alpha) {
 #'
 #' Leaves out one resampled unit at a time (an item, a cluster or an
 #' annotator, as in the bootstrap) and computes
-#' \eqn{\sqrt{(n-1)/n \sum_u (\hat\theta_{(-u)} - \bar\theta_{(\cdot)})^2}}. For
-#' items and clusters the leave-one-out values are obtained by subtracting the
-#' unit's sufficient statistics, not by refitting; for annotators, by
-#' subtracting the annotator's decisions from the per-item counts of the
-#' items they rated (time and memory linear in the records, so 1e5 annotators
-#' take seconds). Strata are ignored.
+#' \eqn{\sqrt{(n-1)/n \sum_u (\hat\theta_{(-u)} - \bar\theta_{(\cdot)})^2}}.
+#' Strata are ignored. Cost: no refits; linear in the units for items and
+#' clusters, in the records for annotators.
 #'
 #' @param x An `mla_boot` object with `resample = "items"` or `"annotators"`.
 #' @param level `"corpus"` or `"label"`.

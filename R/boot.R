@@ -6,6 +6,9 @@
 #' [tidy()][tidy.mla_boot], [glance()][glance.mla_boot], [jackknife_se()],
 #' [as_boot()] and `autoplot()` on the result.
 #'
+#' Cost: per replicate, one pass over the per-item counts when items are
+#' resampled, over the records when annotators are.
+#'
 #' @section Which design:
 #' * `"items"` (default) treats items as sampled from a population of items
 #'   and the annotators as fixed. Items are drawn with replacement (an item
@@ -13,8 +16,7 @@
 #'   example sentences of one document) are drawn; with `strata`, each stratum
 #'   keeps its number of units. This is valid for crossed designs and for
 #'   sparse (crowdsourcing) designs in which annotators are nested in items,
-#'   because each item carries its own annotators along. A replicate only
-#'   reweights the per-item sufficient statistics: no pass over the records.
+#'   because each item carries its own annotators along.
 #' * `"annotators"` treats the annotators as sampled from a population of
 #'   annotators and the items as fixed (crossed designs, where every
 #'   annotator rates many items). Annotators are drawn with replacement; a
@@ -53,14 +55,11 @@
 #' annotator sees only a handful of items, resample items.
 #'
 #' @section Reproducibility:
-#' A 62-bit seed is drawn from R's generator (so [set.seed()] governs it) and
-#' stored in `$seed`. Replicates are split into 64 contiguous blocks; block
-#' \eqn{k} uses dqrng's xoshiro256+ seeded with the seed and advanced by
-#' \eqn{k} long jumps. Every replicate is therefore identical whatever the
-#' number of `threads`. Replicates are computed in chunks of about 0.2 s
-#' (the progress bar moves between chunks); Ctrl-C stops the bootstrap within
-#' about a second with R's `interrupt` condition, and a rerun after
-#' [set.seed()] gives the replicates of an uninterrupted run.
+#' A seed is drawn from R's generator (so [set.seed()] governs it) and stored
+#' in `$seed`; every replicate is identical whatever the number of
+#' `threads`. A progress bar shows for long runs. Ctrl-C stops the bootstrap
+#' with R's `interrupt` condition, and a rerun after [set.seed()] gives the
+#' replicates of an uninterrupted run.
 #'
 #' @param fit An `mla` object from [mla()].
 #' @param R Number of bootstrap replicates (a whole number >= 2).

@@ -13,21 +13,23 @@
 #' \eqn{D_e} over all ordered pairs of pairable values (drawn without
 #' replacement). Items with a single annotation do not enter.
 #'
+#' Cost: Hamming and nominal alpha reuse the tables of the counting pass; the
+#' other distances take one pass over the records plus work that grows with
+#' the number of distinct label sets.
+#'
 #' @section Distances:
 #' * `"hamming"`: normalised Hamming distance, the share of labels on which
-#'   two vectors differ. Joint omissions count as agreement. It is computed
-#'   label by label from the per-item counts of positive and non-missing
-#'   decisions: with binary coincidences per label,
-#'   \eqn{\alpha_H = 1 - \sum_j D_{o,j} / \sum_j D_{e,j}}. On data where whole
-#'   vectors are present or absent this is exactly alpha with normalised
-#'   Hamming distance; it also handles single missing decisions (each label
-#'   then uses its own pairable values). On one-hot coded single-label data
-#'   it is nominal alpha. On complete data it relates to the pooled-marginal
-#'   MLA coefficient by \eqn{\alpha_H = 1 - D_o / (\frac{M}{M-1} D_e^{(\infty)})},
+#'   two vectors differ. Joint omissions count as agreement. Per label,
+#'   \eqn{\alpha_H = 1 - \sum_j D_{o,j} / \sum_j D_{e,j}} with the binary
+#'   coincidences of each label, so single missing decisions are allowed
+#'   (each label uses its own pairable values); on data where whole vectors
+#'   are present or absent this is exactly alpha with normalised Hamming
+#'   distance, and on one-hot coded single-label data it is nominal alpha. On
+#'   complete data \eqn{\alpha_H = 1 - D_o / (\frac{M}{M-1} D_e^{(\infty)})},
 #'   \eqn{M} the number of annotations and \eqn{D_e^{(\infty)} = 1 - A_e^{(F)}}
-#'   (paper section 3.4). `observed_disagreement` and `expected_disagreement`
-#'   are the means of \eqn{D_{o,j}} and \eqn{D_{e,j}} over the labels with a
-#'   pairable item.
+#'   of [mla()] (paper section 3.4). `observed_disagreement` and
+#'   `expected_disagreement` are the means of \eqn{D_{o,j}} and \eqn{D_{e,j}}
+#'   over the labels with a pairable item.
 #' * `"jaccard"`: \eqn{1 - |A \cap B| / |A \cup B|} on the sets of selected
 #'   labels. Joint omissions do not count. Two empty sets are identical
 #'   (distance 0).
@@ -69,68 +71,27 @@
 #'   of the set sizes \eqn{|A|}, \eqn{|B|} and \eqn{|A \cap B|}, like Jaccard
 #'   (`1 - n_ab / (n_a + n_b - n_ab)`), Dice, overlap or "any overlap"
 #'   (`as.numeric(n_ab == 0 & n_a + n_b > 0)`). It is evaluated once on every
-#'   size triple (vectorised when it is: it is first called with vectors)
-#'   and the table enters the exact subset-counting engine described under
-#'   *Performance*, so it costs what the built-in Jaccard costs.
+#'   size triple the data can hold (vectorised when it is: it is first called
+#'   with vectors). Cost: that of the built-in Jaccard distance.
 #' * A function of two arguments `function(a, b)` gets two label sets as
 #'   character vectors (the selected labels, `character(0)` for an empty set)
-#'   and may use anything, e.g. a taxonomy. It is evaluated once per pair of
+#'   and may use anything, e.g. a taxonomy. Cost: one call per pair of
 #'   distinct label sets present, \eqn{S(S-1)/2} calls for \eqn{S} distinct
-#'   sets (quadratic; a progress bar shows for long runs). The time is that
-#'   of the calls: about 1.8 s for 1,000 distinct sets (499,500 calls) with
-#'   a distance taking 3 microseconds a call; the package adds under 10%.
+#'   sets (a progress bar shows for long runs).
 #'
-#' Both are checked: the values must be finite and non-negative, zero on
-#' identical sets and symmetric, otherwise a classed error
-#' (`mlagreement_error_distance`) names the offending pair. The set-size
-#' form is checked on every size triple the data can hold; the general form
-#' on every distinct set (identity) and, for symmetry, on the pairs of the
-#' first 30 distinct sets (the others are evaluated in one order only).
-#'
-#' @section Performance:
-#' The set distances are computed in C++ on the \eqn{S} distinct label sets,
-#' never on all pairs of annotations: both distances depend only on the two
-#' set sizes and the size of the intersection. One pass over the values
-#' turns the records into bit sets and hashes them to the distinct sets;
-#' \eqn{D_o} then counts the pairs of annotations within each item by the two
-#' set sizes and the size of their intersection (the distances are tabulated
-#' by those). The expected disagreement \eqn{D_e}
-#' needs, for every pair of set sizes, the number of pairs of values by
-#' intersection size. Four exact algorithms give it; the one with the least
-#' estimated work is used:
-#' * pairs: every pair of distinct sets, \eqn{O(S^2)}. Fast
-#'   when \eqn{S} is small; the only algorithm when more than 64 labels are
-#'   in use or some set has more than 22 labels.
-#' * subset counting (at most 22 labels in use): for each subset \eqn{Q} of
-#'   the labels that occurs, the number of values of each size containing
-#'   \eqn{Q}; sums of products of these counts over the subsets of each size
-#'   give the pair counts by binomial inversion. The work is about
-#'   \eqn{\sum_s 2^{|s|}}{sum_s 2^|s|} over the distinct sets plus a few products per
-#'   subset, so many small sets are cheap.
-#' * dense subset counting: the same counts for all \eqn{2^k} subsets of the
-#'   \eqn{k} labels in use by a superset-sum transform, about
-#'   \eqn{k 2^k W}{k * 2^k * W} additions for \eqn{W} distinct set sizes and
-#'   \eqn{4 \cdot 2^k W}{4 * 2^k * W} bytes of memory (at most 256 MB), for designs where
-#'   most of the \eqn{2^k} sets occur.
-#' * hashed subset counting (23 to 64 labels in use, sets of at most 22
-#'   labels): the subset counts found through a hash table; it gives way to pairs if its tables would exceed 512 MB.
-#'
-#' The counts are exact integers (64- or 128-bit), so all algorithms give the
-#' same value up to the last floating-point sums, and results do not depend
-#' on `threads`. Typical designs take a few times as long as [mla()]; the
-#' worst case (many distinct sets over more than 64 labels in use) is
-#' quadratic in the number of distinct sets (`bench/README.md` in the
-#' sources has measurements).
+#' Both must give finite, non-negative values, zero on identical sets and
+#' symmetric (for the general form, symmetry is checked on the pairs of the
+#' first 30 distinct sets); otherwise a classed error
+#' (`mlagreement_error_distance`) names the offending pair.
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
 #'   divides by zero for two empty sets; its `jaccard_distance()` does too.
-#' * DKPro Statistics' `MASISetAnnotationDistanceFunction` multiplies the
-#'   Jaccard *distance* by (0, 1/3, 2/3, 1) for identical, subset, overlapping
-#'   and disjoint sets, i.e. \eqn{d = (1 - J)(1 - M)}, not
-#'   \eqn{1 - J M}. Its distance between an empty and a non-empty set is 1/3
-#'   (the empty set is a subset). On DKPro's own set-valued example (see the
-#'   examples) it gives alpha 0.2529, where the definition above gives 0.2731.
+#' * DKPro Statistics' `MASISetAnnotationDistanceFunction` computes
+#'   \eqn{d = (1 - J)(1 - M)}, not \eqn{1 - J M}, and puts an empty and a
+#'   non-empty set at distance 1/3. On DKPro's own set-valued example (see
+#'   the examples) it gives alpha 0.2529, where the definition above gives
+#'   0.2731.
 #' * `irr::kripp.alpha()` (nominal) equals the Hamming alpha on one-hot data
 #'   when there are two coders or some values are missing; on complete data
 #'   with more than two coders it returns a different value, which a brute

@@ -32,8 +32,8 @@ structure_estimates <- function(tab, st) {
                            as.integer(first), as.integer(size), unname(st$weights))
 }
 
-# mla() with a label structure: the label rows of the closed labels (exactly
-# today's without a taxonomy), corpus and item rows from the variables.
+# mla() with a label structure: the label rows of the closed labels (the
+# plain ones without a taxonomy), corpus and item rows from the variables.
 structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_env()) {
   if (!identical(weights, "identity")) {
     mla_abort(c("{.arg weights} and a label structure cannot be combined.",

@@ -1,5 +1,5 @@
-# Labels with structure (issue 16, parts 1-3): weights per label, mutually
-# exclusive groups of labels and a taxonomy. One resolver turns the three
+# Labels with structure: weights per label, mutually exclusive groups of
+# labels and a taxonomy. One resolver turns the three
 # arguments into a "label structure" (the taxonomy's closure, the variables
 # and their weights) that mla() and krippendorff_alpha() both use; the
 # counting is C++ (inst/include/mlagreement/label_groups.h, src/glue-structure.cpp).
@@ -48,7 +48,7 @@
 #'   the question of the study (a missed finding that changes treatment
 #'   costs more than one that does not) before seeing the data: they choose
 #'   which reliability is estimated, the estimand, and are not a knob to
-#'   tune the estimate. Equal weights are exactly today's values.
+#'   tune the estimate. Equal weights give the plain Hamming values.
 #'
 #' `mla()` computes each variable's observed agreement \eqn{A_{o,v}} and
 #' chance agreement \eqn{A_{e,v}} under each baseline (a binary label as

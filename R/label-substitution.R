@@ -11,8 +11,7 @@
 #'
 #' Per item with record vectors \eqn{v_r} (1 = selected) and their sum
 #' \eqn{s}, the item adds \eqn{\sum_{r \ne q} v_r v_q^\top = s s^\top -
-#' \sum_r v_r v_r^\top}; the table is the sum over items, computed in C++ with
-#' one dense product. The table is symmetric. Missing decisions count as not
+#' \sum_r v_r v_r^\top}; the table is the sum over items and is symmetric. Missing decisions count as not
 #' selected (a pair counts only the decisions both annotators made).
 #'
 #' On multi-label data a record that selects both \eqn{j} and \eqn{l} adds

@@ -10,7 +10,7 @@
 #' * **Paired** (the default when the fits share item ids): both fits are
 #'   restricted to their common items, in the same order, and refitted; the
 #'   estimates are those of the common items. Both are bootstrapped with the
-#'   same seed. The item engine's draws depend only on the seed and the number
+#'   same seed. The item bootstrap's draws depend only on the seed and the number
 #'   of items, so replicate \eqn{b} draws the same items for `a` and `b`, and
 #'   the replicate differences carry the correlation between the conditions.
 #' * **Independent** (`paired = FALSE`, or no shared items): each fit is

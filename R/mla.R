@@ -14,17 +14,18 @@
 #' the label coefficients \eqn{A_j}. The `weight` column of
 #' `tidy(fit, level = "label")` reports these weights normalised to sum to 1.
 #'
+#' Cost: one counting pass over the annotations, made when the
+#' `annotations` object is built; everything else comes from its tables.
+#'
 #' @section Conditional floor (eq. 7):
 #' The floor is the smallest observed agreement any annotation with the same
 #' design and the same number of positive decisions per label could have.
 #' For complete designs it is the paper's eq. 7 (positives spread as evenly
-#' as possible over items). With missing decisions the same exchange argument
-#' applies to each item's own number of decisions \eqn{m_{ij}}: the label's
-#' disagreement is a separable concave function of the item counts, so giving
-#' each positive to the item where it adds most disagreement (greedy on
-#' marginal gains, exact for this problem) attains the minimum. Items with one
-#' decision can absorb a positive without adding agreement. `floor_observed`
-#' is this minimum; `floor` normalises it with the observed baseline.
+#' as possible over items). With missing decisions it is the same minimum
+#' over placements of the label's positives on the items, each item with its
+#' own number of decisions \eqn{m_{ij}}; items with one decision can absorb a
+#' positive without adding agreement. `floor_observed` is this minimum;
+#' `floor` normalises it with the observed baseline.
 #'
 #' @section Missing decisions:
 #' `NA` is never a "not selected". Per label, an item enters the observed

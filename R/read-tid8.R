@@ -21,9 +21,8 @@
 #' label, is an error naming the file and line.
 #'
 #' Several files (for instance `train.jsonl`, `dev.jsonl`, `test.jsonl`) are
-#' read at once into one frame with a `split` column. The files are streamed
-#' in blocks through a C++ scanner, so memory depends on the rows returned,
-#' not on the size of the file (a 253 MB file: about 2 s and 0.14 GB).
+#' read at once into one frame with a `split` column. Cost: one streamed pass
+#' over each file; memory follows the rows returned, not the size of the file.
 #'
 #' @section Item ids across splits:
 #' TID-8 uses the sources' own train/dev/test split as its annotation split

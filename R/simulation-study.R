@@ -32,12 +32,9 @@
 #' A measure that is undefined on a data set (e.g. a coefficient whose
 #' chance agreement is 1) is `NA`.
 #'
-#' Cost: the MLA measures of the full Table 4 design (6,480 data sets) take a
-#' few seconds; they are computed from the sufficient statistics by the same
-#' C++ code as [mla()], without building its result tables. The set-based
-#' measures cost more, boot-F1 most (it bootstraps every data set `R`
-#' times): expect minutes for the full design with all measures. Use
-#' `measures = "mla"` for fast exploratory runs.
+#' Cost: one counting pass per data set for `"mla"`; the set-based measures
+#' cost more, boot-F1 most (`R` replicates per data set), so use
+#' `measures = "mla"` for exploratory runs.
 #'
 #' @param n_annotators,n_items,n_labels Design values (whole numbers;
 #'   \eqn{n \ge 2}, \eqn{N, k \ge 1}). Every combination is run.

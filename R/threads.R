@@ -1,6 +1,6 @@
 #' Number of threads used by default
 #'
-#' Parallel C++ routines take a `threads` argument whose default is
+#' Parallel routines take a `threads` argument whose default is
 #' `mla_threads()`: the option `mlagreement.threads`, or 1 when it is unset.
 #' Results never depend on the number of threads.
 #'

@@ -48,8 +48,7 @@ category_values <- function(a, ranks = FALSE) {
 numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(a$labels)))
 
 # The weighted corpus rows of an mla() fit on a single-label design (the
-# identity weights leave the fit as it is, so the unweighted values stay
-# exactly today's).
+# identity weights leave the fit as it is).
 apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) {
   if (is.character(weights)) {
     weights <- check_choice(weights, weight_schemes, arg_name = "weights", call = call,

@@ -106,7 +106,7 @@ void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std
 // Class codes of every (item, label) cell, built once per bootstrap: a raw
 // vector holding uint16 codes (uint32 when more classes occur) with the class
 // table as attributes class_start, class_m, class_x (see ClassTable).
-// max_m is no longer needed (the classes say it); R still passes it.
+// max_m is unused: the classes give it.
 // [[Rcpp::export(rng = false)]]
 Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());

@@ -1,7 +1,5 @@
-# The oracle of the ingestion kernel: annotations_long() (decisions and
-# selected labels) and the helpers it replaced, copied verbatim from the
-# R-only implementation of version 0.1.0 (R/annotations-long.R,
-# R/adapter-utils.R at commit 603bc15), renamed oracle_*(). Helpers the kernel
+# The oracle of the ingestion kernel: an R-only annotations_long()
+# (decisions and selected labels) and its helpers, renamed oracle_*(). Helpers the kernel
 # path does not replace (check_id_vector(), binary_values(), match_values(),
 # new_annotations(), the repeat messages) are the package's own. The tests
 # compare the decisions form (test-ingest.R); the selected-labels branch is

@@ -85,7 +85,7 @@ test_that("the summary's SQL in warehouse dialects (simulated connections)", {
   expect_snapshot(dplyr::show_query(q$design))
 })
 
-test_that("single-label categories in a database table (issue 18)", {
+test_that("single-label categories in a database table", {
   con <- local_sqlite_connection()
   withr::local_seed(18)
   df <- expand.grid(item = 1:30, annotator = paste0("a", 1:4), stringsAsFactors = FALSE)

@@ -1,6 +1,6 @@
-# The hardening catalogue (issue 18): every cause of a crash, a silent
-# acceptance or a leaked internal error, each as a class of inputs. Inputs
-# that once killed R run in a child process, so a signal fails the test
+# The hardening catalogue: every cause of a crash, a silent acceptance or a
+# leaked internal error, each as a class of inputs. Inputs that could kill R
+# run in a child process, so a signal fails the test
 # instead of the suite.
 
 # Evaluates `exprs` (a list of calls) in a fresh R process with the package

@@ -1,5 +1,5 @@
 # The ingestion kernel (inst/include/mlagreement/ingest.h, ingest_decisions()) against
-# the R-only implementation it replaced (helper-ingest-oracle.R): the same
+# the R-only implementation (helper-ingest-oracle.R): the same
 # object, error, message and warning on random decision tables, clean or not.
 
 # Value, error (classes, message, the call it names), messages and warnings of

@@ -1,4 +1,4 @@
-# The paths that keep large designs linear (issue 18, finding 7): bootstrap
+# The paths that keep large designs linear: bootstrap
 # bins for the (m, x) classes that occur, the per-annotator rows without the
 # pair table, the up-front size check of pair outputs, set alpha over the
 # distinct sets of an item, and the postings method of D_e. Each against a

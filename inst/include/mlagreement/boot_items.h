@@ -186,7 +186,7 @@ struct ItemScratch {
 
 // Bins -> label table -> kernel -> coefficients into out[s * stride]. Within
 // a label the classes ascend in (m, x), so every table cell sums its bins in
-// the order of x, as the dense bins of earlier versions did (same doubles).
+// the order of x, as dense bins would (the same doubles).
 template <typename Code, typename Bin>
 void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
                      std::vector<LabelSummary>& ls, double* out, std::size_t stride) {

@@ -2,7 +2,7 @@
 // distinct values of an id column, and the records x labels matrix built from
 // coded rows in two passes. R validates and names offenders; this kernel only
 // reports that a row needs R's checking path (the general path then raises
-// the same error as before, or resolves the duplicates), so it never decides
+// the error, or resolves the duplicates), so it never decides
 // what a message says.
 // * distinct_codes(): 64-bit keys (an integer, a double's bits, a string's
 //   address) -> 1-based codes in order of first occurrence, and the first row

@@ -1,4 +1,4 @@
-// Labels with structure (issue 16, parts 1-3): a taxonomy whose selected
+// Labels with structure: a taxonomy whose selected
 // children imply their ancestors, mutually exclusive groups of labels that
 // are one nominal variable each, and weights per variable.
 //

@@ -193,8 +193,8 @@ inline ItemSums item_by_pairs(const SetData& d, const SimTable& sim, const SizeD
 }
 
 // The observed part item by item (any sets, any item sizes): items of more
-// than kMaxRecords records over their distinct sets, others pair by pair (as
-// before, same doubles). Items are summed in a fixed order after the
+// than kMaxRecords records over their distinct sets, others pair by pair
+// (the same doubles either way). Items are summed in a fixed order after the
 // parallel loop, so results do not depend on threads.
 inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& oj, double& om, double& sj_sum, double& sm_sum,

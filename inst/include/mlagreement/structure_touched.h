@@ -1,5 +1,5 @@
 // Labels with structure on a dense array, reading only the labels the
-// structure touches (issue 16's speed check). A free label without tree
+// structure touches. A free label without tree
 // descendants keeps the table of the counting pass (label_tally() in R), so
 // the only new tables are those of
 //   * the tree's internal nodes (labels with descendants), closed under the
