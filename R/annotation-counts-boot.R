@@ -35,7 +35,7 @@ counts_mla_boot <- function(fit, R, resample, cluster, strata, threads, call = r
   m <- item_cell_matrix(cells$m, cols)
   max_m <- max(m)
   data <- list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x),
-               codes = boot_codes_cpp(x, m, max_m), single_label = isTRUE(fit$design$single_label))
+               codes = boot_codes_cpp(x, m), single_label = isTRUE(fit$design$single_label))
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
   new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
