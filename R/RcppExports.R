@@ -13,8 +13,8 @@ alpha_boot_cpp <- function(terms, set_start, set, set_count, n_sets, D, seed, R,
     .Call(`_mlagreement_alpha_boot_cpp`, terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads)
 }
 
-boot_codes_cpp <- function(x, m, max_m) {
-    .Call(`_mlagreement_boot_codes_cpp`, x, m, max_m)
+boot_codes_cpp <- function(x, m) {
+    .Call(`_mlagreement_boot_codes_cpp`, x, m)
 }
 
 boot_run_cpp <- function(seed, n_rep, n_labels) {
@@ -51,10 +51,6 @@ boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label) {
 
 boot_streams_cpp <- function() {
     .Call(`_mlagreement_boot_streams_cpp`)
-}
-
-interrupt_after_polls_cpp <- function(n) {
-    invisible(.Call(`_mlagreement_interrupt_after_polls_cpp`, n))
 }
 
 category_alpha_cpp <- function(counts, metric, values) {

@@ -7,13 +7,8 @@
 # Whether selected labels of n_records records over k labels, n_positive of
 # them selected, are stored sparse: k >= 64 and at most one label in 16
 # selected (then the positions take at most a quarter of the 0/1 matrix's
-# memory, and the counting pass reads a sixteenth of its cells). The internal
-# option mlagreement.layout ("auto", "sparse", "records") forces a layout,
-# so that tests compare both on the same data.
+# memory, and the counting pass reads a sixteenth of its cells).
 use_sparse_layout <- function(n_records, k, n_positive) {
-  layout <- getOption("mlagreement.layout", "auto")
-  if (identical(layout, "sparse")) return(TRUE)
-  if (identical(layout, "records")) return(FALSE)
   k >= 64L && n_positive <= as.double(n_records) * k / 16
 }
 

@@ -8,8 +8,7 @@
 # * "records": an integer matrix built by the adapters, with an item and an
 #   annotator index per record; sparse designs never allocate a dense array.
 # * "sparse": selected-labels data over a large universe (annotations_long()
-#   with value = NULL when k >= 64 and at most records x k / 16 positives;
-#   option mlagreement.layout = "sparse" / "records" forces one, for tests).
+#   with value = NULL when k >= 64 and at most records x k / 16 positives).
 #   Every record is fully decided, so no values matrix is stored: item and
 #   annotator indices per record as in "records", plus the selected labels of
 #   each record (`selected`: offsets `start`, n_records + 1, and sorted

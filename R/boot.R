@@ -206,7 +206,7 @@ boot_item_data <- function(cells) {
   m <- cells$m
   max_m <- max(m)
   list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x), items = cells$items,
-       codes = boot_codes_cpp(x, m, max_m))
+       codes = boot_codes_cpp(x, m))
 }
 
 # The records are read in place through annotation_view(); the annotators
@@ -253,9 +253,7 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
   }
 }
 
-boot_mode <- function(resample) match(resample, c("items", "annotators", "both")) - 1L
-
-# Runs the replicates in chunks of about `boot_chunk_seconds()` each (a few
+# Runs the replicates in chunks of about `kBootChunkSeconds` each (a few
 # replicates of each of the 64 streams per chunk; the streams keep their
 # generators between chunks, so chunking does not change the replicates):
 # the progress bar moves and Ctrl-C is honoured between and within chunks.
@@ -283,7 +281,6 @@ boot_run <- function(data, units, resample, seed, R, threads) {
     done <- chunk(per_stream)
     per_stream <- boot_next_chunk(per_stream, proc.time()[["elapsed"]] - started)
     cli::cli_progress_update(id = bar, set = done)
-    test_hook("boot_chunk")
   }
   t <- boot_run_result_cpp(run)
   if (!is.null(data$weighted)) {
@@ -295,14 +292,12 @@ boot_run <- function(data, units, resample, seed, R, threads) {
 }
 
 # Seconds a chunk should take: short enough for a lively progress bar and a
-# prompt Ctrl-C, long enough that R's loop costs nothing (an option only for
-# tests).
-boot_chunk_seconds <- function() getOption("mlagreement.boot_chunk_seconds", 0.2)
+# prompt Ctrl-C, long enough that R's loop costs nothing.
+kBootChunkSeconds <- 0.2
 
 # Replicates per stream for the next chunk, from the time the last one took:
-# aim at boot_chunk_seconds(), growing at most 8-fold per chunk.
-boot_next_chunk <- function(per_stream, elapsed) {
-  target <- boot_chunk_seconds()
+# aim at `target` seconds, growing at most 8-fold per chunk.
+boot_next_chunk <- function(per_stream, elapsed, target = kBootChunkSeconds) {
   grown <- if (elapsed <= 0) 8 * per_stream else per_stream * target / elapsed
   max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
 }
@@ -319,14 +314,6 @@ progress_start <- function(name, total) {
 progress_close <- function(bar) {
   tryCatch(cli::cli_progress_done(id = bar), error = function(e) NULL,
            interrupt = function(e) NULL)
-}
-
-# Test hook: options(mlagreement.test_hook = function(where) ...) runs in
-# long loops (tests raise an interrupt there, without signals).
-test_hook <- function(where) {
-  hook <- getOption("mlagreement.test_hook")
-  if (is.function(hook)) hook(where)
-  invisible()
 }
 
 boot_jackknife <- function(data, units, resample, threads) {

@@ -104,7 +104,6 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
                           rep(error, d$n_annotators), rep(0, d$n_annotators), 0)
     results[[s]] <- study_measures(sim$values, measures, R)
     cli::cli_progress_update(id = bar)
-    test_hook("simulation")
   }
 
   n_meas <- lengths(lapply(results, `[[`, "estimate"))

@@ -37,7 +37,9 @@ if (length(args) == 0L || args[1] != "--layout") {
 layout <- args[2]
 lib <- Sys.getenv("MLA_LIB")
 if (nzchar(lib)) library(mlagreement, lib.loc = lib) else pkgload::load_all(".", quiet = TRUE)
-options(mlagreement.layout = layout)
+# the package picks the sparse layout for this design; the records layout
+# is forced by replacing its selection rule (R/annotations-sparse.R)
+utils::assignInNamespace("use_sparse_layout", function(...) identical(layout, "sparse"), "mlagreement")
 peak_rss_mb <- function() {
   status <- readLines("/proc/self/status")
   as.numeric(gsub("[^0-9]", "", grep("^VmHWM", status, value = TRUE))) / 1024

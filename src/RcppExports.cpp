@@ -57,14 +57,13 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_codes_cpp
-Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m);
-RcppExport SEXP _mlagreement_boot_codes_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP) {
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m);
+RcppExport SEXP _mlagreement_boot_codes_cpp(SEXP xSEXP, SEXP mSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
-    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_codes_cpp(x, m, max_m));
+    rcpp_result_gen = Rcpp::wrap(boot_codes_cpp(x, m));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -199,15 +198,6 @@ BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     rcpp_result_gen = Rcpp::wrap(boot_streams_cpp());
     return rcpp_result_gen;
-END_RCPP
-}
-// interrupt_after_polls_cpp
-void interrupt_after_polls_cpp(int n);
-RcppExport SEXP _mlagreement_interrupt_after_polls_cpp(SEXP nSEXP) {
-BEGIN_RCPP
-    Rcpp::traits::input_parameter< int >::type n(nSEXP);
-    interrupt_after_polls_cpp(n);
-    return R_NilValue;
 END_RCPP
 }
 // category_alpha_cpp
@@ -699,7 +689,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
     {"_mlagreement_alpha_item_sets_cpp", (DL_FUNC) &_mlagreement_alpha_item_sets_cpp, 6},
     {"_mlagreement_alpha_boot_cpp", (DL_FUNC) &_mlagreement_alpha_boot_cpp, 11},
-    {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 3},
+    {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 2},
     {"_mlagreement_boot_run_cpp", (DL_FUNC) &_mlagreement_boot_run_cpp, 3},
     {"_mlagreement_boot_run_result_cpp", (DL_FUNC) &_mlagreement_boot_run_result_cpp, 1},
     {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 12},
@@ -709,7 +699,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 5},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
-    {"_mlagreement_interrupt_after_polls_cpp", (DL_FUNC) &_mlagreement_interrupt_after_polls_cpp, 1},
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},

@@ -106,9 +106,8 @@ void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std
 // Class codes of every (item, label) cell, built once per bootstrap: a raw
 // vector holding uint16 codes (uint32 when more classes occur) with the class
 // table as attributes class_start, class_m, class_x (see ClassTable).
-// max_m is unused: the classes give it.
 // [[Rcpp::export(rng = false)]]
-Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m) {
+Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());
   const std::size_t k = static_cast<std::size_t>(x.ncol());
   const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
@@ -122,7 +121,6 @@ Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   out.attr("class_start") = Rcpp::IntegerVector(tab.start.begin(), tab.start.end());
   out.attr("class_m") = Rcpp::IntegerVector(tab.m.begin(), tab.m.end());
   out.attr("class_x") = Rcpp::IntegerVector(tab.x.begin(), tab.x.end());
-  static_cast<void>(max_m);
   return out;
 }
 
@@ -264,8 +262,3 @@ Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::I
 
 // [[Rcpp::export(rng = false)]]
 int boot_streams_cpp() { return mlagreement::kStreams; }
-
-// Test hook: the n-th interrupt check from now on reports Ctrl-C (0: off),
-// so tests reach the interrupt paths without signals.
-// [[Rcpp::export(rng = false)]]
-void interrupt_after_polls_cpp(int n) { glue::detail::interrupt_countdown() = n > 0 ? n : 0; }

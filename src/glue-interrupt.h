@@ -13,26 +13,16 @@ namespace glue {
 
 namespace detail {
 
-// Test hook (interrupt_after_polls_cpp()): when > 0, the countdown of checks
-// after which a check reports an interrupt as if the user had pressed Ctrl-C.
-inline int& interrupt_countdown() {
-  static int n = 0;
-  return n;
-}
-
 inline void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
 // R_CheckUserInterrupt() would longjmp over C++ frames; R_ToplevelExec()
 // contains the jump, so the core returns normally and the interrupt is
 // re-raised by the glue (InterruptScope::rethrow()).
 inline bool r_interrupt_pending() {
-  int& n = interrupt_countdown();
-  if (n > 0 && --n == 0) return true;
   return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE;
 }
 
-// R's check is cheap but not free: at most every 20 ms (every poll under
-// the test hook, so a test needs no timing).
+// R's check is cheap but not free: at most every 20 ms.
 constexpr int kPollIntervalMs = 20;
 
 }  // namespace detail
@@ -44,8 +34,7 @@ constexpr int kPollIntervalMs = 20;
 class InterruptScope {
  public:
   InterruptScope() {
-    mlagreement::interrupt_flag().arm(detail::r_interrupt_pending,
-                                      detail::interrupt_countdown() > 0 ? 0 : detail::kPollIntervalMs);
+    mlagreement::interrupt_flag().arm(detail::r_interrupt_pending, detail::kPollIntervalMs);
   }
   ~InterruptScope() { mlagreement::interrupt_flag().disarm(); }
   InterruptScope(const InterruptScope&) = delete;

@@ -1,11 +1,12 @@
-# The C++ unit-test harness (cpp/headers.cpp): the package's installed
-# headers (system.file("include"), the header library in inst/include/)
-# with the glue's view helpers, compiled with Rcpp::sourceCpp() into an
-# environment, once per session. Needs the source tree (src/ next to tests/)
-# and a compiler, so it is skipped on CRAN and for installed tests.
+# The C++ unit-test harnesses (cpp/headers.cpp, cpp/interrupts.cpp): the
+# package's installed headers (system.file("include"), the header library in
+# inst/include/) with the glue's helpers, each file compiled with
+# Rcpp::sourceCpp() into an environment, once per session. Needs the source
+# tree (src/ next to tests/) and a compiler, so it is skipped on CRAN and for
+# installed tests.
 cpp_harness <- local({
-  env <- NULL
-  function() {
+  envs <- list()
+  function(file = "headers.cpp") {
     testthat::skip_on_cran()
     # the source tree, or under R CMD check the unpacked sources beside the
     # check's copy of the tests
@@ -16,15 +17,16 @@ cpp_harness <- local({
     src <- candidates[found][1]
     include <- system.file("include", package = "mlagreement")
     testthat::skip_if_not(nzchar(include), "installed headers not found")
-    if (is.null(env)) {
-      env <<- new.env()
+    if (is.null(envs[[file]])) {
+      env <- new.env()
       flags <- paste0("-I", shQuote(normalizePath(c(include, src))), collapse = " ")
       withr::with_envvar(
         c(PKG_CPPFLAGS = flags),
-        Rcpp::sourceCpp(testthat::test_path("cpp", "headers.cpp"), env = env, verbose = FALSE)
+        Rcpp::sourceCpp(testthat::test_path("cpp", file), env = env, verbose = FALSE)
       )
+      envs[[file]] <<- env
     }
-    env
+    envs[[file]]
   }
 })
 

@@ -1,8 +1,9 @@
 # The sparse records layout (R/annotations.R, R/annotations-sparse.R,
 # inst/include/mlagreement/sparse_records.h): selected-labels data over a large
 # universe. Every number must be identical to the records layout on the same
-# data (both built from one data frame, the layout forced by the internal
-# option), and the counting pass equal to plain-R counts.
+# data (both built from one data frame, the layout forced by mocking the
+# selection rule use_sparse_layout()), and the counting pass equal to
+# plain-R counts.
 
 # Selected-labels rows: items with 1..max_ann records (so some items have one
 # record), records selecting 0..max_sel labels (0: a row with label NA, an
@@ -21,9 +22,15 @@ random_selected <- function(n_items, pool, k, max_ann = 5, max_sel = 4, seed = 1
   list(data = do.call(rbind, unlist(rows, recursive = FALSE)), labels = labels)
 }
 
+# Forces the layout ("sparse" or "records") for the rest of the calling frame.
+local_layout <- function(layout, .env = parent.frame()) {
+  local_mocked_bindings_compat(use_sparse_layout = function(...) identical(layout, "sparse"),
+                               .env = .env)
+}
+
 build_layout <- function(d, layout) {
-  withr::with_options(list(mlagreement.layout = layout),
-                      annotations_long(d$data, item, annotator, label, labels = d$labels))
+  local_layout(layout)
+  annotations_long(d$data, item, annotator, label, labels = d$labels)
 }
 
 both_layouts <- function(d) list(sparse = build_layout(d, "sparse"), records = build_layout(d, "records"))
@@ -40,7 +47,10 @@ test_that("annotations_long() picks the sparse layout for a large universe with 
   dense <- random_selected(40, 6, 64, max_sel = 30)
   expect_false(mlagreement:::is_sparse_layout(
     annotations_long(dense$data, item, annotator, label, labels = dense$labels)))
-  # single-label designs and decisions keep the records layout
+  # the rule: at least 64 labels and at most one selection in 16 cells
+  expect_true(mlagreement:::use_sparse_layout(100L, 64L, 400))
+  expect_false(mlagreement:::use_sparse_layout(100L, 64L, 401))
+  expect_false(mlagreement:::use_sparse_layout(100L, 63L, 0))
   x <- both_layouts(d)
   expect_identical(x$records$layout, "records")
   expect_identical(x$sparse$layout, "sparse")
@@ -166,8 +176,7 @@ test_that("conversions and subsets of a sparse object match the records layout",
   empty <- empty[!paste(empty$item, empty$annotator) %in% paste(sel$item, sel$annotator), ]
   rows <- rbind(data.frame(sel[1:2], label = as.character(sel$label)),
                 data.frame(empty, label = NA_character_))
-  again <- withr::with_options(list(mlagreement.layout = "sparse"),
-                               annotations_long(rows, item, annotator, label, labels = d$labels))
+  again <- build_layout(list(data = rows, labels = d$labels), "sparse")
   expect_identical(again, x$sparse)
   # subsets: identical numbers; a subset of a large universe stays sparse
   all_i <- seq_len(30)
@@ -231,7 +240,7 @@ test_that("the shape check and the core's guards hold for the sparse layout", {
   # every record selects every label: the all-selected warning, as for records
   all_rows <- expand.grid(item = 1:3, annotator = c("a", "b"), label = sprintf("L%02d", 1:64),
                           stringsAsFactors = FALSE)
-  withr::local_options(mlagreement.layout = "sparse")
+  local_layout("sparse")
   expect_warning(a <- annotations_long(all_rows, item, annotator, label),
                  class = "mlagreement_warning_all_selected")
   expect_true(mlagreement:::is_sparse_layout(a))

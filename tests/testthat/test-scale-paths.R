@@ -16,7 +16,7 @@ test_that("the class table holds exactly the (m, x) classes that occur, in ascen
   fit <- mla(many_annotators(15, 300, 2, seed = 1))
   x <- item_x(fit$annotations)
   m <- item_m(fit$annotations)
-  codes <- mlagreement:::boot_codes_cpp(x, m, max(m))
+  codes <- mlagreement:::boot_codes_cpp(x, m)
   start <- attr(codes, "class_start")
   for (j in 1:2) {
     keys <- unique(data.frame(m = m[, j], x = x[, j])[m[, j] > 0, ])

@@ -1,0 +1,115 @@
+# Helpers of the mla-report template (skeleton.Rmd), which sources this
+# file from its own directory; rmarkdown::draft() copies both. They use
+# exported functions of mlagreement only (the package's tests check that and
+# call them directly).
+
+fmt <- function(v, digits = 3) ifelse(is.na(v), "NA", formatC(v, format = "f", digits = digits))
+report_number <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)
+
+# "n noun" with the plural when n != 1.
+report_count <- function(n, noun, plural = paste0(noun, "s")) {
+  paste(report_number(n), if (n == 1) noun else plural)
+}
+
+# A list of names for a sentence: the first `n`, then how many more.
+report_name_list <- function(x, n = 12L) {
+  x <- as.character(x)
+  shown <- paste(utils::head(x, n), collapse = ", ")
+  if (length(x) > n) shown <- paste0(shown, " and ", length(x) - n, " more")
+  shown
+}
+
+# The declared label universe from the `labels` parameter: a character
+# vector, a path to a text file with one label per line, or a
+# comma-separated string. NULL when not given.
+report_label_universe <- function(labels) {
+  if (is.null(labels) || (length(labels) == 1L && (is.na(labels) || !nzchar(trimws(labels))))) {
+    return(NULL)
+  }
+  labels <- as.character(labels)
+  if (length(labels) > 1L) return(labels)
+  if (file.exists(labels) && !dir.exists(labels)) {
+    out <- trimws(readLines(labels, warn = FALSE, encoding = "UTF-8"))
+    return(out[nzchar(out)])
+  }
+  trimws(strsplit(labels, ",", fixed = TRUE)[[1]])
+}
+
+# Distances from the `distances` parameter: a vector or a comma-separated string.
+report_distances <- function(distances) {
+  if (length(distances) == 1L) distances <- trimws(strsplit(distances, ",", fixed = TRUE)[[1]])
+  known <- c("hamming", "jaccard", "masi")
+  bad <- setdiff(distances, known)
+  if (length(distances) == 0L || length(bad) > 0L) {
+    stop("params$distances must name distances among ", paste(known, collapse = ", "),
+         if (length(bad) > 0L) paste0("; not ", paste(bad, collapse = ", ")), ".", call. = FALSE)
+  }
+  distances
+}
+
+# Records with some but not all decisions missing, and the annotations of
+# the complete records only (same label universe), for the set distances,
+# which need complete label sets.
+report_complete_records <- function(x) {
+  long <- as.data.frame(x)
+  record <- paste(match(long$item, unique(long$item)), match(long$annotator, unique(long$annotator)))
+  n_missing <- tapply(is.na(long$value), record, sum)
+  k <- nlevels(long$label)
+  out <- list(n_records = sum(n_missing < k), n_partial = sum(n_missing > 0 & n_missing < k),
+              n_complete = sum(n_missing == 0), annotations = x)
+  if (out$n_partial == 0) return(out)
+  if (out$n_complete == 0) {
+    out$annotations <- NULL
+    return(out)
+  }
+  kept <- long[record %in% names(n_missing)[n_missing == 0], , drop = FALSE]
+  out$annotations <- annotations_long(kept, "item", "annotator", "label", "value",
+                                      labels = levels(long$label))
+  out
+}
+
+# Rows of a label-level table in the order of the declared universe.
+report_universe_order <- function(tab, universe) {
+  tab[order(match(tab$label, universe)), , drop = FALSE]
+}
+
+# The design in two sentences, from glance(fit): coverage of the items x
+# annotators grid (a sparse design is not missing data), then whole missing
+# records and missing decisions inside records.
+report_design <- function(g) {
+  pct <- function(s) {
+    if (s > 0 && s < 0.001) return("< 0.1%")
+    if (s < 1 && s > 0.999) return("> 99.9%")
+    paste0(formatC(100 * s, format = "f", digits = 1), "%")
+  }
+  first <- paste0(report_number(g$n_records), " of ", report_number(as.double(g$n_items) * g$n_annotators),
+                  " item x annotator cells annotated (", pct(g$coverage), ")",
+                  if (g$coverage < 0.5) "; a sparse design, not missing data" else "")
+  parts <- character()
+  if (g$n_empty_records > 0) {
+    parts <- paste0(report_count(g$n_empty_records, "record"),
+                    " without any decision (whole label vector missing)")
+  }
+  n_dec <- as.double(g$n_records) * g$n_labels
+  n_miss <- g$n_missing_decisions
+  parts <- c(parts, paste0(report_number(n_miss), " of ", report_number(n_dec),
+                           " decisions missing inside annotated records",
+                           if (n_miss > 0) paste0(" (", pct(n_miss / n_dec), ")") else ""))
+  c(first, paste(parts, collapse = "; "))
+}
+
+read_report_data <- function(data) {
+  if (is.data.frame(data) || is_annotations(data)) return(data)
+  if (file.exists(data)) {
+    if (grepl("\\.rds$", data, ignore.case = TRUE)) return(readRDS(data))
+    return(utils::read.csv(data, stringsAsFactors = FALSE, check.names = FALSE))
+  }
+  env <- new.env()
+  suppressWarnings(utils::data(list = data, package = "mlagreement", envir = env))
+  if (exists(data, envir = env, inherits = FALSE)) return(get(data, envir = env))
+  if (!exists(data, envir = globalenv())) {
+    stop("params$data must name a data set of mlagreement, an object in the R session or a file; ",
+         "'", data, "' is none of these.", call. = FALSE)
+  }
+  get(data, envir = globalenv())
+}
