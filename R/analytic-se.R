@@ -69,8 +69,12 @@
 #' @name tidy.mla
 NULL
 
-analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
+                               threads = mla_threads(), call = rlang::caller_env()) {
   if (!is.null(fit$structure)) return(structure_no_inference(fit, level, conf.level, N))
+  if (annotators == "random") {
+    require_records(fit$annotations, "annotators sampled from a population", call = call)
+  }
   if (!has_item_cells(fit$annotations)) {
     # the linearisation sums over items: a summary of plain tables has none
     est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
@@ -91,24 +95,35 @@ analytic_inference <- function(fit, level, conf.level, N, threads = mla_threads(
     n <- rep_baselines(f$n)
     est <- fit$label$estimate
   }
-  inference_columns(est, sum_sq, n, conf.level, N)
+  extra <- if (annotators == "random") annotator_variance(fit, level, threads, call = call)
+  inference_columns(est, sum_sq, n, conf.level, N, extra)
 }
 
 # Standard error, t statistic, two-sided p-value and t interval from the sums
-# of squared influence deviations over n items.
-inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
+# of squared influence deviations over n items; `extra` (var, df) adds the
+# annotators' part of the variance, with Satterthwaite's degrees of freedom.
+inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) {
   fpc <- if (is.finite(N)) 1 - n / N else 1
   ok <- n >= 2 & !is.na(estimate) & !is.na(sum_sq)
+  v_items <- rep(NA_real_, length(estimate))
+  v_items[ok] <- fpc * sum_sq[ok] / (n[ok] * (n[ok] - 1))
+  df <- n - 1
+  if (!is.null(extra)) {
+    ok <- ok & !is.na(extra$var)
+    v_total <- v_items + extra$var
+    df <- satterthwaite_df(v_items, n - 1, extra$var, extra$df)
+    v_items <- v_total
+  }
   se <- rep(NA_real_, length(estimate))
-  se[ok] <- sqrt(fpc * sum_sq[ok] / (n[ok] * (n[ok] - 1)))
+  se[ok] <- sqrt(v_items[ok])
   # a zero standard error (every item's term equals the estimate, e.g.
   # perfect agreement) leaves the test statistic undefined, not infinite
   testable <- ok & se > 0
   statistic <- p_value <- rep(NA_real_, length(estimate))
   statistic[testable] <- estimate[testable] / se[testable]
-  p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), n[testable] - 1)
+  p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), df[testable])
   half <- rep(NA_real_, length(estimate))
-  half[ok] <- stats::qt(1 - (1 - conf.level) / 2, n[ok] - 1) * se[ok]
+  half[ok] <- stats::qt(1 - (1 - conf.level) / 2, df[ok]) * se[ok]
   list(
     std.error = se,
     statistic = statistic,
@@ -116,6 +131,12 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N) {
     conf.low = estimate - half,
     conf.high = pmin(1, estimate + half)
   )
+}
+
+# Degrees of freedom of a sum of two variance estimates (Satterthwaite 1946).
+satterthwaite_df <- function(v1, df1, v2, df2) {
+  df <- (v1 + v2)^2 / (v1^2 / df1 + v2^2 / df2)
+  ifelse(is.finite(df), df, pmin(df1, df2))
 }
 
 # The kernel's influence sums of the fit's labels at `level` (sum_sq, n):

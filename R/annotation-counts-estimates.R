@@ -7,7 +7,7 @@
 # subset is a column subset, exactly what count_labels() returns in memory.
 mla_counts <- function(x, baseline, labels, call = rlang::caller_env()) {
   cols <- select_labels(x, labels, call = call)
-  t <- x$tally
+  t <- label_tally(x)
   tally <- list(cnt = t$cnt[, cols, drop = FALSE], sx = t$sx[, cols, drop = FALSE],
                 sdis = t$sdis[, cols, drop = FALSE], d_sum = numeric(), n_pairable = integer())
   check_estimable(x, tally, call = call)
@@ -24,7 +24,7 @@ mla_counts <- function(x, baseline, labels, call = rlang::caller_env()) {
 
 # Hamming alpha's list(observed, expected, n_items, n_values) from a summary.
 counts_alpha_hamming <- function(a, call = rlang::caller_env()) {
-  est <- hamming_alpha_estimates(a$tally)
+  est <- hamming_alpha_estimates(label_tally(a))
   d <- a$design
   pairable <- d$pairable
   if (!any(pairable & d$n_items > 0)) check_pairable(0, call = call)
@@ -129,7 +129,7 @@ tidy.annotation_counts <- function(x, table = c("labels", "design", "annotators"
 }
 
 counts_label_table <- function(x) {
-  t <- x$tally
+  t <- label_tally(x)
   idx <- which(t$cnt > 0, arr.ind = TRUE)
   idx <- idx[order(idx[, 2], idx[, 1]), , drop = FALSE]
   fast_tibble(

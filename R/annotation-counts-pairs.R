@@ -117,7 +117,7 @@ counts_pairs_or_abort <- function(x, call) {
 
 # annotator_agreement()'s corpus chance disagreement from the label tables.
 counts_chance_disagreement <- function(x, call = rlang::caller_env()) {
-  t <- x$tally
+  t <- label_tally(x)
   tally <- list(cnt = t$cnt, sx = t$sx, sdis = t$sdis, d_sum = numeric(), n_pairable = integer())
   check_estimable(x, tally, call = call)
   mla_estimates(tally)$corpus$w[1]

@@ -155,3 +155,7 @@ check_source_distances.annotations <- function(a, specs, call = rlang::caller_en
 check_source_distances.annotation_counts <- function(a, specs, call = rlang::caller_env()) {
   check_counts_distances(specs, call = call)
 }
+
+# Records with decisions per item and per annotator (both sources keep them).
+item_annotator_counts <- function(x) x$item_annotators
+annotator_record_counts <- function(x) x$annotator_records

@@ -116,7 +116,7 @@ pair_sums_checked <- function(view, call = rlang::caller_env()) {
 # comparisons within items that form them (both as doubles: they can pass
 # the integer range).
 pair_design_size <- function(x) {
-  m <- as.double(x$item_annotators)
+  m <- as.double(item_annotator_counts(x))
   J <- as.double(n_annotators(x))
   comparisons <- sum(m * (m - 1) / 2)
   list(comparisons = comparisons, pairs = min(J * (J - 1) / 2, comparisons))

@@ -214,7 +214,7 @@ boot_item_data <- function(cells) {
 # among them, -1 for the others).
 boot_record_data <- function(a, cols, threads) {
   per_annotator <- if (identical(as.integer(cols), seq_along(a$labels))) {
-    a$annotator_records
+    annotator_record_counts(a)
   } else {
     count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records
   }
@@ -234,7 +234,7 @@ boot_records_statistic <- function(data, aw, iw = NULL) {
 }
 
 check_annotator_design <- function(a, call = rlang::caller_env()) {
-  per_annotator <- a$annotator_records[a$annotator_records > 0]
+  per_annotator <- annotator_record_counts(a)[annotator_record_counts(a) > 0]
   if (length(per_annotator) < 3L) {
     mla_abort(
       c("Annotator resampling needs at least 3 annotators with decisions.",
@@ -344,7 +344,7 @@ new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, thre
   colnames(t) <- stats$name
   n_units <- switch(resample,
     items = units$n_units,
-    annotators = sum(fit$annotations$annotator_records > 0),
+    annotators = sum(annotator_record_counts(fit$annotations) > 0),
     both = units$n_units
   )
   design <- list(

@@ -112,7 +112,7 @@ alpha_structured <- function(a, st, threads = mla_threads(), call = rlang::calle
   if (!(est$alpha$n_used > 0)) check_pairable(0, call = call)
   pairable <- t$n_pairable > 0L
   list(observed = est$alpha$observed, expected = est$alpha$expected,
-       n_items = sum(pairable), n_values = sum(a$item_annotators[pairable]))
+       n_items = sum(pairable), n_values = sum(item_annotator_counts(a)[pairable]))
 }
 
 # The label tables of the structure (k closed labels, then the groups'

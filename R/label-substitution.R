@@ -38,7 +38,7 @@
 label_substitution <- function(x, ...) {
   check_dots_empty0(...)
   a <- as_annotations(x)
-  m <- a$item_annotators
+  m <- item_annotator_counts(a)
   n_pairs <- sum(as.double(m) * (m - 1))
   check_pairable(sum(m >= 2), what = "A label substitution table")
   count <- label_substitution_cpp(record_values(a), length(a$labels), record_item(a) - 1L,

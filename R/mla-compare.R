@@ -28,6 +28,12 @@
 #'
 #' @param a,b Two `mla` fits with the same labels.
 #' @param R Number of bootstrap replicates.
+#' The test conditions on the annotators of each condition: it asks whether
+#' these annotators agree differently in the two conditions, not whether two
+#' populations of annotators do. Two groups drawn from one population of
+#' heterogeneous annotators differ by chance, and the test then rejects more
+#' often than its level.
+#'
 #' @param paired `TRUE` for the paired item bootstrap on the common items,
 #'   `FALSE` for independent bootstraps, `NULL` (default) for paired when the
 #'   fits share at least two item ids. Item ids identify items: two samples

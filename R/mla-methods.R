@@ -30,9 +30,10 @@
 #' glance(fit)
 #' @method tidy mla
 tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
-                     conf.level = 0.95, N = Inf, ...) {
+                     conf.level = 0.95, N = Inf, annotators = c("fixed", "random"), ...) {
   check_dots_empty0(...)
   level <- check_choice(level, c("corpus", "label", "item"))
+  annotators <- check_choice(annotators, c("fixed", "random"))
   check_bool(conf.int)
   check_conf_level(conf.level)
   N <- check_population(N, x$design$n_items)
@@ -41,7 +42,7 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
   term <- if (level == "corpus") out$baseline else paste0(out$label, ":", out$baseline)
   out <- tibble::add_column(out, term = term, .before = 1L)
   if (!conf.int) return(out)
-  cols <- analytic_inference(x, level, conf.level, N)
+  cols <- analytic_inference(x, level, conf.level, N, annotators, call = rlang::current_env())
   # one new tibble, not five column assignments (each validates the whole frame)
   tibble::new_tibble(c(as.list(out), cols), nrow = nrow(out))
 }

@@ -70,8 +70,8 @@ mla_design <- function(x, labels, lab, cor) {
     never_selected = labels[lab$positives == 0 & lab$n_rated > 0],
     always_selected = labels[lab$positives == lab$decisions & lab$n_rated > 0],
     sparse_labels = labels[!is.na(sparse_label_notes(lab))],
-    annotators_per_item = x$item_annotators,
-    n_pairable_items = sum(x$item_annotators >= 2),
+    annotators_per_item = item_annotator_counts(x),
+    n_pairable_items = sum(item_annotator_counts(x) >= 2),
     single_label = is_single_label(x) && length(labels) == length(x$labels)
   )
 }
@@ -127,7 +127,7 @@ item_table <- function(fit) {
   est <- mla_item_estimates_cpp(fit$item_disagreement, fit$corpus_w)
   fast_tibble(
     item = rep_baselines(x$items),
-    n_annotators = rep_baselines(x$item_annotators),
+    n_annotators = rep_baselines(item_annotator_counts(x)),
     baseline = baseline_column(n_items(x)),
     observed = rep_baselines(est$observed),
     estimate = as.vector(est$estimate)

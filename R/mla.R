@@ -129,7 +129,7 @@ check_estimable <- function(x, tally, call = rlang::caller_env()) {
     mla_abort("{.arg x} must contain at least one non-missing decision.",
               class = "no_data", call = call)
   }
-  n_ann <- sum(x$annotator_records > 0)
+  n_ann <- sum(annotator_record_counts(x) > 0)
   if (n_ann < 2L) {
     mla_abort(
       c("{.arg x} must have at least 2 annotators with decisions.",

@@ -126,7 +126,7 @@ weight_notes <- function(notes, name) {
 # matrix of the items x categories counts.
 alpha_category_row <- function(a, metric, call) {
   if (metric == "nominal") {
-    est <- single_label_estimates_cpp(a$tally$cnt, a$tally$sx, a$tally$sdis)
+    est <- single_label_estimates_cpp(label_tally(a)$cnt, label_tally(a)$sx, label_tally(a)$sdis)
     size <- alpha_hamming(a, call = call)
     return(list(observed = est$alpha_d_obs, expected = est$alpha_d_exp,
                 n_items = size$n_items, n_values = size$n_values))

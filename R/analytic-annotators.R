@@ -1,0 +1,80 @@
+# Annotators as a sample: the annotator-sampling component of the variance
+# of every corpus and label coefficient, added to the items' linearised
+# variance by tidy(fit, annotators = "random") (analytic-se.R).
+
+#' @rdname tidy.mla
+#' @section Annotators as a sample:
+#' With `annotators = "fixed"` (the default) the standard errors condition
+#' on the annotators who took part: the estimand is the agreement of these
+#' annotators on the population of items. With `annotators = "random"` the
+#' annotators are a sample from a population of annotators too, and the
+#' variance adds the annotators' component to the items' one,
+#' \deqn{\widehat{\mathrm{var}}(c) = \widehat{\mathrm{var}}_{items}(c) +
+#'   \frac{J - 1}{J} \sum_{a=1}^{J} (c_{(-a)} - \bar c_{(\cdot)})^2,}
+#' the jackknife over the \eqn{J} annotators with decisions (\eqn{c_{(-a)}}:
+#' the coefficient without annotator \eqn{a}; Gwet 2008, *Psychometrika*,
+#' for the rater component of the single-label coefficients, and the same
+#' for the multi-label ones). The interval and test then use Student's t
+#' with Satterthwaite's degrees of freedom for the sum of the two parts.
+#' Both parts contain the item-by-annotator interaction, so the sum errs on
+#' the wide side. With fewer than 8 annotators the annotator part rests on
+#' few values and the interval is unreliable; a message says so. It needs
+#' the records (not a summary) and an unweighted fit.
+#' @param annotators `"fixed"` (condition on the annotators) or `"random"`
+#'   (annotators sampled from a population of annotators; see the section
+#'   *Annotators as a sample*).
+#' @references
+#' Gwet, K. L. (2008). Variance estimation of nominal-scale inter-rater
+#' reliability with random selection of raters. *Psychometrika*, 73(3),
+#' 407-430. \doi{10.1007/s11336-007-9054-8}
+#' @name tidy.mla
+NULL
+
+# Fewer annotators than this make the annotator part unreliable.
+kMinRandomAnnotators <- 8L
+
+# The annotator part of the variance of the fit's coefficients at `level`
+# (corpus rows, or label rows in tidy()'s order) and its degrees of freedom.
+annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang::caller_env()) {
+  a <- require_records(fit$annotations, "annotators sampled from a population", arg = "x",
+                       call = call)
+  if (!is.null(fit$weights)) {
+    mla_abort(
+      c("{.code annotators = \"random\"} needs an unweighted fit.",
+        "x" = "{.arg x} uses {.val {fit$weights$name}} category weights.",
+        "i" = "Use {.code annotators = \"fixed\"}, or {.fn mla_boot} over items."),
+      class = "annotator_variance", call = call
+    )
+  }
+  data <- boot_record_data(a, fit$label_index, threads)
+  data$single_label <- isTRUE(fit$design$single_label)
+  n_ann <- data$n_annotators
+  if (n_ann < 3L) {
+    mla_abort(
+      c("{.code annotators = \"random\"} needs at least 3 annotators with decisions.",
+        "x" = "{.arg x} has {n_ann}."),
+      class = "annotator_variance", call = call
+    )
+  }
+  if (n_ann < kMinRandomAnnotators) {
+    cli::cli_inform(
+      c("!" = "With {n_ann} annotators the annotator part of the variance rests on few values: treat the interval as rough.",
+        "i" = "It is reliable from about {kMinRandomAnnotators} annotators on."),
+      class = "mlagreement_message_few_annotators"
+    )
+  }
+  jack <- boot_jack_records_cpp(data$view, data$slot, n_ann, threads, data$single_label)
+  n_corpus <- nrow(fit$corpus)
+  cols <- if (level == "corpus") seq_len(n_corpus) else n_corpus + seq_len(nrow(fit$label))
+  var <- apply(jack[, cols, drop = FALSE], 2L, jackknife_variance)
+  list(var = var, df = rep(n_ann - 1, length(cols)))
+}
+
+# (J - 1) / J sum (theta_(-a) - mean)^2 over the defined values; NA when a
+# leave-one-out value is undefined (the coefficient then depends on whether
+# that annotator took part in a way the variance cannot capture).
+jackknife_variance <- function(theta) {
+  if (anyNA(theta)) return(NA_real_)
+  J <- length(theta)
+  (J - 1) / J * sum((theta - mean(theta))^2)
+}

@@ -1,0 +1,78 @@
+# tidy(fit, annotators = "random"): the items' linearised variance plus the
+# jackknife over annotators, against leave-one-annotator-out refits in plain R.
+
+random_design <- function(n_items = 40, n_ann = 9, k = 4, seed = 1, holes = 0) {
+  withr::local_seed(seed)
+  truth <- matrix(stats::rbinom(n_items * k, 1, 0.35), n_items, k)
+  sens <- stats::runif(n_ann, 0.6, 0.95)
+  spec <- stats::runif(n_ann, 0.7, 0.98)
+  arr <- array(NA_integer_, c(n_items, n_ann, k),
+               dimnames = list(paste0("i", seq_len(n_items)), paste0("a", seq_len(n_ann)),
+                               paste0("L", seq_len(k))))
+  for (a in seq_len(n_ann)) {
+    p1 <- ifelse(truth == 1, sens[a], 1 - spec[a])
+    arr[, a, ] <- matrix(stats::rbinom(n_items * k, 1, p1), n_items, k)
+  }
+  if (holes > 0) arr[sample(length(arr), holes)] <- NA_integer_
+  arr
+}
+
+# Plain R: leave each annotator out, refit, jackknife; add the items' variance.
+ref_random_inference <- function(arr, level, conf.level = 0.95) {
+  fit <- mla(arr)
+  fixed <- tidy(fit, level = level)
+  J <- dim(arr)[2]
+  loo <- vapply(seq_len(J), function(a) tidy(mla(arr[, -a, , drop = FALSE]), level = level,
+                                             conf.int = FALSE)$estimate, numeric(nrow(fixed)))
+  v_ann <- (J - 1) / J * rowSums((loo - rowMeans(loo))^2)
+  v_items <- fixed$std.error^2
+  n <- if (level == "corpus") sum(apply(!is.na(arr), 1, any)) else {
+    rep(unname(apply(!is.na(arr), 3, function(m) sum(rowSums(m) > 0))), each = 3)
+  }
+  df <- (v_items + v_ann)^2 / (v_items^2 / (n - 1) + v_ann^2 / (J - 1))
+  se <- sqrt(v_items + v_ann)
+  half <- stats::qt(1 - (1 - conf.level) / 2, df) * se
+  list(std.error = se, conf.low = fixed$estimate - half,
+       conf.high = pmin(1, fixed$estimate + half),
+       p.value = 2 * stats::pt(-abs(fixed$estimate / se), df))
+}
+
+test_that("annotators = 'random' adds the annotator jackknife to the items' variance", {
+  for (holes in c(0, 30)) {
+    arr <- random_design(holes = holes)
+    for (level in c("corpus", "label")) {
+      ours <- tidy(mla(arr), level = level, annotators = "random")
+      ref <- ref_random_inference(arr, level)
+      for (col in names(ref)) {
+        expect_equal(ours[[col]], ref[[col]], tolerance = 1e-10, label = paste(level, holes, col))
+      }
+      fixed <- tidy(mla(arr), level = level)
+      expect_true(all(ours$std.error > fixed$std.error))
+      expect_equal(ours$estimate, fixed$estimate)
+    }
+  }
+})
+
+test_that("annotators = 'random' on a single-label design uses its coefficients", {
+  withr::local_seed(3)
+  m <- matrix(sample(c("a", "b", "c"), 30 * 8, replace = TRUE, prob = c(3, 2, 1)), 30, 8)
+  fit <- mla(m)
+  ours <- tidy(fit, annotators = "random")
+  loo <- vapply(seq_len(8), function(a) tidy(mla(m[, -a]), conf.int = FALSE)$estimate, numeric(3))
+  v_ann <- 7 / 8 * rowSums((loo - rowMeans(loo))^2)
+  expect_equal(ours$std.error, sqrt(tidy(fit)$std.error^2 + v_ann), tolerance = 1e-10)
+})
+
+test_that("annotators = 'random' refuses what it cannot estimate and warns with few annotators", {
+  arr <- random_design(n_ann = 5)
+  expect_message(tidy(mla(arr), annotators = "random"), class = "mlagreement_message_few_annotators")
+  expect_error(tidy(mla(random_design(n_ann = 2))), NA)
+  expect_error(tidy(mla(random_design(n_ann = 2)), annotators = "random"),
+               class = "mlagreement_error_annotator_variance")
+  m <- matrix(sample(1:4, 30 * 8, replace = TRUE), 30, 8)
+  expect_error(tidy(mla(m, weights = "linear"), annotators = "random"),
+               class = "mlagreement_error_annotator_variance")
+  s <- as_annotation_counts(as_annotations(random_design()))
+  expect_error(tidy(mla(s), annotators = "random"), class = "mlagreement_error_needs_records")
+  expect_error(tidy(mla(random_design()), annotators = "both"), class = "mlagreement_error")
+})
