@@ -11,12 +11,19 @@ VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 RSCRIPT := Rscript --vanilla
 
-.PHONY: deps install demo build check test document site bench clean
+.PHONY: deps demo-deps demo-build install demo build check test document site bench clean
 
 deps:
 	bash tools/install-deps.sh
 
-install: build
+demo-deps:
+	MLA_PROFILE=demo bash tools/install-deps.sh
+
+# the tarball with its vignettes, from the demo's dependencies only
+demo-build: demo-deps
+	R CMD build .
+
+install: demo-build
 	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip $(TARBALL)
 
 demo: install
@@ -36,7 +43,8 @@ check: build
 	status=0; bash tools/check.sh $(TARBALL) || status=$$?; \
 	  bash tools/postgres.sh stop >/dev/null 2>&1; exit $$status
 
-test: install
+test: build
+	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip $(TARBALL)
 	$(RSCRIPT) -e 'testthat::test_local(reporter = "summary")'
 
 site: install

@@ -35,6 +35,16 @@ if [ -f "$log" ]; then
   grep -E '^Status:' "$log" || true
   if ! grep -q '^Status: OK' "$log"; then problems=$((problems + 1)); fi
 fi
+# The site's reference index must list every exported topic (make site).
+if Rscript --vanilla -e 'quit(status = !requireNamespace("pkgdown", quietly = TRUE))'; then
+  if ! Rscript --vanilla -e 'pkgdown::check_pkgdown()'; then
+    echo "pkgdown::check_pkgdown() failed"
+    problems=$((problems + 1))
+  fi
+else
+  echo "pkgdown is not installed: the site's index was not checked"
+  problems=$((problems + 1))
+fi
 counts=$(Rscript --vanilla -e '
   f <- Sys.getenv("MLA_TEST_RESULTS")
   if (!file.exists(f)) { cat("0 0\n"); quit(status = 0) }

@@ -4,16 +4,23 @@
 # Idempotent: when nothing is missing it only asks R which packages exist.
 set -euo pipefail
 
-r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs
-ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite rsample
-DBI dplyr dbplyr RSQLite RPostgreSQL callr pkgload"
+# MLA_PROFILE=demo: only what installing the package and building its
+# vignettes need (make demo, make install); the default profile adds the
+# test, check and cross-check dependencies (make check).
+profile="${MLA_PROFILE:-check}"
+r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs jsonlite
+knitr rmarkdown ggplot2 boot withr DBI dbplyr dplyr RSQLite"
+sys_tools="pandoc:pandoc"
+if [ "$profile" != "demo" ]; then
+  r_pkgs="$r_pkgs testthat irr irrCAC rsample RPostgreSQL callr pkgload pkgdown"
+  sys_tools="$sys_tools qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
+pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
+chromium:chromium pg_ctlcluster:postgresql"
+fi
 # DuckDB is a 15-25 minute source build on two cores: opt in with MLA_DUCKDB=1
 [ "${MLA_DUCKDB:-0}" = "1" ] && r_pkgs="$r_pkgs duckdb"
 dev_pkgs="roxygen2 pkgdown"
 [ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
-sys_tools="pandoc:pandoc qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
-pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
-chromium:chromium pg_ctlcluster:postgresql"
 
 missing_r() {
   Rscript --vanilla -e 'args <- commandArgs(TRUE);
