@@ -13,7 +13,7 @@ test_that("the noisy generator's error reproduces the target agreement", {
 test_that("the answer follows the 1/sqrt(n) scaling and is reproducible", {
   res <- withr::with_seed(1, mla_sample_size(0.05, 0.3, 3, 4, agreement = 0.7, pilot = 2000))
   expect_named(res, c("baseline", "agreement", "error", "half_width", "conf.level",
-                      "std.error_pilot", "n_items"))
+                      "std.error_pilot", "assurance", "n_items"))
   n <- res$n_items
   expect_lte(stats::qt(0.975, n - 1) * res$std.error_pilot * sqrt(2000 / n), 0.05)
   expect_gt(stats::qt(0.975, n - 2) * res$std.error_pilot * sqrt(2000 / (n - 1)), 0.05)
@@ -36,4 +36,51 @@ test_that("simulated studies of the recommended size have the target half-width"
   }, numeric(2))
   expect_lt(abs(mean(widths["half", ]) / 0.04 - 1), 0.05)
   expect_lt(abs(mean(widths["estimate", ]) - 0.65), 0.01)
+})
+
+test_that("with assurance, that share of simulated studies reaches the half-width", {
+  skip_on_cran()
+  withr::local_seed(12)
+  target <- 0.06
+  plan <- mla_sample_size(target, 0.3, 3, 4, agreement = 0.6, pilot = 4000, assurance = 0.8)
+  mean_plan <- withr::with_seed(12, mla_sample_size(target, 0.3, 3, 4, agreement = 0.6,
+                                                    pilot = 4000))
+  expect_gt(plan$n_items, mean_plan$n_items)
+  expect_equal(plan$assurance, 0.8)
+  reached <- vapply(seq_len(200), function(s) {
+    a <- simulate_annotations(plan$n_items, 3, 4, prevalence = 0.3, scenario = "noisy",
+                              error = plan$error)
+    cor <- tidy(mla(a))
+    (cor$conf.high[1] - cor$conf.low[1]) / 2 <= target
+  }, logical(1))
+  # 200 studies: Monte-Carlo SE about 0.03
+  expect_gt(mean(reached), 0.72)
+  expect_lt(mean(reached), 0.9)
+})
+
+test_that("correlated labels and annotators sampled from a population need more items", {
+  skip_on_cran()
+  base <- withr::with_seed(3, mla_sample_size(0.06, 0.3, 6, 5, agreement = 0.6, pilot = 4000))
+  cor <- withr::with_seed(3, mla_sample_size(0.06, 0.3, 6, 5, agreement = 0.6, pilot = 4000,
+                                             label_cor = 0.5))
+  expect_gt(cor$n_items, 1.1 * base$n_items)
+  # correlated labels: simulated studies of the planned size reach the
+  # half-width on average
+  withr::local_seed(4)
+  widths <- vapply(seq_len(100), function(s) {
+    a <- simulate_annotations(cor$n_items, 6, 5, prevalence = 0.3, scenario = "noisy",
+                              error = cor$error, correlation = 0.5)
+    t <- tidy(mla(a))
+    (t$conf.high[1] - t$conf.low[1]) / 2
+  }, numeric(1))
+  expect_lt(abs(mean(widths) / 0.06 - 1), 0.06)
+  het <- withr::with_seed(3, mla_sample_size(0.12, 0.3, 6, 5, agreement = 0.6, pilot = 4000,
+                                             annotator_sd = 0.3))
+  flat <- withr::with_seed(3, mla_sample_size(0.12, 0.3, 6, 5, agreement = 0.6, pilot = 4000))
+  expect_gt(het$n_items, flat$n_items)
+  expect_error(withr::with_seed(3, mla_sample_size(0.05, 0.3, 6, 5, agreement = 0.6,
+                                                   pilot = 4000, annotator_sd = 1)),
+               "cannot be reached", class = "mlagreement_error_sample_size")
+  expect_error(mla_sample_size(0.05, 0.3, 3, 4, 0.7, assurance = 1),
+               class = "mlagreement_error_sample_size")
 })
