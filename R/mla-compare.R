@@ -26,14 +26,22 @@
 #' undefined are dropped. Everything is reproducible under [set.seed()] and
 #' identical for any number of threads.
 #'
+#' @section Annotators as a sample:
+#' With `annotators = "fixed"` (the default) the test conditions on the
+#' annotators of each condition: it asks whether these annotators agree
+#' differently in the two conditions, not whether two populations of
+#' annotators do. Two groups drawn from one population of heterogeneous
+#' annotators differ by chance, and the fixed test then rejects more often
+#' than its level. With `annotators = "random"` each condition's annotators
+#' are a sample of their own: the variance of the difference adds both
+#' conditions' annotator jackknife (see [tidy.mla()], section *Annotators as
+#' a sample*) to the replicates' variance, and the interval and p-value are
+#' the normal ones for that standard error.
+#'
 #' @param a,b Two `mla` fits with the same labels.
 #' @param R Number of bootstrap replicates.
-#' The test conditions on the annotators of each condition: it asks whether
-#' these annotators agree differently in the two conditions, not whether two
-#' populations of annotators do. Two groups drawn from one population of
-#' heterogeneous annotators differ by chance, and the test then rejects more
-#' often than its level.
-#'
+#' @param annotators `"fixed"` or `"random"` (see the section *Annotators as
+#'   a sample*).
 #' @param paired `TRUE` for the paired item bootstrap on the common items,
 #'   `FALSE` for independent bootstraps, `NULL` (default) for paired when the
 #'   fits share at least two item ids. Item ids identify items: two samples
@@ -62,8 +70,9 @@
 #' # (simulated items reuse the ids item1, item2, ...: say they differ)
 #' mla_compare(mla(x[, 1:3, ]), mla(y), R = 200, paired = FALSE)
 mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
-                        threads = mla_threads(), ...) {
+                        threads = mla_threads(), ..., annotators = c("fixed", "random")) {
   check_dots_empty0(...)
+  annotators <- check_choice(annotators, c("fixed", "random"))
   check_inherits(a, "mla", "mla", class = "compare_fit")
   check_inherits(b, "mla", "mla", class = "compare_fit")
   R <- check_whole(R, min = 2, class = "replicates")
@@ -86,7 +95,10 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   }
   ta <- compare_replicates(a, seeds[[1]], R, threads)
   tb <- compare_replicates(b, seeds[[2]], R, threads)
-  new_mla_compare(a, b, ta - tb, conf.level, R, paired, seeds)
+  ann_var <- if (annotators == "random") {
+    annotator_variance(a, "corpus", threads)$var + annotator_variance(b, "corpus", threads)$var
+  }
+  new_mla_compare(a, b, ta - tb, conf.level, R, paired, seeds, ann_var)
 }
 
 # Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines),
@@ -108,7 +120,7 @@ refit_items <- function(fit, items) {
       weights = if (is.null(fit$weights)) "identity" else fit$weights$matrix)
 }
 
-new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
+new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_var = NULL) {
   est_a <- a$corpus$estimate
   est_b <- b$corpus$estimate
   difference <- est_a - est_b
@@ -118,6 +130,14 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
     d <- replicates[, k]
     d <- d[!is.na(d)]
     if (is.na(difference[k]) || length(d) < 2L) next
+    if (!is.null(ann_var)) {
+      # the replicates' variance (items) plus both groups' annotators' part
+      se <- sqrt(stats::var(d) + ann_var[k])
+      if (is.na(se)) next
+      ci[k, ] <- difference[k] + c(-1, 1) * stats::qnorm(1 - (1 - conf.level) / 2) * se
+      p_value[k] <- 2 * stats::pnorm(-abs(difference[k]) / se)
+      next
+    }
     ci[k, ] <- boot_interval(d, difference[k], conf.level, "perc")$ci
     p_value[k] <- min(1, 2 * min((1 + sum(d <= 0)) / (length(d) + 1),
                                  (1 + sum(d >= 0)) / (length(d) + 1)))
@@ -133,6 +153,7 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds) {
     p.value = p_value
   )
   tibble::new_tibble(out, class = "mla_compare", R = R, paired = paired, seeds = seeds,
+                     annotators = if (is.null(ann_var)) "fixed" else "random",
                      conf.level = conf.level, primary = a$baseline,
                      n_items = c(a = a$design$n_items, b = b$design$n_items),
                      replicates = replicates)

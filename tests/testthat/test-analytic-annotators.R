@@ -76,3 +76,41 @@ test_that("annotators = 'random' refuses what it cannot estimate and warns with 
   expect_error(tidy(mla(s), annotators = "random"), class = "mlagreement_error_needs_records")
   expect_error(tidy(mla(random_design()), annotators = "both"), class = "mlagreement_error")
 })
+
+test_that("mla_compare(annotators = 'random') adds both groups' annotator jackknife", {
+  arr <- random_design(n_items = 40, n_ann = 16, seed = 5)
+  a <- mla(arr[, 1:8, ])
+  b <- mla(arr[, 9:16, ])
+  cmp <- withr::with_seed(2, mla_compare(a, b, R = 200, annotators = "random"))
+  fixed <- withr::with_seed(2, mla_compare(a, b, R = 200))
+  d <- attr(cmp, "replicates")
+  jack <- function(x) {
+    J <- dim(x)[2]
+    loo <- vapply(seq_len(J), function(j) tidy(mla(x[, -j, , drop = FALSE]), conf.int = FALSE)$estimate,
+                  numeric(3))
+    (J - 1) / J * rowSums((loo - rowMeans(loo))^2)
+  }
+  se <- unname(sqrt(apply(d, 2, stats::var) + jack(arr[, 1:8, ]) + jack(arr[, 9:16, ])))
+  expect_equal(cmp$conf.low, cmp$difference - stats::qnorm(0.975) * se, tolerance = 1e-10)
+  expect_equal(cmp$conf.high, cmp$difference + stats::qnorm(0.975) * se, tolerance = 1e-10)
+  expect_equal(cmp$p.value, 2 * stats::pnorm(-abs(cmp$difference) / se), tolerance = 1e-10)
+  expect_equal(cmp$difference, fixed$difference)
+  expect_true(all(cmp$conf.high - cmp$conf.low > fixed$conf.high - fixed$conf.low))
+  expect_identical(attr(cmp, "annotators"), "random")
+})
+
+test_that("two groups from one annotator population: the random test keeps its level", {
+  skip_on_cran()
+  withr::local_seed(8)
+  rejects <- vapply(seq_len(60), function(s) {
+    arr <- random_design(n_items = 60, n_ann = 16, seed = 1000 + s)
+    a <- mla(arr[, 1:8, ])
+    b <- mla(arr[, 9:16, ])
+    c(fixed = mla_compare(a, b, R = 100)$p.value[1] < 0.05,
+      random = mla_compare(a, b, R = 100, annotators = "random")$p.value[1] < 0.05)
+  }, logical(2))
+  rate <- rowMeans(rejects)
+  # 60 comparisons: Monte-Carlo SE about 0.03 at a rate of 0.05
+  expect_lt(rate[["random"]], 0.15)
+  expect_gt(rate[["fixed"]], rate[["random"]])
+})
