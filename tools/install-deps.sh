@@ -6,7 +6,7 @@ set -euo pipefail
 
 r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs
 ggplot2 knitr rmarkdown testthat withr boot irr irrCAC jsonlite rsample
-DBI dplyr dbplyr RSQLite RPostgreSQL callr pkgload"
+DBI dplyr dbplyr RSQLite RPostgreSQL callr pkgload xml2"
 # DuckDB is a 15-25 minute source build on two cores: opt in with MLA_DUCKDB=1
 [ "${MLA_DUCKDB:-0}" = "1" ] && r_pkgs="$r_pkgs duckdb"
 dev_pkgs="roxygen2 pkgdown"
