@@ -71,7 +71,7 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
     }, id_fields = id_fields, call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
-    if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]])
+    if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]], call)
     tbl
   })
   out <- bind_rows_plain(parts)
@@ -108,7 +108,7 @@ check_prodigy_annotator <- function(annotator, path, call = rlang::caller_env())
 
 # The name given to a file replaces the ids of its tasks, so a file whose
 # tasks name two annotators would merge them: refused.
-prodigy_file_annotator <- function(tbl, name, path, call = rlang::caller_env()) {
+prodigy_file_annotator <- function(tbl, name, path, call) {
   ids <- unique(tbl$annotator[!is.na(tbl$annotator) & !tbl$review])
   if (any(tbl$review)) {
     mla_abort(c("{.arg annotator} cannot name the annotator of a review dataset.",
