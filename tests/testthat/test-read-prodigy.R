@@ -109,4 +109,12 @@ test_that("read_prodigy() reads review tasks by version and session", {
                  "839202143 news-casey NEUTRAL"))
   expect_mla_snapshot(read_prodigy(fixture("prodigy-review-choice.jsonl"), annotator = "rita"),
                       "annotator")
+  # binary review: one version per answer, with the sessions that gave it
+  bin <- local_text_file(paste0(
+    '{"text": "a", "label": "X", "_input_hash": 1, "_task_hash": 2, "answer": "reject", "_session_id": "rev",',
+    ' "versions": [{"text": "a", "label": "X", "answer": "accept", "sessions": ["s1", "s2"]},',
+    ' {"text": "a", "label": "X", "answer": "reject", "sessions": ["s3"]}]}'
+  ), "review.jsonl")
+  pg <- suppressMessages(read_prodigy(bin))
+  expect_equal(paste(pg$annotator, pg$value), c("s1 1", "s2 1", "s3 0"))
 })
