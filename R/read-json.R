@@ -67,6 +67,20 @@ quote_id_numbers <- function(txt, fields) {
        '"\\1"\\2:\\3"\\4"', txt, perl = TRUE)
 }
 
+# The first character of a text file other than white space and a byte-order
+# mark (NA for a blank file): tells a JSON export ("[", "{") from a CSV one.
+first_text_char <- function(path) {
+  con <- file(path, "r")
+  on.exit(close(con))
+  repeat {
+    line <- readLines(con, n = 1L, warn = FALSE, encoding = "UTF-8")
+    # NA sends invalid text on to the JSON reader, whose error names the line
+    if (length(line) == 0L || !validUTF8(line)) return(NA_character_)
+    line <- trimws(sub("^\ufeff", "", line))
+    if (nzchar(line)) return(substr(line, 1L, 1L))
+  }
+}
+
 # Parses one JSON document (a whole file); the error names the file.
 parse_json_file <- function(path, id_fields = character(), call = rlang::caller_env()) {
   con <- file(path, "r")

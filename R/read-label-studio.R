@@ -1,26 +1,46 @@
-#' Read a Label Studio JSON export
+#' Read a Label Studio export
 #'
-#' Reads the JSON export of a Label Studio project (Label Studio >= 1.0): an
-#' array of tasks, each with `id`, `data` and `annotations[]`; every
-#' annotation has `completed_by` (the annotator), `was_cancelled` and
-#' `result[]`, whose entries name their control tag (`from_name`) and hold the
-#' selection under `value`: `choices` (Choices), `taxonomy` (paths of a
-#' Taxonomy, joined with `"/"`) or `labels` (span labels; a label counts as
-#' selected when the annotator gave it to any region of the task).
+#' Reads the annotations of a Label Studio project (Label Studio >= 1.0) from
+#' its JSON, JSON-MIN or CSV (or TSV) export; the format is recognised from
+#' the file.
+#'
+#' * **JSON** (`Export > JSON`, recommended): an array of tasks, each with
+#'   `id`, `data` and `annotations[]`; every annotation has `completed_by`
+#'   (the annotator, an id or an object with `email`), `was_cancelled` and
+#'   `result[]`, whose entries name their control tag (`from_name`) and hold
+#'   the selection under `value`: `choices` (Choices), `taxonomy` (paths of a
+#'   Taxonomy, joined with `"/"`) or `labels` (span labels; a label counts as
+#'   selected when the annotator gave it to any region of the task).
+#' * **JSON-MIN** and **CSV**: one record (row) per submitted annotation with
+#'   the task's data fields, `id` (the task), `annotator`, `annotation_id`
+#'   and one field per control named by its `from_name`: a single choice as
+#'   its text, several as `{"choices": [...]}`, taxonomy and span labels as a
+#'   list of result values (in CSV, as a JSON string). A task without
+#'   annotations is a record with an empty `annotation_id` and is skipped.
+#'   These formats mix task data and controls in one record, so they need
+#'   `config` or `control` to know which fields are controls, and they leave
+#'   out cancelled annotations, which therefore cannot be counted.
 #'
 #' The label universe comes from the labeling config (`config`: the XML of
-#' the project's Settings > Labeling Interface, or a file holding it), so
-#' choices no one selected still count: the `<Choice>` children of
-#' `<Choices>`, every node of a `<Taxonomy>` (only leaves with
-#' `leafsOnly="true"`) and the `<Label>` children of `<Labels>` tags. A
-#' `<Choice alias="...">` is exported as its alias. Without `config`, the
-#' universe is the choices seen in the export, in order of appearance.
+#' the project's Settings > Labeling Interface > Code, or a file holding it),
+#' parsed as XML the way Label Studio parses it, so choices no one selected
+#' still count. A control is a tag with `name` and `toName`; the
+#' classification controls are `<Choices>` (single or `choice="multiple"`),
+#' `<Taxonomy>` and the `<Labels>` family (`<Labels>`,
+#' `<RectangleLabels>`, ...). A control's labels are the `<Choice>` or
+#' `<Label>` tags inside it, also within nested `<View>`s; a `<Taxonomy>`
+#' gives every node as a path (only leaves with `leafsOnly="true"`). A
+#' `<Choice alias="...">` is exported as its alias. Comments, CDATA blocks
+#' (`<Style>`) and character entities (`&#39;`) are read as XML. Without
+#' `config`, the universe is the choices seen in the export, in order of
+#' appearance.
 #'
 #' Every non-cancelled annotation is one record: a control it left empty is
 #' "annotated, nothing selected" (all 0). Cancelled (skipped) annotations are
 #' excluded and counted in a message; predictions are ignored.
 #'
-#' @param path Path to the JSON export (`Export > JSON`).
+#' @param path Path to the export: `Export > JSON` (recommended),
+#'   `JSON-MIN` or `CSV`.
 #' @param config The labeling config: a path to an XML file or the XML text.
 #'   `NULL` takes the universe from the export.
 #' @param control Names (`from_name`) of the controls to read; `NULL` reads
@@ -52,11 +72,9 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
                 "x" = "It is {.obj_type_friendly {control}}."), class = "string")
   }
   universe <- if (is.null(config)) NULL else label_studio_config(config)
-  tasks <- parse_json_file(path[[1]], id_fields = c("id", "completed_by"))
-  check_label_studio_tasks(tasks, path[[1]])
-  found <- label_studio_results(tasks, path[[1]])
-  controls <- control %||% (if (is.null(universe)) unique(found$sel$control) else names(universe))
-  known <- union(names(universe), unique(found$sel$control))
+  found <- label_studio_read(path[[1]], universe, control)
+  controls <- control %||% (if (is.null(universe)) found$controls else names(universe))
+  known <- union(names(universe), found$controls)
   unknown <- setdiff(controls, if (is.null(universe)) known else names(universe))
   if (length(unknown) > 0L) {
     mla_abort(c("{.arg control} must name classification controls of the project.",
@@ -67,6 +85,7 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
     mla_abort(c("{.arg path} must hold classification results (choices, taxonomy, labels).",
                 "x" = "{.file {path}} has none."), class = "empty")
   }
+  if (!is.null(universe)) check_label_studio_declared(universe, controls)
   inform_excluded(c(cancelled = found$n_cancelled))
   call <- rlang::current_env()
   decisions <- lapply(controls, function(ctl) {
@@ -87,6 +106,24 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
   out
 }
 
+# Annotations and selections of an export in any format Label Studio writes
+# annotations in; JSON-MIN and CSV are read in read-label-studio-min.R.
+label_studio_read <- function(path, universe, control, call = rlang::caller_env()) {
+  first <- first_text_char(path)
+  if (!is.na(first) && !first %in% c("[", "{")) {
+    return(label_studio_csv_results(path, universe, control, call = call))
+  }
+  tasks <- parse_json_file(path, id_fields = c("id", "completed_by", "annotator", "annotation_id"),
+                           call = call)
+  if (is_label_studio_min(tasks)) {
+    return(label_studio_min_results(tasks, path, universe, control, call = call))
+  }
+  check_label_studio_tasks(tasks, path, call)
+  found <- label_studio_results(tasks, path, call)
+  found$controls <- unique(found$sel$control)
+  found
+}
+
 check_label_studio_tasks <- function(tasks, path, call = rlang::caller_env()) {
   is_task <- is.list(tasks) && is.null(names(tasks)) && all(vapply(tasks, is.list, NA))
   if (!is_task || length(tasks) == 0L) {
@@ -100,7 +137,7 @@ check_label_studio_tasks <- function(tasks, path, call = rlang::caller_env()) {
       hint <- if (!is.null(t$completions)) {
         "It has {.field completions}: an export of Label Studio < 1.0. Re-export it with Label Studio >= 1.0."
       } else {
-        "Is it a JSON-MIN or CSV export? Export the project as {.val JSON}."
+        "Is it the task import file (data only)? Export the project with {.strong Export > JSON}."
       }
       mla_abort(c("Every task of {.arg path} must have an {.field annotations} array.",
                   "x" = "Task {k} of {.file {path}} has none.", "i" = hint),
@@ -153,12 +190,16 @@ label_studio_results <- function(tasks, path, call = rlang::caller_env()) {
 # The labels one result entry selects: choices, taxonomy paths or (span)
 # labels; NULL for other result types (text areas, ratings, regions only).
 label_studio_selection <- function(r) {
-  v <- r$value
-  if (is.null(r$from_name) || !is.list(v)) return(NULL)
-  if (!is.null(v$taxonomy)) {
-    return(vapply(v$taxonomy, function(p) paste(unlist(p), collapse = "/"), ""))
+  if (is.null(r[["from_name"]])) return(NULL)
+  label_studio_value_labels(r[["value"]])
+}
+
+label_studio_value_labels <- function(v) {
+  if (!is.list(v) || is.null(names(v))) return(NULL)
+  if (!is.null(v[["taxonomy"]])) {
+    return(vapply(v[["taxonomy"]], function(p) paste(unlist(p), collapse = "/"), ""))
   }
-  key <- if (!is.null(v$choices)) "choices" else grep("labels$", names(v), value = TRUE)[1]
+  key <- if (!is.null(v[["choices"]])) "choices" else grep("labels$", names(v), value = TRUE)[1]
   if (is.na(key)) return(NULL)
   unique(as.character(unlist(v[[key]])))
 }
@@ -174,88 +215,4 @@ label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
               label = if (prefix) paste0(ctl, ":", lab) else lab,
               value = as.integer(paste(ann$annotation[rows], lab, sep = "\r") %in% chosen))
   structure(out, levels = if (prefix) paste0(ctl, ":", levels) else levels)
-}
-
-# Label universes of the classification controls of a labeling config: a
-# named list, control name -> labels (aliases where given).
-label_studio_config <- function(config, call = rlang::caller_env()) {
-  check_string(config, call = call)
-  xml <- if (grepl("<", config, fixed = TRUE)) {
-    config
-  } else {
-    config <- check_read_paths(config, "config", call = call)
-    con <- file(config, "r")
-    on.exit(close(con))
-    paste(read_utf8_lines(con, config, call = call), collapse = "\n")
-  }
-  tags <- xml_tags(xml, call)
-  out <- list()
-  stack <- list()
-  for (t in tags) {
-    if (t$close) {
-      if (length(stack) > 0L) stack <- stack[-length(stack)]
-      next
-    }
-    control <- Find(function(s) s$kind %in% c("control", "taxonomy"), rev(stack))
-    if (t$name %in% c("Choice", "Label") && !is.null(control)) {
-      path <- c(vapply(Filter(function(s) s$kind == "choice", stack), `[[`, "", "value"),
-                t$attrs$alias %||% t$attrs$value %||% "")
-      value <- if (control$kind == "taxonomy") paste(path, collapse = "/") else path[length(path)]
-      out[[control$name]] <- c(out[[control$name]], stats::setNames(value, if (t$self) "leaf" else "node"))
-    }
-    entry <- xml_control(t)
-    if (!t$self) stack[[length(stack) + 1L]] <- entry
-  }
-  for (nm in names(out)) {
-    v <- out[[nm]]
-    leafs_only <- isTRUE(attr(tags, "leafs_only")[nm])
-    out[[nm]] <- unname(if (leafs_only) v[names(v) == "leaf"] else v)
-  }
-  empty <- setdiff(attr(tags, "controls"), names(out))
-  if (length(empty) > 0L) {
-    mla_abort(c("Every classification control in {.arg config} must declare its choices.",
-                "x" = "Control {.val {empty[1]}} has no {.code <Choice>} or {.code <Label>} children.",
-                "i" = "Choices loaded from task data ({.code value=\"$options\"}) cannot be read; declare them."),
-              class = "config", call = call)
-  }
-  out
-}
-
-xml_control <- function(t) {
-  kind <- if (t$name == "Taxonomy") "taxonomy" else if (t$name %in% c("Choice", "Label")) "choice" else if (t$name == "Choices" || grepl("Labels$", t$name)) "control" else "other"
-  list(kind = kind, name = t$attrs$name %||% "", value = t$attrs$alias %||% t$attrs$value %||% "")
-}
-
-# Start, end and self-closing tags of an XML text, with their attributes.
-xml_tags <- function(xml, call) {
-  xml <- gsub("<!--.*?-->", "", xml, perl = TRUE)
-  xml <- gsub("<\\?.*?\\?>", "", xml, perl = TRUE)
-  raw <- regmatches(xml, gregexpr("<[^<>]*>", xml, perl = TRUE))[[1]]
-  rest <- gsub("<[^<>]*>", "", xml, perl = TRUE)
-  if (length(raw) == 0L || grepl("[<>]", rest)) {
-    mla_abort(c("{.arg config} must be a Label Studio labeling config (XML).",
-                "x" = if (length(raw) == 0L) "It has no tags." else "It has an unbalanced angle bracket."),
-              class = "config", call = call)
-  }
-  tags <- lapply(raw, function(r) {
-    close <- startsWith(r, "</")
-    body <- sub("^</?\\s*", "", sub("/?>$", "", r))
-    name <- sub("[\\s].*$", "", body, perl = TRUE)
-    m <- regmatches(body, gregexpr("([A-Za-z_:][-A-Za-z0-9_:.]*)\\s*=\\s*(\"[^\"]*\"|'[^']*')", body, perl = TRUE))[[1]]
-    attrs <- stats::setNames(as.list(xml_unescape(sub("^[^=]*=\\s*.(.*).$", "\\1", m))),
-                             sub("\\s*=.*$", "", m))
-    list(name = name, attrs = attrs, close = close, self = endsWith(r, "/>"))
-  })
-  is_control <- vapply(tags, function(t) !t$close && (t$name %in% c("Choices", "Taxonomy") || grepl("Labels$", t$name)), NA)
-  names_of <- vapply(tags[is_control], function(t) t$attrs$name %||% "", "")
-  leafs <- vapply(tags[is_control], function(t) identical(tolower(t$attrs$leafsOnly %||% ""), "true"), NA)
-  structure(tags, controls = names_of, leafs_only = stats::setNames(leafs, names_of))
-}
-
-xml_unescape <- function(x) {
-  x <- gsub("&lt;", "<", x, fixed = TRUE)
-  x <- gsub("&gt;", ">", x, fixed = TRUE)
-  x <- gsub("&quot;", "\"", x, fixed = TRUE)
-  x <- gsub("&apos;", "'", x, fixed = TRUE)
-  gsub("&amp;", "&", x, fixed = TRUE)
 }

@@ -8,7 +8,7 @@ set -euo pipefail
 # vignettes need (make demo, make install); the default profile adds the
 # test, check and cross-check dependencies (make check).
 profile="${MLA_PROFILE:-check}"
-r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs jsonlite
+r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs jsonlite xml2
 knitr rmarkdown ggplot2 boot withr DBI dbplyr dplyr RSQLite"
 sys_tools="pandoc:pandoc"
 if [ "$profile" != "demo" ]; then

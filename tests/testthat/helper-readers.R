@@ -21,3 +21,6 @@ mla_results <- function(x) {
   list(corpus = tidy(fit, level = "corpus"), label = tidy(fit, level = "label"),
        item = item, glance = glance(fit))
 }
+
+# Test-only fixtures of real export variants (tests/testthat/fixtures/README.md).
+fixture <- function(...) testthat::test_path("fixtures", ...)

@@ -53,8 +53,9 @@ test_that("read_label_studio() reports bad exports and configs", {
   old <- local_text_file('[{"id": 1, "data": {"text": "a"}, "completions": [{"result": []}]}]')
   expect_mla_snapshot(read_label_studio(old))
   expect_error(read_label_studio(old), class = "mlagreement_error_version")
-  min <- local_text_file('[{"text": "a", "id": 1, "annotator": 1, "sentiment": "Positive"}]')
-  expect_mla_snapshot(read_label_studio(min))
+  data_only <- local_text_file('[{"id": 1, "data": {"text": "a"}}]')
+  expect_mla_snapshot(read_label_studio(data_only))
+  expect_error(read_label_studio(data_only), class = "mlagreement_error_version")
   obj <- local_text_file('{"id": 1}')
   expect_error(read_label_studio(obj), class = "mlagreement_error_version")
   anon <- local_text_file('[{"id": 7, "annotations": [{"id": 1, "result": [], "was_cancelled": false}]}]')
@@ -67,6 +68,7 @@ test_that("read_label_studio() reports bad exports and configs", {
   expect_mla_snapshot(read_label_studio(ls_export(), empty_control))
   expect_error(suppressMessages(read_label_studio(ls_export(), empty_control)),
                class = "mlagreement_error_config")
+  expect_mla_snapshot(read_label_studio(ls_export(), "<View><Choices"))
   expect_error(suppressMessages(read_label_studio(ls_export(), "<View><Choices")),
                class = "mlagreement_error_config")
   fewer <- '<View><Choices name="topic" toName="t"><Choice value="Politics"/></Choices></View>'
