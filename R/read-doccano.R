@@ -92,7 +92,7 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
 # The records of a JSON-lines export, or of a JSON (array) export as if each
 # element were a line; CSV exports are refused by name.
 doccano_records <- function(path, handler, id_fields, call) {
-  first <- doccano_first_char(path)
+  first <- first_text_char(path)  # R/read-json.R
   if (identical(first, "[")) {
     doc <- parse_json_file(path, id_fields = id_fields, call = call)
     if (length(doc) == 0L) {
@@ -110,17 +110,6 @@ doccano_records <- function(path, handler, id_fields, call) {
     )
   }
   stream_json_lines(path, handler, id_fields = id_fields, call = call)
-}
-
-doccano_first_char <- function(path) {
-  con <- file(path, "r")
-  on.exit(close(con))
-  repeat {
-    line <- readLines(con, n = 1L, warn = FALSE, encoding = "UTF-8")
-    if (length(line) == 0L) return(NA_character_)
-    line <- sub("^\ufeff", "", trimws(line))
-    if (nzchar(line)) return(substr(line, 1L, 1L))
-  }
 }
 
 # Drops the rows of examples a per-user file lists with an empty label list
