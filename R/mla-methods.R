@@ -20,6 +20,9 @@
 #'
 #' @param x An `mla` object.
 #' @param level `"corpus"`, `"label"` or `"item"`.
+#' @param baseline `NULL` (every baseline) or one of `"fleiss"`, `"ac1"`,
+#'   `"pabak"`: only that baseline's rows, so that `level = "item"` gives one
+#'   row per item.
 #' @param ... Must be empty.
 #' @return A tibble.
 #' @export
@@ -30,21 +33,30 @@
 #' glance(fit)
 #' @method tidy mla
 tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
-                     conf.level = 0.95, N = Inf, annotators = c("fixed", "random"), ...) {
+                     conf.level = 0.95, N = Inf, annotators = c("fixed", "random"), ...,
+                     baseline = NULL) {
   check_dots_empty0(...)
   level <- check_choice(level, c("corpus", "label", "item"))
   annotators <- check_choice(annotators, c("fixed", "random"))
   check_bool(conf.int)
   check_conf_level(conf.level)
   N <- check_population(N, x$design$n_items)
-  if (level == "item") return(item_table(x))
+  if (!is.null(baseline)) baseline <- check_choice(baseline, baseline_names)
+  if (level == "item") {
+    items <- item_table(x)
+    # one row per item: the easy path to a table for a paper
+    if (!is.null(baseline)) items <- items[items$baseline == baseline, , drop = FALSE]
+    return(items)
+  }
   out <- switch(level, corpus = x$corpus, label = x$label)
   term <- if (level == "corpus") out$baseline else paste0(out$label, ":", out$baseline)
   out <- tibble::add_column(out, term = term, .before = 1L)
-  if (!conf.int) return(out)
-  cols <- analytic_inference(x, level, conf.level, N, annotators, call = rlang::current_env())
-  # one new tibble, not five column assignments (each validates the whole frame)
-  tibble::new_tibble(c(as.list(out), cols), nrow = nrow(out))
+  if (conf.int) {
+    cols <- analytic_inference(x, level, conf.level, N, annotators, call = rlang::current_env())
+    # one new tibble, not five column assignments (each validates the whole frame)
+    out <- tibble::new_tibble(c(as.list(out), cols), nrow = nrow(out))
+  }
+  if (is.null(baseline)) out else out[out$baseline == baseline, , drop = FALSE]
 }
 
 #' @rdname tidy.mla

@@ -23,3 +23,18 @@ test_that("print() and summary() give a readable report", {
   expect_snapshot(print(fit))
   expect_snapshot(print(summary(fit)))
 })
+
+test_that("tidy(baseline = ) keeps one baseline's rows: one row per item", {
+  fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+  items <- tidy(fit, level = "item", baseline = "fleiss")
+  all_items <- tidy(fit, level = "item")
+  expect_equal(nrow(items), length(unique(all_items$item)))
+  expect_false(anyDuplicated(items$item) > 0)
+  expect_equal(items$estimate, all_items$estimate[all_items$baseline == "fleiss"])
+  for (level in c("corpus", "label")) {
+    one <- tidy(fit, level = level, baseline = "ac1")
+    every <- tidy(fit, level = level)
+    expect_equal(one, every[every$baseline == "ac1", ], ignore_attr = TRUE)
+  }
+  expect_error(tidy(fit, baseline = "kappa"), class = "mlagreement_error")
+})
