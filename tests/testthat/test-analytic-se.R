@@ -8,16 +8,6 @@ irrcac_se <- function(ratings, categ) {
     pabak = irrCAC::bp.coeff.raw(ratings, categ.labels = categ)$est$coeff.se)
 }
 
-# Unequal raters per item, every item rated by at least one annotator.
-unequal_design <- function(n, r, k) {
-  arr <- random_design(n, r, k)
-  for (i in seq_len(n)) {
-    drop <- sample(0:(r - 1), 1)
-    if (drop > 0) arr[i, sample(r, drop), ] <- NA
-  }
-  arr
-}
-
 expect_label_se_equals_irrcac <- function(arr) {
   fit <- mla(as_annotations(arr))
   lab <- tidy(fit, level = "label")
@@ -85,12 +75,12 @@ reference_corpus_se <- function(arr) {
   m <- m[rated, , drop = FALSE]
   n <- nrow(x)
   u <- ifelse(m >= 1, x / m, NA)
-  p <- colMeans(u, na.rm = TRUE)
+  p <- ref_prevalence(x, m)
   d <- ifelse(m >= 2, 2 * x * (m - x) / (m * (m - 1)), NA)
   d_j <- colMeans(d, na.rm = TRUE)
   n1 <- colSums(m >= 1)
   n2 <- colSums(m >= 2)
-  w_j <- list(fleiss = 2 * p * (1 - p), ac1 = p^2 + (1 - p)^2, pabak = rep(0.5, length(p)))
+  w_j <- as.data.frame(1 - ref_chance(p))
   slope <- list(fleiss = 4 * p - 2, ac1 = 2 - 4 * p, pabak = 0 * p)
   vapply(names(w_j), function(b) {
     w <- w_j[[b]]
