@@ -42,7 +42,7 @@ add("worked_example", "augmented_kappa", "", "0.253", 3, paper)
 add("worked_example", "am", "", "0.281", 3, paper)
 add("worked_example", "boot_f1", "", "0.366", 3, paper)
 add("worked_example", "masi", "", "0.3296", 4, recon)
-add("worked_example", "masi_max", "", "0.3929", 4, recon)
+add("worked_example", "masi_max", "", "0.393", 3, recon)  # 0.3929 rounded up
 add("worked_example", "jaccard", "", "0.4264", 4, recon)
 
 # The worked example after removing the 20 never-selected labels (k = 11).

@@ -1,18 +1,17 @@
 # Analytic standard errors of tidy.mla() (R/analytic-se.R,
-# inst/include/mlagreement/influence.h) against irrCAC, a plain-R reference of the
-# corpus linearisation, simulation coverage and the bootstrap.
+# inst/include/mlagreement/influence.h) against irrCAC (fixtures/irrcac.rds),
+# a plain-R reference of the corpus linearisation, simulation coverage and the
+# bootstrap.
 
-irrcac_se <- function(ratings, categ) {
-  c(fleiss = irrCAC::fleiss.kappa.raw(ratings, categ.labels = categ)$est$coeff.se,
-    ac1 = irrCAC::gwet.ac1.raw(ratings, categ.labels = categ)$est$coeff.se,
-    pabak = irrCAC::bp.coeff.raw(ratings, categ.labels = categ)$est$coeff.se)
-}
+# irrCAC's coeff.se of Fleiss, AC1 and BP from its $est rows, by baseline.
+irrcac_se <- function(est) stats::setNames(est$coeff.se, c("fleiss", "ac1", "pabak"))
 
-expect_label_se_equals_irrcac <- function(arr) {
+expect_label_se_equals_irrcac <- function(case) {
+  arr <- case$array
   fit <- mla(as_annotations(arr))
   lab <- tidy(fit, level = "label")
   for (j in seq_len(dim(arr)[3])) {
-    ref <- irrcac_se(arr[, , j], c(0, 1))
+    ref <- irrcac_se(case$est[[j]])
     for (b in names(ref)) {
       se <- lab$std.error[lab$label == fit$labels[j] & lab$baseline == b]
       if (is.na(se)) {
@@ -25,41 +24,25 @@ expect_label_se_equals_irrcac <- function(arr) {
 }
 
 test_that("label std.error equals irrCAC's coeff.se, complete and unequal designs", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(101)
-  for (rep in 1:3) {
-    arr <- random_design(30, 4, 5)
-    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:5))
-    expect_label_se_equals_irrcac(arr)
-    arr <- unequal_design(35, 5, 4)
-    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:4))
-    expect_label_se_equals_irrcac(arr)
-  }
+  # three complete 30 x 4 x 5 designs alternating with unequal 35 x 5 x 4 ones
+  cases <- irrcac_fixture("label_se")
+  expect_length(cases, 6)
+  for (case in cases) expect_label_se_equals_irrcac(case)
 })
 
 test_that("a label row uses the items rated on that label (irrCAC on those rows)", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(102)
-  arr <- random_design(40, 4, 3)
-  arr[1:8, , 2] <- NA  # items 1-8 unrated on label 2 only
-  dimnames(arr) <- list(NULL, NULL, c("a", "b", "c"))
+  fx <- irrcac_fixture("label_subset")
+  arr <- fx$array  # items 1-8 unrated on label 2 only
+  expect_true(all(is.na(arr[1:8, , 2])))
   lab <- tidy(mla(as_annotations(arr)), level = "label")
-  ref <- irrcac_se(arr[-(1:8), , 2], c(0, 1))
-  expect_identical(round(lab$std.error[lab$label == "b"], 5), unname(ref))
+  expect_identical(round(lab$std.error[lab$label == "b"], 5), unname(irrcac_se(fx$est)))
 })
 
 test_that("single-label corpus std.error equals irrCAC's multi-category coeff.se", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(103)
-  for (rep in 1:3) {
-    codes <- matrix(sample(c("x", "y", "z", "w"), 50 * 4, replace = TRUE,
-                           prob = c(0.5, 0.2, 0.2, 0.1)), 50, 4)
-    codes[sample(length(codes), 30)] <- NA
-    codes[1, 1:2] <- "x"
-    fit <- mla(as_annotations(codes))
-    ref <- irrcac_se(codes, sort(unique(stats::na.omit(as.vector(codes)))))
+  for (case in irrcac_fixture("single_se")) {
+    fit <- mla(as_annotations(case$ratings))
     cor <- tidy(fit)
-    expect_identical(round(cor$std.error, 5), unname(ref))
+    expect_identical(round(cor$std.error, 5), unname(irrcac_se(case$est)))
   }
 })
 
