@@ -8,13 +8,22 @@
 #   source: where it is printed.
 # Tests read it with published() (helper-fixtures.R).
 
-paper <- "Menzner & Leidner (2026), section 3.7; exact fractions from the reconstruction (worked_example_expected.md)"
-table2 <- "Menzner & Leidner (2026), Table 2 of the reconstruction (k = 11; worked_example_expected.md)"
-table3 <- "Menzner & Leidner (2026), Table 3 of the reconstruction (worked_example_expected.md)"
-recon <- "worked_example_expected.md: values of the reconstructed array, not in the paper"
-kripp <- "Krippendorff (2011), Computing Krippendorff's alpha-reliability, reliability data with missing values"
-convabuse <- "ConvAbuse (Cercas Curry et al. 2021) as documented in the project's data README (shared/data/README.md)"
-fleiss71 <- "Fleiss (1971) psychiatric diagnoses, irr::kappam.fleiss() to 7 digits"
+# Sources (the `source` column):
+# - Menzner & Leidner (2026), section 3.7 and the reconstruction of its worked
+#   example with exact fractions, ../shared/paper/worked_example_expected.md
+#   (Tables 2 and 3 are derived there from the published S_i and T_j);
+# - Krippendorff (2011), "Computing Krippendorff's alpha-reliability",
+#   reliability data with missing values (4 coders x 12 units, values 1-5);
+# - ConvAbuse (Cercas Curry et al. 2021) as documented in the project's data
+#   README (shared/data/README.md): pooled prevalences, A_o, per-label kappa;
+# - Fleiss (1971) psychiatric diagnoses, kappa as irr::kappam.fleiss() prints it.
+paper <- "Menzner & Leidner 2026, sec. 3.7"
+table2 <- "Menzner & Leidner 2026, reconstruction, Table 2 (k = 11)"
+table3 <- "Menzner & Leidner 2026, reconstruction, Table 3"
+recon <- "worked_example_expected.md, reconstructed array (not in the paper)"
+kripp <- "Krippendorff 2011, reliability data with missing values"
+convabuse <- "ConvAbuse, shared/data/README.md"
+fleiss71 <- "Fleiss 1971 diagnoses, irr::kappam.fleiss()"
 
 rows <- list()
 add <- function(dataset, quantity, baseline, value, digits = NA, source) {
