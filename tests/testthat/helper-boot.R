@@ -4,7 +4,7 @@
 boot_sim_truth <- function(p, error) {
   A <- (1 - error)^2 + error^2
   q <- error + p * (1 - 2 * error)
-  Ae <- q^2 + (1 - q)^2
+  Ae <- ref_chance(q)[, "fleiss"]
   (A - Ae) / (1 - Ae)
 }
 
@@ -24,19 +24,21 @@ ref_annotator_stats <- function(arr, aw, iw = rep(1L, dim(arr)[1])) {
   p <- d <- numeric(k)
   pairable <- logical(k)
   for (j in seq_len(k)) {
-    prev <- dis <- c()
+    dis <- c()
+    x <- m <- numeric(n)
     for (i in seq_len(n)) {
       v <- arr[i, ids, j]
       id <- ids[!is.na(v)]
       v <- v[!is.na(v)]
+      x[i] <- sum(v)
+      m[i] <- length(v)
       if (length(v) == 0) next
-      prev <- c(prev, rep(mean(v), iw[i]))
       distinct <- outer(id, id, "!=")
       if (!any(distinct)) next
       disagree <- outer(v, v, "!=") & distinct
       dis <- c(dis, rep(sum(disagree) / sum(distinct), iw[i]))
     }
-    p[j] <- mean(prev)
+    p[j] <- ref_prevalence(x, m, iw)
     pairable[j] <- length(dis) > 0
     d[j] <- if (pairable[j]) mean(dis) else NA
   }

@@ -64,6 +64,30 @@ random_set_design <- function(N, A, k, p = 0.3, missing_records = 0.2, missing_c
                 cell_missing = if (missing_cells > 0) missing_cells, names = TRUE)
 }
 
+# Single-label ratings: items x raters matrix of categories (NA = not rated),
+# a noisy copy of one true category per item (the later categories likelier);
+# item 1 keeps one pair and no item is empty.
+random_categorical <- function(n_items, n_raters, categories, missing = 0.3) {
+  truth <- sample(categories, n_items, replace = TRUE, prob = seq_along(categories))
+  m <- matrix(truth, n_items, n_raters)
+  flip <- matrix(stats::runif(n_items * n_raters) < 0.35, n_items)
+  m[flip] <- sample(categories, sum(flip), replace = TRUE)
+  m[matrix(stats::runif(n_items * n_raters) < missing, n_items)] <- NA
+  m[1, ] <- c(categories[1], categories[1], rep(NA, n_raters - 2))  # keep >= 1 pair
+  m[rowSums(!is.na(m)) == 0, 1] <- categories[1]                      # no empty item
+  m
+}
+
+# Unequal raters per item, every item rated by at least one annotator.
+unequal_design <- function(n, r, k) {
+  arr <- random_design(n, r, k)
+  for (i in seq_len(n)) {
+    drop <- sample(0:(r - 1), 1)
+    if (drop > 0) arr[i, sample(r, drop), ] <- NA
+  }
+  arr
+}
+
 bias_annotations <- function() {
   annotations_long(bias_example, item, annotator, label, value)
 }

@@ -60,15 +60,10 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
       pairs <- outer(x, x, `==`)
       (sum(pairs) - m) / (m * (m - 1))
     }, numeric(1))
-    pi <- rowMeans(vapply(vals[lengths(vals) > 0], function(x) table(factor(x, cats)) / length(x),
-                          numeric(length(cats))))
+    counts <- t(vapply(vals, function(x) as.numeric(table(factor(x, cats))), numeric(length(cats))))
+    pi <- stats::setNames(ref_prevalence(counts, lengths(vals)), cats)
     if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
-    q <- length(pi)
-    ae <- if (v %in% names(groups)) {
-      c(sum(pi^2), sum(pi * (1 - pi)) / (q - 1), 1 / q)
-    } else {
-      c(sum(pi^2), 2 * prod(pi), 1 / 2)
-    }
+    ae <- unname(ref_chance_categories(pi))
     list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = ae)
   })
   ao <- vapply(per_var, `[[`, 0, "ao")

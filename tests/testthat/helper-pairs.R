@@ -2,8 +2,7 @@
 # items x annotators x labels array (NA = missing decision).
 
 # 1 - A_e of the pooled-marginal baseline on the whole array: mean over the
-# labels with a pairable item of 2 p_j (1 - p_j), p_j the mean of x / m over
-# the items with a decision (Gwet).
+# labels with a pairable item of 1 - A_e,j (ref_prevalence(), ref_chance()).
 ref_corpus_w <- function(arr) {
   w <- c()
   for (j in seq_len(dim(arr)[3])) {
@@ -11,8 +10,7 @@ ref_corpus_w <- function(arr) {
     m <- apply(v, 1, function(r) sum(!is.na(r)))
     x <- apply(v, 1, function(r) sum(r, na.rm = TRUE))
     if (!any(m >= 2)) next
-    p <- mean(x[m >= 1] / m[m >= 1])
-    w <- c(w, 2 * p * (1 - p))
+    w <- c(w, 1 - ref_chance(ref_prevalence(x, m))[, "fleiss"])
   }
   mean(w)
 }
@@ -37,14 +35,10 @@ ref_annotator_pairs <- function(arr, min_items = 10) {
       pairable <- !is.na(xa) & !is.na(xb)
       if (!any(pairable)) next
       d_lab <- c(d_lab, mean(xa[pairable] != xb[pairable]))
-      share <- c()
-      for (i in seq_along(shared)) {
-        dec <- c(xa[i], xb[i])
-        dec <- dec[!is.na(dec)]
-        if (length(dec) > 0) share <- c(share, mean(dec))
-      }
-      p <- mean(share)
-      w_lab <- c(w_lab, 1 - (p^2 + (1 - p)^2))
+      # the pair's own prevalence: its decisions on the shared items
+      dec <- cbind(xa, xb)
+      p <- ref_prevalence(rowSums(dec, na.rm = TRUE), rowSums(!is.na(dec)))
+      w_lab <- c(w_lab, 1 - ref_chance(p)[, "fleiss"])
     }
     w <- if (length(w_lab)) mean(w_lab) else NA
     est <- if (length(w_lab) && w > 0) 1 - mean(d_lab) / w else NA_real_

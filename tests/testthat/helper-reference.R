@@ -48,9 +48,73 @@ ref_floor_label <- function(m_i, total) {
   best[total + 1] / sum(m_i >= 2)
 }
 
-# Chance agreement of each baseline from per-label prevalences (labels x 3).
+# ---- prevalence and chance agreement: the one definition of each ----------
+# Every other reference (multi-label, single-label, weighted, structured,
+# bootstrap, annotator pairs) calls these two.
+
+# Gwet's prevalence of each column of x (an item's positives of a label, or
+# its count of a category) with m its decisions (a matrix like x, or one total
+# per item): the mean of x / m over the items with a decision, item i counted
+# v[i] times. NA for a column no item decided.
+ref_prevalence <- function(x, m, v = rep(1, NROW(x))) {
+  x <- as.matrix(x)
+  if (is.null(dim(m))) m <- matrix(m, nrow(x), ncol(x))
+  p <- rep(NA_real_, ncol(x))
+  for (j in seq_len(ncol(x))) {
+    num <- 0
+    den <- 0
+    for (i in seq_len(nrow(x))) {
+      if (m[i, j] >= 1 && v[i] > 0) {
+        num <- num + v[i] * x[i, j] / m[i, j]
+        den <- den + v[i]
+      }
+    }
+    if (den > 0) p[j] <- num / den
+  }
+  p
+}
+
+# Chance agreement of the three baselines for category prevalences pi and
+# agreement weights W (identity: unweighted; Gwet 2014, ch. 3 and 5):
+# Fleiss sum_kl W_kl pi_k pi_l, AC1/AC2 sum(W) sum_k pi_k (1 - pi_k) / (q (q - 1)),
+# Brennan-Prediger sum(W) / q^2.
+ref_chance_categories <- function(pi, W = diag(length(pi))) {
+  q <- length(pi)
+  fleiss <- 0
+  for (k in seq_len(q)) for (l in seq_len(q)) fleiss <- fleiss + W[k, l] * pi[k] * pi[l]
+  c(fleiss = fleiss, ac1 = sum(W) * sum(pi * (1 - pi)) / (q * (q - 1)), pabak = sum(W) / q^2)
+}
+
+# Per label of a multi-label design, the two categories absent / present
+# with prevalences 1 - p, p: labels x 3 (fleiss, ac1, pabak).
 ref_chance <- function(p) {
-  cbind(fleiss = p^2 + (1 - p)^2, ac1 = 2 * p * (1 - p), pabak = rep(0.5, length(p)))
+  out <- vapply(p, function(pj) ref_chance_categories(c(1 - pj, pj)), numeric(3))
+  t(matrix(out, 3, length(p), dimnames = list(c("fleiss", "ac1", "pabak"), NULL)))
+}
+
+# Single-label ratings (items x raters matrix of categories, NA = not rated)
+# over the declared categories: Gwet's unequal-raters coefficients and
+# Krippendorff's nominal alpha from the coincidence matrix.
+ref_single_label <- function(ratings, categories) {
+  r_ik <- t(apply(ratings, 1, function(row) {
+    vapply(categories, function(k) sum(row == k, na.rm = TRUE), numeric(1))
+  }))
+  r_i <- rowSums(r_ik)
+  pairable <- r_i >= 2
+  pa <- mean(rowSums(r_ik[pairable, , drop = FALSE] * (r_ik[pairable, , drop = FALSE] - 1)) /
+               (r_i[pairable] * (r_i[pairable] - 1)))
+  pe <- ref_chance_categories(ref_prevalence(r_ik, r_i))
+  q <- length(categories)
+  o <- matrix(0, q, q)
+  for (i in which(pairable)) {
+    n_u <- r_ik[i, ]
+    o <- o + (outer(n_u, n_u) - diag(n_u)) / (r_i[i] - 1)
+  }
+  n_c <- rowSums(o)
+  n <- sum(n_c)
+  d_o <- (n - sum(diag(o))) / n
+  d_e <- (n^2 - sum(n_c^2)) / (n * (n - 1))
+  list(pa = pa, pe = pe, estimate = (pa - pe) / (1 - pe), alpha = 1 - d_o / d_e)
 }
 
 # The chance-corrected coefficient; undefined (NA) when chance agreement is 1.
@@ -63,8 +127,8 @@ ref_mla <- function(arr, floors = TRUE) {
                     floor_ao = NA_real_, n_pairable = 0)[rep(1, k), ]
   item_sum <- numeric(N)
   item_n <- numeric(N)
+  lab$p <- ref_prevalence(apply(arr, c(1, 3), sum, na.rm = TRUE), apply(!is.na(arr), c(1, 3), sum))
   for (j in seq_len(k)) {
-    props <- c()
     agrees <- c()
     vs <- list()
     m_i <- numeric(N)
@@ -74,7 +138,6 @@ ref_mla <- function(arr, floors = TRUE) {
       v <- v[!is.na(v)]
       m_i[i] <- length(v)
       total <- total + sum(v)
-      if (length(v) >= 1) props <- c(props, mean(v))
       if (length(v) >= 2) {
         a <- ref_pairs_agree(v)
         agrees <- c(agrees, a)
@@ -83,7 +146,6 @@ ref_mla <- function(arr, floors = TRUE) {
         item_n[i] <- item_n[i] + 1
       }
     }
-    lab$p[j] <- if (length(props)) mean(props) else NA_real_
     lab$n_pairable[j] <- length(agrees)
     if (length(agrees)) {
       lab$ao[j] <- mean(agrees)
@@ -156,11 +218,10 @@ ref_item_stats <- function(x, m, w = rep(1L, nrow(x))) {
   cells <- unique(data.frame(x = x[m >= 2], m = m[m >= 2]))
   cells$d <- 1 - mapply(agree, cells$x, cells$m)
   k <- ncol(x)
-  p <- d <- numeric(k)
+  p <- ref_prevalence(x, m)
+  d <- numeric(k)
   pairable <- logical(k)
   for (j in seq_len(k)) {
-    rated <- m[, j] >= 1
-    p[j] <- mean(x[rated, j] / m[rated, j])
     pr <- m[, j] >= 2
     pairable[j] <- any(pr)
     d[j] <- if (any(pr)) mean(cells$d[match(paste(x[pr, j], m[pr, j]), paste(cells$x, cells$m))]) else NA

@@ -1,28 +1,17 @@
 # Analytic standard errors of tidy.mla() (R/analytic-se.R,
-# inst/include/mlagreement/influence.h) against irrCAC, a plain-R reference of the
-# corpus linearisation, simulation coverage and the bootstrap.
+# inst/include/mlagreement/influence.h) against irrCAC (fixtures/irrcac.rds),
+# a plain-R reference of the corpus linearisation, simulation coverage and the
+# bootstrap.
 
-irrcac_se <- function(ratings, categ) {
-  c(fleiss = irrCAC::fleiss.kappa.raw(ratings, categ.labels = categ)$est$coeff.se,
-    ac1 = irrCAC::gwet.ac1.raw(ratings, categ.labels = categ)$est$coeff.se,
-    pabak = irrCAC::bp.coeff.raw(ratings, categ.labels = categ)$est$coeff.se)
-}
+# irrCAC's coeff.se of Fleiss, AC1 and BP from its $est rows, by baseline.
+irrcac_se <- function(est) stats::setNames(est$coeff.se, c("fleiss", "ac1", "pabak"))
 
-# Unequal raters per item, every item rated by at least one annotator.
-unequal_design <- function(n, r, k) {
-  arr <- random_design(n, r, k)
-  for (i in seq_len(n)) {
-    drop <- sample(0:(r - 1), 1)
-    if (drop > 0) arr[i, sample(r, drop), ] <- NA
-  }
-  arr
-}
-
-expect_label_se_equals_irrcac <- function(arr) {
+expect_label_se_equals_irrcac <- function(case) {
+  arr <- case$array
   fit <- mla(as_annotations(arr))
   lab <- tidy(fit, level = "label")
   for (j in seq_len(dim(arr)[3])) {
-    ref <- irrcac_se(arr[, , j], c(0, 1))
+    ref <- irrcac_se(case$est[[j]])
     for (b in names(ref)) {
       se <- lab$std.error[lab$label == fit$labels[j] & lab$baseline == b]
       if (is.na(se)) {
@@ -35,41 +24,25 @@ expect_label_se_equals_irrcac <- function(arr) {
 }
 
 test_that("label std.error equals irrCAC's coeff.se, complete and unequal designs", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(101)
-  for (rep in 1:3) {
-    arr <- random_design(30, 4, 5)
-    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:5))
-    expect_label_se_equals_irrcac(arr)
-    arr <- unequal_design(35, 5, 4)
-    dimnames(arr) <- list(NULL, NULL, paste0("L", 1:4))
-    expect_label_se_equals_irrcac(arr)
-  }
+  # three complete 30 x 4 x 5 designs alternating with unequal 35 x 5 x 4 ones
+  cases <- irrcac_fixture("label_se")
+  expect_length(cases, 6)
+  for (case in cases) expect_label_se_equals_irrcac(case)
 })
 
 test_that("a label row uses the items rated on that label (irrCAC on those rows)", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(102)
-  arr <- random_design(40, 4, 3)
-  arr[1:8, , 2] <- NA  # items 1-8 unrated on label 2 only
-  dimnames(arr) <- list(NULL, NULL, c("a", "b", "c"))
+  fx <- irrcac_fixture("label_subset")
+  arr <- fx$array  # items 1-8 unrated on label 2 only
+  expect_true(all(is.na(arr[1:8, , 2])))
   lab <- tidy(mla(as_annotations(arr)), level = "label")
-  ref <- irrcac_se(arr[-(1:8), , 2], c(0, 1))
-  expect_identical(round(lab$std.error[lab$label == "b"], 5), unname(ref))
+  expect_identical(round(lab$std.error[lab$label == "b"], 5), unname(irrcac_se(fx$est)))
 })
 
 test_that("single-label corpus std.error equals irrCAC's multi-category coeff.se", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(103)
-  for (rep in 1:3) {
-    codes <- matrix(sample(c("x", "y", "z", "w"), 50 * 4, replace = TRUE,
-                           prob = c(0.5, 0.2, 0.2, 0.1)), 50, 4)
-    codes[sample(length(codes), 30)] <- NA
-    codes[1, 1:2] <- "x"
-    fit <- mla(as_annotations(codes))
-    ref <- irrcac_se(codes, sort(unique(stats::na.omit(as.vector(codes)))))
+  for (case in irrcac_fixture("single_se")) {
+    fit <- mla(as_annotations(case$ratings))
     cor <- tidy(fit)
-    expect_identical(round(cor$std.error, 5), unname(ref))
+    expect_identical(round(cor$std.error, 5), unname(irrcac_se(case$est)))
   }
 })
 
@@ -85,12 +58,12 @@ reference_corpus_se <- function(arr) {
   m <- m[rated, , drop = FALSE]
   n <- nrow(x)
   u <- ifelse(m >= 1, x / m, NA)
-  p <- colMeans(u, na.rm = TRUE)
+  p <- ref_prevalence(x, m)
   d <- ifelse(m >= 2, 2 * x * (m - x) / (m * (m - 1)), NA)
   d_j <- colMeans(d, na.rm = TRUE)
   n1 <- colSums(m >= 1)
   n2 <- colSums(m >= 2)
-  w_j <- list(fleiss = 2 * p * (1 - p), ac1 = p^2 + (1 - p)^2, pabak = rep(0.5, length(p)))
+  w_j <- as.data.frame(1 - ref_chance(p))
   slope <- list(fleiss = 4 * p - 2, ac1 = 2 - 4 * p, pabak = 0 * p)
   vapply(names(w_j), function(b) {
     w <- w_j[[b]]

@@ -24,12 +24,12 @@ test_that("bias_example reproduces the paper's item agreements and raw prevalenc
   x <- tapply(ex$value, list(ex$item, ex$label), sum)
   m <- tapply(ex$value, list(ex$item, ex$label), length)
   pair_agreement <- (x * (x - 1) + (m - x) * (m - x - 1)) / (m * (m - 1))
-  expect_equal(unname(rowMeans(pair_agreement)), c(1, 83, 85, 79) / c(1, 93, 93, 93),
+  expect_equal(unname(rowMeans(pair_agreement)), published("worked_example", "item_observed"),
                tolerance = 1e-14)
-  expect_equal(mean(ex$value), 7 / 93, tolerance = 1e-14)
-  # pooled-marginal chance agreement summed over labels: 27.5278
-  p <- colMeans(x / m)
-  expect_equal(sum(p^2 + (1 - p)^2), 27.5278, tolerance = 1e-5)
+  expect_equal(mean(ex$value), published("worked_example", "prevalence"), tolerance = 1e-14)
+  # pooled-marginal chance agreement summed over labels: the published 27.5278
+  expect_equal(sum(ref_chance(ref_prevalence(x, m))[, "fleiss"]),
+               published("worked_example", "chance_sum", digits = 4), tolerance = 1e-5)
 })
 
 test_that("convabuse_types: one row per decision of 8 annotators on 4,185 items", {

@@ -1,29 +1,25 @@
 test_that("Krippendorff's canonical nominal example gives 0.7434210526 (Hamming on one-hot)", {
   res <- krippendorff_alpha(krippendorff_nominal(), distance = "hamming")
-  expect_equal(res$estimate, 0.7434210526, tolerance = 1e-10)
-  expect_equal(res$n_items, 11)
-  expect_equal(res$n_values, 40)
+  pub <- function(quantity, ...) published("krippendorff_2011", quantity, ...)
+  expect_equal(res$estimate, pub("alpha", digits = 10), tolerance = 1e-10)
+  expect_equal(res$n_items, pub("n_units"))
+  expect_equal(res$n_values, pub("n_values"))
   ref <- ref_alpha(ref_records_by_item(as_annotations(krippendorff_nominal())), ref_hamming)
   expect_equal(res$estimate, unname(ref["alpha"]), tolerance = 1e-12)
 })
 
 test_that("nominal alpha agrees with irr::kripp.alpha", {
-  skip_if_not_installed("irr")
+  fx <- irr_fixture("nominal")
   kd <- krippendorff_nominal()
-  expect_equal(krippendorff_alpha(kd, "hamming")$estimate,
-               irr::kripp.alpha(t(kd), "nominal")$value, tolerance = 1e-12)
+  expect_identical(kd, fx$kd$ratings)
+  expect_equal(krippendorff_alpha(kd, "hamming")$estimate, fx$kd$value, tolerance = 1e-12)
   # two coders, complete data
-  withr::local_seed(11)
-  two <- matrix(sample(letters[1:4], 60, replace = TRUE), 30, 2)
-  codes <- matrix(match(two, letters), 30, 2)
-  expect_equal(krippendorff_alpha(two, "hamming")$estimate,
-               irr::kripp.alpha(t(codes), "nominal")$value, tolerance = 1e-12)
+  expect_equal(krippendorff_alpha(fx$two_coders$ratings, "hamming")$estimate,
+               fx$two_coders$value, tolerance = 1e-12)
   # three coders with a missing value (irr is correct here; on complete data
   # with more than two coders it is not, and the brute force sides with us)
-  x <- matrix(sample(1:3, 60, replace = TRUE), 20, 3)
-  x[1, 1] <- NA
-  expect_equal(krippendorff_alpha(x, "hamming")$estimate,
-               irr::kripp.alpha(t(x), "nominal")$value, tolerance = 1e-12)
+  x <- fx$one_missing$ratings
+  expect_equal(krippendorff_alpha(x, "hamming")$estimate, fx$one_missing$value, tolerance = 1e-12)
   x[1, 1] <- 1L
   ref <- ref_alpha(ref_records_by_item(as_annotations(x)), ref_hamming)
   expect_equal(krippendorff_alpha(x, "hamming")$estimate, unname(ref["alpha"]), tolerance = 1e-12)

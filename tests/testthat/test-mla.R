@@ -1,34 +1,35 @@
-# Published values of the paper's worked example (section 3.7), exact fractions
-# from ../shared/paper/worked_example_expected.md.
+# Published values of the paper's worked example (section 3.7) and its
+# Tables 2 and 3, from fixtures/published.csv (data-raw/fixtures-published.R).
 
 test_that("mla() reproduces every published number of the worked example", {
   fit <- mla(bias_annotations())
   cor <- tidy(fit)
   expect_equal(cor$baseline, c("fleiss", "ac1", "pabak"))
-  expect_equal(cor$observed, rep(85 / 93, 3), tolerance = 1e-14)
-  expect_equal(cor$expected, c(991 / 1116, 125 / 1116, 0.5), tolerance = 1e-14)
-  expect_equal(cor$expected[1] * 31, 27.5278, tolerance = 1e-4)
-  expect_equal(cor$estimate, c(29 / 125, 895 / 991, 77 / 93), tolerance = 1e-14)
-  expect_equal(round(cor$estimate, 4), c(0.2320, 0.9031, 0.8280))
-  expect_equal(cor$floor_observed, rep(79 / 93, 3), tolerance = 1e-14)
-  expect_equal(cor$floor, c(-43 / 125, 823 / 991, 65 / 93), tolerance = 1e-14)
-  expect_equal(round(cor$floor, 4), c(-0.3440, 0.8305, 0.6989))
+  pub <- function(quantity, ...) published("worked_example", quantity, ...)
+  expect_equal(cor$observed, pub("corpus_observed"), tolerance = 1e-14)
+  expect_equal(cor$expected, pub("corpus_expected"), tolerance = 1e-14)
+  expect_equal(cor$expected[1] * 31, pub("chance_sum", digits = 4), tolerance = 1e-4)
+  expect_equal(cor$estimate, pub("corpus_estimate"), tolerance = 1e-14)
+  expect_equal(round(cor$estimate, 4), pub("corpus_estimate", digits = 4))
+  expect_equal(cor$floor_observed, pub("corpus_floor_observed"), tolerance = 1e-14)
+  expect_equal(cor$floor, pub("corpus_floor"), tolerance = 1e-14)
+  expect_equal(round(cor$floor, 4), pub("corpus_floor", digits = 4))
 
   items <- tidy(fit, level = "item")
   fl <- items[items$baseline == "fleiss", ]
-  expect_equal(fl$observed, c(1, 83 / 93, 85 / 93, 79 / 93), tolerance = 1e-14)
-  expect_equal(round(fl$observed, 4), c(1, 0.8925, 0.9140, 0.8495))
-  expect_equal(fl$estimate, c(1, 0.04, 29 / 125, -43 / 125), tolerance = 1e-14)
+  expect_equal(fl$observed, pub("item_observed"), tolerance = 1e-14)
+  expect_equal(round(fl$observed, 4), pub("item_observed", digits = 4))
+  expect_equal(fl$estimate, pub("item_estimate"), tolerance = 1e-14)
   expect_equal(fl$n_annotators, rep(3L, 4))
 
   g <- glance(fit)
-  expect_equal(g$prevalence, 7 / 93, tolerance = 1e-14)
+  expect_equal(g$prevalence, pub("prevalence"), tolerance = 1e-14)
   expect_equal(g$n_items, 4L)
   expect_equal(g$n_annotators, 3L)
   expect_equal(g$n_labels, 31L)
   expect_equal(g$n_records, 12)
   expect_equal(g$missing_share, 0)
-  expect_equal(g$estimate, 29 / 125, tolerance = 1e-14)
+  expect_equal(g$estimate, pub("corpus_estimate", "fleiss"), tolerance = 1e-14)
   expect_equal(fit$design$never_selected, sprintf("L%02d", 12:31))
 })
 
@@ -36,11 +37,12 @@ test_that("removing never-selected labels reproduces Table 2", {
   a <- bias_annotations()
   fit <- mla(a, labels = sprintf("L%02d", 1:11))
   cor <- tidy(fit)
-  expect_equal(cor$observed, rep(25 / 33, 3), tolerance = 1e-14)
-  expect_equal(cor$expected, c(271 / 396, 125 / 396, 0.5), tolerance = 1e-14)
-  expect_equal(cor$estimate, c(29 / 125, 175 / 271, 17 / 33), tolerance = 1e-14)
-  expect_equal(cor$floor_observed, rep(19 / 33, 3), tolerance = 1e-14)
-  expect_equal(cor$floor, c(-43 / 125, 103 / 271, 5 / 33), tolerance = 1e-14)
+  pub <- function(quantity) published("worked_example_k11", quantity)
+  expect_equal(cor$observed, pub("corpus_observed"), tolerance = 1e-14)
+  expect_equal(cor$expected, pub("corpus_expected"), tolerance = 1e-14)
+  expect_equal(cor$estimate, pub("corpus_estimate"), tolerance = 1e-14)
+  expect_equal(cor$floor_observed, pub("corpus_floor_observed"), tolerance = 1e-14)
+  expect_equal(cor$floor, pub("corpus_floor"), tolerance = 1e-14)
   # the pooled coefficient and its floor do not depend on the universe
   full <- tidy(mla(a))
   expect_equal(cor$estimate[1], full$estimate[1], tolerance = 1e-14)
@@ -52,22 +54,16 @@ test_that("label level reproduces Table 3 of the reconstruction", {
   lab <- tidy(mla(bias_annotations()), level = "label")
   f <- lab[lab$baseline == "fleiss", ]
   used <- f[1:11, ]
-  expect_equal(used$prevalence, c(3, 2, 4, 3, 4, 3, 4, 2, 1, 1, 1) / 12, tolerance = 1e-14)
-  expect_equal(used$observed,
-               c(1, 5 / 6, 5 / 6, 1 / 2, 1 / 2, 2 / 3, 2 / 3, 5 / 6, 5 / 6, 5 / 6, 5 / 6),
-               tolerance = 1e-14)
-  expect_equal(round(used$estimate, 4),
-               c(1, 0.4, 0.625, -0.3333, -0.125, 0.1111, 0.25, 0.4, -0.0909, -0.0909, -0.0909))
-  expect_equal(round(used$positive_agreement, 4),
-               c(1, 0.5, 0.75, 0, 0.25, 0.3333, 0.5, 0.5, 0, 0, 0))
-  expect_equal(round(used$negative_agreement, 4),
-               c(1, 0.9, 0.875, 0.6667, 0.625, 0.7778, 0.75, 0.9, 0.9091, 0.9091, 0.9091))
+  pub <- function(quantity, ...) published("worked_example", quantity, ...)
+  expect_equal(used$prevalence, pub("label_prevalence"), tolerance = 1e-14)
+  expect_equal(used$observed, pub("label_observed"), tolerance = 1e-14)
+  expect_equal(round(used$estimate, 4), pub("label_estimate", "fleiss", digits = 4))
+  expect_equal(round(used$positive_agreement, 4), pub("positive_agreement", digits = 4))
+  expect_equal(round(used$negative_agreement, 4), pub("negative_agreement", digits = 4))
   ac1 <- lab[lab$baseline == "ac1", ][1:11, ]
-  expect_equal(round(ac1$estimate, 4),
-               c(1, 0.7692, 0.7, 0.2, 0.1, 0.4667, 0.4, 0.7692, 0.8033, 0.8033, 0.8033))
+  expect_equal(round(ac1$estimate, 4), pub("label_estimate", "ac1", digits = 4))
   pb <- lab[lab$baseline == "pabak", ][1:11, ]
-  expect_equal(round(pb$estimate, 4),
-               c(1, 0.6667, 0.6667, 0, 0, 0.3333, 0.3333, 0.6667, 0.6667, 0.6667, 0.6667))
+  expect_equal(round(pb$estimate, 4), pub("label_estimate", "pabak", digits = 4))
   # never-selected labels: pooled coefficient undefined (weight 0), AC1 and PABAK 1
   never <- lab[lab$label %in% sprintf("L%02d", 12:31), ]
   expect_true(all(is.na(never$estimate[never$baseline == "fleiss"])))
@@ -145,31 +141,23 @@ test_that("the floor equals eq. 7 in closed form on complete designs", {
 })
 
 test_that("MLA-F on one-hot single-label data equals Fleiss' kappa", {
-  skip_if_not_installed("irrCAC")
-  raw <- as.matrix(irrCAC::cac.raw4raters)
-  fit <- mla(as_annotations(raw))
-  expect_equal(tidy(fit)$estimate[1],
-               irrCAC::fleiss.kappa.raw(irrCAC::cac.raw4raters)$est$coeff.val,
-               tolerance = 1e-5)
-  expect_equal(round(tidy(fit)$estimate[1], 5), 0.76117)
+  ratings <- irrcac_fixture("data")$cac.raw4raters
+  fit <- mla(as_annotations(as.matrix(ratings)))
+  ref <- irrcac_fixture("raw4raters")$est
+  expect_equal(tidy(fit)$estimate[1], ref$coeff.val, tolerance = 1e-5)
+  expect_equal(round(tidy(fit)$estimate[1], 5), ref$coeff.val)
   # the unrounded value from irrCAC's own formula
-  ratings <- irrCAC::cac.raw4raters
-  cats <- sort(unique(na.omit(unlist(ratings))))
-  agree <- t(apply(ratings, 1, function(r) table(factor(r, levels = cats))))
-  ri <- rowSums(agree)
-  pa <- mean((rowSums(agree * (agree - 1)) / (ri * (ri - 1)))[ri >= 2])
-  pk <- colMeans((agree / ri)[ri >= 1, , drop = FALSE])
-  pe <- sum(pk^2)
-  expect_equal(tidy(fit)$estimate[1], (pa - pe) / (1 - pe), tolerance = 1e-12)
+  cats <- sort(unique(stats::na.omit(unlist(ratings))))
+  expect_equal(tidy(fit)$estimate[1], ref_single_label(as.matrix(ratings), cats)$estimate[["fleiss"]],
+               tolerance = 1e-12)
 })
 
 test_that("MLA-F equals irr's Fleiss kappa on the diagnoses data", {
-  skip_if_not_installed("irr")
-  diagnoses <- get(utils::data("diagnoses", package = "irr", envir = environment()))
-  codes <- as.matrix(as.data.frame(lapply(diagnoses, as.character)))
+  fx <- irr_fixture("fleiss_diagnoses")
+  codes <- as.matrix(as.data.frame(lapply(fx$ratings, as.character)))
   fit <- mla(as_annotations(codes))
-  expect_equal(tidy(fit)$estimate[1], irr::kappam.fleiss(diagnoses)$value, tolerance = 1e-12)
-  expect_equal(round(tidy(fit)$estimate[1], 7), 0.4302445)
+  expect_equal(tidy(fit)$estimate[1], fx$value, tolerance = 1e-12)
+  expect_equal(round(tidy(fit)$estimate[1], 7), published("diagnoses", "fleiss_kappa", digits = 7))
 })
 
 test_that("undefined values are NA with a reason, never NaN or Inf", {

@@ -1,44 +1,6 @@
 # Single-label (categorical) designs against a plain-R reference written from
 # Gwet's unequal-raters formulas, and against irrCAC.
 
-# ratings: items x raters matrix of category codes (NA = not rated);
-# categories: the declared universe.
-ref_single_label <- function(ratings, categories) {
-  r_ik <- t(apply(ratings, 1, function(row) {
-    vapply(categories, function(k) sum(row == k, na.rm = TRUE), numeric(1))
-  }))
-  r_i <- rowSums(r_ik)
-  rated <- r_i >= 1
-  pairable <- r_i >= 2
-  pa <- mean(rowSums(r_ik[pairable, , drop = FALSE] * (r_ik[pairable, , drop = FALSE] - 1)) /
-               (r_i[pairable] * (r_i[pairable] - 1)))
-  pi_k <- colMeans(r_ik[rated, , drop = FALSE] / r_i[rated])
-  q <- length(categories)
-  pe <- c(fleiss = sum(pi_k^2), ac1 = sum(pi_k * (1 - pi_k)) / (q - 1), pabak = 1 / q)
-  # Krippendorff's nominal alpha from the coincidence matrix
-  o <- matrix(0, q, q)
-  for (i in which(pairable)) {
-    n_u <- r_ik[i, ]
-    o <- o + (outer(n_u, n_u) - diag(n_u)) / (r_i[i] - 1)
-  }
-  n_c <- rowSums(o)
-  n <- sum(n_c)
-  d_o <- (n - sum(diag(o))) / n
-  d_e <- (n^2 - sum(n_c^2)) / (n * (n - 1))
-  list(pa = pa, pe = pe, estimate = (pa - pe) / (1 - pe), alpha = 1 - d_o / d_e)
-}
-
-random_categorical <- function(n_items, n_raters, categories, missing = 0.3) {
-  truth <- sample(categories, n_items, replace = TRUE, prob = seq_along(categories))
-  m <- matrix(truth, n_items, n_raters)
-  flip <- matrix(stats::runif(n_items * n_raters) < 0.35, n_items)
-  m[flip] <- sample(categories, sum(flip), replace = TRUE)
-  m[matrix(stats::runif(n_items * n_raters) < missing, n_items)] <- NA
-  m[1, ] <- c(categories[1], categories[1], rep(NA, n_raters - 2))  # keep >= 1 pair
-  m[rowSums(!is.na(m)) == 0, 1] <- categories[1]                      # no empty item
-  m
-}
-
 test_that("single-label coefficients equal the reference on random unequal-rater designs", {
   withr::local_seed(11)
   for (rep in 1:20) {
@@ -61,28 +23,21 @@ test_that("single-label coefficients equal the reference on random unequal-rater
 })
 
 test_that("single-label coefficients equal irrCAC on designs with unequal raters", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(5)
-  for (rep in 1:5) {
-    m <- random_categorical(40, 5, c("neg", "neu", "pos", "mixed"))
+  for (case in irrcac_fixture("single_label")) {
+    m <- case$ratings
     cor <- tidy(mla(m))
-    # irrCAC rounds its estimates to 5 decimals
-    expect_identical(round(cor$estimate[1], 5), irrCAC::fleiss.kappa.raw(m)$est$coeff.val)
-    expect_identical(round(cor$estimate[2], 5), irrCAC::gwet.ac1.raw(m)$est$coeff.val)
-    expect_identical(round(cor$estimate[3], 5), irrCAC::bp.coeff.raw(m)$est$coeff.val)
-    expect_identical(round(mla(m)$single_label$alpha, 5),
-                     irrCAC::krippen.alpha.raw(m)$est$coeff.val)
+    # irrCAC rounds its estimates to 5 decimals (rows: Fleiss, AC1, BP, alpha)
+    expect_identical(round(cor$estimate, 5), case$est$coeff.val[1:3])
+    expect_identical(round(mla(m)$single_label$alpha, 5), case$est$coeff.val[4])
   }
 })
 
 test_that("Krippendorff's reliability data: nominal alpha 0.743, Fleiss 0.761", {
-  m <- matrix(c(1, 2, 3, 3, 2, 1, 4, 1, 2, NA, NA, NA,
-                1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NA, 3,
-                NA, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NA,
-                1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NA), 12, 4)
-  fit <- mla(m)
-  expect_equal(fit$single_label$alpha, 0.7434210526, tolerance = 1e-9)
-  expect_equal(tidy(fit)$estimate[1], 0.76117, tolerance = 1e-5)
+  fit <- mla(krippendorff_nominal())
+  expect_equal(fit$single_label$alpha, published("krippendorff_2011", "alpha", digits = 10),
+               tolerance = 1e-9)
+  # irrCAC's cac.raw4raters is the same table
+  expect_equal(tidy(fit)$estimate[1], irrcac_fixture("raw4raters")$est$coeff.val, tolerance = 1e-5)
 })
 
 test_that("binary single-label data give the same values as the one-hot multi-label fit", {

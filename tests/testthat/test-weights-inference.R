@@ -1,44 +1,28 @@
 # Standard errors, intervals, tests and bootstrap replicates of the weighted
 # single-label coefficients (weighted Fleiss kappa, AC2, weighted
-# Brennan-Prediger), against irrCAC and the plain-R reference.
-
-weighted_sets <- function() {
-  withr::local_seed(5)
-  holes <- matrix(sample(1:5, 60 * 5, replace = TRUE, prob = c(1, 3, 4, 3, 1)), 60, 5)
-  holes[sample(length(holes), 70)] <- NA
-  list(raw4raters = as.matrix(irrCAC::cac.raw4raters),
-       raw5obser = as.matrix(irrCAC::cac.raw5obser),
-       anxiety = as.matrix(get_irr_data("anxiety")),
-       video = as.matrix(get_irr_data("video")),
-       holes = holes)
-}
-
-get_irr_data <- function(name) {
-  env <- new.env()
-  utils::data(list = name, package = "irr", envir = env)
-  env[[name]]
-}
+# Brennan-Prediger), against irrCAC (fixtures/irrcac.rds: irrCAC's results on
+# irrCAC's and irr's data sets and one with holes) and the plain-R reference.
 
 test_that("weighted standard errors, intervals and p-values equal irrCAC for every weight", {
-  skip_if_not_installed("irrCAC")
-  skip_if_not_installed("irr")
-  for (set in names(weighted_sets())) {
-    m <- weighted_sets()[[set]]
-    for (w in setdiff(weight_schemes, "identity")) {
-      what <- paste(set, w)
-      # irrCAC's ratio weights are 0 / 0 on the diagonal at a category 0
-      if (w == "ratio" && any(m == 0, na.rm = TRUE)) next
-      td <- tidy(mla(m, weights = w), conf.int = TRUE)
-      ref <- irrcac_weighted(m, w)
-      expect_identical(round(td$estimate, 5), ref$coeff.val, label = what)
-      expect_identical(round(td$std.error, 5), ref$coeff.se, label = what)
-      ci <- parse_irrcac_ci(ref$conf.int)
-      expect_identical(round(td$conf.low, 3), ci[, 1], label = what)
-      expect_identical(round(td$conf.high, 3), ci[, 2], label = what)
-      # irrCAC prints the one-sided 1 - pt(); ours is two-sided
-      one_sided <- ifelse(td$statistic > 0, td$p.value / 2, 1 - td$p.value / 2)
-      expect_equal(one_sided, ref$p.value, tolerance = 1e-8, label = what)
-    }
+  sets <- irrcac_fixture("inference_sets")
+  cases <- irrcac_fixture("weighted_inference")
+  # every set with every weight, but ratio weights where a category is 0
+  # (irrCAC's are 0 / 0 on the diagonal there)
+  expect_length(cases, 5 * 7 - 1)
+  for (case in cases) {
+    m <- sets[[case$set]]
+    w <- case$scheme
+    what <- paste(case$set, w)
+    td <- tidy(mla(m, weights = w), conf.int = TRUE)
+    ref <- case$est
+    expect_identical(round(td$estimate, 5), ref$coeff.val, label = what)
+    expect_identical(round(td$std.error, 5), ref$coeff.se, label = what)
+    ci <- parse_irrcac_ci(ref$conf.int)
+    expect_identical(round(td$conf.low, 3), ci[, 1], label = what)
+    expect_identical(round(td$conf.high, 3), ci[, 2], label = what)
+    # irrCAC prints the one-sided 1 - pt(); ours is two-sided
+    one_sided <- ifelse(td$statistic > 0, td$p.value / 2, 1 - td$p.value / 2)
+    expect_equal(one_sided, ref$p.value, tolerance = 1e-8, label = what)
   }
 })
 
@@ -130,7 +114,7 @@ test_that("mla_compare() refuses fits with different category weights", {
 })
 
 test_that("ratio weights with a category at 0 keep a unit diagonal", {
-  m <- as.matrix(irrCAC::cac.raw5obser)
+  m <- irrcac_fixture("inference_sets")$raw5obser
   W <- mla(m, weights = "ratio")$weights$matrix
   expect_identical(unname(diag(W)), rep(1, 4))
   values <- 0:3

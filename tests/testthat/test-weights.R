@@ -1,10 +1,7 @@
 # Single-label structured categories: Krippendorff's metrics (coincidence
-# matrices) and irrCAC's weighted coefficients.
+# matrices) and irrCAC's weighted coefficients (fixtures/irrcac.rds).
 
-kd_canonical <- function() {
-  matrix(c(1, 2, 3, 3, 2, 1, 4, 1, 2, NA, NA, NA,  1, 2, 3, 3, 2, 2, 4, 1, 2, 5, NA, 3,
-           NA, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, NA,  1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, NA), 12, 4)
-}
+kd_canonical <- function() krippendorff_nominal()
 
 # Brute force over all pairs of values: delta a function of two category
 # indices (1-based, declared order), marginals n_c of the pairable values.
@@ -41,10 +38,11 @@ ref_metric <- function(metric, values) {
 test_that("Krippendorff's canonical reliability data give the published values", {
   res <- krippendorff_alpha(kd_canonical(), c("nominal", "ordinal", "interval", "ratio"))
   expect_equal(res$distance, c("nominal", "ordinal", "interval", "ratio"))
-  expect_equal(round(res$estimate, 3), c(0.743, 0.815, 0.849, 0.797))
-  expect_equal(res$estimate[1], 0.7434210526, tolerance = 1e-10)
-  expect_equal(res$n_items, rep(11, 4))
-  expect_equal(res$n_values, rep(40, 4))
+  pub <- function(quantity, ...) published("krippendorff_2011", quantity, ...)
+  expect_equal(round(res$estimate, 3), pub("alpha", digits = 3))
+  expect_equal(res$estimate[1], pub("alpha", digits = 10), tolerance = 1e-10)
+  expect_equal(res$n_items, rep(pub("n_units"), 4))
+  expect_equal(res$n_values, rep(pub("n_values"), 4))
   # the default on a single-label design is nominal
   expect_identical(krippendorff_alpha(kd_canonical()), res[1, ])
 })
@@ -82,38 +80,27 @@ test_that("ordinal alpha uses the declared order, not the codes", {
 })
 
 test_that("alpha with interval and ratio metrics equals irrCAC's quadratic and ratio weights", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(7)
-  m <- matrix(sample(1:5, 60 * 5, replace = TRUE), 60, 5)
-  m[sample(length(m), 70)] <- NA
-  res <- krippendorff_alpha(m, c("nominal", "interval", "ratio"))
-  w <- c(nominal = "identity", interval = "quadratic", ratio = "ratio")
-  for (d in names(w)) {
-    ref <- irrCAC::krippen.alpha.raw(m, weights = w[[d]])$est$coeff.val
-    expect_identical(round(res$estimate[res$distance == d], 5), ref)
+  fx <- irrcac_fixture("alpha_weights")
+  res <- krippendorff_alpha(fx$ratings, c("nominal", "interval", "ratio"))
+  for (d in c("nominal", "interval", "ratio")) {
+    expect_identical(round(res$estimate[res$distance == d], 5), fx$est[[d]]$coeff.val)
   }
   expect_identical(round(krippendorff_alpha(kd_canonical(), "interval")$estimate, 5),
-                   irrCAC::krippen.alpha.raw(kd_canonical(), weights = "quadratic")$est$coeff.val)
+                   fx$kd_interval$coeff.val)
 })
 
 test_that("weighted Fleiss, AC2 and Brennan-Prediger equal irrCAC (unequal raters)", {
-  skip_if_not_installed("irrCAC")
-  withr::local_seed(11)
-  m <- matrix(sample(1:5, 80 * 6, replace = TRUE, prob = c(1, 2, 4, 2, 1)), 80, 6)
-  m[sample(length(m), 120)] <- NA
+  fx <- irrcac_fixture("weighted")
+  m <- fx$ratings
+  expect_setequal(names(fx$est), weight_schemes)
   for (w in weight_schemes) {
-    fit <- mla(m, weights = w)
-    est <- tidy(fit)$estimate
-    ref <- c(irrCAC::fleiss.kappa.raw(m, weights = w)$est$coeff.val,
-             irrCAC::gwet.ac1.raw(m, weights = w)$est$coeff.val,
-             irrCAC::bp.coeff.raw(m, weights = w)$est$coeff.val)
-    expect_identical(round(est, 5), ref, label = w)
+    est <- tidy(mla(m, weights = w))$estimate
+    expect_identical(round(est, 5), fx$est[[w]]$coeff.val, label = w)
   }
   # an unused category: irrCAC needs categ.labels (it then ranks 1..q)
   u <- as_annotations(m, labels = 1:6)
   fit <- mla(u, weights = "quadratic")
-  ref <- irrCAC::fleiss.kappa.raw(m, weights = "quadratic", categ.labels = 1:6)$est$coeff.val
-  expect_identical(round(tidy(fit)$estimate[1], 5), ref)
+  expect_identical(round(tidy(fit)$estimate[1], 5), fx$unused$coeff.val)
 })
 
 test_that("identity weights leave mla() exactly as it was; a custom matrix is accepted", {
@@ -149,16 +136,16 @@ test_that("weights and metrics refuse designs and values they do not fit", {
 })
 
 test_that("weight matrices are irrCAC's", {
-  skip_if_not_installed("irrCAC")
-  for (categ in list(1:5, c(0, 1, 3, 7), c(-3, -1, 0, 2))) {
-    for (w in weight_schemes) {
-      if (w == "ratio" && any(categ < 0)) next
-      ref <- get(paste0(w, ".weights"), asNamespace("irrCAC"))(categ)
-      # irrCAC's ratio weight of a category 0 with itself is 0 / 0; ours is 1
-      if (w == "ratio") diag(ref)[categ == 0] <- 1
-      ours <- category_weights_cpp(match(w, weight_schemes) - 1L,
-                                   if (w == "ordinal") seq_along(categ) else categ)
-      expect_equal(ours, unname(ref), tolerance = 1e-14, label = paste(w, toString(categ)))
-    }
+  fx <- irrcac_fixture("weight_matrices")
+  expect_length(fx, 23)
+  for (case in fx) {
+    categ <- case$categ
+    w <- case$scheme
+    ref <- case$matrix
+    # irrCAC's ratio weight of a category 0 with itself is 0 / 0; ours is 1
+    if (w == "ratio") diag(ref)[categ == 0] <- 1
+    ours <- category_weights_cpp(match(w, weight_schemes) - 1L,
+                                 if (w == "ordinal") seq_along(categ) else categ)
+    expect_equal(ours, unname(ref), tolerance = 1e-14, label = paste(w, toString(categ)))
   }
 })
