@@ -62,11 +62,25 @@ check_whole <- function(x, min = 1, max = .Machine$integer.max, vector = FALSE,
   as.integer(x)
 }
 
+# The option mlagreement.max_memory, checked where it is used.
+memory_limit <- function(call = rlang::caller_env()) {
+  limit <- getOption("mlagreement.max_memory", 8 * 2^30)
+  if (!is.numeric(limit) || length(limit) != 1L || is.na(limit) || limit <= 0) {
+    mla_abort(
+      c("Option {.code mlagreement.max_memory} must be a positive number of bytes.",
+        "x" = "It is {describe_value(limit)}.",
+        "i" = "For example {.code options(mlagreement.max_memory = 16 * 2^30)} for 16 GiB."),
+      class = "option", call = call
+    )
+  }
+  as.double(limit)
+}
+
 # Fails at once, naming the size, when a result would need more than the
 # option mlagreement.max_memory (bytes, default 8 GiB): the user gets a
 # classed error instead of "cannot allocate" or std::bad_alloc minutes later.
 check_memory <- function(bytes, what, hint, class, call = rlang::caller_env()) {
-  limit <- getOption("mlagreement.max_memory", 8 * 2^30)
+  limit <- memory_limit(call = call)
   if (bytes <= limit) return(invisible())
   gb <- function(b) paste0(format(signif(b / 2^30, 3), big.mark = ","), " GiB")
   mla_abort(

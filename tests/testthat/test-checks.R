@@ -31,3 +31,13 @@ test_that("numbers and probabilities are checked against their ranges and recycl
   expect_match(cli::ansi_strip(conditionMessage(err)), "(label 2)", fixed = TRUE)
   expect_match(cli::ansi_strip(conditionMessage(err)), "2 bad values in all", fixed = TRUE)
 })
+
+test_that("option mlagreement.max_memory is validated where it is used", {
+  arr <- array(rbinom(60, 1, 0.5), c(5, 3, 4))
+  for (bad in list("a", -1, NA_real_, c(1, 2))) {
+    withr::local_options(mlagreement.max_memory = bad)
+    expect_error(mla_boot(mla(arr), R = 10), class = "mlagreement_error_option")
+  }
+  withr::local_options(mlagreement.max_memory = 1e12)
+  expect_s3_class(mla_boot(mla(arr), R = 10), "mla_boot")
+})
