@@ -149,8 +149,8 @@ pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }
 
-set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads) {
-    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads)
+set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads) {
+    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads)
 }
 
 pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {

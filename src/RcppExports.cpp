@@ -503,8 +503,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // set_alpha_cpp
-Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, const std::string& method, bool force_wide_sums, int threads);
-RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP methodSEXP, SEXP force_wide_sumsSEXP, SEXP threadsSEXP) {
+Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, int threads);
+RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
@@ -514,10 +514,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
     Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
     Rcpp::traits::input_parameter< bool >::type with_expected(with_expectedSEXP);
-    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
-    Rcpp::traits::input_parameter< bool >::type force_wide_sums(force_wide_sumsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads));
+    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -733,7 +731,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},
     {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
-    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
+    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 8},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
