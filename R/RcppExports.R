@@ -173,10 +173,6 @@ structure_pass_cpp <- function(bundle, parent, closure_order, free, groups, weig
     .Call(`_mlagreement_structure_pass_cpp`, bundle, parent, closure_order, free, groups, weights, max_m)
 }
 
-structure_touched_cpp <- function(bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads) {
-    .Call(`_mlagreement_structure_touched_cpp`, bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads)
-}
-
 structured_estimates_cpp <- function(cnt, sx, sdis, free, group_first, group_size, weights) {
     .Call(`_mlagreement_structured_estimates_cpp`, cnt, sx, sdis, free, group_first, group_size, weights)
 }

@@ -607,23 +607,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// structure_touched_cpp
-Rcpp::List structure_touched_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& node, const Rcpp::List& leaf_children, const Rcpp::List& node_children, const Rcpp::List& group_label, const Rcpp::List& group_node, int max_m, int threads);
-RcppExport SEXP _mlagreement_structure_touched_cpp(SEXP bundleSEXP, SEXP nodeSEXP, SEXP leaf_childrenSEXP, SEXP node_childrenSEXP, SEXP group_labelSEXP, SEXP group_nodeSEXP, SEXP max_mSEXP, SEXP threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type node(nodeSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type leaf_children(leaf_childrenSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type node_children(node_childrenSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type group_label(group_labelSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type group_node(group_nodeSEXP);
-    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(structure_touched_cpp(bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads));
-    return rcpp_result_gen;
-END_RCPP
-}
 // structured_estimates_cpp
 Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, const Rcpp::IntegerVector& free, const Rcpp::IntegerVector& group_first, const Rcpp::IntegerVector& group_size, const Rcpp::NumericVector& weights);
 RcppExport SEXP _mlagreement_structured_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP freeSEXP, SEXP group_firstSEXP, SEXP group_sizeSEXP, SEXP weightsSEXP) {
@@ -737,7 +720,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
     {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
-    {"_mlagreement_structure_touched_cpp", (DL_FUNC) &_mlagreement_structure_touched_cpp, 8},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},
