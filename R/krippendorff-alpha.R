@@ -69,16 +69,13 @@
 #'   of the set sizes \eqn{|A|}, \eqn{|B|} and \eqn{|A \cap B|}, like Jaccard
 #'   (`1 - n_ab / (n_a + n_b - n_ab)`), Dice, overlap or "any overlap"
 #'   (`as.numeric(n_ab == 0 & n_a + n_b > 0)`). It is evaluated once on every
-#'   size triple (vectorised when it is: it is first called with vectors)
-#'   and the table enters the exact subset-counting engine described under
-#'   *Performance*, so it costs what the built-in Jaccard costs.
+#'   size triple (vectorised when it is: it is first called with vectors),
+#'   so it costs what the built-in Jaccard costs.
 #' * A function of two arguments `function(a, b)` gets two label sets as
 #'   character vectors (the selected labels, `character(0)` for an empty set)
 #'   and may use anything, e.g. a taxonomy. It is evaluated once per pair of
 #'   distinct label sets present, \eqn{S(S-1)/2} calls for \eqn{S} distinct
-#'   sets (quadratic; a progress bar shows for long runs). The time is that
-#'   of the calls: about 1.8 s for 1,000 distinct sets (499,500 calls) with
-#'   a distance taking 3 microseconds a call; the package adds under 10%.
+#'   sets (a progress bar shows for long runs).
 #'
 #' Both are checked: the values must be finite and non-negative, zero on
 #' identical sets and symmetric, otherwise a classed error
@@ -88,39 +85,10 @@
 #' first 30 distinct sets (the others are evaluated in one order only).
 #'
 #' @section Performance:
-#' The set distances are computed in C++ on the \eqn{S} distinct label sets,
-#' never on all pairs of annotations: both distances depend only on the two
-#' set sizes and the size of the intersection. One pass over the values
-#' turns the records into bit sets and hashes them to the distinct sets;
-#' \eqn{D_o} then counts the pairs of annotations within each item by the two
-#' set sizes and the size of their intersection (the distances are tabulated
-#' by those). The expected disagreement \eqn{D_e}
-#' needs, for every pair of set sizes, the number of pairs of values by
-#' intersection size. Four exact algorithms give it; the one with the least
-#' estimated work is used:
-#' * pairs: every pair of distinct sets, \eqn{O(S^2)}. Fast
-#'   when \eqn{S} is small; the only algorithm when more than 64 labels are
-#'   in use or some set has more than 22 labels.
-#' * subset counting (at most 22 labels in use): for each subset \eqn{Q} of
-#'   the labels that occurs, the number of values of each size containing
-#'   \eqn{Q}; sums of products of these counts over the subsets of each size
-#'   give the pair counts by binomial inversion. The work is about
-#'   \eqn{\sum_s 2^{|s|}}{sum_s 2^|s|} over the distinct sets plus a few products per
-#'   subset, so many small sets are cheap.
-#' * dense subset counting: the same counts for all \eqn{2^k} subsets of the
-#'   \eqn{k} labels in use by a superset-sum transform, about
-#'   \eqn{k 2^k W}{k * 2^k * W} additions for \eqn{W} distinct set sizes and
-#'   \eqn{4 \cdot 2^k W}{4 * 2^k * W} bytes of memory (at most 256 MB), for designs where
-#'   most of the \eqn{2^k} sets occur.
-#' * hashed subset counting (23 to 64 labels in use, sets of at most 22
-#'   labels): the subset counts found through a hash table; it gives way to pairs if its tables would exceed 512 MB.
-#'
-#' The counts are exact integers (64- or 128-bit), so all algorithms give the
-#' same value up to the last floating-point sums, and results do not depend
-#' on `threads`. Typical designs take a few times as long as [mla()]; the
-#' worst case (many distinct sets over more than 64 labels in use) is
-#' quadratic in the number of distinct sets (`bench/README.md` in the
-#' sources has measurements).
+#' The set distances are computed exactly from the distinct label sets and
+#' their counts, never from all pairs of annotations, so the time grows with
+#' the number of distinct sets (at worst quadratically); results do not
+#' depend on `threads`.
 #'
 #' @section Other implementations:
 #' * NLTK's `masi_distance()` uses the rounded factors 0.67 and 0.33 and
