@@ -14,12 +14,6 @@
 
 namespace {
 
-// The name of the expected-disagreement method used (mlagreement/set_expected.h).
-const char* name_of(mlagreement::ExpectedMethod m) {
-  static const char* const kNames[] = {"none", "pairs", "sparse", "hashed", "postings"};
-  return kNames[static_cast<int>(m)];
-}
-
 // What the R side turns into a classed error naming the design's size.
 Rcpp::List out_of_memory() {
   return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
@@ -60,7 +54,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
       Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
-      Rcpp::Named("method") = name_of(a.method),
+      Rcpp::Named("method") = mlagreement::method_name(a.method),
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
       Rcpp::Named("observed_masi") = a.observed_masi,
@@ -151,7 +145,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
       Rcpp::Named("sizes") = sizes_present(d),
-      Rcpp::Named("method") = name_of(a.method),
+      Rcpp::Named("method") = mlagreement::method_name(a.method),
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
       Rcpp::Named("observed_masi") = a.observed_masi,

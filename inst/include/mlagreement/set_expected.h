@@ -180,6 +180,12 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeD
 // distances only (set_alpha.h decides).
 enum class ExpectedMethod { none, pairs, sparse, hashed, postings };
 
+// The name the R side reports.
+inline const char* method_name(ExpectedMethod m) noexcept {
+  static const char* const kNames[] = {"none", "pairs", "sparse", "hashed", "postings"};
+  return kNames[static_cast<int>(m)];
+}
+
 // The total count of the distinct sets: the pairable values (exact: integer
 // counts below 2^53).
 inline double total_count(const SetData& d) {

@@ -179,9 +179,8 @@ Rcpp::List expected_set_sums(const Rcpp::List& sets, const Rcpp::NumericVector& 
   double ej = 0, em = 0;
   mla::detail::expected_sums(d, sim, nullptr, 1, a, ej, em);
   const double n = mla::total_count(d);
-  const char* const names[] = {"none", "pairs", "sparse", "hashed", "postings"};
   return Rcpp::List::create(
-      Rcpp::Named("method") = names[static_cast<int>(a.method)], Rcpp::Named("wide_sums") = a.wide_sums,
+      Rcpp::Named("method") = mla::method_name(a.method), Rcpp::Named("wide_sums") = a.wide_sums,
       Rcpp::Named("failed") = a.failed, Rcpp::Named("expected_jaccard") = ej / (n * (n - 1.0)),
       Rcpp::Named("expected_masi") = em / (n * (n - 1.0)));
 }
