@@ -145,8 +145,8 @@ pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }
 
-set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads) {
-    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads)
+set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads) {
+    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads)
 }
 
 pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {
@@ -167,10 +167,6 @@ count_sparse_cpp <- function(item, n_items, annotator, n_annotators, start, labe
 
 structure_pass_cpp <- function(bundle, parent, closure_order, free, groups, weights, max_m) {
     .Call(`_mlagreement_structure_pass_cpp`, bundle, parent, closure_order, free, groups, weights, max_m)
-}
-
-structure_touched_cpp <- function(bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads) {
-    .Call(`_mlagreement_structure_touched_cpp`, bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads)
 }
 
 structured_estimates_cpp <- function(cnt, sx, sdis, free, group_first, group_size, weights) {

@@ -190,7 +190,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   }
   for (s in specs) {
     rows[[s$name]] <- switch(s$kind,
-      hamming = if (is.null(s$structure)) alpha_hamming(a) else alpha_structured(a, s$structure, threads),
+      hamming = if (is.null(s$structure)) alpha_hamming(a) else alpha_structured(a, s$structure),
       category = alpha_category_row(a, s$metric, call = rlang::current_env()),
       pair = alpha_pair_row(a, s, call = rlang::current_env()),
       rows[[s$name]]

@@ -104,61 +104,16 @@ add_group_rows <- function(label_tbl, st, var, n_free) {
 }
 
 # Krippendorff's alpha with the structured distance. Weights alone need no
-# pass: they apply to the label tables of the counting pass.
-alpha_structured <- function(a, st, threads = mla_threads(), call = rlang::caller_env()) {
+# pass: they apply to the label tables of the counting pass; groups and a
+# taxonomy need the closing and grouping pass (structure_pass()).
+alpha_structured <- function(a, st, call = rlang::caller_env()) {
   t <- label_tally(a)
-  tab <- if (length(st$groups) == 0L && !st$tree) t else structure_tables(a, st, threads, call)
+  tab <- if (length(st$groups) == 0L && !st$tree) t else structure_pass(a, st, call = call)
   est <- structure_estimates(tab, st)
   if (!(est$alpha$n_used > 0)) check_pairable(0, call = call)
   pairable <- t$n_pairable > 0L
   list(observed = est$alpha$observed, expected = est$alpha$expected,
        n_items = sum(pairable), n_values = sum(item_annotator_counts(a)[pairable]))
-}
-
-# The label tables of the structure (k closed labels, then the groups'
-# categories) without the items' disagreement. A dense array reads only the
-# labels the structure touches (structure_touched_cpp()); the others keep
-# the tables of the counting pass. A record breaking a group is named by
-# the full pass, which errors.
-structure_tables <- function(a, st, threads, call) {
-  if (!is_dense_layout(a)) return(structure_pass(a, st, call = call))
-  t <- label_tally(a)
-  plan <- touched_plan(st)
-  res <- structure_touched_cpp(annotation_view(a), plan$node, plan$leaf_children,
-                               plan$node_children, plan$group_label, plan$group_node,
-                               nrow(t$cnt), threads)
-  if (res$several) return(structure_pass(a, st, call = call))
-  nodes <- seq_along(plan$node)
-  merge <- function(base, touched) {
-    out <- cbind(base, touched[, setdiff(seq_len(ncol(touched)), nodes), drop = FALSE],
-                 deparse.level = 0)
-    out[, plan$node + 1L] <- touched[, nodes]
-    storage.mode(out) <- "double"
-    unname(out)
-  }
-  list(cnt = merge(t$cnt, res$cnt), sx = merge(t$sx, res$sx), sdis = merge(t$sdis, res$sdis))
-}
-
-# What structure_touched_cpp() reads (0-based): the internal nodes of the
-# taxonomy deepest first (a node's children that are nodes come before it),
-# each node's children split into leaves and nodes, and each group's labels
-# with their node (or -1).
-touched_plan <- function(st) {
-  parent <- st$parent
-  node <- unique(parent[parent >= 0L])
-  node <- as.integer(node[order(-label_depth(parent)[node + 1L])])
-  children <- lapply(node, function(q) which(parent == q) - 1L)
-  node_index <- function(j) {
-    q <- match(j, node) - 1L
-    as.integer(ifelse(is.na(q), -1L, q))
-  }
-  list(
-    node = node,
-    leaf_children = lapply(children, function(ch) as.integer(ch[!ch %in% node])),
-    node_children = lapply(children, function(ch) node_index(ch[ch %in% node])),
-    group_label = unname(lapply(st$groups, function(j) as.integer(j - 1L))),
-    group_node = unname(lapply(st$groups, function(j) node_index(j - 1L)))
-  )
 }
 
 # The distances krippendorff_alpha() computes with a structure: Hamming only.

@@ -16,16 +16,12 @@ set_core_args <- function(a) {
   )
 }
 
-# Set alpha from the C++ core (one build of the label sets). `method` and
-# `force_wide_sums` select the expected-disagreement algorithm ("auto": by
-# estimated work; "pairs", "sparse", "dense", "hashed", "postings") and its 128-bit sums
-# where 64 bits are exact; users never set them, tests force each one.
-set_alpha_impl <- function(a, with_expected, threads, method = "auto", force_wide_sums = FALSE,
-                           call = rlang::caller_env()) {
+# Set alpha from the C++ core (one build of the label sets).
+set_alpha_impl <- function(a, with_expected, threads, call = rlang::caller_env()) {
   args <- set_core_args(a)
   res <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
                        args$annotator, args$n_annotators, with_expected = with_expected,
-                       method = method, force_wide_sums = force_wide_sums, threads = threads)
+                       threads = threads)
   check_set_memory(res, args, call = call)
   res
 }

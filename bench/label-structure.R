@@ -68,8 +68,8 @@ report("taxonomy over 8 labels (CPU)", cpu[["tree"]], t_h, target = 2)
 report("weights + group + taxonomy (CPU)", cpu[["all"]], t_h, target = 2)
 
 # On a prebuilt object Hamming alpha only reads the label tables counted at
-# construction; a group or a taxonomy needs one pass over the columns of the
-# labels it touches (here 12 of 20).
+# construction; a group or a taxonomy needs one closing and grouping pass
+# over the records.
 a <- as_annotations(arr)
 t_pass <- cputime(krippendorff_alpha(a, "hamming", label_weights = weights, label_groups = groups,
                                     label_tree = tree))

@@ -493,8 +493,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // set_alpha_cpp
-Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, const std::string& method, bool force_wide_sums, int threads);
-RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP methodSEXP, SEXP force_wide_sumsSEXP, SEXP threadsSEXP) {
+Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, int threads);
+RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
@@ -504,10 +504,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
     Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
     Rcpp::traits::input_parameter< bool >::type with_expected(with_expectedSEXP);
-    Rcpp::traits::input_parameter< const std::string& >::type method(methodSEXP);
-    Rcpp::traits::input_parameter< bool >::type force_wide_sums(force_wide_sumsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, method, force_wide_sums, threads));
+    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -596,23 +594,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, parent, closure_order, free, groups, weights, max_m));
-    return rcpp_result_gen;
-END_RCPP
-}
-// structure_touched_cpp
-Rcpp::List structure_touched_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& node, const Rcpp::List& leaf_children, const Rcpp::List& node_children, const Rcpp::List& group_label, const Rcpp::List& group_node, int max_m, int threads);
-RcppExport SEXP _mlagreement_structure_touched_cpp(SEXP bundleSEXP, SEXP nodeSEXP, SEXP leaf_childrenSEXP, SEXP node_childrenSEXP, SEXP group_labelSEXP, SEXP group_nodeSEXP, SEXP max_mSEXP, SEXP threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type node(nodeSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type leaf_children(leaf_childrenSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type node_children(node_childrenSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type group_label(group_labelSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type group_node(group_nodeSEXP);
-    Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(structure_touched_cpp(bundle, node, leaf_children, node_children, group_label, group_node, max_m, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -722,13 +703,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},
     {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
-    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 10},
+    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 8},
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
     {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
-    {"_mlagreement_structure_touched_cpp", (DL_FUNC) &_mlagreement_structure_touched_cpp, 8},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},

@@ -138,15 +138,10 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
     om += w * (1.0 - sim.masi_sim(size_a[r], size_b[r], n_shared[r]));
     for (std::size_t t = 0; t < table.n; ++t) oc[t] += w * table.value(t, size_a[r], size_b[r], n_shared[r]);
   }
-  // the records' n_values is not stored here (no per-record sets): the
-  // method's count limit and the 128-bit sums are decided on the true n
-  const auto method = n < 4000000000.0 ? mlagreement::ExpectedMethod::automatic
-                                       : mlagreement::ExpectedMethod::pairs;
-  const bool wide = !mlagreement::detail::moments_fit_64(n, static_cast<std::size_t>(max_size));
   mlagreement::SetAlpha a;
   double ej = 0, em = 0;
   try {
-    mlagreement::detail::expected_sums(d, sim, cd, method, wide, threads, a, ej, em);
+    mlagreement::detail::expected_sums(d, sim, cd, threads, a, ej, em);
   } catch (const std::bad_alloc&) {
     return Rcpp::List::create(Rcpp::Named("out_of_memory") = true);
   }

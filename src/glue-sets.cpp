@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <new>
-#include <string>
 
 #include "glue-interrupt.h"
 #include "glue-sets.h"
@@ -14,19 +13,6 @@
 #include "mlagreement/set_pairs.h"
 
 namespace {
-
-// The names of the expected-disagreement methods on the R side.
-const char* const kMethodNames[] = {"auto", "pairs", "sparse", "dense", "hashed", "postings"};
-constexpr int kMethods = 6;
-
-mlagreement::ExpectedMethod method_of(const std::string& name) {
-  for (int m = 0; m < kMethods; ++m) {
-    if (name == kMethodNames[m]) return static_cast<mlagreement::ExpectedMethod>(m);
-  }
-  Rcpp::stop("Internal error: unknown expected-disagreement method.");
-}
-
-const char* name_of(mlagreement::ExpectedMethod m) { return kMethodNames[static_cast<int>(m)]; }
 
 // What the R side turns into a classed error naming the design's size.
 Rcpp::List out_of_memory() {
@@ -43,14 +29,12 @@ Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
 
 }  // namespace
 
-// method: "auto" (by estimated work), "pairs", "sparse", "dense" or
-// "hashed" (mlagreement/set_expected.h); force_wide_sums: 128-bit sums even
-// where 64 bits are exact (for tests). The method used is returned.
+// Jaccard and MASI alpha and the average similarities, with the
+// expected-disagreement method used (chosen by estimated work).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
                          const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
-                         const std::string& method, bool force_wide_sums, int threads) {
-  const mlagreement::ExpectedMethod requested = method_of(method);
+                         int threads) {
   mlagreement::SetData d;
   mlagreement::SetAlpha a;
   glue::InterruptScope interrupts;
@@ -59,7 +43,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
-    a = mlagreement::set_alpha(d, with_expected, requested, force_wide_sums, threads);
+    a = mlagreement::set_alpha(d, with_expected, threads);
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
@@ -70,8 +54,7 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
       Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
-      Rcpp::Named("method") = name_of(a.method),
-      Rcpp::Named("wide_sums") = a.wide_sums,
+      Rcpp::Named("method") = mlagreement::method_name(a.method),
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
       Rcpp::Named("observed_masi") = a.observed_masi,
@@ -96,7 +79,7 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
-    sims = mlagreement::set_alpha(d, false, mlagreement::ExpectedMethod::automatic, false, threads);
+    sims = mlagreement::set_alpha(d, false, threads);
     p = mlagreement::pair_measures(d, static_cast<std::size_t>(n_labels),
                                    static_cast<std::size_t>(n_annotators), k_used, R,
                                    mlagreement::combine_seed(seed[0], seed[1]), threads);
@@ -151,7 +134,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
       return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0,
                                 Rcpp::Named("need_max_size") = largest);
     }
-    a = mlagreement::set_alpha(d, true, mlagreement::ExpectedMethod::automatic, false, threads, &table);
+    a = mlagreement::set_alpha(d, true, threads, &table);
   } catch (const std::bad_alloc&) {
     return out_of_memory();
   }
@@ -162,7 +145,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
       Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
       Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
       Rcpp::Named("sizes") = sizes_present(d),
-      Rcpp::Named("method") = name_of(a.method),
+      Rcpp::Named("method") = mlagreement::method_name(a.method),
       Rcpp::Named("observed_jaccard") = a.observed_jaccard,
       Rcpp::Named("expected_jaccard") = a.expected_jaccard,
       Rcpp::Named("observed_masi") = a.observed_masi,

@@ -8,7 +8,6 @@
 
 #include "glue-view.h"
 #include "mlagreement/label_groups.h"
-#include "mlagreement/structure_touched.h"
 #include "mlagreement/structured_estimates.h"
 
 namespace {
@@ -42,15 +41,6 @@ Rcpp::NumericMatrix as_matrix(const std::vector<std::int64_t>& v, std::size_t nr
   return out;
 }
 
-std::vector<std::vector<int>> int_lists(const Rcpp::List& l) {
-  std::vector<std::vector<int>> out;
-  for (R_xlen_t i = 0; i < l.size(); ++i) {
-    const Rcpp::IntegerVector v = l[i];
-    out.emplace_back(v.begin(), v.end());
-  }
-  return out;
-}
-
 }  // namespace
 
 // bundle: annotation_view(); parent: 0-based parent per label (-1: root);
@@ -76,33 +66,6 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVecto
       Rcpp::Named("item_disagreement") = glue::nan_to_na(d),
       Rcpp::Named("bad_record") = static_cast<double>(p.bad_record),
       Rcpp::Named("bad_group") = p.bad_group);
-}
-
-// The tables of the labels a structure touches on a dense view
-// (structure_touched.h): node: 0-based internal tree nodes, deepest first;
-// leaf_children / node_children: per node, its children without descendants
-// (0-based labels) and its children that are nodes (0-based indices into
-// node); group_label: per group, its 0-based labels; group_node: per group
-// label, its index into node or -1.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List structure_touched_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& node,
-                                 const Rcpp::List& leaf_children, const Rcpp::List& node_children,
-                                 const Rcpp::List& group_label, const Rcpp::List& group_node,
-                                 int max_m, int threads) {
-  mla::TouchedPlan p;
-  p.node.assign(node.begin(), node.end());
-  p.leaf_children = int_lists(leaf_children);
-  p.node_children = int_lists(node_children);
-  p.group_label = int_lists(group_label);
-  p.group_node = int_lists(group_node);
-  const mla::TouchedTables t = glue::with_record_view(bundle, [&](const auto& view, auto codes) {
-    return mla::touched_tables(view, codes, p, static_cast<std::size_t>(max_m), threads);
-  });
-  const std::size_t mm = t.table.max_m, nc = t.table.n_labels;
-  return Rcpp::List::create(Rcpp::Named("cnt") = as_matrix(t.table.cnt, mm, nc),
-                            Rcpp::Named("sx") = as_matrix(t.table.sx, mm, nc),
-                            Rcpp::Named("sdis") = as_matrix(t.table.sdis, mm, nc),
-                            Rcpp::Named("several") = t.several);
 }
 
 // The variables' estimates from a table whose first columns are labels and

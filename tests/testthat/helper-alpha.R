@@ -39,6 +39,16 @@ ref_alpha <- function(values_by_item, dist) {
   values_by_item <- values_by_item[lengths(values_by_item) >= 2]
   all_values <- unlist(values_by_item, recursive = FALSE)
   n <- length(all_values)
+  do <- ref_observed(values_by_item, dist)
+  de <- 0
+  for (r in seq_len(n)) for (q in seq_len(n)) if (r != q) de <- de + dist(all_values[[r]], all_values[[q]])
+  de <- de / (n * (n - 1))
+  c(observed = do, expected = de, alpha = 1 - do / de)
+}
+
+# D_o: the ordered pairs of values within each item.
+ref_observed <- function(values_by_item, dist) {
+  values_by_item <- values_by_item[lengths(values_by_item) >= 2]
   do <- 0
   for (vals in values_by_item) {
     m <- length(vals)
@@ -46,11 +56,39 @@ ref_alpha <- function(values_by_item, dist) {
     for (r in seq_len(m)) for (q in seq_len(m)) if (r != q) s <- s + dist(vals[[r]], vals[[q]])
     do <- do + s / (m - 1)
   }
-  do <- do / n
-  de <- 0
-  for (r in seq_len(n)) for (q in seq_len(n)) if (r != q) de <- de + dist(all_values[[r]], all_values[[q]])
-  de <- de / (n * (n - 1))
-  c(observed = do, expected = de, alpha = 1 - do / de)
+  do / sum(lengths(values_by_item))
+}
+
+# D_e of distinct label sets with counts (sets: label indices among k),
+# from the sizes and intersections of the sets with Jaccard and MASI as in
+# helper-measures.R, in doubles: S^2 instead of n^2 pairs, for designs with
+# many values.
+ref_expected_counts <- function(sets, count, k) {
+  B <- matrix(0, length(sets), k)
+  B[cbind(rep(seq_along(sets), lengths(sets)), unlist(sets))] <- 1
+  i <- B %*% t(B)
+  sa <- matrix(rowSums(B), nrow(B), nrow(B))
+  sb <- t(sa)
+  jac <- ifelse(sa + sb - i == 0, 1, i / (sa + sb - i))
+  mono <- ifelse(i == sa & i == sb, 1, ifelse(i == 0, 0, ifelse(i == sa | i == sb, 2 / 3, 1 / 3)))
+  w <- outer(count, count)
+  diag(w) <- 0
+  n <- sum(count)
+  c(jaccard = sum(w * (1 - jac)), masi = sum(w * (1 - jac * mono))) / (n * (n - 1))
+}
+
+# Jaccard and MASI alpha of a set design: D_o by brute force within items,
+# D_e from the distinct sets (ref_expected_counts()). A 2 x 2 matrix, rows
+# observed and expected, columns jaccard and masi.
+ref_set_alpha <- function(a) {
+  recs <- ref_records_by_item(a)
+  recs <- recs[lengths(recs) >= 2]
+  sets <- lapply(unlist(recs, recursive = FALSE), function(v) which(v == 1))
+  key <- vapply(sets, paste, "", collapse = " ")
+  first <- which(!duplicated(key))
+  count <- tabulate(match(key, key[first]), length(first))
+  rbind(observed = c(jaccard = ref_observed(recs, ref_jaccard), masi = ref_observed(recs, ref_masi)),
+        expected = ref_expected_counts(sets[first], count, length(a$labels)))
 }
 
 # Hamming alpha with cell-level missing decisions: per-label binary alphas by

@@ -118,17 +118,3 @@ expect_mla_matches <- function(fit, ref) {
   expect_equal(items$observed, rep(ref$item_observed, 3), tolerance = 1e-12)
   expect_equal(items$estimate, as.vector(ref$item_estimate), tolerance = 1e-12)
 }
-
-# The touched-label pass (structure_tables()) reads the same tables as the
-# full pass for every variable the structure uses (grouped labels' own
-# columns are not used), and the same tables on 1 and 2 threads.
-expect_touched_equals_full <- function(a, label_tree, label_groups) {
-  st <- mlagreement:::resolve_label_structure(a, label_tree = label_tree, label_groups = label_groups)
-  full <- mlagreement:::structure_pass(a, st)
-  fast <- mlagreement:::structure_tables(a, st, threads = 1L, call = NULL)
-  used <- c(st$free, length(st$labels) + seq_len(ncol(full$cnt) - length(st$labels)))
-  for (tab in c("cnt", "sx", "sdis")) {
-    expect_identical(fast[[tab]][, used], unname(full[[tab]][, used]))
-  }
-  expect_identical(mlagreement:::structure_tables(a, st, threads = 2L, call = NULL), fast)
-}

@@ -1,12 +1,10 @@
 # Unit tests of the pure C++ headers (inst/include/mlagreement/) through the
 # sourceCpp() harness in cpp/headers.cpp (helper-cpp.R compiles it).
 
-# Sums of products of counts above 2^64 are summed in 128 bits. A design
-# whose sums exceed 2^64 needs millions of values (n^2 binom(k, k / 2) >=
-# 2^64), too slow for a test, so the 128-bit path is checked twice: forced
-# on small designs (test-krippendorff-alpha.R: the wide-sum methods give the
-# same doubles as the 64-bit sums), and its arithmetic here, on values with
-# known results.
+# Sums of products of counts above 2^64 are summed in 128 bits (uint128.h):
+# its arithmetic here, on values with known results, and the counting
+# methods that use it below, on distinct sets with counts as large as a
+# database summary holds.
 test_that("uint128.h: sums of 64 x 64-bit products are exact", {
   dot <- cpp_harness()$u128_dot
   max64 <- "18446744073709551615"  # 2^64 - 1
@@ -30,6 +28,42 @@ test_that("uint128.h: sums of 64 x 64-bit products are exact", {
   total <- sum(s * a * b)
   expect_identical(dot(fmt(a), fmt(b), s), if (total < 0) "negative" else fmt(total))
   expect_identical(dot(fmt(a), fmt(b), rep(1L, 50)), fmt(sum(a * b)))
+})
+
+test_that("set_alpha.h: subset counting sums beyond 2^64 exactly", {
+  h <- cpp_harness()
+  withr::local_seed(37)
+  # sets holding labels 1 and 2 and two or three of the others: every pair
+  # shares at least two labels, so with 3.9e9 values the sums of products
+  # of counts pass 2^64 (2 n^2 > 2^65)
+  shared_sets <- function(k, n_big) {
+    small <- utils::combn(3:k, 2, simplify = FALSE)
+    big <- utils::combn(3:k, 3, simplify = FALSE)
+    lapply(c(small, big[sample(length(big), min(n_big, length(big)))]), function(s) c(1L, 2L, s))
+  }
+  for (case in list(list(k = 14L, n_big = 220L, method = "sparse"),
+                    list(k = 30L, n_big = 900L, method = "hashed"))) {
+    sets <- shared_sets(case$k, case$n_big)
+    w <- stats::runif(length(sets))
+    count <- floor(3.9e9 * w / sum(w))
+    got <- h$expected_set_sums(sets, count, case$k)
+    expect_identical(got[c("method", "wide_sums", "failed")],
+                     list(method = case$method, wide_sums = TRUE, failed = FALSE))
+    expect_equal(c(jaccard = got$expected_jaccard, masi = got$expected_masi),
+                 ref_expected_counts(sets, count, case$k), tolerance = 1e-12)
+    # small counts: 64-bit sums
+    few <- count %% 5 + 1
+    got <- h$expected_set_sums(sets, few, case$k)
+    expect_identical(got[c("method", "wide_sums")], list(method = case$method, wide_sums = FALSE))
+    expect_equal(c(jaccard = got$expected_jaccard, masi = got$expected_masi),
+                 ref_expected_counts(sets, few, case$k), tolerance = 1e-12)
+  }
+  # 2^32 values or more: pairs of distinct sets (the counting rows hold
+  # 32-bit counts)
+  got <- h$expected_set_sums(sets, 2 * count, 30L)
+  expect_identical(got$method, "pairs")
+  expect_equal(c(jaccard = got$expected_jaccard, masi = got$expected_masi),
+               ref_expected_counts(sets, 2 * count, 30L), tolerance = 1e-12)
 })
 
 test_that("ddouble.h: sums and products keep the bits a double loses", {

@@ -148,21 +148,14 @@ test_that("errors are classed and informative", {
   expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
 })
 
-# The expected set disagreement has four algorithms (inst/include/mlagreement/
-# set_expected.h): "pairs" of distinct sets, "sparse" (blocked), "dense" and
-# "hashed" subset counting; the counting ones sum in 64 bits where exact, in
-# 128 bits otherwise, and "+wide" forces the 128-bit sums. set_alpha_impl()
-# forces one through its `method` and `force_wide_sums` arguments ("auto" =
-# choose by estimated work).
-variants <- c("pairs", "sparse", "dense", "sparse+wide", "dense+wide", "hashed", "hashed+wide")
-expected_by <- function(arr, variant, threads = 1L) {
-  method <- sub("+wide", "", variant, fixed = TRUE)
-  wide <- method != variant
-  res <- mlagreement:::set_alpha_impl(as_annotations(arr), with_expected = TRUE, threads = threads,
-                                      method = method, force_wide_sums = wide)
-  # the variant that ran: the method used, "+wide" when the wide sums were forced
-  res$method <- paste0(res$method, if (wide && res$wide_sums) "+wide")
-  res
+# The expected set disagreement has four exact algorithms, chosen by
+# estimated work (inst/include/mlagreement/set_expected.h): pairs of distinct
+# sets, sparse subset counting (at most 22 labels in use), hashed subset
+# counting (23 to 64 labels in use, sets of at most 22 labels) and postings
+# (more than 64 labels in use; test-scale-paths.R). set_alpha_impl() reports
+# the one it used: the designs below select each, against plain R.
+set_alpha_of <- function(arr, threads = 1L) {
+  mlagreement:::set_alpha_impl(as_annotations(arr), with_expected = TRUE, threads = threads)
 }
 
 # A design whose records use exactly k labels (each label set in some record).
@@ -177,77 +170,65 @@ design_using <- function(N, A, k, p, missing_records = 0.1) {
   arr
 }
 
-test_that("every expected-disagreement algorithm matches the brute force", {
+expect_set_alpha_equals <- function(res, ref, info) {
+  for (d in c("jaccard", "masi")) {
+    expect_equal(res[[paste0("observed_", d)]], ref[["observed", d]], tolerance = 1e-12, info = info)
+    expect_equal(res[[paste0("expected_", d)]], ref[["expected", d]], tolerance = 1e-12, info = info)
+  }
+}
+
+test_that("pairs of distinct sets match the brute force", {
   withr::local_seed(31)
   wide_labels <- random_set_design(10, 3, 70, p = 0.3, missing_records = 0.1)
   wide_labels[, , c(1:55, 66:68)] <- 0L
   # restore whole missing records (the item x annotator mask recycles over labels)
   wide_labels[is.na(wide_labels[, , 69])] <- NA
+  big_sets <- random_set_design(6, 3, 30, p = 0.95, missing_records = 0)
+  expect_gt(max(apply(big_sets, 1:2, sum)), 22)
   designs <- list(
     random = random_set_design(15, 4, 7, p = 0.25, missing_records = 0.2),
     wide_labels = wide_labels,  # > 64 declared labels, labels used in both bit words
     dkpro = dkpro_example(),
     size_classes = random_set_design(12, 4, 12, p = 0.5, missing_records = 0.1),  # sizes 1..11
-    k22 = design_using(6, 3, 22, p = 0.45),  # the most labels subset counting takes
     no_label = array(0L, c(5, 3, 4), dimnames = list(NULL, NULL, letters[1:4])),  # k = 0
     one_label = design_using(5, 3, 1, p = 0.3),
-    labels_40 = design_using(10, 3, 40, p = 0.08)  # > 22 labels in use: pairs or hashed
+    labels_30 = design_using(8, 3, 30, p = 0.4, missing_records = 0),
+    big_sets = big_sets  # sets of more than 22 labels: no subset counting
   )
-  expect_equal(sum(apply(designs$k22, 3, function(l) any(l == 1L, na.rm = TRUE))), 22)
   for (name in names(designs)) {
-    arr <- designs[[name]]
-    recs <- ref_records_by_item(as_annotations(arr))
-    ref_j <- ref_alpha(recs, ref_jaccard)
-    ref_m <- ref_alpha(recs, ref_masi)
-    # dense tables of 2^22 rows are too large for a test; blocked and dense
-    # counting take at most 22 labels in use
-    methods <- switch(name, k22 = variants[c(1, 2, 4, 6, 7)], labels_40 = variants[c(1, 6, 7)], variants)
-    counted <- NULL
-    for (method in methods) {
-      res <- expected_by(arr, method)
-      expect_equal(res$method, method, info = name)
-      expect_equal(res$expected_jaccard, unname(ref_j["expected"]), tolerance = 1e-12, info = name)
-      expect_equal(res$expected_masi, unname(ref_m["expected"]), tolerance = 1e-12, info = name)
-      expect_equal(res$observed_jaccard, unname(ref_j["observed"]), tolerance = 1e-12, info = name)
-      expect_equal(res$observed_masi, unname(ref_m["observed"]), tolerance = 1e-12, info = name)
-      # the counting methods build the same exact pair histogram: same doubles
-      if (method != "pairs") {
-        if (is.null(counted)) counted <- res
-        expect_identical(res[c("expected_jaccard", "expected_masi")],
-                         counted[c("expected_jaccard", "expected_masi")], info = name)
-      }
-    }
+    a <- as_annotations(designs[[name]])
+    res <- set_alpha_of(designs[[name]])
+    expect_identical(res$method, "pairs", info = name)
+    recs <- ref_records_by_item(a)
+    ref <- cbind(jaccard = ref_alpha(recs, ref_jaccard), masi = ref_alpha(recs, ref_masi))
+    expect_set_alpha_equals(res, ref, name)
+    # the faster reference of the larger designs below agrees
+    expect_equal(ref_set_alpha(a), ref[c("observed", "expected"), ], tolerance = 1e-12, info = name)
   }
 })
 
-test_that("the counting methods agree with pairs on larger designs", {
+test_that("subset counting (sparse, hashed) matches plain R", {
   withr::local_seed(32)
-  big <- random_set_design(400, 3, 9, p = 0.25, missing_records = 0.1)
-  r1 <- expected_by(big, "pairs")
-  for (method in variants[-1]) {
-    r <- expected_by(big, method)
-    expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
-    expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
-  }
-  # more than 22 labels in use: no blocked or dense counting; sets of more
-  # than 22 labels: no hashed counting either
-  many <- design_using(8, 3, 30, p = 0.4, missing_records = 0)
-  for (method in c("auto", variants[1:5])) expect_equal(expected_by(many, method)$method, "pairs")
-  big_sets <- random_set_design(6, 3, 30, p = 0.95, missing_records = 0)
-  expect_gt(max(apply(big_sets, 1:2, sum)), 22)
-  for (method in variants[c(2, 6, 7)]) expect_equal(expected_by(big_sets, method)$method, "pairs")
-  # the automatic choice: few distinct sets -> pairs; many small sets ->
-  # sparse counting; nearly all 2^k sets present -> dense counting
-  expect_equal(expected_by(dkpro_example(), "auto")$method, "pairs")
-  low <- random_set_design(2000, 3, 14, p = 0.08, missing_records = 0)
-  expect_equal(expected_by(low, "auto")$method, "sparse")
-  dense <- random_set_design(3000, 3, 12, p = 0.5, missing_records = 0)
-  expect_equal(expected_by(dense, "auto")$method, "dense")
-  labels_30 <- random_set_design(3000, 3, 30, p = 0.04, missing_records = 0)
-  expect_equal(expected_by(labels_30, "auto")$method, "hashed")
-  for (arr in list(low, dense, labels_30)) {
-    expect_equal(expected_by(arr, "auto")$expected_masi, expected_by(arr, "pairs")$expected_masi,
-                 tolerance = 1e-12)
+  designs <- list(
+    sparse = list(
+      low = random_set_design(300, 3, 14, p = 0.08, missing_records = 0.1),
+      k22 = design_using(200, 3, 22, p = 0.05),  # the most labels sparse counting takes
+      half = random_set_design(150, 4, 8, p = 0.5, missing_records = 0),  # most of the 2^8 sets
+      size_classes = random_set_design(200, 3, 16, p = 0.3, missing_records = 0.1)
+    ),
+    hashed = list(
+      labels_30 = random_set_design(400, 3, 30, p = 0.04, missing_records = 0),
+      labels_40 = design_using(300, 3, 40, p = 0.04),
+      labels_64 = design_using(300, 3, 64, p = 0.02, missing_records = 0)  # all of one bit word
+    )
+  )
+  for (method in names(designs)) {
+    for (name in names(designs[[method]])) {
+      arr <- designs[[method]][[name]]
+      res <- set_alpha_of(arr)
+      expect_identical(res$method, method, info = name)
+      expect_set_alpha_equals(res, ref_set_alpha(as_annotations(arr)), name)
+    }
   }
 })
 
@@ -291,35 +272,32 @@ test_that("the fast set-building path spans blocks of records", {
     long <- annotations_long(ref_long(x), item, annotator, label, value)
     expect_equal(krippendorff_alpha(x, c("jaccard", "masi")),
                  krippendorff_alpha(long, c("jaccard", "masi")), tolerance = 1e-12)
-    # counting (sparse, 64- and 128-bit sums) against pairs of distinct sets;
-    # here the block of the empty high part takes the superset sums (more
-    # updates than kL 2^kL W / 8), the others single updates (set_sparse.h)
-    r1 <- expected_by(x, "pairs")
-    for (method in c("sparse", "sparse+wide")) {
-      r <- expected_by(x, method)
-      expect_equal(r$method, method)
-      expect_equal(r$expected_jaccard, r1$expected_jaccard, tolerance = 1e-12)
-      expect_equal(r$expected_masi, r1$expected_masi, tolerance = 1e-12)
-    }
+    # sparse counting against plain R; here the block of the empty high part
+    # takes the superset sums (more updates than kL 2^kL W / 8), the others
+    # single updates (set_sparse.h)
+    res <- set_alpha_of(x)
+    expect_identical(res$method, "sparse")
+    expect_set_alpha_equals(res, ref_set_alpha(as_annotations(x)), "blocks")
   }
   skip_if_one_thread()
-  expect_identical(expected_by(arr, "sparse", 2L), expected_by(arr, "sparse", 1L))
+  expect_identical(set_alpha_of(arr, 2L), set_alpha_of(arr, 1L))
   expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
 })
 
 test_that("set alpha does not depend on the number of threads", {
   skip_if_one_thread()
   withr::local_seed(33)
-  arr <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0.1)
-  for (method in variants) {
-    expect_identical(expected_by(arr, method, 2L), expected_by(arr, method, 1L))
-  }
-  expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
-  small <- random_set_design(10, 4, 5, p = 0.35, missing_records = 0.3)
-  expect_identical(krippendorff_alpha(small, threads = 2), krippendorff_alpha(small, threads = 1))
-  complete <- random_set_design(1500, 4, 12, p = 0.3, missing_records = 0)  # fast building path
-  for (method in variants) {
-    expect_identical(expected_by(complete, method, 2L), expected_by(complete, method, 1L))
+  designs <- list(
+    pairs = random_set_design(10, 4, 5, p = 0.35, missing_records = 0.3),
+    sparse = random_set_design(1500, 4, 12, p = 0.3, missing_records = 0.1),
+    sparse_complete = random_set_design(1500, 4, 12, p = 0.3, missing_records = 0),  # fast build
+    hashed = random_set_design(1500, 3, 30, p = 0.04, missing_records = 0.1)
+  )
+  for (name in names(designs)) {
+    arr <- designs[[name]]
+    expect_identical(set_alpha_of(arr)$method, sub("_complete", "", name), info = name)
+    expect_identical(set_alpha_of(arr, 2L), set_alpha_of(arr, 1L), info = name)
+    expect_identical(krippendorff_alpha(arr, threads = 2), krippendorff_alpha(arr, threads = 1))
   }
 })
 test_that("running out of memory in the set core is a classed error naming the size", {

@@ -56,29 +56,18 @@ test_that("a structure touching some labels (nodes in a group, nested nodes) equ
                          ref_dist = ref_structured_distance(labels, touched_groups, touched_tree, w))
     expect_alpha_matches(arr, label_tree = touched_tree,
                          ref_dist = ref_structured_distance(labels, parent = touched_tree))
-  }
-})
-
-test_that("the touched-label pass equals the full pass: chunks, missing decisions, threads", {
-  withr::local_seed(170)
-  arr <- random_touched_array(1500, 3)  # several chunks of items
-  arr[sample(length(arr), 400)] <- NA   # single missing decisions
-  arr[, , "cat"][arr[, , "dog"] %in% 1] <- NA
-  dbl <- arr
-  storage.mode(dbl) <- "double"
-  for (x in list(arr, dbl, arr > 0)) {
-    a <- as_annotations(x)
-    for (s in list(list(touched_tree, touched_groups), list(touched_tree, NULL),
-                   list(NULL, list(g = c("dog", "cat", "tree"))))) {
-      expect_touched_equals_full(a, s[[1]], s[[2]])
-      args <- list(a, "hamming", label_tree = s[[1]], label_groups = s[[2]])
-      expect_identical(do.call(krippendorff_alpha, c(args, threads = 2)),
-                       do.call(krippendorff_alpha, c(args, threads = 1)))
+    # double and logical arrays: the same closing and grouping pass
+    dbl <- arr
+    storage.mode(dbl) <- "double"
+    args <- list(label_tree = touched_tree, label_groups = touched_groups)
+    for (x in list(dbl, arr > 0)) {
+      expect_identical(do.call(krippendorff_alpha, c(list(x), args)),
+                       do.call(krippendorff_alpha, c(list(arr), args)))
     }
   }
 })
 
-test_that("the touched-label pass names a record breaking a group", {
+test_that("a record breaking a group after the closure is named", {
   arr <- random_touched_array(1200, 3, absent = 0)
   arr[1100, 2, c("dog", "plant")] <- 1L  # dog implies animal: two labels of the group
   err <- expect_mla_error(
@@ -87,19 +76,4 @@ test_that("the touched-label pass names a record breaking a group", {
   )
   expect_match(conditionMessage(err), "i1100")
   expect_match(conditionMessage(err), "a2")
-})
-
-test_that("the touched-label pass equals the full pass: large groups, groups next to a tree", {
-  withr::local_seed(171)
-  labels <- letters[1:10]
-  for (n_ann in c(5, 9)) {  # annotator blocks four at a time, and the rest
-    arr <- random_structured_array(1100, n_ann, labels, groups = list(labels[1:5]))
-    arr[sample(length(arr), 300)] <- NA
-    a <- as_annotations(arr)
-    tree <- c(g = "f", h = "f", i = "h", j = "i")
-    for (s in list(list(tree, list(big = labels[1:5])), list(tree, list(small = labels[1:3])),
-                   list(NULL, list(big = labels[1:5])))) {
-      expect_touched_equals_full(a, s[[1]], s[[2]])
-    }
-  }
 })

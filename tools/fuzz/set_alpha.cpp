@@ -1,9 +1,10 @@
 // Fuzz target 3: subset counting and Krippendorff's alpha with set distances
 // (set_alpha.h, set_expected.h, set_sparse.h, set_moments.h, set_custom.h,
-// set_postings.h). Every expected-disagreement method (pairs, sparse, dense,
-// hashed counting, automatic), in 64- and 128-bit sums, with the built-in
-// Jaccard and MASI distances and two tabulated user distances, and the
-// postings method (built-in distances only), against brute-force sums over
+// set_postings.h). Every expected-disagreement method (pairs, sparse and
+// hashed counting, run directly, and the automatic choice), the counting
+// ones in 64- and 128-bit sums, with the built-in Jaccard and MASI
+// distances and two tabulated user distances, and the postings method
+// (built-in distances only), against brute-force sums over
 // all pairs of values of a small design (relative tolerance 1e-9). Some
 // designs have items of more than 64 records (the observed part then sums
 // over each item's distinct sets).
@@ -45,7 +46,6 @@ struct Reference {
   double oj = 0, om = 0, ej = 0, em = 0, sj = 0, sm = 0;
   std::vector<double> oc, ec;
   bool any = false;
-  int labels_in_use = 0;
   double subset_updates = 0;  // sum over distinct sets of 2^|s|
 };
 
@@ -95,11 +95,6 @@ Reference brute_force(const fuzz::Design& d, const mla::SizeDistances& custom) {
   }
   const double n = static_cast<double>(all.size());
   if (G == 0) return ref;
-  std::vector<bool> used(static_cast<std::size_t>(d.K), false);
-  for (const LabelSet* v : all) {
-    for (int j : *v) used[static_cast<std::size_t>(j)] = true;
-  }
-  ref.labels_in_use = static_cast<int>(std::count(used.begin(), used.end(), true));
   std::vector<LabelSet> distinct;
   for (const LabelSet* v : all) distinct.push_back(*v);
   std::sort(distinct.begin(), distinct.end());
@@ -150,7 +145,7 @@ mla::SizeDistances user_distances(fuzz::Bytes& in, int K) {
   return c;
 }
 
-void check_alpha(const mla::SetAlpha& got, const Reference& ref, bool with_expected) {
+void check_observed(const mla::SetAlpha& got, const Reference& ref) {
   fuzz::expect(!got.failed, "set_alpha failed");
   fuzz::expect_near(got.observed_jaccard, ref.oj, "observed jaccard");
   fuzz::expect_near(got.observed_masi, ref.om, "observed masi");
@@ -158,11 +153,55 @@ void check_alpha(const mla::SetAlpha& got, const Reference& ref, bool with_expec
   fuzz::expect_near(got.similarity_masi, ref.sm, "similarity masi");
   fuzz::expect(got.observed_custom.size() == ref.oc.size(), "custom tables");
   for (std::size_t t = 0; t < ref.oc.size(); ++t) fuzz::expect_near(got.observed_custom[t], ref.oc[t], "observed custom");
+}
+
+void check_expected(double ej, double em, const std::vector<double>& ec, const Reference& ref) {
+  fuzz::expect_near(ej, ref.ej, "expected jaccard");
+  fuzz::expect_near(em, ref.em, "expected masi");
+  fuzz::expect(ec.size() == ref.ec.size(), "custom expected tables");
+  for (std::size_t t = 0; t < ref.ec.size(); ++t) fuzz::expect_near(ec[t], ref.ec[t], "expected custom");
+}
+
+void check_alpha(const mla::SetAlpha& got, const Reference& ref, bool with_expected) {
+  check_observed(got, ref);
   if (!with_expected) return;
-  fuzz::expect(got.method != mla::ExpectedMethod::automatic, "method reported");
-  fuzz::expect_near(got.expected_jaccard, ref.ej, "expected jaccard");
-  fuzz::expect_near(got.expected_masi, ref.em, "expected masi");
-  for (std::size_t t = 0; t < ref.ec.size(); ++t) fuzz::expect_near(got.expected_custom[t], ref.ec[t], "expected custom");
+  fuzz::expect(got.method != mla::ExpectedMethod::none, "method reported");
+  check_expected(got.expected_jaccard, got.expected_masi, got.expected_custom, ref);
+}
+
+using M = mla::ExpectedMethod;
+
+// D_e by one method of set_expected.h, run directly (the counting ones in
+// 64- or 128-bit sums), checked against ref (without user distances when
+// custom is null); false when the method does not take the design (or
+// hashed counting gave up).
+bool expected_by(M method, bool wide, const mla::SetData& s, const mla::SizeDistances* custom,
+                 int threads, const Reference& ref) {
+  namespace dt = mla::detail;
+  int max_size = 0;
+  for (int a : s.size) max_size = std::max(max_size, a);
+  const mla::SimTable sim(max_size);
+  const dt::CompactSets c = dt::compact_sets(s);
+  double ej = 0, em = 0;
+  std::vector<double> ec;
+  if (method == M::pairs) {
+    dt::expected_by_pairs(s, sim, custom, threads, ej, em, ec);
+  } else if (method == M::postings) {
+    dt::expected_by_postings(s, sim, threads, ej, em);
+  } else {
+    if (c.k > (method == M::sparse ? dt::kMaxSubsetLabels : 64) || c.max_size > dt::kMaxSubsetLabels) return false;
+    dt::PairHistogram h;
+    const int status = wide ? dt::histogram_by<mla::U128>(method, s, c, threads, h)
+                            : dt::histogram_by<std::uint64_t>(method, s, c, threads, h);
+    if (status < 0) return false;
+    fuzz::expect(status == 1, "subset counting failed");
+    dt::expected_from_histogram(h, c, custom, ej, em, ec);
+  }
+  const double n = static_cast<double>(s.n_values());
+  for (double* v : {&ej, &em}) *v /= n * (n - 1);
+  for (double& v : ec) v /= n * (n - 1);
+  check_expected(ej, em, ec, ref);
+  return true;
 }
 
 }  // namespace
@@ -206,26 +245,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::expect(s.n_items() == 0, "no pairable item");
     return 0;
   }
-  using M = mla::ExpectedMethod;
-  const M methods[] = {M::automatic, M::pairs, M::sparse, M::dense, M::hashed};
-  for (M method : methods) {
-    // dense counting takes 2^k rows: asked for on purpose only where it is cheap
-    if (method == M::dense && ref.labels_in_use > 14) continue;
-    // subset counting visits 2^|s| subsets per distinct set (hashed counting
-    // gives up on too many only after visiting them)
-    if ((method == M::sparse || method == M::hashed) && ref.subset_updates > 262144.0) continue;
-    for (int wide = 0; wide < 2; ++wide) {
-      check_alpha(mla::set_alpha(s, true, method, wide == 1, threads, &custom), ref, true);
-    }
+  // subset counting visits 2^|s| subsets per distinct set (hashed counting
+  // gives up on too many only after visiting them)
+  const bool counting = ref.subset_updates <= 262144.0;
+  expected_by(M::pairs, false, s, &custom, threads, ref);
+  for (M method : {M::sparse, M::hashed}) {
+    for (int wide = 0; counting && wide < 2; ++wide) expected_by(method, wide == 1, s, &custom, threads, ref);
   }
-  // without user distances: postings (asked for, or chosen for > 64 labels)
+  check_alpha(mla::set_alpha(s, true, threads, &custom), ref, true);
+  // without user distances: postings (run directly, or chosen for > 64 labels)
   Reference builtin = ref;
   builtin.oc.clear();
   builtin.ec.clear();
-  const mla::SetAlpha post = mla::set_alpha(s, true, M::postings, false, threads, nullptr);
-  fuzz::expect(post.method == M::postings, "postings method");
-  check_alpha(post, builtin, true);
-  check_alpha(mla::set_alpha(s, true, M::automatic, false, threads, nullptr), builtin, true);
-  check_alpha(mla::set_alpha(s, false, M::automatic, false, threads, nullptr), builtin, false);
+  expected_by(M::postings, false, s, nullptr, threads, builtin);
+  check_alpha(mla::set_alpha(s, true, threads, nullptr), builtin, true);
+  check_alpha(mla::set_alpha(s, false, threads, nullptr), builtin, false);
   return 0;
 }

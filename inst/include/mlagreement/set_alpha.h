@@ -31,8 +31,8 @@ struct SetAlpha {
   double expected_jaccard = 0, expected_masi = 0;  // D_e
   double similarity_jaccard = 0, similarity_masi = 0;  // mean over items of the pair means
   std::vector<double> observed_custom, expected_custom;  // D_o, D_e of tabulated user distances
-  ExpectedMethod method = ExpectedMethod::automatic;  // how D_e was computed (not automatic when it was)
-  bool wide_sums = false;  // the counting methods summed in 128 bits (forced or needed)
+  ExpectedMethod method = ExpectedMethod::none;  // how D_e was computed
+  bool wide_sums = false;  // the counting methods summed in 128 bits (needed for exactness)
   bool failed = false;     // internal error: inconsistent pair counts (cannot happen)
 };
 
@@ -242,46 +242,35 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeD
 // hashed counting gave up (pairs instead).
 template <typename Cell>
 int histogram_by(ExpectedMethod m, const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
-  switch (m) {
-    case ExpectedMethod::sparse:
-      return histogram_sparse<Cell>(d, c, threads, h) ? 1 : 0;
-    case ExpectedMethod::dense:
-      return histogram_dense<Cell>(d, c, threads, h) ? 1 : 0;
-    case ExpectedMethod::hashed:
-      return histogram_hashed<Cell>(d, c, threads, h);
-    default:
-      return 0;
-  }
+  if (m == ExpectedMethod::sparse) return histogram_sparse<Cell>(d, c, threads, h) ? 1 : 0;
+  return histogram_hashed<Cell>(d, c, threads, h);
 }
 
-// Postings instead of pairs where they apply (built-in distances only) and,
-// when automatic, for more than 64 labels where they are cheaper: a pair of
-// sets costs about 2.8 ns per word, a postings visit about 10 ns.
+// Postings instead of pairs for more than 64 labels in use (built-in
+// distances only) where they are cheaper: a pair of sets costs about 2.8 ns
+// per word, a postings visit about 10 ns.
 inline ExpectedMethod choose_postings(const SetData& d, const SizeDistances* custom,
-                                      ExpectedMethod requested, ExpectedMethod chosen) {
-  using M = ExpectedMethod;
-  if (chosen == M::postings) return custom == nullptr ? M::postings : M::pairs;
-  if (requested != M::automatic || chosen != M::pairs || custom != nullptr || d.n_words <= 1)
-    return chosen;
+                                      ExpectedMethod chosen) {
+  if (chosen != ExpectedMethod::pairs || custom != nullptr || d.n_words <= 1) return chosen;
   const double S = static_cast<double>(d.n_sets());
   const double cost_pairs = 2.8 * S * (S - 1.0) / 2.0 * static_cast<double>(d.n_words);
   const double cost_postings = 2000.0 + 10.0 * postings_work(label_frequencies(d)) + 50.0 * S;
-  return cost_postings < cost_pairs ? M::postings : chosen;
+  return cost_postings < cost_pairs ? ExpectedMethod::postings : chosen;
 }
 
 // The sums of D_e over ordered pairs of values (ej, em), with the method
-// used (and whether in 128 bits) in out.
+// used (and whether in 128 bits) in out. The counts of d give the values
+// (the records need not be there).
 inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDistances* custom,
-                          ExpectedMethod requested, bool force_wide_sums, int threads, SetAlpha& out,
-                          double& ej, double& em) {
+                          int threads, SetAlpha& out, double& ej, double& em) {
   const CompactSets c = compact_sets(d);
-  out.method = choose_postings(d, custom, requested, choose_expected_method(d, c, requested));
+  out.method = choose_postings(d, custom, choose_expected_method(d, c));
   if (out.method == ExpectedMethod::postings) {
     expected_by_postings(d, sim, threads, ej, em);
     return;
   }
   if (out.method != ExpectedMethod::pairs) {
-    out.wide_sums = force_wide_sums || !moments_fit_64(static_cast<double>(d.n_values()), c.max_size);
+    out.wide_sums = !moments_fit_64(total_count(d), c.max_size);
     PairHistogram h;
     const int status = out.wide_sums ? histogram_by<U128>(out.method, d, c, threads, h)
                                      : histogram_by<std::uint64_t>(out.method, d, c, threads, h);
@@ -304,13 +293,11 @@ inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDista
 // over distinct sets with their counts (set_expected.h). D_o by counting
 // pairs where possible, else item by item (both independent of threads).
 // with_expected = false skips D_e (the average similarities need only items).
-// method, force_wide_sums: the D_e algorithm (automatic: by estimated work)
-// and the 128-bit sums even where 64 bits are exact (both for tests).
 // custom: tabulated user distances over set sizes 0..max (at least the
 // largest set; nullptr for none), reported as observed_custom and
 // expected_custom.
-inline SetAlpha set_alpha(const SetData& d, bool with_expected, ExpectedMethod method,
-                          bool force_wide_sums, int threads, const SizeDistances* custom = nullptr) {
+inline SetAlpha set_alpha(const SetData& d, bool with_expected, int threads,
+                          const SizeDistances* custom = nullptr) {
   SetAlpha out;
   const std::size_t G = d.n_items();
   const double n = static_cast<double>(d.n_values());
@@ -328,7 +315,7 @@ inline SetAlpha set_alpha(const SetData& d, bool with_expected, ExpectedMethod m
     detail::observed_by_items(d, sim, cd, threads, oj, om, simj_sum, simm_sum, oc);
   }
   double ej = 0, em = 0;
-  if (with_expected) detail::expected_sums(d, sim, cd, method, force_wide_sums, threads, out, ej, em);
+  if (with_expected) detail::expected_sums(d, sim, cd, threads, out, ej, em);
   out.observed_jaccard = oj / n;
   out.observed_masi = om / n;
   out.expected_jaccard = ej / (n * (n - 1.0));

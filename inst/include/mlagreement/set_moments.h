@@ -40,7 +40,7 @@ namespace detail {
 // Subset counting takes at most 22 labels in use: codes fit 32 bits, low
 // halves 16 bits, and the work (up to 2^k per set) stays bounded.
 constexpr std::size_t kMaxSubsetLabels = 22;
-constexpr double kDenseBytes = 256.0 * 1024 * 1024;  // memory cap of the dense table
+constexpr double kCountingBytes = 256.0 * 1024 * 1024;  // memory cap of hashed counting's rows
 
 // Distinct sets recoded to the labels in use, and their size classes.
 // Labels are numbered by decreasing frequency among the distinct sets (ties

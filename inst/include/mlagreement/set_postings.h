@@ -1,4 +1,4 @@
-// Method 5 of the expected set disagreement (set_expected.h): postings.
+// Method 4 of the expected set disagreement (set_expected.h): postings.
 //
 // With many labels (more than 64 in use) and small sets, the pairs method
 // compares S^2 / 2 pairs of distinct sets, each over ceil(k / 64) words: 6e4

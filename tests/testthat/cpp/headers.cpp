@@ -5,6 +5,7 @@
 // [[Rcpp::depends(dqrng)]]
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -16,6 +17,7 @@
 #include "mlagreement/counts.h"
 #include "mlagreement/ddouble.h"
 #include "mlagreement/rng.h"
+#include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 #include "mlagreement/uint128.h"
 
@@ -151,6 +153,36 @@ Rcpp::List label_sets(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVect
       Rcpp::Named("start") = Rcpp::NumericVector(d.start.begin(), d.start.end()),
       Rcpp::Named("rec_set") = Rcpp::IntegerVector(d.rec_set.begin(), d.rec_set.end()),
       Rcpp::Named("rec_annotator") = Rcpp::IntegerVector(d.rec_annotator.begin(), d.rec_annotator.end()));
+}
+
+// The expected set disagreement D_e (Jaccard, MASI) of distinct sets with
+// counts (sets: 1-based labels of each set, of n_labels), with the method
+// the engine chose and whether it summed in 128 bits.
+// [[Rcpp::export]]
+Rcpp::List expected_set_sums(const Rcpp::List& sets, const Rcpp::NumericVector& count, int n_labels) {
+  mla::SetData d;
+  d.n_words = (static_cast<std::size_t>(n_labels) + 63) / 64;
+  d.bits.assign(static_cast<std::size_t>(sets.size()) * d.n_words, 0U);
+  d.count.assign(count.begin(), count.end());
+  int max_size = 0;
+  for (R_xlen_t s = 0; s < sets.size(); ++s) {
+    const Rcpp::IntegerVector lab = sets[s];
+    for (int j : lab) {
+      d.bits[static_cast<std::size_t>(s) * d.n_words + static_cast<std::size_t>(j - 1) / 64] |=
+          std::uint64_t{1} << (static_cast<std::size_t>(j - 1) % 64);
+    }
+    d.size.push_back(static_cast<int>(lab.size()));
+    max_size = std::max(max_size, d.size.back());
+  }
+  const mla::SimTable sim(max_size);
+  mla::SetAlpha a;
+  double ej = 0, em = 0;
+  mla::detail::expected_sums(d, sim, nullptr, 1, a, ej, em);
+  const double n = mla::total_count(d);
+  return Rcpp::List::create(
+      Rcpp::Named("method") = mla::method_name(a.method), Rcpp::Named("wide_sums") = a.wide_sums,
+      Rcpp::Named("failed") = a.failed, Rcpp::Named("expected_jaccard") = ej / (n * (n - 1.0)),
+      Rcpp::Named("expected_masi") = em / (n * (n - 1.0)));
 }
 
 // -------------------------------------------------------------- bootstrap ----

@@ -104,7 +104,7 @@ mla::SetData record_sets(SEXP values, int n_labels, const Rcpp::IntegerVector& i
 std::vector<double> run_set_routine(const mla::SetData& d, const std::string& routine, int n_labels,
                                     int n_annotators) {
   if (routine == "alpha") {
-    const mla::SetAlpha a = mla::set_alpha(d, true, mla::ExpectedMethod::automatic, false, 1);
+    const mla::SetAlpha a = mla::set_alpha(d, true, 1);
     return {a.observed_jaccard, a.expected_jaccard, a.observed_masi, a.expected_masi};
   }
   if (routine == "custom") {
@@ -118,7 +118,7 @@ std::vector<double> run_set_routine(const mla::SetData& d, const std::string& ro
     for (int a = 0; a <= largest; ++a)
       for (int b = 0; b <= largest; ++b)
         for (int i = 0; i <= std::min(a, b); ++i) t.d[t.at(a, b, i)] = i < std::max(a, b) ? 1.0 : 0.0;
-    const mla::SetAlpha a = mla::set_alpha(d, true, mla::ExpectedMethod::automatic, false, 1, &t);
+    const mla::SetAlpha a = mla::set_alpha(d, true, 1, &t);
     return {a.observed_custom[0], a.expected_custom[0]};
   }
   if (routine == "distinct") {
