@@ -23,6 +23,8 @@ fx <- contract_fixtures()
 
 # A call that succeeds, for each function with arguments under contract.
 valid_calls <- list(
+  read_doccano = list(path = c(alice = extdata("doccano-alice.jsonl"),
+                               bob = extdata("doccano-bob.jsonl"))),
   agreement_measures = list(x = fx$long, R = 5),
   analytic_agreement = list(prevalence = 0.5),
   annotation_split = list(data = bias_example, item = quote(item), annotator = quote(annotator)),
