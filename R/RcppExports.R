@@ -65,6 +65,14 @@ label_substitution_cpp <- function(values, n_labels, item, n_items) {
     .Call(`_mlagreement_label_substitution_cpp`, values, n_labels, item, n_items)
 }
 
+category_alpha_boot_cpp <- function(counts, metric, values, seed, n_rep) {
+    .Call(`_mlagreement_category_alpha_boot_cpp`, counts, metric, values, seed, n_rep)
+}
+
+category_alpha_jack_cpp <- function(counts, metric, values) {
+    .Call(`_mlagreement_category_alpha_jack_cpp`, counts, metric, values)
+}
+
 counts_pair_tables_cpp <- function(view) {
     .Call(`_mlagreement_counts_pair_tables_cpp`, view)
 }
@@ -161,6 +169,18 @@ set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annot
     .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
 }
 
+share_influence_cpp <- function(cells, cnt, sx, sdis, level) {
+    .Call(`_mlagreement_share_influence_cpp`, cells, cnt, sx, sdis, level)
+}
+
+specific_boot_cpp <- function(x, m, seed, n_rep, unit_of_item, n_units, order, start) {
+    .Call(`_mlagreement_specific_boot_cpp`, x, m, seed, n_rep, unit_of_item, n_units, order, start)
+}
+
+specific_jack_cpp <- function(x, m, unit_start, unit_items) {
+    .Call(`_mlagreement_specific_jack_cpp`, x, m, unit_start, unit_items)
+}
+
 count_sparse_cpp <- function(item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts) {
     .Call(`_mlagreement_count_sparse_cpp`, item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts)
 }
@@ -187,5 +207,9 @@ weighted_boot_cpp <- function(counts, weights, seed, n_rep, unit_of_item, n_unit
 
 weighted_jack_cpp <- function(counts, weights, unit_start, unit_items) {
     .Call(`_mlagreement_weighted_jack_cpp`, counts, weights, unit_start, unit_items)
+}
+
+weighted_observed_influence_cpp <- function(counts, weights) {
+    .Call(`_mlagreement_weighted_observed_influence_cpp`, counts, weights)
 }
 

@@ -27,8 +27,15 @@
 #' same items as `mla_boot(resample = "items")` with the same seed), so
 #' [set.seed()] makes them reproducible and `threads` does not change them.
 #' Intervals are available for the Hamming, Jaccard and MASI
-#' distances, custom set-size distances `function(n_a, n_b, n_ab)` and nominal
-#' alpha of single-label data; other distances get `NA` with a warning. Set
+#' distances, custom set-size distances `function(n_a, n_b, n_ab)`, and the
+#' nominal, ordinal, interval and ratio alpha of single-label data (the
+#' coincidence matrix of a replicate is the multiplicity-weighted sum of the
+#' items' coincidences, so the ordinal metric's marginals are the
+#' replicate's own); general distances `function(a, b)` get `NA` with a
+#' warning. `R` must be 0 or at least 2. Fewer than 2 pairable items are an
+#' error and fewer than 20 give a warning (see [mla_boot()]); a distance
+#' whose replicates are all equal gets `NA` limits with a warning, not a
+#' zero-width interval. Set
 #' distances need an \eqn{S \times S} matrix of the distances between the
 #' \eqn{S} distinct label sets; designs where it would be too large are
 #' refused with an error that gives its size. Cost: per replicate, one pass
@@ -40,41 +47,67 @@ NULL
 
 alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_threads(),
                             call = rlang::caller_env()) {
-  R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
+  R <- check_alpha_replicates(R, call)
   check_conf_level(conf.level, arg = "conf.level", call = call)
   if (R == 0L) return(out)
   require_records(a, "bootstrap intervals (R > 0)", call = call)
   kinds <- interval_kinds(out, a, specs)
   n <- nrow(out)
-  se <- low <- high <- rep(NA_real_, n)
+  se <- rep(NA_real_, n)
+  reps <- matrix(NA_real_, R, n)
   has <- !is.na(kinds) & !is.na(out$estimate)
-  if (any(has)) {
-    design <- alpha_item_design(a, specs[has], kinds[has], call = call)
-    seed <- sample.int(.Machine$integer.max, 2L)
-    reps <- alpha_replicates(design, seed, R, threads)
-    se[has] <- alpha_jackknife_se(design)
-    for (h in seq_len(sum(has))) {
-      t <- reps[, h]
-      t <- t[!is.na(t)]
-      if (length(t) < 2L) next
-      ci <- boot_interval(t, out$estimate[has][h], conf.level, "perc")$ci
-      low[which(has)[h]] <- ci[1]
-      high[which(has)[h]] <- ci[2]
-    }
+  if (any(has)) check_boot_items(min(out$n_items[has]), "items with two or more values", "x", call)
+  seed <- sample.int(.Machine$integer.max, 2L)
+  sums <- has & kinds != "category"
+  if (any(sums)) {
+    design <- alpha_item_design(a, specs[sums], kinds[sums], call = call)
+    reps[, sums] <- alpha_replicates(design, seed, R, threads)
+    se[sums] <- alpha_jackknife_se(design)
   }
+  for (h in which(has & kinds == "category")) {  # ordinal, interval, ratio: coincidence_boot.h
+    cat <- category_alpha_inputs(a, specs[[h]]$metric)
+    reps[, h] <- category_alpha_boot_cpp(cat$counts, cat$metric, cat$values, seed, R)
+    se[h] <- jackknife_from_values(category_alpha_jack_cpp(cat$counts, cat$metric, cat$values))
+  }
+  ci <- replicate_intervals(reps, out$estimate, out$distance, conf.level, "perc",
+                            na_hint = kNaHintAlpha, call = call)
+  ci[!has, ] <- NA_real_
   warn_no_interval(out$distance[is.na(kinds)], call)
   out$std.error <- se
-  out$conf.low <- low
-  out$conf.high <- high
+  out$conf.low <- ci[, 1]
+  out$conf.high <- ci[, 2]
   out
 }
 
-# "hamming", "jaccard", "masi", "size" or NA (no interval) for each row.
+# R = 0 (no intervals) or at least 2 replicates: one replicate has no spread.
+check_alpha_replicates <- function(R, call) {
+  R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
+  if (R == 1L) {
+    mla_abort(c("{.arg R} must be 0 (no intervals) or at least 2 bootstrap replicates.",
+                "x" = "It is 1: one replicate has no spread."),
+              class = "replicates", call = call)
+  }
+  R
+}
+
+# The kernel's inputs of ordinal, interval or ratio alpha (as
+# alpha_category_row(), R/weights.R).
+category_alpha_inputs <- function(a, metric) {
+  list(counts = item_label_counts(a)$x, metric = match(metric, category_metrics) - 1L,
+       values = category_values(a))
+}
+
+# "hamming", "jaccard", "masi", "size", "category" (ordinal, interval, ratio)
+# or NA (no interval) for each row.
 interval_kinds <- function(out, a, specs) {
   kinds <- if (is.null(specs)) out$distance else vapply(specs, `[[`, "", "kind")
+  metric <- if (is.null(specs)) rep(NA_character_, nrow(out)) else
+    vapply(specs, function(s) if (is.null(s$metric)) NA_character_ else s$metric, "")
   # nominal alpha of a single-label design is Hamming alpha of its one-hot labels
   kinds[out$distance == "nominal" & is_single_label(a)] <- "hamming"
-  kinds[!kinds %in% c("hamming", "jaccard", "masi", "size")] <- NA_character_
+  kinds[kinds == "category" & metric %in% c("ordinal", "interval", "ratio")] <- "cat"
+  kinds[!kinds %in% c("hamming", "jaccard", "masi", "size", "cat")] <- NA_character_
+  kinds[kinds %in% "cat"] <- "category"
   kinds
 }
 
@@ -82,7 +115,7 @@ warn_no_interval <- function(without, call) {
   if (length(without) == 0L) return(invisible())
   cli::cli_warn(
     c("Bootstrap intervals are not available for distance{?s} {.val {without}}.",
-      "i" = "Their {.field std.error}, {.field conf.low} and {.field conf.high} are {.code NA}; Hamming, Jaccard, MASI and set-size distances have intervals."),
+      "i" = "Their {.field std.error}, {.field conf.low} and {.field conf.high} are {.code NA}; Hamming, Jaccard, MASI, set-size and the single-label distances have intervals."),
     class = "mlagreement_warning_no_interval", call = call
   )
 }

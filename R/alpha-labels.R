@@ -25,7 +25,7 @@ alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
                               call = rlang::caller_env()) {
   require_records(a, "label-level alpha", call = call)
   check_label_level_distance(distance, a, use_default, call)
-  R <- check_whole(R, min = 0, arg = "R", call = call, class = "replicates")
+  R <- check_alpha_replicates(R, call)  # R/alpha-intervals.R
   check_conf_level(conf.level, arg = "conf.level", call = call)
   terms <- hamming_item_terms(a)
   k <- ncol(terms) / 3L
@@ -47,7 +47,9 @@ alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
   ), nrow = k)
   warn_undefined_labels(labels[is.na(estimate)], call)
   if (R == 0L) return(out)
-  label_intervals(out, terms, cols, R, conf.level, threads)
+  used <- !is.na(estimate)
+  if (any(used)) check_boot_items(min(out$n_items[used]), "items with two or more decisions", "x", call)
+  label_intervals(out, terms, cols, R, conf.level, threads, call)
 }
 
 check_label_level_distance <- function(distance, a, use_default, call) {
@@ -73,7 +75,7 @@ warn_undefined_labels <- function(undefined, call) {
 
 # Per-label percentile intervals from item replicates (the streams of
 # mla_boot()) and jackknife SEs over each label's pairable items.
-label_intervals <- function(out, terms, cols, R, conf.level, threads) {
+label_intervals <- function(out, terms, cols, R, conf.level, threads, call = rlang::caller_env()) {
   seed <- sample.int(.Machine$integer.max, 2L)
   no_sets <- list(start = numeric(), set = integer(), count = numeric(), n_sets = 0L)
   res <- alpha_boot_sums(terms, no_sets, list(), seed, R, threads)
@@ -82,21 +84,18 @@ label_intervals <- function(out, terms, cols, R, conf.level, threads) {
                                         res$sums[, cols$dis, drop = FALSE])
   tot <- colSums(terms)
   k <- length(cols$n)
-  se <- low <- high <- rep(NA_real_, k)
+  se <- rep(NA_real_, k)
   for (j in seq_len(k)) {
     if (is.na(out$estimate[j])) next
     own <- terms[, cols$n[j]] > 0
     left <- function(col) tot[col] - terms[own, col]
     theta <- hamming_label_alpha_from_sums(left(cols$n[j]), left(cols$n1[j]), left(cols$dis[j]))
     se[j] <- jackknife_from_values(theta)
-    t <- reps[!is.na(reps[, j]), j]
-    if (length(t) < 2L) next
-    ci <- boot_interval(t, out$estimate[j], conf.level, "perc")$ci
-    low[j] <- ci[1]
-    high[j] <- ci[2]
   }
+  ci <- replicate_intervals(reps, out$estimate, out$label, conf.level, "perc",
+                            na_hint = kNaHintAlpha, call = call)
   out$std.error <- se
-  out$conf.low <- low
-  out$conf.high <- high
+  out$conf.low <- ci[, 1]
+  out$conf.high <- ci[, 2]
   out
 }

@@ -43,10 +43,27 @@
 #' variance as the interval, estimated around the observed coefficient (not
 #' under the null), as irrCAC does; `irr::kappam.fleiss()` instead divides by
 #' the standard error under the null of no agreement, so its z and p-value
-#' differ from these. Both are `NA` when the standard error is 0 (every
-#' item's influence term equals the estimate, as under perfect agreement);
-#' all five are `NA` where the coefficient is undefined or fewer than two
-#' items were rated.
+#' differ from these. When the standard error is 0 (every item's influence
+#' term equals the estimate, as under perfect agreement) `statistic`,
+#' `p.value`, `conf.low` and `conf.high` are `NA` and `note` says why: a
+#' zero-width interval \eqn{[\hat c, \hat c]} would claim a certainty that
+#' a sample of items cannot give, and no exact bound exists for these
+#' coefficients without a model of the annotators. All five are `NA` where
+#' the coefficient is undefined or fewer than two items were rated.
+#'
+#' Percent agreement and specific agreement get their own standard errors and
+#' intervals, in columns named for the quantity: `observed.std.error`,
+#' `observed.conf.low`, `observed.conf.high` on corpus and label rows
+#' (percent agreement \eqn{A_o}, the linearisation of irrCAC's
+#' `pa.coeff.raw()`: influence terms \eqn{(n / n_2) [m_i \ge 2] A_{o,i}}), and
+#' on label rows `positive_agreement.std.error`, `positive_agreement.conf.low`,
+#' `positive_agreement.conf.high` and the same for `negative_agreement`.
+#' Specific agreement is a ratio of item sums,
+#' \eqn{PA = \sum_i a_i / \sum_i b_i} with \eqn{a_i = x_i (x_i - 1)} and
+#' \eqn{b_i = x_i (m_i - 1)} over pairable items (negatives alike); its
+#' delta-method influence terms are \eqn{PA + n (a_i - PA\, b_i) / \sum_i b_i}.
+#' They use the same variance formula, \eqn{t_{n-1}} interval, cap at 1 and
+#' rule for a zero standard error (`NA` limits) as the coefficients.
 #'
 #' The estimator treats items as a sample from a population of `N` items
 #' (`N = Inf`: no finite-population correction) and the annotators as fixed.
@@ -122,8 +139,10 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) 
   statistic <- p_value <- rep(NA_real_, length(estimate))
   statistic[testable] <- estimate[testable] / se[testable]
   p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), df[testable])
+  # no interval where the standard error is 0: [estimate, estimate] is no
+  # 95% interval (tidy() says why in `note`)
   half <- rep(NA_real_, length(estimate))
-  half[ok] <- stats::qt(1 - (1 - conf.level) / 2, df[ok]) * se[ok]
+  half[testable] <- stats::qt(1 - (1 - conf.level) / 2, df[testable]) * se[testable]
   list(
     std.error = se,
     statistic = statistic,
@@ -145,14 +164,9 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
 # designs replace the corpus sums.
 analytic_influence <- function(fit, level, threads) {
   a <- fit$annotations
-  cols <- fit$label_index
-  cells <- item_cells(a, cols)  # the records' stored cells, if any
-  if (is.null(cells)) {
-    counts <- item_count_cells(a, cols, threads = threads)  # R/annotation-generics.R
-    cells <- list(n_items = nrow(counts$x), label_cols = as.integer(cols) - 1L, x4 = NULL,
-                  x = counts$x, m = counts$m)
-  }
-  tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  inputs <- influence_inputs(fit, threads)
+  cells <- inputs$cells
+  tally <- inputs$tally
   if (level == "corpus" && !is.null(fit$weights)) {
     return(weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix))
   }
@@ -160,6 +174,21 @@ analytic_influence <- function(fit, level, threads) {
     return(single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis))
   }
   mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = level == "corpus")
+}
+
+# The kernel's inputs for influence sums: the fit's item x label cells (the
+# records' stored cells, else one counting pass) and label tables by m.
+influence_inputs <- function(fit, threads) {
+  a <- fit$annotations
+  cols <- fit$label_index
+  cells <- item_cells(a, cols)
+  if (is.null(cells)) {
+    counts <- item_count_cells(a, cols, threads = threads)  # R/annotation-generics.R
+    cells <- list(n_items = nrow(counts$x), label_cols = as.integer(cols) - 1L, x4 = NULL,
+                  x = counts$x, m = counts$m)
+  }
+  tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
+  list(cells = cells, tally = tally)
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

@@ -17,17 +17,27 @@
 #'   cluster or annotator out, as [jackknife_se()]). Not
 #'   available for `resample = "both"`, which has no single resampled unit.
 #'
-#' Quantiles are interpolated on the normal scale as in [boot::boot.ci()],
-#' which gives the same intervals on [as_boot()] output. Replicates in which
+#' Quantiles are interpolated on the normal scale as in [boot::boot.ci()]
+#' (order statistics \eqn{k = \lfloor (R + 1) \alpha \rfloor} and \eqn{k + 1}),
+#' so every type gives the same limits as `boot::boot.ci()` on [as_boot()]
+#' output (BCa with `L = b$mla_influence[, i]`). Replicates in which
 #' a coefficient is undefined (a label nobody selects in that replicate) are
-#' left out of its interval, with a warning. Item-level values are
+#' left out of its interval, with a warning that counts them (`as_boot()`
+#' says how many too, since `boot::boot.ci()` drops them without a word). A
+#' statistic whose replicates are all equal gets `NA` limits with a warning,
+#' not a zero-width interval. Item-level values are
 #' diagnostics relative to the corpus baseline and get no intervals.
 #'
 #' @param object An `mla_boot` object from [mla_boot()].
 #' @param parm Statistics: names (see `object$stats$name`, e.g. `"fleiss"` or
 #'   `"L01:ac1"`) or column numbers; all by default.
 #' @param level Confidence level.
-#' @param type `"perc"`, `"basic"`, `"norm"` or `"bca"`.
+#' @param type `"bca"` (default; `"perc"` for `resample = "both"`),
+#'   `"perc"`, `"basic"` or `"norm"`. BCa is the default because it covers
+#'   best of the bootstrap intervals in small samples: with 20 items, 4-8
+#'   annotators and 300 simulated studies per setting, BCa covered 0.89-0.95
+#'   (mean 0.93) where the percentile interval covered 0.88-0.95 (mean 0.92);
+#'   with 10 items 0.85-0.93 against 0.78-0.92 (`vignette("uncertainty")`).
 #' @param ... Must be empty.
 #' @return A matrix with one row per statistic and columns for the lower and
 #'   upper limits, like [stats::confint()].
@@ -41,15 +51,15 @@
 #' \doi{10.1080/01621459.1987.10478410}
 #' @export
 #' @examples
-#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' set.seed(1)
-#' bs <- mla_boot(fit, R = 200)
+#' fit <- mla(simulate_annotations(60, 4, 3, prevalence = 0.3, scenario = "noisy"))
+#' bs <- mla_boot(fit, R = 500)
 #' confint(bs, c("fleiss", "ac1", "pabak"))
-#' confint(bs, "fleiss", type = "bca")
+#' confint(bs, "fleiss", type = "perc")
 confint.mla_boot <- function(object, parm, level = 0.95,
-                             type = c("perc", "basic", "norm", "bca"), ...) {
+                             type = c("bca", "perc", "basic", "norm"), ...) {
   check_dots_empty0(...)
-  type <- check_choice(type, c("perc", "basic", "norm", "bca"))
+  type <- boot_type(type, object)
   check_conf_level(level)
   idx <- boot_parm(object, parm)
   ci <- boot_ci_matrix(object, idx, level, type)
@@ -57,6 +67,14 @@ confint.mla_boot <- function(object, parm, level = 0.95,
                       scientific = FALSE, digits = 3), "%")
   dimnames(ci) <- list(object$stats$name[idx], pct)
   ci
+}
+
+# The interval type: BCa by default, the percentile interval for the
+# two-way bootstrap (no single resampled unit for BCa's jackknife).
+boot_type <- function(type, object, call = rlang::caller_env()) {
+  types <- c("bca", "perc", "basic", "norm")
+  if (identical(type, types)) return(if (object$resample == "both") "perc" else "bca")
+  check_choice(type, types, arg_name = "type", call = call)
 }
 
 boot_parm <- function(object, parm, call = rlang::caller_env()) {
@@ -90,28 +108,45 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
               class = "boot_bca", call = call)
   }
   accel <- if (type == "bca") boot_acceleration(object) else NULL
-  out <- matrix(NA_real_, length(idx), 2L)
-  undefined <- character()
+  replicate_intervals(object$t[, idx, drop = FALSE], object$t0[idx], object$stats$name[idx],
+                      level, type, accel[idx], call = call)
+}
+
+# Limits of each column of the replicates t (R x statistics) about t0. Warns
+# once about undefined replicates, constant replicates (no interval: a
+# zero-width "95% interval" would claim certainty the data cannot give) and
+# extreme order statistics.
+replicate_intervals <- function(t, t0, names, level, type = "perc", accel = NULL,
+                                na_hint = kNaHintNotes, call = rlang::caller_env()) {
+  out <- matrix(NA_real_, ncol(t), 2L)
+  undefined <- constant <- character()
   extreme <- FALSE
-  for (r in seq_along(idx)) {
-    s <- idx[r]
-    t0 <- object$t0[[s]]
-    t <- object$t[, s]
-    fin <- is.finite(t)
-    if (is.na(t0) || sum(fin) < 2L) next
+  for (s in seq_len(ncol(t))) {
+    ts <- t[, s]
+    fin <- is.finite(ts)
+    if (is.na(t0[[s]]) || sum(fin) < 2L) next
     if (!all(fin)) {
-      undefined <- c(undefined, paste0(object$stats$name[s], " (", format_count(sum(!fin)),
+      undefined <- c(undefined, paste0(names[s], " (", format_count(sum(!fin)),
                                        " of ", format_count(length(fin)), ")"))
     }
-    t <- t[fin]
-    res <- boot_interval(t, t0, level, type, accel[s])
-    out[r, ] <- res$ci
+    ts <- ts[fin]
+    if (max(ts) == min(ts)) {
+      constant <- c(constant, names[s])
+      next
+    }
+    res <- boot_interval(ts, t0[[s]], level, type, accel[s])
+    out[s, ] <- res$ci
     extreme <- extreme || res$extreme
   }
   if (length(undefined) > 0L) {
     cli::cli_warn(c("Some replicates are undefined ({.code NA}) for {length(undefined)} statistic{?s}: {format_first(undefined)}.",
-                    "i" = "Their intervals use the defined replicates only; a label with a {.field note} in {.code tidy()} rests on too little information."),
+                    "i" = na_hint),
                   class = "mlagreement_warning_boot_na", call = call)
+  }
+  if (length(constant) > 0L) {
+    cli::cli_warn(c("Every replicate is the same for {length(constant)} statistic{?s}: {format_first(constant)}.",
+                    "i" = "{cli::qty(length(constant))}{?Its/Their} interval{?s} {?is/are} {.code NA}: a zero-width interval would claim a certainty the sample cannot give (e.g. perfect agreement on every item)."),
+                  class = "mlagreement_warning_boot_constant", call = call)
   }
   if (extreme) {
     cli::cli_warn(c("Extreme order statistics were used as interval endpoints.",
@@ -119,6 +154,32 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
                   class = "mlagreement_warning_boot_extreme", call = call)
   }
   out
+}
+
+kNaHintNotes <- "Their intervals use the defined replicates only; a label with a {.field note} in {.code tidy()} rests on too little information."
+kNaHintAlpha <- "Their intervals use the defined replicates only: alpha is undefined in a replicate whose pairable values are all the same."
+
+# Fewest resampled items (or clusters) for bootstrap and jackknife intervals
+# without a warning; fewer than 2 cannot vary at all.
+boot_min_items <- 20L
+
+check_boot_items <- function(n, what = "items", arg = "fit", call = rlang::caller_env()) {
+  if (n < 2L) {
+    mla_abort(
+      c("Bootstrap and jackknife intervals need at least 2 {what} to resample.",
+        "x" = "{.arg {arg}} has {n}.",
+        "i" = "With fewer, every replicate is the estimate itself."),
+      class = "boot_items", call = call
+    )
+  }
+  if (n < boot_min_items) {
+    cli::cli_warn(
+      c("Bootstrap intervals from {n} {what} are unreliable.",
+        "i" = "Below {boot_min_items} {what} bootstrap intervals undercover (about 0.85-0.93 for a 95% BCa interval at 10 items); prefer the analytic t interval of {.code tidy(fit)}."),
+      class = "mlagreement_warning_few_items", call = call
+    )
+  }
+  invisible(n)
 }
 
 # Influence values from leave-one-out values (boot's usual.jack convention).
@@ -213,8 +274,8 @@ norm_inter <- function(t, alpha) {
 #' Annals of Statistics 9(3), 586-596. \doi{10.1214/aos/1176345462}
 #' @export
 #' @examples
-#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' set.seed(1)
+#' fit <- mla(simulate_annotations(60, 4, 3, prevalence = 0.3, scenario = "noisy"))
 #' jackknife_se(mla_boot(fit, R = 50))
 jackknife_se <- function(x, level = c("corpus", "label")) {
   check_inherits(x, "mla_boot", "mla_boot", class = "boot_object")

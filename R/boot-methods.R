@@ -2,7 +2,11 @@
 #'
 #' `tidy()` returns the columns of [tidy.mla()] for the corpus or label level
 #' plus `std.error` (standard deviation of the replicates), `conf.low` and
-#' `conf.high` (see [confint.mla_boot()] for the interval types). `glance()`
+#' `conf.high` (see [confint.mla_boot()] for the interval types). Label rows
+#' also carry `positive_agreement.std.error`, `positive_agreement.conf.low`,
+#' `positive_agreement.conf.high` and the same for `negative_agreement`:
+#' specific agreement over the same item draws (`NA` when annotators were
+#' resampled). `glance()`
 #' returns one row describing the bootstrap. `as_boot()` returns a
 #' [boot::boot()] object (`t0`, `t`, `R`, a `statistic` that recomputes the
 #' coefficients from resampled unit indices), so [boot::boot.ci()] and the
@@ -14,7 +18,9 @@
 #' @param level `"corpus"` or `"label"` (item values get no intervals: they
 #'   are diagnostics relative to the corpus baseline).
 #' @param conf.level Confidence level.
-#' @param type Interval type: `"perc"`, `"basic"`, `"norm"` or `"bca"`.
+#' @param type Interval type: `"bca"` (default; `"perc"` for
+#'   `resample = "both"`), `"perc"`, `"basic"` or `"norm"` (see
+#'   [confint.mla_boot()]).
 #' @param ... Must be empty.
 #' @return `tidy()`, `glance()`: tibbles. `as_boot()`: an object of class
 #'   `boot`.
@@ -22,9 +28,9 @@
 #' @export
 #' @method tidy mla_boot
 #' @examples
-#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' set.seed(1)
-#' bs <- mla_boot(fit, R = 200)
+#' fit <- mla(simulate_annotations(60, 4, 3, prevalence = 0.3, scenario = "noisy"))
+#' bs <- mla_boot(fit, R = 500)
 #' tidy(bs)
 #' tidy(bs, conf.level = 0.9, type = "basic")
 #' glance(bs)
@@ -33,7 +39,7 @@
 #'   boot::boot.ci(b, type = c("perc", "norm"), index = 1)
 #' }
 tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
-                          type = c("perc", "basic", "norm", "bca"), ...) {
+                          type = c("bca", "perc", "basic", "norm"), ...) {
   check_dots_empty0(...)
   if (identical(level, "item")) {
     mla_abort(c("{.arg level} must be {.val corpus} or {.val label}.",
@@ -41,7 +47,7 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
               class = "boot_level")
   }
   level <- check_choice(level, c("corpus", "label"))
-  type <- check_choice(type, c("perc", "basic", "norm", "bca"))
+  type <- boot_type(type, x)  # R/boot-ci.R
   check_conf_level(conf.level)
   rows <- which(x$stats$level == level)
   ci <- boot_ci_matrix(x, rows, conf.level, type)
@@ -51,6 +57,10 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
   out$std.error <- unname(se)
   out$conf.low <- ci[, 1]
   out$conf.high <- ci[, 2]
+  if (level == "label") {
+    shares <- boot_specific_columns(x, conf.level, type)  # R/share-inference.R
+    out <- tibble::new_tibble(c(as.list(out), shares), nrow = nrow(out))
+  }
   out
 }
 
@@ -94,6 +104,7 @@ as_boot <- function(x) {
   }
   jack <- boot_jack_values(x)
   L <- if (is.null(jack)) NULL else apply(jack, 2, jackknife_influence)
+  inform_na_replicates(x)
   structure(
     list(
       t0 = x$t0, t = unname(x$t), R = x$R, data = seq_len(n), seed = x$seed,
@@ -102,6 +113,19 @@ as_boot <- function(x) {
       mla_influence = L
     ),
     class = "boot", boot_type = "boot"
+  )
+}
+
+# boot::boot.ci() leaves non-finite replicates out without a word, as
+# confint() does with a warning: say how many there are.
+inform_na_replicates <- function(x) {
+  bad <- colSums(!is.finite(x$t))
+  if (!any(bad > 0)) return(invisible())
+  which_bad <- paste0(x$stats$name[bad > 0], " (", bad[bad > 0], ")")
+  cli::cli_inform(
+    c("i" = "{sum(bad > 0)} statistic{?s} {?has/have} undefined ({.code NA}) replicates: {format_first(which_bad)}.",
+      " " = "{.fn boot::boot.ci} leaves them out without a word; {.fn confint} and {.fn tidy} warn."),
+    class = "mlagreement_message_boot_na"
   )
 }
 
@@ -130,11 +154,13 @@ boot_index_statistic <- function(x) {
 format.mla_boot <- function(x, ...) {
   d <- x$design
   prim <- which(x$stats$level == "corpus" & x$stats$baseline == x$fit$baseline)
-  ci <- suppressWarnings(boot_ci_matrix(x, which(x$stats$level == "corpus"), 0.95, "perc"))
+  type <- boot_type(c("bca", "perc", "basic", "norm"), x)
+  ci <- suppressWarnings(boot_ci_matrix(x, which(x$stats$level == "corpus"), 0.95, type))
   cor <- x$stats$level == "corpus"
   se <- apply(x$t[, cor, drop = FALSE], 2, stats::sd, na.rm = TRUE)
   lines <- paste0(baseline_label(x$stats$baseline[cor]), ": ", format_fixed(x$t0[cor]),
-                  " (SE ", format_fixed(se), ", 95% percentile CI ", format_fixed(ci[, 1]), " to ",
+                  " (SE ", format_fixed(se), ", 95% ", if (type == "bca") "BCa" else "percentile",
+                  " CI ", format_fixed(ci[, 1]), " to ",
                   format_fixed(ci[, 2]), ")")
   cli::cli_format_method({
     cli::cli_rule(left = "Multi-Label Agreement bootstrap")

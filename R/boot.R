@@ -49,6 +49,19 @@
 #' weighted coefficients, its label replicates the unweighted
 #' category-versus-rest ones. Annotator resampling is refused for it.
 #'
+#' Fewer than 2 items (or clusters) to resample are an error, and fewer than
+#' 20 give a warning: in simulations with 10 items (4-8 annotators) 95%
+#' intervals covered 0.78-0.92 (percentile) and 0.85-0.93 (BCa), where the
+#' analytic t interval of [tidy()][tidy.mla] covered 0.90-0.96; with 20
+#' items BCa covered 0.89-0.95 and the analytic t interval 0.92-0.96
+#' (`vignette("uncertainty")`). A statistic whose replicates are all equal (perfect
+#' agreement on every item, say) gets no interval (`NA`, with a warning)
+#' rather than a zero-width one.
+#'
+#' With `resample = "items"` the label rows of [tidy()][tidy.mla_boot] also
+#' carry intervals for positive and negative specific agreement, from the
+#' same item draws.
+#'
 #' Designs that cannot be resampled meaningfully are refused: annotator
 #' resampling needs at least three annotators with decisions, and annotators
 #' who each rated at least two items (median); in sparse designs where every
@@ -94,12 +107,12 @@
 #' \doi{10.1145/3230636}
 #' @export
 #' @examples
-#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' set.seed(1)
-#' bs <- mla_boot(fit, R = 200)
+#' fit <- mla(simulate_annotations(60, 4, 3, prevalence = 0.3, scenario = "noisy"))
+#' bs <- mla_boot(fit, R = 500)
 #' bs
 #' tidy(bs)
-#' confint(bs, c("fleiss", "ac1", "pabak"), type = "bca")
+#' confint(bs, c("fleiss", "ac1", "pabak"), type = "perc")
 mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
@@ -124,9 +137,14 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   cluster <- check_item_vector(cluster, data$items, arg = "cluster")
   strata <- check_item_vector(strata, data$items, arg = "strata")
   units <- boot_units(cluster, strata, data$n_items)
+  if (resample != "annotators") {
+    check_boot_items(units$n_units, if (is.null(cluster)) "items" else "clusters")
+  }
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
-  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
+  out <- new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
+  if (resample == "items") out$specific <- specific_replicates(data, units, seed, R)  # R/share-inference.R
+  out
 }
 
 # Resampled units (items or clusters) grouped by stratum, as 0-based indices.

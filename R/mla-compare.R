@@ -23,7 +23,12 @@
 #'   \frac{1 + \#\{d_b \ge 0\}}{R + 1}\right)\right),}
 #' the share of replicate differences on the far side of 0 with the usual
 #' \eqn{+1} correction, so it is never 0. Replicates in which a coefficient is
-#' undefined are dropped. Everything is reproducible under [set.seed()] and
+#' undefined are dropped, with a warning that says how many. Each condition
+#' needs at least 2 items with two or more decisions (a classed error,
+#' `mlagreement_error_compare_items`), and fewer than 20 give a warning; when
+#' every replicate difference is the same, the interval and p-value are `NA`.
+#' The null hypothesis is conditional on the two annotator groups and the
+#' items' population: it says nothing about other annotators. Everything is reproducible under [set.seed()] and
 #' identical for any number of threads.
 #'
 #' @section Annotators as a sample:
@@ -93,6 +98,8 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   } else {
     seeds <- list(sample.int(.Machine$integer.max, 2L), sample.int(.Machine$integer.max, 2L))
   }
+  check_compare_items(a, "a")
+  check_compare_items(b, "b")
   ta <- compare_replicates(a, seeds[[1]], R, threads)
   tb <- compare_replicates(b, seeds[[2]], R, threads)
   ann_var <- if (annotators == "random") {
@@ -120,12 +127,13 @@ refit_items <- function(fit, items) {
       weights = if (is.null(fit$weights)) "identity" else fit$weights$matrix)
 }
 
-new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_var = NULL) {
+new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_var = NULL,
+                            call = rlang::caller_env()) {
   est_a <- a$corpus$estimate
   est_b <- b$corpus$estimate
   difference <- est_a - est_b
-  ci <- matrix(NA_real_, n_baselines, 2L)
   p_value <- rep(NA_real_, n_baselines)
+  ci <- replicate_intervals(replicates, difference, baseline_names, conf.level, "perc", call = call)
   for (k in seq_len(n_baselines)) {
     d <- replicates[, k]
     d <- d[!is.na(d)]
@@ -133,12 +141,13 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_
     if (!is.null(ann_var)) {
       # the replicates' variance (items) plus both groups' annotators' part
       se <- sqrt(stats::var(d) + ann_var[k])
-      if (is.na(se)) next
-      ci[k, ] <- difference[k] + c(-1, 1) * stats::qnorm(1 - (1 - conf.level) / 2) * se
-      p_value[k] <- 2 * stats::pnorm(-abs(difference[k]) / se)
+      ci[k, ] <- if (is.na(se) || se == 0) NA_real_ else
+        difference[k] + c(-1, 1) * stats::qnorm(1 - (1 - conf.level) / 2) * se
+      if (!is.na(se) && se > 0) p_value[k] <- 2 * stats::pnorm(-abs(difference[k]) / se)
       next
     }
-    ci[k, ] <- boot_interval(d, difference[k], conf.level, "perc")$ci
+    # constant differences carry no evidence either way (replicate_intervals() warned)
+    if (max(d) == min(d)) next
     p_value[k] <- min(1, 2 * min((1 + sum(d <= 0)) / (length(d) + 1),
                                  (1 + sum(d >= 0)) / (length(d) + 1)))
   }
@@ -179,6 +188,23 @@ check_same_labels <- function(a, b, call = rlang::caller_env()) {
       "x" = "{.arg a} has {length(a$labels)} label{?s} ({format_first(a$labels, 4)}), {.arg b} has {length(b$labels)} ({format_first(b$labels, 4)}).",
       "i" = "Refit with {.code mla(x, labels = ...)} to compare on a common universe."),
     class = "compare_labels", call = call
+  )
+}
+
+# A condition whose items cannot vary in a replicate (fewer than 2 with two
+# decisions) has a constant bootstrap distribution: its p-value would be an
+# artefact of R alone.
+check_compare_items <- function(fit, arg, call = rlang::caller_env()) {
+  n <- fit$design$n_pairable_items
+  if (n >= 2L) {
+    check_boot_items(n, "items with two or more decisions", arg, call)
+    return(invisible())
+  }
+  mla_abort(
+    c("Each condition must have at least 2 items with two or more decisions to compare.",
+      "x" = "{.arg {arg}} has {n}{if (n < fit$design$n_items) paste0(' (of ', fit$design$n_items, ' items)') else ''}.",
+      "i" = "With fewer, its bootstrap replicates cannot vary and the p-value would mean nothing."),
+    class = "compare_items", call = call
   )
 }
 

@@ -13,7 +13,11 @@
 #'   normalised to sum to 1 over labels), `floor` (normalised label floor),
 #'   `positive_agreement`, `negative_agreement` (specific agreement).
 #' * corpus and label levels with `conf.int = TRUE`: also `std.error`,
-#'   `statistic`, `p.value`, `conf.low`, `conf.high` (analytic, see below).
+#'   `statistic`, `p.value`, `conf.low`, `conf.high` (analytic, see below),
+#'   and `observed.std.error`, `observed.conf.low`, `observed.conf.high` for
+#'   percent agreement; label rows also `positive_agreement.std.error`,
+#'   `positive_agreement.conf.low`, `positive_agreement.conf.high` and the
+#'   same for `negative_agreement`.
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).
@@ -53,10 +57,21 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
   out <- tibble::add_column(out, term = term, .before = 1L)
   if (conf.int) {
     cols <- analytic_inference(x, level, conf.level, N, annotators, call = rlang::current_env())
-    # one new tibble, not five column assignments (each validates the whole frame)
-    out <- tibble::new_tibble(c(as.list(out), cols), nrow = nrow(out))
+    out$note <- zero_se_note(out$note, cols$std.error)
+    shares <- share_inference(x, level, conf.level, N)  # R/share-inference.R
+    # one new tibble, not column by column assignments (each validates the whole frame)
+    out <- tibble::new_tibble(c(as.list(out), cols, shares), nrow = nrow(out))
   }
   if (is.null(baseline)) out else out[out$baseline == baseline, , drop = FALSE]
+}
+
+# The reason a row with a standard error of 0 has no interval, added to its note.
+zero_se_note <- function(note, se) {
+  zero <- se == 0 & !is.na(se)
+  if (!any(zero)) return(note)
+  why <- "standard error 0 (every item's influence term equals the estimate): no interval"
+  note[zero] <- ifelse(is.na(note[zero]), why, paste0(note[zero], "; ", why))
+  note
 }
 
 #' @rdname tidy.mla

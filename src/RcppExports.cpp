@@ -236,6 +236,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// category_alpha_boot_cpp
+Rcpp::NumericVector category_alpha_boot_cpp(const Rcpp::IntegerMatrix& counts, int metric, const Rcpp::NumericVector& values, const Rcpp::IntegerVector& seed, int n_rep);
+RcppExport SEXP _mlagreement_category_alpha_boot_cpp(SEXP countsSEXP, SEXP metricSEXP, SEXP valuesSEXP, SEXP seedSEXP, SEXP n_repSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< int >::type metric(metricSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
+    rcpp_result_gen = Rcpp::wrap(category_alpha_boot_cpp(counts, metric, values, seed, n_rep));
+    return rcpp_result_gen;
+END_RCPP
+}
+// category_alpha_jack_cpp
+Rcpp::NumericVector category_alpha_jack_cpp(const Rcpp::IntegerMatrix& counts, int metric, const Rcpp::NumericVector& values);
+RcppExport SEXP _mlagreement_category_alpha_jack_cpp(SEXP countsSEXP, SEXP metricSEXP, SEXP valuesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< int >::type metric(metricSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type values(valuesSEXP);
+    rcpp_result_gen = Rcpp::wrap(category_alpha_jack_cpp(counts, metric, values));
+    return rcpp_result_gen;
+END_RCPP
+}
 // counts_pair_tables_cpp
 Rcpp::List counts_pair_tables_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_counts_pair_tables_cpp(SEXP viewSEXP) {
@@ -562,6 +588,50 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// share_influence_cpp
+Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, int level);
+RcppExport SEXP _mlagreement_share_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP levelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    Rcpp::traits::input_parameter< int >::type level(levelSEXP);
+    rcpp_result_gen = Rcpp::wrap(share_influence_cpp(cells, cnt, sx, sdis, level));
+    return rcpp_result_gen;
+END_RCPP
+}
+// specific_boot_cpp
+Rcpp::NumericMatrix specific_boot_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::IntegerVector& seed, int n_rep, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start);
+RcppExport SEXP _mlagreement_specific_boot_cpp(SEXP xSEXP, SEXP mSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    rcpp_result_gen = Rcpp::wrap(specific_boot_cpp(x, m, seed, n_rep, unit_of_item, n_units, order, start));
+    return rcpp_result_gen;
+END_RCPP
+}
+// specific_jack_cpp
+Rcpp::NumericMatrix specific_jack_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items);
+RcppExport SEXP _mlagreement_specific_jack_cpp(SEXP xSEXP, SEXP mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(specific_jack_cpp(x, m, unit_start, unit_items));
+    return rcpp_result_gen;
+END_RCPP
+}
 // count_sparse_cpp
 Rcpp::List count_sparse_cpp(const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Rcpp::IntegerVector& start, const Rcpp::IntegerVector& label, int n_labels, const Rcpp::IntegerVector& cols, int max_m, bool keep_counts);
 RcppExport SEXP _mlagreement_count_sparse_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP startSEXP, SEXP labelSEXP, SEXP n_labelsSEXP, SEXP colsSEXP, SEXP max_mSEXP, SEXP keep_countsSEXP) {
@@ -665,6 +735,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// weighted_observed_influence_cpp
+Rcpp::List weighted_observed_influence_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_weighted_observed_influence_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(weighted_observed_influence_cpp(counts, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
@@ -683,6 +764,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
+    {"_mlagreement_category_alpha_boot_cpp", (DL_FUNC) &_mlagreement_category_alpha_boot_cpp, 5},
+    {"_mlagreement_category_alpha_jack_cpp", (DL_FUNC) &_mlagreement_category_alpha_jack_cpp, 3},
     {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
     {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 6},
@@ -707,6 +790,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
+    {"_mlagreement_share_influence_cpp", (DL_FUNC) &_mlagreement_share_influence_cpp, 5},
+    {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
+    {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
     {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
@@ -714,6 +800,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},
     {"_mlagreement_weighted_boot_cpp", (DL_FUNC) &_mlagreement_weighted_boot_cpp, 8},
     {"_mlagreement_weighted_jack_cpp", (DL_FUNC) &_mlagreement_weighted_jack_cpp, 4},
+    {"_mlagreement_weighted_observed_influence_cpp", (DL_FUNC) &_mlagreement_weighted_observed_influence_cpp, 2},
     {NULL, NULL, 0}
 };
 

@@ -5,6 +5,8 @@
 #include "glue-view.h"
 
 #include "mlagreement/coincidence.h"
+#include "mlagreement/coincidence_boot.h"
+#include "mlagreement/rng.h"
 #include "mlagreement/substitution.h"
 
 namespace {
@@ -75,4 +77,39 @@ Rcpp::NumericMatrix label_substitution_cpp(SEXP values, int n_labels, const Rcpp
       Rcpp::stop("Internal error: unsupported storage type for `values`.");
   }
   return wrap_matrix(out);
+}
+
+// Item bootstrap replicates of alpha (counts: items x categories) with the
+// item draws of mla_boot() for the same seed.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector category_alpha_boot_cpp(const Rcpp::IntegerMatrix& counts, int metric,
+                                            const Rcpp::NumericVector& values,
+                                            const Rcpp::IntegerVector& seed, int n_rep) {
+  if (metric < 0 || metric > 3) Rcpp::stop("Internal error: unknown metric.");
+  const mlagreement::CoincidenceItems it = mlagreement::coincidence_items(
+      as_double_matrix(counts), static_cast<mlagreement::CategoryMetric>(metric), as_vec(values));
+  const std::size_t n = static_cast<std::size_t>(counts.nrow());
+  const Rcpp::IntegerVector order = Rcpp::seq(0, static_cast<int>(n) - 1);
+  const Rcpp::IntegerVector start = Rcpp::IntegerVector::create(0, static_cast<int>(n));
+  const mlagreement::UnitDesign u =
+      glue::unit_design(n, Rcpp::IntegerVector(0), static_cast<int>(n), order, start);
+  const std::uint64_t s = mlagreement::combine_seed(seed[0], seed[1]);
+  Rcpp::NumericVector out(n_rep);
+  for (int stream = 0; stream < mlagreement::kStreams; ++stream) {
+    Rcpp::checkUserInterrupt();
+    mlagreement::coincidence_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
+  }
+  return glue::nan_to_na(out);
+}
+
+// Alpha with each pairable item left out in turn.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector category_alpha_jack_cpp(const Rcpp::IntegerMatrix& counts, int metric,
+                                            const Rcpp::NumericVector& values) {
+  if (metric < 0 || metric > 3) Rcpp::stop("Internal error: unknown metric.");
+  const mlagreement::CoincidenceItems it = mlagreement::coincidence_items(
+      as_double_matrix(counts), static_cast<mlagreement::CategoryMetric>(metric), as_vec(values));
+  const std::vector<double> jack = mlagreement::coincidence_jackknife(it);
+  Rcpp::NumericVector out(jack.begin(), jack.end());
+  return glue::nan_to_na(out);
 }

@@ -86,3 +86,12 @@ Rcpp::NumericMatrix weighted_jack_cpp(const Rcpp::IntegerMatrix& counts,
   mla::weighted_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out.begin());
   return glue::nan_to_na(out);
 }
+
+// The weighted percent agreement's sum of squared influence deviations and n.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List weighted_observed_influence_cpp(const Rcpp::IntegerMatrix& counts,
+                                           const Rcpp::NumericMatrix& weights) {
+  const mla::Influence f = mla::weighted_observed_influence(items_of(counts, weights));
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(f.sum_sq[0]),
+                            Rcpp::Named("n") = f.n);
+}

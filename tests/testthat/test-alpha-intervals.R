@@ -129,14 +129,9 @@ test_that("R > 0 adds std.error and a percentile interval, reproducibly", {
 
 test_that("distances without an interval get NA with a warning", {
   withr::local_seed(65)
-  codes <- matrix(sample(1:4, 30 * 3, TRUE), 30, 3)
-  expect_warning(res <- krippendorff_alpha(codes, c("nominal", "ordinal"), R = 20),
-                 class = "mlagreement_warning_no_interval")
-  expect_false(is.na(res$conf.low[1]))
-  expect_true(is.na(res$conf.low[2]) && is.na(res$std.error[2]))
   a <- as_annotations(random_design(20, 3, 3))
   any_overlap <- function(a, b) as.numeric(length(intersect(a, b)) == 0 && length(c(a, b)) > 0)
-  expect_warning(res <- krippendorff_alpha(a, list("jaccard", overlap = any_overlap), R = 20),
+  expect_warning(res <- krippendorff_alpha(a, list("jaccard", overlap = any_overlap), R = 50),
                  class = "mlagreement_warning_no_interval")
   expect_equal(is.na(res$conf.high), c(FALSE, TRUE))
 })
@@ -148,6 +143,8 @@ test_that("bad R and conf.level, and distance matrices beyond 1 GB, are refused"
   expect_snapshot(error = TRUE, check_distance_memory(12000, 2, call = NULL))
   expect_mla_error(check_distance_memory(12000, 1, call = NULL), "alpha_boot_memory")
   expect_silent(check_distance_memory(11000, 1, call = NULL))
+  expect_mla_snapshot(krippendorff_alpha(a, "hamming", R = 1), "replicates")
+  expect_mla_error(krippendorff_alpha(a, "hamming", R = 1, level = "label"), "replicates")
 })
 
 test_that("the jackknife SE of binary alpha is close to irrCAC's analytic SE", {
@@ -160,4 +157,110 @@ test_that("the jackknife SE of binary alpha is close to irrCAC's analytic SE", {
   ref <- fx$est
   expect_equal(res$estimate, ref$coeff.val, tolerance = 1e-5)
   expect_lt(abs(res$std.error / ref$coeff.se - 1), 0.05)
+})
+
+# Krippendorff's (2011) coincidence form in plain R: numeric codes (items x
+# coders, NA missing), categories the sorted distinct values.
+ref_category_alpha <- function(codes, metric) {
+  cats <- sort(unique(stats::na.omit(as.vector(codes))))
+  q <- length(cats)
+  o <- matrix(0, q, q)
+  for (i in seq_len(nrow(codes))) {
+    v <- match(codes[i, !is.na(codes[i, ])], cats)
+    m <- length(v)
+    if (m < 2) next
+    for (a in seq_len(m)) for (b in seq_len(m)) if (a != b) o[v[a], v[b]] <- o[v[a], v[b]] + 1 / (m - 1)
+  }
+  nc <- rowSums(o)
+  n <- sum(nc)
+  delta <- matrix(0, q, q)
+  for (c in seq_len(q)) for (k in seq_len(q)) {
+    delta[c, k] <- switch(metric,
+      ordinal = (sum(nc[min(c, k):max(c, k)]) - (nc[c] + nc[k]) / 2)^2,
+      interval = (cats[c] - cats[k])^2,
+      ratio = ((cats[c] - cats[k]) / (cats[c] + cats[k]))^2
+    )
+  }
+  diag(delta) <- 0
+  1 - (sum(o * delta) / n) / (sum(outer(nc, nc) * delta) / (n * (n - 1)))
+}
+
+category_codes <- function(n, seed) {
+  withr::with_seed(seed, {
+    truth <- sample(c(1, 2, 3, 5), n, TRUE, c(0.3, 0.3, 0.25, 0.15))
+    codes <- matrix(truth, n, 4)
+    noise <- matrix(stats::runif(n * 4) < 0.3, n, 4)
+    codes[noise] <- sample(c(1, 2, 3, 5), sum(noise), TRUE)
+    codes[sample(length(codes), 0.1 * length(codes))] <- NA
+    codes
+  })
+}
+
+test_that("the plain-R coincidence reference gives Krippendorff's published values", {
+  expect_equal(vapply(c("ordinal", "interval", "ratio"), function(m) ref_category_alpha(krippendorff_nominal(), m), 0),
+               c(ordinal = 0.815, interval = 0.849, ratio = 0.797), tolerance = 1e-3)
+})
+
+test_that("ordinal, interval and ratio replicates are alpha on the resampled items", {
+  skip_on_cran()
+  codes <- category_codes(40, seed = 67)
+  a <- as_annotations(codes)
+  seed <- c(5L, 6L)
+  w <- item_draws(40L, seed, 6L)
+  for (metric in c("ordinal", "interval", "ratio")) {
+    cat <- category_alpha_inputs(a, metric)
+    reps <- category_alpha_boot_cpp(cat$counts, cat$metric, cat$values, seed, 6L)
+    for (b in 1:6) {
+      expect_equal(reps[b], ref_category_alpha(codes[rep(seq_len(40), w[, b]), , drop = FALSE], metric),
+                   tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("ordinal, interval and ratio alpha get a jackknife SE and a percentile interval", {
+  codes <- category_codes(30, seed = 68)
+  metrics <- c("ordinal", "interval", "ratio")
+  seed <- withr::with_seed(4, sample.int(.Machine$integer.max, 2L))
+  res <- withr::with_seed(4, krippendorff_alpha(codes, metrics, R = 300, conf.level = 0.9))
+  a <- as_annotations(codes)
+  pairable <- which(rowSums(!is.na(codes)) >= 2)
+  for (h in seq_along(metrics)) {
+    expect_equal(res$estimate[h], ref_category_alpha(codes, metrics[h]), tolerance = 1e-12)
+    loo <- vapply(pairable, function(i) ref_category_alpha(codes[-i, , drop = FALSE], metrics[h]), 0)
+    g <- length(loo)
+    expect_equal(res$std.error[h], sqrt((g - 1) / g * sum((loo - mean(loo))^2)), tolerance = 1e-10)
+    cat <- category_alpha_inputs(a, metrics[h])
+    reps <- category_alpha_boot_cpp(cat$counts, cat$metric, cat$values, seed, 300L)
+    expect_identical(c(res$conf.low[h], res$conf.high[h]),
+                     boot_interval(reps, res$estimate[h], 0.9, "perc")$ci)
+  }
+  expect_true(all(res$conf.low < res$estimate & res$estimate < res$conf.high))
+  expect_identical(withr::with_seed(4, krippendorff_alpha(codes, metrics, R = 300, conf.level = 0.9,
+                                                          threads = 2)), res)
+})
+
+test_that("interval and ratio alpha SEs are close to irrCAC's analytic SEs", {
+  skip_if_not_installed("irrCAC")
+  skip_on_cran()
+  codes <- category_codes(400, seed = 69)
+  res <- withr::with_seed(5, krippendorff_alpha(codes, c("interval", "ratio"), R = 200))
+  # Krippendorff's interval and ratio metrics are irrCAC's quadratic and ratio
+  # disagreement weights up to a constant factor, which alpha does not see
+  for (h in 1:2) {
+    ref <- irrCAC::krippen.alpha.raw(codes, weights = c("quadratic", "ratio")[h])$est
+    expect_equal(res$estimate[h], ref$coeff.val, tolerance = 1e-5)
+    expect_lt(abs(res$std.error[h] / ref$coeff.se - 1), 0.1)
+  }
+})
+
+test_that("constant replicates and too few items are reported", {
+  perfect <- matrix(rep(c(1, 2, 3), 10), 30, 3)
+  expect_warning(res <- withr::with_seed(1, krippendorff_alpha(perfect, c("nominal", "interval"), R = 50)),
+                 class = "mlagreement_warning_boot_constant")
+  expect_true(all(is.na(c(res$conf.low, res$conf.high))))
+  one <- matrix(c(1, 2, 1, NA, NA, 2), 3, 2)
+  expect_mla_snapshot(krippendorff_alpha(one, "nominal", R = 20), "boot_items")
+  codes <- category_codes(8, seed = 70)
+  expect_warning(withr::with_seed(1, krippendorff_alpha(codes, "ordinal", R = 50)), "8 items",
+                 class = "mlagreement_warning_few_items")
 })

@@ -6,7 +6,7 @@ test_that("intervals agree with boot::boot.ci() on the as_boot() object", {
   skip_if_not_installed("boot")
   for (resample in c("items", "annotators")) {
     bs <- boot_ci_fixture(resample)
-    b <- as_boot(bs)
+    b <- suppressMessages(as_boot(bs))
     expect_s3_class(b, "boot")
     for (s in c(1, 2, 3, 5, 12, 20)) {
       fin <- is.finite(bs$t[, s])
@@ -83,10 +83,10 @@ test_that("every interval type works for every design", {
 
 test_that("confint() names its rows and columns and checks its arguments", {
   bs <- boot_ci_fixture(R = 99)
-  ci <- confint(bs, c("fleiss", "L2:ac1"), level = 0.9)
+  ci <- confint(bs, c("fleiss", "L2:ac1"), level = 0.9, type = "perc")
   expect_identical(dimnames(ci), list(c("fleiss", "L2:ac1"), c("5 %", "95 %")))
-  expect_identical(confint(bs, 1:2), confint(bs, c("fleiss", "ac1")))
-  expect_identical(nrow(confint(bs)), 21L)
+  expect_identical(confint(bs, 1:2, type = "perc"), confint(bs, c("fleiss", "ac1"), type = "perc"))
+  expect_identical(nrow(confint(bs, type = "perc")), 21L)
   expect_mla_snapshot(confint(bs, "kappa"))
   expect_mla_snapshot(confint(bs, 0))
   expect_mla_snapshot(confint(bs, level = 95))
@@ -143,7 +143,46 @@ test_that("the jackknife is computed once, kept in the object and reused", {
     expect_false(identical(suppressWarnings(tidy(poisoned, type = "bca")),
                            suppressWarnings(tidy(bs, type = "bca"))))
     if (rlang::is_installed("boot")) {
-      expect_true(all(as_boot(poisoned)$mla_influence == 0))
+      expect_true(all(suppressMessages(as_boot(poisoned))$mla_influence == 0))
     }
   }
+})
+
+test_that("boot.ci() on as_boot() drops undefined replicates as confint() does, and as_boot() says so", {
+  skip_if_not_installed("boot")
+  bs <- boot_ci_fixture("annotators", R = 300)
+  n_na <- sum(!is.finite(bs$t[, 1]))
+  expect_gt(n_na, 0)
+  expect_message(b <- as_boot(bs), class = "mlagreement_message_boot_na",
+                 regexp = paste0(bs$stats$name[1], " (", n_na, ")"), fixed = TRUE)
+  # the same quantile rule on the same (defined) replicates
+  ref <- boot::boot.ci(b, index = 1, type = "perc")$percent[1, 4:5]
+  expect_equal(unname(suppressWarnings(confint(bs, 1, type = "perc"))[1, ]), unname(ref),
+               tolerance = 1e-12)
+  expect_silent(as_boot(boot_ci_fixture(R = 50)))
+})
+
+test_that("constant replicates give no interval, with a warning", {
+  perfect <- matrix(rep(c(1, 2), 15), 30, 3)
+  bs <- withr::with_seed(1, mla_boot(mla(perfect), R = 50))
+  expect_true(all(bs$t[, 1:3] == 1))
+  for (type in c("perc", "bca", "basic", "norm")) {
+    expect_warning(ci <- confint(bs, 1:3, type = type), class = "mlagreement_warning_boot_constant")
+    expect_true(all(is.na(ci)))
+  }
+  expect_warning(td <- tidy(bs), class = "mlagreement_warning_boot_constant")
+  expect_true(all(is.na(td$conf.low)))
+})
+
+test_that("fewer than 2 items are refused and fewer than 20 give a warning", {
+  one <- array(c(1L, 1L, 0L, 1L), c(1, 2, 2))
+  expect_mla_snapshot(mla_boot(mla(one), R = 10), "boot_items")
+  few <- withr::with_seed(3, simulate_annotations(4, 3, 2, prevalence = 0.5, scenario = "noisy"))
+  expect_snapshot(bs <- mla_boot(mla(few), R = 20))
+  expect_warning(mla_boot(mla(few), R = 20, resample = "both"), class = "mlagreement_warning_few_items")
+  ok <- withr::with_seed(3, simulate_annotations(20, 3, 2, prevalence = 0.5, scenario = "noisy"))
+  expect_no_warning(mla_boot(mla(ok), R = 20))
+  # clusters are the resampled units
+  expect_warning(mla_boot(mla(ok), R = 20, cluster = rep(1:5, 4)), "5 clusters",
+                 class = "mlagreement_warning_few_items")
 })

@@ -3,11 +3,20 @@ test_that("tidy() adds std.error, conf.low and conf.high to tidy.mla()", {
   for (level in c("corpus", "label")) {
     td <- tidy(bs, level = level)
     base <- tidy(bs$fit, level = level, conf.int = FALSE)
-    expect_identical(names(td), c(names(base), "std.error", "conf.low", "conf.high"))
+    shares <- if (level == "label") {
+      paste0(rep(c("positive_agreement", "negative_agreement"), each = 3), ".",
+             c("std.error", "conf.low", "conf.high"))
+    }
+    expect_identical(names(td), c(names(base), "std.error", "conf.low", "conf.high", shares))
     expect_identical(td[names(base)], base)
     rows <- which(bs$stats$level == level)
     expect_equal(td$std.error, unname(apply(bs$t[, rows], 2, stats::sd)))
+    # BCa by default, for tidy() and confint()
     expect_identical(unname(cbind(td$conf.low, td$conf.high)),
+                     unname(confint(bs, rows, type = "bca")))
+    expect_identical(confint(bs, rows), confint(bs, rows, type = "bca"))
+    td_perc <- tidy(bs, level = level, type = "perc")
+    expect_identical(unname(cbind(td_perc$conf.low, td_perc$conf.high)),
                      unname(confint(bs, rows, type = "perc")))
   }
   td <- tidy(bs, conf.level = 0.8, type = "norm")
@@ -22,7 +31,12 @@ test_that("undefined label coefficients stay NA", {
   arr <- boot_fixture()
   arr[, , 6] <- 0L
   bs <- withr::with_seed(1, mla_boot(mla(arr), R = 50))
-  td <- tidy(bs, level = "label")
+  # L6 is never selected: its AC1 and PABAK replicates are all 1, so no interval
+  # (one warning for the coefficients, one for specific agreement)
+  expect_warning(expect_warning(td <- tidy(bs, level = "label", type = "perc"),
+                                class = "mlagreement_warning_boot_constant"),
+                 class = "mlagreement_warning_boot_constant")
+  expect_true(all(is.na(td$conf.low[td$label == "L6"])))
   l6 <- td[td$label == "L6" & td$baseline == "fleiss", ]
   expect_true(is.na(l6$estimate) && is.na(l6$std.error) && is.na(l6$conf.low))
   expect_true(all(is.finite(td$conf.low[td$label != "L6"])))
@@ -75,7 +89,7 @@ test_that("rare labels keep their note in the bootstrap tidy()", {
   arr[1, 1, 2] <- 1L
   arr[5, 2, 2] <- 1L
   withr::local_seed(3)
-  bs <- mla_boot(mla(arr), R = 30)
+  expect_warning(bs <- mla_boot(mla(arr), R = 30), class = "mlagreement_warning_few_items")
   lab <- suppressWarnings(tidy(bs, level = "label"))
   expect_match(lab$note[lab$label == "y"], "too little information")
   expect_true(all(is.na(lab$note[lab$label == "x"])))

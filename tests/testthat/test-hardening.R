@@ -179,7 +179,7 @@ test_that("check_split() refuses NA annotators", {
 test_that("plot, summary and simulation arguments are validated", {
   skip_if_not_installed("ggplot2")
   fit <- mla(annotations_long(bias_example, item, annotator, label, value))
-  bs <- withr::with_seed(1, mla_boot(fit, R = 20))
+  bs <- without_few_items_warning(withr::with_seed(1, mla_boot(fit, R = 20)))
   for (bad in list(2, 0, -0.5, NA_real_, "0.9", c(0.5, 0.9))) {
     expect_mla_error(ggplot2::autoplot(bs, conf.level = bad), "conf_level")
   }

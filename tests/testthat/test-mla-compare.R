@@ -9,7 +9,9 @@ compare_fixture <- function(seed = 41) {
 test_that("two identical groups differ by 0, with an interval containing 0", {
   x <- compare_fixture()
   fit <- mla(x[, 1:3, ])
-  cmp <- withr::with_seed(1, mla_compare(fit, fit, R = 199))
+  # constant differences: no zero-width interval and no p-value
+  expect_warning(cmp <- withr::with_seed(1, mla_compare(fit, fit, R = 199)),
+                 class = "mlagreement_warning_boot_constant")
   expect_s3_class(cmp, "mla_compare")
   expect_named(cmp, c("baseline", "estimate_a", "estimate_b", "difference", "conf.low",
                       "conf.high", "p.value"))
@@ -18,9 +20,9 @@ test_that("two identical groups differ by 0, with an interval containing 0", {
   expect_true(attr(cmp, "paired"))
   # same seed, same items: every replicate draws the same items for a and b
   expect_identical(unname(attr(cmp, "replicates")), matrix(0, 199, 3))
-  expect_identical(cmp$conf.low, c(0, 0, 0))
-  expect_identical(cmp$conf.high, c(0, 0, 0))
-  expect_identical(cmp$p.value, c(1, 1, 1))
+  expect_identical(cmp$conf.low, rep(NA_real_, 3))
+  expect_identical(cmp$conf.high, rep(NA_real_, 3))
+  expect_identical(cmp$p.value, rep(NA_real_, 3))
   ind <- withr::with_seed(1, mla_compare(fit, fit, R = 199, paired = FALSE))
   expect_false(attr(ind, "paired"))
   expect_true(all(ind$conf.low < 0 & ind$conf.high > 0))
@@ -120,4 +122,19 @@ test_that("mla_compare() refuses what it cannot compare", {
                                     dimnames = list(paste0("z", 1:5), NULL, x$labels))))
   expect_snapshot(error = TRUE, mla_compare(a, other, paired = TRUE))
   expect_snapshot(error = TRUE, mla_compare(a, a, R = 1))
+})
+
+test_that("conditions without enough items to vary are refused, few items warned about", {
+  x <- compare_fixture()
+  a <- mla(x[, 1:3, ])
+  one <- mla(x[1, 4:6, ])
+  expect_mla_snapshot(mla_compare(a, one, R = 50, paired = FALSE), "compare_items")
+  expect_mla_error(mla_compare(one, a, R = 50, paired = FALSE), "compare_items")
+  # one item with two decisions among single-decision items cannot vary either
+  sparse <- x[1:6, 4:6, ]
+  arr <- as.array(sparse)
+  arr[2:6, 2:3, ] <- NA
+  expect_mla_error(mla_compare(a, mla(arr), R = 50, paired = FALSE), "compare_items")
+  expect_warning(withr::with_seed(2, mla_compare(a, mla(x[1:8, 4:6, ]), R = 50, paired = FALSE)),
+                 "8 items", class = "mlagreement_warning_few_items")
 })

@@ -156,6 +156,29 @@ inline Influence weighted_influence(const WeightedItems& it) {
   return out;
 }
 
+// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw with
+// weights): sum over rated items of (t_i - pa)^2, t_i = (n / n2) [r_i >= 2]
+// (1 - d_i); n = rated items. sum_sq[0] holds it.
+inline Influence weighted_observed_influence(const WeightedItems& it) {
+  const WeightedAgreement a = weighted_agreement(it);
+  Influence out;
+  double n2 = 0;
+  for (std::size_t i = 0; i < it.n_items; ++i) {
+    out.n += it.rated[i];
+    n2 += it.pairable[i];
+  }
+  if (!(n2 > 0) || !(out.n > 1)) return out;
+  const double pa = 1.0 - a.d_obs;
+  long double sum = 0.0L;
+  for (std::size_t i = 0; i < it.n_items; ++i) {
+    if (!it.rated[i]) continue;
+    const double dev = (it.pairable[i] ? out.n / n2 * (1.0 - it.d[i]) : 0.0) - pa;
+    sum += static_cast<long double>(dev) * dev;
+  }
+  out.sum_sq[0] = static_cast<double>(sum);
+  return out;
+}
+
 // Item bootstrap replicates r in [first, last) of stream `stream` with the
 // draws of every other engine (boot_units.h); out: column-major n_rep x 3.
 inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, std::uint64_t seed,

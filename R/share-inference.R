@@ -1,0 +1,102 @@
+# Standard errors and intervals of percent agreement (the `observed`
+# column) and of positive / negative specific agreement (label rows), beside
+# those of the coefficients: analytic ones for tidy(<mla>, conf.int = TRUE)
+# from the kernel's influence sums (inst/include/mlagreement/agreement_shares.h),
+# and item bootstrap ones for tidy(<mla_boot>) from replicates with
+# mla_boot()'s draws. Columns are named for their quantity
+# (`observed.std.error`, `positive_agreement.conf.low`, ...).
+
+share_names <- c("observed", "positive_agreement", "negative_agreement")
+
+# Columns `<share>.std.error`, `.conf.low`, `.conf.high` for the rows of
+# tidy(fit, level): observed on corpus rows; all three on label rows.
+share_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+  shares <- if (level == "corpus") share_names[1] else share_names
+  n_rows <- if (level == "corpus") nrow(fit$corpus) else nrow(fit$label)
+  if (!is.null(fit$structure) || !has_item_cells(fit$annotations)) {
+    na <- rep(NA_real_, n_rows)
+    return(share_columns(shares, lapply(shares, function(s) list(std.error = na, conf.low = na, conf.high = na))))
+  }
+  res <- share_influence(fit, level, threads)
+  cols <- lapply(seq_along(shares), function(s) {
+    inf <- inference_columns(res$estimate[, s], res$sum_sq[, s], res$n, conf.level, N)
+    inf[c("std.error", "conf.low", "conf.high")]
+  })
+  share_columns(shares, cols)
+}
+
+share_columns <- function(shares, cols) {
+  out <- list()
+  for (s in seq_along(shares)) {
+    for (col in names(cols[[s]])) out[[paste0(shares[s], ".", col)]] <- cols[[s]][[col]]
+  }
+  out
+}
+
+# Estimates, influence sums and n of the shares at `level`, one row per row of
+# tidy(): corpus rows repeat the one percent agreement; label rows repeat
+# each label's values over the baselines.
+share_influence <- function(fit, level, threads) {
+  inputs <- influence_inputs(fit, threads)  # R/analytic-se.R
+  cells <- inputs$cells
+  tally <- inputs$tally
+  if (level == "corpus") {
+    f <- if (!is.null(fit$weights)) {
+      weighted_observed_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix)
+    } else {
+      share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, if (is.list(fit$single_label)) 2L else 1L)
+    }
+    k <- nrow(fit$corpus)
+    return(list(estimate = matrix(fit$corpus$observed, k, 1L), sum_sq = matrix(f$sum_sq, k, 1L),
+                n = rep(f$n, k)))
+  }
+  f <- share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, 0L)
+  rows <- rep(seq_len(nrow(f$estimate)), n_baselines)  # tidy's label rows: label-major per baseline
+  list(estimate = f$estimate[rows, , drop = FALSE], sum_sq = f$sum_sq[rows, , drop = FALSE],
+       n = f$n[rows])
+}
+
+# Item bootstrap replicates of positive and negative agreement (R x 2k) with
+# the draws of the item replicates of the same seed and units.
+specific_replicates <- function(data, units, seed, R) {
+  t <- specific_boot_cpp(data$x, data$m, seed, R, units$unit_of_item, units$n_units,
+                         units$order, units$start)
+  list(t = t)
+}
+
+# `<share>.std.error`, `.conf.low`, `.conf.high` of positive and negative
+# agreement for the label rows of tidy(<mla_boot>); NA unless items were
+# resampled (the annotator engines draw no specific agreement).
+boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env()) {
+  lab <- x$fit$label
+  k <- length(x$fit$labels)
+  shares <- share_names[-1]
+  if (is.null(x$specific)) {
+    na <- rep(NA_real_, nrow(lab))
+    return(share_columns(shares, rep(list(list(std.error = na, conf.low = na, conf.high = na)), 2L)))
+  }
+  first <- match(x$fit$labels, lab$label)
+  t0 <- c(lab$positive_agreement[first], lab$negative_agreement[first])
+  names <- paste0(rep(x$fit$labels, 2L), ":", rep(shares, each = k))
+  accel <- if (type == "bca") specific_acceleration(x) else NULL
+  ci <- replicate_intervals(x$specific$t, t0, names, conf.level, type, accel, call = call)
+  se <- apply(x$specific$t, 2, stats::sd, na.rm = TRUE)
+  se[is.na(t0)] <- NA_real_
+  rows <- rep(seq_len(k), n_baselines)
+  cols <- lapply(1:2, function(s) {
+    j <- (s - 1L) * k + rows
+    list(std.error = unname(se[j]), conf.low = ci[j, 1], conf.high = ci[j, 2])
+  })
+  share_columns(shares, cols)
+}
+
+# BCa's acceleration of positive and negative agreement from their
+# leave-one-unit-out values (as boot_acceleration()).
+specific_acceleration <- function(x) {
+  data <- boot_engine_data(x)
+  jack <- specific_jack_cpp(data$x, data$m, x$units$unit_start, x$units$unit_items)
+  vapply(seq_len(ncol(jack)), function(s) {
+    L <- jackknife_influence(jack[, s])
+    sum(L^3) / (6 * sum(L^2)^1.5)
+  }, numeric(1))
+}

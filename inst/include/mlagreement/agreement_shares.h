@@ -1,0 +1,236 @@
+// Percent agreement (observed agreement A_o) and positive / negative specific
+// agreement: their analytic standard errors, item bootstrap replicates and
+// leave-one-unit-out values, from each item's (m, x) on a label.
+//
+// Label j, over its items (n = items with a decision, n2 = pairable ones,
+// m >= 2; y = m - x, d = 2 x y / (m (m - 1))):
+//   A_o = mean over pairable items of 1 - d          (irrCAC's pa.coeff.raw)
+//   PA  = sum x (x - 1) / sum x (m - 1),  NA = sum y (y - 1) / sum y (m - 1)
+// Influence terms, whose mean over the n items is the estimate:
+//   A_o: t_i = (n / n2) [m_i >= 2] (1 - d_i)         (Gwet; irrCAC's pa.ivec)
+//   PA:  t_i = PA + n (a_i - PA b_i) / B,  a = x (x - 1), b = x (m - 1),
+//        B = sum b (the delta method for a ratio of sums; NA alike)
+// and R turns sum_i (t_i - est)^2 into var = (1 - f) sum / (n (n - 1)).
+// Corpus percent agreement, the mean over the L labels with a pairable item:
+//   t_i = (n / L) sum_j [m_ij >= 2] (1 - d_ij) / n2_j, n = items decided on one.
+// Single-label designs (q categories, r = m on each): A_o = mean over
+// pairable items of 1 - sum_k x_k (r - x_k) / (r (r - 1)),
+//   t_i = (n / n2) [r_i >= 2] (1 - sum_k x_ik (r_i - x_ik) / (r_i (r_i - 1))).
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_AGREEMENT_SHARES_H
+#define MLAGREEMENT_AGREEMENT_SHARES_H
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "boot_units.h"
+#include "estimators.h"
+#include "influence.h"
+#include "influence_sums.h"
+#include "rng.h"
+
+namespace mlagreement {
+
+enum Share { kObserved = 0, kPositive = 1, kNegative = 2, kShares = 3 };
+
+struct ShareInfluence {
+  double estimate[kShares] = {kNA, kNA, kNA};
+  double sum_sq[kShares] = {kNA, kNA, kNA};
+  double n = 0;
+};
+
+// Label j from its cells and the kernel's summary s.
+template <typename Cells>
+ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
+  ShareInfluence out;
+  out.n = s.n_rated;
+  if (!(s.n_pairable > 0)) return out;
+  out.estimate[kObserved] = 1.0 - s.d_obs;
+  out.estimate[kPositive] = ratio_or_nan(s.pos_num, s.pos_den);
+  out.estimate[kNegative] = ratio_or_nan(s.neg_num, s.neg_den);
+  if (!(s.n_rated > 1)) return out;
+  const double n = s.n_rated, scale = n / s.n_pairable;
+  long double sum[kShares] = {0.0L, 0.0L, 0.0L};
+  const auto add = [&](double x, double m, double items) {
+    const double y = m - x;
+    double dev[kShares];
+    dev[kObserved] = (m >= 2 ? scale * (1.0 - 2.0 * x * y / (m * (m - 1.0))) : 0.0) -
+                     out.estimate[kObserved];
+    // t_i - est = n (a_i - est b_i) / B, zero for items with m = 1
+    dev[kPositive] = m >= 2 ? n * (x * (x - 1.0) - out.estimate[kPositive] * x * (m - 1.0)) / s.pos_den : 0.0;
+    dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out.estimate[kNegative] * y * (m - 1.0)) / s.neg_den : 0.0;
+    for (int k = 0; k < kShares; ++k) sum[k] += static_cast<long double>(items) * dev[k] * dev[k];
+  };
+  if (detail::tabulated(c)) {
+    const std::vector<std::int64_t> items = detail::class_counts(c, j);
+    for (std::size_t code = c.side; code < items.size(); ++code) {  // m >= 1
+      if (items[code] == 0) continue;
+      add(static_cast<double>(code % c.side), static_cast<double>(code / c.side),
+          static_cast<double>(items[code]));
+    }
+  } else {
+    for (std::size_t i = 0; i < c.n_items; ++i) {
+      const int m = c.m_at(j, i);
+      if (m >= 1) add(c.x_at(j, i), m, 1.0);
+    }
+  }
+  for (int k = 0; k < kShares; ++k) {
+    if (!std::isnan(out.estimate[k])) out.sum_sq[k] = static_cast<double>(sum[k]);
+  }
+  return out;
+}
+
+// Corpus percent agreement of a multi-label fit (every baseline's slot of
+// the Influence holds the same sum).
+template <typename Cells>
+Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                                    const CorpusSummary& corpus) {
+  std::vector<std::size_t> used;
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (labels[j].n_pairable > 0) used.push_back(j);
+  }
+  Influence out;
+  out.n = detail::items_decided(c, used, labels);
+  if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
+  const double scale = out.n / corpus.n_labels_used;
+  const double est = 1.0 - corpus.d_obs;
+  const double ests[kBaselines] = {est, est, est};
+  Influence f = detail::pooled_sums(c, used, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+    const int mi = c.m_at(j, i);
+    if (mi < 1) return static_cast<unsigned char>(0);
+    if (mi >= 2) {
+      const double m = mi, x = c.x_at(j, i);
+      const double term = scale * (1.0 - 2.0 * x * (m - x) / (m * (m - 1.0))) / labels[used[u]].n_pairable;
+      for (int b = 0; b < kBaselines; ++b) t[b] += term;
+    }
+    return static_cast<unsigned char>(1);
+  });
+  f.n = out.n;
+  return f;
+}
+
+// Corpus percent agreement of a single-label design; est = 1 - D_o of the
+// q-category corpus.
+template <typename Cells>
+Influence single_label_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                                          double est) {
+  Influence out;
+  if (labels.empty()) return out;
+  out.n = labels[0].n_rated;
+  if (!(labels[0].n_pairable > 0) || !(out.n > 1)) return out;
+  const double scale = out.n / labels[0].n_pairable;
+  std::vector<std::size_t> all(labels.size());
+  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+  const double ests[kBaselines] = {est, est, est};
+  Influence f = detail::pooled_sums(c, all, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+    const int ri = c.m_at(j, i);
+    if (ri < 1) return static_cast<unsigned char>(0);
+    if (ri >= 2) {
+      const double r = ri, x = c.x_at(j, i);
+      const double term = scale * ((u == 0 ? 1.0 : 0.0) - x * (r - x) / (r * (r - 1.0)));
+      for (int b = 0; b < kBaselines; ++b) t[b] += term;
+    }
+    return static_cast<unsigned char>(1);
+  });
+  f.n = out.n;
+  return f;
+}
+
+// Per-item parts of specific agreement on every label (items x labels,
+// column-major; zero unless m >= 2): a = x (x - 1), b = x (m - 1) and the
+// same for the negatives.
+struct SpecificItems {
+  std::size_t n_items = 0, n_labels = 0;
+  std::vector<double> pos_a, pos_b, neg_a, neg_b;
+};
+
+inline SpecificItems specific_items(const int* x, const int* m, std::size_t n_items, std::size_t n_labels) {
+  SpecificItems it;
+  it.n_items = n_items;
+  it.n_labels = n_labels;
+  const std::size_t cells = n_items * n_labels;
+  it.pos_a.assign(cells, 0.0);
+  it.pos_b.assign(cells, 0.0);
+  it.neg_a.assign(cells, 0.0);
+  it.neg_b.assign(cells, 0.0);
+  for (std::size_t c = 0; c < cells; ++c) {
+    if (m[c] < 2) continue;
+    const double mc = m[c], xc = x[c], yc = mc - xc;
+    it.pos_a[c] = xc * (xc - 1.0);
+    it.pos_b[c] = xc * (mc - 1.0);
+    it.neg_a[c] = yc * (yc - 1.0);
+    it.neg_b[c] = yc * (mc - 1.0);
+  }
+  return it;
+}
+
+// Positive (columns 0 .. k - 1) and negative (k .. 2k - 1) agreement of the
+// items with multiplicities v (nullptr: every item once) into out[col * stride].
+template <typename V>
+void specific_values(const SpecificItems& it, const V* v, double* out, std::size_t stride) {
+  const std::size_t n = it.n_items, k = it.n_labels;
+  for (std::size_t j = 0; j < k; ++j) {
+    double pa = 0, pb = 0, na = 0, nb = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double w = v == nullptr ? 1.0 : static_cast<double>(v[i]);
+      if (w == 0.0) continue;
+      const std::size_t c = j * n + i;
+      pa += w * it.pos_a[c];
+      pb += w * it.pos_b[c];
+      na += w * it.neg_a[c];
+      nb += w * it.neg_b[c];
+    }
+    out[j * stride] = ratio_or_nan(pa, pb);
+    out[(k + j) * stride] = ratio_or_nan(na, nb);
+  }
+}
+
+// Item bootstrap replicates r in [first, last) of stream `stream`, with the
+// draws of every other engine (boot_units.h); out: column-major n_rep x 2k.
+inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, std::uint64_t seed,
+                                int stream, std::size_t n_rep, double* out) {
+  std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
+  Rng rng = stream_rng(seed, stream);
+  for (std::size_t r = block_begin(stream, n_rep); r < block_begin(stream + 1, n_rep); ++r) {
+    draw_units(rng, u, unit_w.data());
+    specific_values(it, item_weights(u, unit_w.data(), buf.data()), out + r, n_rep);
+  }
+}
+
+// Leave-one-unit-out values by subtraction from the full sums: unit k owns
+// items unit_items[unit_start[k] .. unit_start[k + 1] - 1]; out: column-major
+// n_units x 2k.
+inline void specific_jackknife(const SpecificItems& it, std::size_t n_units, const int* unit_start,
+                               const int* unit_items, double* out) {
+  const std::size_t n = it.n_items, k = it.n_labels;
+  std::vector<double> full(4 * k, 0.0);  // pos_a, pos_b, neg_a, neg_b per label
+  for (std::size_t j = 0; j < k; ++j) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t c = j * n + i;
+      full[4 * j] += it.pos_a[c];
+      full[4 * j + 1] += it.pos_b[c];
+      full[4 * j + 2] += it.neg_a[c];
+      full[4 * j + 3] += it.neg_b[c];
+    }
+  }
+  for (std::size_t u = 0; u < n_units; ++u) {
+    for (std::size_t j = 0; j < k; ++j) {
+      double s[4] = {full[4 * j], full[4 * j + 1], full[4 * j + 2], full[4 * j + 3]};
+      for (int t = unit_start[u]; t < unit_start[u + 1]; ++t) {
+        const std::size_t c = j * n + static_cast<std::size_t>(unit_items[t]);
+        s[0] -= it.pos_a[c];
+        s[1] -= it.pos_b[c];
+        s[2] -= it.neg_a[c];
+        s[3] -= it.neg_b[c];
+      }
+      out[j * n_units + u] = ratio_or_nan(s[0], s[1]);
+      out[(k + j) * n_units + u] = ratio_or_nan(s[2], s[3]);
+    }
+  }
+}
+
+}  // namespace mlagreement
+
+#endif

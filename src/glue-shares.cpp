@@ -1,0 +1,97 @@
+// R glue for percent and specific agreement (inst/include/mlagreement/agreement_shares.h):
+// influence sums from the item x label cells (item_cells() in R), item
+// bootstrap replicates and leave-one-unit-out values from the x/m tables.
+// Unwrap, call, wrap; undefined values become NA.
+#include <Rcpp.h>
+
+#include <vector>
+
+#include "glue-cells.h"
+#include "glue-view.h"
+#include "mlagreement/agreement_shares.h"
+#include "mlagreement/boot_units.h"
+#include "mlagreement/estimators.h"
+#include "mlagreement/rng.h"
+#include "mlagreement/replicate_stats.h"
+
+namespace {
+
+namespace mla = mlagreement;
+
+std::vector<mla::LabelSummary> share_summaries(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                                               const Rcpp::NumericMatrix& sdis) {
+  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
+  std::vector<mla::LabelSummary> out(t.n_labels);
+  for (std::size_t j = 0; j < t.n_labels; ++j) out[j] = mla::summarise_label(t, j, false);
+  return out;
+}
+
+mla::SpecificItems specific_of(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
+  if (x.nrow() != m.nrow() || x.ncol() != m.ncol()) Rcpp::stop("Internal error: x and m differ in shape.");
+  return mla::specific_items(x.begin(), m.begin(), static_cast<std::size_t>(x.nrow()),
+                             static_cast<std::size_t>(x.ncol()));
+}
+
+}  // namespace
+
+// level: 0 labels (estimate and sum_sq: labels x {observed, positive,
+// negative}, n per label), 1 corpus percent agreement of a multi-label fit,
+// 2 that of a single-label design (sum_sq, n).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
+                               const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, int level) {
+  const std::vector<mla::LabelSummary> labels = share_summaries(cnt, sx, sdis);
+  const std::size_t k = labels.size();
+  return glue::with_cells(cells, k, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
+    if (level == 1 || level == 2) {
+      const mla::Influence f = level == 1
+          ? mla::corpus_observed_influence(c, labels, mla::summarise_corpus(labels))
+          : mla::single_label_observed_influence(c, labels, 1.0 - mla::summarise_single_label(labels).d_obs);
+      return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(f.sum_sq[0]),
+                                Rcpp::Named("n") = f.n);
+    }
+    Rcpp::NumericMatrix est(static_cast<int>(k), mla::kShares), sum_sq(static_cast<int>(k), mla::kShares);
+    Rcpp::NumericVector n(static_cast<int>(k));
+    for (std::size_t j = 0; j < k; ++j) {
+      const mla::ShareInfluence f = mla::label_share_influence(c, j, labels[j]);
+      n[static_cast<R_xlen_t>(j)] = f.n;
+      for (int s = 0; s < mla::kShares; ++s) {
+        est(static_cast<int>(j), s) = f.estimate[s];
+        sum_sq(static_cast<int>(j), s) = f.sum_sq[s];
+      }
+    }
+    return Rcpp::List::create(Rcpp::Named("estimate") = glue::nan_to_na(est),
+                              Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n);
+  });
+}
+
+// Item (or cluster) bootstrap replicates of positive and negative specific
+// agreement (n_rep x 2k: positive of every label, then negative) with the
+// draws of boot_items_cpp() for the same seed and units.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix specific_boot_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+                                      const Rcpp::IntegerVector& seed, int n_rep,
+                                      const Rcpp::IntegerVector& unit_of_item, int n_units,
+                                      const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start) {
+  const mla::SpecificItems it = specific_of(x, m);
+  const mla::UnitDesign u = glue::unit_design(it.n_items, unit_of_item, n_units, order, start);
+  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
+  Rcpp::NumericMatrix out(n_rep, static_cast<int>(2 * it.n_labels));
+  for (int stream = 0; stream < mla::kStreams; ++stream) {
+    Rcpp::checkUserInterrupt();
+    mla::specific_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
+  }
+  return glue::nan_to_na(out);
+}
+
+// Leave-one-unit-out positive and negative agreement (n_units x 2k).
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericMatrix specific_jack_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+                                      const Rcpp::IntegerVector& unit_start,
+                                      const Rcpp::IntegerVector& unit_items) {
+  const mla::SpecificItems it = specific_of(x, m);
+  const std::size_t nu = static_cast<std::size_t>(unit_start.size() - 1);
+  Rcpp::NumericMatrix out(static_cast<int>(nu), static_cast<int>(2 * it.n_labels));
+  mla::specific_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out.begin());
+  return glue::nan_to_na(out);
+}
