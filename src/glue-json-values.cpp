@@ -15,7 +15,8 @@ namespace {
 
 // Values waiting for their container live on a stack held in an R list (so
 // the collector sees them); an object's keys sit in a parallel character
-// stack at the slots of their values.
+// stack at the slots of their values. A container takes its slot when it
+// opens, so that the keys inside it cannot overwrite its own key.
 class RValueBuilder {
  public:
   RValueBuilder() : values_(Rf_allocVector(VECSXP, 1024)), keys_(Rf_allocVector(STRSXP, 1024)) {}
@@ -25,8 +26,8 @@ class RValueBuilder {
   void integer_value(int v) { push(Rf_ScalarInteger(v)); }
   void double_value(double v) { push(Rf_ScalarReal(v)); }
   void string_value(const char* s, std::size_t n) { push(Rf_ScalarString(mkchar(s, n))); }
-  void begin_object() {}
-  void begin_array() {}
+  void begin_object() { push(R_NilValue); }
+  void begin_array() { push(R_NilValue); }
   void key(const char* s, std::size_t n) {
     reserve();
     SET_STRING_ELT(keys_, n_, mkchar(s, n));
@@ -78,7 +79,7 @@ class RValueBuilder {
       UNPROTECT(1);
     }
     n_ = start;
-    SET_VECTOR_ELT(values_, n_++, out);
+    SET_VECTOR_ELT(values_, n_ - 1, out);  // the slot taken at the opening
     UNPROTECT(1);
   }
 };

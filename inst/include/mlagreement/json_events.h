@@ -136,12 +136,16 @@ class JsonEventParser {
     status_.detail = std::string(what) + " at column " + std::to_string(p_ - line_start_ + 1);
     return false;
   }
+  // Named at the line of the last character read (not the blank lines after).
   bool premature_end() {
     status_.error = JsonError::invalid;
     status_.line = line_;
+    for (const char* q = p_; q > begin_ && is_space(q[-1]); --q) status_.line -= q[-1] == '\n';
     status_.detail = std::string("premature end of ") + unit_ + " (truncated?)";
     return false;
   }
+
+  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
   // New lines occur only here: a raw one inside a string is an error.
   void skip_ws() {
