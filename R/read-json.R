@@ -103,7 +103,7 @@ abort_json_document <- function(err, path, call) {
 # `handler(records, line_no)`, whose results are collected. Every non-blank
 # line must be one JSON object. Memory grows with the results, not with the
 # number of lines read.
-stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 50000L,
+stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 10000L,
                               call = rlang::caller_env()) {
   file <- enc2native(path.expand(path))
   out <- list()

@@ -71,6 +71,9 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
     }, id_fields = id_fields, call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
+    # tasks and review tasks are numbered within their file
+    tbl$first <- !duplicated(tbl$task)
+    tbl$review_task <- tbl$review & !duplicated(tbl$task_line)
     if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]], call)
     tbl
   })
@@ -79,8 +82,8 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
   choice <- out$kind == "choice"
   universe <- union(unique(out$label[choice]), sort(unique(out$label[!choice])))
   excluded <- out$answer == "ignore" | (out$answer == "reject" & choice)
-  first <- !duplicated(out$task)
-  reviews <- length(unique(out$task_line[out$review]))
+  first <- out$first
+  reviews <- sum(out$review_task)
   if (reviews > 0L) {
     cli::cli_inform(c("i" = "Read {reviews} review task{?s} as the reviewed annotators' versions; the reviewer's decisions are left out."),
                     class = "mlagreement_message_review")
@@ -144,7 +147,7 @@ prodigy_decisions <- function(records, line_no, path, item, named, call = rlang:
   list(line = x$line[idx], item = x$item[idx], annotator = annotator[idx],
        label = rows$label, option = rows$option, value = rows$value,
        answer = answer[idx], kind = rows$kind,
-       task = paste(path, x$line[idx], x$sub[idx]), task_line = paste(path, x$line[idx]),
+       task = x$line[idx] * 2^24 + x$sub[idx], task_line = x$line[idx],
        review = x$review[idx])
 }
 
@@ -179,9 +182,13 @@ prodigy_rows_fast <- function(records, answer) {
   acc <- lapply(records[choice], `[[`, "accept")
   acc_flat <- unlist(acc, recursive = FALSE, use.names = FALSE)
   if (any(vapply(acc_flat, is.list, NA)) || any(lengths(acc_flat) != 1L)) return(NULL)
-  acc_key <- paste(rep(which(choice), lengths(acc)), scalars_as_text(acc_flat), sep = "\r")
-  opt_key <- paste(task, id, sep = "\r")
-  if (anyNA(id) || anyDuplicated(paste(task, label, sep = "\r")) || !all(acc_key %in% opt_key)) {
+  acc_text <- scalars_as_text(acc_flat)
+  codes <- unique(c(id, acc_text, label))
+  # (task, text) pairs as numbers: task * (distinct texts + 1) + code
+  pair <- function(t, x) t * (length(codes) + 1) + match(x, codes)
+  acc_key <- pair(rep(which(choice), lengths(acc)), acc_text)
+  opt_key <- pair(task, id)
+  if (anyNA(id) || anyDuplicated(pair(task, label)) || !all(acc_key %in% opt_key)) {
     return(NULL)
   }
   binary <- lapply(records[!choice], `[[`, "label")

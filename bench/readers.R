@@ -47,7 +47,7 @@ doccano_lines <- function(n) {
 write_export <- function(path, make) {
   con <- file(path, "w")
   while (!file.exists(path) || file.size(path) < size_mb * 1e6) {
-    writeLines(make(5e4), con)
+    writeLines(make(2000), con)
     flush(con)
   }
   close(con)
@@ -68,7 +68,7 @@ run_measured <- function(what, lib, expr, setup = "", rds = "") {
                sprintf("t <- system.time(x <- suppressMessages(%s))", expr),
                "g1 <- gc()",
                "mb <- sum(g1[, 6]) - sum(g0[, 2])",
-               sprintf('cat(sprintf("time: %%-38s %%6.2f s CPU %%6.2f s elapsed  R peak %%6.0f MB", "%s", t[["user.self"]] + t[["sys.self"]], t[["elapsed"]], mb))', what),
+               sprintf('cat(sprintf("time: %%-38s %%6.2f s CPU %%6.2f s elapsed  R peak %%6.0f MB\\n", "%s", t[["user.self"]] + t[["sys.self"]], t[["elapsed"]], mb))', what),
                if (nzchar(rds)) sprintf('saveRDS(x, "%s")', rds)), script)
   out <- system2("/usr/bin/time", c("-v", file.path(R.home("bin"), "Rscript"), script),
                  stdout = TRUE, stderr = TRUE)
