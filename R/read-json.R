@@ -57,16 +57,6 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines
 }
 
-# Quotes the numbers of the named fields, so that ids are read as text,
-# exactly: JSON parsers turn integers beyond 2^31 into doubles, and beyond
-# 2^53 two ids can become one. A key is a quote not preceded by a backslash.
-quote_id_numbers <- function(txt, fields) {
-  if (length(fields) == 0L) return(txt)
-  keys <- paste(gsub("([][{}()+*^$|\\\\?.])", "\\\\\\1", fields), collapse = "|")
-  gsub(paste0('(?<!\\\\)"(', keys, ')"(\\s*):(\\s*)(-?[0-9][0-9.eE+-]*)'),
-       '"\\1"\\2:\\3"\\4"', txt, perl = TRUE)
-}
-
 # The first character of a text file other than white space and a byte-order
 # mark (NA for a blank file): tells a JSON export ("[", "{") from a CSV one.
 first_text_char <- function(path) {
@@ -81,47 +71,51 @@ first_text_char <- function(path) {
   }
 }
 
-# Parses one JSON document (a whole file); the error names the file.
+# Parses one JSON document (a whole file) with the package's parser
+# (inst/include/mlagreement/json_events.h): the values of
+# jsonlite::parse_json(), except that numbers under the keys `id_fields` (at
+# any depth) come back as their text, exactly (JSON parsers turn integers
+# beyond 2^31 into doubles, and beyond 2^53 two ids can become one).
 parse_json_file <- function(path, id_fields = character(), call = rlang::caller_env()) {
-  con <- file(path, "r")
-  on.exit(close(con))
-  lines <- read_utf8_lines(con, path, call = call)
-  txt <- quote_id_numbers(paste(lines, collapse = "\n"), id_fields)
-  if (!nzchar(trimws(txt))) {
+  res <- parse_json_file_cpp(enc2native(path.expand(path)), id_fields)
+  if (!is.null(res$error)) abort_json_document(res$error, path, call)
+  res$value
+}
+
+abort_json_document <- function(err, path, call) {
+  if (err$kind == "empty") {
     mla_abort(c("{.arg path} must hold a JSON document.", "x" = "{.file {path}} is empty."),
               class = "empty", call = call)
   }
-  tryCatch(
-    jsonlite::parse_json(txt),
-    error = function(e) {
-      mla_abort(
-        c("{.arg path} must be one valid JSON document.",
-          "x" = "{.file {path}} is not valid JSON (truncated or malformed).",
-          "i" = "Parser: {first_line(conditionMessage(e))}"),
-        class = "json", call = call
-      )
-    }
-  )
+  if (err$kind == "invalid_json") {
+    mla_abort(
+      c("{.arg path} must be one valid JSON document.",
+        "x" = paste(line_of(err$line, path), "is not valid JSON (truncated or malformed)."),
+        "i" = "Parser: {err$detail}."),
+      class = "json", call = call
+    )
+  }
+  abort_json_lines(err, path, character(), call)  # io, UTF-8 and NUL faults (R/read-tid8.R)
 }
 
-# Streams a JSON-lines file in chunks of lines: each chunk is parsed at once
-# and passed to `handler(records, line_no)`, whose results are collected.
-# Memory grows with the results, not with the number of lines read.
-stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 50000L,
+# Streams a JSON-lines file in chunks of records: each chunk is parsed by the
+# package's parser (as parse_json_file()) and passed to
+# `handler(records, line_no)`, whose results are collected. Every non-blank
+# line must be one JSON object. Memory grows with the results, not with the
+# number of lines read.
+stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 10000L,
                               call = rlang::caller_env()) {
-  con <- file(path, "r")
-  on.exit(close(con))
+  file <- enc2native(path.expand(path))
   out <- list()
-  offset <- 0L
+  offset <- 0
+  line <- 0
   repeat {
-    lines <- read_utf8_lines(con, path, n = chunk_lines, first_line = offset + 1L, call = call)
-    if (length(lines) == 0L) break
-    keep <- which(nzchar(trimws(lines)))
-    line_no <- offset + keep
-    offset <- offset + length(lines)
-    if (length(keep) == 0L) next
-    records <- parse_json_lines(quote_id_numbers(lines[keep], id_fields), line_no, path, call = call)
-    out[[length(out) + 1L]] <- handler(records, line_no)
+    res <- parse_json_lines_cpp(file, id_fields, offset, line, chunk_lines, 2^20)
+    if (!is.null(res$error)) abort_json_lines(res$error, path, character(), call)
+    if (length(res$records) > 0L) out[[length(out) + 1L]] <- handler(res$records, res$line)
+    if (res$eof) break
+    offset <- res$offset
+    line <- res$last_line
   }
   if (length(out) == 0L) {
     mla_abort(c("{.arg path} must contain at least one record.",
@@ -168,41 +162,6 @@ number_text <- function(x) {
   out <- as.character(x)
   out[whole] <- formatC(x[whole], format = "f", digits = 0)
   out
-}
-
-parse_json_lines <- function(lines, line_no, path, call = rlang::caller_env()) {
-  all <- tryCatch(
-    jsonlite::parse_json(paste0("[", paste(lines, collapse = ",\n"), "]")),
-    error = function(e) NULL
-  )
-  if (is.null(all) || length(all) != length(lines)) {
-    # Find the first line that is not one JSON value on its own.
-    for (k in seq_along(lines)) {
-      msg <- tryCatch({
-        jsonlite::parse_json(lines[k])
-        NULL
-      }, error = function(e) conditionMessage(e))
-      if (!is.null(msg)) {
-        mla_abort(
-          c("Every line of {.arg path} must be one JSON object.",
-            "x" = "Line {line_no[k]} of {.file {path}} is not valid JSON.",
-            "i" = "Parser: {first_line(msg)}"),
-          class = "json", call = call
-        )
-      }
-    }
-    mla_abort("Internal error: could not parse {.file {path}}.", class = "json", call = call)
-  }
-  is_obj <- vapply(all, function(r) is.list(r) && !is.null(names(r)), logical(1))
-  if (!all(is_obj)) {
-    k <- which(!is_obj)[1]
-    mla_abort(
-      c("Every line of {.arg path} must be one JSON object.",
-        "x" = "Line {line_no[k]} of {.file {path}} holds {.obj_type_friendly {all[[k]]}}."),
-      class = "json", call = call
-    )
-  }
-  all
 }
 
 # "Line 4 of file.jsonl", escaped for cli.

@@ -142,9 +142,9 @@ flat_labels <- function(v, declared) {
   if (is.character(v) && length(v) == 1L) {
     if (!nzchar(v)) return(character())
     if (v %in% declared || !grepl("^\\s*[[{]", v)) return(v)
-    parsed <- tryCatch(jsonlite::parse_json(v), error = function(e) NULL)
-    if (is.null(parsed)) return(v)
-    v <- parsed
+    parsed <- parse_json_text_cpp(enc2utf8(v), character())  # src/glue-json-values.cpp
+    if (!is.null(parsed$error)) return(v)
+    v <- parsed$value
   }
   if (is.list(v) && !is.null(names(v))) return(label_studio_value_labels(v) %||% character())
   if (is.list(v)) return(unique(unlist(lapply(v, flat_labels, declared), use.names = FALSE)))

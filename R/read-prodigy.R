@@ -71,6 +71,9 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
     }, id_fields = id_fields, call = call)
     tbl <- bind_rows_plain(chunks)
     tbl$file <- rep(names(path)[f], nrow(tbl))
+    # tasks and review tasks are numbered within their file
+    tbl$first <- !duplicated(tbl$task)
+    tbl$review_task <- tbl$review & !duplicated(tbl$task_line)
     if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]], call)
     tbl
   })
@@ -79,8 +82,8 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
   choice <- out$kind == "choice"
   universe <- union(unique(out$label[choice]), sort(unique(out$label[!choice])))
   excluded <- out$answer == "ignore" | (out$answer == "reject" & choice)
-  first <- !duplicated(out$task)
-  reviews <- length(unique(out$task_line[out$review]))
+  first <- out$first
+  reviews <- sum(out$review_task)
   if (reviews > 0L) {
     cli::cli_inform(c("i" = "Read {reviews} review task{?s} as the reviewed annotators' versions; the reviewer's decisions are left out."),
                     class = "mlagreement_message_review")
@@ -139,17 +142,63 @@ prodigy_decisions <- function(records, line_no, path, item, named, call = rlang:
     mla_abort(c("Every Prodigy task must have {.field answer} {.val accept}, {.val reject} or {.val ignore}.",
                 "x" = paste0(where(k), " has {.val {answer[k]}}.")), class = "json_field", call = call)
   }
-  rows <- lapply(seq_along(x$records), function(k) {
-    prodigy_task_rows(x$records[[k]], answer[k], where(k), call)
+  rows <- prodigy_rows_fast(x$records, answer) %||% prodigy_rows_tasks(x$records, answer, where, call)
+  idx <- rows$idx
+  list(line = x$line[idx], item = x$item[idx], annotator = annotator[idx],
+       label = rows$label, option = rows$option, value = rows$value,
+       answer = answer[idx], kind = rows$kind,
+       task = x$line[idx] * 2^24 + x$sub[idx], task_line = x$line[idx],
+       review = x$review[idx])
+}
+
+# The rows of all tasks, task by task: prodigy_task_rows() names the first
+# task at fault. `idx` gives the task of each row.
+prodigy_rows_tasks <- function(records, answer, where, call) {
+  rows <- lapply(seq_along(records), function(k) {
+    prodigy_task_rows(records[[k]], answer[k], where(k), call)
   })
   n <- lengths(lapply(rows, `[[`, "label"))
-  idx <- rep(seq_along(x$records), n)
-  list(line = x$line[idx], item = x$item[idx], annotator = annotator[idx],
+  list(idx = rep(seq_along(records), n),
        label = unlist(lapply(rows, `[[`, "label")), option = unlist(lapply(rows, `[[`, "option")),
-       value = unlist(lapply(rows, `[[`, "value")),
-       answer = answer[idx], kind = unlist(lapply(rows, `[[`, "kind")),
-       task = paste(path, x$line[idx], x$sub[idx]), task_line = paste(path, x$line[idx]),
-       review = x$review[idx])
+       value = unlist(lapply(rows, `[[`, "value")), kind = unlist(lapply(rows, `[[`, "kind")))
+}
+
+# The same rows computed for all tasks at once, or NULL when any task is
+# irregular (then prodigy_rows_tasks() finds and names it).
+prodigy_rows_fast <- function(records, answer) {
+  opts <- lapply(records, `[[`, "options")
+  choice <- !vapply(opts, is.null, NA)
+  flat <- unlist(opts[choice], recursive = FALSE, use.names = FALSE)
+  task <- rep(which(choice), lengths(opts[choice]))
+  if (!all(vapply(flat, is.list, NA))) return(NULL)
+  id <- lapply(flat, `[[`, "id")
+  if (!all(lengths(id) == 1L) || any(vapply(id, is.list, NA))) return(NULL)
+  id <- scalars_as_text(id)
+  text <- lapply(flat, `[[`, "text")
+  has_text <- vapply(text, is.character, NA) & lengths(text) == 1L
+  label <- id
+  label[has_text] <- unlist(text[has_text], use.names = FALSE)
+  label[has_text & !nzchar(label)] <- id[has_text & !nzchar(label)]
+  acc <- lapply(records[choice], `[[`, "accept")
+  acc_flat <- unlist(acc, recursive = FALSE, use.names = FALSE)
+  if (any(vapply(acc_flat, is.list, NA)) || any(lengths(acc_flat) != 1L)) return(NULL)
+  acc_text <- scalars_as_text(acc_flat)
+  codes <- unique(c(id, acc_text, label))
+  # (task, text) pairs as numbers: task * (distinct texts + 1) + code
+  pair <- function(t, x) t * (length(codes) + 1) + match(x, codes)
+  acc_key <- pair(rep(which(choice), lengths(acc)), acc_text)
+  opt_key <- pair(task, id)
+  if (anyNA(id) || anyDuplicated(pair(task, label)) || !all(acc_key %in% opt_key)) {
+    return(NULL)
+  }
+  binary <- lapply(records[!choice], `[[`, "label")
+  if (!all(vapply(binary, is.character, NA) & lengths(binary) == 1L)) return(NULL)
+  idx <- c(task, which(!choice))
+  o <- order(idx)  # stable: a task's options stay in order
+  list(idx = idx[o], label = c(label, unlist(binary, use.names = FALSE))[o],
+       option = c(id, rep(NA_character_, length(binary)))[o],
+       value = c(as.integer(opt_key %in% acc_key), as.integer(answer[!choice] == "accept"))[o],
+       kind = rep(c("choice", "binary"), c(length(id), length(binary)))[o])
 }
 
 # The rows of one task: a choice task one per option (label = the option's
@@ -198,8 +247,8 @@ prodigy_task_rows <- function(r, answer, where, call) {
 # Review tasks become one task per (version, session): the version's answer
 # and accept, by that session. Other tasks pass through.
 prodigy_expand_reviews <- function(records, line_no, items) {
-  versions <- lapply(records, function(r) if (is.list(r[["versions"]])) r[["versions"]])
-  is_review <- lengths(versions) > 0L
+  versions <- lapply(records, `[[`, "versions")
+  is_review <- vapply(versions, is.list, NA) & lengths(versions) > 0L
   if (!any(is_review)) {
     return(list(records = records, line = line_no, item = items, sub = rep(0L, length(records)),
                 review = rep(FALSE, length(records))))

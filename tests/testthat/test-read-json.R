@@ -41,3 +41,92 @@ test_that("the MTurk / Prolific recipe of the vignette gives the batch's design"
   expect_identical(mla_results(x), mla_results(as_annotations(arr)))
   expect_equal(sum(!is.na(as.array(x)[, , 1])), nrow(approved))
 })
+
+test_that("the package's JSON parser gives jsonlite::parse_json()'s values on random JSON", {
+  withr::local_seed(28)
+  for (i in 1:400) {
+    txt <- json_random()
+    expect_identical(parse_json_pkg(txt[1]), jsonlite::parse_json(txt[1]), info = txt[1])
+    # numbers under "id" come back as their text: jsonlite of the quoted text
+    expect_identical(parse_json_pkg(txt[1], "id"), jsonlite::parse_json(txt[2]), info = txt[1])
+  }
+})
+
+test_that("the JSON parser agrees with jsonlite on edge cases", {
+  same <- function(txt) expect_identical(parse_json_pkg(txt), jsonlite::parse_json(txt), info = txt)
+  numbers <- c("1", "1.0", "-0", "-0.0", "0", "1e2", "1E+2", "1.5e-3", "2147483647", "2147483648",
+               "-2147483647", "-2147483648", "9007199254740993", "123456789012345678901",
+               "1e400", "-1e400", "1e-400", "0.1", "-12.5e1", "9223372036854775807",
+               "9223372036854775808")
+  for (x in numbers) same(x)
+  for (x in c("{}", "[]", "[{}]", "{\"a\":[]}", "null", "true", "false", "[null,1]",
+              "{\"a\":null}", "{\"a\":1,\"a\":2}", "\"\"", " \t\r\n[1 , 2]\n\n",
+              "\"\\u00e9\\u65e5\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\\"\\\\\"",
+              "{\"\\u00e9\":\"\u00e9\"}", "\"\\uD83D\\uDE00\"")) {
+    same(x)
+  }
+  deep <- paste0(strrep("[", 500), "1", strrep("]", 500))
+  same(deep)
+  same(paste0(strrep("{\"a\":", 200), "{}", strrep("}", 200)))
+  expect_error(parse_json_pkg(paste0(strrep("[", 600), strrep("]", 600))), "deeper than 512")
+})
+
+test_that("numbers of id fields come back as their exact text, at any depth", {
+  txt <- '{"id": 123456789012345678901, "x": {"id": -1.5e3, "n": 3000000000}, "v": [{"id": 0}], "user": 7}'
+  expect_identical(
+    parse_json_pkg(txt, c("id", "user")),
+    list(id = "123456789012345678901", x = list(id = "-1.5e3", n = 3e9), v = list(list(id = "0")),
+         user = "7")
+  )
+  # strings, arrays and objects under an id key are left as they are
+  expect_identical(parse_json_pkg('{"id": "a", "x": {"id": [1]}}', "id"),
+                   list(id = "a", x = list(id = list(1L))))
+})
+
+test_that("the JSON parser refuses what JSON or R strings cannot hold", {
+  bad <- c("[1,]", "{\"a\":1,}", "01", "[1] x", "1 2", "nan", "\"a", "[", "{\"a\"", "'a'",
+           "\"\\u0000\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\x\"", "\"a\tb\"", "-", "1.", "1e",
+           "tru", "{1:2}", "")
+  for (x in bad) expect_error(parse_json_pkg(x), info = x)
+})
+
+test_that("JSON documents with faults give classed errors naming the file and line", {
+  cut <- local_text_file(c("[", '  {"id": 1,', '   "a": '), "cut.json")
+  expect_error(parse_json_file(cut), "Line 3", class = "mlagreement_error_json")
+  expect_snapshot(error = TRUE, parse_json_file(cut))
+  trail <- local_text_file(c('{"a": 1}', "x"), "trail.json")
+  expect_error(parse_json_file(trail), "trailing garbage", class = "mlagreement_error_json")
+  blank <- local_text_file(c("", "  "), "blank.json")
+  expect_error(parse_json_file(blank), "empty", class = "mlagreement_error_empty")
+  path <- local_text_file("", "bad.json")
+  writeBin(c(charToRaw('[\n"a",\n"'), as.raw(0xc3), charToRaw('"]')), path)
+  expect_error(parse_json_file(path), "Line 3 .* not valid UTF-8", class = "mlagreement_error_encoding")
+  writeBin(c(charToRaw('[\n"a",\n\n"'), as.raw(0), charToRaw('"]')), path)
+  expect_error(parse_json_file(path), "Line 4 .* NUL byte", class = "mlagreement_error_encoding")
+  bom <- local_text_file("", "bom.json")
+  writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw('{"id": 12}')), bom)
+  expect_identical(parse_json_file(bom, "id"), list(id = "12"))
+})
+
+test_that("JSON lines are streamed in chunks, with faults naming the line", {
+  lines <- c('{"id": 1, "a": [1.5, "x"]}', "", '  {"id": 22}  ', '{"id": 3}\r')
+  path <- local_text_file(lines, "ok.jsonl")
+  got <- stream_json_lines(path, function(records, line_no) list(records, line_no),
+                           id_fields = "id", chunk_lines = 2L)
+  expect_length(got, 2L)
+  expect_identical(got[[1]][[2]], c(1L, 3L))
+  expect_identical(got[[2]][[2]], 4L)
+  expect_identical(got[[1]][[1]][[1]], list(id = "1", a = list(1.5, "x")))
+  expect_identical(got[[2]][[1]][[1]], list(id = "3"))
+  handler <- function(records, line_no) NULL
+  arr <- local_text_file(c('{"id": 1}', "[1]"), "arr.jsonl")
+  expect_error(stream_json_lines(arr, handler), "Line 2 .* holds an array", class = "mlagreement_error_json")
+  cut <- local_text_file(c('{"id": 1}', '{"id": 2}', '{"id": '), "cut.jsonl")
+  expect_error(stream_json_lines(cut, handler, chunk_lines = 1L), "Line 3 .* not valid JSON",
+               class = "mlagreement_error_json")
+  path <- local_text_file("", "nul.jsonl")
+  writeBin(c(charToRaw('{"id": 1}\n{"id": "'), as.raw(0), charToRaw('"}\n')), path)
+  expect_error(stream_json_lines(path, handler), "Line 2 .* NUL byte", class = "mlagreement_error_encoding")
+  empty <- local_text_file(c("", " "), "empty.jsonl")
+  expect_error(stream_json_lines(empty, handler), "at least one record", class = "mlagreement_error_empty")
+})

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "json_events.h"
 #include "json_parse.h"
 
 namespace mlagreement {
@@ -31,6 +32,7 @@ class BlockLineReader {
         begin = buf_.data() + pos_;
         end = static_cast<const char*>(nl);
         pos_ = static_cast<std::size_t>(end - buf_.data()) + 1;
+        consumed_ += static_cast<std::size_t>(end - begin) + 1;
         return true;
       }
       if (eof_) {
@@ -38,6 +40,7 @@ class BlockLineReader {
         begin = buf_.data() + pos_;
         end = buf_.data() + filled_;
         pos_ = filled_;
+        consumed_ += static_cast<std::size_t>(end - begin);
         return true;
       }
       refill();
@@ -45,6 +48,8 @@ class BlockLineReader {
   }
 
   bool failed() const { return failed_; }
+  // Bytes of the lines returned so far, new lines included.
+  std::size_t consumed() const { return consumed_; }
 
  private:
   std::FILE* file_;
@@ -52,6 +57,7 @@ class BlockLineReader {
   std::vector<char> buf_;
   std::size_t pos_ = 0;
   std::size_t filled_ = 0;
+  std::size_t consumed_ = 0;
   bool eof_ = false;
   bool failed_ = false;
 
@@ -171,6 +177,51 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
   } else if (records == 0 && res.error == ScanError::none) {
     res.error = ScanError::empty;
   }
+  return res;
+}
+
+// A chunk of a JSON-lines file read as values: every non-blank line must be
+// one JSON object, reported to the parser's handler in full.
+struct ValueLinesResult {
+  JsonStatus status;        // the first fault; error none when there is none
+  bool io = false;          // the file could not be read
+  bool not_object = false;  // status.first tells what the line holds instead
+  long line = 0;            // the last line read
+  long records = 0;
+  bool eof = false;
+};
+
+// Lines after line number `line` until `max_records` objects were read or
+// the input ends; on_record(line) follows every object. A byte-order mark
+// is skipped on line 1.
+template <typename Handler, typename OnRecord>
+ValueLinesResult scan_value_lines(BlockLineReader& reader, JsonEventParser<Handler>& parser,
+                                  long line, long max_records, OnRecord&& on_record) {
+  ValueLinesResult res;
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  while (res.records < max_records) {
+    if (!reader.next(begin, end)) {
+      res.eof = true;
+      res.io = reader.failed();
+      break;
+    }
+    ++line;
+    if (!parser.parse(begin, end, line, line == 1)) {
+      if (parser.status().error == JsonError::empty) continue;
+      res.status = parser.status();
+      break;
+    }
+    if (parser.status().first != '{') {
+      res.status = parser.status();
+      res.status.line = line;
+      res.not_object = true;
+      break;
+    }
+    ++res.records;
+    on_record(line);
+  }
+  res.line = line;
   return res;
 }
 

@@ -8,8 +8,9 @@
 
 namespace mlagreement {
 
-// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF.
-inline bool valid_utf8(const char* begin, const char* end) {
+// RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF. The
+// first byte of the first invalid sequence, or `end` when all is valid.
+inline const char* utf8_invalid_at(const char* begin, const char* end) {
   const unsigned char* q = reinterpret_cast<const unsigned char*>(begin);
   const unsigned char* e = reinterpret_cast<const unsigned char*>(end);
   while (q < e) {
@@ -35,16 +36,20 @@ inline bool valid_utf8(const char* begin, const char* end) {
       if (c == 0xF0) lo = 0x90;
       if (c == 0xF4) hi = 0x8F;
     } else {
-      return false;
+      return reinterpret_cast<const char*>(q);
     }
-    if (e - q <= n) return false;
-    if (q[1] < lo || q[1] > hi) return false;
+    if (e - q <= n) return reinterpret_cast<const char*>(q);
+    if (q[1] < lo || q[1] > hi) return reinterpret_cast<const char*>(q);
     for (int k = 2; k <= n; ++k) {
-      if (q[k] < 0x80 || q[k] > 0xBF) return false;
+      if (q[k] < 0x80 || q[k] > 0xBF) return reinterpret_cast<const char*>(q);
     }
     q += n + 1;
   }
-  return true;
+  return end;
+}
+
+inline bool valid_utf8(const char* begin, const char* end) {
+  return utf8_invalid_at(begin, end) == end;
 }
 
 // The UTF-8 bytes of code point cp.
