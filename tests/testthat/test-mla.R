@@ -290,9 +290,13 @@ test_that("labels resting on too little information carry a note at corpus and l
   arr[1, 1, 2] <- 1L
   arr[4, 2, 2] <- 1L
   fit <- mla(arr)
-  lab <- tidy(fit, level = "label")
+  lab <- tidy(fit, level = "label", conf.int = FALSE)
   expect_match(lab$note[lab$label == "y"], "no item has two positive decisions")
   expect_true(all(is.na(lab$note[lab$label == "x"])))
+  # with intervals, x (perfect agreement, standard error 0) says why it has none
+  lab <- tidy(fit, level = "label")
+  expect_match(lab$note[lab$label == "x" & lab$baseline == "fleiss"], "standard error 0")
+  expect_true(all(is.na(lab$conf.low[lab$label == "x" & lab$baseline == "fleiss"])))
   expect_match(tidy(fit)$note, "1 label with too little information (y)", fixed = TRUE)
   expect_identical(fit$design$sparse_labels, "y")
 })
