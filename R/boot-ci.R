@@ -108,8 +108,27 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
               class = "boot_bca", call = call)
   }
   accel <- if (type == "bca") boot_acceleration(object) else NULL
-  replicate_intervals(object$t[, idx, drop = FALSE], object$t0[idx], object$stats$name[idx],
+  replicate_intervals(interval_replicates(object, idx), object$t0[idx], object$stats$name[idx],
                       level, type, accel[idx], call = call)
+}
+
+# The replicates the intervals and standard errors use. Drawing J annotators
+# with replacement, the bootstrap's variance of an average over annotators
+# is (J - 1) / J times the unbiased one; with annotators resampled the
+# deviations from t0 are scaled back by sqrt(J / (J - 1)) (the items' own
+# factor, (n - 1) / n over hundreds of items, is left as it is).
+interval_replicates <- function(object, idx) {
+  t <- object$t[, idx, drop = FALSE]
+  factor <- annotator_variance_factor(object)
+  if (factor == 1) return(t)
+  t0 <- matrix(object$t0[idx], nrow(t), length(idx), byrow = TRUE)
+  t0 + (t - t0) * sqrt(factor)
+}
+
+annotator_variance_factor <- function(object) {
+  if (object$resample == "items") return(1)
+  J <- sum(annotator_record_counts(object$fit$annotations) > 0)
+  J / (J - 1)
 }
 
 # Limits of each column of the replicates t (R x statistics) about t0. Warns

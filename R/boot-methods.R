@@ -51,7 +51,7 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
   check_conf_level(conf.level)
   rows <- which(x$stats$level == level)
   ci <- boot_ci_matrix(x, rows, conf.level, type)
-  se <- apply(x$t[, rows, drop = FALSE], 2, stats::sd, na.rm = TRUE)
+  se <- apply(interval_replicates(x, rows), 2, stats::sd, na.rm = TRUE)  # R/boot-ci.R
   se[is.na(x$t0[rows])] <- NA_real_
   out <- tidy(x$fit, level = level, conf.int = FALSE)
   out$std.error <- unname(se)
@@ -80,7 +80,7 @@ glance.mla_boot <- function(x, ...) {
     seed = paste(x$seed, collapse = "-"),
     baseline = x$fit$baseline,
     estimate = unname(x$t0[prim]),
-    std.error = stats::sd(x$t[, prim], na.rm = TRUE)
+    std.error = stats::sd(interval_replicates(x, prim), na.rm = TRUE)
   )
 }
 
@@ -107,7 +107,8 @@ as_boot <- function(x) {
   inform_na_replicates(x)
   structure(
     list(
-      t0 = x$t0, t = unname(x$t), R = x$R, data = seq_len(n), seed = x$seed,
+      t0 = x$t0, t = unname(interval_replicates(x, seq_along(x$t0))), R = x$R,
+      data = seq_len(n), seed = x$seed,
       statistic = statistic, sim = "ordinary", call = quote(mla_boot(fit)),
       stype = "i", strata = strata, weights = rep(1 / n, n),
       mla_influence = L

@@ -1,4 +1,5 @@
-# Coverage of tidy(fit, annotators = "fixed" | "random") intervals for the
+# Coverage of tidy(fit, annotators = "fixed" | "random") intervals and of
+# the two-way bootstrap (mla_boot(resample = "both"), percentile) for the
 # population value when the annotators are a sample from a population of
 # heterogeneous annotators (sensitivity ~ U(0.6, 0.95), specificity ~
 # U(0.7, 0.98)), fresh items and annotators in every study.
@@ -28,8 +29,11 @@ study <- function(n_items, n_ann) {
   fit <- mla(arr)
   fixed <- tidy(fit)[1, ]
   random <- suppressMessages(tidy(fit, annotators = "random"))[1, ]
+  both <- suppressWarnings(confint(mla_boot(fit, R = 300, resample = "both"), "fleiss",
+                                   type = "perc"))
   c(fixed = fixed$conf.low <= truth_value && truth_value <= fixed$conf.high,
     random = random$conf.low <= truth_value && truth_value <= random$conf.high,
+    both = both[1, 1] <= truth_value && truth_value <= both[1, 2],
     estimate = fixed$estimate)
 }
 
@@ -37,8 +41,8 @@ set.seed(20261202)
 cat(sprintf("population value %.4f, %d studies per setting\n", truth_value, n_studies))
 for (setting in list(c(100, 8), c(100, 12), c(50, 8), c(100, 4))) {
   res <- t(replicate(n_studies, study(setting[1], setting[2])))
-  cov <- colMeans(res[, 1:2])
+  cov <- colMeans(res[, 1:3])
   mc <- sqrt(cov * (1 - cov) / n_studies)
-  cat(sprintf("items %3d, annotators %2d: fixed %.3f (MC SE %.3f), random %.3f (MC SE %.3f), mean estimate %.4f\n",
-              setting[1], setting[2], cov[1], mc[1], cov[2], mc[2], mean(res[, 3])))
+  cat(sprintf("items %3d, annotators %2d: fixed %.3f (%.3f), random %.3f (%.3f), two-way bootstrap %.3f (%.3f), mean estimate %.4f\n",
+              setting[1], setting[2], cov[1], mc[1], cov[2], mc[2], cov[3], mc[3], mean(res[, 4])))
 }

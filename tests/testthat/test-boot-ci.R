@@ -186,3 +186,33 @@ test_that("fewer than 2 items are refused and fewer than 20 give a warning", {
   expect_warning(mla_boot(mla(ok), R = 20, cluster = rep(1:5, 4)), "5 clusters",
                  class = "mlagreement_warning_few_items")
 })
+
+test_that("with annotators resampled, intervals and SEs scale the deviations by sqrt(J / (J - 1))", {
+  skip_if_not_installed("boot")
+  for (resample in c("annotators", "both")) {
+    bs <- boot_ci_fixture(resample, R = 199)
+    J <- sum(bs$fit$annotations$annotator_records > 0)
+    scaled <- sweep(sweep(bs$t, 2, bs$t0) * sqrt(J / (J - 1)), 2, bs$t0, "+")
+    b <- suppressMessages(as_boot(bs))
+    expect_equal(unname(b$t), unname(scaled), tolerance = 1e-12)
+    td <- suppressWarnings(tidy(bs, level = "label", type = "perc"))
+    expect_equal(td$std.error, unname(apply(scaled[, -(1:3)], 2, stats::sd, na.rm = TRUE)),
+                 tolerance = 1e-12)
+    varied <- which(apply(bs$t, 2, function(t) diff(range(t, na.rm = TRUE)) > 0))
+    for (s in utils::head(varied, 4)) {
+      fin <- is.finite(bs$t[, s])
+      bf <- b
+      bf$t <- b$t[fin, , drop = FALSE]
+      bf$R <- sum(fin)
+      ref <- boot::boot.ci(bf, index = s, type = "perc")$percent[1, 4:5]
+      ci <- suppressWarnings(confint(bs, s, type = "perc"))
+      expect_equal(unname(ci[1, ]), unname(ref), tolerance = 1e-12)
+      # wider than the replicates as drawn
+      raw <- stats::quantile(bs$t[fin, s], c(0.025, 0.975), names = FALSE)
+      expect_gt(ci[1, 2] - ci[1, 1], 0.99 * (raw[2] - raw[1]))
+    }
+  }
+  # items: the replicates as drawn
+  bs <- boot_ci_fixture("items", R = 199)
+  expect_identical(suppressMessages(as_boot(bs))$t, unname(bs$t))
+})
