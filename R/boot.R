@@ -211,18 +211,6 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   data
 }
 
-# Weighted single-label coefficients have an item replicate engine; the
-# annotator engines resample records, which carry no category weights.
-check_boot_weights <- function(fit, resample, call = rlang::caller_env()) {
-  if (is.null(fit$weights) || resample == "items") return(invisible())
-  mla_abort(
-    c("{.arg resample} must be {.val items} for a weighted fit.",
-      "x" = "{.arg fit} uses {.val {fit$weights$name}} category weights and {.arg resample} is {.val {resample}}.",
-      "i" = "Resample items (optionally with {.arg cluster} or {.arg strata}), or bootstrap the unweighted {.code mla(x)}."),
-    class = "boot_weights", call = call
-  )
-}
-
 boot_item_data <- function(cells) {
   x <- cells$x
   m <- cells$m
