@@ -146,9 +146,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   }
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
-  out <- new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
-  if (resample == "items") out$specific <- specific_replicates(data, units, seed, R)  # R/share-inference.R
-  out
+  new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
 }
 
 # Resampled units (items or clusters) grouped by stratum, as 0-based indices.

@@ -57,11 +57,19 @@ share_influence <- function(fit, level, threads) {
 }
 
 # Item bootstrap replicates of positive and negative agreement (R x 2k) with
-# the draws of the item replicates of the same seed and units.
-specific_replicates <- function(data, units, seed, R) {
-  t <- specific_boot_cpp(data$x, data$m, seed, R, units$unit_of_item, units$n_units,
-                         units$order, units$start)
-  list(t = t)
+# the draws of the item replicates of the same seed and units; NULL unless
+# items were resampled. Computed on first need (tidy(level = "label")) and
+# kept in the object's cache, so mla_boot() itself costs one engine pass.
+boot_specific <- function(x) {
+  if (x$resample != "items") return(NULL)
+  cache <- x$cache
+  if (is.environment(cache) && !is.null(cache$specific)) return(cache$specific)
+  data <- boot_engine_data(x)
+  u <- x$units
+  spec <- list(t = specific_boot_cpp(data$x, data$m, x$seed, x$R, u$unit_of_item, u$n_units,
+                                     u$order, u$start))
+  if (is.environment(cache)) cache$specific <- spec
+  spec
 }
 
 # `<share>.std.error`, `.conf.low`, `.conf.high` of positive and negative
@@ -71,7 +79,8 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   lab <- x$fit$label
   k <- length(x$fit$labels)
   shares <- share_names[-1]
-  if (is.null(x$specific)) {
+  specific <- boot_specific(x)
+  if (is.null(specific)) {
     na <- rep(NA_real_, nrow(lab))
     return(share_columns(shares, rep(list(list(std.error = na, conf.low = na, conf.high = na)), 2L)))
   }
@@ -79,8 +88,8 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   t0 <- c(lab$positive_agreement[first], lab$negative_agreement[first])
   names <- paste0(rep(x$fit$labels, 2L), ":", rep(shares, each = k))
   accel <- if (type == "bca") specific_acceleration(x) else NULL
-  ci <- replicate_intervals(x$specific$t, t0, names, conf.level, type, accel, call = call)
-  se <- apply(x$specific$t, 2, stats::sd, na.rm = TRUE)
+  ci <- replicate_intervals(specific$t, t0, names, conf.level, type, accel, call = call)
+  se <- apply(specific$t, 2, stats::sd, na.rm = TRUE)
   se[is.na(t0)] <- NA_real_
   rows <- rep(seq_len(k), n_baselines)
   cols <- lapply(1:2, function(s) {

@@ -133,7 +133,7 @@ test_that("item bootstrap replicates of specific agreement use mla_boot()'s draw
     xm <- ref_xm(arr[idx, , , drop = FALSE])
     ref <- c(vapply(1:3, function(j) ref_specific_se(xm$x[, j], xm$m[, j], TRUE)[["estimate"]], 0),
              vapply(1:3, function(j) ref_specific_se(xm$x[, j], xm$m[, j], FALSE)[["estimate"]], 0))
-    expect_equal(bs$specific$t[b, ], ref, tolerance = 1e-12)
+    expect_equal(boot_specific(bs)$t[b, ], ref, tolerance = 1e-12)
   }
   # the leave-one-item-out values behind BCa
   data <- boot_engine_data(bs)
