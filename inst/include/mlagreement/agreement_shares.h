@@ -191,12 +191,9 @@ void specific_values(const SpecificItems& it, const V* v, double* out, std::size
 // draws of every other engine (boot_units.h); out: column-major n_rep x 2k.
 inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
-  std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
-  Rng rng = stream_rng(seed, stream);
-  for (std::size_t r = block_begin(stream, n_rep); r < block_begin(stream + 1, n_rep); ++r) {
-    draw_units(rng, u, unit_w.data());
-    specific_values(it, item_weights(u, unit_w.data(), buf.data()), out + r, n_rep);
-  }
+  for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
+    specific_values(it, iw, out + r, n_rep);
+  });
 }
 
 // Leave-one-unit-out values by subtraction from the full sums: unit k owns

@@ -42,6 +42,21 @@ inline const std::uint32_t* item_weights(const UnitDesign& u, const std::uint32_
   return buf;
 }
 
+// Calls f(r, item_multiplicities) for replicates r of stream `stream` of an
+// item bootstrap with n_rep replicates, with the draws every engine makes
+// (so a statistic computed here sees the same items as the class-code
+// engine's replicate r for the same seed and units).
+template <typename F>
+void for_each_item_draw(const UnitDesign& u, std::uint64_t seed, int stream, std::size_t n_rep,
+                        F&& f) {
+  std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
+  Rng rng = stream_rng(seed, stream);
+  for (std::size_t r = block_begin(stream, n_rep); r < block_begin(stream + 1, n_rep); ++r) {
+    draw_units(rng, u, unit_w.data());
+    f(r, item_weights(u, unit_w.data(), buf.data()));
+  }
+}
+
 inline void draw_annotators(Rng& rng, std::size_t n_annotators, std::uint32_t* ann_w) {
   const std::uint32_t n = static_cast<std::uint32_t>(n_annotators);
   for (std::size_t a = 0; a < n_annotators; ++a) ann_w[a] = 0;

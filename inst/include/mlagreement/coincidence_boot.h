@@ -67,15 +67,11 @@ inline arma::mat weighted_coincidence(const CoincidenceItems& it, const arma::ve
 // of u (one unit per item, no strata); out[r] = alpha.
 inline void coincidence_replicates(const CoincidenceItems& it, const UnitDesign& u, std::uint64_t seed,
                                    int stream, std::size_t n_rep, double* out) {
-  std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
   arma::vec v(it.item.n_elem);
-  Rng rng = stream_rng(seed, stream);
-  for (std::size_t r = block_begin(stream, n_rep); r < block_begin(stream + 1, n_rep); ++r) {
-    draw_units(rng, u, unit_w.data());
-    const std::uint32_t* iw = item_weights(u, unit_w.data(), buf.data());
+  for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
     for (arma::uword p = 0; p < it.item.n_elem; ++p) v[p] = static_cast<double>(iw[it.item[p]]);
     out[r] = alpha_of_coincidence(weighted_coincidence(it, v), it.metric, it.values);
-  }
+  });
 }
 
 // Alpha with each pairable item left out in turn (one value per pairable item).

@@ -183,14 +183,10 @@ inline Influence weighted_observed_influence(const WeightedItems& it) {
 // draws of every other engine (boot_units.h); out: column-major n_rep x 3.
 inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
-  std::vector<std::uint32_t> unit_w(u.n_units), buf(u.unit_of_item ? u.n_items : 0);
-  Rng rng = stream_rng(seed, stream);
-  for (std::size_t r = block_begin(stream, n_rep); r < block_begin(stream + 1, n_rep); ++r) {
-    draw_units(rng, u, unit_w.data());
-    const std::uint32_t* iw = item_weights(u, unit_w.data(), buf.data());
+  for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
     const WeightedAgreement a = weighted_coefficients(it, weighted_sums(it, iw));
     for (int b = 0; b < kWeightedCoefficients; ++b) out[b * n_rep + r] = a.estimate[b];
-  }
+  });
 }
 
 // Leave-one-unit-out coefficients: unit k owns items unit_items[unit_start[k]
