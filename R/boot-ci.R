@@ -19,8 +19,14 @@
 #'
 #' Quantiles are interpolated on the normal scale as in [boot::boot.ci()]
 #' (order statistics \eqn{k = \lfloor (R + 1) \alpha \rfloor} and \eqn{k + 1}),
-#' so every type gives the same limits as `boot::boot.ci()` on [as_boot()]
-#' output (BCa with `L = b$mla_influence[, i]`). Replicates in which
+#' so with items resampled every type gives the same limits as
+#' `boot::boot.ci()` on [as_boot()] output (BCa with
+#' `L = b$mla_influence[, i]`). With annotators resampled the replicates'
+#' deviations from the estimate are widened by \eqn{t_\nu / z} at the
+#' requested level before the quantiles are taken (see [mla_boot()],
+#' section *Which design*); `as_boot()` carries the replicates without that
+#' level-dependent widening, so `boot::boot.ci()` gives the narrower,
+#' normal-quantile interval there. Replicates in which
 #' a coefficient is undefined (a label nobody selects in that replicate) are
 #' left out of its interval, with a warning that counts them (`as_boot()`
 #' says how many too, since `boot::boot.ci()` drops them without a word). A
@@ -108,27 +114,8 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
               class = "boot_bca", call = call)
   }
   accel <- if (type == "bca") boot_acceleration(object) else NULL
-  replicate_intervals(interval_replicates(object, idx), object$t0[idx], object$stats$name[idx],
+  replicate_intervals(interval_t_replicates(object, idx, level), object$t0[idx], object$stats$name[idx],
                       level, type, accel[idx], call = call)
-}
-
-# The replicates the intervals and standard errors use. Drawing J annotators
-# with replacement, the bootstrap's variance of an average over annotators
-# is (J - 1) / J times the unbiased one; with annotators resampled the
-# deviations from t0 are scaled back by sqrt(J / (J - 1)) (the items' own
-# factor, (n - 1) / n over hundreds of items, is left as it is).
-interval_replicates <- function(object, idx) {
-  t <- object$t[, idx, drop = FALSE]
-  factor <- annotator_variance_factor(object)
-  if (factor == 1) return(t)
-  t0 <- matrix(object$t0[idx], nrow(t), length(idx), byrow = TRUE)
-  t0 + (t - t0) * sqrt(factor)
-}
-
-annotator_variance_factor <- function(object) {
-  if (object$resample == "items") return(1)
-  J <- sum(annotator_record_counts(object$fit$annotations) > 0)
-  J / (J - 1)
 }
 
 # Limits of each column of the replicates t (R x statistics) about t0. Warns

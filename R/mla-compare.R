@@ -40,8 +40,9 @@
 #' than its level. With `annotators = "random"` each condition's annotators
 #' are a sample of their own: the variance of the difference adds both
 #' conditions' annotator jackknife (see [tidy.mla()], section *Annotators as
-#' a sample*) to the replicates' variance, and the interval and p-value are
-#' the normal ones for that standard error.
+#' a sample*) to the replicates' variance, and the interval and p-value use
+#' Student's t with Satterthwaite's degrees of freedom for the three parts
+#' (items: number of items - 1; each condition's annotators: their number - 1).
 #'
 #' @param a,b Two `mla` fits with the same labels.
 #' @param R Number of bootstrap replicates.
@@ -103,7 +104,8 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   ta <- compare_replicates(a, seeds[[1]], R, threads)
   tb <- compare_replicates(b, seeds[[2]], R, threads)
   ann_var <- if (annotators == "random") {
-    annotator_variance(a, "corpus", threads)$var + annotator_variance(b, "corpus", threads)$var
+    list(a = annotator_variance(a, "corpus", threads), b = annotator_variance(b, "corpus", threads),
+         df_items = min(a$design$n_items, b$design$n_items) - 1)
   }
   new_mla_compare(a, b, ta - tb, conf.level, R, paired, seeds, ann_var)
 }
@@ -140,10 +142,12 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_
     if (is.na(difference[k]) || length(d) < 2L) next
     if (!is.null(ann_var)) {
       # the replicates' variance (items) plus both groups' annotators' part
-      se <- sqrt(stats::var(d) + ann_var[k])
+      parts <- c(stats::var(d), ann_var$a$var[k], ann_var$b$var[k])
+      df <- sum(parts)^2 / sum(parts^2 / c(ann_var$df_items, ann_var$a$df[k], ann_var$b$df[k]))
+      se <- sqrt(sum(parts))
       ci[k, ] <- if (is.na(se) || se == 0) NA_real_ else
-        difference[k] + c(-1, 1) * stats::qnorm(1 - (1 - conf.level) / 2) * se
-      if (!is.na(se) && se > 0) p_value[k] <- 2 * stats::pnorm(-abs(difference[k]) / se)
+        difference[k] + c(-1, 1) * stats::qt(1 - (1 - conf.level) / 2, df) * se
+      if (!is.na(se) && se > 0) p_value[k] <- 2 * stats::pt(-abs(difference[k]) / se, df)
       next
     }
     # constant differences carry no evidence either way (replicate_intervals() warned)

@@ -1,5 +1,6 @@
 # Coverage of tidy(fit, annotators = "fixed" | "random") intervals and of
-# the two-way bootstrap (mla_boot(resample = "both"), percentile) for the
+# the two-way bootstrap (mla_boot(resample = "both"), percentile, widened
+# by t / z with Satterthwaite's df) for the
 # population value when the annotators are a sample from a population of
 # heterogeneous annotators (sensitivity ~ U(0.6, 0.95), specificity ~
 # U(0.7, 0.98)), fresh items and annotators in every study.

@@ -8,6 +8,21 @@ boot_sim_truth <- function(p, error) {
   (A - Ae) / (1 - Ae)
 }
 
+# The finite replicates of statistic s of as_boot(bs) output `b`, widened as
+# confint() widens them when annotators are resampled: deviations from t0
+# times t_df / z at `level` (df: the object's interval df, checked on its own
+# in test-boot-ci.R). Items resampled: the replicates as they are.
+widened_boot <- function(b, bs, s, level = 0.95) {
+  fin <- is.finite(bs$t[, s])
+  df <- if (bs$resample == "items") Inf else mlagreement:::annotator_interval_df(bs)
+  widen <- stats::qt((1 + level) / 2, df) / stats::qnorm((1 + level) / 2)
+  t <- b$t[fin, , drop = FALSE]
+  t0 <- matrix(b$t0, nrow(t), ncol(t), byrow = TRUE)
+  b$t <- t0 + (t - t0) * matrix(widen, nrow(t), ncol(t), byrow = TRUE)
+  b$R <- sum(fin)
+  b
+}
+
 # The 300 x 4 x 6 test design, with a few missing decisions.
 boot_fixture <- function(seed = 11) {
   withr::with_seed(seed, random_design(300, 4, 6, prevalence = 0.3, error = 0.1, n_missing = 150,

@@ -90,10 +90,14 @@ test_that("mla_compare(annotators = 'random') adds both groups' annotator jackkn
                   numeric(3))
     (J - 1) / J * rowSums((loo - rowMeans(loo))^2)
   }
-  se <- unname(sqrt(apply(d, 2, stats::var) + jack(arr[, 1:8, ]) + jack(arr[, 9:16, ])))
-  expect_equal(cmp$conf.low, cmp$difference - stats::qnorm(0.975) * se, tolerance = 1e-10)
-  expect_equal(cmp$conf.high, cmp$difference + stats::qnorm(0.975) * se, tolerance = 1e-10)
-  expect_equal(cmp$p.value, 2 * stats::pnorm(-abs(cmp$difference) / se), tolerance = 1e-10)
+  parts <- cbind(apply(d, 2, stats::var), jack(arr[, 1:8, ]), jack(arr[, 9:16, ]))
+  se <- unname(sqrt(rowSums(parts)))
+  # Satterthwaite: 39 df for the items, 7 for each group's annotators
+  df <- unname(rowSums(parts)^2 / rowSums(parts^2 / matrix(c(39, 7, 7), 3, 3, byrow = TRUE)))
+  expect_true(all(df > 7 & df < 39))
+  expect_equal(cmp$conf.low, cmp$difference - stats::qt(0.975, df) * se, tolerance = 1e-10)
+  expect_equal(cmp$conf.high, cmp$difference + stats::qt(0.975, df) * se, tolerance = 1e-10)
+  expect_equal(cmp$p.value, 2 * stats::pt(-abs(cmp$difference) / se, df), tolerance = 1e-10)
   expect_equal(cmp$difference, fixed$difference)
   expect_true(all(cmp$conf.high - cmp$conf.low > fixed$conf.high - fixed$conf.low))
   expect_identical(attr(cmp, "annotators"), "random")

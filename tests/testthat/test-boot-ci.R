@@ -9,11 +9,9 @@ test_that("intervals agree with boot::boot.ci() on the as_boot() object", {
     b <- suppressMessages(as_boot(bs))
     expect_s3_class(b, "boot")
     for (s in c(1, 2, 3, 5, 12, 20)) {
-      fin <- is.finite(bs$t[, s])
-      bf <- b
-      bf$t <- b$t[fin, , drop = FALSE]
-      bf$R <- sum(fin)
       for (level in c(0.9, 0.95)) {
+        # annotators resampled: confint() widens the deviations by t_(J-1) / z
+        bf <- widened_boot(b, bs, s, level)
         # boot.ci() needs finite replicates; confint() drops undefined ones
         ref <- suppressWarnings(boot::boot.ci(bf, conf = level, index = s,
                                               type = c("perc", "basic", "norm")))
@@ -156,7 +154,7 @@ test_that("boot.ci() on as_boot() drops undefined replicates as confint() does, 
   expect_message(b <- as_boot(bs), class = "mlagreement_message_boot_na",
                  regexp = paste0(bs$stats$name[1], " (", n_na, ")"), fixed = TRUE)
   # the same quantile rule on the same (defined) replicates
-  ref <- boot::boot.ci(b, index = 1, type = "perc")$percent[1, 4:5]
+  ref <- boot::boot.ci(widened_boot(b, bs, 1), index = 1, type = "perc")$percent[1, 4:5]
   expect_equal(unname(suppressWarnings(confint(bs, 1, type = "perc"))[1, ]), unname(ref),
                tolerance = 1e-12)
   expect_silent(as_boot(boot_ci_fixture(R = 50)))
@@ -187,7 +185,7 @@ test_that("fewer than 2 items are refused and fewer than 20 give a warning", {
                  class = "mlagreement_warning_few_items")
 })
 
-test_that("with annotators resampled, intervals and SEs scale the deviations by sqrt(J / (J - 1))", {
+test_that("with annotators resampled, SEs scale the deviations by sqrt(J / (J - 1)) and intervals widen them further", {
   skip_if_not_installed("boot")
   for (resample in c("annotators", "both")) {
     bs <- boot_ci_fixture(resample, R = 199)
@@ -201,10 +199,7 @@ test_that("with annotators resampled, intervals and SEs scale the deviations by 
     varied <- which(apply(bs$t, 2, function(t) diff(range(t, na.rm = TRUE)) > 0))
     for (s in utils::head(varied, 4)) {
       fin <- is.finite(bs$t[, s])
-      bf <- b
-      bf$t <- b$t[fin, , drop = FALSE]
-      bf$R <- sum(fin)
-      ref <- boot::boot.ci(bf, index = s, type = "perc")$percent[1, 4:5]
+      ref <- boot::boot.ci(widened_boot(b, bs, s), index = s, type = "perc")$percent[1, 4:5]
       ci <- suppressWarnings(confint(bs, s, type = "perc"))
       expect_equal(unname(ci[1, ]), unname(ref), tolerance = 1e-12)
       # wider than the replicates as drawn
@@ -215,4 +210,30 @@ test_that("with annotators resampled, intervals and SEs scale the deviations by 
   # items: the replicates as drawn
   bs <- boot_ci_fixture("items", R = 199)
   expect_identical(suppressMessages(as_boot(bs))$t, unname(bs$t))
+})
+
+test_that("two-way intervals widen by t / z with Satterthwaite's df of the item and annotator jackknives", {
+  arr <- withr::with_seed(8, random_design(60, 6, 3, prevalence = 0.3, error = 0.15))
+  bs <- withr::with_seed(4, mla_boot(mla(arr), R = 199, resample = "both"))
+  loo <- function(drop, along) {
+    vapply(seq_len(dim(arr)[along]), function(u) {
+      sub <- if (along == 1) arr[-u, , , drop = FALSE] else arr[, -u, , drop = FALSE]
+      tidy(mla(sub), conf.int = FALSE)$estimate
+    }, numeric(3))
+  }
+  jack_var <- function(theta) {
+    J <- ncol(theta)
+    (J - 1) / J * rowSums((theta - rowMeans(theta))^2)
+  }
+  v_items <- jack_var(loo(along = 1))
+  v_ann <- jack_var(loo(along = 2))
+  df <- (v_items + v_ann)^2 / (v_items^2 / 59 + v_ann^2 / 5)
+  widen <- stats::qt(0.975, df) / stats::qnorm(0.975)
+  for (s in 1:3) {
+    t0 <- bs$t0[[s]]
+    t <- t0 + (bs$t[, s] - t0) * sqrt(6 / 5) * widen[s]
+    ref <- stats::quantile(t, c(0.025, 0.975), type = 6)  # (R + 1) alpha = 5, 195: exact order statistics
+    expect_equal(unname(confint(bs, s, type = "perc")[1, ]), unname(ref), tolerance = 1e-12)
+  }
+  expect_true(all(widen > 1))
 })
