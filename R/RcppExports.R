@@ -81,8 +81,8 @@ counts_pair_reduce_cpp <- function(a, b, n_items, n2, dis, n1, psum, k, ann_posi
     .Call(`_mlagreement_counts_pair_reduce_cpp`, a, b, n_items, n2, dis, n1, psum, k, ann_positives, ann_decisions, ann_items)
 }
 
-counts_set_tables_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
-    .Call(`_mlagreement_counts_set_tables_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+counts_set_tables_cpp <- function(view) {
+    .Call(`_mlagreement_counts_set_tables_cpp`, view)
 }
 
 counts_set_alpha_cpp <- function(sets, count, n_labels, pair_m, size_a, size_b, n_shared, n_pairs, custom, n_custom, threads) {
@@ -165,20 +165,20 @@ pair_sums_cpp <- function(view) {
     .Call(`_mlagreement_pair_sums_cpp`, view)
 }
 
-set_alpha_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads) {
-    .Call(`_mlagreement_set_alpha_cpp`, values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads)
+set_alpha_cpp <- function(view, with_expected, threads) {
+    .Call(`_mlagreement_set_alpha_cpp`, view, with_expected, threads)
 }
 
-pair_measures_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads) {
-    .Call(`_mlagreement_pair_measures_cpp`, values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads)
+pair_measures_cpp <- function(view, k_used, R, seed, threads) {
+    .Call(`_mlagreement_pair_measures_cpp`, view, k_used, R, seed, threads)
 }
 
-set_alpha_custom_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads) {
-    .Call(`_mlagreement_set_alpha_custom_cpp`, values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads)
+set_alpha_custom_cpp <- function(view, custom, max_size, n_custom, threads) {
+    .Call(`_mlagreement_set_alpha_custom_cpp`, view, custom, max_size, n_custom, threads)
 }
 
-set_distinct_cpp <- function(values, n_labels, item, n_items, annotator, n_annotators) {
-    .Call(`_mlagreement_set_distinct_cpp`, values, n_labels, item, n_items, annotator, n_annotators)
+set_distinct_cpp <- function(view) {
+    .Call(`_mlagreement_set_distinct_cpp`, view)
 }
 
 share_influence_cpp <- function(cells, cnt, sx, sdis, level) {

@@ -164,9 +164,7 @@ alpha_set_rows <- function(a, specs, threads, call) {
   repeat {
     grid <- size_triples(max_size, length(a$labels))
     tables <- lapply(size_specs, function(s) evaluate_size_distance(s$fn, s$name, grid, call))
-    res <- set_alpha_custom_cpp(args$values, args$n_labels, args$item, args$n_items,
-                                args$annotator, args$n_annotators,
-                                custom = unlist(tables, use.names = FALSE), max_size = max_size,
+    res <- set_alpha_custom_cpp(args, custom = unlist(tables, use.names = FALSE), max_size = max_size,
                                 n_custom = length(tables), threads = threads)
     if (is.null(res$need_max_size)) break
     max_size <- res$need_max_size
@@ -207,8 +205,7 @@ check_set_record <- function(a, res, what = "Set distances", call) {
 
 alpha_pair_row <- function(a, spec, call) {
   args <- set_core_args(a)
-  res <- set_distinct_cpp(args$values, args$n_labels, args$item, args$n_items,
-                          args$annotator, args$n_annotators)
+  res <- set_distinct_cpp(args)
   check_set_memory(res, args, call = call)
   check_set_record(a, res, call = call)
   check_pairable(res$n_items, call = call)

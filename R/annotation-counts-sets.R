@@ -12,8 +12,7 @@
 # list(partial = list(item, annotator, missing, n_partial)).
 counts_sets_memory <- function(a, call = rlang::caller_env()) {
   args <- set_core_args(a)
-  res <- counts_set_tables_cpp(args$values, args$n_labels, args$item, args$n_items,
-                               args$annotator, args$n_annotators)
+  res <- counts_set_tables_cpp(args)
   check_set_memory(res, args, call = call)
   if (res$bad_record >= 0) {
     r <- res$bad_record + 1

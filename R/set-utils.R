@@ -2,26 +2,14 @@
 # distances, agreement_measures()): the C++ core reads the records as label
 # sets straight from the annotations object, without copying the values.
 
-# Arguments of the set routines of the C++ core: values plus 0-based item and
-# annotator ids (empty for the dense layout, whose ids follow from position).
-set_core_args <- function(a) {
-  v <- annotation_view(a, sets = TRUE)
-  list(
-    values = v$values,
-    n_labels = v$n_labels,
-    item = v$item,
-    n_items = v$n_items,
-    annotator = v$annotator,
-    n_annotators = v$n_annotators
-  )
-}
+# The records as the set routines of the C++ core read them: the view of
+# annotation_view(sets = TRUE) (the sparse layout's selected labels as they are).
+set_core_args <- function(a) annotation_view(a, sets = TRUE)
 
 # Set alpha from the C++ core (one build of the label sets).
 set_alpha_impl <- function(a, with_expected, threads, call = rlang::caller_env()) {
   args <- set_core_args(a)
-  res <- set_alpha_cpp(args$values, args$n_labels, args$item, args$n_items,
-                       args$annotator, args$n_annotators, with_expected = with_expected,
-                       threads = threads)
+  res <- set_alpha_cpp(args, with_expected = with_expected, threads = threads)
   check_set_memory(res, args, call = call)
   res
 }
@@ -36,9 +24,7 @@ set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_
                     "For set agreement without annotator pairs use {.code krippendorff_alpha(x, distance = c(\"jaccard\", \"masi\"))}.",
                     call = call)
   args <- set_core_args(a)
-  res <- pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
-                           args$annotator, args$n_annotators, k_used = k_used, R = R,
-                           seed = seed, threads = threads)
+  res <- pair_measures_cpp(args, k_used = k_used, R = R, seed = seed, threads = threads)
   check_set_memory(res, args, call = call)
   res
 }

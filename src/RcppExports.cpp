@@ -293,17 +293,12 @@ BEGIN_RCPP
 END_RCPP
 }
 // counts_set_tables_cpp
-Rcpp::List counts_set_tables_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
-RcppExport SEXP _mlagreement_counts_set_tables_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+Rcpp::List counts_set_tables_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_counts_set_tables_cpp(SEXP viewSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
-    rcpp_result_gen = Rcpp::wrap(counts_set_tables_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(counts_set_tables_cpp(view));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -556,72 +551,52 @@ BEGIN_RCPP
 END_RCPP
 }
 // set_alpha_cpp
-Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected, int threads);
-RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP with_expectedSEXP, SEXP threadsSEXP) {
+Rcpp::List set_alpha_cpp(const Rcpp::List& view, bool with_expected, int threads);
+RcppExport SEXP _mlagreement_set_alpha_cpp(SEXP viewSEXP, SEXP with_expectedSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< bool >::type with_expected(with_expectedSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(values, n_labels, item, n_items, annotator, n_annotators, with_expected, threads));
+    rcpp_result_gen = Rcpp::wrap(set_alpha_cpp(view, with_expected, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // pair_measures_cpp
-Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, int k_used, int R, const Rcpp::IntegerVector& seed, int threads);
-RcppExport SEXP _mlagreement_pair_measures_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP k_usedSEXP, SEXP RSEXP, SEXP seedSEXP, SEXP threadsSEXP) {
+Rcpp::List pair_measures_cpp(const Rcpp::List& view, int k_used, int R, const Rcpp::IntegerVector& seed, int threads);
+RcppExport SEXP _mlagreement_pair_measures_cpp(SEXP viewSEXP, SEXP k_usedSEXP, SEXP RSEXP, SEXP seedSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< int >::type k_used(k_usedSEXP);
     Rcpp::traits::input_parameter< int >::type R(RSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(pair_measures_cpp(values, n_labels, item, n_items, annotator, n_annotators, k_used, R, seed, threads));
+    rcpp_result_gen = Rcpp::wrap(pair_measures_cpp(view, k_used, R, seed, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // set_alpha_custom_cpp
-Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators, const Rcpp::NumericVector& custom, int max_size, int n_custom, int threads);
-RcppExport SEXP _mlagreement_set_alpha_custom_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP customSEXP, SEXP max_sizeSEXP, SEXP n_customSEXP, SEXP threadsSEXP) {
+Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVector& custom, int max_size, int n_custom, int threads);
+RcppExport SEXP _mlagreement_set_alpha_custom_cpp(SEXP viewSEXP, SEXP customSEXP, SEXP max_sizeSEXP, SEXP n_customSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type custom(customSEXP);
     Rcpp::traits::input_parameter< int >::type max_size(max_sizeSEXP);
     Rcpp::traits::input_parameter< int >::type n_custom(n_customSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_alpha_custom_cpp(values, n_labels, item, n_items, annotator, n_annotators, custom, max_size, n_custom, threads));
+    rcpp_result_gen = Rcpp::wrap(set_alpha_custom_cpp(view, custom, max_size, n_custom, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // set_distinct_cpp
-Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items, const Rcpp::IntegerVector& annotator, int n_annotators);
-RcppExport SEXP _mlagreement_set_distinct_cpp(SEXP valuesSEXP, SEXP n_labelsSEXP, SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+Rcpp::List set_distinct_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_set_distinct_cpp(SEXP viewSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type item(itemSEXP);
-    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type annotator(annotatorSEXP);
-    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
-    rcpp_result_gen = Rcpp::wrap(set_distinct_cpp(values, n_labels, item, n_items, annotator, n_annotators));
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(set_distinct_cpp(view));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -805,7 +780,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_category_alpha_jack_cpp", (DL_FUNC) &_mlagreement_category_alpha_jack_cpp, 3},
     {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
-    {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 6},
+    {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 1},
     {"_mlagreement_counts_set_alpha_cpp", (DL_FUNC) &_mlagreement_counts_set_alpha_cpp, 11},
     {"_mlagreement_count_decisions_cpp", (DL_FUNC) &_mlagreement_count_decisions_cpp, 5},
     {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
@@ -826,10 +801,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_parse_json_lines_cpp", (DL_FUNC) &_mlagreement_parse_json_lines_cpp, 6},
     {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
-    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 8},
-    {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 10},
-    {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 10},
-    {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 6},
+    {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 3},
+    {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 5},
+    {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 5},
+    {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 1},
     {"_mlagreement_share_influence_cpp", (DL_FUNC) &_mlagreement_share_influence_cpp, 5},
     {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
     {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},

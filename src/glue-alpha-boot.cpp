@@ -6,6 +6,7 @@
 #include <new>
 #include <vector>
 
+#include "glue-sets.h"
 #include "glue-view.h"
 #include "mlagreement/set_boot.h"
 #include "mlagreement/set_build.h"
@@ -14,18 +15,6 @@
 namespace {
 
 namespace mla = mlagreement;
-
-// The missing-value convention of each storage type for the label sets.
-mla::SetRealCodes set_codes(const double*) { return mla::SetRealCodes{}; }
-mla::SetIntCodes set_codes(const int*) { return mla::SetIntCodes{NA_INTEGER}; }
-
-// The label sets of the records of `view` (set_build.h).
-void build_record_sets(const Rcpp::List& view, mla::SetData& d) {
-  glue::with_record_view(view, [&](const auto& v, auto) {
-    mla::build_sets(v, set_codes(v.values), d, false);
-    return 0;
-  });
-}
 
 std::vector<const double*> distance_pointers(const Rcpp::List& D, std::size_t S) {
   std::vector<const double*> out;
@@ -56,7 +45,7 @@ mla::ItemSetCounts item_sets_of(const Rcpp::NumericVector& start, const Rcpp::In
 Rcpp::List alpha_record_sets_cpp(const Rcpp::List& view) {
   mla::SetData d;
   try {
-    build_record_sets(view, d);
+    glue::build_record_sets(view, false, d);
   } catch (const std::bad_alloc&) {
     return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
   }

@@ -35,13 +35,11 @@ Rcpp::List set_label_list(const mlagreement::SetData& d) {
 // labels) and their counts over the pairable records; the ordered pairs of
 // records within items by (m, size_a, size_b, n_shared), as integer counts.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List counts_set_tables_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                                 int n_items, const Rcpp::IntegerVector& annotator,
-                                 int n_annotators) {
+Rcpp::List counts_set_tables_cpp(const Rcpp::List& view) {
   mlagreement::SetData d;
   std::map<std::tuple<int, int, int, int>, double> hist;
   try {
-    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(view, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }

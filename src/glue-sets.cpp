@@ -32,14 +32,12 @@ Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
 // Jaccard and MASI alpha and the average similarities, with the
 // expected-disagreement method used (chosen by estimated work).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-                         const Rcpp::IntegerVector& annotator, int n_annotators, bool with_expected,
-                         int threads) {
+Rcpp::List set_alpha_cpp(const Rcpp::List& view, bool with_expected, int threads) {
   mlagreement::SetData d;
   mlagreement::SetAlpha a;
   glue::InterruptScope interrupts;
   try {
-    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(view, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
@@ -66,22 +64,21 @@ Rcpp::List set_alpha_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& i
 // The annotator-pair measures and the average pairwise similarities, from
 // one build of the label sets. seed: two integers from R's RNG (2 x 31 bits).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                             int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                             int k_used, int R, const Rcpp::IntegerVector& seed, int threads) {
+Rcpp::List pair_measures_cpp(const Rcpp::List& view, int k_used, int R,
+                             const Rcpp::IntegerVector& seed, int threads) {
   if (seed.size() != 2) Rcpp::stop("Internal error: `seed` must have length 2.");
   mlagreement::SetData d;
   mlagreement::PairMeasures p;
   mlagreement::SetAlpha sims;
   glue::InterruptScope interrupts;
   try {
-    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, true, d);
+    glue::build_record_sets(view, true, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
     sims = mlagreement::set_alpha(d, false, threads);
-    p = mlagreement::pair_measures(d, static_cast<std::size_t>(n_labels),
-                                   static_cast<std::size_t>(n_annotators), k_used, R,
+    p = mlagreement::pair_measures(d, static_cast<std::size_t>(Rcpp::as<int>(view["n_labels"])),
+                                   static_cast<std::size_t>(Rcpp::as<int>(view["n_annotators"])), k_used, R,
                                    mlagreement::combine_seed(seed[0], seed[1]), threads);
   } catch (const std::bad_alloc&) {
     return out_of_memory();
@@ -109,10 +106,8 @@ Rcpp::List pair_measures_cpp(SEXP values, int n_labels, const Rcpp::IntegerVecto
 // is larger than max_size, nothing is computed and need_max_size says how
 // far to tabulate. The built-in distances come along.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                                int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                                const Rcpp::NumericVector& custom, int max_size, int n_custom,
-                                int threads) {
+Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVector& custom,
+                                int max_size, int n_custom, int threads) {
   mlagreement::SizeDistances table;
   table.K1 = static_cast<std::size_t>(max_size) + 1;
   table.n = static_cast<std::size_t>(n_custom);
@@ -125,7 +120,7 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
   int largest = 0;
   glue::InterruptScope interrupts;
   try {
-    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(view, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }
@@ -158,13 +153,12 @@ Rcpp::List set_alpha_custom_cpp(SEXP values, int n_labels, const Rcpp::IntegerVe
 // counts and the within-item pair weights of distinct sets s < t (1-based),
 // for user distances of two sets evaluated in R.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List set_distinct_cpp(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-                            const Rcpp::IntegerVector& annotator, int n_annotators) {
+Rcpp::List set_distinct_cpp(const Rcpp::List& view) {
   mlagreement::SetData d;
   mlagreement::SetPairWeights p;
   glue::InterruptScope interrupts;
   try {
-    glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, false, d);
+    glue::build_record_sets(view, false, d);
     if (d.bad_record >= 0) {
       return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
     }

@@ -6,6 +6,7 @@
 
 #include <Rcpp.h>
 
+#include "glue-view.h"
 #include "mlagreement/set_build.h"
 #include "mlagreement/sparse_records.h"
 
@@ -13,33 +14,22 @@ namespace glue {
 
 namespace detail {
 
-// values: records x labels (R's column-major layout; a dense items x
-// annotators x labels array already is one), or for the sparse layout the
-// list(start, label) of its selected labels; item, annotator: 0-based ids of
-// each record, or length 0 for the dense layout.
-template <typename T, typename Codes>
-void build_sets_of(const T* values, R_xlen_t n_values, int n_labels,
-                   const Rcpp::IntegerVector& item, int n_items,
-                   const Rcpp::IntegerVector& annotator, int n_annotators, const Codes& codes,
-                   bool annotators, mlagreement::SetData& out) {
-  const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::RecordView<T> view{values,
-                                  static_cast<std::size_t>(n_values) / k,
-                                  k,
-                                  item.size() > 0 ? INTEGER_RO(item) : nullptr,
-                                  static_cast<std::size_t>(n_items),
-                                  annotator.size() > 0 ? INTEGER_RO(annotator) : nullptr,
-                                  static_cast<std::size_t>(n_annotators)};
-  mlagreement::build_sets(view, codes, out, annotators);
-}
+// The missing-value convention of each storage type for the label sets
+// (logical and integer share NA_INTEGER).
+inline mlagreement::SetRealCodes set_codes(const double*) { return mlagreement::SetRealCodes{}; }
+inline mlagreement::SetIntCodes set_codes(const int*) { return mlagreement::SetIntCodes{NA_INTEGER}; }
 
 // The sparse records layout (annotation_view(sets = TRUE) of a sparse
 // object): values = list(start, label), the selected labels of each record.
-inline void build_sparse_sets(const Rcpp::List& values, int n_labels, const Rcpp::IntegerVector& item,
-                              int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                              bool annotators, mlagreement::SetData& out) {
+inline void build_sparse_sets(const Rcpp::List& view, bool annotators, mlagreement::SetData& out) {
+  const Rcpp::List values = view["values"];
   const Rcpp::IntegerVector start = values["start"];
   const Rcpp::IntegerVector label = values["label"];
+  const Rcpp::IntegerVector item = view["item"];
+  const Rcpp::IntegerVector annotator = view["annotator"];
+  const int n_labels = Rcpp::as<int>(view["n_labels"]);
+  const int n_items = Rcpp::as<int>(view["n_items"]);
+  const int n_annotators = Rcpp::as<int>(view["n_annotators"]);
   const R_xlen_t n = item.size();
   if (annotator.size() != n || start.size() != n + 1 || label.size() != start[n] ||
       n_labels < 1 || n_items < 1 || n_annotators < 0) {
@@ -54,31 +44,20 @@ inline void build_sparse_sets(const Rcpp::List& values, int n_labels, const Rcpp
 
 }  // namespace detail
 
-// annotators: whether out.rec_annotator is needed (pair measures only)
-inline void build_record_sets(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                              int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                              bool annotators, mlagreement::SetData& out) {
-  const R_xlen_t n = Rf_xlength(values);
-  switch (TYPEOF(values)) {
-    case INTSXP:
-      detail::build_sets_of(INTEGER_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                            mlagreement::SetIntCodes{NA_INTEGER}, annotators, out);
-      break;
-    case LGLSXP:
-      detail::build_sets_of(LOGICAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                            mlagreement::SetIntCodes{NA_LOGICAL}, annotators, out);
-      break;
-    case REALSXP:
-      detail::build_sets_of(REAL_RO(values), n, n_labels, item, n_items, annotator, n_annotators,
-                            mlagreement::SetRealCodes{}, annotators, out);
-      break;
-    case VECSXP:  // the sparse layout: the sets come straight from its selected labels
-      detail::build_sparse_sets(Rcpp::List(values), n_labels, item, n_items, annotator, n_annotators,
-                                annotators, out);
-      break;
-    default:
-      Rcpp::stop("Internal error: unsupported storage type for `values`.");
+// The label sets of the records of `view` (annotation_view(), R/annotations.R):
+// dense and records layouts through the one record view, the sparse layout
+// from its selected labels. annotators: whether out.rec_annotator is needed
+// (pair measures only).
+inline void build_record_sets(const Rcpp::List& view, bool annotators, mlagreement::SetData& out) {
+  SEXP values = view["values"];
+  if (TYPEOF(values) == VECSXP) {
+    detail::build_sparse_sets(view, annotators, out);
+    return;
   }
+  with_record_view(view, [&](const auto& v, auto) {
+    mlagreement::build_sets(v, detail::set_codes(v.values), out, annotators);
+    return 0;
+  });
 }
 
 }  // namespace glue

@@ -41,9 +41,7 @@ test_that("measures match the references on random designs with missing records"
     expect_equal(est[["am"]], ref_am(a), tolerance = 1e-12)
     args <- mlagreement:::set_core_args(a)
     k_used <- sum(colSums(item_x(a)) > 0)
-    pm <- mlagreement:::pair_measures_cpp(args$values, args$n_labels, args$item, args$n_items,
-                                          args$annotator, args$n_annotators, k_used, 1L,
-                                          c(1L, 2L), 1L)$pairs
+    pm <- mlagreement:::pair_measures_cpp(args, k_used, 1L, c(1L, 2L), 1L)$pairs
     ref <- ref_pair_table(a)
     expect_equal(pm$a, ref$a)
     expect_equal(pm$b, ref$b)

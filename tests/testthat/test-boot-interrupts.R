@@ -182,8 +182,7 @@ test_that("pairs.h and the set engines poll the flag and stop at Ctrl-C", {
                                                         names = TRUE)))
   a <- set_core_args(x)
   run <- function(routine, at) {
-    h$set_routine_interrupted(a$values, a$n_labels, a$item, a$n_items, a$annotator, a$n_annotators,
-                              routine, at)
+    h$set_routine_interrupted(a, routine, at)
   }
   for (routine in c("alpha", "custom", "distinct", "pairs")) {
     clean <- run(routine, 0L)

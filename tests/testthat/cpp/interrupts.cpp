@@ -92,10 +92,9 @@ Rcpp::NumericMatrix stream_replicates(const Rcpp::IntegerMatrix& x, const Rcpp::
 }
 
 // The sets of records given as set_core_args() gives them.
-mla::SetData record_sets(SEXP values, int n_labels, const Rcpp::IntegerVector& item, int n_items,
-                         const Rcpp::IntegerVector& annotator, int n_annotators) {
+mla::SetData record_sets(const Rcpp::List& view) {
   mla::SetData d;
-  glue::build_record_sets(values, n_labels, item, n_items, annotator, n_annotators, true, d);
+  glue::build_record_sets(view, true, d);
   if (d.bad_record >= 0) Rcpp::stop("partial record");
   return d;
 }
@@ -236,10 +235,10 @@ Rcpp::List pair_pass_interrupted(const Rcpp::List& view, int at) {
 // set_core_args() with Ctrl-C at the at-th poll: whether it was seen, the
 // polls, and a summary of the (discarded when raised) result.
 // [[Rcpp::export]]
-Rcpp::List set_routine_interrupted(SEXP values, int n_labels, const Rcpp::IntegerVector& item,
-                                   int n_items, const Rcpp::IntegerVector& annotator, int n_annotators,
-                                   std::string routine, int at) {
-  const mla::SetData d = record_sets(values, n_labels, item, n_items, annotator, n_annotators);
+Rcpp::List set_routine_interrupted(const Rcpp::List& view, std::string routine, int at) {
+  const mla::SetData d = record_sets(view);
+  const int n_labels = Rcpp::as<int>(view["n_labels"]);
+  const int n_annotators = Rcpp::as<int>(view["n_annotators"]);
   Countdown c(at);
   const std::vector<double> value = run_set_routine(d, routine, n_labels, n_annotators);
   return Rcpp::List::create(Rcpp::Named("raised") = mla::interrupt_flag().raised(),
