@@ -132,9 +132,9 @@ format.mla_annotator_bias <- function(x, ...) {
   a <- x$annotators[!is.na(x$annotators$deviation), ]
   far <- a[order(-abs(a$deviation)), ][seq_len(min(3L, nrow(a))), ]
   cli::cli_format_method({
-    cli::cli_text("{.cls mla_annotator_bias}: {x$n_annotators} annotator{?s}, ",
-                  "{length(x$labels)} {if (x$single_label) 'categor' else 'label'}",
-                  "{if (x$single_label) '{?y/ies}' else '{?s}'}, {x$n_items} item{?s}")
+    what <- count_noun(length(x$labels), if (x$single_label) "category" else "label")
+    cli::cli_text("{.cls mla_annotator_bias}: {x$n_annotators} annotator{?s}, {what}, ",
+                  "{x$n_items} item{?s}")
     if (nrow(q) > 0) {
       cli::cli_text("Cochran's Q: {sum(q$p.value < 0.05)} of {nrow(q)} label{?s} with p < 0.05 ",
                     "(unadjusted); smallest p: ", paste0(
@@ -151,7 +151,7 @@ format.mla_annotator_bias <- function(x, ...) {
     }
     if (nrow(far) > 0) {
       cli::cli_text("Largest deviations from the pooled prevalence: ", paste0(
-        far$annotator, " on ", far$label, " (", sprintf("%+.3f", far$deviation),
+        "annotator ", far$annotator, " on ", far$label, " (", sprintf("%+.3f", far$deviation),
         ", ", round(100 * x$conf.level), "% CI ", format_fixed(far$conf.low, 3), " to ",
         format_fixed(far$conf.high, 3), ")", collapse = "; "))
     }
