@@ -207,4 +207,6 @@ test_that("errors are classed and name the argument", {
                class = "mlagreement_error_bool")
   b <- annotator_bias(as_annotations(random_binary(10, 2, 1, seed = 9)))
   expect_error(tidy(b, level = "items"), class = "mlagreement_error_arg")
+  counts <- as_annotation_counts(annotations_long(bias_example, item, annotator, label, value))
+  expect_error(annotator_bias(counts), class = "mlagreement_error_needs_records")
 })
