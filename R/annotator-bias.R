@@ -193,8 +193,8 @@ report_incomplete_items <- function(complete, labels, J) {
   worst <- which.max(left)
   cli::cli_inform(c("i" = paste0(
     "Cochran's Q, McNemar and the bias and prevalence indices use the items with a decision ",
-    "from all {J} annotators: {sum(left > 0)} of {length(labels)} label{?s} leave out items ",
-    "with fewer decisions (most: {.val {labels[worst]}}, {left[worst]} of ",
+    "from all {J} annotators: on {sum(left > 0)} of {length(labels)} label{?s} items with ",
+    "fewer decisions are left out (most on {.val {labels[worst]}}: {left[worst]} of ",
     "{complete$n_decided[worst]} item{?s})."
   )))
 }

@@ -39,7 +39,7 @@ test_that("Cochran's Q equals its textbook formula on complete data", {
 
 test_that("Q uses the complete items, says how many it left out, never imputes", {
   arr <- random_binary(60, 4, 2, seed = 2, missing = 0.05)
-  expect_message(b <- annotator_bias(as_annotations(arr)), "leave out items")
+  expect_message(b <- annotator_bias(as_annotations(arr)), "are left out")
   tests <- tidy(b, level = "tests")
   for (j in 1:2) {
     complete <- rowSums(is.na(arr[, , j])) == 0
