@@ -210,3 +210,29 @@ test_that("errors are classed and name the argument", {
   counts <- as_annotation_counts(annotations_long(bias_example, item, annotator, label, value))
   expect_error(annotator_bias(counts), class = "mlagreement_error_needs_records")
 })
+
+test_that("irr::diagnoses (6 raters) and irrCAC::cac.raw4raters: Q and kappa per category", {
+  skip_if_not_installed("irrCAC")
+  d <- irr_data("diagnoses")
+  codes <- as.matrix(as.data.frame(lapply(d, as.character)))
+  raw4 <- as.matrix(irrcac_fixture("data")$cac.raw4raters)
+  for (ratings in list(codes, raw4)) {
+    b <- suppressMessages(annotator_bias(as_annotations(ratings)))
+    cats <- sort(unique(stats::na.omit(as.vector(ratings))))
+    for (k in cats) {
+      onehot <- (ratings == k) + 0
+      onehot <- onehot[rowSums(is.na(onehot)) == 0, , drop = FALSE]
+      label <- as.character(k)
+      q <- b$tests[b$tests$label == label & b$tests$test == "cochran_q", ]
+      ind <- b$indices[b$indices$label == label, ]
+      expect_identical(q$n_items, nrow(onehot))
+      ref <- ref_cochran_q(onehot)
+      if (is.finite(ref[["statistic"]])) {
+        expect_equal(q$statistic, ref[["statistic"]], tolerance = 1e-12)
+        expect_equal(ind$kappa, ref_conger_binary(onehot), tolerance = 1e-12)
+        expect_equal(round(ind$kappa, 5),
+                     irrCAC::conger.kappa.raw(as.data.frame(onehot))$est$coeff.val)
+      }
+    }
+  }
+})
