@@ -44,6 +44,13 @@ autoplot.mla_annotator_bias <- function(object, labels = NULL, n_labels = NULL,
   rows$panel <- factor(title[match(rows$label, q$label)], levels = title[match(chosen$labels, q$label)])
   rows$annotator <- factor(rows$annotator, levels = rev(keep_ann))
   level <- paste0(round(100 * object$conf.level), "%")
+  # facet_wrap()'s grid: annotator names share one panel's height
+  n_panels <- max(length(chosen$labels), 1L)
+  panel_rows <- ceiling(n_panels / ceiling(sqrt(n_panels)))
+  size <- axis_text_size(length(keep_ann), space_pt = 280 / panel_rows)
+  if (is.na(size)) {
+    ann_note <- c(ann_note, "Annotator names left out (too many to print); fewer with `n_annotators` or `labels`.")
+  }
   ggplot2::ggplot(rows, ggplot2::aes(x = .data$deviation, y = .data$annotator)) +
     ggplot2::geom_vline(xintercept = 0, colour = "grey50", linetype = "dashed") +
     ggplot2::geom_errorbarh(ggplot2::aes(xmin = .data$conf.low, xmax = .data$conf.high),
@@ -53,5 +60,7 @@ autoplot.mla_annotator_bias <- function(object, labels = NULL, n_labels = NULL,
     ggplot2::labs(x = "Prevalence minus pooled prevalence", y = NULL,
                   caption = wrap_caption(c(paste0("Bars: ", level, " Wald intervals (items as units)."),
                                            chosen$note, ann_note))) +
-    theme_mla()
+    theme_mla() +
+    ggplot2::theme(axis.text.y = if (is.na(size)) ggplot2::element_blank() else
+                     ggplot2::element_text(size = size))
 }
