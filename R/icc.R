@@ -103,6 +103,10 @@ icc <- function(x, model = c("oneway", "twoway"), type = c("agreement", "consist
     icc_row(ms, grid$model[r], grid$type[r], grid$unit[r], conf.level)
   })
   out <- do.call(rbind, lapply(rows, as.data.frame))
+  if (anyNA(out$estimate)) {
+    cli::cli_warn(c("The intraclass correlations are undefined: the ratings do not vary.",
+                    "i" = "Their rows are {.code NA}."))
+  }
   tibble::new_tibble(c(
     list(term = icc_term(grid$model, grid$type, grid$unit)),
     as.list(grid), as.list(out),
@@ -160,9 +164,10 @@ icc_row <- function(ms, model, type, unit, conf.level) {
     }
   }
   undefined <- !is.finite(est)
-  list(estimate = if (undefined) NA_real_ else est, statistic = f, df1 = df1, df2 = df2,
-       p.value = p, conf.low = if (undefined) NA_real_ else bounds[1],
-       conf.high = if (undefined) NA_real_ else bounds[2])
+  defined_or_na <- function(v) if (undefined || !is.finite(v)) NA_real_ else v
+  list(estimate = defined_or_na(est), statistic = defined_or_na(f), df1 = df1,
+       df2 = defined_or_na(df2), p.value = defined_or_na(p),
+       conf.low = defined_or_na(bounds[1]), conf.high = defined_or_na(bounds[2]))
 }
 
 # Interval of ICC(A,1): Satterthwaite's v from the estimate (McGraw and

@@ -151,6 +151,11 @@ test_that("lin_ccc()'s standard error agrees with the jackknife on a large sampl
   expect_lt(abs(lin_se / jack_se - 1), 0.15)
 })
 
+test_that("constant ratings give NA with a warning", {
+  expect_warning(res <- icc(matrix(3, 5, 3)), "undefined")
+  expect_true(all(is.na(res$estimate) & is.na(res$p.value) & is.na(res$conf.low)))
+})
+
 test_that("lin_ccc() needs exactly two annotators", {
   expect_error(lin_ccc(as.matrix(irr_anxiety())), class = "mlagreement_error_icc_design")
 })
