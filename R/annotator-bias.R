@@ -78,11 +78,11 @@
 #' \doi{10.1016/0895-4356(93)90018-V}
 #'
 #' Cochran, W. G. (1950). The comparison of percentages in matched samples.
-#' Biometrika, 37(3/4), 256-266. \doi{10.2307/2332378}
+#' Biometrika, 37(3/4), 256-266. \doi{10.1093/biomet/37.3-4.256}
 #'
 #' Bhapkar, V. P. (1966). A note on the equivalence of two test criteria
 #' for hypotheses in categorical data. Journal of the American Statistical
-#' Association, 61(313), 228-235. \doi{10.1080/01621459.1966.10502021}
+#' Association, 61(313), 228-235.
 #'
 #' Conger, A. J. (1980). Integration and generalization of kappas for
 #' multiple raters. Psychological Bulletin, 88(2), 322-328.
