@@ -80,6 +80,12 @@
 #' Cochran, W. G. (1950). The comparison of percentages in matched samples.
 #' Biometrika, 37(3/4), 256-266. \doi{10.1093/biomet/37.3-4.256}
 #'
+#' Stuart, A. (1955). A test for homogeneity of the marginal distributions
+#' in a two-way classification. Biometrika, 42(3/4), 412-416.
+#'
+#' Maxwell, A. E. (1970). Comparing the classification of subjects by two
+#' independent judges. British Journal of Psychiatry, 116, 651-655.
+#'
 #' Bhapkar, V. P. (1966). A note on the equivalence of two test criteria
 #' for hypotheses in categorical data. Journal of the American Statistical
 #' Association, 61(313), 228-235.

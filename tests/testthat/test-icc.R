@@ -117,6 +117,9 @@ test_that("icc() errors are classed and name the argument and the offending rati
   multi <- as_annotations(array(rbinom(24, 1, 0.5), c(4, 3, 2)))
   expect_error(icc(multi), class = "mlagreement_error_ratings")
   expect_error(icc(y, conf.level = 1), class = "mlagreement_error_conf_level")
+  counts <- as_annotation_counts(as_annotations(y))
+  expect_error(icc(counts), class = "mlagreement_error_needs_records")
+  expect_error(icc(list(1)), class = "mlagreement_error_ratings")
 })
 
 test_that("lin_ccc() follows Lin's formulas and its interval covers as it should", {
