@@ -12,7 +12,7 @@ r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs json
 knitr rmarkdown ggplot2 boot withr DBI dbplyr dplyr RSQLite"
 sys_tools="pandoc:pandoc"
 if [ "$profile" != "demo" ]; then
-  r_pkgs="$r_pkgs testthat irr irrCAC rsample RPostgreSQL callr pkgload pkgdown"
+  r_pkgs="$r_pkgs testthat irr irrCAC psych rsample RPostgreSQL callr pkgload pkgdown"
   sys_tools="$sys_tools qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
 pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
 chromium:chromium pg_ctlcluster:postgresql"

@@ -181,3 +181,11 @@ test_that("bootstrap and simulation plots are readable", {
   expect_readable(p, "simulation")
   expect_readable(ggplot2::autoplot(analytic_agreement(), simulation = st), "analytic")
 })
+
+test_that("annotator bias plots are readable with 31 labels and an 800-annotator crowd", {
+  b <- annotator_bias(simulate_annotations(300, 4, 31, prevalence = seq(0.02, 0.6, length.out = 31),
+                                           scenario = "noisy", error = 0.15))
+  expect_readable(ggplot2::autoplot(b), "bias-sim31")
+  crowd <- suppressMessages(annotator_bias(designs$crowd_x))
+  expect_readable(ggplot2::autoplot(crowd), "bias-crowd")
+})

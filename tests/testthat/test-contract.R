@@ -64,7 +64,14 @@ valid_calls <- list(
   autoplot.mla_annotator_agreement = list(object = fx$agr),
   autoplot.mla_simulation = list(object = fx$sim),
   autoplot.mla_analytic = list(object = analytic_agreement(0.5)),
-  autoplot.mla_substitution = list(object = label_substitution(fx$long))
+  autoplot.mla_substitution = list(object = label_substitution(fx$long)),
+  # issue 26: annotator bias, ICC, concordance, benchmarks
+  annotator_bias = list(x = fx$long),
+  tidy.mla_annotator_bias = list(x = annotator_bias(fx$long)),
+  autoplot.mla_annotator_bias = list(object = annotator_bias(fx$long)),
+  icc = list(x = cbind(c(1, 2, 4, 3), c(2, 2, 5, 3), c(1, 3, 4, 4))),
+  lin_ccc = list(x = cbind(c(1, 2, 4, 3), c(2, 2, 5, 3))),
+  mla_benchmark = list(fit = fx$fit)
 )
 
 # Numeric arguments without a default, and choice arguments whose allowed
