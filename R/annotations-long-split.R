@@ -44,8 +44,8 @@ annotations_long_split <- function(data, used, has_value, label_sep, labels, dup
   label_codes(pieces$label, universe, has_value = FALSE, rows = pieces$row, call = call)
   split_rows <- data[pieces$row, , drop = FALSE]
   split_rows[[used[3]]] <- pieces$label
-  annotations_long(split_rows, !!rlang::sym(used[1]), !!rlang::sym(used[2]),
-                   !!rlang::sym(used[3]), labels = labels, duplicates = duplicates,
+  cols <- rlang::syms(names(used))
+  annotations_long(split_rows, !!cols[[1]], !!cols[[2]], !!cols[[3]], labels = labels, duplicates = duplicates,
                    single_label = single_label, threads = threads)
 }
 

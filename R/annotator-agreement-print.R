@@ -45,12 +45,14 @@ format.mla_annotator_agreement <- function(x, ...) {
 # What the scores are, with the lower end of the corpus-baseline scale.
 format_annotator_scales <- function(x) {
   lowest <- if (isTRUE(x$expected < 1)) 1 - 1 / (1 - x$expected) else NA_real_
-  cli::cli_text("Scores against the corpus baseline (A_e = {format_fixed(x$expected)}): ",
-                "1 - (1 - observed) / (1 - A_e), from {format_fixed(lowest)} (no shared ",
-                "decision agrees) to 1, for pairs and annotators with at least ",
-                "{x$min_items} shared item{?s}; they rank, they are not bounded like a kappa.")
+  cli::cli_text("Scores: 1 - (1 - observed) / (1 - A_e) with the corpus baseline A_e = ",
+                "{format_fixed(x$expected)}, for pairs and annotators with at least ",
+                "{x$min_items} shared item{?s}",
+                if (is.na(lowest)) "." else paste0(
+                  "; they run from ", format_fixed(lowest),
+                  " (no shared decision agrees) to 1, not from -1 like a kappa."))
   if (isTRUE(x$has_kappa)) {
-    cli::cli_text("kappa: each annotator against the others with their own chance term, in [-1, 1].")
+    cli::cli_text("kappa: each annotator against the others, with their own chance term (from -1 to 1).")
   } else {
     cli::cli_text("kappa: needs the records (not available on a summary).")
   }
@@ -76,9 +78,9 @@ flag_details <- function(x, low, a, no_pairs) {
 format_prevalence_note <- function(x, n_ranked) {
   rho <- x$prevalence_rho
   if (is.null(rho) || is.na(rho) || abs(rho) <= prevalence_note_threshold) return(invisible())
-  cli::cli_alert_warning(paste0(
-    "The ranking mostly follows prevalence (Spearman {format_fixed(rho, 2)} between score and ",
-    "prevalence over {n_ranked} ranked annotators): with rarely ticked labels, ticking more ",
+  cli::cli_text(paste0(
+    "Note: the ranking mostly follows prevalence ({names(rho)} correlation {format_fixed(rho, 2)} ",
+    "between score and prevalence over {n_ranked} ranked annotators): with rarely ticked labels, ticking more ",
     "of them alone lowers Hamming agreement.",
     if (isTRUE(x$has_kappa)) " {.field kappa} in {.code tidy(x, level = \"annotators\")} judges each annotator against their own chance agreement." else ""
   ))

@@ -41,9 +41,10 @@
 #' as `observed` does; over many mostly-unticked labels that largely ranks
 #' how many labels an annotator ticks. `print()` shows each flagged
 #' annotator's prevalence, and says so when the ranking mostly follows
-#' prevalence: when the Spearman correlation between `estimate` and
-#' `prevalence` over the ranked annotators (at least 4) exceeds 0.8 in
-#' absolute value.
+#' prevalence: when, over the ranked annotators (at least 4), the Spearman
+#' correlation between `estimate` and `prevalence` (the whole ranking) or
+#' their Pearson correlation (a few annotators who tick far more than the
+#' rest) exceeds 0.8 in absolute value.
 #'
 #' `pair_estimate` is a pooled-marginal (Scott-type) coefficient, at least
 #' -1 when both annotators decided every label of their shared items.

@@ -46,17 +46,21 @@ annotator_crowd_kappa <- function(x) {
   ifelse(rowSums(e) > 0, 1 - rowSums(d) / rowSums(e), NA_real_)
 }
 
-# Spearman correlation of the annotators' scores with their prevalence, over
-# the ranked annotators; NA when it cannot say anything (fewer than 4
-# annotators, or either column constant).
+# How closely the annotators' scores follow their prevalence, over the
+# ranked annotators: the Spearman (whole ranking) or Pearson (a few
+# annotators who tick far more than the rest) correlation, whichever is
+# larger in absolute value, named by its method; NA when it cannot say
+# anything (fewer than 4 annotators, or either column constant).
 prevalence_rank_correlation <- function(score, prevalence) {
   ok <- !is.na(score) & !is.na(prevalence)
   if (sum(ok) < 4L || stats::sd(score[ok]) == 0 || stats::sd(prevalence[ok]) == 0) {
     return(NA_real_)
   }
-  stats::cor(score[ok], prevalence[ok], method = "spearman")
+  r <- c(Spearman = stats::cor(score[ok], prevalence[ok], method = "spearman"),
+         Pearson = stats::cor(score[ok], prevalence[ok]))
+  r[which.max(abs(r))]
 }
 
-# |Spearman(score, prevalence)| above which print() says the ranking mostly
-# follows how many labels the annotators tick.
+# |correlation| above which print() says the ranking mostly follows how many
+# labels the annotators tick.
 prevalence_note_threshold <- 0.8

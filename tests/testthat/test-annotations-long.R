@@ -139,8 +139,11 @@ test_that("label_sep errors: unknown labels name the row of data, and misuse is 
   expect_mla_error(annotations_long(cells, item, coder, tags, label_sep = ""), "string")
   expect_mla_error(annotations_long(cells, item, coder, value, label_sep = "|"), "label_type")
   # duplicated labels in one cell follow `duplicates`
-  dup <- data.frame(item = 1, coder = "a", tags = "A|A")
+  dup <- data.frame(item = 1, coder = c("a", "b"), tags = c("A|A", "A|B"))
   expect_mla_error(annotations_long(dup, item, coder, tags, label_sep = "|"))
-  expect_identical(annotations_long(dup, item, coder, tags, label_sep = "|", duplicates = "first"),
-                   annotations_long(data.frame(item = 1, coder = "a", tag = "A"), item, coder, tag))
+  expect_message(first <- annotations_long(dup, item, coder, tags, label_sep = "|", duplicates = "first"),
+                 "Kept the first")
+  expect_identical(first,
+                   annotations_long(data.frame(item = 1, coder = c("a", "b", "b"), tag = c("A", "A", "B")),
+                                    item, coder, tag))
 })

