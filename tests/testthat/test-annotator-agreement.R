@@ -252,3 +252,13 @@ test_that("the scale of the scores is printed with its lower end", {
   lowest <- 1 - 1 / (1 - agr$expected)
   expect_match(paste(format(agr), collapse = " "), format_fixed(lowest), fixed = TRUE)
 })
+
+test_that("a summary has no kappa, and print() says why", {
+  withr::local_seed(45)
+  arr <- random_design(20, 4, 3, prevalence = 0.3, names = TRUE)
+  a <- as_annotations(arr)
+  s <- annotator_agreement(as_annotation_counts(a))
+  expect_true(all(is.na(tidy(s, level = "annotators")$kappa)))
+  expect_match(paste(format(s), collapse = " "), "kappa: needs the records", fixed = TRUE)
+  expect_false(anyNA(tidy(annotator_agreement(a), level = "annotators")$kappa))
+})
