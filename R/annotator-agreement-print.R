@@ -33,6 +33,13 @@ format.mla_annotator_agreement <- function(x, ...) {
                     paste0(low$annotator, " (", flag_details(x, low, a, no_pairs), ")",
                            collapse = ", "))
     }
+    by_kappa <- ranked[!is.na(ranked$kappa), ]
+    by_kappa <- by_kappa[order(by_kappa$kappa), ][seq_len(min(3L, nrow(by_kappa))), ]
+    if (nrow(by_kappa) > 0) {
+      cli::cli_text("Lowest kappa: ", paste0(
+        by_kappa$annotator, " (", format_fixed(by_kappa$kappa), ", score ",
+        format_fixed(by_kappa$estimate), ")", collapse = ", "))
+    }
     format_prevalence_note(x, nrow(ranked))
     unranked <- sum(is.na(a$estimate))
     if (unranked > 0) {

@@ -262,3 +262,33 @@ test_that("a summary has no kappa, and print() says why", {
   expect_match(paste(format(s), collapse = " "), "kappa: needs the records", fixed = TRUE)
   expect_false(anyNA(tidy(annotator_agreement(a), level = "annotators")$kappa))
 })
+
+test_that("kappa ranks random single-choice workers lowest where the score ranks heavy tickers", {
+  withr::local_seed(46)
+  n_items <- 300
+  k <- 10
+  truth <- sample(k, n_items, replace = TRUE, prob = c(0.4, 0.2, rep(0.05, 8)))
+  type <- c(rep("good", 24), rep("random", 4), rep("ticker", 4))
+  rows <- lapply(seq_len(n_items), function(i) {
+    who <- sample(length(type), 6)
+    do.call(rbind, lapply(who, function(a) {
+      labs <- switch(type[a],
+                     good = if (stats::runif(1) < 0.85) truth[i] else sample(k, 1),
+                     random = sample(k, 1),
+                     ticker = unique(c(truth[i], sample(k, 3))))
+      data.frame(item = i, annotator = sprintf("w%02d", a), label = paste0("L", labs))
+    }))
+  })
+  x <- annotations_long(do.call(rbind, rows), item, annotator, label, labels = paste0("L", 1:k))
+  agr <- annotator_agreement(x)
+  ann <- tidy(agr, level = "annotators")
+  kind <- type[as.integer(sub("w", "", ann$annotator))]
+  expect_setequal(kind[order(ann$estimate)[1:4]], "ticker")
+  expect_setequal(kind[order(ann$kappa)[1:4]], "random")
+  # random choices are at chance level; good workers well above
+  expect_lt(max(abs(ann$kappa[kind == "random"])), 0.1)
+  expect_gt(min(ann$kappa[kind == "good"]), 0.4)
+  out <- paste(format(agr), collapse = " ")
+  expect_match(out, "mostly follows prevalence", fixed = TRUE)
+  expect_match(out, paste0("Lowest kappa: ", ann$annotator[order(ann$kappa)[1]]), fixed = TRUE)
+})
