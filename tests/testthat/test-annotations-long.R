@@ -147,3 +147,12 @@ test_that("label_sep errors: unknown labels name the row of data, and misuse is 
                    annotations_long(data.frame(item = 1, coder = c("a", "b", "b"), tag = c("A", "A", "B")),
                                     item, coder, tag))
 })
+
+test_that("label_sep on a database table is refused", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- local_sqlite_connection()  # helper-postgres.R
+  cells <- data.frame(item = c(1, 2), coder = c("a", "b"), tags = c("A|B", "B"))
+  expect_mla_error(annotations_long(db_table(con, cells), item, coder, tags, label_sep = "|"),
+                   "label_sep")
+})
