@@ -101,6 +101,12 @@ annotator_sums.annotation_counts <- function(x, pairs, call = rlang::caller_env(
   sums
 }
 
+# annotator_agreement()'s bounded per-annotator coefficient (R/annotator-kappa.R):
+# it needs each decision with the others on its item, so a summary has none.
+annotator_kappa <- function(x) UseMethod("annotator_kappa")
+annotator_kappa.annotations <- function(x) annotator_crowd_kappa(x)
+annotator_kappa.annotation_counts <- function(x) rep(NA_real_, n_annotators(x))
+
 # 1 - A_e of the pooled-marginal baseline on the whole corpus.
 corpus_chance_disagreement <- function(x) UseMethod("corpus_chance_disagreement")
 corpus_chance_disagreement.annotations <- function(x) {

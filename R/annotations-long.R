@@ -17,6 +17,25 @@
 #' still count (they change AC1 and PABAK, paper section 3.7). The universe
 #' must not be empty, and a factor `label` must not have an `NA` level.
 #'
+#' @section Multi-select cells:
+#' With `label_sep`, one cell of `label` may list several labels, e.g.
+#' `"[A]\n[B]"` (CrowdFlower, Figure Eight, Appen), `"A|B"` or `'["A","B"]'`
+#' (MTurk batch results). Each cell becomes one row per selected label, then
+#' the rules above apply unchanged (the label universe, `labels`,
+#' `duplicates`). A cell is read as follows:
+#' * `NA` is a label `NA`: annotated, nothing selected.
+#' * After trimming white space, an empty cell or `"[]"` is annotated with
+#'   nothing selected too.
+#' * A JSON array of strings (`'["A", "B"]'`) gives its elements.
+#' * Anything else is split at every occurrence of `label_sep` (a fixed
+#'   string, not a regular expression); each element is trimmed, loses one
+#'   pair of surrounding brackets `[]` or quotes (`""` or `''`), and is
+#'   trimmed again. Empty elements (`"A||B"`, a trailing separator) are
+#'   dropped with a message that counts them.
+#'
+#' A label found after splitting that is not in `labels` is the usual error
+#' (class `mlagreement_error_unknown_label`), naming the row of `data`.
+#'
 #' @section Ids, labels and missing values:
 #' The same rules hold for every constructor ([annotations_long()],
 #' [annotations_wide()], [as_annotations()]):
@@ -47,6 +66,10 @@
 #'   that select no or several categories are an error.
 #' @param threads Number of threads of the counting pass; results do not
 #'   depend on it.
+#' @param label_sep `NULL`, or the separator (a fixed string such as `"\n"`,
+#'   `"|"` or `","`) of cells that list several selected labels, as crowd
+#'   platforms export multi-select questions (see Multi-select cells). Only
+#'   with `value = NULL`.
 #' @param duplicates What to do when an (item, annotator) pair repeats a
 #'   decision: `"error"` (default) reports how many pairs repeat and the first
 #'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
@@ -63,10 +86,16 @@
 #'   tag = c("x", "y", "x", NA, "y")
 #' )
 #' annotations_long(selected, doc, coder, tag, labels = c("x", "y", "z"))
+#'
+#' # one cell per record listing the selected labels
+#' crowd <- data.frame(doc = c(1, 1, 2, 2), coder = c("a", "b", "a", "b"),
+#'                     tags = c("[x]\n[y]", "[x]", "", "[y]\n[z]"))
+#' annotations_long(crowd, doc, coder, tags, label_sep = "\n")
 annotations_long <- function(data, item, annotator, label, value = NULL, labels = NULL,
                              duplicates = c("error", "first", "last"), single_label = FALSE,
-                             threads = mla_threads()) {
+                             threads = mla_threads(), label_sep = NULL) {
   if (inherits(data, "tbl_lazy")) {
+    if (!is.null(label_sep)) abort_label_sep_database()
     return(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
                                rlang::enquo(label), rlang::enquo(value), labels, duplicates,
                                single_label))
@@ -85,6 +114,10 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
     data[[select_columns(value_quo, data, "value", one = TRUE)]]
   }
   check_nonempty_rows(data)
+  if (!is.null(label_sep)) {  # R/annotations-long-split.R
+    return(annotations_long_split(data, used, has_value, label_sep, labels, duplicates,
+                                  single_label, threads))
+  }
   if (has_value) {
     # clean decision tables in one kernel pass; anything else takes the
     # checking path below, which names the offending rows
@@ -176,8 +209,8 @@ label_coding <- function(label_col, labels, single_label, call = rlang::caller_e
 }
 
 # Positions of the labels in the universe; undeclared labels, and NA labels
-# of decision rows, are errors.
-label_codes <- function(label_col, universe, has_value, call = rlang::caller_env()) {
+# of decision rows, are errors (`rows`: the row of `data` of each label).
+label_codes <- function(label_col, universe, has_value, rows = NULL, call = rlang::caller_env()) {
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
   } else {
@@ -186,9 +219,11 @@ label_codes <- function(label_col, universe, has_value, call = rlang::caller_env
   unknown <- !is.na(label_col) & is.na(lab)
   if (any(unknown)) {
     bad <- id_text(unique(label_col[unknown]))
+    first <- which(unknown)[1]
+    if (!is.null(rows)) first <- rows[first]  # split cells: the row of `data`
     mla_abort(
       c("Every label in column {.arg label} must be in the declared label universe.",
-        "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {which(unknown)[1]}.",
+        "x" = "{length(bad)} undeclared label{?s}: {.val {utils::head(bad, 5)}}; first at row {first}.",
         "i" = "Declare it in {.arg labels}, or drop those rows on purpose."),
       class = "unknown_label", call = call
     )

@@ -26,17 +26,43 @@
 #' Per annotator (annotator versus the rest): `n_items` annotated,
 #' `n_shared_items` (items they share with at least one other annotator),
 #' `n_partners`, `prevalence` (share of positive decisions among all of their
-#' decisions), `observed` (Hamming agreement pooled over every decision they
-#' share with any other annotator) and `estimate`, the same corpus-baseline
-#' coefficient of `observed`.
+#' decisions; times the number of labels, the labels they tick per record),
+#' `observed` (Hamming agreement pooled over every decision they share with
+#' any other annotator), `estimate`, the same corpus-baseline score of
+#' `observed`, and `kappa`, a coefficient with the annotator's own chance
+#' term (see Scales).
 #'
-#' @section Minimum support:
-#' A coefficient from a handful of shared items says little: one shared item
-#' on which two annotators agree gives an estimate of 1. Pairs that share
-#' fewer than `min_items` items, and annotators with fewer than `min_items`
-#' shared items, get `estimate = NA` (their `observed` agreement and support
-#' are still reported); `print()` ranks only the annotators that have an
-#' estimate, and shows their support next to every flag.
+#' @section Scales:
+#' `estimate` (pairs and annotators) is a rescaled Hamming agreement, not a
+#' kappa: it runs from \eqn{1 - 1/(1 - A_e)} (every shared decision
+#' disagrees) to 1, and with rare labels \eqn{A_e} is close to 1, so scores
+#' far below -1 are ordinary (-2.85 at \eqn{A_e = 0.74}). Because every
+#' annotator shares one chance term, the annotator `estimate` ranks exactly
+#' as `observed` does; over many mostly-unticked labels that largely ranks
+#' how many labels an annotator ticks. `print()` shows each flagged
+#' annotator's prevalence, and says so when the ranking mostly follows
+#' prevalence: when, over the ranked annotators (at least 4), the Spearman
+#' correlation between `estimate` and `prevalence` (the whole ranking) or
+#' their Pearson correlation (a few annotators who tick far more than the
+#' rest) exceeds 0.8 in absolute value.
+#'
+#' `pair_estimate` is a pooled-marginal (Scott-type) coefficient, at least
+#' -1 when both annotators decided every label of their shared items.
+#'
+#' `kappa` compares the annotator with the rest of the crowd, Cohen-style,
+#' with the annotator's own marginal. Each of their decisions on item
+#' \eqn{i} and label \eqn{j} is compared with each of the other decisions
+#' there; over these comparisons on label \eqn{j}, \eqn{D_j} is the share
+#' that disagree, \eqn{p_j} the share in which the annotator said 1 and
+#' \eqn{q_j} the share in which the other annotator did, so the chance
+#' disagreement is \eqn{E_j = p_j(1 - q_j) + q_j(1 - p_j)}. Labels are pooled
+#' as in the paper's eq. 6:
+#' \deqn{\kappa_a = 1 - \frac{\sum_j D_j}{\sum_j E_j}}
+#' over the labels with comparisons. It lies in \eqn{[-1, 1]}: an annotator
+#' who ticks many labels is judged against the chance agreement their own
+#' rate implies. With two annotators and one label it is Cohen's kappa. It
+#' needs the records (`NA` on a summary made by [annotation_counts()] or a
+#' database table) and, like `estimate`, `min_items` shared items.
 #'
 #' @section Large designs:
 #' The pair table grows with the square of the number of annotators who
@@ -86,6 +112,8 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   ids <- annotator_ids(x)
   w <- corpus_chance_disagreement(x)
   annotators <- annotator_summary(x, ids, sums, w, min_items)
+  annotators$kappa <- annotator_kappa(x)  # R/annotation-generics.R
+  annotators$kappa[annotators$n_shared_items < min_items] <- NA_real_
   pair_rows <- pair_table(ids, sums, w, min_items)
   if (!pairs) {  # (a summary brings its pair table anyway: not shown either)
     annotators$n_partners <- NA_integer_
@@ -93,7 +121,9 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   }
   structure(
     list(pairs = pair_rows, annotators = annotators, labels = x$labels,
-         n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs),
+         n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs,
+         single_label = is_single_label(x), has_kappa = inherits(x, "annotations"),
+         prevalence_rho = prevalence_rank_correlation(annotators$estimate, annotators$prevalence)),
     class = "mla_annotator_agreement"
   )
 }
@@ -189,7 +219,7 @@ pair_table <- function(ids, sums, w, min_items) {
     observed = sums$observed[ord],
     expected = 1 - w,
     estimate = corpus_baseline_estimate(sums$observed[ord], n_items, w, min_items),
-    pair_estimate = sums$estimate[ord]
+    pair_estimate = ifelse(n_items < min_items, NA_real_, sums$estimate[ord])
   )
 }
 
@@ -214,7 +244,7 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 #'   (`annotator1`, `annotator2`, `n_items`, `n_decisions`, `observed`,
 #'   `expected`, `estimate`, `pair_estimate`); `"annotators"`: one row per
 #'   annotator (`annotator`, `n_items`, `n_shared_items`, `n_partners`,
-#'   `prevalence`, `observed`, `estimate`). See [annotator_agreement()] for
+#'   `prevalence`, `observed`, `estimate`, `kappa`). See [annotator_agreement()] for
 #'   the definitions.
 #' @param ... Must be empty.
 #' @return A tibble.
@@ -228,47 +258,4 @@ tidy.mla_annotator_agreement <- function(x, level = c("pairs", "annotators"), ..
   check_dots_empty0(...)
   level <- check_choice(level, c("pairs", "annotators"))
   x[[level]]
-}
-
-#' @export
-print.mla_annotator_agreement <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
-  invisible(x)
-}
-
-#' @export
-format.mla_annotator_agreement <- function(x, ...) {
-  a <- x$annotators
-  p <- x$pairs
-  ranked <- a[!is.na(a$estimate), ]
-  low <- ranked[order(ranked$estimate), ][seq_len(min(3L, nrow(ranked))), ]
-  cli::cli_format_method({
-    no_pairs <- isFALSE(x$pair_table)
-    cli::cli_text("{.cls mla_annotator_agreement}: {nrow(a)} annotator{?s}, ",
-                  if (no_pairs) "no pair table (pairs = FALSE), " else "{nrow(p)} pair{?s} sharing items, ",
-                  "{length(x$labels)} label{?s}")
-    cli::cli_text("Coefficients against the corpus baseline (A_e = {format_fixed(x$expected)}), ",
-                  "for pairs and annotators with at least {x$min_items} shared item{?s}")
-    defined <- p$estimate[!is.na(p$estimate)]
-    if (no_pairs) {
-      cli::cli_text("Pairs: not computed.")
-    } else if (length(defined) > 0) {
-      cli::cli_text("Pairs: median {format_fixed(stats::median(defined))}, ",
-                    "range {format_fixed(min(defined))} to {format_fixed(max(defined))} ",
-                    "({length(defined)} of {nrow(p)} pair{?s} with enough shared items)")
-    } else {
-      cli::cli_text("Pairs: none shares {x$min_items} or more items.")
-    }
-    if (nrow(low) > 0) {
-      cli::cli_text("Lowest agreement with the others: ", paste0(
-        low$annotator, " (", format_fixed(low$estimate), "; observed ", format_fixed(low$observed),
-        ", ", low$n_shared_items, " shared items",
-        if (no_pairs) "" else paste0(", ", low$n_partners, " partners"), ")", collapse = ", "))
-    }
-    unranked <- sum(is.na(a$estimate))
-    if (unranked > 0) {
-      cli::cli_text("{unranked} annotator{?s} with fewer than {x$min_items} shared items not ranked.")
-    }
-    cli::cli_text("Use {.code tidy(x, level = \"pairs\")} or {.code tidy(x, level = \"annotators\")}.")
-  })
 }

@@ -1,17 +1,27 @@
 #' Heat map of pairwise annotator agreement
 #'
 #' One tile per pair of annotators who share items, coloured by their
-#' pooled-marginal coefficient (`value = "estimate"`) or Hamming agreement
-#' (`value = "observed"`); the matrix is symmetric and pairs without shared
-#' items (or with fewer than `min_overlap`) are blank.
+#' corpus-baseline score (`value = "estimate"`, see the Scales section of
+#' [annotator_agreement()]) or Hamming agreement (`value = "observed"`); the
+#' matrix is symmetric and pairs without shared items (or with fewer than
+#' `min_overlap`) are blank.
+#'
+#' The fill scale runs from -1 to 1 for `"estimate"`: scores below -1 (they
+#' occur with rare labels) are drawn in the end colour, not as missing, and
+#' the caption counts them; tiles keep their values in the text labels. Pairs
+#' that share fewer than the object's `min_items` items have no score; they
+#' are drawn in their own grey with a legend entry ("fewer than `min_items`
+#' shared items") and counted in the caption, apart from scores that are
+#' undefined for another reason (darker grey, the scale's missing colour).
 #'
 #' By default annotators are ordered by hierarchical clustering (average
 #' linkage on 1 - `value`), so groups of annotators who agree with each
 #' other form blocks (e.g. a target group and a control group); `order =
 #' "mean"` orders them by their mean agreement with the others, so a
-#' drifting annotator ends up at an edge. On large crowds only the
-#' `n_annotators` annotators with the most items are drawn (40 by default),
-#' and the caption says so.
+#' drifting annotator ends up at an edge. On large crowds only
+#' `n_annotators` annotators are drawn (40 by default): the three that
+#' [print()][print.mla_annotator_agreement] flags (lowest `estimate`), then
+#' those with the most items; the caption says so.
 #'
 #' @param object An `mla_annotator_agreement` object from
 #'   [annotator_agreement()].
@@ -51,43 +61,81 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
     value = rep(p[[value]], 2),
     n_items = rep(p$n_items, 2)
   )
+  tiles$suppressed <- is.na(tiles$value) & tiles$n_items < object$min_items
   if (is.null(label_tiles)) label_tiles <- length(ord) <= 12L
-  title <- if (value == "estimate") "Pair coefficient\n(pooled marginal)" else "Hamming\nagreement"
+  border <- if (length(ord) <= 60L) "white" else "transparent"
+  title <- if (value == "estimate") "Pair score\n(corpus baseline)" else "Hamming\nagreement"
   size <- axis_text_size(length(ord), space_pt = 300)
   axis_el <- if (is.na(size)) ggplot2::element_blank() else ggplot2::element_text(size = size)
-  plt <- ggplot2::ggplot(tiles, ggplot2::aes(x = .data$annotator1, y = .data$annotator2,
-                                             fill = .data$value)) +
-    ggplot2::geom_tile(colour = if (length(ord) <= 60L) "white" else NA) +
+  plt <- ggplot2::ggplot(tiles[!tiles$suppressed, ],
+                         ggplot2::aes(x = .data$annotator1, y = .data$annotator2, fill = .data$value)) +
+    ggplot2::geom_tile(colour = border) +
+    ggplot2::scale_x_discrete(drop = FALSE) + ggplot2::scale_y_discrete(drop = FALSE) +
     ggplot2::coord_equal() +
-    ggplot2::labs(x = NULL, y = NULL, fill = title, caption = wrap_caption(sel$note)) +
+    ggplot2::labs(x = NULL, y = NULL, fill = title,
+                  caption = wrap_caption(c(sel$note, heat_notes(p, value, object$min_items)))) +
     theme_mla() +
     ggplot2::theme(axis.text.x = if (is.na(size)) axis_el else
                      ggplot2::element_text(size = size, angle = 90, hjust = 1, vjust = 0.5),
                    axis.text.y = axis_el,
                    legend.position = "right",
                    panel.grid = ggplot2::element_blank())
-  plt <- plt + heat_fill_scale(value)
+  plt <- plt + heat_fill_scale(value) + heat_suppressed_layer(tiles, object$min_items, border)
   if (label_tiles) {
     plt <- plt + ggplot2::geom_text(
-      ggplot2::aes(label = ifelse(is.na(.data$value), "NA", sprintf("%.2f", .data$value))),
+      data = tiles,
+      ggplot2::aes(label = ifelse(.data$suppressed, "",
+                                  ifelse(is.na(.data$value), "NA", sprintf("%.2f", .data$value)))),
       size = 3
     )
   }
   plt
 }
 
+# Pairs below min_items: their own tile layer and legend key (a colour
+# legend, since the fill legend is the continuous scale), none if there are
+# none.
+heat_suppressed_layer <- function(tiles, min_items, border) {
+  gone <- tiles[tiles$suppressed, ]
+  if (nrow(gone) == 0L) return(list())
+  key <- paste0("fewer than ", min_items, " shared items")
+  list(
+    ggplot2::geom_tile(data = gone, ggplot2::aes(colour = key), fill = heat_suppressed_fill),
+    ggplot2::scale_colour_manual(
+      name = NULL, values = stats::setNames(border, key),
+      guide = ggplot2::guide_legend(override.aes = list(fill = heat_suppressed_fill, colour = "grey60"),
+                                    order = 2)
+    )
+  )
+}
+
+heat_suppressed_fill <- "grey88"
+
+# Caption notes: pairs without a score for too little support, and scores
+# drawn at the end of the scale.
+heat_notes <- function(pairs, value, min_items) {
+  if (value != "estimate" || nrow(pairs) == 0L) return(character())
+  n_low <- sum(is.na(pairs$estimate) & pairs$n_items < min_items)
+  n_clamped <- sum(pairs$estimate < -1, na.rm = TRUE)
+  c(if (n_low > 0) paste0(count_noun(n_low, "pair"), " sharing fewer than ", min_items,
+                          " items (min_items) have no score (light grey)."),
+    if (n_clamped > 0) paste0(count_noun(n_clamped, "pair"), " with a score below -1 drawn in the end colour."))
+}
+
 heat_fill_scale <- function(value) {
   if (value == "estimate") {
     ggplot2::scale_fill_gradient2(low = "#b2182b", mid = "#f7f7f7", high = "#2166ac",
-                                  midpoint = 0, limits = c(-1, 1), na.value = "grey80")
+                                  midpoint = 0, limits = c(-1, 1), oob = scales::squish,
+                                  na.value = "grey50", guide = ggplot2::guide_colourbar(order = 1))
   } else {
     ggplot2::scale_fill_gradient(low = "#f7f7f7", high = "#2166ac", limits = c(0, 1),
-                                 na.value = "grey80")
+                                 oob = scales::squish, na.value = "grey50",
+                                 guide = ggplot2::guide_colourbar(order = 1))
   }
 }
 
-# Annotators and pairs to draw: the named ones, then the n with the most
-# items; pairs below min_overlap dropped. Returns a caption note.
+# Annotators and pairs to draw: the named ones, of them at most n (the three
+# lowest scores, then the most items); pairs below min_overlap dropped. Returns a caption note.
 select_annotators <- function(object, annotators, n_max, min_overlap, call = rlang::caller_env()) {
   a <- object$annotators
   p <- object$pairs
@@ -100,9 +148,11 @@ select_annotators <- function(object, annotators, n_max, min_overlap, call = rla
   notes <- character()
   limit <- if (is.null(n_max)) 40L else n_max
   if (nrow(a) > limit) {
-    a <- a[order(-a$n_items, seq_len(nrow(a)))[seq_len(limit)], ]
+    flagged <- utils::head(order(a$estimate, na.last = NA), min(3L, limit))
+    rest <- setdiff(order(-a$n_items, seq_len(nrow(a))), flagged)
+    a <- a[sort(c(flagged, rest[seq_len(limit - length(flagged))])), ]
     notes <- c(notes, paste0(limit, " of ", length(all_names),
-                             " annotators shown (most items); choose with `annotators` or `n_annotators`."))
+                             " annotators shown (the lowest scores, then the most items); choose with `annotators` or `n_annotators`."))
   }
   keep <- id_text(a$annotator)
   p <- p[p$annotator1 %in% keep & p$annotator2 %in% keep, ]

@@ -73,7 +73,10 @@
 #' Designs that cannot be resampled meaningfully are refused: annotator
 #' resampling needs at least three annotators with decisions, and annotators
 #' who each rated at least two items (median); in sparse designs where every
-#' annotator sees only a handful of items, resample items.
+#' annotator sees only a handful of items, resample items. Annotator
+#' resampling on a design where less than half of the items x annotators
+#' cells are annotated gives a note (class
+#' `mlagreement_message_sparse_annotators`).
 #'
 #' @section Reproducibility:
 #' A seed is drawn from R's generator (so [set.seed()] governs it) and stored
@@ -263,6 +266,7 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
       class = "boot_annotators", call = call
     )
   }
+  note_sparse_annotator_resampling(a)  # R/design-summary.R
 }
 
 # Runs the replicates in chunks of about `kBootChunkSeconds` each (a few

@@ -60,3 +60,19 @@ format_design_counts <- function(counts) {
   ))
   c(first, paste(parts, collapse = "; "))
 }
+
+# mla_boot(resample = "annotators" or "both") on a sparse design (less than
+# half of the items x annotators grid annotated, the rule of
+# format_design_counts()): a note, since annotators are then nearly nested
+# in items and their resampling answers another question than on a crossed
+# design.
+note_sparse_annotator_resampling <- function(a) {
+  coverage <- design_coverage(design_counts(a))
+  if (!is.finite(coverage) || coverage >= 0.5) return(invisible())
+  cli::cli_inform(
+    c("i" = "Resampling annotators on a sparse design: {format_percent_exact(coverage)} of the item x annotator cells are annotated.",
+      " " = "Annotators are then nearly nested in items, so the intervals are wide and generalise to new annotators, not only new items; {.code resample = \"items\"} keeps each item's annotators as they are.",
+      " " = "Annotator resampling is made for crossed designs, where most annotators see most items."),
+    class = "mlagreement_message_sparse_annotators"
+  )
+}

@@ -47,7 +47,7 @@ ref_annotator_pairs <- function(arr, min_items = 10) {
       a = a, b = b, n_items = length(shared), n_decisions = sum(both),
       observed = observed, expected = 1 - corpus_w,
       estimate = if (length(shared) >= min_items) 1 - (1 - observed) / corpus_w else NA_real_,
-      pair_estimate = est
+      pair_estimate = if (length(shared) >= min_items) est else NA_real_
     )
   }
   do.call(rbind, out)
@@ -69,6 +69,33 @@ ref_annotator_summary <- function(arr, min_items = 10) {
       n_partners = nrow(mine),
       prevalence = mean(v[!is.na(v)]),
       observed = observed,
-      estimate = if (n_shared >= min_items) 1 - (1 - observed) / corpus_w else NA)
-  }, numeric(6)))
+      estimate = if (n_shared >= min_items) 1 - (1 - observed) / corpus_w else NA,
+      kappa = if (n_shared >= min_items) ref_annotator_kappa(arr, a) else NA)
+  }, numeric(7)))
+}
+
+# Annotator a against the rest, Cohen-style: per label, the 2 x 2 table of
+# every (a's decision, another annotator's decision) on the same item and
+# label; kappa = 1 - mean_j D_j / mean_j E_j over the labels with a table,
+# E_j the chance disagreement of the table's margins.
+ref_annotator_kappa <- function(arr, a) {
+  d <- e <- c()
+  for (j in seq_len(dim(arr)[3])) {
+    tab <- matrix(0, 2, 2)
+    for (i in seq_len(dim(arr)[1])) {
+      va <- arr[i, a, j]
+      if (is.na(va)) next
+      for (b in setdiff(seq_len(dim(arr)[2]), a)) {
+        vb <- arr[i, b, j]
+        if (!is.na(vb)) tab[va + 1, vb + 1] <- tab[va + 1, vb + 1] + 1
+      }
+    }
+    n <- sum(tab)
+    if (n == 0) next
+    p <- sum(tab[2, ]) / n
+    q <- sum(tab[, 2]) / n
+    d <- c(d, (tab[1, 2] + tab[2, 1]) / n)
+    e <- c(e, p * (1 - q) + q * (1 - p))
+  }
+  if (length(e) == 0 || sum(e) == 0) NA_real_ else 1 - mean(d) / mean(e)
 }

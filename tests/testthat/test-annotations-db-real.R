@@ -32,7 +32,8 @@ expect_same_real_results <- function(s, a) {
   got <- annotator_agreement(s)
   want <- annotator_agreement(a)
   expect_equal(tidy(got, "pairs"), tidy(want, "pairs"), tolerance = 1e-12)
-  expect_equal(tidy(got, "annotators"), tidy(want, "annotators"), tolerance = 1e-12)
+  expect_equal(summary_annotator_rows(got), tidy(want, "annotators")[names(summary_annotator_rows(got))],
+               tolerance = 1e-12)  # helper-database.R
 }
 
 for (engine in names(engines)) {

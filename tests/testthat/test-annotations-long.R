@@ -53,3 +53,106 @@ test_that("decision tables given without value, or with 0/1 as labels, are refus
   expect_warning(annotations_long(all_picked, item, annotator, label),
                  class = "mlagreement_warning_all_selected")
 })
+
+# Multi-select cells (label_sep): a plain-R reference splits each cell with
+# strsplit() into one row per selected label (NA: nothing selected).
+ref_presplit <- function(cells, sep, strip = function(x) x) {
+  rows <- lapply(seq_len(nrow(cells)), function(r) {
+    cell <- cells$tags[r]
+    labs <- if (is.na(cell) || cell == "") NA_character_ else strip(strsplit(cell, sep, fixed = TRUE)[[1]])
+    data.frame(item = cells$item[r], coder = cells$coder[r], tag = labs)
+  })
+  do.call(rbind, rows)
+}
+
+random_multiselect <- function(n_items, n_coders, universe, p = 0.3) {
+  grid <- expand.grid(item = seq_len(n_items), coder = paste0("c", seq_len(n_coders)),
+                      stringsAsFactors = FALSE)
+  grid <- grid[stats::runif(nrow(grid)) < 0.7, ]
+  grid$sets <- lapply(seq_len(nrow(grid)), function(r) universe[stats::runif(length(universe)) < p])
+  grid
+}
+
+test_that("label_sep gives the annotations of the same data split by strsplit()", {
+  withr::local_seed(71)
+  universe <- c("anger", "joy", "fear", "sad face", "x-1")
+  for (rep in 1:3) {
+    g <- random_multiselect(25, 6, universe)
+    forms <- list(
+      list(sep = "\n", cell = function(s) paste0("[", s, "]", collapse = "\n"),
+           strip = function(x) sub("^\\[(.*)\\]$", "\\1", x)),
+      list(sep = "|", cell = function(s) paste(s, collapse = "|"), strip = identity),
+      list(sep = ", ", cell = function(s) paste0("'", s, "'", collapse = ", "),
+           strip = function(x) sub("^'(.*)'$", "\\1", x))
+    )
+    for (f in forms) {
+      cells <- data.frame(item = g$item, coder = g$coder,
+                          tags = vapply(g$sets, function(s) if (length(s)) f$cell(s) else "", ""))
+      cells$tags[3] <- NA  # NA: annotated, nothing selected, as without label_sep
+      ref <- ref_presplit(cells, f$sep, f$strip)
+      expect_identical(annotations_long(cells, item, coder, tags, label_sep = f$sep),
+                       annotations_long(ref, item, coder, tag))
+      expect_identical(annotations_long(cells, item, coder, tags, label_sep = f$sep, labels = universe),
+                       annotations_long(ref, item, coder, tag, labels = universe))
+    }
+    # JSON arrays of strings (MTurk), with "[]" for nothing selected
+    json <- vapply(g$sets, function(s) paste0("[", paste0('"', s, '"', collapse = ", "), "]"), "")
+    json[lengths(g$sets) == 0] <- "[]"
+    cells <- data.frame(item = g$item, coder = g$coder, tags = json)
+    ref <- ref_presplit(transform(cells, tags = ifelse(tags == "[]", "", gsub('^\\[|\\]$|"', "", tags))),
+                        ", ")
+    expect_identical(annotations_long(cells, item, coder, tags, label_sep = "|", labels = universe),
+                     annotations_long(ref, item, coder, tag, labels = universe))
+  }
+})
+
+test_that("label_sep: the cell rules, and a message only when something is dropped", {
+  cells <- data.frame(item = c(1, 1, 2, 2, 3, 3), coder = rep(c("a", "b"), 3),
+                      tags = c("\"B\"", "", "A||B|", '["A \\"q\\"", "B"]', "[]", " [C] "))
+  expect_message(a <- annotations_long(cells, item, coder, tags, label_sep = "|"),
+                 class = "mlagreement_message_label_sep")
+  expect_message(annotations_long(cells, item, coder, tags, label_sep = "|"),
+                 "2 empty elements of `label` dropped in 1 cell")
+  want <- data.frame(item = c(1, 1, 2, 2, 2, 2, 3, 3), coder = c("a", "b", "a", "a", "b", "b", "a", "b"),
+                     tag = c("B", NA, "A", "B", "A \"q\"", "B", NA, "C"))
+  expect_identical(a, annotations_long(want, item, coder, tag))
+  expect_no_message(annotations_long(cells[-3, ], item, coder, tags, label_sep = "|"))
+  # CrowdFlower's newline form, with Windows line ends and padding
+  crowd <- data.frame(item = 1, coder = c("a", "b"), tags = c(" [A]\r\n[B] ", "[B]"))
+  newline <- annotations_long(crowd, item, coder, tags, label_sep = "\n")
+  expect_identical(newline, annotations_long(data.frame(item = 1, coder = c("a", "a", "b"),
+                                                        tag = c("A", "B", "B")), item, coder, tag))
+  # a factor column is split as text
+  f <- annotations_long(transform(crowd, tags = factor(tags)), item, coder, tags, label_sep = "\n")
+  expect_identical(f, newline)
+})
+
+test_that("label_sep errors: unknown labels name the row of data, and misuse is refused", {
+  cells <- data.frame(item = c(1, 1, 2), coder = c("a", "b", "a"), tags = c("A|B", "B", "A|Z"),
+                      value = 1)
+  err <- expect_mla_error(annotations_long(cells, item, coder, tags, labels = c("A", "B"),
+                                           label_sep = "|"), "unknown_label")
+  expect_match(conditionMessage(err), "first at row 3", fixed = TRUE)
+  expect_mla_snapshot(annotations_long(cells, item, coder, tags, labels = c("A", "B"), label_sep = "|"),
+                      "unknown_label")
+  expect_mla_snapshot(annotations_long(cells, item, coder, tags, value, label_sep = "|"), "label_sep")
+  expect_mla_error(annotations_long(cells, item, coder, tags, label_sep = ""), "string")
+  expect_mla_error(annotations_long(cells, item, coder, value, label_sep = "|"), "label_type")
+  # duplicated labels in one cell follow `duplicates`
+  dup <- data.frame(item = 1, coder = c("a", "b"), tags = c("A|A", "A|B"))
+  expect_mla_error(annotations_long(dup, item, coder, tags, label_sep = "|"))
+  expect_message(first <- annotations_long(dup, item, coder, tags, label_sep = "|", duplicates = "first"),
+                 "Kept the first")
+  expect_identical(first,
+                   annotations_long(data.frame(item = 1, coder = c("a", "b", "b"), tag = c("A", "A", "B")),
+                                    item, coder, tag))
+})
+
+test_that("label_sep on a database table is refused", {
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- local_sqlite_connection()  # helper-postgres.R
+  cells <- data.frame(item = c(1, 2), coder = c("a", "b"), tags = c("A|B", "B"))
+  expect_mla_error(annotations_long(db_table(con, cells), item, coder, tags, label_sep = "|"),
+                   "label_sep")
+})

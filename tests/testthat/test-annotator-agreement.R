@@ -163,3 +163,132 @@ test_that("sparse crowds: one shared item never gives +-1, and well-agreeing ann
   expect_identical(order(ranked$estimate), order(ranked$observed))
   expect_match(format(agr), "shared items", all = FALSE)
 })
+
+test_that("kappa matches the plain-R reference on random designs and stays in [-1, 1]", {
+  withr::local_seed(41)
+  for (rep in 1:6) {
+    arr <- random_design(20, 6, 4, prevalence = stats::runif(4, 0.02, 0.6),
+                         record_kept = c(0.3, 0.6, 1)[rep %% 3 + 1],
+                         cell_missing = c(0, 0.1)[rep %% 2 + 1], names = TRUE)
+    ann <- tidy(annotator_agreement(arr, min_items = 1), level = "annotators")
+    ref <- vapply(seq_len(dim(arr)[2]), function(a) ref_annotator_kappa(arr, a), numeric(1))
+    ref[ann$n_shared_items < 1] <- NA
+    expect_equal(ann$kappa, ref, tolerance = 1e-12)
+    expect_true(all(ann$kappa >= -1 - 1e-12 & ann$kappa <= 1 + 1e-12, na.rm = TRUE))
+  }
+  # rare labels and annotators who contradict the crowd: scores below -1,
+  # kappa still at least -1
+  arr <- array(0L, c(40, 5, 6), dimnames = list(NULL, paste0("a", 1:5), paste0("L", 1:6)))
+  arr[, , 1] <- stats::rbinom(200, 1, 0.05)
+  arr[, 5, ] <- 1L - arr[, 1, ]
+  agr <- annotator_agreement(arr)
+  ann <- tidy(agr, level = "annotators")
+  expect_lt(min(ann$estimate), -1)
+  expect_gte(min(ann$kappa), -1)
+  expect_equal(ann$kappa, vapply(1:5, function(a) ref_annotator_kappa(arr, a), numeric(1)),
+               tolerance = 1e-12)
+})
+
+test_that("kappa is Cohen's kappa for two annotators and one label (irr)", {
+  skip_if_not_installed("irr")
+  withr::local_seed(42)
+  for (rep in 1:3) {
+    truth <- stats::rbinom(60, 1, 0.3)
+    r1 <- ifelse(stats::runif(60) < 0.15, 1L - truth, truth)
+    r2 <- ifelse(stats::runif(60) < 0.3, 1L, truth)
+    arr <- array(c(r1, r2), c(60, 2, 1), dimnames = list(NULL, c("a", "b"), "L"))
+    ann <- tidy(annotator_agreement(arr), level = "annotators")
+    cohen <- irr::kappa2(cbind(r1, r2))$value
+    expect_equal(ann$kappa, c(cohen, cohen), tolerance = 1e-12)
+  }
+})
+
+test_that("pair_estimate is NA below min_items and the pair's own coefficient above", {
+  withr::local_seed(43)
+  arr <- random_design(30, 8, 3, prevalence = 0.3, record_kept = 0.4, names = TRUE)
+  all_pairs <- tidy(annotator_agreement(arr, min_items = 1))
+  for (min_items in sort(unique(all_pairs$n_items))[2:4]) {
+    pairs <- tidy(annotator_agreement(arr, min_items = min_items))
+    low <- pairs$n_items < min_items
+    expect_true(any(low) && any(!low))
+    expect_true(all(is.na(pairs$pair_estimate[low])))
+    expect_true(all(is.na(pairs$estimate[low])))
+    expect_equal(pairs$pair_estimate[!low], all_pairs$pair_estimate[!low], tolerance = 1e-12)
+    expect_equal(pairs$pair_estimate, ref_annotator_pairs(arr, min_items)$pair_estimate,
+                 tolerance = 1e-12)
+  }
+})
+
+test_that("print() shows prevalence beside the flags and notes a ranking that follows it", {
+  withr::local_seed(44)
+  # one annotator ticks many of ten rare labels
+  heavy <- simulate_annotations(150, 8, 10, prevalence = 0.1, scenario = "noisy", error = 0.05,
+                                bias = c(3, rep(0, 7)))
+  agr <- annotator_agreement(heavy)
+  ann <- tidy(agr, level = "annotators")
+  rho <- c(stats::cor(ann$estimate, ann$prevalence, method = "spearman"),
+           stats::cor(ann$estimate, ann$prevalence))
+  expect_gt(max(abs(rho)), 0.8)
+  out <- format(agr)
+  expect_match(out, "mostly follows prevalence", all = FALSE)
+  expect_match(out, "labels per record", all = FALSE)
+  expect_match(out, "kappa", all = FALSE)
+  # balanced: annotators differ in their errors, not in how much they tick
+  balanced <- simulate_annotations(150, 8, 10, prevalence = 0.5, scenario = "noisy",
+                                   error = seq(0.02, 0.3, length.out = 8))
+  agr <- annotator_agreement(balanced)
+  ann <- tidy(agr, level = "annotators")
+  expect_lt(abs(stats::cor(ann$estimate, ann$prevalence, method = "spearman")), 0.8)
+  expect_lt(abs(stats::cor(ann$estimate, ann$prevalence)), 0.8)
+  expect_false(any(grepl("mostly follows prevalence", format(agr))))
+  # the flagged annotators are printed with their prevalence
+  low <- ann[order(ann$estimate)[1:3], ]
+  expect_match(paste(format(agr), collapse = " "),
+               formatC(low$prevalence[1] * 10, format = "f", digits = 2), fixed = TRUE)
+})
+
+test_that("the scale of the scores is printed with its lower end", {
+  agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
+  lowest <- 1 - 1 / (1 - agr$expected)
+  expect_match(paste(format(agr), collapse = " "), format_fixed(lowest), fixed = TRUE)
+})
+
+test_that("a summary has no kappa, and print() says why", {
+  withr::local_seed(45)
+  arr <- random_design(20, 4, 3, prevalence = 0.3, names = TRUE)
+  a <- as_annotations(arr)
+  s <- annotator_agreement(as_annotation_counts(a))
+  expect_true(all(is.na(tidy(s, level = "annotators")$kappa)))
+  expect_match(paste(format(s), collapse = " "), "kappa: needs the records", fixed = TRUE)
+  expect_false(anyNA(tidy(annotator_agreement(a), level = "annotators")$kappa))
+})
+
+test_that("kappa ranks random single-choice workers lowest where the score ranks heavy tickers", {
+  withr::local_seed(46)
+  n_items <- 300
+  k <- 10
+  truth <- sample(k, n_items, replace = TRUE, prob = c(0.4, 0.2, rep(0.05, 8)))
+  type <- c(rep("good", 24), rep("random", 4), rep("ticker", 4))
+  rows <- lapply(seq_len(n_items), function(i) {
+    who <- sample(length(type), 6)
+    do.call(rbind, lapply(who, function(a) {
+      labs <- switch(type[a],
+                     good = if (stats::runif(1) < 0.85) truth[i] else sample(k, 1),
+                     random = sample(k, 1),
+                     ticker = unique(c(truth[i], sample(k, 3))))
+      data.frame(item = i, annotator = sprintf("w%02d", a), label = paste0("L", labs))
+    }))
+  })
+  x <- annotations_long(do.call(rbind, rows), item, annotator, label, labels = paste0("L", 1:k))
+  agr <- annotator_agreement(x)
+  ann <- tidy(agr, level = "annotators")
+  kind <- type[as.integer(sub("w", "", ann$annotator))]
+  expect_setequal(kind[order(ann$estimate)[1:4]], "ticker")
+  expect_setequal(kind[order(ann$kappa)[1:4]], "random")
+  # random choices are at chance level; good workers well above
+  expect_lt(max(abs(ann$kappa[kind == "random"])), 0.1)
+  expect_gt(min(ann$kappa[kind == "good"]), 0.4)
+  out <- paste(format(agr), collapse = " ")
+  expect_match(out, "mostly follows prevalence", fixed = TRUE)
+  expect_match(out, paste0("Lowest kappa: ", ann$annotator[order(ann$kappa)[1]]), fixed = TRUE)
+})

@@ -7,8 +7,8 @@ test_that("autoplot() returns a symmetric heat map without printing", {
   agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
   p <- ggplot2::autoplot(agr)
   expect_s3_class(p, "ggplot")
-  d <- ggplot2::layer_data(p, 1)
-  expect_equal(nrow(d), 2 * nrow(tidy(agr)))
+  # every pair shares fewer than min_items items: all in the suppressed layer
+  expect_equal(nrow(ggplot2::layer_data(p, 1)) + nrow(ggplot2::layer_data(p, 2)), 2 * nrow(tidy(agr)))
   p2 <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
   expect_length(p2$layers, 1)
   expect_mla_snapshot(ggplot2::autoplot(agr, value = "kappa"))
@@ -43,4 +43,56 @@ test_that("annotator heat map: clustered order shows groups, selection and overl
   expect_identical(nrow(none$data), 0L)
   expect_match(none$labels$caption, "15 pairs sharing fewer than")
   expect_error(ggplot2::autoplot(agr, annotators = "Ann9"), class = "mlagreement_error_plot_argument")
+})
+
+test_that("heat map: finite scores are never drawn as missing, suppressed pairs have their own key", {
+  skip_if_not_installed("ggplot2")
+  withr::local_seed(8)
+  # rare labels and one contradicting annotator: scores below -1; a sparse
+  # fifth annotator shares few items with the others
+  arr <- array(0L, c(40, 6, 6), dimnames = list(NULL, paste0("a", 1:6), paste0("L", 1:6)))
+  arr[, , 1] <- stats::rbinom(240, 1, 0.05)
+  arr[, 5, ] <- 1L - arr[, 1, ]
+  arr[-(1:4), 6, ] <- NA
+  agr <- annotator_agreement(arr)
+  pairs <- tidy(agr)
+  expect_lt(min(pairs$estimate, na.rm = TRUE), -1)
+  low <- pairs$n_items < agr$min_items
+  expect_true(any(low))
+  p <- ggplot2::autoplot(agr)
+  tiles <- ggplot2::layer_data(p, 1)
+  expect_equal(nrow(tiles), 2 * sum(!low))
+  na_fill <- ggplot2::ggplot_build(p)$plot$scales$get_scales("fill")$na.value
+  finite <- is.finite(rep(pairs$estimate[!low], 2))
+  expect_true(all(finite))
+  expect_false(any(tiles$fill == na_fill))
+  # below -1: the end colour of the scale
+  expect_true(any(p$data$value < -1))
+  expect_identical(unique(tiles$fill[p$data$value < -1]), toupper("#b2182b"))
+  # suppressed pairs: their own layer, fill and legend key
+  gone <- ggplot2::layer_data(p, 2)
+  expect_equal(nrow(gone), 2 * sum(low))
+  expect_true(all(gone$fill != na_fill))
+  built <- ggplot2::ggplot_build(p)
+  key <- built$plot$scales$get_scales("colour")$get_labels()
+  expect_identical(key, "fewer than 10 shared items")
+  expect_match(p$labels$caption, paste(sum(low), "pairs sharing fewer than 10 items"))
+  expect_match(p$labels$caption, "below -1 drawn in the end colour")
+  # observed agreement has no suppressed pairs
+  po <- ggplot2::autoplot(agr, value = "observed", label_tiles = FALSE)
+  expect_length(po$layers, 1)
+  expect_false(any(ggplot2::layer_data(po, 1)$fill == na_fill))
+})
+
+test_that("heat map: the lowest-scoring annotators stay in a limited selection", {
+  skip_if_not_installed("ggplot2")
+  withr::local_seed(9)
+  arr <- simulate_annotations(60, 10, 4, prevalence = 0.3, scenario = "noisy",
+                              error = c(rep(0.05, 9), 0.4))
+  agr <- annotator_agreement(arr)
+  worst <- agr$annotators$annotator[which.min(agr$annotators$estimate)]
+  # every annotator has the same items, so "most items" alone keeps a1 to a4
+  x <- ggplot2::autoplot(agr, n_annotators = 4)
+  expect_true(worst %in% levels(x$data$annotator1))
+  expect_identical(nlevels(x$data$annotator1), 4L)
 })

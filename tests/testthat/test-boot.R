@@ -271,3 +271,23 @@ test_that("replicates that would not fit in memory fail at once, naming the size
   err <- expect_mla_error(mla_boot(fit, R = 2^31 - 1), "replicates")
   expect_match(conditionMessage(err), "GiB")
 })
+
+test_that("annotator resampling on a sparse design gives a note, on a crossed one none", {
+  withr::local_seed(27)
+  # 60 items, 3 of 20 annotators each: 15% of the items x annotators cells
+  rows <- lapply(1:60, function(i) {
+    data.frame(item = i, annotator = sample(20, 3), label = rep(c("x", "y"), each = 3),
+               value = stats::rbinom(6, 1, 0.4))
+  })
+  sparse <- mla(annotations_long(do.call(rbind, rows), item, annotator, label, value))
+  expect_lt(glance(sparse)$coverage, 0.5)
+  for (resample in c("annotators", "both")) {
+    expect_message(mla_boot(sparse, R = 5, resample = resample),
+                   class = "mlagreement_message_sparse_annotators")
+  }
+  expect_message(mla_boot(sparse, R = 5, resample = "annotators"), "15.0% of the item x annotator cells")
+  crossed <- mla(simulate_annotations(30, 5, 3, prevalence = 0.3, scenario = "noisy"))
+  expect_no_message(mla_boot(crossed, R = 5, resample = "annotators"),
+                    class = "mlagreement_message_sparse_annotators")
+  expect_no_message(mla_boot(sparse, R = 5), class = "mlagreement_message_sparse_annotators")
+})
