@@ -2,6 +2,7 @@
 #include <Rcpp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <new>
 
 #include "glue-interrupt.h"
@@ -27,38 +28,56 @@ Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
   return Rcpp::IntegerVector(s.begin(), s.end());
 }
 
+// Builds the label sets of `view` and runs `compute(d)` (the core's work)
+// with Ctrl-C armed. A partial record or running out of memory gives the
+// list the R side turns into its classed error; `compute` may return a list
+// of its own to stop early (R_NilValue: carry on), else wrap(d) is returned.
+template <typename Compute, typename Wrap>
+Rcpp::List on_record_sets(const Rcpp::List& view, bool annotators, Compute compute, Wrap wrap) {
+  mlagreement::SetData d;
+  glue::InterruptScope interrupts;
+  try {
+    glue::build_record_sets(view, annotators, d);
+    if (d.bad_record >= 0) {
+      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+    }
+    SEXP early = compute(d);
+    if (early != R_NilValue) return Rcpp::List(early);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  }
+  interrupts.rethrow();
+  return wrap(d);
+}
+
 }  // namespace
 
 // Jaccard and MASI alpha and the average similarities, with the
 // expected-disagreement method used (chosen by estimated work).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_cpp(const Rcpp::List& view, bool with_expected, int threads) {
-  mlagreement::SetData d;
   mlagreement::SetAlpha a;
-  glue::InterruptScope interrupts;
-  try {
-    glue::build_record_sets(view, false, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
-    a = mlagreement::set_alpha(d, with_expected, threads);
-  } catch (const std::bad_alloc&) {
-    return out_of_memory();
-  }
-  interrupts.rethrow();
-  if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
-  return Rcpp::List::create(
-      Rcpp::Named("bad_record") = -1.0,
-      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-      Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
-      Rcpp::Named("method") = mlagreement::method_name(a.method),
-      Rcpp::Named("observed_jaccard") = a.observed_jaccard,
-      Rcpp::Named("expected_jaccard") = a.expected_jaccard,
-      Rcpp::Named("observed_masi") = a.observed_masi,
-      Rcpp::Named("expected_masi") = a.expected_masi,
-      Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
-      Rcpp::Named("similarity_masi") = a.similarity_masi);
+  return on_record_sets(
+      view, false,
+      [&](const mlagreement::SetData& d) {
+        a = mlagreement::set_alpha(d, with_expected, threads);
+        return R_NilValue;
+      },
+      [&](const mlagreement::SetData& d) {
+        if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+        return Rcpp::List::create(
+            Rcpp::Named("bad_record") = -1.0,
+            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+            Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+            Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
+            Rcpp::Named("method") = mlagreement::method_name(a.method),
+            Rcpp::Named("observed_jaccard") = a.observed_jaccard,
+            Rcpp::Named("expected_jaccard") = a.expected_jaccard,
+            Rcpp::Named("observed_masi") = a.observed_masi,
+            Rcpp::Named("expected_masi") = a.expected_masi,
+            Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
+            Rcpp::Named("similarity_masi") = a.similarity_masi);
+      });
 }
 
 // The annotator-pair measures and the average pairwise similarities, from
@@ -67,38 +86,35 @@ Rcpp::List set_alpha_cpp(const Rcpp::List& view, bool with_expected, int threads
 Rcpp::List pair_measures_cpp(const Rcpp::List& view, int k_used, int R,
                              const Rcpp::IntegerVector& seed, int threads) {
   if (seed.size() != 2) Rcpp::stop("Internal error: `seed` must have length 2.");
-  mlagreement::SetData d;
+  const std::size_t n_labels = static_cast<std::size_t>(Rcpp::as<int>(view["n_labels"]));
+  const std::size_t n_annotators = static_cast<std::size_t>(Rcpp::as<int>(view["n_annotators"]));
+  const std::uint64_t combined = mlagreement::combine_seed(seed[0], seed[1]);
   mlagreement::PairMeasures p;
   mlagreement::SetAlpha sims;
-  glue::InterruptScope interrupts;
-  try {
-    glue::build_record_sets(view, true, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
-    sims = mlagreement::set_alpha(d, false, threads);
-    p = mlagreement::pair_measures(d, static_cast<std::size_t>(Rcpp::as<int>(view["n_labels"])),
-                                   static_cast<std::size_t>(Rcpp::as<int>(view["n_annotators"])), k_used, R,
-                                   mlagreement::combine_seed(seed[0], seed[1]), threads);
-  } catch (const std::bad_alloc&) {
-    return out_of_memory();
-  }
-  interrupts.rethrow();
-  Rcpp::IntegerVector a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end());
-  return Rcpp::List::create(
-      Rcpp::Named("bad_record") = -1.0,
-      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-      Rcpp::Named("similarity_jaccard") = sims.similarity_jaccard,
-      Rcpp::Named("similarity_masi") = sims.similarity_masi,
-      Rcpp::Named("pairs") = Rcpp::DataFrame::create(
-          Rcpp::Named("a") = a, Rcpp::Named("b") = b,
-          Rcpp::Named("n_shared") = Rcpp::wrap(p.n_shared),
-          Rcpp::Named("f1_observed") = Rcpp::wrap(p.f1_observed),
-          Rcpp::Named("f1_chance") = Rcpp::wrap(p.f1_chance),
-          Rcpp::Named("ak_observed") = Rcpp::wrap(p.ak_observed),
-          Rcpp::Named("ak_expected") = Rcpp::wrap(p.ak_expected),
-          Rcpp::Named("am_observed") = Rcpp::wrap(p.am_observed),
-          Rcpp::Named("am_expected") = Rcpp::wrap(p.am_expected)));
+  return on_record_sets(
+      view, true,
+      [&](const mlagreement::SetData& d) {
+        sims = mlagreement::set_alpha(d, false, threads);
+        p = mlagreement::pair_measures(d, n_labels, n_annotators, k_used, R, combined, threads);
+        return R_NilValue;
+      },
+      [&](const mlagreement::SetData& d) {
+        Rcpp::IntegerVector a(p.a.begin(), p.a.end()), b(p.b.begin(), p.b.end());
+        return Rcpp::List::create(
+            Rcpp::Named("bad_record") = -1.0,
+            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+            Rcpp::Named("similarity_jaccard") = sims.similarity_jaccard,
+            Rcpp::Named("similarity_masi") = sims.similarity_masi,
+            Rcpp::Named("pairs") = Rcpp::DataFrame::create(
+                Rcpp::Named("a") = a, Rcpp::Named("b") = b,
+                Rcpp::Named("n_shared") = Rcpp::wrap(p.n_shared),
+                Rcpp::Named("f1_observed") = Rcpp::wrap(p.f1_observed),
+                Rcpp::Named("f1_chance") = Rcpp::wrap(p.f1_chance),
+                Rcpp::Named("ak_observed") = Rcpp::wrap(p.ak_observed),
+                Rcpp::Named("ak_expected") = Rcpp::wrap(p.ak_expected),
+                Rcpp::Named("am_observed") = Rcpp::wrap(p.am_observed),
+                Rcpp::Named("am_expected") = Rcpp::wrap(p.am_expected)));
+      });
 }
 
 // Set alpha with tabulated user distances: custom is a K1 x K1 x K1 x n array
@@ -115,38 +131,33 @@ Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVecto
     Rcpp::stop("Internal error: the distance tables have the wrong size.");
   }
   table.d.assign(custom.begin(), custom.end());
-  mlagreement::SetData d;
   mlagreement::SetAlpha a;
-  int largest = 0;
-  glue::InterruptScope interrupts;
-  try {
-    glue::build_record_sets(view, false, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
-    for (int s : d.size) largest = std::max(largest, s);
-    if (largest > max_size) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0,
-                                Rcpp::Named("need_max_size") = largest);
-    }
-    a = mlagreement::set_alpha(d, true, threads, &table);
-  } catch (const std::bad_alloc&) {
-    return out_of_memory();
-  }
-  interrupts.rethrow();
-  if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
-  return Rcpp::List::create(
-      Rcpp::Named("bad_record") = -1.0,
-      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-      Rcpp::Named("sizes") = sizes_present(d),
-      Rcpp::Named("method") = mlagreement::method_name(a.method),
-      Rcpp::Named("observed_jaccard") = a.observed_jaccard,
-      Rcpp::Named("expected_jaccard") = a.expected_jaccard,
-      Rcpp::Named("observed_masi") = a.observed_masi,
-      Rcpp::Named("expected_masi") = a.expected_masi,
-      Rcpp::Named("observed_custom") = Rcpp::wrap(a.observed_custom),
-      Rcpp::Named("expected_custom") = Rcpp::wrap(a.expected_custom));
+  return on_record_sets(
+      view, false,
+      [&](const mlagreement::SetData& d) -> SEXP {
+        const int largest = d.size.empty() ? 0 : *std::max_element(d.size.begin(), d.size.end());
+        if (largest > max_size) {
+          return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0,
+                                    Rcpp::Named("need_max_size") = largest);
+        }
+        a = mlagreement::set_alpha(d, true, threads, &table);
+        return R_NilValue;
+      },
+      [&](const mlagreement::SetData& d) {
+        if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+        return Rcpp::List::create(
+            Rcpp::Named("bad_record") = -1.0,
+            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+            Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+            Rcpp::Named("sizes") = sizes_present(d),
+            Rcpp::Named("method") = mlagreement::method_name(a.method),
+            Rcpp::Named("observed_jaccard") = a.observed_jaccard,
+            Rcpp::Named("expected_jaccard") = a.expected_jaccard,
+            Rcpp::Named("observed_masi") = a.observed_masi,
+            Rcpp::Named("expected_masi") = a.expected_masi,
+            Rcpp::Named("observed_custom") = Rcpp::wrap(a.observed_custom),
+            Rcpp::Named("expected_custom") = Rcpp::wrap(a.expected_custom));
+      });
 }
 
 // The distinct label sets of the pairable records (1-based labels), their
@@ -154,31 +165,27 @@ Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVecto
 // for user distances of two sets evaluated in R.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_distinct_cpp(const Rcpp::List& view) {
-  mlagreement::SetData d;
   mlagreement::SetPairWeights p;
-  glue::InterruptScope interrupts;
-  try {
-    glue::build_record_sets(view, false, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
-    p = mlagreement::set_pair_weights(d);
-  } catch (const std::bad_alloc&) {
-    return out_of_memory();
-  }
-  interrupts.rethrow();
-  Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
-  for (std::size_t s = 0; s < d.n_sets(); ++s) {
-    std::vector<int> lab = mlagreement::set_labels(d, s);
-    for (int& j : lab) ++j;
-    sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
-  }
-  Rcpp::IntegerVector s(p.s.begin(), p.s.end()), t(p.t.begin(), p.t.end());
-  return Rcpp::List::create(
-      Rcpp::Named("bad_record") = -1.0,
-      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-      Rcpp::Named("sets") = sets, Rcpp::Named("count") = Rcpp::wrap(d.count),
-      Rcpp::Named("pair_s") = s + 1, Rcpp::Named("pair_t") = t + 1,
-      Rcpp::Named("pair_weight") = Rcpp::wrap(p.w));
+  return on_record_sets(
+      view, false,
+      [&](const mlagreement::SetData& d) {
+        p = mlagreement::set_pair_weights(d);
+        return R_NilValue;
+      },
+      [&](const mlagreement::SetData& d) {
+        Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
+        for (std::size_t s = 0; s < d.n_sets(); ++s) {
+          std::vector<int> lab = mlagreement::set_labels(d, s);
+          for (int& j : lab) ++j;
+          sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
+        }
+        Rcpp::IntegerVector s(p.s.begin(), p.s.end()), t(p.t.begin(), p.t.end());
+        return Rcpp::List::create(
+            Rcpp::Named("bad_record") = -1.0,
+            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+            Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+            Rcpp::Named("sets") = sets, Rcpp::Named("count") = Rcpp::wrap(d.count),
+            Rcpp::Named("pair_s") = s + 1, Rcpp::Named("pair_t") = t + 1,
+            Rcpp::Named("pair_weight") = Rcpp::wrap(p.w));
+      });
 }
