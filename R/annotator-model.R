@@ -72,7 +72,8 @@
 #'   per label.
 #' @param max_iter Maximum number of EM iterations.
 #' @param tol Convergence tolerance: the relative change of the
-#'   log-likelihood between two iterations (0: run `max_iter` iterations).
+#'   log-likelihood between two iterations (0: until it does not change at
+#'   all, or `max_iter`).
 #' @param threads Number of threads ([mla_threads()]).
 #' @param ... Must be empty.
 #' @return An object of class `mla_annotator_model`, with

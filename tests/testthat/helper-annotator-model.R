@@ -47,7 +47,7 @@ ref_dawid_skene <- function(problems, n_items, n_annotators, q, one_coin = FALSE
         if (one_coin) {
           tot <- sum(cells[[g]][a, , ])
           if (tot <= 0) next
-          acc <- min(1 - floor, max(floor, sum(diag(cells[[g]][a, , ])) / tot))
+          acc <- min(1 - (q - 1) * floor, max(floor, sum(diag(cells[[g]][a, , ])) / tot))
           conf[[g]][a, , ] <- (1 - acc) / (q - 1)
           diag(conf[[g]][a, , ]) <- acc
         } else {

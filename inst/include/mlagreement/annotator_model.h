@@ -169,7 +169,8 @@ inline void m_step_confusion(const std::vector<double>& cell, std::size_t n_anno
       for (int y = 0; y < q; ++y) total += c[z * q + y];
     }
     if (!(total > 0)) continue;
-    const double acc = std::min(1.0 - o.floor, std::max(o.floor, agree / total));
+    // off-diagonal (1 - acc) / (q - 1) stays >= floor as well
+    const double acc = std::min(1.0 - (q - 1) * o.floor, std::max(o.floor, agree / total));
     for (int z = 0; z < q; ++z)
       for (int y = 0; y < q; ++y) pi[z * q + y] = y == z ? acc : (1.0 - acc) / (q - 1);
   }

@@ -82,10 +82,16 @@ inline std::vector<std::vector<double>> observed_information(
         }
       }
       const double w = mu1 * mu0;
-      for (const detail::InfoEntry& u : e) {
-        H[u.index * P + u.index] -= mu1 * u.d1 + mu0 * u.d0;
-        for (const detail::InfoEntry& v : e)
-          H[v.index * P + u.index] -= w * (u.g1 - u.g0) * (v.g1 - v.g0);
+      // entries are distinct parameters; the same double goes to (u, v) and (v, u)
+      for (std::size_t a = 0; a < e.size(); ++a) {
+        const detail::InfoEntry& u = e[a];
+        H[u.index * P + u.index] -= mu1 * u.d1 + mu0 * u.d0 + w * (u.g1 - u.g0) * (u.g1 - u.g0);
+        for (std::size_t b = a + 1; b < e.size(); ++b) {
+          const detail::InfoEntry& v = e[b];
+          const double h = w * (u.g1 - u.g0) * (v.g1 - v.g0);
+          H[v.index * P + u.index] -= h;
+          H[u.index * P + v.index] -= h;
+        }
       }
     }
   }
