@@ -125,6 +125,40 @@ inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& pos
   }
 }
 
+// The E-step of a binary problem: the log-odds of z = 1 and one exp and
+// one log1p per item (the general step takes q exps and a log).
+inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& log_prev,
+                            const std::vector<double>& log_conf, std::vector<double>& post,
+                            ClassCounts& cnt, bool& stop) {
+  double ll = 0;
+  for (std::size_t i = 0; i < pr.n_items; ++i) {
+    if (interrupted_at(static_cast<std::int64_t>(i), 4096)) { stop = true; return ll; }
+    const std::int64_t first = pr.start[i], last = pr.start[i + 1];
+    if (first == last) continue;
+    double l0 = log_prev[0], l1 = log_prev[1];
+    for (std::int64_t d = first; d < last; ++d) {
+      const double* lc = &log_conf[static_cast<std::size_t>(pr.annotator[d]) * 4];
+      const int y = pr.response[d];
+      l0 += lc[y];
+      l1 += lc[2 + y];
+    }
+    const double s = l1 - l0, e = std::exp(-std::fabs(s));
+    const double mu1 = s > 0 ? 1.0 / (1.0 + e) : e / (1.0 + e), mu0 = 1.0 - mu1;
+    ll += std::max(l0, l1) + std::log1p(e);
+    post[2 * i] = mu0;
+    post[2 * i + 1] = mu1;
+    cnt.prev[0] += mu0;
+    cnt.prev[1] += mu1;
+    for (std::int64_t d = first; d < last; ++d) {
+      double* cell = &cnt.cell[static_cast<std::size_t>(pr.annotator[d]) * 4];
+      const int y = pr.response[d];
+      cell[y] += mu0;
+      cell[2 + y] += mu1;
+    }
+  }
+  return ll;
+}
+
 // One E-step from log parameters: posteriors, the log-likelihood, and the
 // weights of the next M-step in the same pass over the decisions.
 inline double e_step(const ClassProblem& pr, int q, const std::vector<double>& log_prev,
@@ -235,8 +269,11 @@ inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
       const std::size_t j = static_cast<std::size_t>(jj);
       guarded(failed, [&] {
         counts[j].reset(n_annotators, q);
-        ll[j] = detail::e_step(problems[j], q, log_prev[j], log_conf[o.pooled ? 0 : j],
-                               fit.posterior[j], counts[j], stop);
+        const std::vector<double>& lc = log_conf[o.pooled ? 0 : j];
+        ll[j] = q == 2 ? detail::e_step_binary(problems[j], log_prev[j], lc, fit.posterior[j],
+                                               counts[j], stop)
+                       : detail::e_step(problems[j], q, log_prev[j], lc, fit.posterior[j],
+                                        counts[j], stop);
       });
     }
     if (failed) throw std::bad_alloc();
