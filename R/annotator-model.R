@@ -112,7 +112,7 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
   max_iter <- check_whole(max_iter)
   tol <- check_number_in(tol, 0, 1)
   threads <- check_threads(threads)
-  a <- require_records(as_annotation_source(x), "annotator_model()")
+  a <- require_records(as_annotation_source(x), "the annotator model")
   single <- is_single_label(a)
   check_model_design(a, single, pool_labels)
   n_ann <- n_annotators(a)

@@ -194,3 +194,16 @@ test_that("glance(), augment(), print() and autoplot()", {
   expect_s3_class(p, "ggplot")
   expect_identical(nrow(ggplot2::layer_data(p, 2)), 18L)
 })
+
+test_that("user errors are classed", {
+  x <- as_annotations(small_crowd())
+  expect_snapshot(error = TRUE, annotator_model(x, model = "three-coin"))
+  expect_snapshot(error = TRUE, annotator_model(as_annotation_counts(x)))
+  expect_error(annotator_model(x, max_iter = 0), class = "mlagreement_error")
+  expect_error(annotator_model(x, tol = -1), class = "mlagreement_error")
+  fit <- annotator_model(x)
+  expect_error(tidy(fit, level = "pairs"), class = "mlagreement_error")
+  expect_error(predict(fit, data.frame(item = "i0001")), class = "mlagreement_error_newdata")
+  expect_error(predict(fit, data.frame(item = "i0001", annotator = "w01", label = "nope")),
+               class = "mlagreement_error_newdata")
+})
