@@ -108,11 +108,11 @@ print.mla_annotator_model <- function(x, ...) {
 }
 
 #' @export
-format.mla_annotator_model <- function(x, n = 5L, ...) {
+format.mla_annotator_model <- function(x, ...) {
   kind <- if (x$single_label) "multi-class (single-label)" else if (x$pooled) "pooled over labels" else "per label"
   status <- if (x$converged) "converged" else "did not converge"
   worst <- annotator_ranking(x)
-  worst <- worst[seq_len(min(n, nrow(worst))), , drop = FALSE]
+  worst <- worst[seq_len(min(5L, nrow(worst))), , drop = FALSE]
   cli::cli_format_method({
     cli::cli_text("{.cls mla_annotator_model}: {x$model} Dawid-Skene model, {kind}")
     cli::cli_text("{format_count(length(x$items))} items, {format_count(length(x$annotators))} ",
