@@ -55,7 +55,8 @@
 #' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
 #' the parameters of a group whose information is not positive definite
 #' (too few decisions). With more than 1,000 annotators, or for
-#' single-label designs, no standard errors are computed.
+#' single-label designs, no standard errors are computed (nor when their
+#' matrices would need more than half of option `mlagreement.max_memory`).
 #'
 #' @section Spammer score:
 #' \eqn{|\alpha + \beta - 1|} (Raykar and Yu 2012): 0 for an annotator whose
@@ -115,8 +116,8 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
   a <- require_records(as_annotation_source(x), "the annotator model")
   single <- is_single_label(a)
   check_model_design(a, single, pool_labels)
-  n_ann <- n_annotators(a)
-  info <- !single && n_ann <= annotator_model_se_max
+  check_model_memory(a, single)
+  info <- want_information(a, single, model, pool_labels)
   res <- annotator_model_cpp(annotation_view(a), single, model == "one-coin",
                              pool_labels, as.integer(max_iter), tol, annotator_model_floor,
                              threads, info)
@@ -140,6 +141,35 @@ last_change <- function(trace) {
   n <- length(trace)
   if (n < 2L) return(NA_real_)
   abs(trace[n] - trace[n - 1L]) / abs(trace[n])
+}
+
+# The decision lists, posteriors and annotator tables of the fit, within
+# the option mlagreement.max_memory.
+check_model_memory <- function(a, single, call = rlang::caller_env()) {
+  cells <- as.double(n_items(a)) * if (single) 1 else length(a$labels)
+  q <- if (single) length(a$labels) else 2
+  bytes <- 40 * cells + 8 * cells * q + 16 * a$n_decisions +
+    24 * as.double(n_annotators(a)) * q * q * (if (single) 1 else length(a$labels))
+  check_memory(bytes, paste0("The annotator model of ", format_count(n_items(a)), " items x ",
+                             length(a$labels), " labels"),
+               "Fit fewer labels at a time ({.code x[, , labels]}).", class = "memory", call = call)
+}
+
+# Whether to compute the observed information (binary models only): not for
+# more than annotator_model_se_max annotators, nor when its dense matrices
+# would need more than half the memory limit (with a message).
+want_information <- function(a, single, model, pool_labels) {
+  n_ann <- n_annotators(a)
+  if (single || n_ann > annotator_model_se_max) return(FALSE)
+  k <- length(a$labels)
+  p <- (if (pool_labels) k else 1) + (if (model == "one-coin") 1 else 2) * n_ann
+  bytes <- 16 * (if (pool_labels) 1 else k) * as.double(p)^2
+  if (bytes <= memory_limit() / 2) return(TRUE)
+  cli::cli_inform(c(
+    "i" = "No standard errors: the information matrices would need {signif(bytes / 2^30, 3)} GiB.",
+    "i" = "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
+  ))
+  FALSE
 }
 
 check_model_design <- function(a, single, pool_labels, call = rlang::caller_env()) {

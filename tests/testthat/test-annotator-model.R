@@ -199,6 +199,8 @@ test_that("user errors are classed", {
   x <- as_annotations(small_crowd())
   expect_snapshot(error = TRUE, annotator_model(x, model = "three-coin"))
   expect_snapshot(error = TRUE, annotator_model(as_annotation_counts(x)))
+  withr::with_options(list(mlagreement.max_memory = 1000),
+                      expect_error(annotator_model(x), class = "mlagreement_error_memory"))
   expect_error(annotator_model(x, max_iter = 0), class = "mlagreement_error")
   expect_error(annotator_model(x, tol = -1), class = "mlagreement_error")
   fit <- annotator_model(x)
