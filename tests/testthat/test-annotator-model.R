@@ -209,3 +209,28 @@ test_that("user errors are classed", {
   expect_error(predict(fit, data.frame(item = "i0001", annotator = "w01", label = "nope")),
                class = "mlagreement_error_newdata")
 })
+
+test_that("single-label predict() is a TID-8 baseline for annotator_metrics()", {
+  withr::local_seed(5)
+  truth <- sample(c("neg", "neu", "pos"), 80, replace = TRUE)
+  codes <- vapply(c(0.9, 0.8, 0.6, 0.4), function(p) {
+    ifelse(stats::runif(80) < p, truth, sample(c("neg", "neu", "pos"), 80, replace = TRUE))
+  }, character(80))
+  dimnames(codes) <- list(sprintf("i%02d", 1:80), sprintf("w%d", 1:4))
+  test <- cbind(sample(80, 20), sample(4, 20, replace = TRUE))
+  train <- codes
+  train[test] <- NA
+  fit <- annotator_model(as_annotations(train))
+  nd <- data.frame(item = rownames(codes)[test[, 1]], annotator = colnames(codes)[test[, 2]],
+                   label = codes[test])
+  probs <- predict(fit, nd, type = "prob")
+  # P(says y) = sum_z posterior(z) pi_a[z, y]
+  r <- 1
+  post <- fit$posterior[match(nd$item[r], fit$items), ]
+  expect_equal(unname(probs[r, ]), as.vector(post %*% fit$confusion[test[r, 2], , , 1]))
+  expect_equal(rowSums(probs), rep(1, 20))
+  nd$.pred <- predict(fit, nd)
+  expect_identical(nd$.pred, colnames(probs)[max.col(probs, ties.method = "first")])
+  scores <- annotator_metrics(nd, label, .pred, annotator)
+  expect_equal(scores$accuracy[1], mean(nd$.pred == nd$label))
+})
