@@ -133,6 +133,7 @@ model_label_rows <- function(x, conf.int, conf.level) {
   prev <- if (x$single_label) x$prevalence[, 1] else x$prevalence[2, ]
   se <- if (is.null(x$covariance)) rep(NA_real_, length(prev)) else sqrt(x$covariance$prevalence)
   n_items <- if (x$single_label) rep(sum(x$item_n[, 1] > 0), length(prev)) else colSums(x$item_n > 0)
+  prev[n_items == 0] <- NA_real_  # a label nobody decided has no estimate
   out <- tibble::tibble(label = x$labels, n_items = as.integer(n_items),
                         prevalence = prev, std.error = se)
   if (!conf.int) return(out)

@@ -234,3 +234,16 @@ test_that("single-label predict() is a TID-8 baseline for annotator_metrics()", 
   scores <- annotator_metrics(nd, label, .pred, annotator)
   expect_equal(scores$accuracy[1], mean(nd$.pred == nd$label))
 })
+
+test_that("a label without decisions has no estimates and leaves the others alone", {
+  arr <- small_crowd()
+  empty <- arr
+  empty[, , 3] <- NA
+  fit <- annotator_model(as_annotations(empty))
+  two <- annotator_model(as_annotations(arr[, , 1:2]))
+  expect_true(is.na(tidy(fit, level = "labels")$prevalence[3]))
+  rows <- tidy(fit)
+  expect_true(all(is.na(rows$sensitivity[rows$label == "L03"])))
+  expect_identical(rows$n[rows$label == "L03"], rep(0L, 6))
+  expect_equal(rows[rows$label != "L03", ], tidy(two), tolerance = 1e-12)
+})
