@@ -130,6 +130,38 @@ test_that("standard errors are the inverse observed information (numerical Hessi
   expect_equal(tidy(fit, level = "labels")$std.error[1], se[1], tolerance = 1e-4)
 })
 
+test_that("pooled one-coin standard errors are the inverse numerical Hessian", {
+  arr <- small_crowd(4)
+  fit <- annotator_model(as_annotations(arr), model = "one-coin", pool_labels = TRUE)
+  probs <- ref_binary_problems(arr)
+  theta0 <- c(fit$prevalence[2, ], fit$confusion[, 2, 2, 1])
+  loglik <- function(theta) {
+    acc <- theta[4:9]
+    sum(vapply(1:3, function(j) {
+      d <- probs[[j]]
+      l1 <- tapply(ifelse(d$y == 2, log(acc[d$annotator]), log(1 - acc[d$annotator])), d$item, sum)
+      l0 <- tapply(ifelse(d$y == 1, log(acc[d$annotator]), log(1 - acc[d$annotator])), d$item, sum)
+      sum(log(theta[j] * exp(l1) + (1 - theta[j]) * exp(l0)))
+    }, 0))
+  }
+  h <- 1e-5
+  n <- length(theta0)
+  hess <- matrix(0, n, n)
+  for (u in 1:n) for (v in 1:n) {
+    e_u <- replace(numeric(n), u, h)
+    e_v <- replace(numeric(n), v, h)
+    hess[u, v] <- (loglik(theta0 + e_u + e_v) - loglik(theta0 + e_u - e_v) -
+                     loglik(theta0 - e_u + e_v) + loglik(theta0 - e_u - e_v)) / (4 * h^2)
+  }
+  se <- sqrt(diag(solve(-hess)))
+  rows <- tidy(fit)
+  expect_identical(rows$label, rep("(pooled)", 6))
+  expect_equal(rows$sensitivity_se, se[4:9], tolerance = 1e-4)
+  expect_equal(rows$specificity_se, se[4:9], tolerance = 1e-4)
+  expect_equal(rows$spammer_score_se, 2 * se[4:9], tolerance = 1e-4)
+  expect_equal(tidy(fit, level = "labels")$std.error, se[1:3], tolerance = 1e-4)
+})
+
 test_that("simulation: 2,000 items, 10 labels, 50 sparse annotators are recovered", {
   skip_on_cran()
   withr::local_seed(27)
