@@ -279,3 +279,14 @@ test_that("a label without decisions has no estimates and leaves the others alon
   expect_identical(rows$n[rows$label == "L03"], rep(0L, 6))
   expect_equal(rows[rows$label != "L03", ], tidy(two), tolerance = 1e-12)
 })
+
+test_that("dense and records layouts (any record order) give the same fit", {
+  arr <- small_crowd()
+  dense <- annotator_model(as_annotations(arr))
+  long <- as.data.frame(as_annotations(arr))
+  long <- long[sample(nrow(long)), ]  # records in another order
+  records <- annotator_model(annotations_long(long, item, annotator, label, value))
+  expect_equal(tidy(records), tidy(dense), tolerance = 1e-10)
+  expect_equal(tidy(records, level = "items"), tidy(dense, level = "items"), tolerance = 1e-10)
+  expect_equal(records$trace, dense$trace, tolerance = 1e-10)
+})
