@@ -230,8 +230,9 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
       theta >= 1 - annotator_model_floor * (1 + 1e-9)
     free <- which(diag(info) > 0 & !at_bound)
     v <- matrix(NA_real_, length(theta), length(theta))
-    inv <- tryCatch(solve(info[free, free, drop = FALSE]), error = function(e) NULL)
-    if (!is.null(inv) && all(diag(inv) > 0)) v[free, free] <- inv
+    # Cholesky: fails unless the information is positive definite
+    inv <- tryCatch(chol2inv(chol(info[free, free, drop = FALSE])), error = function(e) NULL)
+    if (!is.null(inv)) v[free, free] <- inv
     prev_var[labels_g] <- diag(v)[seq_len(n_prev)]
     idx <- n_prev + (seq_len(n_ann) - 1L) * per
     if (per == 2L) {

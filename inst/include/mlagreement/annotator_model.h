@@ -125,12 +125,15 @@ inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& pos
   }
 }
 
-// The E-step of a binary problem: the log-odds of z = 1 and one exp and
-// one log1p per item (the general step takes q exps and a log).
+// The E-step of a binary problem: the log-odds of z = 1 and one exp per
+// item (the general step takes q exps and a log). The log-likelihood's
+// log(1 + e) terms (each in [0, log 2]) are multiplied up and logged once per
+// 256 items.
 inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& log_prev,
                             const std::vector<double>& log_conf, std::vector<double>& post,
                             ClassCounts& cnt, bool& stop) {
-  double ll = 0;
+  double ll = 0, prod = 1;
+  int n_prod = 0;
   for (std::size_t i = 0; i < pr.n_items; ++i) {
     if (interrupted_at(static_cast<std::int64_t>(i), 4096)) { stop = true; return ll; }
     const std::int64_t first = pr.start[i], last = pr.start[i + 1];
@@ -144,7 +147,9 @@ inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& l
     }
     const double s = l1 - l0, e = std::exp(-std::fabs(s));
     const double mu1 = s > 0 ? 1.0 / (1.0 + e) : e / (1.0 + e), mu0 = 1.0 - mu1;
-    ll += std::max(l0, l1) + std::log1p(e);
+    ll += std::max(l0, l1);
+    prod *= 1.0 + e;
+    if (++n_prod == 256) { ll += std::log(prod); prod = 1; n_prod = 0; }
     post[2 * i] = mu0;
     post[2 * i + 1] = mu1;
     cnt.prev[0] += mu0;
@@ -156,7 +161,7 @@ inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& l
       cell[2 + y] += mu1;
     }
   }
-  return ll;
+  return ll + std::log(prod);
 }
 
 // One E-step from log parameters: posteriors, the log-likelihood, and the
