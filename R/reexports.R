@@ -14,6 +14,9 @@
 #'   summary ([annotation_counts()]);
 #' * [tidy.mla_substitution()]: the label substitution table of
 #'   [label_substitution()].
+#' * [tidy.mla_annotator_model()], [glance.mla_annotator_model()] and
+#'   [augment.mla_annotator_model()]: annotators, items, labels and
+#'   confusion matrices of [annotator_model()].
 #'
 #' @param x An object of the package.
 #' @param ... Arguments of the method.

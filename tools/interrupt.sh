@@ -33,9 +33,12 @@ FOLLOW[simulation]='format(nrow(simulation_study(n_annotators = 3, n_items = 20,
 SETUP[pairs]='x <- as_annotations(array(stats::runif(20000 * 200 * 20) < 0.3, c(20000, 200, 20)))'
 CALL[pairs]='annotator_agreement(x)'
 FOLLOW[pairs]='format(glance(mla(x))$estimate[1])'
+SETUP[annotator_model]='x <- as_annotations(array(stats::runif(2e5 * 5 * 10) < 0.3, c(2e5, 5, 10)))'
+CALL[annotator_model]='annotator_model(x, max_iter = 1e6, tol = 0)'
+FOLLOW[annotator_model]='format(glance(annotator_model(x[1:200, , ]))$iterations)'
 
 cases=("$@")
-[ ${#cases[@]} -eq 0 ] && cases=(boot boot_items measures sets simulation pairs)
+[ ${#cases[@]} -eq 0 ] && cases=(boot boot_items measures sets simulation pairs annotator_model)
 failed=0
 for case in "${cases[@]}"; do
   out=$(mktemp)

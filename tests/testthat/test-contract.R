@@ -18,7 +18,7 @@ contract_fixtures <- function() {
   ))
   split <- data.frame(annotator = c("a", "a", "b", "b"), label = c("x", "y", "x", "x"))
   list(long = long, fit = fit, bs = bs, sim = sim, split = split,
-       agr = annotator_agreement(long))
+       agr = annotator_agreement(long), am = annotator_model(long))
 }
 fx <- contract_fixtures()
 
@@ -35,6 +35,13 @@ valid_calls <- list(
   annotations_wide = list(data = data.frame(i = 1:2, a = 1, x = c(0, 1)), item = quote(i),
                           annotator = quote(a), labels = quote(x)),
   annotator_agreement = list(x = fx$long),
+  annotator_model = list(x = fx$long),
+  tidy.mla_annotator_model = list(x = fx$am),
+  augment.mla_annotator_model = list(x = fx$am),
+  predict.mla_annotator_model = list(object = fx$am,
+                                     newdata = data.frame(item = fx$am$items[1],
+                                                          annotator = fx$am$annotators[1])),
+  autoplot.mla_annotator_model = list(object = fx$am),
   as_annotations.array = list(x = array(c(0L, 1L, 1L, 1L), c(2, 2, 1))),
   as_annotations.matrix = list(x = matrix(c("a", "b", "a", "a"), 2)),
   annotator_metrics = list(data = data.frame(t = c("a", "b"), e = c("a", "a")),
@@ -88,7 +95,7 @@ vector_ok <- list(analytic_agreement = "prevalence", simulation_study = "prevale
 whole_numbers <- list(
   agreement_measures = c("R", "threads"), krippendorff_alpha = "threads",
   mla_boot = c("R", "threads"), autoplot.mla_boot = "bins", autoplot.mla = "extremes",
-  autoplot.mla_annotator_agreement = "min_overlap",
+  autoplot.mla_annotator_agreement = "min_overlap", annotator_model = c("max_iter", "threads"),
   simulate_annotations = c("n_items", "n_annotators", "n_labels"),
   simulation_study = c("n_annotators", "n_items", "n_labels", "repeats", "R")
 )

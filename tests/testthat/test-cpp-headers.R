@@ -205,3 +205,12 @@ test_that("boot_items.h: the whole-window runner gives the package's replicates"
   # the seed drives the draws: another seed, other replicates
   expect_false(identical(h$boot_items(x, m, bs$seed + 1L, 70L, 1L), counts))
 })
+
+test_that("annotator_model.h: the M-step's constrained rows satisfy the KKT conditions", {
+  h <- cpp_harness()
+  # c = (0, 3, 1), floor 0.1: pi_0 at the floor, the rest c / lambda with lambda = 4 / 0.9
+  expect_equal(h$ds_constrained_row(c(0, 3, 1), 0.1, rep(1 / 3, 3)), c(0.1, 0.675, 0.225))
+  expect_equal(h$ds_constrained_row(c(5, 0), 1e-6, c(0.5, 0.5)), c(1 - 1e-6, 1e-6))
+  expect_equal(h$ds_constrained_row(c(2, 6), 1e-6, c(0.5, 0.5)), c(0.25, 0.75))
+  expect_identical(h$ds_constrained_row(c(0, 0), 1e-6, c(0.7, 0.3)), c(0.7, 0.3))
+})

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "glue-view.h"
+#include "mlagreement/annotator_model.h"
 #include "mlagreement/boot_items.h"
 #include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
@@ -225,4 +226,16 @@ Rcpp::NumericMatrix boot_items(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   for (double& v : out)
     if (std::isnan(v)) v = NA_REAL;
   return out;
+}
+
+// -------------------------------------------------------- annotator_model ----
+// The M-step's constrained maximiser of sum_l c_l log pi_l over
+// pi_l >= floor, sum_l pi_l = 1, started from `pi` (kept when c is all 0).
+// [[Rcpp::export]]
+Rcpp::NumericVector ds_constrained_row(const Rcpp::NumericVector& c, double floor,
+                                       const Rcpp::NumericVector& pi) {
+  if (c.size() != pi.size()) Rcpp::stop("lengths differ");
+  std::vector<double> out(pi.begin(), pi.end());
+  mla::detail::constrained_row(&c[0], static_cast<int>(c.size()), floor, out.data());
+  return Rcpp::NumericVector(out.begin(), out.end());
 }

@@ -1,0 +1,300 @@
+// The latent-class annotator model of Dawid and Skene (1979), fitted by EM:
+// each item has a latent true class z in 0..q-1 with prevalence p_z, and an
+// annotator a reports class y with probability pi_a[z][y] (a confusion
+// matrix: "two-coin"), or with one accuracy pi_a[z][z] = acc_a and
+// (1 - acc_a) / (q - 1) off the diagonal ("one-coin"). A multi-label design
+// is one binary problem (q = 2) per label; with `pooled` the annotators'
+// parameters are shared by all labels while each label keeps its prevalence.
+// A single-label design is one problem with q categories.
+// Pure C++: no R headers.
+#ifndef MLAGREEMENT_ANNOTATOR_MODEL_H
+#define MLAGREEMENT_ANNOTATOR_MODEL_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <vector>
+
+#include "mlagreement/threads.h"
+
+namespace mlagreement {
+
+// One latent-class problem: the decisions, grouped by item (CSR-like:
+// item i owns decisions start[i] .. start[i + 1] - 1). Missing decisions are
+// simply absent, never zeros.
+struct ClassProblem {
+  std::size_t n_items = 0;
+  std::vector<std::int64_t> start;    // n_items + 1
+  std::vector<int> annotator;         // 0-based
+  std::vector<std::uint8_t> response;  // 0..q-1
+};
+
+struct ClassModelOptions {
+  int q = 2;
+  bool one_coin = false;
+  bool pooled = false;
+  int max_iter = 500;
+  double tol = 1e-8;
+  // Parameters are kept in [floor, 1 - floor]: one decision an annotator
+  // "never" makes would otherwise give zero likelihood to every class.
+  double floor = 1e-6;
+  int threads = 1;
+};
+
+struct ClassModelFit {
+  // per problem: q prevalences; posterior n_items x q (item-major), NaN for
+  // items without decisions
+  std::vector<std::vector<double>> prevalence, posterior;
+  // per parameter group (one per problem, or one when pooled):
+  // n_annotators x q x q, entry [(a * q + z) * q + y] = P(y | z)
+  std::vector<std::vector<double>> confusion;
+  std::vector<double> trace;  // observed log-likelihood after each E-step
+  int iterations = 0;
+  bool converged = false;
+  bool interrupted = false;
+};
+
+namespace detail {
+
+// argmax of sum_l c_l log pi_l over pi_l >= floor, sum_l pi_l = 1 (KKT:
+// pi_l = max(floor, c_l / lambda)); keeps `pi` when there is no weight.
+inline void constrained_row(const double* c, int q, double floor, double* pi) {
+  double total = 0;
+  for (int l = 0; l < q; ++l) total += c[l];
+  if (!(total > 0)) return;
+  std::vector<char> fixed(static_cast<std::size_t>(q), 0);
+  for (;;) {
+    int n_fixed = 0;
+    double free_c = 0;
+    for (int l = 0; l < q; ++l) {
+      if (fixed[l]) ++n_fixed; else free_c += c[l];
+    }
+    const double free_mass = 1.0 - n_fixed * floor;
+    bool changed = false;
+    for (int l = 0; l < q; ++l) {
+      if (fixed[l]) continue;
+      const double v = c[l] * free_mass / free_c;
+      if (v < floor) { fixed[l] = 1; changed = true; }
+    }
+    if (!changed) {
+      for (int l = 0; l < q; ++l) pi[l] = fixed[l] ? floor : c[l] * free_mass / free_c;
+      return;
+    }
+  }
+}
+
+// Weights of one problem accumulated by an E-step (or the start): per
+// annotator q x q sums of posteriors by (true class, response), and per
+// class the sum of posteriors over items with decisions.
+struct ClassCounts {
+  std::vector<double> cell, prev;
+  void reset(std::size_t n_annotators, int q) {
+    cell.assign(n_annotators * static_cast<std::size_t>(q * q), 0.0);
+    prev.assign(static_cast<std::size_t>(q), 0.0);
+  }
+};
+
+inline void add_item(const ClassProblem& pr, std::size_t i, const double* mu, int q,
+                     ClassCounts& cnt) {
+  for (int z = 0; z < q; ++z) cnt.prev[z] += mu[z];
+  for (std::int64_t d = pr.start[i]; d < pr.start[i + 1]; ++d) {
+    double* cell = &cnt.cell[static_cast<std::size_t>(pr.annotator[d]) * q * q];
+    const int y = pr.response[d];
+    for (int z = 0; z < q; ++z) cell[z * q + y] += mu[z];
+  }
+}
+
+// The start: each item's posterior is its share of decisions for each
+// class (a soft majority vote).
+inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& post,
+                         ClassCounts& cnt) {
+  for (std::size_t i = 0; i < pr.n_items; ++i) {
+    double* mu = &post[i * q];
+    const std::int64_t m = pr.start[i + 1] - pr.start[i];
+    if (m == 0) {
+      std::fill(mu, mu + q, std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
+    std::fill(mu, mu + q, 0.0);
+    for (std::int64_t d = pr.start[i]; d < pr.start[i + 1]; ++d) mu[pr.response[d]] += 1.0;
+    for (int z = 0; z < q; ++z) mu[z] /= static_cast<double>(m);
+    add_item(pr, i, mu, q, cnt);
+  }
+}
+
+// The E-step of a binary problem: the log-odds of z = 1 and one exp per
+// item (the general step takes q exps and a log). The log-likelihood's
+// log(1 + e) terms (each in [0, log 2]) are multiplied up and logged once per
+// 256 items.
+inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& log_prev,
+                            const std::vector<double>& log_conf, std::vector<double>& post,
+                            ClassCounts& cnt, bool& stop) {
+  double ll = 0, prod = 1;
+  int n_prod = 0;
+  for (std::size_t i = 0; i < pr.n_items; ++i) {
+    if (interrupted_at(static_cast<std::int64_t>(i), 4096)) { stop = true; return ll; }
+    const std::int64_t first = pr.start[i], last = pr.start[i + 1];
+    if (first == last) continue;
+    double l0 = log_prev[0], l1 = log_prev[1];
+    for (std::int64_t d = first; d < last; ++d) {
+      const double* lc = &log_conf[static_cast<std::size_t>(pr.annotator[d]) * 4];
+      const int y = pr.response[d];
+      l0 += lc[y];
+      l1 += lc[2 + y];
+    }
+    const double s = l1 - l0, e = std::exp(-std::fabs(s));
+    const double mu1 = s > 0 ? 1.0 / (1.0 + e) : e / (1.0 + e), mu0 = 1.0 - mu1;
+    ll += std::max(l0, l1);
+    prod *= 1.0 + e;
+    if (++n_prod == 256) { ll += std::log(prod); prod = 1; n_prod = 0; }
+    post[2 * i] = mu0;
+    post[2 * i + 1] = mu1;
+    cnt.prev[0] += mu0;
+    cnt.prev[1] += mu1;
+    for (std::int64_t d = first; d < last; ++d) {
+      double* cell = &cnt.cell[static_cast<std::size_t>(pr.annotator[d]) * 4];
+      const int y = pr.response[d];
+      cell[y] += mu0;
+      cell[2 + y] += mu1;
+    }
+  }
+  return ll + std::log(prod);
+}
+
+// One E-step from log parameters: posteriors, the log-likelihood, and the
+// weights of the next M-step in the same pass over the decisions.
+inline double e_step(const ClassProblem& pr, int q, const std::vector<double>& log_prev,
+                     const std::vector<double>& log_conf, std::vector<double>& post,
+                     ClassCounts& cnt, bool& stop) {
+  double ll = 0;
+  std::vector<double> lw(static_cast<std::size_t>(q));
+  for (std::size_t i = 0; i < pr.n_items; ++i) {
+    if (interrupted_at(static_cast<std::int64_t>(i), 4096)) { stop = true; return ll; }
+    if (pr.start[i + 1] == pr.start[i]) continue;
+    for (int z = 0; z < q; ++z) lw[z] = log_prev[z];
+    for (std::int64_t d = pr.start[i]; d < pr.start[i + 1]; ++d) {
+      const double* lc = &log_conf[static_cast<std::size_t>(pr.annotator[d]) * q * q];
+      const int y = pr.response[d];
+      for (int z = 0; z < q; ++z) lw[z] += lc[z * q + y];
+    }
+    const double mx = *std::max_element(lw.begin(), lw.end());
+    double s = 0;
+    double* mu = &post[i * q];
+    for (int z = 0; z < q; ++z) { mu[z] = std::exp(lw[z] - mx); s += mu[z]; }
+    for (int z = 0; z < q; ++z) mu[z] /= s;
+    ll += mx + std::log(s);
+    add_item(pr, i, mu, q, cnt);
+  }
+  return ll;
+}
+
+// The M-step of one parameter group from its summed weights `cell`.
+inline void m_step_confusion(const std::vector<double>& cell, std::size_t n_annotators,
+                             const ClassModelOptions& o, std::vector<double>& conf) {
+  const int q = o.q;
+  for (std::size_t a = 0; a < n_annotators; ++a) {
+    const double* c = &cell[a * q * q];
+    double* pi = &conf[a * q * q];
+    if (!o.one_coin) {
+      for (int z = 0; z < q; ++z) constrained_row(c + z * q, q, o.floor, pi + z * q);
+      continue;
+    }
+    double agree = 0, total = 0;
+    for (int z = 0; z < q; ++z) {
+      agree += c[z * q + z];
+      for (int y = 0; y < q; ++y) total += c[z * q + y];
+    }
+    if (!(total > 0)) continue;
+    // off-diagonal (1 - acc) / (q - 1) stays >= floor as well
+    const double acc = std::min(1.0 - (q - 1) * o.floor, std::max(o.floor, agree / total));
+    for (int z = 0; z < q; ++z)
+      for (int y = 0; y < q; ++y) pi[z * q + y] = y == z ? acc : (1.0 - acc) / (q - 1);
+  }
+}
+
+inline std::vector<double> logs(const std::vector<double>& v) {
+  std::vector<double> out(v.size());
+  for (std::size_t s = 0; s < v.size(); ++s) out[s] = std::log(v[s]);
+  return out;
+}
+
+}  // namespace detail
+
+// Fits the model by EM. Start: the soft majority vote (posteriors = shares
+// of decisions), then alternately M- and E-steps; iteration t is the t-th
+// E-step, whose observed log-likelihood l_t is recorded. Stops when
+// |l_t - l_{t-1}| <= tol |l_t| (converged) or after max_iter E-steps; the
+// parameters returned are those of the last E-step and the posteriors are
+// computed from them. Problems run in parallel; sums over problems are in
+// problem order, so results do not depend on `threads`.
+inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
+                                     std::size_t n_annotators, const ClassModelOptions& o) {
+  const int q = o.q;
+  const std::size_t n_prob = problems.size();
+  const std::size_t n_groups = o.pooled ? 1 : n_prob;
+  ClassModelFit fit;
+  fit.prevalence.assign(n_prob, std::vector<double>(q, 1.0 / q));
+  fit.posterior.resize(n_prob);
+  // annotators without weight keep a mildly informative start: 0.7 correct
+  std::vector<double> start_conf(n_annotators * q * q);
+  for (std::size_t a = 0; a < n_annotators; ++a)
+    for (int z = 0; z < q; ++z)
+      for (int y = 0; y < q; ++y) start_conf[(a * q + z) * q + y] = y == z ? 0.7 : 0.3 / (q - 1);
+  fit.confusion.assign(n_groups, start_conf);
+  std::vector<detail::ClassCounts> counts(n_prob);
+  for (std::size_t j = 0; j < n_prob; ++j) {
+    counts[j].reset(n_annotators, q);
+    fit.posterior[j].assign(problems[j].n_items * q, 0.0);
+    detail::start_counts(problems[j], q, fit.posterior[j], counts[j]);
+  }
+  std::vector<double> ll(n_prob);
+  std::vector<std::vector<double>> log_prev(n_prob), log_conf(n_groups);
+  for (int iter = 1; iter <= o.max_iter; ++iter) {
+    // M-step from the weights of the last E-step (or the start)
+    for (std::size_t j = 0; j < n_prob; ++j) {
+      detail::constrained_row(counts[j].prev.data(), q, o.floor, fit.prevalence[j].data());
+      log_prev[j] = detail::logs(fit.prevalence[j]);
+    }
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      std::vector<double> cell = counts[g].cell;
+      if (o.pooled)
+        for (std::size_t j = 1; j < n_prob; ++j)
+          for (std::size_t s = 0; s < cell.size(); ++s) cell[s] += counts[j].cell[s];
+      detail::m_step_confusion(cell, n_annotators, o, fit.confusion[g]);
+      log_conf[g] = detail::logs(fit.confusion[g]);
+    }
+    bool stop = false, failed = false;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(o.threads) schedule(dynamic) reduction(|| : stop, failed)
+#endif
+    for (std::ptrdiff_t jj = 0; jj < static_cast<std::ptrdiff_t>(n_prob); ++jj) {
+      const std::size_t j = static_cast<std::size_t>(jj);
+      guarded(failed, [&] {
+        counts[j].reset(n_annotators, q);
+        const std::vector<double>& lc = log_conf[o.pooled ? 0 : j];
+        ll[j] = q == 2 ? detail::e_step_binary(problems[j], log_prev[j], lc, fit.posterior[j],
+                                               counts[j], stop)
+                       : detail::e_step(problems[j], q, log_prev[j], lc, fit.posterior[j],
+                                        counts[j], stop);
+      });
+    }
+    if (failed) throw std::bad_alloc();
+    if (stop || interrupted()) { fit.interrupted = true; return fit; }
+    double total = 0;
+    for (std::size_t j = 0; j < n_prob; ++j) total += ll[j];
+    fit.trace.push_back(total);
+    fit.iterations = iter;
+    if (iter > 1 && std::fabs(total - fit.trace[iter - 2]) <= o.tol * std::fabs(total)) {
+      fit.converged = true;
+      break;
+    }
+  }
+  return fit;
+}
+
+}  // namespace mlagreement
+
+#endif
