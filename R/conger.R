@@ -34,10 +34,11 @@
 #' (Cohen's weighted kappa for two annotators). Its standard errors
 #' (`tidy(conf.int = TRUE)`) are Gwet's linearisation (irrCAC's `coeff.se`;
 #' the corpus row combines the labels' terms as for the other baselines) and
-#' [mla_boot()] resamples items for it. It is computed only when asked for:
-#' it needs the records (an [annotation_counts()] summary raises an error of
-#' class `mlagreement_error_needs_records`), it has no item rows, and the
-#' other tables keep their shape. Annotators without a decision on a label
+#' [mla_boot()] resamples items for it; item rows compare each item's
+#' agreement with this corpus chance term. It is computed only when asked
+#' for: it needs the records (an [annotation_counts()] summary raises an
+#' error of class `mlagreement_error_needs_records`), and the other tables
+#' keep their shape. Annotators without a decision on a label
 #' do not enter its chance term.
 #' @references
 #' Conger, A. J. (1980). Integration and generalization of kappas for
@@ -68,6 +69,7 @@ add_conger <- function(fit, x, cols, tally, call = rlang::caller_env()) {
   row$floor_observed <- cor$floor_observed
   row$floor <- cor$floor
   fit$corpus <- fast_tibble_rbind(fit$corpus, row)
+  fit$corpus_w <- c(fit$corpus_w, 1 - row$expected)  # item rows against this chance term
   fit$notes <- conger_notes(fit$notes, fit$labels, est, cor)
   fit$conger <- list(n_annotators = est$label$n_annotators)
   fit

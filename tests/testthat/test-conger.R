@@ -209,3 +209,45 @@ test_that("conger needs records, item resampling and plain labels", {
   expect_error(tidy(fit, annotators = "random"), class = "mlagreement_error_annotator_variance")
   expect_snapshot(error = TRUE, mla_boot(fit, R = 5, resample = "both"))
 })
+
+test_that("conger item rows compare items with the conger chance term", {
+  arr <- random_conger_array()
+  fit <- mla(arr, baseline = "conger")
+  items <- tidy(fit, level = "item", baseline = "conger")
+  fleiss <- tidy(fit, level = "item", baseline = "fleiss")
+  expect_identical(nrow(items), dim(arr)[1])
+  w <- 1 - conger_row(fit, conf.int = FALSE)$expected
+  expect_equal(items$estimate, 1 - (1 - fleiss$observed) / w, tolerance = 1e-12)
+  expect_identical(tidy(mla(arr), level = "item"), tidy(fit, level = "item")[1:(3 * dim(arr)[1]), ])
+})
+
+test_that("pair Cohen kappas with missing decisions use the cells both decided", {
+  withr::local_seed(21)
+  arr <- random_conger_array(n = 30, J = 3, k = 3, missing = 0.2)
+  agr <- annotator_agreement(arr, min_items = 1)
+  p <- tidy(agr)
+  light <- tidy(agr, level = "light")
+  per_label <- matrix(NA_real_, nrow(p), 3)
+  for (r in seq_len(nrow(p))) {
+    g <- match(c(p$annotator1[r], p$annotator2[r]), dimnames(arr)[[2]])
+    # the pair's own multi-label coefficient: the conger corpus of the two
+    # annotators on the cells both decided
+    sub <- arr[, g, , drop = FALSE]
+    for (j in 1:3) {
+      both <- !is.na(sub[, 1, j]) & !is.na(sub[, 2, j])
+      sub[!both, , j] <- NA
+      per_label[r, j] <- ref_cohen(sub[, 1, j], sub[, 2, j])
+    }
+    expect_equal(p$cohen_kappa[r], ref_conger(sub)$corpus, tolerance = 1e-12)
+  }
+  expect_equal(light$estimate, c(mean(p$cohen_kappa), colMeans(per_label)), tolerance = 1e-12)
+  expect_identical(light$level, c("corpus", rep("label", 3)))
+})
+
+test_that("a summary without records has no pair Cohen kappas, and says so", {
+  arr <- random_conger_array()
+  counts <- as_annotation_counts(as_annotations(arr))
+  expect_message(agr <- annotator_agreement(counts), class = "mlagreement_message_no_cohen")
+  expect_true(all(is.na(tidy(agr)$cohen_kappa)))
+  expect_true(is.na(tidy(agr, level = "light")$estimate[1]))
+})
