@@ -208,6 +208,8 @@ test_that("conger needs records, item resampling and plain labels", {
   expect_error(mla_boot(fit, R = 5, resample = "annotators"), class = "mlagreement_error_boot_conger")
   expect_error(tidy(fit, annotators = "random"), class = "mlagreement_error_annotator_variance")
   expect_snapshot(error = TRUE, mla_boot(fit, R = 5, resample = "both"))
+  expect_error(mla(arr, baseline = "conger", label_weights = c(L1 = 2, L2 = 1, L3 = 1, L4 = 1, L5 = 1)),
+               class = "mlagreement_error_structure_conger")
 })
 
 test_that("conger item rows compare items with the conger chance term", {
@@ -250,4 +252,22 @@ test_that("a summary without records has no pair Cohen kappas, and says so", {
   expect_message(agr <- annotator_agreement(counts), class = "mlagreement_message_no_cohen")
   expect_true(all(is.na(tidy(agr)$cohen_kappa)))
   expect_true(is.na(tidy(agr, level = "light")$estimate[1]))
+})
+
+test_that("mla_compare() compares conger fits on the same item draws", {
+  withr::local_seed(31)
+  x <- simulate_annotations(40, 6, 3, prevalence = 0.3, scenario = "noisy")
+  a <- mla(x[, 1:3, ], baseline = "conger")
+  b <- mla(x[, 4:6, ], baseline = "conger")
+  cmp <- mla_compare(a, b, R = 20)
+  expect_identical(cmp$baseline, c("fleiss", "ac1", "pabak", "conger"))
+  expect_equal(cmp$difference[4], conger_row(a)$estimate - conger_row(b)$estimate,
+               tolerance = 1e-12)
+  # paired: one seed, the same item draws for both groups
+  seed <- attr(cmp, "seeds")[[1]]
+  ta <- mlagreement:::compare_replicates(a, seed, 20, 1L)
+  tb <- mlagreement:::compare_replicates(b, seed, 20, 1L)
+  expect_equal(unname(attr(cmp, "replicates")[, 4]), unname(ta[, 4] - tb[, 4]), tolerance = 1e-12)
+  # a fit without conger: the common baselines only
+  expect_identical(mla_compare(a, mla(x[, 4:6, ]), R = 20)$baseline, c("fleiss", "ac1", "pabak"))
 })
