@@ -88,3 +88,52 @@ random_conger_array <- function(n = 40, J = 4, k = 5, missing = 0.15) {
   dimnames(arr) <- list(NULL, paste0("a", seq_len(J)), paste0("L", seq_len(k)))
   arr
 }
+
+# irrCAC's item terms of one binary label (conger.kappa.raw()'s pa.ivec and
+# pe.ivec, written out for q = 2 and identity weights) on the items rated.
+ref_conger_terms <- function(X) {
+  X <- X[, colSums(!is.na(X)) > 0, drop = FALSE]
+  n <- nrow(X)
+  r <- ncol(X)
+  agree <- cbind(rowSums(X == 0, na.rm = TRUE), rowSums(X == 1, na.rm = TRUE))
+  ri <- rowSums(agree)
+  pa_i <- ifelse(ri >= 2, rowSums(agree * (agree - 1)) / pmax(ri * (ri - 1), 1), 0)
+  pa <- mean(pa_i[ri >= 2])
+  ng <- colSums(!is.na(X))
+  pgk <- cbind(colSums(X == 0, na.rm = TRUE), colSums(X == 1, na.rm = TRUE)) / ng
+  pbar <- colMeans(pgk)
+  pe <- sum(diag(outer(pbar, pbar) - stats::cov(pgk) / r))  # identity weights
+  eps <- !is.na(X)
+  lambda <- matrix(0, n, r)
+  for (k in 1:2) {
+    delta <- !is.na(X) & X == (k - 1)
+    term <- (delta - (eps - rep(1, n) %*% t(ng / n)) * (rep(1, n) %*% t(pgk[, k])))
+    term <- term * (rep(1, n) %*% t(n / ng))
+    lambda <- lambda + term * (r * pbar[k] - rep(1, n) %*% t(pgk[, k]))
+  }
+  pe_i <- rowSums(lambda) / (r * (r - 1))
+  list(n = n, n2 = sum(ri >= 2), pa = pa, pe = pe, a = ifelse(ri >= 2, pa_i - pe, 0),
+       e = pe_i - pe)
+}
+
+# The corpus row's standard error from the labels' item terms:
+# c_i* = (sum_j (n / n2_j) a_ij - (1 - c) sum_j 2 (n / n_j) e_ij) / sum_j (1 - pe_j).
+ref_conger_corpus_se <- function(arr) {
+  N <- dim(arr)[1]
+  rated <- apply(!is.na(arr), c(1, 3), any)
+  used <- which(colSums(apply(!is.na(arr), c(1, 3), sum) >= 2) > 0)
+  terms <- lapply(used, function(j) ref_conger_terms(arr[rated[, j], , j]))
+  W <- sum(vapply(terms, function(t) 1 - t$pe, 1))
+  D <- sum(vapply(terms, function(t) 1 - t$pa, 1))
+  c <- (W - D) / W
+  items <- which(rowSums(rated[, used, drop = FALSE]) > 0)
+  n <- length(items)
+  num <- numeric(N)
+  for (t in seq_along(used)) {
+    rows <- which(rated[, used[t]])
+    tt <- terms[[t]]
+    num[rows] <- num[rows] + n / tt$n2 * tt$a - (1 - c) * 2 * n / tt$n * tt$e
+  }
+  ci <- num[items] / W
+  sqrt(sum((ci - c)^2) / (n * (n - 1)))
+}

@@ -1,4 +1,4 @@
-# The annotator-specific baseline ("conger"): against irr, irrCAC, psych and
+# The annotator-specific baseline ("conger"): against irr, irrCAC and
 # the plain-R references of helper-conger.R.
 
 conger_row <- function(fit, level = "corpus", ...) {
@@ -28,16 +28,6 @@ test_that("two annotators: Cohen's kappa of irr::kappa2(), unweighted and square
   expect_equal(conger_row(fit_sq)$estimate, irr::kappa2(m, weight = "squared")$value,
                tolerance = 1e-12)
   expect_equal(conger_row(fit)$estimate, ref_cohen(m[, 1], m[, 2]), tolerance = 1e-12)
-})
-
-test_that("two annotators: psych::cohen.kappa() estimate and interval", {
-  skip_if_not_installed("psych")
-  withr::local_seed(4)
-  m <- matrix(sample(1:3, 120, replace = TRUE), 60, 2)
-  m[1:30, 2] <- m[1:30, 1]
-  fit <- mla(as_annotations(m, labels = 1:3), baseline = "conger")
-  ck <- psych::cohen.kappa(m)
-  expect_equal(conger_row(fit)$estimate, ck$kappa, tolerance = 1e-12)
 })
 
 test_that("cac.ben.gerry: Cohen's kappa (irr), Conger's estimate and SE (irrCAC)", {
@@ -98,18 +88,6 @@ test_that("irr::diagnoses: Conger 0.4418 and Light 0.4594", {
   }
 })
 
-test_that("pair rows carry each pair's Cohen kappa", {
-  skip_if_not_installed("irr")
-  m <- irr_matrix("diagnoses")
-  agr <- annotator_agreement(single_label_of(m))
-  p <- tidy(agr)
-  expect_identical(nrow(p), 15L)
-  for (r in seq_len(nrow(p))) {
-    g <- match(c(p$annotator1[r], p$annotator2[r]), colnames(m))
-    expect_equal(p$cohen_kappa[r], irr::kappa2(m[, g])$value, tolerance = 1e-12)
-  }
-})
-
 test_that("multi-label: label rows equal conger.kappa.raw per label, SEs too", {
   skip_if_not_installed("irrCAC")
   withr::local_seed(11)
@@ -144,6 +122,22 @@ test_that("corpus row equals the plain-R reference and its eq. 6 weights reprodu
     used <- !is.na(lab$weight)
     expect_equal(sum(lab$weight[used] * lab$estimate[used]), cor$estimate, tolerance = 1e-12)
   }
+})
+
+test_that("corpus standard error equals the reference built from irrCAC's item terms", {
+  withr::local_seed(14)
+  for (rep in 1:4) {
+    arr <- random_conger_array(n = sample(20:50, 1), J = sample(3:5, 1), k = sample(2:5, 1),
+                               missing = stats::runif(1, 0, 0.3))
+    fit <- mla(arr, baseline = "conger")
+    expect_equal(conger_row(fit)$std.error, ref_conger_corpus_se(arr), tolerance = 1e-10)
+  }
+  # the item terms themselves: on one label they give irrCAC's coeff.se
+  arr <- random_conger_array(n = 40, J = 4, k = 1)
+  tt <- ref_conger_terms(arr[rowSums(!is.na(arr[, , 1])) > 0, , 1])
+  ref <- irrcac_conger(arr[, , 1], categ.labels = 0:1)$est
+  expect_equal(tt$pe, ref$pe, tolerance = 1e-12)
+  expect_irrcac_se(ref_conger_corpus_se(arr), ref, tt$n)
 })
 
 test_that("the default fits keep their shape; conger adds its rows", {
@@ -221,37 +215,6 @@ test_that("conger item rows compare items with the conger chance term", {
   w <- 1 - conger_row(fit, conf.int = FALSE)$expected
   expect_equal(items$estimate, 1 - (1 - fleiss$observed) / w, tolerance = 1e-12)
   expect_identical(tidy(mla(arr), level = "item"), tidy(fit, level = "item")[1:(3 * dim(arr)[1]), ])
-})
-
-test_that("pair Cohen kappas with missing decisions use the cells both decided", {
-  withr::local_seed(21)
-  arr <- random_conger_array(n = 30, J = 3, k = 3, missing = 0.2)
-  agr <- annotator_agreement(arr, min_items = 1)
-  p <- tidy(agr)
-  light <- tidy(agr, level = "light")
-  per_label <- matrix(NA_real_, nrow(p), 3)
-  for (r in seq_len(nrow(p))) {
-    g <- match(c(p$annotator1[r], p$annotator2[r]), dimnames(arr)[[2]])
-    # the pair's own multi-label coefficient: the conger corpus of the two
-    # annotators on the cells both decided
-    sub <- arr[, g, , drop = FALSE]
-    for (j in 1:3) {
-      both <- !is.na(sub[, 1, j]) & !is.na(sub[, 2, j])
-      sub[!both, , j] <- NA
-      per_label[r, j] <- ref_cohen(sub[, 1, j], sub[, 2, j])
-    }
-    expect_equal(p$cohen_kappa[r], ref_conger(sub)$corpus, tolerance = 1e-12)
-  }
-  expect_equal(light$estimate, c(mean(p$cohen_kappa), colMeans(per_label)), tolerance = 1e-12)
-  expect_identical(light$level, c("corpus", rep("label", 3)))
-})
-
-test_that("a summary without records has no pair Cohen kappas, and says so", {
-  arr <- random_conger_array()
-  counts <- as_annotation_counts(as_annotations(arr))
-  expect_message(agr <- annotator_agreement(counts), class = "mlagreement_message_no_cohen")
-  expect_true(all(is.na(tidy(agr)$cohen_kappa)))
-  expect_true(is.na(tidy(agr, level = "light")$estimate[1]))
 })
 
 test_that("mla_compare() compares conger fits on the same item draws", {

@@ -24,6 +24,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "estimators.h"
@@ -47,6 +48,19 @@ AnnotatorTallies annotator_tallies(const View& v, const Codes& codes) {
     const auto* col = v.column(j);
     double* pos = t.positives.data() + j * t.n_annotators;
     double* dec = t.decisions.data() + j * t.n_annotators;
+    if (v.annotator == nullptr) {  // dense: annotator a owns records a * n_items, ...
+      for (std::size_t a = 0; a < v.n_annotators; ++a) {
+        std::int64_t d = 0, p = 0;
+        const auto* first = col + a * v.n_items;
+        for (std::size_t i = 0; i < v.n_items; ++i) {
+          d += codes.decided(first[i]);
+          p += codes.positive(first[i]);
+        }
+        dec[a] = static_cast<double>(d);
+        pos[a] = static_cast<double>(p);
+      }
+      continue;
+    }
     for (std::size_t r = 0; r < v.n_records; ++r) {
       const std::size_t a = v.annotator_of(r);
       dec[a] += codes.decided(col[r]);
