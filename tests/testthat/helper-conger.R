@@ -2,6 +2,20 @@
 # Light's kappa, written from the definitions (Conger 1980; Gwet 2014), pair
 # by pair and item by item.
 
+# The conger rows of tidy(fit).
+conger_row <- function(fit, level = "corpus", ...) {
+  out <- tidy(fit, level = level, ...)
+  out[out$baseline == "conger", , drop = FALSE]
+}
+
+# irrCAC's ratings as a single-label annotations object (categories declared
+# in sorted order, as irrCAC sorts them).
+single_label_of <- function(d) {
+  m <- as.matrix(d)
+  m[m == ""] <- NA
+  as_annotations(m, labels = sort(unique(stats::na.omit(as.vector(m)))))
+}
+
 # One label of an items x annotators 0/1/NA matrix: observed and chance
 # disagreement (NA without a pairable item).
 ref_conger_label <- function(X) {
