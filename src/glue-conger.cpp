@@ -172,16 +172,17 @@ Rcpp::NumericMatrix conger_boot_cpp(const Rcpp::List& view, bool single,
     const std::size_t k = v.n_labels, R = static_cast<std::size_t>(n_rep);
     Rcpp::NumericMatrix out(n_rep, static_cast<int>(k + 1));
     const std::vector<int> cat = single ? mla::single_label_categories(v, codes) : std::vector<int>();
-    std::vector<double> mult(v.n_items);
+    const mla::BinaryItems items = mla::binary_items(v, codes);
+    std::vector<double> mult(v.n_items), row(k), pos, dec;
     for (int stream = 0; stream < mla::kStreams; ++stream) {
       Rcpp::checkUserInterrupt();
       mla::for_each_item_draw(u, s, stream, R, [&](std::size_t r, const std::uint32_t* w) {
         for (std::size_t i = 0; i < v.n_items; ++i) mult[i] = w[i];
-        const std::vector<mla::CongerProblem> labels = label_problems(v, codes, mult.data(), false);
-        out(static_cast<int>(r), 0) = single
-            ? category_problem(v, cat, weights, mult.data(), false).estimate
-            : mla::conger_corpus(labels);
-        for (std::size_t j = 0; j < k; ++j) out(static_cast<int>(r), static_cast<int>(j + 1)) = labels[j].estimate;
+        double corpus;
+        mla::binary_replicate(v, codes, items, mult.data(), row.data(), &corpus, pos, dec);
+        if (single) corpus = category_problem(v, cat, weights, mult.data(), false).estimate;
+        out(static_cast<int>(r), 0) = corpus;
+        for (std::size_t j = 0; j < k; ++j) out(static_cast<int>(r), static_cast<int>(j + 1)) = row[j];
       });
     }
     return glue::nan_to_na(out);
@@ -199,14 +200,16 @@ Rcpp::NumericMatrix conger_jack_cpp(const Rcpp::List& view, bool single,
     const int nu = static_cast<int>(unit_start.size() - 1);
     Rcpp::NumericMatrix out(nu, static_cast<int>(k + 1));
     const std::vector<int> cat = single ? mla::single_label_categories(v, codes) : std::vector<int>();
-    std::vector<double> mult(v.n_items, 1.0);
+    const mla::BinaryItems items = mla::binary_items(v, codes);
+    std::vector<double> mult(v.n_items, 1.0), row(k), pos, dec;
     for (int u = 0; u < nu; ++u) {
       if (u % 64 == 0) Rcpp::checkUserInterrupt();
       for (int t = unit_start[u]; t < unit_start[u + 1]; ++t) mult[static_cast<std::size_t>(unit_items[t])] = 0.0;
-      const std::vector<mla::CongerProblem> labels = label_problems(v, codes, mult.data(), false);
-      out(u, 0) = single ? category_problem(v, cat, weights, mult.data(), false).estimate
-                         : mla::conger_corpus(labels);
-      for (std::size_t j = 0; j < k; ++j) out(u, static_cast<int>(j + 1)) = labels[j].estimate;
+      double corpus;
+      mla::binary_replicate(v, codes, items, mult.data(), row.data(), &corpus, pos, dec);
+      if (single) corpus = category_problem(v, cat, weights, mult.data(), false).estimate;
+      out(u, 0) = corpus;
+      for (std::size_t j = 0; j < k; ++j) out(u, static_cast<int>(j + 1)) = row[j];
       for (int t = unit_start[u]; t < unit_start[u + 1]; ++t) mult[static_cast<std::size_t>(unit_items[t])] = 1.0;
     }
     return glue::nan_to_na(out);

@@ -22,6 +22,7 @@
 #ifndef MLAGREEMENT_CONGER_H
 #define MLAGREEMENT_CONGER_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -224,6 +225,96 @@ std::vector<int> single_label_categories(const View& v, const Codes& codes) {
       if (codes.decided(col[r]) && codes.positive(col[r])) cat[r] = static_cast<int>(j);
   }
   return cat;
+}
+
+// The item bootstrap and jackknife of the binary labels: each item's
+// agreement on each label does not change between replicates, so it is
+// computed once; a replicate reweights it and recounts only the annotators'
+// weighted positives and decisions (one pass over the records).
+struct BinaryItems {
+  std::size_t n_items = 0, n_labels = 0;
+  std::vector<double> pa;                    // items x labels: agreement of pairable items
+  std::vector<unsigned char> rated, pairable;  // items x labels
+};
+
+template <typename View, typename Codes>
+BinaryItems binary_items(const View& v, const Codes& codes) {
+  BinaryItems b;
+  b.n_items = v.n_items;
+  b.n_labels = v.n_labels;
+  const std::size_t N = v.n_items;
+  b.pa.assign(N * v.n_labels, 0.0);
+  b.rated.assign(N * v.n_labels, 0);
+  b.pairable.assign(N * v.n_labels, 0);
+  std::vector<double> x(N), m(N);
+  for (std::size_t j = 0; j < v.n_labels; ++j) {
+    std::fill(x.begin(), x.end(), 0.0);
+    std::fill(m.begin(), m.end(), 0.0);
+    const auto* col = v.column(j);
+    for (std::size_t r = 0; r < v.n_records; ++r) {
+      const std::size_t i = v.item_of(r);
+      m[i] += codes.decided(col[r]);
+      x[i] += codes.positive(col[r]);
+    }
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::size_t at = i + j * N;
+      b.rated[at] = m[i] >= 1;
+      b.pairable[at] = m[i] >= 2;
+      if (m[i] >= 2) b.pa[at] = 1.0 - 2.0 * x[i] * (m[i] - x[i]) / (m[i] * (m[i] - 1.0));
+    }
+  }
+  return b;
+}
+
+// Label coefficients (out[0..k-1]) and the corpus coefficient (*corpus) for
+// item multiplicities mult; pos/dec: scratch of n_annotators.
+template <typename View, typename Codes>
+void binary_replicate(const View& v, const Codes& codes, const BinaryItems& b, const double* mult,
+                      double* out, double* corpus, std::vector<double>& pos, std::vector<double>& dec) {
+  const std::size_t N = v.n_items, J = v.n_annotators;
+  long double d_sum = 0, w_sum = 0;
+  bool any = false;
+  for (std::size_t j = 0; j < v.n_labels; ++j) {
+    long double n2 = 0, pa = 0;
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::size_t at = i + j * N;
+      if (!b.pairable[at]) continue;
+      n2 += mult[i];
+      pa += mult[i] * b.pa[at];
+    }
+    out[j] = kNA;
+    if (!(n2 > 0)) continue;
+    pos.assign(J, 0.0);
+    dec.assign(J, 0.0);
+    const auto* col = v.column(j);
+    if (v.annotator == nullptr) {  // dense: annotator a owns records a * N, ...
+      for (std::size_t a = 0; a < J; ++a) {
+        const auto* first = col + a * N;
+        double d = 0, p = 0;
+        for (std::size_t i = 0; i < N; ++i) {
+          d += mult[i] * codes.decided(first[i]);
+          p += mult[i] * codes.positive(first[i]);
+        }
+        dec[a] = d;
+        pos[a] = p;
+      }
+    } else {
+      for (std::size_t r = 0; r < v.n_records; ++r) {
+        const double w = mult[v.item_of(r)];
+        const std::size_t a = v.annotator_of(r);
+        dec[a] += w * codes.decided(col[r]);
+        pos[a] += w * codes.positive(col[r]);
+      }
+    }
+    const double w = conger_binary_disagreement(pos.data(), dec.data(), J);
+    const double d = static_cast<double>(1.0L - pa / n2);
+    out[j] = w > 0 ? 1.0 - d / w : kNA;
+    if (std::isnan(w)) continue;
+    any = true;
+    d_sum += d;
+    w_sum += w;
+  }
+  *corpus = (any && w_sum > 0) ? static_cast<double>((w_sum - d_sum) / w_sum) : kNA;
 }
 
 // The multi-label corpus coefficient from the labels' problems (labels with
