@@ -63,6 +63,12 @@ test_that("irr::diagnoses: Conger 0.4418 and Light 0.4594", {
   ref <- irrcac_conger(m)$est
   expect_equal(conger_row(fit)$estimate, (ref$pa - ref$pe) / (1 - ref$pe), tolerance = 1e-12)
   expect_irrcac_se(conger_row(fit)$std.error, ref, 30)
+  # category-versus-rest label rows: the binary Conger kappa of each category
+  lab <- conger_row(fit, "label")
+  for (k in seq_along(a$labels)) {
+    ref_k <- irrcac_conger((m == a$labels[k]) + 0L, categ.labels = 0:1)$est
+    expect_equal(lab$estimate[k], (ref_k$pa - ref_k$pe) / (1 - ref_k$pe), tolerance = 1e-12)
+  }
   light <- tidy(annotator_agreement(a), level = "light")
   expect_equal(light$estimate[1], irr::kappam.light(m)$value, tolerance = 1e-12)
   expect_equal(round(light$estimate[1], 4), 0.4594)
@@ -221,4 +227,31 @@ test_that("mla_compare() compares conger fits on the same item draws", {
   # a fit without conger: the common baselines only
   expect_identical(suppressWarnings(mla_compare(a, mla(x[, 4:6, ]), R = 20))$baseline,
                    c("fleiss", "ac1", "pabak"))
+})
+
+test_that("every layout gives the same conger rows", {
+  withr::local_seed(41)
+  arr <- random_conger_array(n = 25, J = 4, k = 4, missing = 0.1)
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  long$item <- rep(sprintf("i%02d", 1:25), length.out = nrow(long))
+  long <- long[!is.na(long$value), ]
+  dense <- mla(arr, baseline = "conger")
+  records <- mla(annotations_long(long, item, annotator, label, value), baseline = "conger")
+  # the selected-labels form: every (item, annotator) record decides every
+  # label, and a record exists when it selects one
+  full <- arr
+  full[is.na(full)] <- 0L
+  for (i in 1:25) for (g in 1:4) if (sum(full[i, g, ]) == 0) full[i, g, sample(4, 1)] <- 1L
+  dense_full <- mla(full, baseline = "conger")
+  sel <- which(full == 1L, arr.ind = TRUE)
+  selected <- data.frame(item = sprintf("i%02d", sel[, 1]), annotator = dimnames(arr)[[2]][sel[, 2]],
+                         label = dimnames(arr)[[3]][sel[, 3]])
+  sparse <- mla(annotations_long(selected, item, annotator, label, value = NULL,
+                                 labels = dimnames(arr)[[3]]), baseline = "conger")
+  cols <- c("baseline", "observed", "expected", "estimate", "std.error")
+  expect_equal(tidy(records)[cols], tidy(dense)[cols], tolerance = 1e-12)
+  expect_equal(conger_row(sparse)[cols], conger_row(dense_full)[cols], tolerance = 1e-12)
+  expect_equal(conger_row(sparse, "label")$estimate, conger_row(dense_full, "label")$estimate,
+               tolerance = 1e-12)
 })
