@@ -83,7 +83,8 @@ conger_single_corpus <- function(fit, tallies) {
   pe <- conger_chance_cpp(tallies$positives, tallies$decisions[, 1], W)
   pa <- fit$corpus$observed[1L]
   list(observed = pa, expected = pe, estimate = if (is.na(pe) || pe >= 1) NA_real_ else (pa - pe) / (1 - pe),
-       floor_observed = NA_real_, floor = NA_real_, reason = if (is.na(pe) || pe >= 1) 1L else 0L)
+       floor_observed = NA_real_, floor = NA_real_, reason = if (is.na(pe) || pe >= 1) 4L else 0L,
+       why = "only one category in use: chance agreement is 1")
 }
 
 conger_notes <- function(notes, labels, est, cor) {
@@ -94,7 +95,7 @@ conger_notes <- function(notes, labels, est, cor) {
     level = c(notes$level, if (corpus_bad) "corpus", rep("label", sum(keep))),
     label = c(notes$label, if (corpus_bad) NA_character_, labels[keep]),
     baseline = c(notes$baseline, if (corpus_bad) "conger", rep("conger", sum(keep))),
-    reason = c(notes$reason, if (corpus_bad) undefined_reasons[max(cor$reason, 1L)],
+    reason = c(notes$reason, if (corpus_bad) cor$why %||% undefined_reasons[cor$reason],
                undefined_reasons[reason[keep]])
   )
 }

@@ -78,6 +78,9 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
+#'
+#' # chance from each annotator's own marginal (Conger/Cohen) beside the others
+#' tidy(mla(annotations_long(bias_example, item, annotator, label, value), baseline = "conger"))
 mla <- function(x, baseline = c("fleiss", "ac1", "pabak", "conger"), labels = NULL, ...,
                 label_weights = NULL, label_groups = NULL, label_tree = NULL,
                 weights = "identity", threads = mla_threads()) {

@@ -255,3 +255,26 @@ test_that("every layout gives the same conger rows", {
   expect_equal(conger_row(sparse, "label")$estimate, conger_row(dense_full, "label")$estimate,
                tolerance = 1e-12)
 })
+
+test_that("undefined conger values are NA with their reason", {
+  m <- matrix("a", 10, 3)
+  fit <- suppressWarnings(mla(as_annotations(m, labels = c("a", "b")), baseline = "conger"))
+  expect_true(is.na(conger_row(fit, conf.int = FALSE)$estimate))
+  notes <- fit$notes[fit$notes$baseline %in% "conger" & fit$notes$level == "corpus", ]
+  expect_identical(notes$reason, "only one category in use: chance agreement is 1")
+  arr <- random_conger_array(n = 20, J = 3, k = 3)
+  arr[, , 2][!is.na(arr[, , 2])] <- 0L
+  fit <- mla(arr, baseline = "conger")
+  lab <- conger_row(fit, "label", conf.int = FALSE)
+  expect_true(is.na(lab$estimate[2]))
+  expect_identical(lab$weight[2], 0)
+  notes <- fit$notes[fit$notes$baseline %in% "conger" & fit$notes$level == "label", ]
+  expect_identical(notes$label, "L2")
+  expect_match(notes$reason, "label is constant")
+  # perfect agreement: estimate 1
+  perfect <- arr
+  for (g in 2:3) perfect[, g, ] <- perfect[, 1, ]
+  perfect[is.na(perfect)] <- 0L
+  perfect[1:10, , 1] <- 1L
+  expect_equal(conger_row(mla(perfect, baseline = "conger"), conf.int = FALSE)$estimate, 1)
+})
