@@ -25,7 +25,7 @@
 #' @param x An `mla` object.
 #' @param level `"corpus"`, `"label"` or `"item"`.
 #' @param baseline `NULL` (every baseline) or one of `"fleiss"`, `"ac1"`,
-#'   `"pabak"`: only that baseline's rows, so that `level = "item"` gives one
+#'   `"pabak"` (and `"conger"` for `mla(baseline = "conger")`): only that baseline's rows, so that `level = "item"` gives one
 #'   row per item.
 #' @param ... Must be empty.
 #' @return A tibble.

@@ -278,3 +278,16 @@ test_that("undefined conger values are NA with their reason", {
   perfect[1:10, , 1] <- 1L
   expect_equal(conger_row(mla(perfect, baseline = "conger"), conf.int = FALSE)$estimate, 1)
 })
+
+test_that("plots of a conger fit and its replicates show the conger rows", {
+  skip_if_not_installed("ggplot2")
+  withr::local_seed(51)
+  arr <- random_conger_array(n = 30, J = 3, k = 3)
+  fit <- mla(arr, baseline = "conger")
+  expect_s3_class(ggplot2::autoplot(fit), "ggplot")
+  bs <- mla_boot(fit, R = 30)
+  p <- ggplot2::autoplot(bs, level = "label", baseline = "conger")
+  expect_s3_class(p, "ggplot")
+  expect_error(ggplot2::autoplot(mla_boot(mla(arr), R = 5), level = "label", baseline = "conger"),
+               class = "mlagreement_error")
+})
