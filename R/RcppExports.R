@@ -77,6 +77,34 @@ category_alpha_jack_cpp <- function(counts, metric, values) {
     .Call(`_mlagreement_category_alpha_jack_cpp`, counts, metric, values)
 }
 
+conger_tallies_cpp <- function(view) {
+    .Call(`_mlagreement_conger_tallies_cpp`, view)
+}
+
+conger_estimates_cpp <- function(cnt, sx, sdis, pos, dec) {
+    .Call(`_mlagreement_conger_estimates_cpp`, cnt, sx, sdis, pos, dec)
+}
+
+conger_chance_cpp <- function(counts, decisions, weights) {
+    .Call(`_mlagreement_conger_chance_cpp`, counts, decisions, weights)
+}
+
+conger_influence_cpp <- function(view, corpus, single, weights) {
+    .Call(`_mlagreement_conger_influence_cpp`, view, corpus, single, weights)
+}
+
+conger_boot_cpp <- function(view, single, weights, seed, n_rep, unit_of_item, n_units, order, start) {
+    .Call(`_mlagreement_conger_boot_cpp`, view, single, weights, seed, n_rep, unit_of_item, n_units, order, start)
+}
+
+conger_jack_cpp <- function(view, single, weights, unit_start, unit_items) {
+    .Call(`_mlagreement_conger_jack_cpp`, view, single, weights, unit_start, unit_items)
+}
+
+pair_cohen_cpp <- function(view, a, b, single) {
+    .Call(`_mlagreement_pair_cohen_cpp`, view, a, b, single)
+}
+
 counts_pair_tables_cpp <- function(view) {
     .Call(`_mlagreement_counts_pair_tables_cpp`, view)
 }

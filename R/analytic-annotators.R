@@ -46,6 +46,13 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
       class = "annotator_variance", call = call
     )
   }
+  if (has_conger(fit)) {
+    mla_abort(
+      c("{.code annotators = \"random\"} needs a fit without the {.val conger} baseline.",
+        "i" = "Use {.code annotators = \"fixed\"}, or the pooled baselines."),
+      class = "annotator_variance", call = call
+    )
+  }
   data <- boot_record_data(a, fit$label_index, threads)
   data$single_label <- isTRUE(fit$design$single_label)
   n_ann <- data$n_annotators

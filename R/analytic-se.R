@@ -112,6 +112,11 @@ analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
     n <- rep_baselines(f$n)
     est <- fit$label$estimate
   }
+  if (has_conger(fit)) {  # R/conger.R
+    g <- conger_influence(fit, level)
+    sum_sq <- c(sum_sq, g$sum_sq)
+    n <- c(n, g$n)
+  }
   extra <- if (annotators == "random") annotator_variance(fit, level, threads, call = call)
   inference_columns(est, sum_sq, n, conf.level, N, extra)
 }

@@ -41,6 +41,10 @@ format.mla_annotator_agreement <- function(x, ...) {
         format_fixed(by_kappa$estimate), ")", collapse = ", "))
     }
     format_prevalence_note(x, nrow(ranked))
+    light <- x$light$estimate[1L]
+    if (!is.null(light) && !is.na(light)) {
+      cli::cli_text("Light's kappa (mean of {x$light$n_pairs[1L]} pairwise Cohen kappa{?s}): {format_fixed(light)}")
+    }
     unranked <- sum(is.na(a$estimate))
     if (unranked > 0) {
       cli::cli_text("{unranked} annotator{?s} with fewer than {x$min_items} shared items not ranked.")

@@ -96,6 +96,7 @@
 #' agr
 #' tidy(agr)
 #' tidy(agr, level = "annotators")
+#' tidy(agr, level = "light")
 annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
@@ -114,7 +115,8 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
   annotators <- annotator_summary(x, ids, sums, w, min_items)
   annotators$kappa <- annotator_kappa(x)  # R/annotation-generics.R
   annotators$kappa[annotators$n_shared_items < min_items] <- NA_real_
-  pair_rows <- pair_table(ids, sums, w, min_items)
+  kappas <- if (pairs) pair_cohen_kappas(x, sums$a, sums$b)  # R/light.R
+  pair_rows <- pair_table(ids, sums, w, min_items, kappas$corpus)
   if (!pairs) {  # (a summary brings its pair table anyway: not shown either)
     annotators$n_partners <- NA_integer_
     pair_rows <- pair_rows[0, ]
@@ -123,7 +125,8 @@ annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
     list(pairs = pair_rows, annotators = annotators, labels = x$labels,
          n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs,
          single_label = is_single_label(x), has_kappa = inherits(x, "annotations"),
-         prevalence_rho = prevalence_rank_correlation(annotators$estimate, annotators$prevalence)),
+         prevalence_rho = prevalence_rank_correlation(annotators$estimate, annotators$prevalence),
+         light = light_table(x$labels, kappas)),
     class = "mla_annotator_agreement"
   )
 }
@@ -208,8 +211,9 @@ corpus_baseline_estimate <- function(observed, support, w, min_items) {
 }
 
 # One row per pair, ordered by annotators.
-pair_table <- function(ids, sums, w, min_items) {
+pair_table <- function(ids, sums, w, min_items, cohen = NULL) {
   ord <- order(sums$a, sums$b)
+  if (is.null(cohen)) cohen <- rep(NA_real_, length(sums$a))
   n_items <- as.integer(sums$n_items[ord])
   tibble::tibble(
     annotator1 = ids[sums$a[ord] + 1L],
@@ -219,7 +223,8 @@ pair_table <- function(ids, sums, w, min_items) {
     observed = sums$observed[ord],
     expected = 1 - w,
     estimate = corpus_baseline_estimate(sums$observed[ord], n_items, w, min_items),
-    pair_estimate = ifelse(n_items < min_items, NA_real_, sums$estimate[ord])
+    pair_estimate = ifelse(n_items < min_items, NA_real_, sums$estimate[ord]),
+    cohen_kappa = cohen[ord]
   )
 }
 
@@ -242,10 +247,11 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 #' @param x An `mla_annotator_agreement` object from [annotator_agreement()].
 #' @param level `"pairs"`: one row per pair of annotators who share items
 #'   (`annotator1`, `annotator2`, `n_items`, `n_decisions`, `observed`,
-#'   `expected`, `estimate`, `pair_estimate`); `"annotators"`: one row per
-#'   annotator (`annotator`, `n_items`, `n_shared_items`, `n_partners`,
-#'   `prevalence`, `observed`, `estimate`, `kappa`). See [annotator_agreement()] for
-#'   the definitions.
+#'   `expected`, `estimate`, `pair_estimate`, `cohen_kappa`); `"annotators"`:
+#'   one row per annotator (`annotator`, `n_items`, `n_shared_items`,
+#'   `n_partners`, `prevalence`, `observed`, `estimate`, `kappa`); `"light"`:
+#'   Light's kappa for the corpus and each label (`level`, `label`,
+#'   `estimate`, `n_pairs`). See [annotator_agreement()] for the definitions.
 #' @param ... Must be empty.
 #' @return A tibble.
 #' @family annotator evaluation
@@ -254,8 +260,8 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 #' agr <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
 #' tidy(agr, level = "annotators")
 #' @method tidy mla_annotator_agreement
-tidy.mla_annotator_agreement <- function(x, level = c("pairs", "annotators"), ...) {
+tidy.mla_annotator_agreement <- function(x, level = c("pairs", "annotators", "light"), ...) {
   check_dots_empty0(...)
-  level <- check_choice(level, c("pairs", "annotators"))
+  level <- check_choice(level, c("pairs", "annotators", "light"))
   x[[level]]
 }

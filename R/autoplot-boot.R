@@ -29,7 +29,7 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
   check_dots_empty0(...)
   rlang::check_installed("ggplot2", reason = "to plot a bootstrap.")
   level <- check_choice(level, c("corpus", "label"))
-  baseline <- if (is.null(baseline)) object$fit$baseline else check_choice(baseline, baseline_names)
+  baseline <- if (is.null(baseline)) object$fit$baseline else check_fit_baseline(baseline, object$fit)
   check_conf_level(conf.level)
   bins <- check_whole(bins, min = 1, class = "plot_argument")
   n_labels <- check_plot_limit(n_labels)

@@ -71,8 +71,8 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
 # Display name of a fit's primary baseline (categorical names on
 # single-label designs).
 fit_baseline_name <- function(fit, short = FALSE) {
-  if (is_single_label(fit$annotations)) return(baseline_display_single[[fit$baseline]])
-  if (short) baseline_plot_short[[fit$baseline]] else baseline_display[[fit$baseline]]
+  if (is_single_label(fit$annotations)) return(c(baseline_display_single, conger_display_single)[[fit$baseline]])
+  if (short) c(baseline_plot_short, conger_plot_short)[[fit$baseline]] else c(baseline_display, conger_display)[[fit$baseline]]
 }
 
 primary_label_rows <- function(fit) {

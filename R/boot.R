@@ -153,6 +153,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   }
   seed <- sample.int(.Machine$integer.max, 2L)
   t <- boot_run(data, units, resample, seed, R, threads)
+  if (has_conger(fit)) t <- insert_conger_columns(t, conger_boot(fit, seed, R, units))  # R/conger.R
   new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
 }
 
@@ -213,6 +214,7 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   # weighted fits: the corpus columns are the weighted coefficients, from the
   # items x categories counts with the same draws (weighted_agreement.h)
   if (!is.null(fit$weights)) data$weighted <- list(counts = cells$x, matrix = fit$weights$matrix)
+  if (has_conger(fit)) data$conger <- fit  # R/conger.R: its replicates read the records
   data
 }
 
@@ -340,6 +342,7 @@ boot_jackknife <- function(data, units, resample, threads) {
       jack[, seq_len(n_baselines)] <- weighted_jack_cpp(data$weighted$counts, data$weighted$matrix,
                                                         units$unit_start, units$unit_items)
     }
+    if (!is.null(data$conger)) jack <- insert_conger_columns(jack, conger_jack(data$conger, units))
     return(jack)
   }
   if (resample == "annotators") {

@@ -107,7 +107,9 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
     list(a = annotator_variance(a, "corpus", threads), b = annotator_variance(b, "corpus", threads),
          df_items = min(a$design$n_items, b$design$n_items) - 1)
   }
-  new_mla_compare(a, b, ta - tb, conf.level, R, paired, seeds, ann_var)
+  both <- seq_len(min(ncol(ta), ncol(tb)))  # conger, the last column, when both have it
+  new_mla_compare(a, b, ta[, both, drop = FALSE] - tb[, both, drop = FALSE], conf.level, R,
+                  paired, seeds, ann_var)
 }
 
 # Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines),
@@ -116,7 +118,8 @@ compare_replicates <- function(fit, seed, R, threads) {
   data <- boot_data(fit, "items", threads = threads)
   units <- boot_units(NULL, NULL, data$n_items)
   t <- boot_run(data, units, "items", seed, R, threads)
-  t[, seq_len(n_baselines), drop = FALSE]
+  if (has_conger(fit)) t <- insert_conger_columns(t, conger_boot(fit, seed, R, units))  # R/conger.R
+  t[, seq_len(nrow(fit$corpus)), drop = FALSE]
 }
 
 # The fit on a subset of its items, with the same labels and primary baseline.
@@ -131,12 +134,15 @@ refit_items <- function(fit, items) {
 
 new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_var = NULL,
                             call = rlang::caller_env()) {
-  est_a <- a$corpus$estimate
-  est_b <- b$corpus$estimate
+  # the baselines both fits have (conger when both asked for it)
+  bl <- intersect(fit_baselines(a), fit_baselines(b))
+  est_a <- a$corpus$estimate[match(bl, fit_baselines(a))]
+  est_b <- b$corpus$estimate[match(bl, fit_baselines(b))]
+  replicates <- replicates[, seq_along(bl), drop = FALSE]
   difference <- est_a - est_b
-  p_value <- rep(NA_real_, n_baselines)
-  ci <- replicate_intervals(replicates, difference, baseline_names, conf.level, "perc", call = call)
-  for (k in seq_len(n_baselines)) {
+  p_value <- rep(NA_real_, length(bl))
+  ci <- replicate_intervals(replicates, difference, bl, conf.level, "perc", call = call)
+  for (k in seq_along(bl)) {
     d <- replicates[, k]
     d <- d[!is.na(d)]
     if (is.na(difference[k]) || length(d) < 2L) next
@@ -155,9 +161,9 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_
     p_value[k] <- min(1, 2 * min((1 + sum(d <= 0)) / (length(d) + 1),
                                  (1 + sum(d >= 0)) / (length(d) + 1)))
   }
-  colnames(replicates) <- baseline_names
+  colnames(replicates) <- bl
   out <- tibble::tibble(
-    baseline = baseline_names,
+    baseline = bl,
     estimate_a = est_a,
     estimate_b = est_b,
     difference = difference,

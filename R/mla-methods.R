@@ -25,7 +25,7 @@
 #' @param x An `mla` object.
 #' @param level `"corpus"`, `"label"` or `"item"`.
 #' @param baseline `NULL` (every baseline) or one of `"fleiss"`, `"ac1"`,
-#'   `"pabak"`: only that baseline's rows, so that `level = "item"` gives one
+#'   `"pabak"` (and `"conger"` for `mla(baseline = "conger")`): only that baseline's rows, so that `level = "item"` gives one
 #'   row per item.
 #' @param ... Must be empty.
 #' @return A tibble.
@@ -45,7 +45,7 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
   check_bool(conf.int)
   check_conf_level(conf.level)
   N <- check_population(N, x$design$n_items)
-  if (!is.null(baseline)) baseline <- check_choice(baseline, baseline_names)
+  if (!is.null(baseline)) baseline <- check_fit_baseline(baseline, x)  # R/conger.R
   if (level == "item") {
     items <- item_table(x)
     # one row per item: the easy path to a table for a paper

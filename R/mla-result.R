@@ -125,11 +125,12 @@ item_table <- function(fit) {
   x <- fit$annotations
   require_records(x, "item-level rows", call = rlang::caller_env())
   est <- mla_item_estimates_cpp(fit$item_disagreement, fit$corpus_w)
+  nb <- length(fit$corpus_w)
   fast_tibble(
-    item = rep_baselines(x$items),
-    n_annotators = rep_baselines(item_annotator_counts(x)),
-    baseline = baseline_column(n_items(x)),
-    observed = rep_baselines(est$observed),
+    item = rep(x$items, times = nb),
+    n_annotators = rep(item_annotator_counts(x), times = nb),
+    baseline = rep(fit_baselines(fit)[seq_len(nb)], each = n_items(x)),
+    observed = rep(est$observed, times = nb),
     estimate = as.vector(est$estimate)
   )
 }

@@ -49,8 +49,10 @@
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes.
 #' @param baseline The primary baseline: `"fleiss"` (pooled marginal,
-#'   Fleiss/Scott, the paper's F), `"ac1"` (Gwet) or `"pabak"`. All three are
-#'   always computed; the others are sensitivity analyses.
+#'   Fleiss/Scott, the paper's F), `"ac1"` (Gwet), `"pabak"` or `"conger"`
+#'   (annotator-specific marginals, Conger/Cohen). The first three are always
+#'   computed, the others being sensitivity analyses; `"conger"` adds its rows
+#'   to them (see the section *Annotator-specific chance*).
 #' @param labels Optional subset of the declared labels to analyse (character).
 #'   Restricting the universe changes AC1 and PABAK but not the pooled
 #'   coefficient (paper Table 2).
@@ -76,11 +78,14 @@
 #' # Table 2 of the paper: drop the never-selected labels
 #' used <- paste0("L", sprintf("%02d", 1:11))
 #' tidy(mla(annotations_long(bias_example, item, annotator, label, value), labels = used))
-mla <- function(x, baseline = c("fleiss", "ac1", "pabak"), labels = NULL, ...,
+#'
+#' # chance from each annotator's own marginal (Conger/Cohen) beside the others
+#' tidy(mla(annotations_long(bias_example, item, annotator, label, value), baseline = "conger"))
+mla <- function(x, baseline = c("fleiss", "ac1", "pabak", "conger"), labels = NULL, ...,
                 label_weights = NULL, label_groups = NULL, label_tree = NULL,
                 weights = "identity", threads = mla_threads()) {
   check_dots_empty0(...)
-  baseline <- check_choice(baseline, baseline_names)
+  baseline <- check_choice(baseline, all_baseline_names)
   threads <- check_threads(threads)
   x <- as_annotation_source(x, threads = threads)  # R/annotation-generics.R
   structure <- list(label_weights = label_weights, label_groups = label_groups,
@@ -100,13 +105,26 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
   check_estimable(x, tally, call = call)
   st <- resolve_label_structure(x, structure$label_weights, structure$label_groups,
                                 structure$label_tree, cols, call = call)
-  if (!is.null(st)) return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure.R
+  if (!is.null(st)) {
+    if (baseline == "conger") abort_structure_conger(call)
+    return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure.R
+  }
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is no longer a single-label design
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }
-  apply_category_weights(fit, x, weights, call = call)
+  fit <- apply_category_weights(fit, x, weights, call = call)
+  if (baseline == "conger") fit <- add_conger(fit, x, cols, tally, call = call)  # R/conger.R
+  fit
+}
+
+abort_structure_conger <- function(call) {
+  mla_abort(
+    c("{.arg baseline} {.val conger} needs plain labels, without a label structure.",
+      "i" = "Drop {.arg label_weights}, {.arg label_groups} and {.arg label_tree}, or use a pooled baseline."),
+    class = "structure_conger", call = call
+  )
 }
 
 select_labels <- function(x, labels, call = rlang::caller_env()) {

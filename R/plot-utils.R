@@ -23,6 +23,11 @@ baseline_display_single <- c(fleiss = "Fleiss' kappa", ac1 = "Gwet's AC1",
                              pabak = "Brennan-Prediger")
 # Short names for axis titles (no nested parentheses).
 baseline_plot_short <- c(fleiss = "pooled marginal", ac1 = "AC1", pabak = "PABAK")
+# The names of the baseline asked for by mla(baseline = "conger") (titles of a
+# fit's plots; the colour scale keeps the three baselines of every fit).
+conger_display <- c(conger = "annotator marginals (Conger)")
+conger_display_single <- c(conger = "Conger's kappa")
+conger_plot_short <- c(conger = "annotator marginals")
 
 # Measures of simulation_study() as plots name them.
 measure_display <- c(

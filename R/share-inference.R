@@ -51,7 +51,7 @@ share_influence <- function(fit, level, threads) {
                 n = rep(f$n, k)))
   }
   f <- share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, 0L)
-  rows <- rep(seq_len(nrow(f$estimate)), n_baselines)  # tidy's label rows: label-major per baseline
+  rows <- rep(seq_len(nrow(f$estimate)), length(fit_baselines(fit)))  # tidy's label rows: label-major per baseline
   list(estimate = f$estimate[rows, , drop = FALSE], sum_sq = f$sum_sq[rows, , drop = FALSE],
        n = f$n[rows])
 }
@@ -91,7 +91,7 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   ci <- replicate_intervals(specific$t, t0, names, conf.level, type, accel, call = call)
   se <- apply(specific$t, 2, stats::sd, na.rm = TRUE)
   se[is.na(t0)] <- NA_real_
-  rows <- rep(seq_len(k), n_baselines)
+  rows <- rep(seq_len(k), length(fit_baselines(x$fit)))
   cols <- lapply(1:2, function(s) {
     j <- (s - 1L) * k + rows
     list(std.error = unname(se[j]), conf.low = ci[j, 1], conf.high = ci[j, 2])

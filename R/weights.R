@@ -112,6 +112,7 @@ category_weight_matrix <- function(x, weights, call) {
 # Weighted single-label coefficients have an item replicate engine; the
 # annotator engines resample records, which carry no category weights.
 check_boot_weights <- function(fit, resample, call = rlang::caller_env()) {
+  check_boot_conger(fit, resample, call = call)  # R/conger.R
   if (is.null(fit$weights) || resample == "items") return(invisible())
   mla_abort(
     c("{.arg resample} must be {.val items} for a weighted fit.",

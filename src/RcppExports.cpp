@@ -280,6 +280,100 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// conger_tallies_cpp
+Rcpp::List conger_tallies_cpp(const Rcpp::List& view);
+RcppExport SEXP _mlagreement_conger_tallies_cpp(SEXP viewSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_tallies_cpp(view));
+    return rcpp_result_gen;
+END_RCPP
+}
+// conger_estimates_cpp
+Rcpp::List conger_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, const Rcpp::NumericMatrix& pos, const Rcpp::NumericMatrix& dec);
+RcppExport SEXP _mlagreement_conger_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP posSEXP, SEXP decSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type pos(posSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type dec(decSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_estimates_cpp(cnt, sx, sdis, pos, dec));
+    return rcpp_result_gen;
+END_RCPP
+}
+// conger_chance_cpp
+double conger_chance_cpp(const Rcpp::NumericMatrix& counts, const Rcpp::NumericVector& decisions, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_conger_chance_cpp(SEXP countsSEXP, SEXP decisionsSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type counts(countsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type decisions(decisionsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_chance_cpp(counts, decisions, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// conger_influence_cpp
+Rcpp::List conger_influence_cpp(const Rcpp::List& view, bool corpus, bool single, const Rcpp::NumericMatrix& weights);
+RcppExport SEXP _mlagreement_conger_influence_cpp(SEXP viewSEXP, SEXP corpusSEXP, SEXP singleSEXP, SEXP weightsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< bool >::type corpus(corpusSEXP);
+    Rcpp::traits::input_parameter< bool >::type single(singleSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_influence_cpp(view, corpus, single, weights));
+    return rcpp_result_gen;
+END_RCPP
+}
+// conger_boot_cpp
+Rcpp::NumericMatrix conger_boot_cpp(const Rcpp::List& view, bool single, const Rcpp::NumericMatrix& weights, const Rcpp::IntegerVector& seed, int n_rep, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start);
+RcppExport SEXP _mlagreement_conger_boot_cpp(SEXP viewSEXP, SEXP singleSEXP, SEXP weightsSEXP, SEXP seedSEXP, SEXP n_repSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< bool >::type single(singleSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type seed(seedSEXP);
+    Rcpp::traits::input_parameter< int >::type n_rep(n_repSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_of_item(unit_of_itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_units(n_unitsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type start(startSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_boot_cpp(view, single, weights, seed, n_rep, unit_of_item, n_units, order, start));
+    return rcpp_result_gen;
+END_RCPP
+}
+// conger_jack_cpp
+Rcpp::NumericMatrix conger_jack_cpp(const Rcpp::List& view, bool single, const Rcpp::NumericMatrix& weights, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items);
+RcppExport SEXP _mlagreement_conger_jack_cpp(SEXP viewSEXP, SEXP singleSEXP, SEXP weightsSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< bool >::type single(singleSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_start(unit_startSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(conger_jack_cpp(view, single, weights, unit_start, unit_items));
+    return rcpp_result_gen;
+END_RCPP
+}
+// pair_cohen_cpp
+Rcpp::List pair_cohen_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& a, const Rcpp::IntegerVector& b, bool single);
+RcppExport SEXP _mlagreement_pair_cohen_cpp(SEXP viewSEXP, SEXP aSEXP, SEXP bSEXP, SEXP singleSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type a(aSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type b(bSEXP);
+    Rcpp::traits::input_parameter< bool >::type single(singleSEXP);
+    rcpp_result_gen = Rcpp::wrap(pair_cohen_cpp(view, a, b, single));
+    return rcpp_result_gen;
+END_RCPP
+}
 // counts_pair_tables_cpp
 Rcpp::List counts_pair_tables_cpp(const Rcpp::List& view);
 RcppExport SEXP _mlagreement_counts_pair_tables_cpp(SEXP viewSEXP) {
@@ -797,6 +891,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_label_substitution_cpp", (DL_FUNC) &_mlagreement_label_substitution_cpp, 4},
     {"_mlagreement_category_alpha_boot_cpp", (DL_FUNC) &_mlagreement_category_alpha_boot_cpp, 5},
     {"_mlagreement_category_alpha_jack_cpp", (DL_FUNC) &_mlagreement_category_alpha_jack_cpp, 3},
+    {"_mlagreement_conger_tallies_cpp", (DL_FUNC) &_mlagreement_conger_tallies_cpp, 1},
+    {"_mlagreement_conger_estimates_cpp", (DL_FUNC) &_mlagreement_conger_estimates_cpp, 5},
+    {"_mlagreement_conger_chance_cpp", (DL_FUNC) &_mlagreement_conger_chance_cpp, 3},
+    {"_mlagreement_conger_influence_cpp", (DL_FUNC) &_mlagreement_conger_influence_cpp, 4},
+    {"_mlagreement_conger_boot_cpp", (DL_FUNC) &_mlagreement_conger_boot_cpp, 9},
+    {"_mlagreement_conger_jack_cpp", (DL_FUNC) &_mlagreement_conger_jack_cpp, 5},
+    {"_mlagreement_pair_cohen_cpp", (DL_FUNC) &_mlagreement_pair_cohen_cpp, 4},
     {"_mlagreement_counts_pair_tables_cpp", (DL_FUNC) &_mlagreement_counts_pair_tables_cpp, 1},
     {"_mlagreement_counts_pair_reduce_cpp", (DL_FUNC) &_mlagreement_counts_pair_reduce_cpp, 11},
     {"_mlagreement_counts_set_tables_cpp", (DL_FUNC) &_mlagreement_counts_set_tables_cpp, 1},

@@ -105,9 +105,10 @@ Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum,
 Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::NumericVector& w) {
   const R_xlen_t n = d.size();
   Rcpp::NumericVector observed(n);
-  Rcpp::NumericMatrix estimate(static_cast<int>(n), kB);
+  const int nb = static_cast<int>(w.size());  // the fit's baselines (conger included when asked)
+  Rcpp::NumericMatrix estimate(static_cast<int>(n), nb);
   for (R_xlen_t i = 0; i < n; ++i) observed[i] = 1.0 - d[i];
-  for (int b = 0; b < kB; ++b) {
+  for (int b = 0; b < nb; ++b) {
     for (R_xlen_t i = 0; i < n; ++i) estimate(i, b) = mla::item_coefficient(d[i], w[b]);
   }
   return Rcpp::List::create(Rcpp::Named("observed") = glue::nan_to_na(observed),
