@@ -17,6 +17,16 @@ test_that("two annotators: Cohen's kappa of irr::kappa2(), unweighted and square
   expect_equal(conger_row(fit)$estimate, ref_cohen(m[, 1], m[, 2]), tolerance = 1e-12)
 })
 
+test_that("two annotators: psych::cohen.kappa(), unweighted", {
+  skip_if_not_installed("psych")
+  withr::local_seed(4)
+  m <- matrix(sample(1:3, 120, replace = TRUE, prob = c(3, 2, 1)), 60, 2)
+  m[1:25, 2] <- m[1:25, 1]
+  ck <- suppressWarnings(psych::cohen.kappa(m))
+  fit <- mla(as_annotations(m, labels = 1:3), baseline = "conger")
+  expect_equal(conger_row(fit)$estimate, ck$kappa, tolerance = 1e-12)
+})
+
 test_that("cac.ben.gerry: Cohen's kappa (irr), Conger's estimate and SE (irrCAC)", {
   skip_if_not_installed("irrCAC")
   skip_if_not_installed("irr")
