@@ -29,9 +29,10 @@ expect_same_real_results <- function(s, a) {
                tidy(mla(a), level = "label", conf.int = FALSE), tolerance = 1e-12)
   expect_equal(krippendorff_alpha(s, c("hamming", "jaccard", "masi")),
                krippendorff_alpha(a, c("hamming", "jaccard", "masi")), tolerance = 1e-12)
-  got <- annotator_agreement(s)
+  got <- expect_message(annotator_agreement(s), class = "mlagreement_message_no_cohen")
   want <- annotator_agreement(a)
-  expect_equal(tidy(got, "pairs"), tidy(want, "pairs"), tolerance = 1e-12)
+  expect_equal(summary_pair_rows(got), tidy(want, "pairs")[names(summary_pair_rows(got))],
+               tolerance = 1e-12)  # helper-database.R
   expect_equal(summary_annotator_rows(got), tidy(want, "annotators")[names(summary_annotator_rows(got))],
                tolerance = 1e-12)  # helper-database.R
 }
