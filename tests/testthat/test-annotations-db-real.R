@@ -29,7 +29,7 @@ expect_same_real_results <- function(s, a) {
                tidy(mla(a), level = "label", conf.int = FALSE), tolerance = 1e-12)
   expect_equal(krippendorff_alpha(s, c("hamming", "jaccard", "masi")),
                krippendorff_alpha(a, c("hamming", "jaccard", "masi")), tolerance = 1e-12)
-  got <- expect_message(annotator_agreement(s), class = "mlagreement_message_no_cohen")
+  expect_message(got <- annotator_agreement(s), class = "mlagreement_message_no_cohen")
   want <- annotator_agreement(a)
   expect_equal(summary_pair_rows(got), tidy(want, "pairs")[names(summary_pair_rows(got))],
                tolerance = 1e-12)  # helper-database.R
