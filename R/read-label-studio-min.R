@@ -7,15 +7,6 @@
 # what is not text as a JSON string. Cancelled annotations are not exported;
 # a task without annotations is one record with a null `annotation_id`.
 
-# A JSON array of flat records (no `annotations`) with the annotation fields.
-is_label_studio_min <- function(tasks) {
-  if (!is.list(tasks) || !is.null(names(tasks)) || length(tasks) == 0L) return(FALSE)
-  all(vapply(tasks, function(t) {
-    is.list(t) && !is.null(names(t)) && !any(c("annotations", "completions") %in% names(t)) &&
-      any(c("annotation_id", "annotator") %in% names(t))
-  }, NA))
-}
-
 label_studio_min_results <- function(records, path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, "JSON-MIN", call)
   where <- function(k) paste0("Record ", k, " of ", cli::format_inline("{.file {path}}"))
