@@ -57,6 +57,16 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines
 }
 
+# Text files hold no NUL byte; the error names the line, as the JSON
+# parser's does (json_events.h).
+check_no_nul <- function(path, call = rlang::caller_env()) {
+  bytes <- readBin(path, "raw", file.size(path))
+  at <- match(as.raw(0), bytes)
+  if (is.na(at)) return(invisible())
+  line <- sum(bytes[seq_len(at)] == as.raw(10)) + 1
+  abort_json_lines(list(kind = "nul_byte", line = line), path, character(), call)
+}
+
 # The first character of a text file other than white space and a byte-order
 # mark (NA for a blank file): tells a JSON export ("[", "{") from a CSV one.
 first_text_char <- function(path) {

@@ -26,6 +26,7 @@ label_studio_csv_results <- function(path, universe, control, call) {
 label_studio_csv_records <- function(path, call) {
   con <- file(path, "r")
   on.exit(close(con))
+  check_no_nul(path, call)
   lines <- read_utf8_lines(con, path, call = call)
   lines[1] <- sub("^\ufeff", "", lines[1])
   sep <- if (grepl("\t", lines[1], fixed = TRUE)) "\t" else ","

@@ -61,9 +61,12 @@ lewidi_annotators <- function(x, item, per, where, call) {
   }
   am <- x$at$answer
   ann <- split(x$key[am], factor(match(x$cap[[1]][am], item), levels = seq_along(item)))
-  ann[str] <- lapply(strsplit(x$text[at[str]], ",", fixed = TRUE), trimws)
+  ann[str] <- split_commas(x$text[at[str]])
   ann <- unname(ann)
-  bad <- lengths(ann) == 0L | vapply(ann, function(a) any(!nzchar(a)) || anyDuplicated(a) > 0L, NA)
+  flat <- unlist(ann, use.names = FALSE)
+  of <- rep(seq_along(ann), lengths(ann))
+  bad <- lengths(ann) == 0L
+  bad[of[!nzchar(flat) | duplicated(of * (length(flat) + 1) + match(flat, flat))]] <- TRUE
   if (any(bad)) {
     k <- which(bad)[1]
     a <- ann[[k]]
@@ -106,7 +109,7 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
   kind <- x$kind[layers$at]
   out <- vector("list", length(layers$item))
   str <- !is.na(kind) & kind == 4L
-  out[str] <- lapply(strsplit(x$text[layers$at[str]], ",", fixed = TRUE), trimws)
+  out[str] <- split_commas(x$text[layers$at[str]])
   obj <- !is.na(kind) & kind == 6L
   members <- lapply(list(x$at$answer, x$at$layer_answer, x$at$layer2_answer), function(i) {
     check_json_kind(x, i, json_kinds[2:5], "annotations", "answers (strings or numbers)",
@@ -152,4 +155,13 @@ lewidi_soft <- function(x, item, main) {
     soft[[m]] <- list(keys = unique(x$key[sk][mine]), nested = x$kind[first_of_last] == 6L)
   }
   soft
+}
+
+# Comma-joined strings as a list of trimmed parts ("0, 1" -> c("0", "1")).
+split_commas <- function(text) {
+  parts <- strsplit(text, ",", fixed = TRUE)
+  flat <- unlist(parts, use.names = FALSE)
+  space <- grepl("[[:space:]]", flat)
+  flat[space] <- trimws(flat[space])
+  unname(split(flat, factor(rep(seq_along(parts), lengths(parts)), levels = seq_along(parts))))
 }
