@@ -21,7 +21,10 @@ json_path_table <- function(paths) {
 # The extraction of one chunk as a list: `n` records, their `line`s, the
 # emission columns, and `at`: the emissions of every path name, in order.
 json_extract <- function(fields, line, table) {
-  by_path <- split(seq_along(fields$path), factor(fields$path, levels = seq_along(table$paths)))
+  o <- sort.list(fields$path, method = "radix")  # stable: emissions stay in document order
+  end <- cumsum(tabulate(fields$path, length(table$paths)))
+  start <- c(0L, end[-length(end)]) + 1L
+  by_path <- lapply(seq_along(end), function(p) o[seq.int(start[p], length.out = end[p] - start[p] + 1L)])
   c(fields, list(n = length(line), line = line,
                  at = stats::setNames(by_path[table$id], names(table$id))))
 }
@@ -80,7 +83,7 @@ json_first <- function(x, name, units, depth = 0L) {
 # The classed error for a value of the wrong shape: `where` names the record
 # ("Line 4 of 'a.jsonl'"), `field` the field, `expected` what it must be.
 abort_json_shape <- function(where, field, expected, kind, affected, call) {
-  mla_abort(c("Every {.field {field}} must be {expected}.",
+  mla_abort(c("The {.field {field}} field must be {expected}.",
               "x" = paste0(where, " has ", json_kind_text[kind + 1L], " there."),
               "i" = "{affected} value{?s} of this shape."),
             class = c("json_shape", "json_field"), call = call)
@@ -88,12 +91,13 @@ abort_json_shape <- function(where, field, expected, kind, affected, call) {
 
 # Checks that the emissions `i` of a field have one of the kinds `ok`
 # (names from json_kinds); `unit_where(k)` describes the unit of emission
-# i[k] for the error.
+# i[k] for the error; `field` is one name or one per emission.
 check_json_kind <- function(x, i, ok, field, expected, unit_where, call) {
-  bad <- !x$kind[i] %in% (match(ok, json_kinds) - 1L)
-  if (!any(bad)) return(invisible())
+  kind <- x$kind[i]
+  if (all(tabulate(kind + 1L, 7L)[-match(ok, json_kinds)] == 0L)) return(invisible())
+  bad <- !kind %in% (match(ok, json_kinds) - 1L)
   k <- which(bad)[1]
-  abort_json_shape(unit_where(k), field, expected, x$kind[i][k], sum(bad), call)
+  abort_json_shape(unit_where(k), field[min(k, length(field))], expected, x$kind[i][k], sum(bad), call)
 }
 
 # Scalar values (text) of one field for `units` (NA when absent or null);

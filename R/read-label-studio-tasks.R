@@ -118,13 +118,13 @@ label_studio_selections <- function(x, unit, aid, item, where, call) {
   vk <- vk[o][!duplicated(x$cap[[2]][vk][o])]
   ra <- a[match(x$cap[[2]][vk], res)]
   taxonomy <- x$key[vk] == "taxonomy"
-  check_json_kind(x, vk, c("null", "array"), "choices",
+  check_json_kind(x, vk, c("null", "array"), x$key[vk],
                   "an array (choices, labels or taxonomy paths)", function(k) where(ra[k]), call)
   el <- x$at$value_item
   el <- el[x$cap[[3]][el] %in% x$cap[[3]][vk]]
   ea <- ra[match(x$cap[[3]][el], x$cap[[3]][vk])]
   tax_el <- x$cap[[3]][el] %in% x$cap[[3]][vk][taxonomy]
-  check_json_kind(x, el[!tax_el], c("null", json_kinds[2:5]), x$key[el][!tax_el][1],
+  check_json_kind(x, el[!tax_el], c("null", json_kinds[2:5]), x$key[el][!tax_el],
                   "an array of names (not nested)", function(k) where(ea[!tax_el][k]), call)
   check_json_kind(x, el[tax_el], "array", "taxonomy", "an array of paths (arrays of names)",
                   function(k) where(ea[tax_el][k]), call)

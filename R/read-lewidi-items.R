@@ -160,7 +160,7 @@ lewidi_soft <- function(x, item, main) {
 # Comma-joined strings as a list of trimmed parts ("0, 1" -> c("0", "1")).
 split_commas <- function(text) {
   parts <- strsplit(text, ",", fixed = TRUE)
-  flat <- unlist(parts, use.names = FALSE)
+  flat <- as.character(unlist(parts, use.names = FALSE))
   space <- grepl("[[:space:]]", flat)
   flat[space] <- trimws(flat[space])
   unname(split(flat, factor(rep(seq_along(parts), lengths(parts)), levels = seq_along(parts))))

@@ -177,8 +177,10 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   j <- member("option_id", "id")
   ids <- x$text[j]
   t <- member("option_text", "text")
-  use <- !is.na(t) & x$kind[t] == 4L & nzchar(x$text[t])
-  label <- ifelse(use, x$text[t], ids)
+  text <- x$text[t]
+  use <- which(x$kind[t] == 4L & nzchar(text))
+  label <- ids
+  label[use] <- text[use]
   ai <- json_first(x, nm("accept"), uu, d)
   check_json_kind(x, ai[!is.na(ai)], c("null", "array"), "accept",
                   "an array of the accepted option ids", function(k) w(which(!is.na(ai))[k]), call)
@@ -190,10 +192,10 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
                   function(k) w(au[k]), call)
   au <- au[x$kind[ae] != 0L]
   accepted <- x$text[ae[x$kind[ae] != 0L]]
-  codes <- unique(c(ids, accepted, label))
-  pair <- function(u, v) u * (length(codes) + 1) + match(v, codes)
+  codes <- unique(c(ids, label))
+  pair <- function(u, v) u * (length(codes) + 1) + match(v, codes, nomatch = 0L)
   opt_key <- pair(eu, ids)
-  acc_key <- pair(au, accepted)
+  acc_key <- pair(au, accepted)  # an id not offered has code 0, so no match
   fault <- integer(length(uu))
   fault[au[!acc_key %in% opt_key & has[au]]] <- 3L
   fault[eu[duplicated(pair(eu, label)) & !is.na(ids)]] <- 2L

@@ -75,7 +75,7 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
     if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]], call)
     tbl
   })
-  out <- bind_rows_plain(parts)
+  out <- if (length(parts) == 1L) parts[[1]] else bind_rows_plain(parts)
   # options offered declare the universe, also on tasks that are excluded
   choice <- out$kind == "choice"
   universe <- union(unique(out$label[choice]), sort(unique(out$label[!choice])))

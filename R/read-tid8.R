@@ -147,6 +147,7 @@ abort_json_lines <- function(err, path, fields, call) {
 
 # Row-binds tibbles with the same columns (vctrs is not in Imports).
 bind_rows_plain <- function(parts) {
+  if (length(parts) == 1L) return(tibble::as_tibble(parts[[1]]))
   cols <- names(parts[[1]])
   tibble::as_tibble(stats::setNames(
     lapply(cols, function(nm) unlist(lapply(parts, `[[`, nm), use.names = FALSE)), cols))

@@ -82,7 +82,7 @@ test_that("every reader gives the hand counts of every fixture", {
   rich <- q(read_label_studio(fixture("label-studio-rich-export.json"), fixture("label-studio-config-rich.xml"),
                                  control = c("sentiment", "topic", "taxonomy", "entities")))
   expect_equal(nrow(rich), 48L)
-  expect_equal(unname(tapply(rich$value, rich$annotation, sum)), c(5L, 4L, 2L, 3L))
+  expect_equal(as.vector(tapply(rich$value, rich$annotation, sum)), c(5L, 4L, 2L, 3L))
   mn <- q(read_label_studio(fixture("label-studio-export-min.json"), extdata("label-studio-config.xml"), control = "topic"))
   expect_equal(counts(mn), c(rows = 28, items = 3, annotators = 3, labels = 4, selected = 8))
   lw <- q(read_lewidi(extdata(c("lewidi-2023_train.json", "lewidi-2023_dev.json"))))
