@@ -25,6 +25,12 @@
 #' way. Files with a user field (`annotator`) and the legacy layout list
 #' only what users did, so there an empty list is always "nothing selected".
 #'
+#' The label list must be an array of names (a string or nested arrays are
+#' errors naming the line), and an example may appear once in each user's
+#' file (with a user field, once per user): a repeat would merge two
+#' annotations and is refused. Numeric ids are compared by value (`1.0` is
+#' `1`) and large integers are kept exactly.
+#'
 #' A collaborative export merges every member's labels into one file with
 #' no user: it cannot measure agreement and is refused. doccano's JSON
 #' (array) export is read like JSON lines; its CSV export is refused with a

@@ -101,8 +101,7 @@ check_json_kind <- function(x, i, ok, field, expected, unit_where, call) {
 }
 
 # Scalar values (text) of one field for `units` (NA when absent or null);
-# arrays and objects are refused as in json_text_field(). `where(u)` names
-# unit u.
+# arrays and objects are refused. `where(u)` names unit u.
 json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 0L,
                         call = rlang::caller_env()) {
   j <- json_first(x, name, units, depth)

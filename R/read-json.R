@@ -134,28 +134,6 @@ stream_json_lines <- function(path, handler, id_fields = character(), chunk_line
   out
 }
 
-# The values of one field of every record as exact text: numbers that are
-# whole print without exponent; NULL gives NA when `optional`. `where(k)`
-# describes record k for errors ("Line 4 of file.jsonl").
-json_text_field <- function(records, field, where, optional = FALSE, call = rlang::caller_env()) {
-  v <- lapply(records, `[[`, field)
-  len <- lengths(v)
-  nested <- vapply(v, is.list, NA)
-  ok <- (len == 1L & !nested) | (optional & len == 0L)
-  if (!all(ok)) {
-    k <- which(!ok)[1]
-    problem <- if (len[k] == 0L) "has no field {.field {field}}" else "has a non-scalar {.field {field}} ({.obj_type_friendly {v[[k]]}})"
-    mla_abort(
-      c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-        "x" = paste0(where(k), " ", problem, "."),
-        "i" = "{sum(!ok)} record{?s} affected."),
-      class = "json_field", call = call
-    )
-  }
-  v[len == 0L] <- NA_character_
-  scalars_as_text(v)
-}
-
 # A list of scalars as character, numbers printed exactly (no "1e+05").
 scalars_as_text <- function(v) {
   num <- vapply(v, is.double, NA)

@@ -137,7 +137,7 @@ label_studio_selections <- function(x, unit, aid, item, where, call) {
   tax_el <- tax_el[el_keep]
   control <- x$text[from[match(x$cap[[2]][el], res)]]
   # choices and labels count once per result; taxonomy paths as given
-  dup <- !tax_el & duplicated(paste(x$cap[[2]][el], label, sep = "\r"))
+  dup <- !tax_el & duplicated(x$cap[[2]][el] * (length(label) + 1) + match(label, label))
   tibble::tibble(item = item[ea][!dup], annotation = aid[ea][!dup], control = control[!dup],
                  label = label[!dup])
 }

@@ -35,6 +35,12 @@
 #' `config`, the universe is the choices seen in the export, in order of
 #' appearance.
 #'
+#' A `<Choice>` declared twice in one control is an error. In the export,
+#' `annotations`, `result`, `choices` and `*labels` must be arrays of the
+#' documented shape (a string is not read as a one-element array, `[["A"]]`
+#' is not flattened), `taxonomy` an array of paths; errors name the task,
+#' the annotation and the field. Numeric ids compare by value (`1.0` is `1`).
+#'
 #' Every non-cancelled annotation is one record: a control it left empty is
 #' "annotated, nothing selected" (all 0). Cancelled (skipped) annotations are
 #' excluded and counted in a message; predictions are ignored.
@@ -138,12 +144,14 @@ label_studio_value_labels <- function(v) {
 label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
   n <- nrow(ann)
   k <- length(levels)
-  chosen <- paste(sel$annotation, sel$label, sep = "\r")
+  # (annotation, label) pairs as numbers
+  ids <- unique(ann$annotation)
+  chosen <- (match(sel$annotation, ids) - 1) * k + match(sel$label, levels)
   rows <- rep(seq_len(n), each = k)
   lab <- rep(levels, n)
   out <- list(item = ann$item[rows], annotator = ann$annotator[rows],
               annotation = ann$annotation[rows], control = rep(ctl, n * k),
               label = if (prefix) paste0(ctl, ":", lab) else lab,
-              value = as.integer(paste(ann$annotation[rows], lab, sep = "\r") %in% chosen))
+              value = as.integer(((match(ann$annotation, ids)[rows] - 1) * k + rep(seq_len(k), n)) %in% chosen))
   structure(out, levels = if (prefix) paste0(ctl, ":", levels) else levels)
 }

@@ -36,14 +36,14 @@ lewidi_answers <- function(path, source, call = rlang::caller_env()) {
   main <- ifelse(!is.na(task) & x$kind[task] == 4L, x$text[task], "annotations")
   layers <- lewidi_layers(x, item, main, per)
   answer <- lewidi_layer_answers(x, layers, ann, where, call)
-  n_ann <- lengths(ann)
   split <- per("split")
   split <- ifelse(!is.na(split) & x$kind[split] == 4L & nzchar(x$text[split]) %in% TRUE,
                   x$text[split], source)
-  rows <- rep(layers$item, n_ann[layers$item])
-  tbl <- tibble::tibble(id = ids[rows], annotator = unlist(ann[layers$item], use.names = FALSE),
-                        layer = rep(layers$name, n_ann[layers$item]), answer = answer,
-                        split = split[rows], file = rep(source, length(rows)))
+  n <- ann$n[layers$item]
+  rows <- rep(layers$item, n)
+  who <- ann$name[sequence(n) + rep(ann$start[layers$item] - 1L, n)]
+  tbl <- tibble::tibble(id = ids[rows], annotator = who, layer = rep(layers$name, n),
+                        answer = answer, split = split[rows], file = rep(source, length(rows)))
   list(answers = tbl, soft = lewidi_soft(x, item, main))
 }
 
@@ -60,16 +60,20 @@ lewidi_annotators <- function(x, item, per, where, call) {
               class = "version", call = call)
   }
   am <- x$at$answer
-  ann <- split(x$key[am], factor(match(x$cap[[1]][am], item), levels = seq_along(item)))
-  ann[str] <- split_commas(x$text[at[str]])
-  ann <- unname(ann)
-  flat <- unlist(ann, use.names = FALSE)
-  of <- rep(seq_along(ann), lengths(ann))
-  bad <- lengths(ann) == 0L
+  parts <- split_commas(x$text[at[str]])
+  of <- c(match(x$cap[[1]][am], item), rep(which(str), parts$n))
+  flat <- c(x$key[am], parts$flat)
+  keep <- obj[of] | str[of]
+  o <- order(of[keep], method = "radix")
+  of <- of[keep][o]
+  flat <- flat[keep][o]
+  n <- tabulate(of, length(item))
+  start <- cumsum(n) - n + 1L
+  bad <- n == 0L
   bad[of[!nzchar(flat) | duplicated(of * (length(flat) + 1) + match(flat, flat))]] <- TRUE
   if (any(bad)) {
     k <- which(bad)[1]
-    a <- ann[[k]]
+    a <- flat[of == k]
     problem <- if (length(a) == 0L) {
       if (str[k]) "{.field annotators} of {where(k)} is empty." else "{.field annotations} of {where(k)} is an empty object."
     } else if (any(!nzchar(a))) {
@@ -80,7 +84,7 @@ lewidi_annotators <- function(x, item, per, where, call) {
     mla_abort(c("Every annotation must have an annotator id, once per item.", "x" = problem),
               class = "annotator", call = call)
   }
-  ann
+  list(name = flat, n = n, start = start)
 }
 
 # The layers of every item, in order: the main one (`annotations`), then
@@ -103,34 +107,35 @@ lewidi_layers <- function(x, item, main, per) {
        main = rep(c(TRUE, FALSE), c(length(item), length(lo)))[o])
 }
 
-# One answer per (layer, annotator), as text.
+# One answer per (layer, annotator), as text, layer by layer.
 lewidi_layer_answers <- function(x, layers, ann, where, call) {
-  n_ann <- lengths(ann)[layers$item]
+  n_ann <- ann$n[layers$item]
   kind <- x$kind[layers$at]
-  out <- vector("list", length(layers$item))
-  str <- !is.na(kind) & kind == 4L
-  out[str] <- split_commas(x$text[layers$at[str]])
-  obj <- !is.na(kind) & kind == 6L
-  members <- lapply(list(x$at$answer, x$at$layer_answer, x$at$layer2_answer), function(i) {
+  str <- which(kind == 4L)
+  parts <- split_commas(x$text[layers$at[str]])
+  for (i in list(x$at$answer, x$at$layer_answer, x$at$layer2_answer)) {
     check_json_kind(x, i, json_kinds[2:5], "annotations", "answers (strings or numbers)",
                     function(k) where(match(x$cap[[1]][i][k], x$cap[[1]][x$at$item])), call)
-    i
-  })
-  # the main layer's annotators are its keys (2025); other layers looked up by name
-  mm <- members[[1]]
-  mo <- obj & layers$main
-  out[mo] <- split(x$text[mm], factor(match(x$cap[[1]][mm], x$cap[[1]][x$at$item]),
-                                       levels = seq_along(ann)))[layers$item[mo]]
-  oo <- which(obj & !layers$main)
-  if (length(oo) > 0L) {
-    lm <- c(members[[2]], members[[3]])
-    key <- paste(x$cap[[2]][lm], x$key[lm], sep = "\r")
-    out[oo] <- lapply(oo, function(l) {
-      v <- x$text[lm][match(paste(layers$serial[l], ann[[layers$item[l]]], sep = "\r"), key)]
-      v[!is.na(v)]
-    })
   }
-  len <- lengths(out)
+  # the main layer's annotators are its keys (2025); other layers looked up by name
+  mm <- x$at$answer
+  main_obj <- which(kind == 6L & layers$main)
+  mm_layer <- main_obj[match(match(x$cap[[1]][mm], x$cap[[1]][x$at$item]), layers$item[main_obj])]
+  of <- c(rep(str, parts$n), mm_layer)
+  flat <- c(parts$flat, x$text[mm])
+  oo <- which(kind == 6L & !layers$main)
+  if (length(oo) > 0L) {
+    lm <- c(x$at$layer_answer, x$at$layer2_answer)
+    key <- paste(x$cap[[2]][lm], x$key[lm], sep = "\r")
+    want <- rep(oo, n_ann[oo])
+    who <- ann$name[sequence(n_ann[oo]) + rep(ann$start[layers$item[oo]] - 1L, n_ann[oo])]
+    v <- x$text[lm][match(paste(layers$serial[want], who, sep = "\r"), key)]
+    of <- c(of, want[!is.na(v)])
+    flat <- c(flat, v[!is.na(v)])
+  }
+  keep <- !is.na(of)
+  o <- order(of[keep], method = "radix")
+  len <- tabulate(of[keep], length(layers$item))
   bad <- len != n_ann
   if (any(bad)) {
     k <- which(bad)[1]
@@ -138,7 +143,7 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
                 "x" = paste0("Layer {.val {layers$name[k]}} of ", where(layers$item[k]), " has {len[k]} answer{?s} for {n_ann[k]} annotator{?s}.")),
               class = "json_field", call = call)
   }
-  unlist(out, use.names = FALSE)
+  flat[keep][o]
 }
 
 # The soft-label categories of each main layer (in order of first
@@ -157,11 +162,12 @@ lewidi_soft <- function(x, item, main) {
   soft
 }
 
-# Comma-joined strings as a list of trimmed parts ("0, 1" -> c("0", "1")).
+# Comma-joined strings as their trimmed parts ("0, 1" -> "0", "1") and the
+# number of parts of each.
 split_commas <- function(text) {
   parts <- strsplit(text, ",", fixed = TRUE)
   flat <- as.character(unlist(parts, use.names = FALSE))
   space <- grepl("[[:space:]]", flat)
   flat[space] <- trimws(flat[space])
-  unname(split(flat, factor(rep(seq_along(parts), lengths(parts)), levels = seq_along(parts))))
+  list(flat = flat, n = lengths(parts))
 }

@@ -28,6 +28,9 @@
 #' `mlagreement_warning_lewidi_value` names the layer, the values and the
 #' first item.
 #'
+#' An item whose `annotators` string is empty, or names an annotator twice,
+#' is an error naming the item.
+#'
 #' Item ids restart in every file: with several files, ids are prefixed with
 #' the split (`"train:1"`) unless `unique_items = FALSE`; the original id is
 #' kept in `id`.
@@ -92,8 +95,10 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
   })
   out <- bind_rows_plain(parts)
   out$label <- factor(out$label, levels = unlist(lapply(parts, attr, "universe")))
-  by_split <- tapply(out$split, out$file, function(s) length(unique(s)))
-  source <- if (all(by_split == 1L) && length(unique(out$split)) == length(path)) out$split else out$file
+  # the splits of each file, from its items (not its rows)
+  splits <- lapply(read, function(r) unique(r$answers$split[!duplicated(r$answers$id)]))
+  one_split <- all(lengths(splits) == 1L) && length(unique(unlist(splits))) == length(path)
+  source <- if (one_split) out$split else out$file
   out$item <- source_item_ids(out$id, source, unique_items && length(path) > 1L)
   out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")]
 }

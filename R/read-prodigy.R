@@ -25,7 +25,11 @@
 #'   left out; `review` had already dropped ignored (and, for choice tasks,
 #'   rejected) answers. A message counts the review tasks.
 #'
-#' Excluded answers are counted in a message.
+#' Excluded answers are counted in a message. Every field must have its
+#' JSON shape: `options`, `accept`, `versions` and `sessions` are arrays (a
+#' string is an error, not a one-element array; `[["A"]]` is not flattened),
+#' options are objects; ids are compared by value (`1.0` is `1`) and large
+#' integers are kept exactly. Errors name the file, line and field.
 #'
 #' The annotator is `_annotator_id` (Prodigy >= 1.11 named multi-user
 #' sessions), else `_session_id`. Files without either, such as the example
