@@ -70,7 +70,7 @@ label_studio_flat_controls <- function(universe, control, path, fmt, call) {
 }
 
 # Annotations (one row each) and selections of flat records, in the shape of
-# label_studio_results().
+# label_studio_results_x() (read-label-studio-tasks.R).
 label_studio_flat_results <- function(records, controls, universe, where, path, call) {
   fields <- unique(unlist(lapply(records, names)))
   absent <- setdiff(controls, fields)

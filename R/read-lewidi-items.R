@@ -163,11 +163,16 @@ lewidi_soft <- function(x, item, main) {
 }
 
 # Comma-joined strings as their trimmed parts ("0, 1" -> "0", "1") and the
-# number of parts of each.
+# number of parts of each. Each distinct string is split once (files repeat
+# the same annotator lists and answer patterns).
 split_commas <- function(text) {
-  parts <- strsplit(text, ",", fixed = TRUE)
+  u <- unique(text)
+  parts <- strsplit(u, ",", fixed = TRUE)
   flat <- as.character(unlist(parts, use.names = FALSE))
   space <- grepl("[[:space:]]", flat)
   flat[space] <- trimws(flat[space])
-  list(flat = flat, n = lengths(parts))
+  len <- lengths(parts)
+  at <- match(text, u)
+  n <- len[at]
+  list(flat = flat[sequence(n) + rep(cumsum(len)[at] - n, n)], n = n)
 }
