@@ -91,7 +91,10 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
     found <- layers
   }
   parts <- lapply(found, function(l) {
-    lewidi_layer(answers[answers$layer == l, ], l, soft[[l]], prefix = length(found) > 1L, call = call)
+    # columns as a plain list: tibble row subsetting is slow at millions of rows
+    rows <- which(answers$layer == l)
+    a <- lapply(as.list(answers), `[`, rows)
+    lewidi_layer(a, l, soft[[l]], prefix = length(found) > 1L, call = call)
   })
   out <- bind_rows_plain(parts)
   out$label <- factor(out$label, levels = unlist(lapply(parts, attr, "universe")))
@@ -122,15 +125,15 @@ lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
           "i" = "The raw answers are in {.field answer}."),
         class = "mlagreement_warning_lewidi_value", call = call)
     }
-    a$label <- rep(layer, nrow(a))
+    a$label <- rep(layer, length(a$answer))
     a$value <- ifelse(is01, as.integer(num), NA_integer_)
     attr(a, "universe") <- layer
     return(a)
   }
   nested <- !is.null(soft) && soft$nested
-  chosen <- if (nested) strsplit(a$answer, ",", fixed = TRUE) else as.list(a$answer)
-  chosen <- lapply(chosen, trimws)
-  used <- unique(unlist(chosen[!is.na(a$answer)]))
+  chosen <- if (nested) split_commas(a$answer) else list(flat = trimws(a$answer), n = rep(1L, length(a$answer)))
+  of <- rep(seq_along(a$answer), chosen$n)
+  used <- unique(chosen$flat[!is.na(a$answer)[of]])
   universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
@@ -139,10 +142,12 @@ lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
                   class = "mlagreement_warning_lewidi_value", call = call)
   }
   k <- length(universe)
-  rows <- rep(seq_len(nrow(a)), each = k)
-  out <- a[rows, ]
-  cat <- rep(universe, nrow(a))
-  out$value <- as.integer(mapply(function(ch, l) l %in% ch, chosen[rows], cat))
+  rows <- rep(seq_along(a$answer), each = k)
+  out <- lapply(a, `[`, rows)
+  cat <- rep(universe, length(a$answer))
+  # (answer, category) pairs as numbers
+  selected <- (of - 1) * k + match(chosen$flat, universe)
+  out$value <- as.integer(((rows - 1) * k + rep(seq_len(k), length(a$answer))) %in% selected)
   out$value[is.na(a$answer[rows])] <- NA_integer_
   out$label <- if (prefix) paste0(layer, ": ", cat) else cat
   attr(out, "universe") <- if (prefix) paste0(layer, ": ", universe) else universe
