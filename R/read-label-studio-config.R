@@ -19,7 +19,9 @@ label_studio_config <- function(config, call = rlang::caller_env()) {
   out <- lapply(seq_along(controls), function(k) {
     label_studio_control_labels(controls[[k]], paths[k], paths)
   })
-  dup <- which(vapply(out, anyDuplicated, 1L) > 0L)
+  # a <Choice> given twice is two decisions with one name; span <Label>s
+  # given twice name one label
+  dup <- which(vapply(out, anyDuplicated, 1L) > 0L & xml2::xml_name(controls) == "Choices")
   if (length(dup) > 0L) {
     k <- dup[1]
     mla_abort(c("Every choice of a control in {.arg config} must be declared once.",

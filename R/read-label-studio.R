@@ -35,7 +35,7 @@
 #' `config`, the universe is the choices seen in the export, in order of
 #' appearance.
 #'
-#' A `<Choice>` declared twice in one control is an error. In the export,
+#' A `<Choice>` declared twice in one `<Choices>` is an error. In the export,
 #' `annotations`, `result`, `choices` and `*labels` must be arrays of the
 #' documented shape (a string is not read as a one-element array, `[["A"]]`
 #' is not flattened), `taxonomy` an array of paths; errors name the task,
