@@ -177,6 +177,14 @@ ingest_decisions_cpp <- function(item, n_items, annotator, n_annotators, label, 
     .Call(`_mlagreement_ingest_decisions_cpp`, item, n_items, annotator, n_annotators, label, n_labels, values)
 }
 
+extract_json_lines_cpp <- function(path, paths, offset, line, max_records, block_bytes) {
+    .Call(`_mlagreement_extract_json_lines_cpp`, path, paths, offset, line, max_records, block_bytes)
+}
+
+extract_json_file_cpp <- function(path, paths) {
+    .Call(`_mlagreement_extract_json_file_cpp`, path, paths)
+}
+
 parse_json_text_cpp <- function(txt, id_fields) {
     .Call(`_mlagreement_parse_json_text_cpp`, txt, id_fields)
 }

@@ -25,6 +25,12 @@
 #' way. Files with a user field (`annotator`) and the legacy layout list
 #' only what users did, so there an empty list is always "nothing selected".
 #'
+#' The label list must be an array of names (a string or nested arrays are
+#' errors naming the line), and an example may appear once in each user's
+#' file (with a user field, once per user): a repeat would merge two
+#' annotations and is refused. Numeric ids are compared by value (`1.0` is
+#' `1`) and large integers are kept exactly.
+#'
 #' A collaborative export merges every member's labels into one file with
 #' no user: it cannot measure agreement and is refused. doccano's JSON
 #' (array) export is read like JSON lines; its CSV export is refused with a
@@ -64,10 +70,11 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
   universe <- doccano_universe(labels)
   call <- rlang::current_env()
   parts <- lapply(seq_along(path), function(f) {
-    chunks <- doccano_records(path[[f]], function(records, line_no) {
-      doccano_rows(records, line_no, path[[f]], names(path)[f], item, annotator, empty, call = call)
-    }, id_fields = c(item, annotator, "user", "label"), call = call)
+    chunks <- doccano_records(path[[f]], doccano_paths(item, annotator), function(x) {
+      doccano_rows(x, path[[f]], names(path)[f], item, annotator, empty, call = call)
+    }, call = call)
     tbl <- bind_rows_plain(chunks)
+    check_doccano_repeats(tbl, path[[f]], item, call)
     tbl$file <- rep(names(path)[f], nrow(tbl))
     tbl
   })
@@ -91,15 +98,15 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
 
 # The records of a JSON-lines export, or of a JSON (array) export as if each
 # element were a line; CSV exports are refused by name.
-doccano_records <- function(path, handler, id_fields, call) {
+doccano_records <- function(path, paths, handler, call) {
   first <- first_text_char(path)  # R/read-json.R
   if (identical(first, "[")) {
-    doc <- parse_json_file(path, id_fields = id_fields, call = call)
-    if (length(doc) == 0L) {
+    x <- json_fields_array(path, paths, "a doccano export", call = call)
+    if (x$n == 0L) {
       mla_abort(c("{.arg path} must contain at least one record.",
                   "x" = "{.file {path}} is an empty JSON array."), class = "empty", call = call)
     }
-    return(list(handler(doc, seq_along(doc))))
+    return(list(handler(x)))
   }
   if (!is.na(first) && first != "{") {
     mla_abort(
@@ -109,7 +116,7 @@ doccano_records <- function(path, handler, id_fields, call) {
       class = "format", call = call
     )
   }
-  stream_json_lines(path, handler, id_fields = id_fields, call = call)
+  json_fields_lines(path, paths, handler, call = call)
 }
 
 # Drops the rows of examples a per-user file lists with an empty label list
@@ -156,63 +163,23 @@ doccano_universe <- function(labels, call = rlang::caller_env()) {
   if (is.null(labels)) return(list(text = NULL, ids = NULL))
   ids <- NULL
   if (is.character(labels) && length(labels) == 1L && file.exists(labels) && !dir.exists(labels)) {
-    doc <- parse_json_file(labels, id_fields = "id", call = call)
-    text <- vapply(doc, function(l) if (is.list(l) && is.character(l$text)) l$text else NA_character_, "")
+    x <- tryCatch(json_fields_array(labels, list(id = "id", text = "text"), "a label file", call = call),
+                  mlagreement_error_version = function(e) NULL,
+                  mlagreement_error_json_shape = function(e) NULL)
+    records <- seq_len(x$n %||% 0L)
+    tj <- if (is.null(x)) integer() else json_first(x, "text", records)
+    text <- ifelse(!is.na(tj) & x$kind[tj] == 4L, x$text[tj], NA_character_)
     if (length(text) == 0L || anyNA(text)) {
       mla_abort(c("{.arg labels} must be doccano's label file: a JSON array of {.code {{\"text\": ...}}}.",
                   "x" = "{.file {labels}} is not."), class = "labels", call = call)
     }
-    id <- vapply(doc, function(l) if (length(l$id) == 1L) as.character(l$id) else NA_character_, "")
+    ij <- json_first(x, "id", records)
+    id <- ifelse(!is.na(ij) & x$kind[ij] %in% 1:4, x$text[ij], NA_character_)
     if (!anyNA(id)) ids <- stats::setNames(text, id)
     labels <- text
   }
   check_label_universe(labels, call = call)
   list(text = as.character(labels), ids = ids)
-}
-
-# Selected-label rows of one chunk: one per (example, annotator, label), or
-# one with label NA when the annotator selected nothing. `unannotated` marks
-# the empty lists of per-user files that empty = "unannotated" drops;
-# `legacy` the rows whose labels are ids.
-doccano_rows <- function(records, line_no, path, source, item, annotator, empty,
-                         call = rlang::caller_env()) {
-  where <- function(k) line_of(line_no[k], path)
-  ids <- json_text_field(records, item, where, call = call)
-  who <- if (is.null(annotator)) rep(source, length(records)) else {
-    json_text_field(records, annotator, where, optional = TRUE, call = call)
-  }
-  rows <- lapply(seq_along(records), function(k) {
-    r <- records[[k]]
-    if (is.null(annotator) && is.list(r$annotations) && is.null(r$label)) {
-      # legacy layout: one entry per (user, label)
-      users <- scalars_as_text(lapply(r$annotations, function(a) a$user %||% NA))
-      labs <- scalars_as_text(lapply(r$annotations, function(a) a$label %||% NA))
-      if (anyNA(users)) doccano_no_annotator(where(k), call)
-      return(list(annotator = users, label = labs, unannotated = FALSE, legacy = TRUE))
-    }
-    if (is.na(who[k]) || !nzchar(who[k])) doccano_no_annotator(where(k), call)
-    key <- intersect(c("label", "labels", "cats"), names(r))[1]
-    labs <- if (is.na(key)) NULL else r[[key]]
-    if (is.list(labs) && any(vapply(labs, function(l) is.list(l) || length(l) != 1L, NA))) {
-      mla_abort(c("Every label of a doccano text-classification export must be a name.",
-                  "x" = paste0(where(k), " has spans ({.code [start, end, label]})."),
-                  "i" = "Sequence-labeling exports hold spans, not classifications."),
-                class = "json_field", call = call)
-    }
-    labs <- unique(scalars_as_text(as.list(unlist(labs))))
-    none <- length(labs) == 0L
-    if (none) labs <- NA_character_
-    unannotated <- none && is.null(annotator) && empty == "unannotated" && !isTRUE(r$is_confirmed)
-    list(annotator = rep(who[k], length(labs)), label = labs, unannotated = unannotated,
-         legacy = FALSE)
-  })
-  n <- lengths(lapply(rows, `[[`, "label"))
-  idx <- rep(seq_along(records), n)
-  list(line = line_no[idx], item = ids[idx],
-       annotator = unlist(lapply(rows, `[[`, "annotator")),
-       label = unlist(lapply(rows, `[[`, "label")),
-       unannotated = rep(vapply(rows, `[[`, NA, "unannotated"), n),
-       legacy = rep(vapply(rows, `[[`, NA, "legacy"), n))
 }
 
 doccano_no_annotator <- function(where, call) {

@@ -57,6 +57,16 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines
 }
 
+# Text files hold no NUL byte; the error names the line, as the JSON
+# parser's does (json_events.h).
+check_no_nul <- function(path, call = rlang::caller_env()) {
+  bytes <- readBin(path, "raw", file.size(path))
+  at <- match(as.raw(0), bytes)
+  if (is.na(at)) return(invisible())
+  line <- sum(bytes[seq_len(at)] == as.raw(10)) + 1
+  abort_json_lines(list(kind = "nul_byte", line = line), path, character(), call)
+}
+
 # The first character of a text file other than white space and a byte-order
 # mark (NA for a blank file): tells a JSON export ("[", "{") from a CSV one.
 first_text_char <- function(path) {
@@ -122,28 +132,6 @@ stream_json_lines <- function(path, handler, id_fields = character(), chunk_line
                 "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call)
   }
   out
-}
-
-# The values of one field of every record as exact text: numbers that are
-# whole print without exponent; NULL gives NA when `optional`. `where(k)`
-# describes record k for errors ("Line 4 of file.jsonl").
-json_text_field <- function(records, field, where, optional = FALSE, call = rlang::caller_env()) {
-  v <- lapply(records, `[[`, field)
-  len <- lengths(v)
-  nested <- vapply(v, is.list, NA)
-  ok <- (len == 1L & !nested) | (optional & len == 0L)
-  if (!all(ok)) {
-    k <- which(!ok)[1]
-    problem <- if (len[k] == 0L) "has no field {.field {field}}" else "has a non-scalar {.field {field}} ({.obj_type_friendly {v[[k]]}})"
-    mla_abort(
-      c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-        "x" = paste0(where(k), " ", problem, "."),
-        "i" = "{sum(!ok)} record{?s} affected."),
-      class = "json_field", call = call
-    )
-  }
-  v[len == 0L] <- NA_character_
-  scalars_as_text(v)
 }
 
 # A list of scalars as character, numbers printed exactly (no "1e+05").

@@ -19,6 +19,16 @@ label_studio_config <- function(config, call = rlang::caller_env()) {
   out <- lapply(seq_along(controls), function(k) {
     label_studio_control_labels(controls[[k]], paths[k], paths)
   })
+  # a <Choice> given twice is two decisions with one name; span <Label>s
+  # given twice name one label
+  dup <- which(vapply(out, anyDuplicated, 1L) > 0L & xml2::xml_name(controls) == "Choices")
+  if (length(dup) > 0L) {
+    k <- dup[1]
+    mla_abort(c("Every choice of a control in {.arg config} must be declared once.",
+                "x" = "Control {.val {names_of[k]}} declares {.val {out[[k]][duplicated(out[[k]])][1]}} twice.",
+                "i" = "Label Studio exports a choice by its {.code alias}, else its {.code value}; give each its own."),
+              class = "config", call = call)
+  }
   merged <- lapply(split(out, factor(names_of, levels = unique(names_of))),
                    function(v) unique(unlist(v, use.names = FALSE)) %||% character())
   lapply(merged, as.character)

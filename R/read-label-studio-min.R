@@ -7,15 +7,6 @@
 # what is not text as a JSON string. Cancelled annotations are not exported;
 # a task without annotations is one record with a null `annotation_id`.
 
-# A JSON array of flat records (no `annotations`) with the annotation fields.
-is_label_studio_min <- function(tasks) {
-  if (!is.list(tasks) || !is.null(names(tasks)) || length(tasks) == 0L) return(FALSE)
-  all(vapply(tasks, function(t) {
-    is.list(t) && !is.null(names(t)) && !any(c("annotations", "completions") %in% names(t)) &&
-      any(c("annotation_id", "annotator") %in% names(t))
-  }, NA))
-}
-
 label_studio_min_results <- function(records, path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, "JSON-MIN", call)
   where <- function(k) paste0("Record ", k, " of ", cli::format_inline("{.file {path}}"))
@@ -35,6 +26,7 @@ label_studio_csv_results <- function(path, universe, control, call) {
 label_studio_csv_records <- function(path, call) {
   con <- file(path, "r")
   on.exit(close(con))
+  check_no_nul(path, call)
   lines <- read_utf8_lines(con, path, call = call)
   lines[1] <- sub("^\ufeff", "", lines[1])
   sep <- if (grepl("\t", lines[1], fixed = TRUE)) "\t" else ","
@@ -78,7 +70,7 @@ label_studio_flat_controls <- function(universe, control, path, fmt, call) {
 }
 
 # Annotations (one row each) and selections of flat records, in the shape of
-# label_studio_results().
+# label_studio_results_x() (read-label-studio-tasks.R).
 label_studio_flat_results <- function(records, controls, universe, where, path, call) {
   fields <- unique(unlist(lapply(records, names)))
   absent <- setdiff(controls, fields)

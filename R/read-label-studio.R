@@ -35,6 +35,12 @@
 #' `config`, the universe is the choices seen in the export, in order of
 #' appearance.
 #'
+#' A `<Choice>` declared twice in one `<Choices>` is an error. In the export,
+#' `annotations`, `result`, `choices` and `*labels` must be arrays of the
+#' documented shape (a string is not read as a one-element array, `[["A"]]`
+#' is not flattened), `taxonomy` an array of paths; errors name the task,
+#' the annotation and the field. Numeric ids compare by value (`1.0` is `1`).
+#'
 #' Every non-cancelled annotation is one record: a control it left empty is
 #' "annotated, nothing selected" (all 0). Cancelled (skipped) annotations are
 #' excluded and counted in a message; predictions are ignored.
@@ -113,87 +119,18 @@ label_studio_read <- function(path, universe, control, call = rlang::caller_env(
   if (!is.na(first) && !first %in% c("[", "{")) {
     return(label_studio_csv_results(path, universe, control, call = call))
   }
-  tasks <- parse_json_file(path, id_fields = c("id", "completed_by", "annotator", "annotation_id"),
-                           call = call)
-  if (is_label_studio_min(tasks)) {
+  x <- json_fields_array(path, label_studio_paths(), "a Label Studio JSON export: an array of tasks",
+                         call = call)
+  if (label_studio_is_min(x)) {
+    tasks <- parse_json_file(path, id_fields = c("id", "annotator", "annotation_id"), call = call)
     return(label_studio_min_results(tasks, path, universe, control, call = call))
   }
-  check_label_studio_tasks(tasks, path, call)
-  found <- label_studio_results(tasks, path, call)
+  found <- label_studio_results_x(x, path, call)  # R/read-label-studio-tasks.R
   found$controls <- unique(found$sel$control)
   found
 }
 
-check_label_studio_tasks <- function(tasks, path, call = rlang::caller_env()) {
-  is_task <- is.list(tasks) && is.null(names(tasks)) && all(vapply(tasks, is.list, NA))
-  if (!is_task || length(tasks) == 0L) {
-    mla_abort(c("{.arg path} must be a Label Studio JSON export: an array of tasks.",
-                "x" = "{.file {path}} holds {.obj_type_friendly {tasks}} at the top level."),
-              class = "version", call = call)
-  }
-  for (k in seq_along(tasks)) {
-    t <- tasks[[k]]
-    if (is.null(t$annotations)) {
-      hint <- if (!is.null(t$completions)) {
-        "It has {.field completions}: an export of Label Studio < 1.0. Re-export it with Label Studio >= 1.0."
-      } else {
-        "Is it the task import file (data only)? Export the project with {.strong Export > JSON}."
-      }
-      mla_abort(c("Every task of {.arg path} must have an {.field annotations} array.",
-                  "x" = "Task {k} of {.file {path}} has none.", "i" = hint),
-                class = "version", call = call)
-    }
-  }
-}
-
-# Annotations (one row each) and selections (one row per selected label).
-label_studio_results <- function(tasks, path, call = rlang::caller_env()) {
-  ann <- list()
-  sel <- list()
-  n_cancelled <- 0L
-  for (k in seq_along(tasks)) {
-    task <- tasks[[k]]
-    item <- if (is.null(task$id)) as.character(k) else scalars_as_text(list(task$id))
-    for (a in seq_along(task$annotations)) {
-      an <- task$annotations[[a]]
-      if (isTRUE(an$was_cancelled)) {
-        n_cancelled <- n_cancelled + 1L
-        next
-      }
-      who <- an$completed_by
-      if (is.list(who)) who <- who$email %||% who$id
-      if (is.null(who) || length(who) != 1L || (is.character(who) && !nzchar(who))) {
-        mla_abort(c("Every annotation must have an annotator id ({.field completed_by}).",
-                    "x" = "Annotation {a} of task {.val {item}} in {.file {path}} has none."),
-                  class = "annotator", call = call)
-      }
-      aid <- if (is.null(an$id)) paste0(item, "-", a) else scalars_as_text(list(an$id))
-      ann[[length(ann) + 1L]] <- list(item = item, annotator = scalars_as_text(list(who)),
-                                      annotation = aid)
-      for (r in an$result) {
-        labels <- label_studio_selection(r)
-        if (length(labels) == 0L) next
-        sel[[length(sel) + 1L]] <- list(item = rep(item, length(labels)),
-                                        annotation = rep(aid, length(labels)),
-                                        control = rep(r$from_name, length(labels)), label = labels)
-      }
-    }
-  }
-  empty_sel <- list(item = character(), annotation = character(), control = character(),
-                    label = character())
-  list(ann = bind_rows_plain(c(list(list(item = character(), annotator = character(),
-                                          annotation = character())), ann)),
-       sel = bind_rows_plain(c(list(empty_sel), sel)),
-       n_cancelled = n_cancelled)
-}
-
-# The labels one result entry selects: choices, taxonomy paths or (span)
-# labels; NULL for other result types (text areas, ratings, regions only).
-label_studio_selection <- function(r) {
-  if (is.null(r[["from_name"]])) return(NULL)
-  label_studio_value_labels(r[["value"]])
-}
-
+# The labels of a result value (JSON-MIN and CSV records, read-label-studio-min.R).
 label_studio_value_labels <- function(v) {
   if (!is.list(v) || is.null(names(v))) return(NULL)
   if (!is.null(v[["taxonomy"]])) {
@@ -207,12 +144,14 @@ label_studio_value_labels <- function(v) {
 label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
   n <- nrow(ann)
   k <- length(levels)
-  chosen <- paste(sel$annotation, sel$label, sep = "\r")
+  # (annotation, label) pairs as numbers
+  ids <- unique(ann$annotation)
+  chosen <- (match(sel$annotation, ids) - 1) * k + match(sel$label, levels)
   rows <- rep(seq_len(n), each = k)
   lab <- rep(levels, n)
   out <- list(item = ann$item[rows], annotator = ann$annotator[rows],
               annotation = ann$annotation[rows], control = rep(ctl, n * k),
               label = if (prefix) paste0(ctl, ":", lab) else lab,
-              value = as.integer(paste(ann$annotation[rows], lab, sep = "\r") %in% chosen))
+              value = as.integer(((match(ann$annotation, ids)[rows] - 1) * k + rep(seq_len(k), n)) %in% chosen))
   structure(out, levels = if (prefix) paste0(ctl, ":", levels) else levels)
 }

@@ -28,6 +28,9 @@
 #' `mlagreement_warning_lewidi_value` names the layer, the values and the
 #' first item.
 #'
+#' An item whose `annotators` string is empty, or names an annotator twice,
+#' is an error naming the item.
+#'
 #' Item ids restart in every file: with several files, ids are prefixed with
 #' the split (`"train:1"`) unless `unique_items = FALSE`; the original id is
 #' kept in `id`.
@@ -88,88 +91,19 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
     found <- layers
   }
   parts <- lapply(found, function(l) {
-    lewidi_layer(answers[answers$layer == l, ], l, soft[[l]], prefix = length(found) > 1L, call = call)
+    # columns as a plain list: tibble row subsetting is slow at millions of rows
+    rows <- which(answers$layer == l)
+    a <- lapply(as.list(answers), `[`, rows)
+    lewidi_layer(a, l, soft[[l]], prefix = length(found) > 1L, call = call)
   })
   out <- bind_rows_plain(parts)
   out$label <- factor(out$label, levels = unlist(lapply(parts, attr, "universe")))
-  by_split <- tapply(out$split, out$file, function(s) length(unique(s)))
-  source <- if (all(by_split == 1L) && length(unique(out$split)) == length(path)) out$split else out$file
+  # the splits of each file, from its items (not its rows)
+  splits <- lapply(read, function(r) unique(r$answers$split[!duplicated(r$answers$id)]))
+  one_split <- all(lengths(splits) == 1L) && length(unique(unlist(splits))) == length(path)
+  source <- if (one_split) out$split else out$file
   out$item <- source_item_ids(out$id, source, unique_items && length(path) > 1L)
   out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")]
-}
-
-# One row per (item, annotator, layer) answer of one file, and the
-# soft-label universe of the main layer.
-lewidi_answers <- function(path, source, call = rlang::caller_env()) {
-  doc <- parse_json_file(path, call = call)
-  if (!is.list(doc) || is.null(names(doc)) || length(doc) == 0L ||
-      !all(vapply(doc, is.list, NA))) {
-    mla_abort(c("{.arg path} must be a Le-Wi-Di file: a JSON object of items keyed by id.",
-                "x" = "{.file {path}} holds {.obj_type_friendly {doc}} at the top level."),
-              class = "version", call = call)
-  }
-  soft <- list()
-  rows <- lapply(names(doc), function(id) {
-    rec <- doc[[id]]
-    where <- cli::format_inline("item {.val {id}} of {.file {path}}")
-    ann <- lewidi_annotators(rec, where, call)
-    main <- if (is.character(rec[["annotation task"]])) rec[["annotation task"]] else "annotations"
-    lay <- list()
-    lay[[main]] <- lewidi_layer_values(rec$annotations, ann, "annotations", where, call)
-    other <- rec$other_info[["other annotations"]]
-    if (is.null(other)) other <- rec$other_info[["other_annotations"]]
-    for (nm in names(other)) {
-      lay[[nm]] <- lewidi_layer_values(other[[nm]], ann, nm, where, call)
-    }
-    keys <- names(rec$soft_label)
-    if (length(keys) > 0L) {
-      nested <- is.list(rec$soft_label[[1]])
-      soft[[main]] <<- list(keys = union(soft[[main]]$keys, keys), nested = nested)
-    }
-    list(id = rep(id, length(ann) * length(lay)), annotator = rep(ann, length(lay)),
-         layer = rep(names(lay), each = length(ann)), answer = unlist(lay, use.names = FALSE),
-         split = rep(if (is.character(rec$split) && nzchar(rec$split)) rec$split else source,
-                     length(ann) * length(lay)))
-  })
-  tbl <- bind_rows_plain(rows)
-  tbl$file <- rep(source, nrow(tbl))
-  list(answers = tbl, soft = soft)
-}
-
-lewidi_annotators <- function(rec, where, call) {
-  if (is.list(rec$annotations) && !is.null(names(rec$annotations))) {
-    ann <- names(rec$annotations)
-  } else if (is.character(rec$annotators) && length(rec$annotators) == 1L) {
-    ann <- trimws(strsplit(rec$annotators, ",", fixed = TRUE)[[1]])
-  } else {
-    mla_abort(c("Every Le-Wi-Di item must list its annotators.",
-                "x" = paste0("{.field annotators} of ", where, " is missing or not a comma-joined string."),
-                "i" = "Known layouts: Le-Wi-Di 2023 (comma-joined strings) and 2025 (an {.field annotations} object)."),
-              class = "version", call = call)
-  }
-  if (length(ann) == 0L || any(!nzchar(ann)) || anyDuplicated(ann)) {
-    mla_abort(c("Every annotation must have an annotator id, once per item.",
-                "x" = paste0("Annotators of ", where, ": {.val {ann}}.")),
-              class = "annotator", call = call)
-  }
-  ann
-}
-
-# The answers of one layer, one per annotator, as text.
-lewidi_layer_values <- function(v, ann, layer, where, call) {
-  if (is.list(v) && !is.null(names(v))) {
-    v <- scalars_as_text(v[ann])
-  } else if (is.character(v) && length(v) == 1L) {
-    v <- trimws(strsplit(v, ",", fixed = TRUE)[[1]])
-  } else {
-    v <- NULL
-  }
-  if (length(v) != length(ann)) {
-    mla_abort(c("Every layer of a Le-Wi-Di item must hold one answer per annotator.",
-                "x" = paste0("Layer {.val {layer}} of ", where, " has {length(v)} answer{?s} for {length(ann)} annotator{?s}.")),
-              class = "json_field", call = call)
-  }
-  v
 }
 
 # Decisions of one layer: a 0/1 layer is one label; any other layer one label
@@ -191,15 +125,15 @@ lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
           "i" = "The raw answers are in {.field answer}."),
         class = "mlagreement_warning_lewidi_value", call = call)
     }
-    a$label <- rep(layer, nrow(a))
+    a$label <- rep(layer, length(a$answer))
     a$value <- ifelse(is01, as.integer(num), NA_integer_)
     attr(a, "universe") <- layer
     return(a)
   }
   nested <- !is.null(soft) && soft$nested
-  chosen <- if (nested) strsplit(a$answer, ",", fixed = TRUE) else as.list(a$answer)
-  chosen <- lapply(chosen, trimws)
-  used <- unique(unlist(chosen[!is.na(a$answer)]))
+  chosen <- if (nested) split_commas(a$answer) else list(flat = trimws(a$answer), n = rep(1L, length(a$answer)))
+  of <- rep(seq_along(a$answer), chosen$n)
+  used <- unique(chosen$flat[!is.na(a$answer)[of]])
   universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
@@ -208,10 +142,12 @@ lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
                   class = "mlagreement_warning_lewidi_value", call = call)
   }
   k <- length(universe)
-  rows <- rep(seq_len(nrow(a)), each = k)
-  out <- a[rows, ]
-  cat <- rep(universe, nrow(a))
-  out$value <- as.integer(mapply(function(ch, l) l %in% ch, chosen[rows], cat))
+  rows <- rep(seq_along(a$answer), each = k)
+  out <- lapply(a, `[`, rows)
+  cat <- rep(universe, length(a$answer))
+  # (answer, category) pairs as numbers
+  selected <- (of - 1) * k + match(chosen$flat, universe)
+  out$value <- as.integer(((rows - 1) * k + rep(seq_len(k), length(a$answer))) %in% selected)
   out$value[is.na(a$answer[rows])] <- NA_integer_
   out$label <- if (prefix) paste0(layer, ": ", cat) else cat
   attr(out, "universe") <- if (prefix) paste0(layer, ": ", universe) else universe

@@ -148,6 +148,7 @@ abort_json_lines <- function(err, path, fields, call) {
 # Row-binds tibbles with the same columns (vctrs is not in Imports).
 bind_rows_plain <- function(parts) {
   cols <- names(parts[[1]])
+  if (length(parts) == 1L) return(tibble::as_tibble(stats::setNames(lapply(cols, function(nm) parts[[1]][[nm]]), cols)))
   tibble::as_tibble(stats::setNames(
     lapply(cols, function(nm) unlist(lapply(parts, `[[`, nm), use.names = FALSE)), cols))
 }

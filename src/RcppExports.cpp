@@ -600,6 +600,32 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// extract_json_lines_cpp
+Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, double offset, double line, double max_records, double block_bytes);
+RcppExport SEXP _mlagreement_extract_json_lines_cpp(SEXP pathSEXP, SEXP pathsSEXP, SEXP offsetSEXP, SEXP lineSEXP, SEXP max_recordsSEXP, SEXP block_bytesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const std::string& >::type path(pathSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type paths(pathsSEXP);
+    Rcpp::traits::input_parameter< double >::type offset(offsetSEXP);
+    Rcpp::traits::input_parameter< double >::type line(lineSEXP);
+    Rcpp::traits::input_parameter< double >::type max_records(max_recordsSEXP);
+    Rcpp::traits::input_parameter< double >::type block_bytes(block_bytesSEXP);
+    rcpp_result_gen = Rcpp::wrap(extract_json_lines_cpp(path, paths, offset, line, max_records, block_bytes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// extract_json_file_cpp
+Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths);
+RcppExport SEXP _mlagreement_extract_json_file_cpp(SEXP pathSEXP, SEXP pathsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const std::string& >::type path(pathSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type paths(pathsSEXP);
+    rcpp_result_gen = Rcpp::wrap(extract_json_file_cpp(path, paths));
+    return rcpp_result_gen;
+END_RCPP
+}
 // parse_json_text_cpp
 Rcpp::List parse_json_text_cpp(const std::string& txt, Rcpp::CharacterVector id_fields);
 RcppExport SEXP _mlagreement_parse_json_text_cpp(SEXP txtSEXP, SEXP id_fieldsSEXP) {
@@ -916,6 +942,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
     {"_mlagreement_present_slots_cpp", (DL_FUNC) &_mlagreement_present_slots_cpp, 3},
     {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},
+    {"_mlagreement_extract_json_lines_cpp", (DL_FUNC) &_mlagreement_extract_json_lines_cpp, 6},
+    {"_mlagreement_extract_json_file_cpp", (DL_FUNC) &_mlagreement_extract_json_file_cpp, 2},
     {"_mlagreement_parse_json_text_cpp", (DL_FUNC) &_mlagreement_parse_json_text_cpp, 2},
     {"_mlagreement_parse_json_file_cpp", (DL_FUNC) &_mlagreement_parse_json_file_cpp, 2},
     {"_mlagreement_parse_json_lines_cpp", (DL_FUNC) &_mlagreement_parse_json_lines_cpp, 6},

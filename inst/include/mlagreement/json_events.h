@@ -19,12 +19,29 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "json_number.h"
 #include "utf8.h"
 
 namespace mlagreement {
+
+namespace detail {
+// Handlers with number_text(const char*, std::size_t) receive every number
+// as written instead of integer_value()/double_value().
+template <typename... T>
+struct make_void {
+  using type = void;
+};
+template <typename H, typename = void>
+struct wants_number_text : std::false_type {};
+template <typename H>
+struct wants_number_text<H, typename make_void<decltype(std::declval<H&>().number_text(
+                                static_cast<const char*>(nullptr), std::size_t{0}))>::type>
+    : std::true_type {};
+}  // namespace detail
 
 enum class JsonError { none, empty, bad_utf8, nul_byte, invalid };
 
@@ -255,15 +272,25 @@ class JsonEventParser {
       while (p_ < end_ && is_digit(*p_)) ++p_;
     }
     const std::size_t n = static_cast<std::size_t>(p_ - start);
+    report_number(h_, start, n, id, integral, detail::wants_number_text<Handler>());
+    return true;
+  }
+
+  template <typename H>
+  static void report_number(H& h, const char* s, std::size_t n, bool, bool, std::true_type) {
+    h.number_text(s, n);
+  }
+  template <typename H>
+  static void report_number(H& h, const char* s, std::size_t n, bool id, bool integral,
+                            std::false_type) {
     int i = 0;
     if (id) {
-      h_.string_value(start, n);
-    } else if (integral && detail::json_integer(start, n, i)) {
-      h_.integer_value(i);
+      h.string_value(s, n);
+    } else if (integral && detail::json_integer(s, n, i)) {
+      h.integer_value(i);
     } else {
-      h_.double_value(detail::json_double(start, n));
+      h.double_value(detail::json_double(s, n));
     }
-    return true;
   }
 
   bool hex4(unsigned& cp) {

@@ -42,6 +42,68 @@ inline double json_double(const char* s, std::size_t n) {
   return std::strtod(copy.c_str(), nullptr);
 }
 
+// A JSON number (valid syntax) as text that depends on its value only, so
+// that ids compare by value ("1.0", "1e0" and "1" are "1") and stay exact
+// at any size: digits without leading zeros, a fraction without trailing
+// zeros, and scientific notation only beyond 400 digits.
+inline void canonical_number(const char* s, std::size_t n, std::string& out) {
+  out.clear();
+  std::size_t k = 0;
+  const bool neg = n > 0 && s[0] == '-';
+  if (neg) ++k;
+  std::string digits;
+  long long exp10 = 0;
+  bool fraction = false;
+  for (; k < n && s[k] != 'e' && s[k] != 'E'; ++k) {
+    if (s[k] == '.') {
+      fraction = true;
+      continue;
+    }
+    if (!digits.empty() || s[k] != '0') digits += s[k];
+    if (fraction) --exp10;
+  }
+  if (k < n) {  // exponent
+    ++k;
+    bool eneg = false;
+    if (k < n && (s[k] == '+' || s[k] == '-')) eneg = s[k++] == '-';
+    long long e = 0;
+    for (; k < n && e < 1000000000LL; ++k) e = e * 10 + (s[k] - '0');
+    exp10 += eneg ? -e : e;
+  }
+  while (!digits.empty() && digits.back() == '0') {
+    digits.pop_back();
+    ++exp10;
+  }
+  if (digits.empty()) {
+    out = "0";
+    return;
+  }
+  if (neg) out += '-';
+  const long long len = static_cast<long long>(digits.size());
+  if (exp10 >= 0 && len + exp10 <= 400) {
+    out += digits;
+    out.append(static_cast<std::size_t>(exp10), '0');
+  } else if (exp10 < 0 && -exp10 <= 400) {
+    if (len > -exp10) {
+      out.append(digits, 0, static_cast<std::size_t>(len + exp10));
+      out += '.';
+      out.append(digits, static_cast<std::size_t>(len + exp10), std::string::npos);
+    } else {
+      out += "0.";
+      out.append(static_cast<std::size_t>(-exp10 - len), '0');
+      out += digits;
+    }
+  } else {
+    out += digits[0];
+    if (len > 1) {
+      out += '.';
+      out.append(digits, 1, std::string::npos);
+    }
+    out += 'e';
+    out += std::to_string(exp10 + len - 1);
+  }
+}
+
 inline int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

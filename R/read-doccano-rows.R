@@ -1,0 +1,112 @@
+# Selected-label rows of doccano records from the extracted fields
+# (R/read-json-fields.R): one per (example, annotator, label), or one with
+# label NA when the annotator selected nothing. The label list must be an
+# array of names; the legacy layout (`annotations: [{label, user}]`) gives
+# one row per entry.
+
+doccano_label_keys <- c("label", "labels", "cats")
+
+doccano_paths <- function(item, annotator) {
+  p <- list(item = item, is_confirmed = "is_confirmed", annotations = "annotations",
+            entry = c("annotations", "[]"), entry_user = c("annotations", "[]", "user"),
+            entry_label = c("annotations", "[]", "label"))
+  for (k in doccano_label_keys) {
+    p[[k]] <- k
+    p[[paste0(k, "[]")]] <- c(k, "[]")
+  }
+  if (!is.null(annotator)) p$annotator <- annotator
+  p
+}
+
+# Rows of one chunk: `unannotated` marks the empty lists of per-user files
+# that empty = "unannotated" drops; `legacy` the rows whose labels are ids;
+# `record` the example's key within its file (for repeated examples).
+doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::caller_env()) {
+  records <- seq_len(x$n)
+  where <- function(k) line_of(x$line[k], path)
+  ids <- json_scalar(x, "item", records, item, where, required = TRUE, call = call)
+  who <- if (is.null(annotator)) rep(source, x$n) else {
+    json_scalar(x, "annotator", records, annotator, where, call = call)
+  }
+  first <- lapply(doccano_label_keys, function(k) json_first(x, k, records))
+  pick <- ifelse(!is.na(first[[1]]), 1L, ifelse(!is.na(first[[2]]), 2L, ifelse(!is.na(first[[3]]), 3L, NA_integer_)))
+  ai <- json_first(x, "annotations", records)
+  label_null <- is.na(first[[1]]) | x$kind[first[[1]]] %in% 0L
+  legacy <- is.null(annotator) & !is.na(ai) & x$kind[ai] %in% 5:6 & label_null
+  # the label list: null (none) or an array
+  cont <- rep(NA_integer_, x$n)
+  for (k in 1:3) cont[pick %in% k] <- first[[k]][pick %in% k]
+  on <- !legacy & !is.na(cont)
+  check_json_kind(x, cont[on], c("null", "array"), doccano_label_keys[pick[on]][1],
+                  "an array of label names", function(k) where(which(on)[k]), call)
+  el <- sort(unlist(lapply(1:3, function(k) {
+    i <- x$at[[paste0(doccano_label_keys[k], "[]")]]
+    i[x$record[i] %in% which(!legacy & pick %in% k)]
+  })))
+  fault <- integer(x$n)
+  fault[x$record[el][x$kind[el] %in% c(0L, 5L, 6L)]] <- 2L
+  entries <- doccano_legacy(x, legacy, where, call)
+  fault[entries$record[is.na(entries$annotator)]] <- 1L
+  fault[!legacy & (is.na(who) | !nzchar(who))] <- 1L
+  if (any(fault > 0L)) {
+    k <- which(fault > 0L)[1]
+    if (fault[k] == 1L) doccano_no_annotator(where(k), call)
+    mla_abort(c("Every label of a doccano text-classification export must be a name.",
+                "x" = paste0(where(k), " has spans ({.code [start, end, label]})."),
+                "i" = "Sequence-labeling exports hold spans, not classifications."),
+              class = "json_field", call = call)
+  }
+  rec <- x$record[el]
+  lab <- x$text[el]
+  keep <- !duplicated(rec * (length(lab) + 1) + match(lab, lab))
+  rec <- rec[keep]
+  lab <- lab[keep]
+  none <- which(!legacy & !records %in% rec)
+  confirmed <- json_first(x, "is_confirmed", records)
+  confirmed <- !is.na(confirmed) & x$kind[confirmed] == 2L
+  unannotated <- is.null(annotator) && empty == "unannotated"
+  r <- c(rec, none, entries$record)
+  o <- order(r, method = "radix")
+  r <- r[o]
+  list(line = x$line[r], item = ids[r],
+       annotator = c(who[rec], who[none], entries$annotator)[o],
+       label = c(lab, rep(NA_character_, length(none)), entries$label)[o],
+       unannotated = c(rep(FALSE, length(rec)), unannotated & !confirmed[none],
+                       rep(FALSE, length(entries$record)))[o],
+       legacy = legacy[r],
+       record = ifelse(legacy[r] | is.null(annotator), ids[r], paste(ids[r], who[r], sep = "\r")))
+}
+
+# The legacy entries, one row per (user, label) in order; annotator NA
+# where an entry has no user.
+doccano_legacy <- function(x, legacy, where, call) {
+  ai <- json_first(x, "annotations", seq_len(x$n))
+  check_json_kind(x, ai[legacy], "array", "annotations", "an array of {label, user} entries",
+                  function(k) where(which(legacy)[k]), call)
+  en <- x$at$entry
+  en <- en[legacy[x$record[en]]]
+  check_json_kind(x, en, "object", "annotations", "an array of {label, user} entries",
+                  function(k) where(x$record[en][k]), call)
+  member <- function(name, field) {
+    i <- x$at[[name]]
+    j <- i[match(x$cap[[1]][en], x$cap[[1]][i])]
+    check_json_kind(x, j[!is.na(j)], json_kinds[1:5], field, "a string or a number",
+                    function(k) where(x$record[en][!is.na(j)][k]), call)
+    x$text[j]
+  }
+  list(record = x$record[en], annotator = member("entry_user", "user"),
+       label = member("entry_label", "label"))
+}
+
+# An example listed twice in one user's file would merge two annotations.
+check_doccano_repeats <- function(tbl, path, item, call) {
+  first <- !duplicated(tbl$line)
+  dup <- duplicated(tbl$record[first])
+  if (!any(dup)) return(invisible())
+  k <- which(first)[which(dup)[1]]
+  before <- tbl$line[first][match(tbl$record[k], tbl$record[first])]
+  mla_abort(c("Every example must appear once in each user's file.",
+              "x" = paste0(line_of(tbl$line[k], path), " repeats {.field {item}} {.val {tbl$item[k]}} of line ", before, "."),
+              "i" = "{sum(dup)} repeated line{?s}; a user's two annotations of one example cannot be told apart."),
+            class = "duplicate_item", call = call)
+}

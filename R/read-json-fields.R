@@ -1,0 +1,150 @@
+# The readers' one JSON engine: the values at given paths of every record,
+# extracted in C++ from the parser's events (inst/include/mlagreement/json_fields.h),
+# as flat columns. A path is a character vector of segments: keys, "*" (any
+# key) and "[]" (any array element). Each value met at a path is one
+# emission with its record, kind, text (numbers in canonical form, so ids
+# compare by value and stay exact at any size), the 1-based ordinals of the
+# path's "*" and "[]" segments (`cap`) and the key of its last "*".
+
+json_kinds <- c("null", "false", "true", "number", "string", "array", "object")
+json_kind_text <- c("null", "a logical value", "a logical value", "a number", "a string",
+                    "an array", "an object")
+
+# `paths`: a named list of segment vectors. The same path under two names is
+# extracted once.
+json_path_table <- function(paths) {
+  key <- vapply(paths, paste, "", collapse = "\x1f")
+  uniq <- unique(key)
+  list(paths = unname(paths[match(uniq, key)]), id = stats::setNames(match(key, uniq), names(paths)))
+}
+
+# The extraction of one chunk as a list: `n` records, their `line`s, the
+# emission columns, and `at`: the emissions of every path name, in order.
+json_extract <- function(fields, line, table) {
+  o <- sort.list(fields$path, method = "radix")  # stable: emissions stay in document order
+  end <- cumsum(tabulate(fields$path, length(table$paths)))
+  start <- c(0L, end[-length(end)]) + 1L
+  by_path <- lapply(seq_along(end), function(p) o[seq.int(start[p], length.out = end[p] - start[p] + 1L)])
+  c(fields, list(n = length(line), line = line,
+                 at = stats::setNames(by_path[table$id], names(table$id))))
+}
+
+# Streams a JSON-lines file in chunks: `handler(x)` gets each chunk's
+# extraction (json_extract()); its results are collected. Every non-blank
+# line must be one JSON object; errors name the line (abort_json_lines()).
+json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
+                              call = rlang::caller_env()) {
+  table <- json_path_table(paths)
+  file <- enc2native(path.expand(path))
+  out <- list()
+  offset <- 0
+  line <- 0
+  repeat {
+    res <- extract_json_lines_cpp(file, table$paths, offset, line, chunk_lines, 2^20)
+    if (!is.null(res$error)) abort_json_lines(res$error, path, character(), call)
+    if (length(res$line) > 0L) out[[length(out) + 1L]] <- handler(json_extract(res$fields, res$line, table))
+    if (res$eof) break
+    offset <- res$offset
+    line <- res$last_line
+  }
+  if (length(out) == 0L) {
+    mla_abort(c("{.arg path} must contain at least one record.",
+                "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call)
+  }
+  out
+}
+
+# One JSON document (a whole file) as one record; `x$first` is its first
+# character ("[" for an array, "{" for an object).
+json_fields_file <- function(path, paths, call = rlang::caller_env()) {
+  table <- json_path_table(paths)
+  res <- extract_json_file_cpp(enc2native(path.expand(path)), table$paths)
+  if (!is.null(res$error)) abort_json_document(res$error, path, call)
+  x <- json_extract(res$fields, 1L, table)
+  x$first <- res$first
+  x
+}
+
+# Unit ids of emissions `i`: the record (depth 0) or the serial number of
+# the element or member passed by the path's `depth`-th "[]" or "*" (depth 1
+# with path c("options", "[]", "id") is "this option"). Serials are numbered
+# in document order and are the same in every path through an element.
+json_unit <- function(x, i, depth = 0L) {
+  if (depth == 0L) x$record[i] else x$cap[[depth]][i]
+}
+
+# The first emission of `name` in each of `units` (NA where none): fields
+# given twice in one object count once, as in jsonlite.
+json_first <- function(x, name, units, depth = 0L) {
+  i <- x$at[[name]]
+  i[match(units, json_unit(x, i, depth))]
+}
+
+# The classed error for a value of the wrong shape: `where` names the record
+# ("Line 4 of 'a.jsonl'"), `field` the field, `expected` what it must be.
+abort_json_shape <- function(where, field, expected, kind, affected, call) {
+  mla_abort(c("The {.field {field}} field must be {expected}.",
+              "x" = paste0(where, " has ", json_kind_text[kind + 1L], " there."),
+              "i" = "{affected} value{?s} of this shape."),
+            class = c("json_shape", "json_field"), call = call)
+}
+
+# Checks that the emissions `i` of a field have one of the kinds `ok`
+# (names from json_kinds); `unit_where(k)` describes the unit of emission
+# i[k] for the error; `field` is one name or one per emission.
+check_json_kind <- function(x, i, ok, field, expected, unit_where, call) {
+  kind <- x$kind[i]
+  if (all(tabulate(kind + 1L, 7L)[-match(ok, json_kinds)] == 0L)) return(invisible())
+  bad <- !kind %in% (match(ok, json_kinds) - 1L)
+  k <- which(bad)[1]
+  abort_json_shape(unit_where(k), field[min(k, length(field))], expected, x$kind[i][k], sum(bad), call)
+}
+
+# Scalar values (text) of one field for `units` (NA when absent or null);
+# arrays and objects are refused. `where(u)` names unit u.
+json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 0L,
+                        call = rlang::caller_env()) {
+  j <- json_first(x, name, units, depth)
+  kind <- x$kind[j]
+  nested <- !is.na(kind) & kind >= 5L
+  missing <- is.na(kind) | kind == 0L
+  bad <- nested | (required & missing)
+  if (any(bad)) {
+    k <- which(bad)[1]
+    problem <- if (nested[k]) paste0("has a non-scalar {.field {field}} (", json_kind_text[kind[k] + 1L], ")") else "has no field {.field {field}}"
+    mla_abort(
+      c("Every record of {.arg path} must have a single value in field {.field {field}}.",
+        "x" = paste0(where(k), " ", problem, "."),
+        "i" = "{sum(bad)} record{?s} affected."),
+      class = "json_field", call = call
+    )
+  }
+  x$text[j]
+}
+
+# A JSON document that is an array of objects (doccano's JSON export,
+# Label Studio's tasks, doccano's label file), extracted as records: `paths`
+# are relative to each element, `line` is the element's position.
+json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
+  x <- json_fields_file(path, c(list(.element = "[]"), lapply(paths, function(p) c("[]", p))),
+                        call = call)
+  el <- x$at$.element
+  if (x$first != "[") {
+    mla_abort(c("{.arg path} must be {what}.",
+                "x" = "{.file {path}} holds {json_first_kind(x$first)} at the top level."),
+              class = "version", call = call)
+  }
+  check_json_kind(x, el, "object", "elements", "objects",
+                  function(k) paste0("Element ", k, " of ", cli::format_inline("{.file {path}}")), call)
+  x$record <- match(x$cap[[1]], x$cap[[1]][el])
+  x$cap <- x$cap[-1]
+  x$n <- length(el)
+  x$line <- seq_len(x$n)
+  x
+}
+
+# What a document holds, by its first character.
+json_first_kind <- function(first) {
+  switch(first, "{" = "an object", "[" = "an array", "\"" = "a string", n = "null",
+         t = , f = "a logical value", "a number")
+}

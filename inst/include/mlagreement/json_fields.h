@@ -1,0 +1,249 @@
+// Field-path extraction from the JSON event parser (json_events.h): the
+// values at given paths of each record (a line of a JSON-lines file, or a
+// whole document), as flat columns that the readers assemble with
+// vectorised code. A path is a list of segments: a key, "*" (any key) or
+// "[]" (any array element), e.g. {"options", "[]", "id"}. Every value met at
+// a path is one emission: its record, its path, its kind (so shapes can be
+// checked: a string where an array is expected is not an array), its text
+// (strings decoded, numbers in canonical form, true/false as "TRUE"/"FALSE"),
+// for every "[]" and "*" segment along the way the serial number of the
+// element or member it passed (numbered in document order over all
+// containers at that depth, so one option has one number in every path
+// through it) and the key of the last "*". Values off every path are parsed
+// (validated) but not kept. Pure C++.
+#ifndef MLAGREEMENT_JSON_FIELDS_H
+#define MLAGREEMENT_JSON_FIELDS_H
+
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "json_number.h"
+
+namespace mlagreement {
+
+enum class JsonValueKind : int { null = 0, false_value, true_value, number, string, array, object };
+
+// The paths as a trie: node 0 is the record itself.
+class JsonPathSet {
+ public:
+  struct Node {
+    std::vector<std::pair<std::string, int>> keys;  // literal key children
+    int any_key = -1;                               // "*" child
+    int element = -1;                               // "[]" child
+    int path = -1;                                  // the path ending here
+    std::vector<int> captures;                      // segments (1-based depth) that are "*" or "[]"
+    int key_segment = 0;                            // depth of the last "*" (0: none)
+    bool leaf() const { return keys.empty() && any_key < 0 && element < 0; }
+  };
+
+  explicit JsonPathSet(const std::vector<std::vector<std::string>>& paths) : nodes_(1) {
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      int at = 0;
+      for (const std::string& seg : paths[p]) at = child(at, seg);
+      nodes_[static_cast<std::size_t>(at)].path = static_cast<int>(p);
+      if (nodes_[static_cast<std::size_t>(at)].captures.size() > max_captures_) {
+        max_captures_ = nodes_[static_cast<std::size_t>(at)].captures.size();
+      }
+    }
+  }
+
+  const Node& node(int k) const { return nodes_[static_cast<std::size_t>(k)]; }
+  std::size_t max_captures() const { return max_captures_; }
+
+ private:
+  std::vector<Node> nodes_;
+  std::size_t max_captures_ = 0;
+
+  int child(int at, const std::string& seg) {
+    Node parent = nodes_[static_cast<std::size_t>(at)];
+    int found = seg == "[]" ? parent.element : seg == "*" ? parent.any_key : -1;
+    if (seg != "[]" && seg != "*") {
+      for (const auto& kv : parent.keys) {
+        if (kv.first == seg) found = kv.second;
+      }
+    }
+    if (found >= 0) return found;
+    Node next;
+    next.captures = parent.captures;
+    next.key_segment = parent.key_segment;
+    const int depth = static_cast<int>(depth_of(at)) + 1;
+    if (seg == "[]" || seg == "*") next.captures.push_back(depth);
+    if (seg == "*") next.key_segment = depth;
+    depths_.push_back(depth);
+    nodes_.push_back(next);
+    const int id = static_cast<int>(nodes_.size()) - 1;
+    Node& p = nodes_[static_cast<std::size_t>(at)];
+    if (seg == "[]") {
+      p.element = id;
+    } else if (seg == "*") {
+      p.any_key = id;
+    } else {
+      p.keys.emplace_back(seg, id);
+    }
+    return id;
+  }
+  std::vector<int> depths_;  // depth of node k + 1 at k
+  std::size_t depth_of(int k) const { return k == 0 ? 0 : static_cast<std::size_t>(depths_[static_cast<std::size_t>(k) - 1]); }
+};
+
+// The emissions, column by column; strings live in one buffer.
+struct JsonEmissions {
+  std::vector<int> record, path, kind;
+  std::vector<std::size_t> text_at, text_len;  // text_len npos: no text (null, containers)
+  std::vector<std::size_t> key_at, key_len;    // key_len npos: no "*" on the path
+  std::vector<int> captures;                   // max_captures per emission, serials from 1
+  std::string buffer;
+  std::size_t size() const { return record.size(); }
+};
+
+// The handler of JsonEventParser: follows the paths through the events.
+class JsonFieldCollector {
+ public:
+  JsonFieldCollector(const JsonPathSet& paths, JsonEmissions& out) : paths_(paths), out_(out) {}
+
+  // Emissions that follow belong to record `r` (0-based).
+  void set_record(int r) {
+    record_ = r;
+    top_ = 0;
+  }
+  // Serial numbers restart (each chunk is wrapped on its own).
+  void reset_serials() { std::fill(serials_.begin(), serials_.end(), 0); }
+
+  void null_value() { scalar(JsonValueKind::null, nullptr, 0); }
+  void bool_value(bool b) {
+    scalar(b ? JsonValueKind::true_value : JsonValueKind::false_value, b ? "TRUE" : "FALSE", b ? 4 : 5);
+  }
+  void integer_value(int) {}  // not called: numbers come as text (number_text)
+  void double_value(double) {}
+  void number_text(const char* s, std::size_t n) {
+    if (!matching()) return;
+    detail::canonical_number(s, n, number_);
+    scalar(JsonValueKind::number, number_.data(), number_.size());
+  }
+  void string_value(const char* s, std::size_t n) { scalar(JsonValueKind::string, s, n); }
+  void begin_object() { open(JsonValueKind::object); }
+  void begin_array() { open(JsonValueKind::array); }
+  void end_object(std::size_t) { --top_; }
+  void end_array(std::size_t) { --top_; }
+  void key(const char* s, std::size_t n) {
+    Frame& f = frames_[top_ - 1];
+    f.serial = ++serials_[top_ - 1];
+    pending_.clear();
+    if (f.nodes.empty()) return;
+    for (int k : f.nodes) {
+      const JsonPathSet::Node& node = paths_.node(k);
+      for (const auto& kv : node.keys) {
+        if (kv.first.size() == n && kv.first.compare(0, n, s, n) == 0) pending_.push_back(kv.second);
+      }
+      if (node.any_key >= 0) {
+        pending_.push_back(node.any_key);
+        f.key.assign(s, n);
+      }
+    }
+  }
+
+ private:
+  struct Frame {
+    std::vector<int> nodes;  // trie nodes with children at this container
+    bool array = false;
+    int serial = 0;          // member or element being read
+    std::string key;         // its key, when a "*" may capture it
+  };
+  const JsonPathSet& paths_;
+  JsonEmissions& out_;
+  std::vector<Frame> frames_;
+  std::size_t top_ = 0;
+  std::vector<int> pending_;  // nodes of the value that comes next (after a key)
+  std::vector<int> here_;
+  std::string number_;
+  std::vector<int> serials_;  // members and elements met so far, by depth
+  int record_ = 0;
+
+  // The nodes of the value that starts now.
+  const std::vector<int>& current() {
+    here_.clear();
+    if (top_ == 0) {
+      here_.push_back(0);
+      return here_;
+    }
+    Frame& f = frames_[top_ - 1];
+    if (!f.array) return pending_;
+    f.serial = ++serials_[top_ - 1];
+    for (int k : f.nodes) {
+      const int e = paths_.node(k).element;
+      if (e >= 0) here_.push_back(e);
+    }
+    return here_;
+  }
+
+  // Whether the value that starts now may be on a path (numbers are only
+  // made canonical then); does not advance the array ordinal.
+  bool matching() const {
+    if (top_ == 0) return true;
+    const Frame& f = frames_[top_ - 1];
+    return f.array ? !f.nodes.empty() : !pending_.empty();
+  }
+
+  void emit(int k, JsonValueKind kind, const char* s, std::size_t n) {
+    const JsonPathSet::Node& node = paths_.node(k);
+    out_.record.push_back(record_);
+    out_.path.push_back(node.path);
+    out_.kind.push_back(static_cast<int>(kind));
+    if (s != nullptr) {
+      out_.text_at.push_back(out_.buffer.size());
+      out_.text_len.push_back(n);
+      out_.buffer.append(s, n);
+    } else {
+      out_.text_at.push_back(0);
+      out_.text_len.push_back(std::string::npos);
+    }
+    if (node.key_segment > 0) {
+      const std::string& key = frames_[static_cast<std::size_t>(node.key_segment) - 1].key;
+      out_.key_at.push_back(out_.buffer.size());
+      out_.key_len.push_back(key.size());
+      out_.buffer.append(key);
+    } else {
+      out_.key_at.push_back(0);
+      out_.key_len.push_back(std::string::npos);
+    }
+    const std::size_t m = paths_.max_captures();
+    for (std::size_t c = 0; c < m; ++c) {
+      out_.captures.push_back(c < node.captures.size()
+                                  ? frames_[static_cast<std::size_t>(node.captures[c]) - 1].serial
+                                  : 0);
+    }
+  }
+
+  void scalar(JsonValueKind kind, const char* s, std::size_t n) {
+    const std::vector<int>& nodes = current();
+    for (int k : nodes) {
+      if (paths_.node(k).path >= 0) emit(k, kind, s, n);
+    }
+  }
+
+  void open(JsonValueKind kind) {
+    const std::vector<int>& nodes = current();
+    if (top_ == frames_.size()) {
+      frames_.emplace_back();
+      serials_.push_back(0);
+    }
+    Frame& f = frames_[top_];
+    f.nodes.clear();
+    f.array = kind == JsonValueKind::array;
+    f.serial = 0;
+    for (int k : nodes) {
+      const JsonPathSet::Node& node = paths_.node(k);
+      if (node.path >= 0) emit(k, kind, nullptr, 0);  // reads the frames below f only
+      if (!node.leaf()) f.nodes.push_back(k);
+    }
+    ++top_;
+  }
+};
+
+}  // namespace mlagreement
+
+#endif  // MLAGREEMENT_JSON_FIELDS_H

@@ -1,0 +1,165 @@
+// R glue for the field-path extractor (inst/include/mlagreement/json_fields.h):
+// unwrap the paths, run the parser over a chunk of lines or a whole file,
+// wrap the emissions as columns. Nothing else.
+#include <Rcpp.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mlagreement/json_events.h"
+#include "mlagreement/json_fields.h"
+#include "mlagreement/json_lines.h"
+
+namespace {
+
+using Parser = mlagreement::JsonEventParser<mlagreement::JsonFieldCollector>;
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+bool seek_to(std::FILE* f, double offset) {
+#ifdef _WIN32
+  return _fseeki64(f, static_cast<long long>(offset), SEEK_SET) == 0;
+#else
+  return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0;
+#endif
+}
+
+std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
+  std::vector<std::vector<std::string>> out;
+  for (R_xlen_t p = 0; p < paths.size(); ++p) {
+    out.push_back(Rcpp::as<std::vector<std::string>>(paths[p]));
+  }
+  return out;
+}
+
+SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
+             const std::vector<std::size_t>& len) {
+  Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
+  for (std::size_t k = 0; k < at.size(); ++k) {
+    if ((k & 0xFFFFF) == 0xFFFFF) Rcpp::checkUserInterrupt();
+    if (len[k] == std::string::npos) {
+      SET_STRING_ELT(out, static_cast<R_xlen_t>(k), NA_STRING);
+    } else {
+      SET_STRING_ELT(out, static_cast<R_xlen_t>(k),
+                     Rf_mkCharLenCE(buffer.data() + at[k], static_cast<int>(len[k]), CE_UTF8));
+    }
+  }
+  return out;
+}
+
+// record and path 1-based, captures serials (0: none); kind 0-6 (null, false, true, number,
+// string, array, object).
+Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures) {
+  Rcpp::IntegerVector record(e.record.begin(), e.record.end());
+  Rcpp::IntegerVector path(e.path.begin(), e.path.end());
+  record = record + 1;
+  path = path + 1;
+  Rcpp::List caps(static_cast<R_xlen_t>(n_captures));
+  for (std::size_t c = 0; c < n_captures; ++c) {
+    Rcpp::IntegerVector v(static_cast<R_xlen_t>(e.size()));
+    for (std::size_t k = 0; k < e.size(); ++k) v[static_cast<R_xlen_t>(k)] = e.captures[k * n_captures + c];
+    caps[static_cast<R_xlen_t>(c)] = v;
+  }
+  return Rcpp::List::create(
+      Rcpp::Named("record") = record, Rcpp::Named("path") = path,
+      Rcpp::Named("kind") = Rcpp::IntegerVector(e.kind.begin(), e.kind.end()),
+      Rcpp::Named("text") = strings(e.buffer, e.text_at, e.text_len),
+      Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps);
+}
+
+Rcpp::List error_list(const char* kind, long line, const std::string& detail) {
+  return Rcpp::List::create(Rcpp::Named("kind") = kind,
+                            Rcpp::Named("line") = static_cast<double>(line),
+                            Rcpp::Named("detail") = detail);
+}
+
+const char* const kErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
+
+std::string value_kind(char first) {
+  switch (first) {
+    case '[': return "an array";
+    case '"': return "a string";
+    case 'n': return "null";
+    case 't': case 'f': return "a logical value";
+    default: return "a number";
+  }
+}
+
+}  // namespace
+
+// Up to `max_records` objects of a JSON-lines file from byte `offset` on,
+// whose first line is `line + 1`: list(line, fields, offset, last_line, eof,
+// error); `fields` holds the emissions (record = the object's ordinal in
+// the chunk, its line in `line`).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, double offset,
+                                  double line, double max_records, double block_bytes) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file || !seek_to(file.get(), offset)) {
+    return Rcpp::List::create(Rcpp::Named("error") = error_list("io", static_cast<long>(line), ""));
+  }
+  const mlagreement::JsonPathSet set(unwrap_paths(paths));
+  mlagreement::JsonEmissions em;
+  mlagreement::JsonFieldCollector collector(set, em);
+  const std::vector<std::string> no_ids;  // the parser keeps a reference
+  Parser parser(collector, no_ids, "line");
+  mlagreement::BlockLineReader reader(file.get(), static_cast<std::size_t>(block_bytes));
+  std::vector<int> lines;
+  const mlagreement::ValueLinesResult res = mlagreement::scan_value_lines(
+      reader, parser, static_cast<long>(line), static_cast<long>(max_records), [&](long l) {
+        lines.push_back(static_cast<int>(l));
+        if ((lines.size() & 0x3FFF) == 0) Rcpp::checkUserInterrupt();
+        collector.set_record(static_cast<int>(lines.size()));
+      });
+  Rcpp::RObject error = R_NilValue;
+  if (res.io) {
+    error = error_list("io", res.line, "");
+  } else if (res.not_object) {
+    error = error_list("not_object", res.line, value_kind(res.status.first));
+  } else if (res.status.error != mlagreement::JsonError::none) {
+    error = error_list(kErrorNames[static_cast<int>(res.status.error)], res.status.line,
+                       res.status.detail);
+  }
+  if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
+  return Rcpp::List::create(
+      Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
+      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),
+      Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
+      Rcpp::Named("last_line") = static_cast<double>(res.line), Rcpp::Named("eof") = res.eof,
+      Rcpp::Named("error") = R_NilValue);
+}
+
+// A whole file as one record: list(fields, first, error); `first` is the
+// first character of the document ('[', '{', ...).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
+  File file(std::fopen(path.c_str(), "rb"));
+  std::vector<char> buf;
+  bool failed = !file;
+  if (file) {
+    char block[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
+    failed = std::ferror(file.get()) != 0;
+  }
+  if (failed) return Rcpp::List::create(Rcpp::Named("error") = error_list("io", 0, ""));
+  const mlagreement::JsonPathSet set(unwrap_paths(paths));
+  mlagreement::JsonEmissions em;
+  mlagreement::JsonFieldCollector collector(set, em);
+  const std::vector<std::string> no_ids;
+  Parser parser(collector, no_ids, "file");
+  if (!parser.parse(buf.data(), buf.data() + buf.size(), 1, true)) {
+    const mlagreement::JsonStatus& st = parser.status();
+    return Rcpp::List::create(Rcpp::Named("error") = error_list(
+                                  kErrorNames[static_cast<int>(st.error)], st.line, st.detail));
+  }
+  std::vector<char>().swap(buf);
+  return Rcpp::List::create(Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),
+                            Rcpp::Named("first") = std::string(1, parser.status().first),
+                            Rcpp::Named("error") = R_NilValue);
+}
