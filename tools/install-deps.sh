@@ -21,6 +21,8 @@ fi
 [ "${MLA_DUCKDB:-0}" = "1" ] && r_pkgs="$r_pkgs duckdb"
 dev_pkgs="roxygen2 pkgdown"
 [ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
+# the site's local MathJax (tools/site-mathjax.sh); pandoc stands in for a command
+[ "${MLA_DEV:-0}" = "1" ] && sys_tools="$sys_tools pandoc:libjs-mathjax"
 
 missing_r() {
   Rscript --vanilla -e 'args <- commandArgs(TRUE);
