@@ -33,7 +33,7 @@
 #'   `format()`.
 #' @return A data frame of class `mla_report_table` (numbers rounded to
 #'   `digits`); `format()` returns it as text with fixed decimals.
-#' @family reporting
+
 #' @export
 #' @examples
 #' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
