@@ -181,7 +181,7 @@ test_that("a distance of two sets, intervals and invalid distances on a summary"
   expect_equal(got, alpha_or_error(a_part, list(dice = dice_size)))
 })
 
-engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
+engines <- db_engines
 
 for (engine in names(engines)) {
   test_that(paste0(engine, ": set-size distances on a lazy table equal the records"), {

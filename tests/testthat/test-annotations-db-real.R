@@ -4,7 +4,7 @@
 # to 1e-12; and bad tables give the in-memory classed errors, naming the
 # first offender (by its ids: a database table has no row order).
 
-engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
+engines <- db_engines
 
 convabuse_long <- function() {
   ex <- convabuse_types
