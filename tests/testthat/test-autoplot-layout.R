@@ -83,7 +83,7 @@ axis_edge_clips <- function(p, built, boxes, axis, width_pt, height_pt) {
     extent <- if (along_width) string_pt(labs, el$size) else rep(el$size, length(labs))
     limit <- if (axis == "x") width_pt else height_pt
     out <- centre - extent / 2 < -0.5 | centre + extent / 2 > limit + 0.5
-    bad <- c(bad, paste0(axis, " tick label ", labs[out], " past the plot edge"))
+    if (any(out)) bad <- c(bad, paste0(axis, " tick label ", labs[out], " past the plot edge"))
   }
   unique(bad)
 }
@@ -190,6 +190,7 @@ test_that("the layout check finds overlapping axis text and clipped captions", {
     ggplot2::geom_point() +
     ggplot2::scale_x_continuous(breaks = c(0, 0.8), labels = c("0.000", "0.800"), expand = c(0, 0))
   expect_true("x tick label 0.800 past the plot edge" %in% layout_problems(edge))
+  expect_identical(layout_problems(edge + theme_mla()), character())  # the package's margin
   cut <- ggplot2::ggplot(data.frame(x = c(0, 1), y = 1, l = c("", "a long item name")),
                          ggplot2::aes(x, y, label = l)) + ggplot2::geom_text(hjust = 0)
   expect_true("text a long item name past its panel" %in% layout_problems(cut))
