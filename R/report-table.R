@@ -39,7 +39,7 @@
 #' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' report_table(fit)
 #' head(report_table(fit, "labels"))
-#' knitr::kable(format(report_table(fit)))
+#' if (rlang::is_installed("knitr")) knitr::kable(format(report_table(fit)))
 report_table <- function(fit, level = c("baselines", "labels"), boot = NULL,
                          conf.level = 0.95, digits = 3) {
   check_inherits(fit, "mla", "mla")
