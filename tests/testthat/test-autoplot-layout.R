@@ -218,6 +218,7 @@ test_that("the report's plots are readable at 7 x 5 in, tied items all named", {
 })
 
 test_that("label, prevalence and item plots are readable with 31 labels", {
+  skip_long()
   for (d in c("bias", "sim31")) {
     fit <- designs[[d]]
     expect_readable(ggplot2::autoplot(fit), paste0(d, "-labels"))
@@ -227,6 +228,7 @@ test_that("label, prevalence and item plots are readable with 31 labels", {
 })
 
 test_that("plots of an 800-annotator crowd are readable", {
+  skip_long()
   fit <- designs$crowd
   expect_readable(ggplot2::autoplot(fit), "crowd-labels")
   expect_readable(ggplot2::autoplot(fit, type = "items"), "crowd-items")
@@ -240,6 +242,7 @@ test_that("plots of an 800-annotator crowd are readable", {
 })
 
 test_that("bootstrap and simulation plots are readable", {
+  skip_long()
   withr::local_seed(5)
   bs <- mla_boot(designs$sim31, R = 100)
   expect_readable(ggplot2::autoplot(bs), "boot-corpus")
