@@ -187,7 +187,7 @@ for (engine in names(engines)) {
   test_that(paste0(engine, ": set-size distances on a lazy table equal the records"), {
     con <- engines[[engine]]()
     withr::local_seed(144)
-    for (design in database_designs(test_size(8, 2), selected = TRUE)) {
+    for (design in database_designs(test_size(8, 1), selected = TRUE)) {
       arr <- design$array
       universe <- paste0("L", seq_len(dim(arr)[3]))
       long <- array_long(arr)
