@@ -51,6 +51,7 @@ site: install
 	MLA_DEV=1 bash tools/install-deps.sh
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE)' \
 	  -e 'pkgdown::build_site(install = FALSE, new_process = FALSE, preview = FALSE)'
+	bash tools/site-mathjax.sh docs
 
 document:
 	MLA_DEV=1 bash tools/install-deps.sh

@@ -194,8 +194,8 @@ plot_mla_items <- function(fit, items, extremes) {
   if (nrow(ext$rows) > 0L) {
     p <- p +
       ggplot2::geom_point(data = ext$rows, shape = 21, size = 3, colour = "grey20", fill = NA) +
-      ggplot2::geom_text(data = ext$rows, ggplot2::aes(label = .data$item, hjust = .data$hjust),
-                         size = 2.8, nudge_y = 0, vjust = 0.5, check_overlap = TRUE)
+      ggplot2::geom_text(data = ext$text, ggplot2::aes(label = .data$item, hjust = .data$hjust),
+                         size = 2.8, nudge_y = 0, vjust = 0.5)
   }
   if (show_names) {
     names <- id_text(it$item)
@@ -214,18 +214,42 @@ item_axis_theme <- function(names) {
                                                      size = min(8.8, per_tick * 0.8)))
 }
 
-# The `n` lowest and `n` highest items, with text placed inwards.
+# The `n` lowest and `n` highest items, and every item tied with one of
+# them: `rows` (circled) and `text`, one label per tied value naming all its
+# items (so none hides another), placed inwards.
 item_extremes <- function(it, n) {
   n <- min(n, floor(nrow(it) / 2))
-  if (n == 0L) return(list(rows = it[0, ], note = NULL))
-  low <- seq_len(n)
-  high <- rev(seq(nrow(it) - n + 1L, nrow(it)))
+  if (n == 0L) return(list(rows = it[0, ], text = it[0, ], note = NULL))
+  low <- which(it$estimate <= it$estimate[n])
+  high <- setdiff(which(it$estimate >= it$estimate[nrow(it) - n + 1L]), low)
   rows <- it[c(low, high), ]
-  rows$hjust <- rep(c(-0.3, 1.3), each = n)
   rows$item <- id_text(rows$item)
-  show <- function(r) paste0(id_text(r$item), " (", format_fixed(r$estimate, 2), ")", collapse = ", ")
-  note <- paste0("Lowest: ", show(it[low, ]), ". Highest: ", show(it[high, ]), ".")
-  list(rows = rows, note = note)
+  groups <- function(idx, inner, hjust) {
+    g <- it[idx, ]
+    keys <- unique(g$estimate)
+    out <- g[match(keys, g$estimate), ]
+    out$rank <- vapply(keys, function(k) inner(g$rank[g$estimate == k]), 1)
+    out$item <- vapply(keys, function(k) tied_names(g$item[g$estimate == k]), "")
+    out$hjust <- rep(hjust, nrow(out))
+    out
+  }
+  text <- rbind(groups(low, max, -0.3), if (length(high)) groups(high, min, 1.3))
+  show <- function(idx) {
+    g <- it[idx, ]
+    keys <- unique(g$estimate)
+    paste0(vapply(keys, function(k) tied_names(g$item[g$estimate == k]), ""),
+           " (", format_fixed(keys, 2), ")", collapse = ", ")
+  }
+  note <- paste0("Lowest: ", show(low), ".", if (length(high)) paste0(" Highest: ", show(high), "."))
+  list(rows = rows, text = text, note = note)
+}
+
+# Names of tied items: the first five, then how many more.
+tied_names <- function(items, n = 5L) {
+  items <- id_text(items)
+  out <- paste(utils::head(items, n), collapse = ", ")
+  if (length(items) > n) out <- paste0(out, " and ", length(items) - n, " more")
+  out
 }
 
 plot_mla_prevalence <- function(fit, labels, n_labels) {

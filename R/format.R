@@ -41,6 +41,8 @@ format_percent_exact <- function(x) {
 }
 
 # Fixed decimals, "NA" for missing values (coefficients in reports and plots).
+# Rounded first, and + 0 turns a negative zero into 0: rounding noise such as
+# -1e-17 prints as 0.0000, not -0.0000.
 format_fixed <- function(x, digits = 4L) {
-  ifelse(is.na(x), "NA", formatC(x, format = "f", digits = digits))
+  ifelse(is.na(x), "NA", formatC(round(x, digits) + 0, format = "f", digits = digits))
 }

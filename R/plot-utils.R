@@ -12,7 +12,10 @@ theme_mla <- function() {
       legend.position = "bottom",
       plot.caption = ggplot2::element_text(colour = "grey30", hjust = 0),
       plot.caption.position = "plot",
-      plot.title.position = "plot"
+      plot.title.position = "plot",
+      # room for half a tick label ("0.800") centred on the right panel edge,
+      # which ggplot2 does not reserve
+      plot.margin = ggplot2::margin(5.5, 14, 5.5, 5.5)
     )
 }
 

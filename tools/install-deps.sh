@@ -12,15 +12,18 @@ r_pkgs="Rcpp RcppArmadillo dqrng cli rlang tibble generics tidyselect vctrs json
 knitr rmarkdown ggplot2 boot withr DBI dbplyr dplyr RSQLite"
 sys_tools="pandoc:pandoc"
 if [ "$profile" != "demo" ]; then
-  r_pkgs="$r_pkgs testthat irr irrCAC psych rsample RPostgreSQL callr pkgload pkgdown"
+  # RPostgres: no Debian package in bookworm, so a CRAN build against libpq-dev
+  r_pkgs="$r_pkgs testthat irr irrCAC psych rsample RPostgreSQL RPostgres callr pkgload pkgdown"
   sys_tools="$sys_tools qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
 pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
-chromium:chromium pg_ctlcluster:postgresql"
+chromium:chromium pg_ctlcluster:postgresql pg_config:libpq-dev"
 fi
 # DuckDB is a 15-25 minute source build on two cores: opt in with MLA_DUCKDB=1
 [ "${MLA_DUCKDB:-0}" = "1" ] && r_pkgs="$r_pkgs duckdb"
 dev_pkgs="roxygen2 pkgdown"
 [ "${MLA_DEV:-0}" = "1" ] && r_pkgs="$r_pkgs $dev_pkgs"
+# the site's local MathJax (tools/site-mathjax.sh); pandoc stands in for a command
+[ "${MLA_DEV:-0}" = "1" ] && sys_tools="$sys_tools pandoc:libjs-mathjax"
 
 missing_r() {
   Rscript --vanilla -e 'args <- commandArgs(TRUE);

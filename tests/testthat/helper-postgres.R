@@ -1,5 +1,6 @@
 # Database engines for the test-annotations-db*.R files: SQLite in memory
-# always; a real PostgreSQL server when one can be reached or started; DuckDB
+# always; a real PostgreSQL server when one can be reached or started, through
+# both DBI drivers (RPostgreSQL and RPostgres, DBI's reference driver); DuckDB
 # when it is installed. A server this helper starts (Debian's pg_ctlcluster,
 # as root) is stopped when the test run ends; one already running (.ci/run or
 # tools/postgres.sh starts it) is left alone. Connection settings: MLA_PG_HOST, MLA_PG_PORT, MLA_PG_USER,
@@ -15,10 +16,12 @@ pg_settings <- function() {
        dbname = Sys.getenv("MLA_PG_DB", "mlagreement"))
 }
 
-pg_connect <- function() {
+pg_connect <- function(driver = "RPostgreSQL") {
   s <- pg_settings()
+  drv <- switch(driver, RPostgreSQL = RPostgreSQL::PostgreSQL(),
+                RPostgres = getExportedValue("RPostgres", "Postgres")())
   tryCatch(
-    DBI::dbConnect(RPostgreSQL::PostgreSQL(), host = s$host, port = s$port, user = s$user,
+    DBI::dbConnect(drv, host = s$host, port = s$port, user = s$user,
                    password = s$password, dbname = s$dbname),
     error = function(e) NULL
   )
@@ -59,19 +62,20 @@ pg_stop <- function() {
   }
 }
 
-# A PostgreSQL connection for the current test, or a visible skip saying why
-# there is none. The server is started once per test run.
-local_pg_connection <- function(env = parent.frame()) {
+# A PostgreSQL connection through `driver` for the current test, or a visible
+# skip saying why there is none. The server is started once per test run.
+local_pg_connection <- function(env = parent.frame(), driver = "RPostgreSQL") {
+  testthat::skip_on_cran()  # a database server is no part of a CRAN check
   testthat::skip_if_not_installed("DBI")
   testthat::skip_if_not_installed("dbplyr")
-  testthat::skip_if_not_installed("RPostgreSQL")
-  con <- pg_connect()
+  testthat::skip_if_not_installed(driver)
+  con <- pg_connect(driver)
   if (is.null(con) && is.null(pg_state$tried)) {
     pg_state$tried <- TRUE
     pg_state$reason <- pg_start()
     if (!is.null(pg_state$started)) withr::defer(pg_stop(), envir = testthat::teardown_env())
     for (i in 1:20) {
-      con <- pg_connect()
+      con <- pg_connect(driver)
       if (!is.null(con)) break
       Sys.sleep(0.25)
     }
@@ -85,9 +89,17 @@ local_pg_connection <- function(env = parent.frame()) {
   withr::defer(DBI::dbDisconnect(con), envir = env)
   # RPostgreSQL connections work with dbplyr's second-edition backend;
   # without this dbplyr warns about an "old interface" once every 8 hours
-  registerS3method("dbplyr_edition", "PostgreSQLConnection", function(con) 2L,
-                   envir = asNamespace("dbplyr"))
+  if (driver == "RPostgreSQL") {
+    registerS3method("dbplyr_edition", "PostgreSQLConnection", function(con) 2L,
+                     envir = asNamespace("dbplyr"))
+  }
   con
+}
+
+# The same server through RPostgres (DBI's reference driver; from CRAN, it
+# needs libpq-dev to build).
+local_rpostgres_connection <- function(env = parent.frame()) {
+  local_pg_connection(env, driver = "RPostgres")
 }
 
 local_sqlite_connection <- function(env = parent.frame()) {
@@ -124,6 +136,7 @@ db_table <- function(con, df) {
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
 # The engines every database test file runs on: SQLite in memory always, a
-# PostgreSQL server (skipped when none can be reached, a failure with
-# MLA_REQUIRE_POSTGRES set).
-db_engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
+# PostgreSQL server through each driver (skipped when none can be reached or
+# the driver is not installed, a failure with MLA_REQUIRE_POSTGRES set).
+db_engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection,
+                   rpostgres = local_rpostgres_connection)

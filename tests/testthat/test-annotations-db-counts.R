@@ -7,7 +7,7 @@ for (engine in names(db_engines)) {
   test_that(paste0(engine, ": decisions tables give the in-memory estimates"), {
     con <- db_engines[[engine]]()
     withr::local_seed(14)
-    designs <- database_designs(16)
+    designs <- database_designs(test_size(16, 2))
     for (i in seq_along(designs)) {
       arr <- designs[[i]]$array
       # set alpha and annotator agreement (more queries) on the first designs
@@ -27,7 +27,7 @@ for (engine in names(db_engines)) {
   test_that(paste0(engine, ": selected-label and wide tables give the in-memory estimates"), {
     con <- db_engines[[engine]]()
     withr::local_seed(15)
-    designs <- database_designs(14, selected = TRUE)
+    designs <- database_designs(test_size(14, 1), selected = TRUE)
     for (i in seq_along(designs)) {
       arr <- designs[[i]]$array
       universe <- paste0("L", seq_len(dim(arr)[3]))

@@ -4,7 +4,7 @@
 # to 1e-12; and bad tables give the in-memory classed errors, naming the
 # first offender (by its ids: a database table has no row order).
 
-engines <- list(sqlite = local_sqlite_connection, postgres = local_pg_connection)
+engines <- db_engines
 
 convabuse_long <- function() {
   ex <- convabuse_types
@@ -39,6 +39,7 @@ expect_same_real_results <- function(s, a) {
 
 for (engine in names(engines)) {
   test_that(paste0(engine, ": ConvAbuse tables give the in-memory results, both forms"), {
+    skip_long()
     con <- engines[[engine]]()
     universe <- levels(convabuse_types$label)
     long <- convabuse_long()
@@ -84,6 +85,7 @@ expect_same_bad_table <- function(messages, case, in_memory, offender) {
 }
 
 test_that("bad decisions and selected-labels tables give the in-memory errors on both engines", {
+  skip_long()
   ex <- bias_example
   ex$label <- as.character(ex$label)
   sel <- ex[ex$value == 1L, c("item", "annotator", "label")]

@@ -1,7 +1,9 @@
 # Every autoplot() type drawn at 7 x 5 in on the large designs of real
 # studies (31 labels, an 800-annotator sparse crowd): no overlapping axis
-# text and no title, caption, axis title or legend wider than the plot.
-# Measured on the drawn grob tree of a null PDF device.
+# text, no tick label past the edge of the plot, no text of a text layer
+# past its panel (where it is clipped), and no title, caption, axis title or
+# legend wider than the plot. Measured on the drawn grob tree of a null PDF
+# device.
 skip_if_not_installed("ggplot2")
 
 # Panels of a drawn gtable: their boxes on the device, in points.
@@ -63,6 +65,48 @@ axis_overlaps <- function(p, built, boxes, axis) {
   bad
 }
 
+# Tick labels that reach past the edges of the drawn plot (cut off there).
+axis_edge_clips <- function(p, built, boxes, axis, width_pt, height_pt) {
+  el <- text_size(p, if (axis == "x") "axis.text.x.bottom" else "axis.text.y.left")
+  if (!is.list(el)) return(character())
+  along_width <- (axis == "x") == (el$angle %% 180 == 0)
+  bad <- character()
+  for (i in seq_along(boxes)) {
+    pp <- built$layout$panel_params[[i]][[axis]]
+    labs <- pp$get_labels()
+    pos <- pp$break_positions()
+    ok <- !is.na(pos) & !is.na(labs)
+    labs <- as.character(labs[ok]); pos <- pos[ok]
+    if (length(labs) == 0L) next
+    b <- unname(boxes[[i]])
+    centre <- if (axis == "x") b[1] + pos * (b[2] - b[1]) else b[3] + pos * (b[4] - b[3])
+    extent <- if (along_width) string_pt(labs, el$size) else rep(el$size, length(labs))
+    limit <- if (axis == "x") width_pt else height_pt
+    out <- centre - extent / 2 < -0.5 | centre + extent / 2 > limit + 0.5
+    if (any(out)) bad <- c(bad, paste0(axis, " tick label ", labs[out], " past the plot edge"))
+  }
+  unique(bad)
+}
+
+# Text of geom_text() layers that reaches past its panel (clipped there).
+text_layer_clips <- function(p, built, boxes) {
+  bad <- character()
+  for (l in seq_along(p$layers)) {
+    if (!inherits(p$layers[[l]]$geom, "GeomText")) next
+    d <- built$data[[l]]
+    for (r in seq_len(nrow(d))) {
+      panel <- as.integer(d$PANEL[r])
+      pp <- built$layout$panel_params[[panel]]
+      b <- unname(boxes[[panel]])
+      x <- b[1] + (d$x[r] - pp$x.range[1]) / diff(pp$x.range) * (b[2] - b[1])
+      w <- string_pt(as.character(d$label[r]), d$size[r] * ggplot2::.pt)
+      lo <- x - d$hjust[r] * w
+      if (lo < b[1] - 0.5 || lo + w > b[2] + 0.5) bad <- c(bad, paste0("text ", d$label[r], " past its panel"))
+    }
+  }
+  bad
+}
+
 # A title grob has a flexible width: measure its text.
 grob_width_pt <- function(grob) {
   if (inherits(grob, "titleGrob")) {
@@ -101,7 +145,9 @@ layout_problems <- function(p, width = 7, height = 5, png = NULL) {
   boxes <- panel_boxes(g)
   built <- ggplot2::ggplot_build(p)
   c(axis_overlaps(p, built, boxes, "x"), axis_overlaps(p, built, boxes, "y"),
-    clipped_parts(g, width * 72, height * 72))
+    axis_edge_clips(p, built, boxes, "x", width * 72, height * 72),
+    axis_edge_clips(p, built, boxes, "y", width * 72, height * 72),
+    text_layer_clips(p, built, boxes), clipped_parts(g, width * 72, height * 72))
 }
 
 artifact <- function(name) {
@@ -140,9 +186,39 @@ test_that("the layout check finds overlapping axis text and clipped captions", {
                                 expand = c(0, 0)) +
     ggplot2::theme(panel.spacing = ggplot2::unit(0, "pt"))
   expect_true(any(grepl("1.000 / 0.000", layout_problems(ticks))))
+  edge <- ggplot2::ggplot(data.frame(x = c(0, 0.8), y = 1), ggplot2::aes(x, y)) +
+    ggplot2::geom_point() +
+    ggplot2::scale_x_continuous(breaks = c(0, 0.8), labels = c("0.000", "0.800"), expand = c(0, 0))
+  expect_true("x tick label 0.800 past the plot edge" %in% layout_problems(edge))
+  expect_identical(layout_problems(edge + theme_mla()), character())  # the package's margin
+  cut <- ggplot2::ggplot(data.frame(x = c(0, 1), y = 1, l = c("", "a long item name")),
+                         ggplot2::aes(x, y, label = l)) + ggplot2::geom_text(hjust = 0)
+  expect_true("text a long item name past its panel" %in% layout_problems(cut))
+})
+
+test_that("the report's plots are readable at 7 x 5 in, tied items all named", {
+  withr::local_seed(3)
+  fit <- designs$bias
+  bs <- mla_boot(fit, R = 50)
+  expect_readable(ggplot2::autoplot(fit, boot = bs), "report-labels")
+  expect_readable(ggplot2::autoplot(fit, type = "prevalence"), "report-prevalence")
+  expect_readable(ggplot2::autoplot(annotator_agreement(designs$bias$annotations)), "report-annotators")
+  # 40 items, three of them tied at the top (perfect agreement)
+  arr <- array(stats::rbinom(40 * 3 * 4, 1, 0.4), c(40, 3, 4),
+               dimnames = list(sprintf("item%02d", 1:40), NULL, NULL))
+  arr[38:40, , ] <- rep(c(1, 0, 1, 0), each = 9)
+  tied <- mla(as_annotations(arr))
+  p <- ggplot2::autoplot(tied, type = "items", extremes = 3)
+  named <- ggplot2::layer_data(p, 5)$label
+  top <- tidy(tied, level = "item", baseline = tied$baseline)
+  top <- top$item[top$estimate == max(top$estimate, na.rm = TRUE)]
+  expect_true(all(vapply(as.character(top), function(i) any(grepl(i, named, fixed = TRUE)), TRUE)))
+  expect_readable(p, "report-items-tied")
+  expect_readable(ggplot2::autoplot(fit, type = "items"), "report-items")
 })
 
 test_that("label, prevalence and item plots are readable with 31 labels", {
+  skip_long()
   for (d in c("bias", "sim31")) {
     fit <- designs[[d]]
     expect_readable(ggplot2::autoplot(fit), paste0(d, "-labels"))
@@ -152,6 +228,7 @@ test_that("label, prevalence and item plots are readable with 31 labels", {
 })
 
 test_that("plots of an 800-annotator crowd are readable", {
+  skip_long()
   fit <- designs$crowd
   expect_readable(ggplot2::autoplot(fit), "crowd-labels")
   expect_readable(ggplot2::autoplot(fit, type = "items"), "crowd-items")
@@ -167,6 +244,7 @@ test_that("plots of an 800-annotator crowd are readable", {
 })
 
 test_that("bootstrap and simulation plots are readable", {
+  skip_long()
   withr::local_seed(5)
   bs <- mla_boot(designs$sim31, R = 100)
   expect_readable(ggplot2::autoplot(bs), "boot-corpus")

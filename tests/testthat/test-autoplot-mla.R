@@ -115,7 +115,13 @@ test_that("items plot names the extreme items and selects items", {
   it <- it[it$baseline == "fleiss" & !is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]
   named <- ggplot2::layer_data(p, 5)$label
-  expect_setequal(named, as.character(c(it$item[1:2], it$item[nrow(it) - 0:1])))
+  # one text per tied value of the 2 lowest and 2 highest, naming its items
+  tied <- function(v) {
+    items <- as.character(it$item[it$estimate == v])
+    paste0(paste(head(items, 5), collapse = ", "), if (length(items) > 5) paste(" and", length(items) - 5, "more"))
+  }
+  values <- unique(it$estimate[it$estimate <= it$estimate[2] | it$estimate >= it$estimate[nrow(it) - 1]])
+  expect_setequal(named, vapply(values, tied, ""))
   expect_match(p$labels$caption, paste0("Lowest: ", it$item[1]))
   expect_false(grepl("Lowest", ggplot2::autoplot(big, type = "items", extremes = 0)$labels$caption))
   sub <- ggplot2::autoplot(big, type = "items", items = c("i01", "i02", "i03"))

@@ -62,6 +62,7 @@ valid_calls <- list(
   confint.mla = list(object = fx$fit),
   confint.mla_boot = list(object = fx$bs),
   tidy.mla = list(x = fx$fit),
+  report_table = list(fit = fx$fit),
   tidy.mla_boot = list(x = fx$bs),
   tidy.mla_annotator_agreement = list(x = fx$agr),
   tidy.annotation_counts = list(x = as_annotation_counts(fx$long)),
@@ -93,7 +94,7 @@ negative_ok <- list(simulate_annotations = "bias")
 vector_ok <- list(analytic_agreement = "prevalence", simulation_study = "prevalence")
 # Whole-number arguments: 3e9 is above the integer range.
 whole_numbers <- list(
-  agreement_measures = c("R", "threads"), krippendorff_alpha = "threads",
+  agreement_measures = c("R", "threads"), krippendorff_alpha = "threads", report_table = "digits",
   mla_boot = c("R", "threads"), autoplot.mla_boot = "bins", autoplot.mla = "extremes",
   autoplot.mla_annotator_agreement = "min_overlap", annotator_model = c("max_iter", "threads"),
   simulate_annotations = c("n_items", "n_annotators", "n_labels"),

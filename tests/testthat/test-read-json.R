@@ -43,6 +43,7 @@ test_that("the MTurk / Prolific recipe of the vignette gives the batch's design"
 })
 
 test_that("the package's JSON parser gives jsonlite::parse_json()'s values on random JSON", {
+  skip_long()
   withr::local_seed(28)
   for (i in 1:400) {
     txt <- json_random()

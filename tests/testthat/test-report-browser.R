@@ -93,7 +93,7 @@ test_that("the report renders on every design and a browser shows all of it", {
     page <- visible_html(html)
     # the per-label table with intervals, and no knitr error output
     expect_true(grepl("Per-label", page), label = paste(name, "has a per-label table"))
-    expect_true(grepl("<th[^>]*>conf.low</th>", page), label = paste(name, "has intervals"))
+    expect_true(grepl("<th[^>]*>\\s*95% CI lower\\s*</th>", page), label = paste(name, "has intervals"))
     expect_false(grepl("\\bError\\b", page), label = paste(name, "shows an error"))
     # no record was dropped: the design line counts all of them
     expect_true(grepl(paste0(format(x$n_records, big.mark = ","), " of "), page),

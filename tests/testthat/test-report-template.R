@@ -16,7 +16,13 @@ test_that("the mla-report template drafts and renders to HTML", {
   # the worked example's published values
   expect_true(grepl("0.2320", html), label = "0.2320")
   expect_true(grepl("0.9031", html), label = "0.9031")
-  expect_true(grepl("-0.3440", html), label = "-0.3440")
+  expect_true(grepl(">\\s*-0.344\\s*<", html), label = "-0.344")
+  # readable table heads, no raw column names, and what the bootstrap resampled
+  for (head in c("Observed agreement", "Positive agreement", "Weight \\(eq\\. 6\\)", "95% CI lower")) {
+    expect_true(grepl(paste0("<th[^>]*>\\s*", head, "\\s*</th>"), html, fixed = FALSE), label = head)
+  }
+  expect_false(grepl("floor_observed|positive_agreement|conf\\.low|observed_disagreement", html))
+  expect_true(grepl("50 resamples of items", html), label = "50 resamples of items")
   expect_true(grepl("20 of\\s+them were never selected", html), label = "20 of\\s+them were never selected")
   for (section in c("Label universe", "Meaning of joint omissions", "Baseline model",
                     "Diagnostics", "Uncertainty")) {

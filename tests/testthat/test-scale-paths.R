@@ -80,6 +80,7 @@ test_that("pair outputs beyond the memory limit fail at once with a classed erro
 })
 
 test_that("set alpha over the distinct sets of large items equals brute force", {
+  skip_long()
   for (seed in 1:3) {
     arr <- many_annotators(3, 90, 3, seed = seed, missing = 0)
     arr[1, 1:20, ] <- NA  # items of 90 and 70 records (over the 64 of pair counting)
@@ -102,6 +103,7 @@ test_that("set alpha over the distinct sets of large items equals brute force", 
 })
 
 test_that("the postings method of D_e (more than 64 labels in use) equals brute force", {
+  skip_long()
   for (seed in 1:4) {
     k <- c(70, 130, 300, 90)[seed]
     arr <- withr::with_seed(seed, array(rbinom(30 * 3 * k, 1, 0.02), c(30, 3, k)))

@@ -3,7 +3,10 @@
 # exported functions of mlagreement only (the package's tests check that and
 # call them directly).
 
-fmt <- function(v, digits = 3) ifelse(is.na(v), "NA", formatC(v, format = "f", digits = digits))
+# Fixed decimals; + 0 turns the negative zero of a rounded -1e-17 into 0.
+fmt <- function(v, digits = 3) {
+  ifelse(is.na(v), "NA", formatC(round(v, digits) + 0, format = "f", digits = digits))
+}
 report_number <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)
 
 # "n noun" with the plural when n != 1.
@@ -112,4 +115,32 @@ read_report_data <- function(data) {
          "'", data, "' is none of these.", call. = FALSE)
   }
   get(data, envir = globalenv())
+}
+
+# A report_table() as a kable: fixed decimals, numbers right-aligned.
+report_kable <- function(tab, caption = NULL) {
+  align <- ifelse(vapply(tab, is.numeric, TRUE), "r", "l")
+  knitr::kable(format(tab), align = align, caption = caption, row.names = FALSE)
+}
+
+# What a bootstrap design resamples, for the report's sentences.
+report_resampled <- function(resample) {
+  switch(resample, items = "items", annotators = "annotators",
+         both = "both items and annotators (two-way)", resample)
+}
+
+# The interval type tidy(boot) uses by default: BCa, or percentile for
+# two-way resampling.
+report_interval_type <- function(bs) {
+  if (identical(bs$resample, "both")) "percentile" else "BCa"
+}
+
+# krippendorff_alpha() columns with readable names.
+report_alpha_names <- function(tab) {
+  names_map <- c(distance = "Distance", observed_disagreement = "Observed disagreement",
+                 expected_disagreement = "Expected disagreement", estimate = "Alpha",
+                 n_items = "Items", n_values = "Values", records = "Records")
+  tab <- as.data.frame(tab)
+  names(tab) <- ifelse(names(tab) %in% names(names_map), names_map[names(tab)], names(tab))
+  tab
 }
