@@ -239,14 +239,14 @@ alpha_boot_sums <- function(terms, sets, D, seed, R, threads) {
   n_streams <- boot_streams_cpp()
   bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
   chunks <- vector("list", length(bounds) - 1L)
-  cli::cli_progress_bar("Bootstrapping alpha", total = length(chunks), clear = TRUE)
+  bar <- progress_start("Bootstrapping alpha", total = length(chunks))  # R/boot.R
+  on.exit(progress_close(bar), add = TRUE)
   for (ch in seq_along(chunks)) {
     chunks[[ch]] <- alpha_boot_cpp(terms, sets$start, sets$set, sets$count, sets$n_sets, D,
                                    as.integer(seed), as.integer(R), bounds[ch], bounds[ch + 1L],
                                    as.integer(threads))
-    cli::cli_progress_update()
+    cli::cli_progress_update(id = bar)
   }
-  cli::cli_progress_done()
   list(sums = do.call(rbind, lapply(chunks, `[[`, "sums")),
        quad = do.call(rbind, lapply(chunks, `[[`, "quad")))
 }
