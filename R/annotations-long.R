@@ -67,9 +67,10 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
                              duplicates = c("error", "first", "last"), single_label = FALSE,
                              threads = mla_threads()) {
   if (inherits(data, "tbl_lazy")) {
-    return(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
-                               rlang::enquo(label), rlang::enquo(value), labels, duplicates,
-                               single_label))
+    return(with_db_errors(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
+                                              rlang::enquo(label), rlang::enquo(value), labels,
+                                              duplicates, single_label),
+                          rlang::current_env()))
   }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
