@@ -163,3 +163,15 @@ test_that("sparse crowds: one shared item never gives +-1, and well-agreeing ann
   expect_identical(order(ranked$estimate), order(ranked$observed))
   expect_match(format(agr), "shared items", all = FALSE)
 })
+
+test_that("a mistyped argument is an error, not a partial match or a default", {
+  x <- annotations_long(bias_example, item, annotator, label, value)
+  err <- expect_mla_error(annotator_agreement(x, min_item = 5), "dots")
+  expect_match(conditionMessage(err), "min_item", fixed = TRUE)
+  expect_mla_error(annotator_agreement(x, 5), "dots")
+  agr <- annotator_agreement(x, min_items = 5)
+  expect_identical(agr$min_items, 5L)
+  expect_mla_error(print(agr, digits = 3), "dots")
+  expect_mla_error(format(agr, digits = 3), "dots")
+  expect_mla_error(tidy(agr, levels = "pairs"), "dots")
+})
