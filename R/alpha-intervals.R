@@ -56,7 +56,8 @@ alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_t
   se <- rep(NA_real_, n)
   reps <- matrix(NA_real_, R, n)
   has <- !is.na(kinds) & !is.na(out$estimate)
-  if (any(has)) check_boot_items(min(out$n_items[has]), "items with two or more values", "x", call)
+  if (any(has)) check_boot_items(min(out$n_items[has]), "items with two or more values", "x", call,
+                                   min = 3L)
   seed <- sample.int(.Machine$integer.max, 2L)
   sums <- has & kinds != "category"
   if (any(sums)) {

@@ -44,7 +44,8 @@ test_that("tidy(baseline = ) keeps one baseline's rows: one row per item", {
 test_that("print() and format() methods refuse unknown arguments", {
   fit <- bias_fit()
   a <- bias_annotations()
-  bs <- withr::with_seed(1, mla_boot(fit, R = 20))
+  expect_warning(bs <- withr::with_seed(1, mla_boot(fit, R = 20)),
+                 class = "mlagreement_warning_few_items")
   for (obj in list(fit, a, as_annotation_counts(a), bs, summary(fit))) {
     expect_mla_error(print(obj, digits = 2), "dots")
     if (!inherits(obj, "summary.mla")) expect_mla_error(format(obj, digits = 2), "dots")
