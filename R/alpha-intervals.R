@@ -20,7 +20,8 @@
 #' With `R > 0` the result gains `std.error`, `conf.low` and `conf.high`.
 #' `std.error` is the jackknife standard error over items (each item with a
 #' pairable value left out in turn; \eqn{\sqrt{(g - 1)/g \sum (\hat\alpha_{(i)}
-#' - \bar\alpha)^2}}).
+#' - \bar\alpha)^2}}); it needs at least 3 such items (with 2, each
+#' leave-one-out value is a one-item alpha, the same number for any data).
 #' `conf.low` and `conf.high` are the percentile interval at `conf.level`
 #' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
 #' items, drawn from the streams of [mla_boot()] (replicate `b` resamples the
