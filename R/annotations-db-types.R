@@ -75,9 +75,12 @@ db_check_sqlite_ids <- function(d, cols, call) {
 # column of mixed storage classes would make the driver coerce (and warn).
 db_first_as_text <- function(q, col, order) {
   cols <- unique(c(col, order))
-  q <- dplyr::arrange(q, !!!rlang::syms(order))
   shown <- lapply(cols, function(cl) rlang::expr(as.character(!!rlang::sym(cl))))
-  collect_rows(dplyr::transmute(q, !!!rlang::set_names(shown, cols)), 1L)
+  names(shown) <- paste0("mla_text_", cols)
+  # ordered by the stored values, in the outer query (no ORDER BY in a subquery)
+  q <- dplyr::arrange(dplyr::mutate(q, !!!shown), !!!rlang::syms(order))
+  first <- collect_rows(dplyr::select(q, !!!rlang::syms(names(shown))), 1L)
+  stats::setNames(first, cols)
 }
 
 # Errors of the engine or driver (a closed connection, a missing table, no
