@@ -11,7 +11,7 @@ VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 RSCRIPT := Rscript --vanilla
 
-.PHONY: deps demo-deps demo-build install demo build check test document site bench clean
+.PHONY: deps demo-deps demo-build install demo build check test document site bench clean interrupts
 
 deps:
 	bash tools/install-deps.sh
@@ -52,6 +52,11 @@ site: install
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE)' \
 	  -e 'pkgdown::build_site(install = FALSE, new_process = FALSE, preview = FALSE)'
 	bash tools/site-mathjax.sh docs
+
+# Ctrl-C with real signals, one case per long-call family (tools/interrupt.sh)
+interrupts: build
+	lib=$$(mktemp -d) && R CMD INSTALL --no-multiarch -l $$lib $(TARBALL) >/dev/null && \
+	  MLA_LIB=$$lib bash tools/interrupt.sh
 
 document:
 	MLA_DEV=1 bash tools/install-deps.sh

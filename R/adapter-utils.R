@@ -10,9 +10,16 @@
 # Exact text of ids or labels: integers and whole doubles in full, without
 # scientific notation (1e5 and 100000L are both "100000", 3e9 "3000000000"),
 # other doubles with the fewest digits that read back as the same number,
-# factors by their labels; NA stays NA.
+# factors by their labels, dates and date-times as printed (with the
+# microseconds when a time has a fraction of a second); NA stays NA.
 id_text <- function(v) {
-  if (is.factor(v)) return(as.character(v))
+  if (is.factor(v) || inherits(v, "Date")) return(as.character(v))
+  if (inherits(v, "POSIXct")) {
+    frac <- any(unclass(v) %% 1 != 0, na.rm = TRUE)
+    out <- format(v, if (frac) "%Y-%m-%d %H:%M:%OS6" else "%Y-%m-%d %H:%M:%S")
+    out[is.na(v)] <- NA_character_
+    return(out)
+  }
   if (!is.double(v)) return(as.character(v))
   out <- rep(NA_character_, length(v))
   whole <- !is.na(v) & is.finite(v) & v == trunc(v) & abs(v) <= 2^53
@@ -48,15 +55,18 @@ match_values <- function(x, table) {
   match(id_text(u), id_text(table))[match(x, u)]
 }
 
-# Ids must be a plain vector of text, numbers, logicals or a factor; doubles
-# exact (an id beyond 2^53 may already have lost digits: two uids can have
-# become one number).
+# Ids must be a plain vector of text, numbers, logicals or a factor, or
+# (ids only) dates and date-times, kept as given (daily diaries, time-stamped
+# items); doubles exact (an id beyond 2^53 may already have lost digits: two
+# uids can have become one number).
 check_id_vector <- function(v, arg, what = "ids", class = "id_type",
                             call = rlang::caller_env()) {
-  ok_type <- is.character(v) || is.numeric(v) || is.logical(v) || is.factor(v)
+  times <- what == "ids" && (inherits(v, "Date") || inherits(v, "POSIXct"))
+  ok_type <- is.character(v) || is.numeric(v) || is.logical(v) || is.factor(v) || times
   if (!ok_type || !is.null(dim(v))) {
+    kinds <- if (what == "ids") "character, factor, integer, double, Date or POSIXct" else "character, factor, integer or double"
     mla_abort(
-      c("Column {.arg {arg}} must be a vector of {what} (character, factor, integer or double).",
+      c("Column {.arg {arg}} must be a vector of {what} ({kinds}).",
         "x" = "It is {if (is.list(v)) 'a list-column' else cli::format_inline('{.obj_type_friendly {v}}')}{if (!is.null(dim(v))) ' with dimensions' else ''}."),
       class = class, call = call
     )

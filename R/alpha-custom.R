@@ -248,10 +248,11 @@ pair_expected_sum <- function(fn, sets, count, name, call) {
   S <- length(sets)
   total <- S * (S - 1) / 2
   if (total > 0) {
-    cli::cli_progress_bar(
+    bar <- progress_start(
       sprintf("Distance %s on %s pairs of label sets", name, format(total, big.mark = ",")),
-      total = total, .envir = environment()
+      total = total
     )
+    on.exit(progress_close(bar), add = TRUE)
   }
   sum <- 0
   done <- 0
@@ -260,7 +261,7 @@ pair_expected_sum <- function(fn, sets, count, name, call) {
     d <- pair_values(fn, sets, s, t, name, call)
     sum <- sum + 2 * count[s] * sum(count[t] * d)
     done <- done + length(t)
-    cli::cli_progress_update(set = done)
+    if (total > 0) cli::cli_progress_update(id = bar, set = done)
   }
   sum
 }

@@ -20,7 +20,8 @@
 #' With `R > 0` the result gains `std.error`, `conf.low` and `conf.high`.
 #' `std.error` is the jackknife standard error over items (each item with a
 #' pairable value left out in turn; \eqn{\sqrt{(g - 1)/g \sum (\hat\alpha_{(i)}
-#' - \bar\alpha)^2}}).
+#' - \bar\alpha)^2}}); it needs at least 3 such items (with 2, each
+#' leave-one-out value is a one-item alpha, the same number for any data).
 #' `conf.low` and `conf.high` are the percentile interval at `conf.level`
 #' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
 #' items, drawn from the streams of [mla_boot()] (replicate `b` resamples the
@@ -56,7 +57,8 @@ alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_t
   se <- rep(NA_real_, n)
   reps <- matrix(NA_real_, R, n)
   has <- !is.na(kinds) & !is.na(out$estimate)
-  if (any(has)) check_boot_items(min(out$n_items[has]), "items with two or more values", "x", call)
+  if (any(has)) check_boot_items(min(out$n_items[has]), "items with two or more values", "x", call,
+                                   min = 3L)
   seed <- sample.int(.Machine$integer.max, 2L)
   sums <- has & kinds != "category"
   if (any(sums)) {
@@ -239,14 +241,14 @@ alpha_boot_sums <- function(terms, sets, D, seed, R, threads) {
   n_streams <- boot_streams_cpp()
   bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))
   chunks <- vector("list", length(bounds) - 1L)
-  cli::cli_progress_bar("Bootstrapping alpha", total = length(chunks), clear = TRUE)
+  bar <- progress_start("Bootstrapping alpha", total = length(chunks))  # R/boot.R
+  on.exit(progress_close(bar), add = TRUE)
   for (ch in seq_along(chunks)) {
     chunks[[ch]] <- alpha_boot_cpp(terms, sets$start, sets$set, sets$count, sets$n_sets, D,
                                    as.integer(seed), as.integer(R), bounds[ch], bounds[ch + 1L],
                                    as.integer(threads))
-    cli::cli_progress_update()
+    cli::cli_progress_update(id = bar)
   }
-  cli::cli_progress_done()
   list(sums = do.call(rbind, lapply(chunks, `[[`, "sums")),
        quad = do.call(rbind, lapply(chunks, `[[`, "quad")))
 }

@@ -48,7 +48,9 @@ alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
   warn_undefined_labels(labels[is.na(estimate)], call)
   if (R == 0L) return(out)
   used <- !is.na(estimate)
-  if (any(used)) check_boot_items(min(out$n_items[used]), "items with two or more decisions", "x", call)
+  if (any(used)) {
+    check_boot_items(min(out$n_items[used]), "items with two or more decisions", "x", call, min = 3L)
+  }
   label_intervals(out, terms, cols, R, conf.level, threads, call)
 }
 

@@ -56,6 +56,7 @@ annotators_per_item_text <- function(d) {
 
 #' @export
 format.annotation_counts <- function(x, ...) {
+  check_dots_empty0(...)
   counts <- design_counts_summary(x)
   kind <- if (is_single_label(x)) " (single-label: mutually exclusive categories)" else ""
   source <- switch(x$source, database = "computed in the database",
@@ -71,7 +72,8 @@ format.annotation_counts <- function(x, ...) {
 
 #' @export
 print.annotation_counts <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 

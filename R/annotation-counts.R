@@ -18,6 +18,15 @@
 #' [annotations][as_annotations] object. Results computed from it equal
 #' those on the records.
 #'
+#' A database table is checked in the database, with the errors of the
+#' in-memory adapters. SQLite keeps a type per value, so its values are
+#' checked by value: a 0/1 column may hold the numbers 0 and 1 or the text
+#' `'0'` and `'1'`, and an id or label column holding both numbers and text
+#' (item `1` beside item `'1'`) is refused rather than read as two ids.
+#' Errors of the engine (a closed connection, a missing table) have class
+#' `mlagreement_error_db_query`, with the engine's message as parent, and no
+#' table or statistics are left on the connection.
+#'
 #' @section The tables:
 #' For item \eqn{i} and label \eqn{j}, let \eqn{m_{ij}} be the number of
 #' non-missing decisions and \eqn{x_{ij}} the number of positive ones.

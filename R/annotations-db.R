@@ -21,6 +21,7 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
   check_bool(single_label, call = call)
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols))
+  if (db_is_sqlite(d)) db_check_sqlite_ids(d, c("item", "annotator", "label"), call)
   if (has_value) d <- db_binary_value(d, "value", proto[[cols[["value"]]]], call)
   db_check_rows(d, has_value, call)
   universe <- db_label_universe(d, labels, has_value || single_label, call)
@@ -57,6 +58,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
   label_cols <- names(select_columns(labels, proto, "labels", call = call))
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols), !!!rlang::syms(label_cols))
+  if (db_is_sqlite(d)) db_check_sqlite_ids(d, c("item", "annotator"), call)
   for (nm in label_cols) d <- db_binary_value(d, nm, proto[[nm]], call)
   db_check_rows(d, FALSE, call, label = FALSE)
   for (nm in label_cols) db_check_values(d, nm, c("item", "annotator"), nm, call)
@@ -105,7 +107,8 @@ check_db_duplicates <- function(duplicates, call) {
 
 # The value column as integer 0/1 in SQL: booleans become 0/1, text "0"/"1"
 # becomes 0/1 after a check that no other text occurs.
-db_binary_value <- function(d, col, proto_col, call) {
+db_binary_value <- function(d, col, proto_col, call, check = TRUE) {
+  if (db_is_sqlite(d)) return(db_sqlite_binary_value(d, col, call, check))  # annotations-db-types.R
   sym <- rlang::sym(col)
   if (is.logical(proto_col)) {
     return(dplyr::mutate(d, !!col := ifelse(!!sym, 1L, 0L)))
@@ -271,7 +274,10 @@ db_distinct <- function(q, ...) {
 # query as a subquery. drop() removes the table: none is left behind.
 db_temporary <- function(q) {
   con <- dbplyr::remote_con(q)
-  tab <- tryCatch(dplyr::compute(q, temporary = TRUE), error = function(e) NULL)
+  # no ANALYZE on SQLite: it would leave sqlite_stat1/sqlite_stat4 in the
+  # user's temporary schema (and SQLite plans this query by the index)
+  tab <- tryCatch(dplyr::compute(q, temporary = TRUE, analyze = !db_is_sqlite(q)),
+                  error = function(e) NULL)
   if (is.null(tab)) return(list(table = q, drop = function() invisible()))
   name <- as.character(dbplyr::remote_name(tab))
   quoted <- DBI::dbQuoteIdentifier(con, name)
@@ -358,5 +364,6 @@ annotation_queries <- function(data, item, annotator, label, value = NULL) {
   }
   cols <- c(cols, value = lazy_column(value, proto, "value", rlang::current_env()))
   d <- dplyr::select(data, !!!rlang::syms(cols))
-  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], rlang::current_env()))
+  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], rlang::current_env(),
+                                      check = FALSE))
 }

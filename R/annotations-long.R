@@ -96,9 +96,10 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
                              threads = mla_threads(), label_sep = NULL) {
   if (inherits(data, "tbl_lazy")) {
     if (!is.null(label_sep)) abort_label_sep_database()
-    return(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
-                               rlang::enquo(label), rlang::enquo(value), labels, duplicates,
-                               single_label))
+    return(with_db_errors(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
+                                              rlang::enquo(label), rlang::enquo(value), labels,
+                                              duplicates, single_label),
+                          rlang::current_env()))
   }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))

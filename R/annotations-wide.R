@@ -27,8 +27,9 @@
 annotations_wide <- function(data, item, annotator, labels,
                              duplicates = c("error", "first", "last"), threads = mla_threads()) {
   if (inherits(data, "tbl_lazy")) {
-    return(annotations_wide_db(data, rlang::enquo(item), rlang::enquo(annotator),
-                               rlang::enquo(labels), duplicates))
+    return(with_db_errors(annotations_wide_db(data, rlang::enquo(item), rlang::enquo(annotator),
+                                              rlang::enquo(labels), duplicates),
+                          rlang::current_env()))
   }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))

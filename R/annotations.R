@@ -255,12 +255,14 @@ is_dense_layout <- function(x) identical(x$layout, "dense")
 
 #' @export
 print.annotations <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 
 #' @export
 format.annotations <- function(x, ...) {
+  check_dots_empty0(...)
   counts <- design_counts(x)
   kind <- if (is_single_label(x)) " (single-label: mutually exclusive categories)" else ""
   cli::cli_format_method({

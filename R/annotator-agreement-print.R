@@ -2,12 +2,14 @@
 
 #' @export
 print.mla_annotator_agreement <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 
 #' @export
 format.mla_annotator_agreement <- function(x, ...) {
+  check_dots_empty0(...)
   a <- x$annotators
   p <- x$pairs
   ranked <- a[!is.na(a$estimate), ]

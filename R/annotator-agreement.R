@@ -79,7 +79,8 @@
 #'   (the same `n_items`, `n_shared_items`, `prevalence`, `observed` and
 #'   `estimate`; `n_partners` is `NA` and the pair table has no rows). Use it
 #'   when the pairs are too many to hold (see Large designs).
-#' @param ... Must be empty.
+#' @param ... Must be empty (so that a mistyped argument, such as `min_item`, is an
+#'   error rather than a partial match).
 #' @return An object of class `mla_annotator_agreement`; use
 #'   [tidy()][tidy.mla_annotator_agreement] for the pair and annotator
 #'   tibbles and [autoplot()][autoplot.mla_annotator_agreement] for a heat map.
@@ -97,7 +98,7 @@
 #' tidy(agr)
 #' tidy(agr, level = "annotators")
 #' tidy(agr, level = "light")
-annotator_agreement <- function(x, min_items = 10, pairs = TRUE, ...) {
+annotator_agreement <- function(x, ..., min_items = 10, pairs = TRUE) {
   check_dots_empty0(...)
   min_items <- check_whole(min_items, min = 1)
   check_bool(pairs)

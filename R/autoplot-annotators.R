@@ -46,6 +46,7 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
                                              n_annotators = NULL, min_overlap = 1,
                                              order = c("cluster", "mean", "none"), ...) {
   check_dots_empty0(...)
+  check_inherits(object, "mla_annotator_agreement", "annotator_agreement", class = "plot_argument")
   rlang::check_installed("ggplot2", reason = "to plot annotator agreement.")
   value <- check_choice(value, c("estimate", "observed"))
   order <- check_choice(order, c("cluster", "mean", "none"))

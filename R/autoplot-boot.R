@@ -27,6 +27,7 @@
 autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = NULL,
                               conf.level = 0.95, bins = 30, labels = NULL, n_labels = NULL, ...) {
   check_dots_empty0(...)
+  check_inherits(object, "mla_boot", "mla_boot", class = "plot_argument")
   rlang::check_installed("ggplot2", reason = "to plot a bootstrap.")
   level <- check_choice(level, c("corpus", "label"))
   baseline <- if (is.null(baseline)) object$fit$baseline else check_fit_baseline(baseline, object$fit)

@@ -48,6 +48,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
                          labels = NULL, n_labels = NULL, items = NULL, extremes = 3, ...) {
   rlang::check_installed("ggplot2", reason = "to plot agreement results.")
   check_dots_empty0(...)
+  check_inherits(object, "mla", "mla", class = "plot_argument")
   type <- check_choice(type, c("labels", "items", "prevalence"))
   n_labels <- check_plot_limit(n_labels)
   extremes <- check_whole(extremes, min = 0, class = "plot_argument")
@@ -160,11 +161,18 @@ boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
   as.data.frame(ci[needed])
 }
 
-plot_mla_items <- function(fit, items, extremes) {
+plot_mla_items <- function(fit, items, extremes, call = rlang::caller_env()) {
   it <- generics::tidy(fit, level = "item")
   it <- it[it$baseline == fit$baseline, ]
   if (!is.null(items)) it <- it[id_text(it$item) %in% items, ]
   n_unpaired <- sum(is.na(it$estimate))
+  if (n_unpaired == nrow(it)) {
+    mla_abort(
+      c("The {.val items} plot needs at least one item with a coefficient.",
+        "x" = "None of the {nrow(it)} selected item{?s} ha{?s/ve} two or more annotations."),
+      class = "plot_argument", call = call
+    )
+  }
   it <- it[!is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]
   it$rank <- seq_len(nrow(it))

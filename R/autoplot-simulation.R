@@ -18,6 +18,7 @@
 autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
   rlang::check_installed("ggplot2", reason = "to plot agreement curves.")
   check_dots_empty0(...)
+  check_inherits(object, "mla_analytic", "analytic_agreement", class = "plot_argument")
   curves <- as.data.frame(object)
   curves$generator <- generator_factor(curves$generator)
   curves$baseline <- baseline_factor(curves$baseline)
@@ -70,6 +71,7 @@ autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
 autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
   rlang::check_installed("ggplot2", reason = "to plot simulation results.")
   check_dots_empty0(...)
+  check_inherits(object, "mla_simulation", "simulation_study", class = "plot_argument")
   available <- unique(object$measure)
   if (is.null(measures)) measures <- setdiff(available, "floor_observed")
   measures <- check_choice(measures, available, multiple = TRUE)

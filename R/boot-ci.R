@@ -169,12 +169,20 @@ kNaHintAlpha <- "Their intervals use the defined replicates only: alpha is undef
 # without a warning; fewer than 2 cannot vary at all.
 boot_min_items <- 20L
 
-check_boot_items <- function(n, what = "items", arg = "fit", call = rlang::caller_env()) {
-  if (n < 2L) {
+# min = 3 where the standard error is a jackknife over items whose
+# leave-one-out values of 2 items are single-item estimates, which are the
+# same number whatever the data (krippendorff_alpha(R = )).
+check_boot_items <- function(n, what = "items", arg = "fit", call = rlang::caller_env(),
+                             min = 2L) {
+  if (n < min) {
+    why <- if (min > 2L && n == 2L) {
+      "With 2, each leave-one-out value is that of a single item and the same number, so the jackknife standard error would be 0 whatever the data."
+    } else {
+      "With fewer, every replicate is the estimate itself."
+    }
     mla_abort(
-      c("Bootstrap and jackknife intervals need at least 2 {what} to resample.",
-        "x" = "{.arg {arg}} has {n}.",
-        "i" = "With fewer, every replicate is the estimate itself."),
+      c("Bootstrap and jackknife intervals need at least {min} {what} to resample.",
+        "x" = "{.arg {arg}} has {n}.", "i" = why),
       class = "boot_items", call = call
     )
   }

@@ -153,6 +153,7 @@ boot_index_statistic <- function(x) {
 
 #' @export
 format.mla_boot <- function(x, ...) {
+  check_dots_empty0(...)
   d <- x$design
   prim <- which(x$stats$level == "corpus" & x$stats$baseline == x$fit$baseline)
   type <- boot_type(c("bca", "perc", "basic", "norm"), x)
@@ -175,6 +176,7 @@ format.mla_boot <- function(x, ...) {
 
 #' @export
 print.mla_boot <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }

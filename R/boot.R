@@ -320,7 +320,8 @@ boot_next_chunk <- function(per_stream, elapsed, target = kBootChunkSeconds) {
   max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
 }
 
-# Progress bars of long loops (mla_boot(), simulation_study()): closed by the
+# Every progress bar of the package (bootstrap, alpha bootstrap, R distance
+# loops, simulation study): closed by the
 # caller's own exit handler, `on.exit(progress_close(bar), add = TRUE)`, and
 # closing never raises (cli's deferred auto-close raised an internal error
 # when Ctrl-C arrived while the bar was shown), so an interrupted loop leaves

@@ -188,7 +188,12 @@ check_label_groups <- function(groups, labels, call) {
                   "x" = "Unknown: {.val {as.character(members)[is.na(j)]}}."),
                 class = "label_groups", call = call)
     }
-    unique(j)
+    if (anyDuplicated(j) > 0L) {
+      mla_abort(c("Group {.val {g}} of {.arg label_groups} must list each label once.",
+                  "x" = "{.val {labels[j[duplicated(j)][1]]}} is listed {sum(j == j[duplicated(j)][1])} times."),
+                class = "label_groups", call = call)
+    }
+    j
   })
   names(idx) <- nm
   all_idx <- unlist(idx, use.names = FALSE)

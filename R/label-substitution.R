@@ -54,12 +54,14 @@ label_substitution <- function(x, ...) {
 
 #' @export
 print.mla_substitution <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 
 #' @export
 format.mla_substitution <- function(x, ...) {
+  check_dots_empty0(...)
   off <- x$count
   diag(off) <- 0
   top <- which(upper.tri(off) & off > 0, arr.ind = TRUE)

@@ -84,6 +84,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   R <- check_whole(R, min = 2, class = "replicates")
   check_conf_level(conf.level)
   threads <- check_threads(threads)
+  check_same_kind(a, b)
   check_same_labels(a, b)
   check_same_weights(a, b)
   abort_structure_boot(a)
@@ -197,6 +198,19 @@ check_same_labels <- function(a, b, call = rlang::caller_env()) {
     c("{.arg a} and {.arg b} must be fits on the same labels, in the same order.",
       "x" = "{.arg a} has {length(a$labels)} label{?s} ({format_first(a$labels, 4)}), {.arg b} has {length(b$labels)} ({format_first(b$labels, 4)}).",
       "i" = "Refit with {.code mla(x, labels = ...)} to compare on a common universe."),
+    class = "compare_labels", call = call
+  )
+}
+
+# Categories of a single-label design are not labels of a multi-label one,
+# even under the same names: their coefficients measure different things.
+check_same_kind <- function(a, b, call = rlang::caller_env()) {
+  single <- c(a = isTRUE(a$design$single_label), b = isTRUE(b$design$single_label))
+  if (single[["a"]] == single[["b"]]) return(invisible())
+  kind <- ifelse(single, "single-label (mutually exclusive categories)", "multi-label")
+  mla_abort(
+    c("{.arg a} and {.arg b} must both be multi-label or both single-label fits.",
+      "x" = "{.arg a} is {kind[['a']]}, {.arg b} is {kind[['b']]}."),
     class = "compare_labels", call = call
   )
 }

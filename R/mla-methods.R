@@ -104,6 +104,7 @@ glance.mla <- function(x, ...) {
 
 #' @export
 format.mla <- function(x, ...) {
+  check_dots_empty0(...)
   d <- x$design
   single <- isTRUE(d$single_label)
   cli::cli_format_method({
@@ -164,7 +165,8 @@ format_mla_estimates <- function(x, single) {
 
 #' @export
 print.mla <- function(x, ...) {
-  cat(format(x, ...), sep = "\n")
+  check_dots_empty0(...)
+  cat(format(x), sep = "\n")
   invisible(x)
 }
 
@@ -181,6 +183,7 @@ summary.mla <- function(object, ...) {
 
 #' @export
 print.summary.mla <- function(x, ...) {
+  check_dots_empty0(...)
   print(x$fit)
   cat("\nLabels under the primary baseline:\n")
   print(x$labels, n = Inf)

@@ -34,7 +34,7 @@ struct ColumnSink {
   std::vector<GrowingStrings> columns;
   explicit ColumnSink(std::size_t n) : columns(n) {}
   void operator()(long line_no, const std::vector<mlagreement::JsonField>& values) {
-    if ((line.size() & 0xFFFF) == 0xFFFF) Rcpp::checkUserInterrupt();
+    if ((line.size() & 0xFFF) == 0xFFF) Rcpp::checkUserInterrupt();  // every 4096 lines
     line.push_back(static_cast<int>(line_no));
     for (std::size_t k = 0; k < values.size(); ++k) columns[k].push(values[k]);
   }

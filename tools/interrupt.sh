@@ -8,7 +8,9 @@
 # receives SIGINT (what Ctrl-C sends) two seconds into it, and must end in
 # R's standard `interrupt` condition (tryCatch(interrupt = )); a follow-up
 # computation in the same process must then work. Prints, per case, the
-# seconds from the signal to the condition (target: <= 1.5 s). The package
+# seconds from the signal to the condition; a case fails above
+# MLA_INTERRUPT_LIMIT seconds (default 1). Not part of `make check` (about
+# 2 minutes, and timings on shared runners vary): `make interrupts`. The package
 # is loaded from MLA_LIB when set (an optimised build, as users run it),
 # else with pkgload::load_all() (a debug build: slower work, same latency).
 set -uo pipefail
@@ -37,8 +39,25 @@ SETUP[annotator_model]='x <- as_annotations(array(stats::runif(2e5 * 5 * 10) < 0
 CALL[annotator_model]='annotator_model(x, max_iter = 1e6, tol = 0)'
 FOLLOW[annotator_model]='format(glance(annotator_model(x[1:200, , ]))$iterations)'
 
+# set-alpha bootstrap: C++ chunks under an R progress bar (issue 29)
+SETUP[alpha_boot]='x <- as_annotations(array(stats::runif(3000 * 5 * 12) < 0.3, c(3000, 5, 12)))'
+CALL[alpha_boot]='krippendorff_alpha(x, "jaccard", R = 1e5)'
+FOLLOW[alpha_boot]='format(krippendorff_alpha(x, "jaccard")$estimate)'
+# a distance written in R: an R loop under a progress bar
+SETUP[custom]='x <- as_annotations(array(stats::runif(400 * 4 * 14) < 0.5, c(400, 4, 14)))'
+CALL[custom]='krippendorff_alpha(x, distance = function(a, b) { Sys.sleep(0.001); length(setdiff(union(a, b), intersect(a, b))) })'
+FOLLOW[custom]='format(krippendorff_alpha(x, "masi")$estimate)'
+# the JSON-lines scanner on a 4e6-line file (written once, about 300 MB of temp space)
+SETUP[tid8]='p <- tempfile(fileext = ".jsonl"); n <- 4e6; writeLines(sprintf("{\"uid\": %d, \"respondent_id\": \"r%d\", \"task\": \"offensive\", \"offensive\": \"%s\", \"sentence\": \"some words\"}", seq_len(n) %/% 5L, seq_len(n) %% 5L, c("yes", "no")[seq_len(n) %% 2L + 1L]), p)'
+CALL[tid8]='read_tid8(p)'
+FOLLOW[tid8]='format(nrow(read_tid8(system.file("extdata", "tid8-train.jsonl", package = "mlagreement"))))'
+# a database query (SQLite in memory): the engine runs, R waits on the driver
+SETUP[database]='con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:"); n <- 3e6; DBI::dbWriteTable(con, "d", data.frame(item = seq_len(n) %/% 3L, annotator = seq_len(n) %% 3L, label = sample(c("a", "b", "c"), n, TRUE), value = sample(0:1, n, TRUE))); d <- dplyr::tbl(con, "d")'
+CALL[database]='annotations_long(d, item, annotator, label, value)'
+FOLLOW[database]='format(nrow(DBI::dbGetQuery(con, "SELECT count(*) AS n FROM d")))'
+
 cases=("$@")
-[ ${#cases[@]} -eq 0 ] && cases=(boot boot_items measures sets simulation pairs annotator_model)
+[ ${#cases[@]} -eq 0 ] && cases=(boot boot_items measures sets simulation pairs alpha_boot custom tid8 database annotator_model)
 failed=0
 for case in "${cases[@]}"; do
   out=$(mktemp)
@@ -46,6 +65,7 @@ for case in "${cases[@]}"; do
     lib <- Sys.getenv('MLA_LIB')
     if (nzchar(lib)) library(mlagreement, lib.loc = lib) else pkgload::load_all('.', quiet = TRUE)
     set.seed(1)
+    options(cli.progress_show_after = 0, cli.dynamic = TRUE)
     ${SETUP[$case]}
     cat('READY\n')
     res <- tryCatch(${CALL[$case]}, interrupt = function(e) 'interrupted')
@@ -64,12 +84,14 @@ for case in "${cases[@]}"; do
   wait "$pid"
   status=$?
   caught=$(sed -n 's/^CAUGHT //p' "$out")
-  if grep -q "RESULT interrupted" "$out" && grep -q "^USABLE" "$out"; then
+  latency=$(echo "$caught - $sent" | bc -l 2>/dev/null || echo 999)
+  if grep -q "RESULT interrupted" "$out" && grep -q "^USABLE" "$out" &&
+     [ "$(echo "$latency <= ${MLA_INTERRUPT_LIMIT:-1}" | bc -l)" = 1 ]; then
     printf 'interrupt: %-10s caught %.2f s after SIGINT; follow-up: %s (exit status %d)\n' \
-      "$case" "$(echo "$caught - $sent" | bc -l)" "$(sed -n 's/^USABLE //p' "$out")" "$status"
+      "$case" "$latency" "$(sed -n 's/^USABLE //p' "$out")" "$status"
   else
     cat "$out"
-    echo "interrupt: $case: FAILED (exit status $status)"
+    echo "interrupt: $case: FAILED (exit status $status; ${latency} s after SIGINT)"
     failed=1
   fi
   rm -f "$out"

@@ -264,3 +264,20 @@ test_that("constant replicates and too few items are reported", {
   expect_warning(withr::with_seed(1, krippendorff_alpha(codes, "ordinal", R = 50)), "8 items",
                  class = "mlagreement_warning_few_items")
 })
+
+test_that("two items are refused for alpha intervals: their jackknife SE is 0 by construction", {
+  withr::local_seed(1)
+  two <- as_annotations(array(stats::runif(2 * 4 * 5) < 0.4, c(2, 4, 5)))
+  # each leave-one-out alpha is that of one item, the same number for any data
+  for (i in 1:2) {
+    other <- as_annotations(array(stats::runif(4 * 5) < 0.4, c(1, 4, 5)))
+    expect_equal(krippendorff_alpha(two[i, , ], "hamming")$estimate,
+                 krippendorff_alpha(other, "hamming")$estimate, tolerance = 1e-12)
+  }
+  err <- expect_mla_error(krippendorff_alpha(two, "jaccard", R = 50), "boot_items")
+  expect_match(conditionMessage(err), "at least 3", fixed = TRUE)
+  expect_mla_error(krippendorff_alpha(two, "hamming", R = 50, level = "label"), "boot_items")
+  three <- as_annotations(array(stats::runif(3 * 4 * 5) < 0.4, c(3, 4, 5)))
+  res <- suppressWarnings(krippendorff_alpha(three, "hamming", R = 50))
+  expect_gt(res$std.error, 0)
+})

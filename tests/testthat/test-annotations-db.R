@@ -149,3 +149,91 @@ for (engine in names(db_engines)) {
     expect_match(counted_line(annotations_wide(wide, item, annotator, L1)), "3 surplus")
   })
 }
+
+# SQLite keeps a storage class per value: an untyped column says nothing
+# (its zero-row prototype is logical), so values and ids are checked by
+# typeof() in SQL, with the in-memory classes.
+untyped_table <- function(con, rows) {
+  name <- paste0("untyped_", getOption("mlagreement.test_tables", 0) + 1)
+  options(mlagreement.test_tables = getOption("mlagreement.test_tables", 0) + 1)
+  DBI::dbExecute(con, paste0("CREATE TEMP TABLE ", name, " (item, annotator, label, value)"))
+  DBI::dbExecute(con, paste0("INSERT INTO ", name, " VALUES ", rows))
+  dplyr::tbl(con, name)
+}
+
+test_that("sqlite: values and ids are typed by value, not by the column", {
+  con <- local_sqlite_connection()
+  ok <- "(1, 'a', 'x', 1), (1, 'b', 'x', 0), (2, 'a', 'x', 1), (2, 'b', 'x', 1), (3, 'a', 'x', 0), (3, 'b', 'x', 0)"
+  mem <- data.frame(item = c(1, 1, 2, 2, 3, 3), annotator = rep(c("a", "b"), 3), label = "x",
+                    value = c(1L, 0L, 1L, 1L, 0L, 0L))
+  expect_same_estimates(annotations_long(untyped_table(con, ok), item, annotator, label, value),
+                        annotations_long(mem, item, annotator, label, value), optional = FALSE)
+  # text '0'/'1' beside numbers: the same decisions
+  text01 <- "(1, 'a', 'x', '1'), (1, 'b', 'x', 0), (2, 'a', 'x', 1), (2, 'b', 'x', '1'), (3, 'a', 'x', '0'), (3, 'b', 'x', 0)"
+  expect_same_estimates(annotations_long(untyped_table(con, text01), item, annotator, label, value),
+                        annotations_long(mem, item, annotator, label, value), optional = FALSE)
+  # 'yes' beside 1 and 0 is refused as in memory (not read as 0)
+  yes <- "(1, 'a', 'x', 1), (1, 'b', 'x', 0), (2, 'a', 'x', 'yes'), (2, 'b', 'x', 1)"
+  mem_yes <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"), label = "x",
+                        value = c("1", "0", "yes", "1"))
+  expect_mla_error(annotations_long(mem_yes, item, annotator, label, value), "value_type")
+  err <- expect_mla_error(annotations_long(untyped_table(con, yes), item, annotator, label, value),
+                          "value_type")
+  expect_match(conditionMessage(err), "yes", fixed = TRUE)
+  # 0.5 is refused, not read as true
+  half <- "(1, 'a', 'x', 1), (1, 'b', 'x', 0.5), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
+  expect_mla_error(annotations_long(untyped_table(con, half), item, annotator, label, value), "value")
+  # item 1 and item '1' in one column: refused (SQLite would count two items)
+  mixed <- "(1, 'a', 'x', 1), ('1', 'b', 'x', 0), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
+  err <- expect_mla_error(annotations_long(untyped_table(con, mixed), item, annotator, label, value),
+                          "id_type")
+  expect_match(conditionMessage(err), "3 numbers and 1 text value", fixed = TRUE)
+  mixed_ann <- "(1, 'a', 'x', 1), (1, 2, 'x', 0), (2, 'a', 'x', 0), (2, 2, 'x', 1)"
+  expect_mla_error(annotations_long(untyped_table(con, mixed_ann), item, annotator, label, value),
+                   "id_type")
+  mixed_label <- "(1, 'a', 'x', 1), (1, 'b', 2, 0), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
+  expect_mla_error(annotations_long(untyped_table(con, mixed_label), item, annotator, label, value),
+                   "label_type")
+  # integer 1 and real 1.0 are one number: one item
+  real <- "(1, 'a', 'x', 1), (1.0, 'b', 'x', 0), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
+  s <- annotations_long(untyped_table(con, real), item, annotator, label, value)
+  expect_identical(tidy(s, "design")$n_items, 2)
+  # the wide form checks its ids the same way
+  DBI::dbExecute(con, "CREATE TEMP TABLE wide_untyped (item, annotator, x)")
+  DBI::dbExecute(con, "INSERT INTO wide_untyped VALUES (1, 'a', 1), ('1', 'b', 0), (2, 'a', 'yes')")
+  expect_mla_error(annotations_wide(dplyr::tbl(con, "wide_untyped"), item, annotator, x), "id_type")
+})
+
+test_that("database errors are classed, with the engine's message as parent", {
+  skip_if_not_installed("RSQLite")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  closed <- db_table(con, bias_example)
+  DBI::dbDisconnect(con)
+  err <- expect_mla_error(annotations_long(closed, item, annotator, label, value), "db_query")
+  expect_match(conditionMessage(err$parent), "collect", fixed = TRUE)
+  expect_error(annotations_wide(closed, item, annotator, c(value)),
+               class = "mlagreement_error_db_query")
+  con <- local_sqlite_connection()
+  gone <- db_table(con, bias_example)
+  DBI::dbRemoveTable(con, dbplyr::remote_name(gone), temporary = TRUE)
+  err <- expect_mla_error(annotations_long(gone, item, annotator, label, value), "db_query")
+  expect_false(is.null(err$parent))
+})
+
+test_that("sqlite: no statistics or temporary tables are left behind, after success or failure", {
+  con <- local_sqlite_connection()
+  temp_objects <- function() sort(DBI::dbGetQuery(con, "SELECT name FROM temp.sqlite_master")$name)
+  ex <- db_table(con, bias_example)
+  repeated <- db_table(con, rbind(bias_example, bias_example[3, ]))
+  before <- temp_objects()
+  s <- annotations_long(ex, item, annotator, label, value)
+  expect_identical(temp_objects(), before)
+  # the set and pair tables are computed on first use, through temporary tables
+  krippendorff_alpha(s, "jaccard")
+  annotator_agreement(s, min_items = 2)
+  expect_identical(temp_objects(), before)
+  expect_false(any(grepl("^sqlite_stat", temp_objects())))
+  # the duplicate check fails after the per-record temporary table is made
+  expect_mla_error(annotations_long(repeated, item, annotator, label, value), "duplicates")
+  expect_identical(temp_objects(), before)
+})

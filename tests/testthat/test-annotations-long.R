@@ -155,4 +155,39 @@ test_that("label_sep on a database table is refused", {
   cells <- data.frame(item = c(1, 2), coder = c("a", "b"), tags = c("A|B", "B"))
   expect_mla_error(annotations_long(db_table(con, cells), item, coder, tags, label_sep = "|"),
                    "label_sep")
+
+test_that("Date and POSIXct ids are accepted and kept as given in the results", {
+  withr::local_seed(3)
+  days <- as.Date("2024-03-01") + 0:5
+  d <- data.frame(item = rep(days, each = 3), annotator = rep(c("a", "b", "c"), 6), label = "x",
+                  value = stats::rbinom(18, 1, 0.5))
+  by_day <- annotations_long(d, item, annotator, label, value)
+  expect_identical(by_day$items, days)
+  # the same decisions with the days as text: the same estimates
+  d_text <- d
+  d_text$item <- format(d$item)
+  by_text <- annotations_long(d_text, item, annotator, label, value)
+  fit <- mla(by_day)
+  expect_equal(tidy(fit), tidy(mla(by_text)), tolerance = 1e-12)
+  items <- tidy(fit, level = "item")
+  expect_s3_class(items$item, "Date")
+  expect_identical(format(items$item), tidy(mla(by_text), level = "item")$item)
+  expect_s3_class(augment(fit)$item, "Date")
+  # date-times (with a fraction of a second: two items 0.5 s apart stay two)
+  stamps <- as.POSIXct("2024-03-01 09:00:00", tz = "UTC") + c(0, 0.5, 3600, 7200, 7200.25, 9000)
+  d$item <- rep(stamps, each = 3)
+  by_time <- annotations_long(d, item, annotator, label, value)
+  expect_identical(by_time$items, stamps)
+  expect_s3_class(tidy(mla(by_time), level = "item")$item, "POSIXct")
+  expect_equal(tidy(mla(by_time)), tidy(fit), tolerance = 1e-12)
+  # annotators as dates, in the wide form
+  w <- data.frame(item = rep(1:6, 2), annotator = rep(days[1:2], each = 6),
+                  x = stats::rbinom(12, 1, 0.5), y = stats::rbinom(12, 1, 0.5))
+  wide <- annotations_wide(w, item, annotator, c(x, y))
+  expect_identical(wide$annotators, days[1:2])
+  expect_identical(tidy(annotator_agreement(wide, min_items = 2), level = "annotators")$annotator,
+                   format(days[1:2]))
+  # other classed vectors are still refused
+  d$item <- as.difftime(rep(1:6, each = 3), units = "days")
+  expect_mla_error(annotations_long(d, item, annotator, label, value), "id_type")
 })

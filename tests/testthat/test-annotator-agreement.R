@@ -291,4 +291,15 @@ test_that("kappa ranks random single-choice workers lowest where the score ranks
   out <- paste(format(agr), collapse = " ")
   expect_match(out, "mostly follows prevalence", fixed = TRUE)
   expect_match(out, paste0("Lowest kappa: ", ann$annotator[order(ann$kappa)[1]]), fixed = TRUE)
+
+test_that("a mistyped argument is an error, not a partial match or a default", {
+  x <- annotations_long(bias_example, item, annotator, label, value)
+  err <- expect_mla_error(annotator_agreement(x, min_item = 5), "dots")
+  expect_match(conditionMessage(err), "min_item", fixed = TRUE)
+  expect_mla_error(annotator_agreement(x, 5), "dots")
+  agr <- annotator_agreement(x, min_items = 5)
+  expect_identical(agr$min_items, 5L)
+  expect_mla_error(print(agr, digits = 3), "dots")
+  expect_mla_error(format(agr, digits = 3), "dots")
+  expect_mla_error(tidy(agr, levels = "pairs"), "dots")
 })

@@ -127,3 +127,21 @@ test_that("items plot names the extreme items and selects items", {
   sub <- ggplot2::autoplot(big, type = "items", items = c("i01", "i02", "i03"))
   expect_identical(nrow(ggplot2::layer_data(sub, 3)), 3L)
 })
+
+test_that("autoplot() methods check their object and an items selection without coefficients", {
+  fit <- bias_fit()
+  methods <- c("mla", "mla_boot", "mla_annotator_agreement", "mla_analytic", "mla_simulation")
+  for (m in methods) {
+    method <- get(paste0("autoplot.", m), envir = asNamespace("mlagreement"))
+    expect_mla_error(method(stats::lm(dist ~ speed, datasets::cars)), "plot_argument")
+  }
+  # items whose records have one annotation each have no coefficient
+  arr <- array(c(1L, 0L, 1L, 1L, 0L, 1L, 0L, 1L, 1L, 0L, 1L, 0L), c(4, 3, 1),
+               dimnames = list(paste0("i", 1:4), paste0("a", 1:3), "x"))
+  arr[3:4, 2:3, ] <- NA
+  few <- mla(arr)
+  err <- expect_mla_error(ggplot2::autoplot(few, type = "items", items = c("i3", "i4")),
+                          "plot_argument")
+  expect_match(conditionMessage(err), "None of the 2 selected items", fixed = TRUE)
+  expect_s3_class(ggplot2::autoplot(few, type = "items", items = c("i1", "i3")), "ggplot")
+})

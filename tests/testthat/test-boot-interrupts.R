@@ -114,6 +114,30 @@ test_that("an interrupted simulation study raises `interrupt` and restores the g
   expect_identical(withr::with_seed(9, do.call(simulation_study, args)), clean)
 })
 
+test_that("an interrupted alpha bootstrap or R distance loop leaves only `interrupt`", {
+  x <- as_annotations(withr::with_seed(4, random_design(60, 6, 5, prevalence = 0.3, error = 0.2,
+                                                        names = TRUE)))
+  # the progress bars are shown, so their exit handlers run
+  withr::local_options(cli.progress_show_after = 0)
+  clean <- withr::with_seed(1, krippendorff_alpha(x, "jaccard", R = 200))
+  local({
+    local_mocked_bindings_compat(alpha_boot_cpp = interrupting("alpha_boot_cpp"))
+    expect_identical(interrupted_or(withr::with_seed(1, krippendorff_alpha(x, "jaccard", R = 200))),
+                     "interrupted")
+  })
+  expect_identical(withr::with_seed(1, krippendorff_alpha(x, "jaccard", R = 200)), clean)
+  # a distance written in R: Ctrl-C arrives inside the user's function
+  calls <- 0L
+  jaccard_r <- function(a, b) {
+    calls <<- calls + 1L
+    if (calls == 5L) rlang::interrupt()
+    if (length(union(a, b)) == 0L) 0 else 1 - length(intersect(a, b)) / length(union(a, b))
+  }
+  expect_identical(interrupted_or(krippendorff_alpha(x, distance = jaccard_r)), "interrupted")
+  expect_equal(krippendorff_alpha(x, distance = jaccard_r)$estimate,
+               krippendorff_alpha(x, "jaccard")$estimate, tolerance = 1e-12)
+})
+
 # ---------------------------------------------------------------- C++ side ----
 
 test_that("threads.h: the flag runs the check on the owner thread and is lowered by disarm", {

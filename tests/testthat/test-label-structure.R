@@ -77,3 +77,9 @@ test_that("a record breaking a group after the closure is named", {
   expect_match(conditionMessage(err), "i1100")
   expect_match(conditionMessage(err), "a2")
 })
+
+test_that("a label repeated inside one group is refused, not merged", {
+  arr <- random_structured_array(6, 3, c("a", "b", "c"))
+  err <- expect_mla_error(mla(arr, label_groups = list(g = c("a", "b", "a"))), "label_groups")
+  expect_match(conditionMessage(err), "listed 2 times", fixed = TRUE)
+})

@@ -138,3 +138,17 @@ test_that("conditions without enough items to vary are refused, few items warned
   expect_warning(withr::with_seed(2, mla_compare(a, mla(x[1:8, 4:6, ]), R = 50, paired = FALSE)),
                  "8 items", class = "mlagreement_warning_few_items")
 })
+
+test_that("a multi-label fit is not paired with a single-label fit on the same names", {
+  withr::local_seed(9)
+  codes <- matrix(sample(c("x", "y", "z"), 30 * 3, replace = TRUE), 30, 3,
+                  dimnames = list(paste0("i", 1:30), paste0("a", 1:3)))
+  single <- mla(as_annotations(codes))
+  arr <- array(stats::rbinom(30 * 3 * 3, 1, 0.4), c(30, 3, 3),
+               dimnames = list(paste0("i", 1:30), paste0("a", 1:3), c("x", "y", "z")))
+  multi <- mla(as_annotations(arr))
+  expect_identical(single$labels, multi$labels)  # the names alone would match
+  err <- expect_mla_error(mla_compare(multi, single, R = 50), "compare_labels")
+  expect_match(conditionMessage(err), "single-label", fixed = TRUE)
+  expect_mla_error(mla_compare(single, multi, R = 50, paired = FALSE), "compare_labels")
+})

@@ -40,3 +40,18 @@ test_that("tidy(baseline = ) keeps one baseline's rows: one row per item", {
   }
   expect_error(tidy(fit, baseline = "kappa"), class = "mlagreement_error")
 })
+
+test_that("print() and format() methods refuse unknown arguments", {
+  fit <- bias_fit()
+  a <- bias_annotations()
+  expect_warning(bs <- withr::with_seed(1, mla_boot(fit, R = 20)),
+                 class = "mlagreement_warning_few_items")
+  for (obj in list(fit, a, as_annotation_counts(a), bs, summary(fit))) {
+    expect_mla_error(print(obj, digits = 2), "dots")
+    if (!inherits(obj, "summary.mla")) expect_mla_error(format(obj, digits = 2), "dots")
+  }
+  expect_output(print(fit), "Multi-Label Agreement")
+  # the broom generics keep working with their own arguments
+  expect_s3_class(tidy(fit, level = "label", conf.int = FALSE), "tbl_df")
+  expect_mla_error(tidy(fit, conf.lvl = 0.9), "dots")
+})

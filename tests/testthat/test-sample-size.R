@@ -84,3 +84,11 @@ test_that("correlated labels and annotators sampled from a population need more 
   expect_error(mla_sample_size(0.05, 0.3, 3, 4, 0.7, assurance = 1),
                class = "mlagreement_error_sample_size")
 })
+
+test_that("a half-width needing more items than an integer holds is a classed error", {
+  expect_no_warning(err <- expect_mla_error(
+    withr::with_seed(1, mla_sample_size(1e-9, 0.3, 3, 4, agreement = 0.7, pilot = 200)),
+    "sample_size"
+  ))
+  expect_match(conditionMessage(err), "1e-09", fixed = TRUE)
+})
