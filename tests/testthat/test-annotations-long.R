@@ -155,6 +155,7 @@ test_that("label_sep on a database table is refused", {
   cells <- data.frame(item = c(1, 2), coder = c("a", "b"), tags = c("A|B", "B"))
   expect_mla_error(annotations_long(db_table(con, cells), item, coder, tags, label_sep = "|"),
                    "label_sep")
+})
 
 test_that("Date and POSIXct ids are accepted and kept as given in the results", {
   withr::local_seed(3)

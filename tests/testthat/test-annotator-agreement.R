@@ -291,6 +291,7 @@ test_that("kappa ranks random single-choice workers lowest where the score ranks
   out <- paste(format(agr), collapse = " ")
   expect_match(out, "mostly follows prevalence", fixed = TRUE)
   expect_match(out, paste0("Lowest kappa: ", ann$annotator[order(ann$kappa)[1]]), fixed = TRUE)
+})
 
 test_that("a mistyped argument is an error, not a partial match or a default", {
   x <- annotations_long(bias_example, item, annotator, label, value)
