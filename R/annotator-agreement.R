@@ -165,11 +165,9 @@ check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_e
                hint, class = "pairs_too_large", call = call)
 }
 
-# Per-annotator sums without the pair table, linear in the records: on item
-# i and label j, an annotator's decision agrees with the other decisions of
-# the same value there, and meets m_ij - 1 others. Sums of integers, so equal
-# to the sums over the annotator's pairs.
-annotator_sums_linear <- function(x) {
+# Each record's decisions (dec), positives (pos) and the totals of its item
+# on each label (m: decisions, x: positives), records x labels.
+record_item_totals <- function(x) {
   v <- record_values(x)
   item <- record_item(x)
   dec <- !is.na(v)
@@ -178,8 +176,19 @@ annotator_sums_linear <- function(x) {
   m_item <- rowsum(dec + 0, item)
   x_item <- rowsum(pos + 0, item)
   at <- match(item, as.integer(rownames(m_item)))
-  m_r <- m_item[at, , drop = FALSE]
-  x_r <- x_item[at, , drop = FALSE]
+  list(dec = dec, pos = pos, m = m_item[at, , drop = FALSE], x = x_item[at, , drop = FALSE])
+}
+
+# Per-annotator sums without the pair table, linear in the records: on item
+# i and label j, an annotator's decision agrees with the other decisions of
+# the same value there, and meets m_ij - 1 others. Sums of integers, so equal
+# to the sums over the annotator's pairs.
+annotator_sums_linear <- function(x) {
+  t <- record_item_totals(x)
+  dec <- t$dec
+  pos <- t$pos
+  m_r <- t$m
+  x_r <- t$x
   same <- ifelse(pos, x_r - 1, m_r - x_r - 1) * dec
   joint <- (m_r - 1) * dec
   J <- n_annotators(x)

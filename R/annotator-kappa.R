@@ -15,16 +15,11 @@
 # positives on the item are m_ij - 1 and x_ij - v. Returns one value per
 # annotator (NA without comparisons or chance disagreement).
 annotator_crowd_kappa <- function(x) {
-  v <- record_values(x)
-  item <- record_item(x)
-  dec <- !is.na(v)
-  pos <- dec & v == 1
-  pos[is.na(pos)] <- FALSE
-  m_item <- rowsum(dec + 0, item)
-  x_item <- rowsum(pos + 0, item)
-  at <- match(item, as.integer(rownames(m_item)))
-  others <- (m_item[at, , drop = FALSE] - 1) * dec
-  other_pos <- (x_item[at, , drop = FALSE] - pos) * dec
+  t <- record_item_totals(x)  # R/annotator-agreement.R
+  dec <- t$dec
+  pos <- t$pos
+  others <- (t$m - 1) * dec
+  other_pos <- (t$x - pos) * dec
   disagree <- ifelse(pos, others - other_pos, other_pos)
   ann <- record_annotator(x)
   J <- n_annotators(x)

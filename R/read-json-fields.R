@@ -35,23 +35,11 @@ json_extract <- function(fields, line, table) {
 json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
                               call = rlang::caller_env()) {
   table <- json_path_table(paths)
-  file <- enc2native(path.expand(path))
-  out <- list()
-  offset <- 0
-  line <- 0
-  repeat {
-    res <- extract_json_lines_cpp(file, table$paths, offset, line, chunk_lines, 2^20)
-    if (!is.null(res$error)) abort_json_lines(res$error, path, character(), call)
-    if (length(res$line) > 0L) out[[length(out) + 1L]] <- handler(json_extract(res$fields, res$line, table))
-    if (res$eof) break
-    offset <- res$offset
-    line <- res$last_line
-  }
-  if (length(out) == 0L) {
-    mla_abort(c("{.arg path} must contain at least one record.",
-                "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call)
-  }
-  out
+  json_line_chunks(path, function(file, offset, line) {  # R/read-json.R
+    extract_json_lines_cpp(file, table$paths, offset, line, chunk_lines, 2^20)
+  }, function(res) {
+    if (length(res$line) > 0L) handler(json_extract(res$fields, res$line, table))
+  }, call = call)
 }
 
 # One JSON document (a whole file) as one record; `x$first` is its first

@@ -115,14 +115,27 @@ abort_json_document <- function(err, path, call) {
 # number of lines read.
 stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 10000L,
                               call = rlang::caller_env()) {
+  json_line_chunks(path, function(file, offset, line) {
+    parse_json_lines_cpp(file, id_fields, offset, line, chunk_lines, 2^20)
+  }, function(res) {
+    if (length(res$records) > 0L) handler(res$records, res$line)
+  }, call = call)
+}
+
+# The chunk loop of the JSON-lines readers: `read_chunk(file, offset, line)`
+# reads the next chunk in C++ (a list with error, eof, offset, last_line),
+# `use(res)` turns it into a result (NULL: nothing to keep). A file with no
+# non-blank line is an error.
+json_line_chunks <- function(path, read_chunk, use, call = rlang::caller_env()) {
   file <- enc2native(path.expand(path))
   out <- list()
   offset <- 0
   line <- 0
   repeat {
-    res <- parse_json_lines_cpp(file, id_fields, offset, line, chunk_lines, 2^20)
+    res <- read_chunk(file, offset, line)
     if (!is.null(res$error)) abort_json_lines(res$error, path, character(), call)
-    if (length(res$records) > 0L) out[[length(out) + 1L]] <- handler(res$records, res$line)
+    kept <- use(res)
+    if (!is.null(kept)) out[[length(out) + 1L]] <- kept
     if (res$eof) break
     offset <- res$offset
     line <- res$last_line

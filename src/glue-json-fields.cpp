@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "glue-file.h"
 #include "mlagreement/json_events.h"
 #include "mlagreement/json_fields.h"
 #include "mlagreement/json_lines.h"
@@ -16,18 +17,9 @@ namespace {
 
 using Parser = mlagreement::JsonEventParser<mlagreement::JsonFieldCollector>;
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
+using glue::File;
+using glue::seek_to;
 
-bool seek_to(std::FILE* f, double offset) {
-#ifdef _WIN32
-  return _fseeki64(f, static_cast<long long>(offset), SEEK_SET) == 0;
-#else
-  return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0;
-#endif
-}
 
 std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
   std::vector<std::vector<std::string>> out;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "glue-file.h"
 #include "mlagreement/json_events.h"
 #include "mlagreement/json_lines.h"
 
@@ -109,19 +110,9 @@ Rcpp::List status_error(const mlagreement::JsonStatus& st) {
   return error_list(kErrorNames[static_cast<int>(st.error)], st.line, st.detail);
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
+using glue::File;
+using glue::seek_to;
 
-// 64-bit offsets on every platform.
-bool seek_to(std::FILE* f, double offset) {
-#ifdef _WIN32
-  return _fseeki64(f, static_cast<long long>(offset), SEEK_SET) == 0;
-#else
-  return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0;
-#endif
-}
 
 Rcpp::List parse_buffer(const char* begin, const char* end, const std::vector<std::string>& ids,
                         const char* unit) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "glue-file.h"
 #include "mlagreement/json_lines.h"
 
 namespace {
@@ -57,9 +58,6 @@ Rcpp::List error_list(const mlagreement::ScanResult& res) {
       Rcpp::Named("found") = Rcpp::wrap(res.found));
 }
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
 
 }  // namespace
 
@@ -74,7 +72,7 @@ Rcpp::List read_json_lines_cpp(const std::string& path, Rcpp::CharacterVector fi
   const std::vector<std::string> cand = Rcpp::as<std::vector<std::string>>(candidates);
   std::vector<bool> req(names.size());
   for (std::size_t k = 0; k < names.size(); ++k) req[k] = required[k] == TRUE;
-  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  glue::File file(std::fopen(path.c_str(), "rb"));
   if (!file) {
     mlagreement::ScanResult res;
     res.error = mlagreement::ScanError::io;
