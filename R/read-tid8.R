@@ -76,6 +76,7 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
   check_string(item)
   check_string(annotator)
   if (!is.null(text)) check_string(text)
+  check_bool(unique_items)  # NA or a number in its place is a mistake, even with one file
   splits <- split_names(names(path))
   parts <- vector("list", length(path))
   for (f in seq_along(path)) {

@@ -208,3 +208,10 @@ test_that("read_tid8() refuses what JSON or R strings cannot hold, naming the li
   expect_error(read_tid8_file(tempdir(), "emotion", "uid", "respondent_id", NULL),
                class = "mlagreement_error_file")
 })
+
+test_that("unique_items must be TRUE or FALSE, even with one file", {
+  p <- system.file("extdata", "tid8-train.jsonl", package = "mlagreement")
+  expect_mla_error(read_tid8(p, unique_items = NA), "bool")
+  # a sixth positional argument lands in unique_items and is refused
+  expect_mla_error(read_tid8(p, NULL, "uid", "respondent_id", "sentence", 1), "bool")
+})
