@@ -46,11 +46,9 @@
 #' \eqn{t_{\nu, 1-\alpha/2} / z_{1-\alpha/2}}: \eqn{\nu = J - 1} when
 #' annotators alone are resampled, and for `"both"` Satterthwaite's degrees
 #' of freedom of the item and annotator jackknife variances (as in
-#' `tidy(fit, annotators = "random")`). With 300 simulated studies per
-#' setting (heterogeneous annotators, 50-100 items) the two-way interval
-#' covered the population value in 0.95-0.97 of studies with 8-12
-#' annotators and 0.97 with 4 (without the widening: 0.91-0.95;
-#' `vignette("uncertainty")`).
+#' `tidy(fit, annotators = "random")`). In 300 simulated studies per setting
+#' the two-way interval covered 0.95-0.97 with 8-12 heterogeneous annotators
+#' (0.91-0.95 without the widening; `vignette("uncertainty")`).
 #'
 #' A fit with category weights ([mla()]'s `weights`) is resampled by items
 #' (with clusters and strata as above): its corpus replicates are the

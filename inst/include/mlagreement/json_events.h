@@ -19,29 +19,12 @@
 #include <cstddef>
 #include <cstring>
 #include <string>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "json_number.h"
 #include "utf8.h"
 
 namespace mlagreement {
-
-namespace detail {
-// Handlers with number_text(const char*, std::size_t) receive every number
-// as written instead of integer_value()/double_value().
-template <typename... T>
-struct make_void {
-  using type = void;
-};
-template <typename H, typename = void>
-struct wants_number_text : std::false_type {};
-template <typename H>
-struct wants_number_text<H, typename make_void<decltype(std::declval<H&>().number_text(
-                                static_cast<const char*>(nullptr), std::size_t{0}))>::type>
-    : std::true_type {};
-}  // namespace detail
 
 enum class JsonError { none, empty, bad_utf8, nul_byte, invalid };
 

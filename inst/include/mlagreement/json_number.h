@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace mlagreement {
 
@@ -111,6 +113,18 @@ inline int hex_value(char c) {
   return -1;
 }
 
+// Handlers with number_text(const char*, std::size_t) receive every number
+// as written instead of integer_value()/double_value().
+template <typename... T>
+struct make_void {
+  using type = void;
+};
+template <typename H, typename = void>
+struct wants_number_text : std::false_type {};
+template <typename H>
+struct wants_number_text<H, typename make_void<decltype(std::declval<H&>().number_text(
+                                static_cast<const char*>(nullptr), std::size_t{0}))>::type>
+    : std::true_type {};
 }  // namespace detail
 
 }  // namespace mlagreement
