@@ -20,7 +20,7 @@
 #' "mean"` orders them by their mean agreement with the others, so a
 #' drifting annotator ends up at an edge. On large crowds only
 #' `n_annotators` annotators are drawn (40 by default): the three that
-#' [print()][print.mla_annotator_agreement] flags (lowest `estimate`), then
+#' `print()` flags (lowest `estimate`), then
 #' those with the most items; the caption says so.
 #'
 #' @param object An `mla_annotator_agreement` object from
