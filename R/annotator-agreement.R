@@ -165,7 +165,7 @@ check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_e
                hint, class = "pairs_too_large", call = call)
 }
 
-# Each record's decisions (dec), positives (pos) and the totals of its item
+# Each record's item, decisions (dec), positives (pos) and the totals of its item
 # on each label (m: decisions, x: positives), records x labels.
 record_item_totals <- function(x) {
   v <- record_values(x)
@@ -176,7 +176,8 @@ record_item_totals <- function(x) {
   m_item <- rowsum(dec + 0, item)
   x_item <- rowsum(pos + 0, item)
   at <- match(item, as.integer(rownames(m_item)))
-  list(dec = dec, pos = pos, m = m_item[at, , drop = FALSE], x = x_item[at, , drop = FALSE])
+  list(item = item, dec = dec, pos = pos, m = m_item[at, , drop = FALSE],
+       x = x_item[at, , drop = FALSE])
 }
 
 # Per-annotator sums without the pair table, linear in the records: on item
@@ -208,7 +209,7 @@ annotator_sums_linear <- function(x) {
        ann_items = by_ann(as.double(rowSums(dec) > 0)),
        ann_prevalence = ratio(by_ann(rowSums(pos)), decisions),
        ann_observed = ratio(agree, joint),
-       has_pair = any(tabulate(item[rowSums(dec) > 0], n_items(x)) >= 2L))
+       has_pair = any(tabulate(t$item[rowSums(dec) > 0], n_items(x)) >= 2L))
 }
 
 
