@@ -7,7 +7,7 @@ for (engine in names(db_engines)) {
   test_that(paste0(engine, ": decisions tables give the in-memory estimates"), {
     con <- db_engines[[engine]]()
     withr::local_seed(14)
-    designs <- database_designs(test_size(16, 2))
+    designs <- database_designs(test_size(16, 1))
     for (i in seq_along(designs)) {
       arr <- designs[[i]]$array
       # set alpha and annotator agreement (more queries) on the first designs
