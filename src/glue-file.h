@@ -1,12 +1,16 @@
-// Glue shared by the JSON readers' glue files: an owned C file and 64-bit
-// seeks on every platform. Glue only (not part of the header library).
+// Glue shared by the JSON readers' glue files: an owned C file, 64-bit
+// seeks on every platform, and the error lists the R side turns into
+// classed errors. Glue only (not part of the header library).
 #ifndef MLAGREEMENT_GLUE_FILE_H
 #define MLAGREEMENT_GLUE_FILE_H
 
 #include <sys/types.h>
 
+#include <Rcpp.h>
+
 #include <cstdio>
 #include <memory>
+#include <string>
 
 namespace glue {
 
@@ -21,6 +25,27 @@ inline bool seek_to(std::FILE* f, double offset) {
 #else
   return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0;
 #endif
+}
+
+// A parser fault as R reads it: kind (see kJsonErrorNames), line, detail.
+inline Rcpp::List json_error_list(const char* kind, long line, const std::string& detail) {
+  return Rcpp::List::create(Rcpp::Named("kind") = kind,
+                            Rcpp::Named("line") = static_cast<double>(line),
+                            Rcpp::Named("detail") = detail);
+}
+
+// The names of mlagreement::JsonError, in its order.
+constexpr const char* kJsonErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
+
+// What a value that is not an object holds, by its first character.
+inline std::string json_value_kind(char first) {
+  switch (first) {
+    case '[': return "an array";
+    case '"': return "a string";
+    case 'n': return "null";
+    case 't': case 'f': return "a logical value";
+    default: return "a number";
+  }
 }
 
 }  // namespace glue

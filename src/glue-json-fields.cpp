@@ -18,6 +18,9 @@ namespace {
 using Parser = mlagreement::JsonEventParser<mlagreement::JsonFieldCollector>;
 
 using glue::File;
+using glue::json_error_list;
+using glue::json_value_kind;
+using glue::kJsonErrorNames;
 using glue::seek_to;
 
 
@@ -64,24 +67,6 @@ Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_cap
       Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps);
 }
 
-Rcpp::List error_list(const char* kind, long line, const std::string& detail) {
-  return Rcpp::List::create(Rcpp::Named("kind") = kind,
-                            Rcpp::Named("line") = static_cast<double>(line),
-                            Rcpp::Named("detail") = detail);
-}
-
-const char* const kErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
-
-std::string value_kind(char first) {
-  switch (first) {
-    case '[': return "an array";
-    case '"': return "a string";
-    case 'n': return "null";
-    case 't': case 'f': return "a logical value";
-    default: return "a number";
-  }
-}
-
 }  // namespace
 
 // Up to `max_records` objects of a JSON-lines file from byte `offset` on,
@@ -93,7 +78,7 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
                                   double line, double max_records, double block_bytes) {
   File file(std::fopen(path.c_str(), "rb"));
   if (!file || !seek_to(file.get(), offset)) {
-    return Rcpp::List::create(Rcpp::Named("error") = error_list("io", static_cast<long>(line), ""));
+    return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", static_cast<long>(line), ""));
   }
   const mlagreement::JsonPathSet set(unwrap_paths(paths));
   mlagreement::JsonEmissions em;
@@ -110,11 +95,11 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
       });
   Rcpp::RObject error = R_NilValue;
   if (res.io) {
-    error = error_list("io", res.line, "");
+    error = json_error_list("io", res.line, "");
   } else if (res.not_object) {
-    error = error_list("not_object", res.line, value_kind(res.status.first));
+    error = json_error_list("not_object", res.line, json_value_kind(res.status.first));
   } else if (res.status.error != mlagreement::JsonError::none) {
-    error = error_list(kErrorNames[static_cast<int>(res.status.error)], res.status.line,
+    error = json_error_list(kJsonErrorNames[static_cast<int>(res.status.error)], res.status.line,
                        res.status.detail);
   }
   if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
@@ -139,7 +124,7 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
     while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
     failed = std::ferror(file.get()) != 0;
   }
-  if (failed) return Rcpp::List::create(Rcpp::Named("error") = error_list("io", 0, ""));
+  if (failed) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", 0, ""));
   const mlagreement::JsonPathSet set(unwrap_paths(paths));
   mlagreement::JsonEmissions em;
   mlagreement::JsonFieldCollector collector(set, em);
@@ -147,8 +132,8 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
   Parser parser(collector, no_ids, "file");
   if (!parser.parse(buf.data(), buf.data() + buf.size(), 1, true)) {
     const mlagreement::JsonStatus& st = parser.status();
-    return Rcpp::List::create(Rcpp::Named("error") = error_list(
-                                  kErrorNames[static_cast<int>(st.error)], st.line, st.detail));
+    return Rcpp::List::create(Rcpp::Named("error") = json_error_list(
+                                  kJsonErrorNames[static_cast<int>(st.error)], st.line, st.detail));
   }
   std::vector<char>().swap(buf);
   return Rcpp::List::create(Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),

@@ -14,6 +14,12 @@
 
 namespace {
 
+using glue::File;
+using glue::json_error_list;
+using glue::json_value_kind;
+using glue::kJsonErrorNames;
+using glue::seek_to;
+
 // Values waiting for their container live on a stack held in an R list (so
 // the collector sees them); an object's keys sit in a parallel character
 // stack at the slots of their values. A container takes its slot when it
@@ -87,31 +93,10 @@ class RValueBuilder {
 
 using Parser = mlagreement::JsonEventParser<RValueBuilder>;
 
-const char* const kErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
-
-// What a value that is not an object holds, by its first character.
-std::string value_kind(char first) {
-  switch (first) {
-    case '[': return "an array";
-    case '"': return "a string";
-    case 'n': return "null";
-    case 't': case 'f': return "a logical value";
-    default: return "a number";
-  }
-}
-
-Rcpp::List error_list(const char* kind, long line, const std::string& detail) {
-  return Rcpp::List::create(Rcpp::Named("kind") = kind,
-                            Rcpp::Named("line") = static_cast<double>(line),
-                            Rcpp::Named("detail") = detail);
-}
-
 Rcpp::List status_error(const mlagreement::JsonStatus& st) {
-  return error_list(kErrorNames[static_cast<int>(st.error)], st.line, st.detail);
+  return json_error_list(kJsonErrorNames[static_cast<int>(st.error)], st.line, st.detail);
 }
 
-using glue::File;
-using glue::seek_to;
 
 
 Rcpp::List parse_buffer(const char* begin, const char* end, const std::vector<std::string>& ids,
@@ -150,7 +135,7 @@ Rcpp::List parse_json_file_cpp(const std::string& path, Rcpp::CharacterVector id
   }
   if (failed) {
     return Rcpp::List::create(Rcpp::Named("value") = R_NilValue,
-                              Rcpp::Named("error") = error_list("io", 0, ""));
+                              Rcpp::Named("error") = json_error_list("io", 0, ""));
   }
   return parse_buffer(buf.data(), buf.data() + buf.size(), ids, "file");
 }
@@ -164,7 +149,7 @@ Rcpp::List parse_json_lines_cpp(const std::string& path, Rcpp::CharacterVector i
   const std::vector<std::string> ids = Rcpp::as<std::vector<std::string>>(id_fields);
   File file(std::fopen(path.c_str(), "rb"));
   if (!file || !seek_to(file.get(), offset)) {
-    return Rcpp::List::create(Rcpp::Named("error") = error_list("io", static_cast<long>(line), ""));
+    return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", static_cast<long>(line), ""));
   }
   mlagreement::BlockLineReader reader(file.get(), static_cast<std::size_t>(block_bytes));
   RValueBuilder builder;
@@ -175,9 +160,9 @@ Rcpp::List parse_json_lines_cpp(const std::string& path, Rcpp::CharacterVector i
       [&lines](long l) { lines.push_back(static_cast<int>(l)); });
   Rcpp::RObject error = R_NilValue;
   if (res.io) {
-    error = error_list("io", res.line, "");
+    error = json_error_list("io", res.line, "");
   } else if (res.not_object) {
-    error = error_list("not_object", res.line, value_kind(res.status.first));
+    error = json_error_list("not_object", res.line, json_value_kind(res.status.first));
   } else if (res.status.error != mlagreement::JsonError::none) {
     error = status_error(res.status);
   }
