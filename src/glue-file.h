@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace glue {
 
@@ -25,6 +26,16 @@ inline bool seek_to(std::FILE* f, double offset) {
 #else
   return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0;
 #endif
+}
+
+// The whole file at `path` into `buf`; false when it cannot be opened or read.
+inline bool read_whole_file(const std::string& path, std::vector<char>& buf) {
+  File file(std::fopen(path.c_str(), "rb"));
+  if (!file) return false;
+  char block[1 << 16];
+  std::size_t got = 0;
+  while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
+  return std::ferror(file.get()) == 0;
 }
 
 // A parser fault as R reads it: kind (see kJsonErrorNames), line, detail.

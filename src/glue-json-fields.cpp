@@ -115,15 +115,8 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
 // first character of the document ('[', '{', ...).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
-  File file(std::fopen(path.c_str(), "rb"));
   std::vector<char> buf;
-  bool failed = !file;
-  if (file) {
-    char block[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
-    failed = std::ferror(file.get()) != 0;
-  }
+  const bool failed = !glue::read_whole_file(path, buf);
   if (failed) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", 0, ""));
   const mlagreement::JsonPathSet set(unwrap_paths(paths));
   mlagreement::JsonEmissions em;

@@ -124,15 +124,8 @@ Rcpp::List parse_json_text_cpp(const std::string& txt, Rcpp::CharacterVector id_
 // [[Rcpp::export(rng = false)]]
 Rcpp::List parse_json_file_cpp(const std::string& path, Rcpp::CharacterVector id_fields) {
   const std::vector<std::string> ids = Rcpp::as<std::vector<std::string>>(id_fields);
-  File file(std::fopen(path.c_str(), "rb"));
   std::vector<char> buf;
-  bool failed = !file;
-  if (file) {
-    char block[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
-    failed = std::ferror(file.get()) != 0;
-  }
+  const bool failed = !glue::read_whole_file(path, buf);
   if (failed) {
     return Rcpp::List::create(Rcpp::Named("value") = R_NilValue,
                               Rcpp::Named("error") = json_error_list("io", 0, ""));
