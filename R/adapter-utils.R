@@ -100,6 +100,12 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 # Integer codes for an id column; keys are the sorted distinct ids (factor
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
+  coding <- checked_id_coding(v, arg, call = call)
+  list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
+}
+
+# id_coding(), or the error naming the rows whose id is NA.
+checked_id_coding <- function(v, arg, call = rlang::caller_env()) {
   coding <- id_coding(v, arg, call = call)
   if (is.null(coding)) {
     rows <- which(is.na(v))
@@ -109,7 +115,7 @@ encode_ids <- function(v, arg, call = rlang::caller_env()) {
       class = "na_id", call = call
     )
   }
-  list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
+  coding
 }
 
 # encode_ids() by sorting and matching (counting for integers), for the ids
@@ -131,8 +137,8 @@ encode_by_matching <- function(v) {
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow: row r has key pos[x[r] - offset]
 # (the kernel's CodedColumn, inst/include/mlagreement/ingest.h). Keys and codes equal
-# those of sorting and matching; NULL when an id is NA (encode_ids() then
-# names the rows).
+# those of sorting and matching; NULL when an id is NA (checked_id_coding()
+# then names the rows).
 id_coding <- function(v, arg, call = rlang::caller_env()) {
   check_id_vector(v, arg, call = call)
   if (anyNA(v)) return(NULL)

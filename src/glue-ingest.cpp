@@ -78,12 +78,14 @@ Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offse
 }
 
 // Records and their records x labels decisions from coded item, annotator and
-// label columns; status 0 when every row was clean, else the first problem
-// (1 label, 2 value, 3 repeated decision) for R's checking path.
+// label columns, repeats resolved by `keep_last`; status 0 when every row was
+// clean, else the reason (1 label, 2 value, 3 repeated decision) and `row`,
+// the 1-based first row with it, for R's message (with `row_record`, the
+// record of every row, for repeats).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
                                 int n_annotators, const Rcpp::List& label, int n_labels,
-                                SEXP values) {
+                                SEXP values, bool keep_last) {
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
     Rcpp::stop("Internal error: unexpected NA representation.");
   }
@@ -95,30 +97,41 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
   const mlagreement::CodedColumn lab = coded_column(label);
   const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::IngestStatus status;
+  const mlagreement::KeepRepeat keep =
+      keep_last ? mlagreement::KeepRepeat::last : mlagreement::KeepRepeat::first;
+  mlagreement::IngestResult res;
   switch (TYPEOF(values)) {
     case INTSXP:
-      status = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
-                           out.begin());
+      res = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER, keep,
+                        out.begin());
       break;
     case LGLSXP:
-      status = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
-                           out.begin());
+      res = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER, keep,
+                        out.begin());
       break;
     case REALSXP:
-      status = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER,
-                           out.begin());
+      res = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER, keep,
+                        out.begin());
       break;
     default:
       throw std::invalid_argument("Internal error: decisions of an unsupported type.");
   }
-  if (status != mlagreement::IngestStatus::ok) {
-    return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(status));
+  const int status = static_cast<int>(res.status);
+  const double row = static_cast<double>(res.row) + 1;
+  if (res.status == mlagreement::IngestStatus::bad_label ||
+      res.status == mlagreement::IngestStatus::bad_value) {
+    return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row);
   }
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();
-  return Rcpp::List::create(Rcpp::Named("status") = 0,
-                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
-                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
-                            Rcpp::Named("values") = out);
+  Rcpp::List res_list = Rcpp::List::create(
+      Rcpp::Named("status") = status, Rcpp::Named("row") = row,
+      Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
+      Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
+      Rcpp::Named("values") = out);
+  if (res.status == mlagreement::IngestStatus::repeated) {
+    const std::vector<int> rec = ingest.row_records();
+    res_list["row_record"] = Rcpp::IntegerVector(rec.begin(), rec.end());
+  }
+  return res_list;
 }
