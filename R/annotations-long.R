@@ -157,8 +157,8 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
 # raises the error or says what was dropped).
 ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, duplicates,
                              single_label, threads, call = rlang::caller_env()) {
-  it <- checked_id_coding(item_col, "item", call = call)
-  an <- checked_id_coding(ann_col, "annotator", call = call)
+  it <- id_coding(item_col, "item", call = call)
+  an <- id_coding(ann_col, "annotator", call = call)
   lab <- label_coding(label_col, labels, call = call)
   check_bool(single_label, call = call)
   row_code <- function(coding, r) coding$pos[as.integer(coding$x[r]) - coding$offset]
@@ -172,13 +172,15 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, du
   out <- ingest_decisions_cpp(it, length(it$keys), an, length(an$keys), lab,
                               length(lab$universe), value_col, duplicates == "last")
   if (out$status == 1L) label_codes(label_col, lab$universe, has_value = TRUE, call = call)
-  if (out$status == 2L) abort_invalid_values(value_col, "value", out$row, rows_desc, call)
+  if (out$status == 2L) abort_invalid_values(value_col, "value", out$count, out$row, rows_desc, call)
   if (out$status == 3L) {
     rows <- seq_along(value_col)
-    resolve_duplicates((out$row_record - 1) * length(lab$universe) + row_code(lab, rows),
-                       out$row_record, list(keys = it$keys, codes = row_code(it, rows)),
-                       list(keys = an$keys, codes = row_code(an, rows)), duplicates, "decision",
-                       content = value_col, call = call)
+    i <- row_code(it, rows)
+    a <- row_code(an, rows)
+    pair <- (i - 1) * length(an$keys) + a  # the record, in record order
+    resolve_duplicates((pair - 1) * length(lab$universe) + row_code(lab, rows), pair,
+                       list(keys = it$keys, codes = i), list(keys = an$keys, codes = a),
+                       duplicates, "decision", content = value_col, call = call)
   }
   a <- new_annotations(out$values, "records", out$item, out$annotator, it$keys, an$keys,
                        lab$universe, threads = check_threads(threads, call = call), call = call)

@@ -232,25 +232,17 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   }
   if (is.logical(v)) return(as.integer(v))
   if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(v)
-  if (any(invalid_values(v))) abort_invalid_values(v, arg, NULL, rows_desc, call)
+  bad <- which(!is.na(v) & v != 0 & v != 1)
+  if (is.double(v)) bad <- union(bad, which(is.nan(v)))
+  if (length(bad) > 0) abort_invalid_values(v, arg, length(bad), bad[1], rows_desc, call)
   as.integer(v)
 }
 
-# Numbers other than 0, 1 and NA (NaN included).
-invalid_values <- function(v) {
-  bad <- !is.na(v) & v != 0 & v != 1
-  if (is.double(v)) bad <- bad | is.nan(v)
-  bad
-}
-
-# The error for invalid values, naming the first (`first`, when known) and
-# counting them all.
-abort_invalid_values <- function(v, arg, first, rows_desc, call) {
-  bad <- which(invalid_values(v))
-  if (is.null(first)) first <- bad[1]
+# The error for `n` invalid values, the first at row `first`.
+abort_invalid_values <- function(v, arg, n, first, rows_desc, call) {
   mla_abort(
     c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-      "x" = "{length(bad)} invalid value{?s}; first at row {first} ({rows_desc(first)}): {.val {if (is.double(v)) exact_number(v[first]) else format(v[first])}}."),
+      "x" = "{n} invalid value{?s}; first at row {first} ({rows_desc(first)}): {.val {if (is.double(v)) exact_number(v[first]) else format(v[first])}}."),
     class = "value", call = call
   )
 }

@@ -79,9 +79,8 @@ Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offse
 
 // Records and their records x labels decisions from coded item, annotator and
 // label columns, repeats resolved by `keep_last`; status 0 when every row was
-// clean, else the reason (1 label, 2 value, 3 repeated decision) and `row`,
-// the 1-based first row with it, for R's message (with `row_record`, the
-// record of every row, for repeats).
+// clean, else the reason (1 label, 2 value, 3 repeated decision), `row`, the
+// 1-based first row with it, and `count` (invalid values), for R's message.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
                                 int n_annotators, const Rcpp::List& label, int n_labels,
@@ -120,18 +119,13 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   const double row = static_cast<double>(res.row) + 1;
   if (res.status == mlagreement::IngestStatus::bad_label ||
       res.status == mlagreement::IngestStatus::bad_value) {
-    return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row);
+    return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row,
+                              Rcpp::Named("count") = static_cast<double>(res.count));
   }
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();
-  Rcpp::List res_list = Rcpp::List::create(
-      Rcpp::Named("status") = status, Rcpp::Named("row") = row,
-      Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
-      Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
-      Rcpp::Named("values") = out);
-  if (res.status == mlagreement::IngestStatus::repeated) {
-    const std::vector<int> rec = ingest.row_records();
-    res_list["row_record"] = Rcpp::IntegerVector(rec.begin(), rec.end());
-  }
-  return res_list;
+  return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row,
+                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
+                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
+                            Rcpp::Named("values") = out);
 }

@@ -137,10 +137,10 @@ enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
 // Which occurrence of a repeated decision the matrix keeps.
 enum class KeepRepeat { first = 0, last = 1 };
 
-// The reason, and the 0-based first row with it.
+// The reason, the 0-based first row with it and (invalid values) how many.
 struct IngestResult {
   IngestStatus status;
-  std::size_t row;
+  std::size_t row, count;
 };
 
 class DecisionIngest {
@@ -162,30 +162,30 @@ class DecisionIngest {
   // Fills the records x labels matrix `out` (column-major, n_records() rows,
   // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
   // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
-  // label without a code; otherwise reports the first invalid value, else the
-  // first repeated decision (resolved by `keep`, so R can still use `out`).
+  // label without a code; otherwise reports the first invalid value (and
+  // counts them), else the first repeated decision (resolved by `keep`).
   template <typename V, typename Codes>
   IngestResult fill(const CodedColumn& label, std::size_t n_labels, const V* values,
                     const Codes& codes, int na, KeepRepeat keep, int* out) const {
     const std::size_t n_rec = n_records();
     const int unset = -1;  // never a stored value (0, 1 or NA)
     std::fill(out, out + n_rec * n_labels, unset);
-    IngestResult bad_value{IngestStatus::ok, 0}, repeated{IngestStatus::ok, 0};
+    IngestResult bad_value{IngestStatus::ok, 0, 0}, repeated{IngestStatus::ok, 0, 0};
     for (std::size_t run = 0; run + 1 < run_start_.size(); ++run) {
       int* rec_cells = out + static_cast<std::size_t>(run_rec_[run]);
       for (std::size_t r = run_start_[run]; r < run_start_[run + 1]; ++r) {
         const int lab = label.code(r);
         if (lab == 0 || static_cast<std::size_t>(lab) > n_labels) {
-          return IngestResult{IngestStatus::bad_label, r};
+          return IngestResult{IngestStatus::bad_label, r, 0};
         }
         const V v = values[r];
         if (codes.invalid(v)) {
-          if (bad_value.status == IngestStatus::ok) bad_value = {IngestStatus::bad_value, r};
+          if (bad_value.count++ == 0) bad_value = {IngestStatus::bad_value, r, 1};
           continue;
         }
         int& cell = rec_cells[static_cast<std::size_t>(lab - 1) * n_rec];
         if (cell != unset) {
-          if (repeated.status == IngestStatus::ok) repeated = {IngestStatus::repeated, r};
+          if (repeated.status == IngestStatus::ok) repeated = {IngestStatus::repeated, r, 0};
           if (keep == KeepRepeat::first) continue;
         }
         cell = codes.decided(v) ? codes.positive(v) : na;
@@ -193,16 +193,6 @@ class DecisionIngest {
     }
     std::replace(out, out + n_rec * n_labels, unset, na);
     return bad_value.status != IngestStatus::ok ? bad_value : repeated;
-  }
-
-  // The 1-based record of every row (R describes repeats with it).
-  std::vector<int> row_records() const {
-    std::vector<int> rec(n_rows_);
-    for (std::size_t run = 0; run + 1 < run_start_.size(); ++run) {
-      std::fill(rec.begin() + run_start_[run], rec.begin() + run_start_[run + 1],
-                run_rec_[run] + 1);
-    }
-    return rec;
   }
 
  private:
