@@ -96,24 +96,15 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
   const mlagreement::CodedColumn lab = coded_column(label);
   const std::size_t k = static_cast<std::size_t>(n_labels);
-  const mlagreement::KeepRepeat keep =
-      keep_last ? mlagreement::KeepRepeat::last : mlagreement::KeepRepeat::first;
+  const auto fill = [&](const auto* v, const auto& codes) {
+    return ingest.fill(lab, k, v, codes, NA_INTEGER, keep_last, out.begin());
+  };
   mlagreement::IngestResult res;
   switch (TYPEOF(values)) {
-    case INTSXP:
-      res = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER, keep,
-                        out.begin());
-      break;
-    case LGLSXP:
-      res = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER, keep,
-                        out.begin());
-      break;
-    case REALSXP:
-      res = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER, keep,
-                        out.begin());
-      break;
-    default:
-      throw std::invalid_argument("Internal error: decisions of an unsupported type.");
+    case INTSXP: res = fill(INTEGER_RO(values), mlagreement::IntCodes{}); break;
+    case LGLSXP: res = fill(LOGICAL_RO(values), mlagreement::IntCodes{}); break;
+    case REALSXP: res = fill(REAL_RO(values), mlagreement::RealCodes{}); break;
+    default: throw std::invalid_argument("Internal error: decisions of an unsupported type.");
   }
   const int status = static_cast<int>(res.status);
   const double row = static_cast<double>(res.row) + 1;

@@ -114,7 +114,7 @@ inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std
 
 // A coded column: row r has the 1-based code pos[x[r] - offset - 1]; 0 when
 // x[r] is R's NA or outside pos, or pos holds NA (negative): an undeclared or
-// missing label, left to R's checks.
+// missing label, which fill() reports.
 struct CodedColumn {
   const int* x;
   std::int64_t offset;
@@ -134,8 +134,6 @@ struct CodedColumn {
 // Reason codes, in the order R reports them: a label without a code (missing
 // or undeclared) before an invalid value before a repeated decision.
 enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
-// Which occurrence of a repeated decision the matrix keeps.
-enum class KeepRepeat { first = 0, last = 1 };
 
 // The reason, the 0-based first row with it and (invalid values) how many.
 struct IngestResult {
@@ -163,10 +161,11 @@ class DecisionIngest {
   // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
   // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
   // label without a code; otherwise reports the first invalid value (and
-  // counts them), else the first repeated decision (resolved by `keep`).
+  // counts them), else the first repeated decision (the last one kept when
+  // `keep_last`, else the first).
   template <typename V, typename Codes>
   IngestResult fill(const CodedColumn& label, std::size_t n_labels, const V* values,
-                    const Codes& codes, int na, KeepRepeat keep, int* out) const {
+                    const Codes& codes, int na, bool keep_last, int* out) const {
     const std::size_t n_rec = n_records();
     const int unset = -1;  // never a stored value (0, 1 or NA)
     std::fill(out, out + n_rec * n_labels, unset);
@@ -186,7 +185,7 @@ class DecisionIngest {
         int& cell = rec_cells[static_cast<std::size_t>(lab - 1) * n_rec];
         if (cell != unset) {
           if (repeated.status == IngestStatus::ok) repeated = {IngestStatus::repeated, r, 0};
-          if (keep == KeepRepeat::first) continue;
+          if (!keep_last) continue;
         }
         cell = codes.decided(v) ? codes.positive(v) : na;
       }
