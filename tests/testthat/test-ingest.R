@@ -156,7 +156,7 @@ random_decision_table <- function(seed) {
   out$value <- switch(sample(c("int", "dbl", "lgl"), 1),
                       int = as.integer(d$value), dbl = d$value, lgl = as.logical(d$value))
   labels <- if (label_how == "chr" && stats::runif(1) < 0.3) sample(paste0("L", seq_len(k + 1)))
-  # invalid cells for the checking path
+  # invalid cells, one kind per table
   bad <- sample(c("none", "value", "nan", "na_item", "na_label", "unknown_label"), 1,
                 prob = c(0.6, 0.1, 0.05, 0.1, 0.1, 0.05))
   r <- sample(nrow(out), 1)
