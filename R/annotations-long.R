@@ -150,11 +150,9 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
 }
 
 # The annotations of a decision table, built by the ingestion kernel
-# (inst/include/mlagreement/ingest.h). The kernel reports the first
-# offending row and its reason; R formats the message: a label without a
-# code (label_codes()), an invalid value, or repeated decisions, which the
-# kernel has already resolved as `duplicates` asks (resolve_duplicates()
-# raises the error or says what was dropped).
+# (inst/include/mlagreement/ingest.h), which reports the first offending row
+# and its reason; R formats the message. The kernel resolves repeats as
+# `duplicates` asks; resolve_duplicates() raises the error or says so.
 ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, duplicates,
                              single_label, threads, call = rlang::caller_env()) {
   it <- id_coding(item_col, "item", call = call)
@@ -192,15 +190,10 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, du
 # distinct labels); an NA or undeclared label has no code (NA in `pos`).
 label_coding <- function(label_col, labels, call = rlang::caller_env()) {
   check_id_vector(label_col, "label", "labels", class = "label_type", call = call)
-  if (is.factor(label_col)) {
-    universe <- label_universe(label_col, labels, call = call)
-    coding <- list(x = label_col, offset = 0L, pos = match(levels(label_col), universe))
-  } else {
-    d <- distinct_coding(label_col)
-    universe <- label_universe(d$distinct, labels, call = call)
-    coding <- list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe))
-  }
-  c(coding, list(universe = universe))
+  fct <- is.factor(label_col)
+  d <- if (fct) list(x = label_col, distinct = levels(label_col)) else distinct_coding(label_col)
+  universe <- label_universe(if (fct) label_col else d$distinct, labels, call = call)
+  list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe), universe = universe)
 }
 
 # Positions of the labels in the universe; undeclared labels, and NA labels

@@ -106,16 +106,12 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
     case REALSXP: res = fill(REAL_RO(values), mlagreement::RealCodes{}); break;
     default: throw std::invalid_argument("Internal error: decisions of an unsupported type.");
   }
-  const int status = static_cast<int>(res.status);
-  const double row = static_cast<double>(res.row) + 1;
-  if (res.status == mlagreement::IngestStatus::bad_label ||
-      res.status == mlagreement::IngestStatus::bad_value) {
-    return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row,
-                              Rcpp::Named("count") = static_cast<double>(res.count));
-  }
+  // on an error only status, row and count are read
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();
-  return Rcpp::List::create(Rcpp::Named("status") = status, Rcpp::Named("row") = row,
+  return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(res.status),
+                            Rcpp::Named("row") = static_cast<double>(res.row) + 1,
+                            Rcpp::Named("count") = static_cast<double>(res.count),
                             Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
                             Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
                             Rcpp::Named("values") = out);

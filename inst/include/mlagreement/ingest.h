@@ -136,10 +136,7 @@ struct CodedColumn {
 enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
 
 // The reason, the 0-based first row with it and (invalid values) how many.
-struct IngestResult {
-  IngestStatus status;
-  std::size_t row, count;
-};
+struct IngestResult { IngestStatus status; std::size_t row, count; };
 
 class DecisionIngest {
  public:
