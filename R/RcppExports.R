@@ -173,8 +173,8 @@ present_slots_cpp <- function(x, offset, span) {
     .Call(`_mlagreement_present_slots_cpp`, x, offset, span)
 }
 
-ingest_decisions_cpp <- function(item, n_items, annotator, n_annotators, label, n_labels, values) {
-    .Call(`_mlagreement_ingest_decisions_cpp`, item, n_items, annotator, n_annotators, label, n_labels, values)
+ingest_decisions_cpp <- function(item, n_items, annotator, n_annotators, label, n_labels, values, keep_last) {
+    .Call(`_mlagreement_ingest_decisions_cpp`, item, n_items, annotator, n_annotators, label, n_labels, values, keep_last)
 }
 
 extract_json_lines_cpp <- function(path, paths, offset, line, max_records, block_bytes) {

@@ -101,14 +101,6 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
   coding <- id_coding(v, arg, call = call)
-  if (is.null(coding)) {
-    rows <- which(is.na(v))
-    mla_abort(
-      c("Column {.arg {arg}} must not contain {.code NA}.",
-        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}."),
-      class = "na_id", call = call
-    )
-  }
   list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
 }
 
@@ -131,11 +123,17 @@ encode_by_matching <- function(v) {
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow: row r has key pos[x[r] - offset]
 # (the kernel's CodedColumn, inst/include/mlagreement/ingest.h). Keys and codes equal
-# those of sorting and matching; NULL when an id is NA (encode_ids() then
-# names the rows).
+# those of sorting and matching. NA ids are an error naming their rows.
 id_coding <- function(v, arg, call = rlang::caller_env()) {
   check_id_vector(v, arg, call = call)
-  if (anyNA(v)) return(NULL)
+  if (anyNA(v)) {
+    rows <- which(is.na(v))
+    mla_abort(
+      c("Column {.arg {arg}} must not contain {.code NA}.",
+        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}."),
+      class = "na_id", call = call
+    )
+  }
   if (is.factor(v) && !anyNA(levels(v))) {
     # levels(droplevels(v)) without a factor() pass over the rows
     present <- present_slots_cpp(v, 0, nlevels(v))

@@ -120,69 +120,66 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
                                   single_label, threads))
   }
   if (has_value) {
-    # clean decision tables in one kernel pass; anything else takes the
-    # checking path below, which names the offending rows
-    a <- ingest_decisions(item_col, ann_col, label_col, value_col, labels, single_label, threads)
-    if (!is.null(a)) return(a)
+    return(ingest_decisions(item_col, ann_col, label_col, value_col, labels, duplicates,
+                            single_label, threads))
   }
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")
   check_id_vector(label_col, "label", "labels", class = "label_type")
   universe <- label_universe(label_col, labels)
   check_bool(single_label)
-  if (!has_value && !single_label) check_label_names(universe)
-  lab <- label_codes(label_col, universe, has_value)
+  if (!single_label) check_label_names(universe)
+  lab <- label_codes(label_col, universe, has_value = FALSE)
   rec <- make_records(it, an)
   k <- length(universe)
   n_rec <- length(rec$item)
-  if (has_value) {
-    rows_desc <- function(r) {
-      paste0("item ", it$keys[it$codes[r]], ", annotator ", an$keys[an$codes[r]],
-             ", label ", universe[lab[r]])
-    }
-    value_col <- binary_values(value_col, "value", rows_desc)
-    keep <- resolve_duplicates((rec$index - 1) * k + lab, rec$index, it, an, duplicates,
-                               "decision", content = value_col)
-    values <- matrix(NA_integer_, n_rec, k)
-    values[cbind(rec$index[keep], lab[keep])] <- as.integer(value_col[keep])
-  } else {
-    chosen <- !is.na(lab)
-    # single-label: one category per record, so the record is the key
-    key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
-    keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
-    if (!single_label) {
-      return(annotations_long_selected(rec, lab, keep, it, an, universe, data, names(used),
-                                       threads))
-    }
-    values <- matrix(0L, n_rec, k)
-    values[cbind(rec$index[keep], lab[keep])] <- 1L
-    values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
+  chosen <- !is.na(lab)
+  # single-label: one category per record, so the record is the key
+  key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
+  keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
+  if (!single_label) {
+    return(annotations_long_selected(rec, lab, keep, it, an, universe, data, names(used),
+                                     threads))
   }
+  values <- matrix(0L, n_rec, k)
+  values[cbind(rec$index[keep], lab[keep])] <- 1L
+  values[!(seq_len(n_rec) %in% rec$index[keep]), ] <- NA_integer_
   a <- new_annotations(values, "records", rec$item, rec$annotator, it$keys, an$keys, universe,
                        threads = check_threads(threads))
-  if (single_label) a <- mark_single_label(a)
-  a
+  mark_single_label(a)
 }
 
-# The annotations of a decision table whose rows are all clean (ids without
-# NA, declared labels, 0/1/NA values, no repeated decision), built by the
-# ingestion kernel (inst/include/mlagreement/ingest.h) with the same checks, in the
-# same order, as the checking path of annotations_long(); NULL as soon as a
-# row needs that path, which then raises the error or resolves the repeats.
-ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, single_label,
-                             threads, call = rlang::caller_env()) {
+# The annotations of a decision table, built by the ingestion kernel
+# (inst/include/mlagreement/ingest.h), which reports the first offending row
+# and its reason; R formats the message. The kernel resolves repeats as
+# `duplicates` asks; resolve_duplicates() raises the error or says so.
+ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, duplicates,
+                             single_label, threads, call = rlang::caller_env()) {
   it <- id_coding(item_col, "item", call = call)
-  if (is.null(it)) return(NULL)
   an <- id_coding(ann_col, "annotator", call = call)
-  if (is.null(an)) return(NULL)
-  lab <- label_coding(label_col, labels, single_label, call = call)
-  if (is.null(lab)) return(NULL)
+  lab <- label_coding(label_col, labels, call = call)
+  check_bool(single_label, call = call)
+  row_code <- function(coding, r) coding$pos[as.integer(coding$x[r]) - coding$offset]
+  rows_desc <- function(r) {
+    paste0("item ", it$keys[row_code(it, r)], ", annotator ", an$keys[row_code(an, r)],
+           ", label ", lab$universe[row_code(lab, r)])
+  }
   plain_values <- (is.integer(value_col) || is.double(value_col) || is.logical(value_col)) &&
     !is.object(value_col) && is.null(dim(value_col))
-  if (!plain_values) return(NULL)
+  if (!plain_values) value_col <- binary_values(value_col, "value", rows_desc, call = call)
   out <- ingest_decisions_cpp(it, length(it$keys), an, length(an$keys), lab,
-                              length(lab$universe), value_col)
-  if (out$status != 0L) return(NULL)
+                              length(lab$universe), value_col, duplicates == "last")
+  if (out$status == 1L) label_codes(label_col, lab$universe, has_value = TRUE, call = call)
+  if (out$status == 2L) abort_invalid_values(value_col, "value", out$count, out$row, rows_desc, call)
+  if (out$status == 3L) {
+    rows <- seq_along(value_col)
+    i <- row_code(it, rows)
+    a <- row_code(an, rows)
+    pair <- (i - 1) * length(an$keys) + a  # the record, in record order
+    resolve_duplicates((pair - 1) * length(lab$universe) + row_code(lab, rows), pair,
+                       list(keys = it$keys, codes = i), list(keys = an$keys, codes = a),
+                       duplicates, "decision", content = value_col, call = call)
+  }
   a <- new_annotations(out$values, "records", out$item, out$annotator, it$keys, an$keys,
                        lab$universe, threads = check_threads(threads, call = call), call = call)
   if (single_label) a <- mark_single_label(a, call = call)
@@ -190,23 +187,13 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, si
 }
 
 # The label column coded against its universe (label_universe(), from the
-# distinct labels), with the checks of the checking path up to label_codes();
-# NULL when a label is undeclared or of a type only that path handles.
-label_coding <- function(label_col, labels, single_label, call = rlang::caller_env()) {
+# distinct labels); an NA or undeclared label has no code (NA in `pos`).
+label_coding <- function(label_col, labels, call = rlang::caller_env()) {
   check_id_vector(label_col, "label", "labels", class = "label_type", call = call)
-  if (is.factor(label_col)) {
-    universe <- label_universe(label_col, labels, call = call)
-    coding <- list(x = label_col, offset = 0L, pos = match(levels(label_col), universe))
-  } else if ((is.character(label_col) || is.numeric(label_col)) && !is.object(label_col)) {
-    d <- distinct_coding(label_col)
-    universe <- label_universe(d$distinct, labels, call = call)
-    coding <- list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe))
-    if (any(!is.na(d$distinct) & is.na(coding$pos))) return(NULL)
-  } else {
-    return(NULL)
-  }
-  check_bool(single_label, call = call)
-  c(coding, list(universe = universe))
+  fct <- is.factor(label_col)
+  d <- if (fct) list(x = label_col, distinct = levels(label_col)) else distinct_coding(label_col)
+  universe <- label_universe(if (fct) label_col else d$distinct, labels, call = call)
+  list(x = d$x, offset = 0L, pos = match_values(d$distinct, universe), universe = universe)
 }
 
 # Positions of the labels in the universe; undeclared labels, and NA labels

@@ -234,14 +234,17 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(v)
   bad <- which(!is.na(v) & v != 0 & v != 1)
   if (is.double(v)) bad <- union(bad, which(is.nan(v)))
-  if (length(bad) > 0) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "{length(bad)} invalid value{?s}; first at row {bad[1]} ({rows_desc(bad[1])}): {.val {if (is.double(v)) exact_number(v[bad[1]]) else format(v[bad[1]])}}."),
-      class = "value", call = call
-    )
-  }
+  if (length(bad) > 0) abort_invalid_values(v, arg, length(bad), bad[1], rows_desc, call)
   as.integer(v)
+}
+
+# The error for `n` invalid values, the first at row `first`.
+abort_invalid_values <- function(v, arg, n, first, rows_desc, call) {
+  mla_abort(
+    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
+      "x" = "{n} invalid value{?s}; first at row {first} ({rows_desc(first)}): {.val {if (is.double(v)) exact_number(v[first]) else format(v[first])}}."),
+    class = "value", call = call
+  )
 }
 
 binary_strings <- function(v, arg, call) {

@@ -585,8 +585,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // ingest_decisions_cpp
-Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator, int n_annotators, const Rcpp::List& label, int n_labels, SEXP values);
-RcppExport SEXP _mlagreement_ingest_decisions_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP labelSEXP, SEXP n_labelsSEXP, SEXP valuesSEXP) {
+Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator, int n_annotators, const Rcpp::List& label, int n_labels, SEXP values, bool keep_last);
+RcppExport SEXP _mlagreement_ingest_decisions_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP, SEXP labelSEXP, SEXP n_labelsSEXP, SEXP valuesSEXP, SEXP keep_lastSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type item(itemSEXP);
@@ -596,7 +596,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::List& >::type label(labelSEXP);
     Rcpp::traits::input_parameter< int >::type n_labels(n_labelsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type values(valuesSEXP);
-    rcpp_result_gen = Rcpp::wrap(ingest_decisions_cpp(item, n_items, annotator, n_annotators, label, n_labels, values));
+    Rcpp::traits::input_parameter< bool >::type keep_last(keep_lastSEXP);
+    rcpp_result_gen = Rcpp::wrap(ingest_decisions_cpp(item, n_items, annotator, n_annotators, label, n_labels, values, keep_last));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -941,7 +942,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_decode_cells_cpp", (DL_FUNC) &_mlagreement_decode_cells_cpp, 1},
     {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
     {"_mlagreement_present_slots_cpp", (DL_FUNC) &_mlagreement_present_slots_cpp, 3},
-    {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 7},
+    {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 8},
     {"_mlagreement_extract_json_lines_cpp", (DL_FUNC) &_mlagreement_extract_json_lines_cpp, 6},
     {"_mlagreement_extract_json_file_cpp", (DL_FUNC) &_mlagreement_extract_json_file_cpp, 2},
     {"_mlagreement_parse_json_text_cpp", (DL_FUNC) &_mlagreement_parse_json_text_cpp, 2},

@@ -78,12 +78,13 @@ Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offse
 }
 
 // Records and their records x labels decisions from coded item, annotator and
-// label columns; status 0 when every row was clean, else the first problem
-// (1 label, 2 value, 3 repeated decision) for R's checking path.
+// label columns, repeats resolved by `keep_last`; status 0 when every row was
+// clean, else the reason (1 label, 2 value, 3 repeated decision), `row`, the
+// 1-based first row with it, and `count` (invalid values), for R's message.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
                                 int n_annotators, const Rcpp::List& label, int n_labels,
-                                SEXP values) {
+                                SEXP values, bool keep_last) {
   if (NA_INTEGER != INT_MIN || NA_LOGICAL != INT_MIN) {
     Rcpp::stop("Internal error: unexpected NA representation.");
   }
@@ -95,29 +96,22 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
   const mlagreement::CodedColumn lab = coded_column(label);
   const std::size_t k = static_cast<std::size_t>(n_labels);
-  mlagreement::IngestStatus status;
+  const auto fill = [&](const auto* v, const auto& codes) {
+    return ingest.fill(lab, k, v, codes, NA_INTEGER, keep_last, out.begin());
+  };
+  mlagreement::IngestResult res;
   switch (TYPEOF(values)) {
-    case INTSXP:
-      status = ingest.fill(lab, k, INTEGER_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
-                           out.begin());
-      break;
-    case LGLSXP:
-      status = ingest.fill(lab, k, LOGICAL_RO(values), mlagreement::IntCodes{}, NA_INTEGER,
-                           out.begin());
-      break;
-    case REALSXP:
-      status = ingest.fill(lab, k, REAL_RO(values), mlagreement::RealCodes{}, NA_INTEGER,
-                           out.begin());
-      break;
-    default:
-      throw std::invalid_argument("Internal error: decisions of an unsupported type.");
+    case INTSXP: res = fill(INTEGER_RO(values), mlagreement::IntCodes{}); break;
+    case LGLSXP: res = fill(LOGICAL_RO(values), mlagreement::IntCodes{}); break;
+    case REALSXP: res = fill(REAL_RO(values), mlagreement::RealCodes{}); break;
+    default: throw std::invalid_argument("Internal error: decisions of an unsupported type.");
   }
-  if (status != mlagreement::IngestStatus::ok) {
-    return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(status));
-  }
+  // on an error only status, row and count are read
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();
-  return Rcpp::List::create(Rcpp::Named("status") = 0,
+  return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(res.status),
+                            Rcpp::Named("row") = static_cast<double>(res.row) + 1,
+                            Rcpp::Named("count") = static_cast<double>(res.count),
                             Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
                             Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
                             Rcpp::Named("values") = out);

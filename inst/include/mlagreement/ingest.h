@@ -1,9 +1,8 @@
 // Ingestion of long decision tables (annotations_long(), R/annotations-long.R):
 // distinct values of an id column, and the records x labels matrix built from
-// coded rows in two passes. R validates and names offenders; this kernel only
-// reports that a row needs R's checking path (the general path then raises
-// the error, or resolves the duplicates), so it never decides
-// what a message says.
+// coded rows in two passes. The pass reports the first offending row and a
+// reason code (IngestResult); R formats the message, so this kernel never
+// decides what a message says.
 // * distinct_codes(): 64-bit keys (an integer, a double's bits, a string's
 //   address) -> 1-based codes in order of first occurrence, and the first row
 //   of each. R merges keys that are equal values with different bits (0 and
@@ -115,7 +114,7 @@ inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std
 
 // A coded column: row r has the 1-based code pos[x[r] - offset - 1]; 0 when
 // x[r] is R's NA or outside pos, or pos holds NA (negative): an undeclared or
-// missing label, left to R's checks.
+// missing label, which fill() reports.
 struct CodedColumn {
   const int* x;
   std::int64_t offset;
@@ -132,8 +131,12 @@ struct CodedColumn {
   }
 };
 
-// Status of a decision table: ok, or a row that R's checking path must see.
+// Reason codes, in the order R reports them: a label without a code (missing
+// or undeclared) before an invalid value before a repeated decision.
 enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
+
+// The reason, the 0-based first row with it and (invalid values) how many.
+struct IngestResult { IngestStatus status; std::size_t row, count; };
 
 class DecisionIngest {
  public:
@@ -154,27 +157,38 @@ class DecisionIngest {
   // Fills the records x labels matrix `out` (column-major, n_records() rows,
   // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
   // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
-  // missing or undeclared label, an invalid value or a repeated decision.
+  // label without a code; otherwise reports the first invalid value (and
+  // counts them), else the first repeated decision (the last one kept when
+  // `keep_last`, else the first).
   template <typename V, typename Codes>
-  IngestStatus fill(const CodedColumn& label, std::size_t n_labels, const V* values,
-                    const Codes& codes, int na, int* out) const {
+  IngestResult fill(const CodedColumn& label, std::size_t n_labels, const V* values,
+                    const Codes& codes, int na, bool keep_last, int* out) const {
     const std::size_t n_rec = n_records();
     const int unset = -1;  // never a stored value (0, 1 or NA)
     std::fill(out, out + n_rec * n_labels, unset);
+    IngestResult bad_value{IngestStatus::ok, 0, 0}, repeated{IngestStatus::ok, 0, 0};
     for (std::size_t run = 0; run + 1 < run_start_.size(); ++run) {
       int* rec_cells = out + static_cast<std::size_t>(run_rec_[run]);
       for (std::size_t r = run_start_[run]; r < run_start_[run + 1]; ++r) {
         const int lab = label.code(r);
-        if (lab == 0 || static_cast<std::size_t>(lab) > n_labels) return IngestStatus::bad_label;
+        if (lab == 0 || static_cast<std::size_t>(lab) > n_labels) {
+          return IngestResult{IngestStatus::bad_label, r, 0};
+        }
         const V v = values[r];
-        if (codes.invalid(v)) return IngestStatus::bad_value;
+        if (codes.invalid(v)) {
+          if (bad_value.count++ == 0) bad_value = {IngestStatus::bad_value, r, 1};
+          continue;
+        }
         int& cell = rec_cells[static_cast<std::size_t>(lab - 1) * n_rec];
-        if (cell != unset) return IngestStatus::repeated;
+        if (cell != unset) {
+          if (repeated.status == IngestStatus::ok) repeated = {IngestStatus::repeated, r, 0};
+          if (!keep_last) continue;
+        }
         cell = codes.decided(v) ? codes.positive(v) : na;
       }
     }
     std::replace(out, out + n_rec * n_labels, unset, na);
-    return IngestStatus::ok;
+    return bad_value.status != IngestStatus::ok ? bad_value : repeated;
   }
 
  private:
