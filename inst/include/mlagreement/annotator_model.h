@@ -125,42 +125,86 @@ inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& pos
   }
 }
 
-// The E-step of a binary problem: the log-odds of z = 1 and one exp per
-// item (the general step takes q exps and a log). The log-likelihood's
-// log(1 + e) terms (each in [0, log 2]) are multiplied up and logged once per
-// 256 items.
-inline double e_step_binary(const ClassProblem& pr, const std::vector<double>& log_prev,
-                            const std::vector<double>& log_conf, std::vector<double>& post,
-                            ClassCounts& cnt, bool& stop) {
-  double ll = 0, prod = 1;
+// The fixed part of a binary problem for its E-steps: per decision one
+// int32 key a * 2 + y (annotator, response), per key the number of
+// decisions, and the number of items with decisions.
+struct BinaryIndex {
+  std::vector<std::int32_t> key;
+  std::vector<double> n_key;
+  double n_decided = 0;
+};
+
+inline BinaryIndex binary_index(const ClassProblem& pr, std::size_t n_annotators) {
+  BinaryIndex b;
+  b.key.resize(pr.annotator.size());
+  b.n_key.assign(2 * n_annotators, 0.0);
+  for (std::size_t d = 0; d < b.key.size(); ++d) {
+    b.key[d] = static_cast<std::int32_t>(2 * pr.annotator[d] + pr.response[d]);
+    b.n_key[b.key[d]] += 1.0;
+  }
+  for (std::size_t i = 0; i < pr.n_items; ++i) b.n_decided += pr.start[i + 1] > pr.start[i];
+  return b;
+}
+
+// The per-iteration tables of a binary parameter group from its log
+// confusion: per key the log-odds step w = log P(y | 1) - log P(y | 0) and
+// log P(y | 0).
+inline void binary_tables(const std::vector<double>& log_conf, std::size_t n_annotators,
+                          std::vector<double>& w, std::vector<double>& l0) {
+  w.resize(2 * n_annotators);
+  l0.resize(2 * n_annotators);
+  for (std::size_t a = 0; a < n_annotators; ++a)
+    for (int y = 0; y < 2; ++y) {
+      l0[2 * a + y] = log_conf[a * 4 + y];
+      w[2 * a + y] = log_conf[a * 4 + 2 + y] - log_conf[a * 4 + y];
+    }
+}
+
+// The E-step of a binary problem in one pass over its decisions: an item's
+// log-odds of z = 1 is the prior log-odds plus one table entry per decision,
+// then one exp per item; its posteriors are added to the M-step weights of
+// the same decisions while they are in cache. The log-likelihood is
+// sum_i [l0_i + log(1 + exp(s_i))], where sum_i l0_i (the z = 0 terms) is a
+// sum over keys of counts times log P(y | 0); the log(1 + e) terms (each in
+// [0, log 2]) are multiplied up and logged once per 256 items.
+inline double e_step_binary(const ClassProblem& pr, const BinaryIndex& bi,
+                            const std::vector<double>& log_prev, const std::vector<double>& w,
+                            const std::vector<double>& l0, std::vector<double>& post,
+                            std::vector<double>& acc, ClassCounts& cnt, bool& stop) {
+  double ll = bi.n_decided * log_prev[0], prod = 1;
+  for (std::size_t s = 0; s < l0.size(); ++s) ll += bi.n_key[s] * l0[s];
   int n_prod = 0;
+  double prev0 = 0, prev1 = 0;
+  acc.assign(2 * w.size(), 0.0);
+  const std::int32_t* key = bi.key.data();
+  const double prior = log_prev[1] - log_prev[0];
   for (std::size_t i = 0; i < pr.n_items; ++i) {
     if (interrupted_at(static_cast<std::int64_t>(i), 4096)) { stop = true; return ll; }
     const std::int64_t first = pr.start[i], last = pr.start[i + 1];
     if (first == last) continue;
-    double l0 = log_prev[0], l1 = log_prev[1];
-    for (std::int64_t d = first; d < last; ++d) {
-      const double* lc = &log_conf[static_cast<std::size_t>(pr.annotator[d]) * 4];
-      const int y = pr.response[d];
-      l0 += lc[y];
-      l1 += lc[2 + y];
-    }
-    const double s = l1 - l0, e = std::exp(-std::fabs(s));
+    double s = prior;
+    for (std::int64_t d = first; d < last; ++d) s += w[key[d]];
+    const double e = std::exp(-std::fabs(s));
     const double mu1 = s > 0 ? 1.0 / (1.0 + e) : e / (1.0 + e), mu0 = 1.0 - mu1;
-    ll += std::max(l0, l1);
+    ll += std::max(s, 0.0);
     prod *= 1.0 + e;
     if (++n_prod == 256) { ll += std::log(prod); prod = 1; n_prod = 0; }
     post[2 * i] = mu0;
     post[2 * i + 1] = mu1;
-    cnt.prev[0] += mu0;
-    cnt.prev[1] += mu1;
+    prev0 += mu0;
+    prev1 += mu1;
     for (std::int64_t d = first; d < last; ++d) {
-      double* cell = &cnt.cell[static_cast<std::size_t>(pr.annotator[d]) * 4];
-      const int y = pr.response[d];
-      cell[y] += mu0;
-      cell[2 + y] += mu1;
+      double* c = &acc[2 * static_cast<std::size_t>(key[d])];
+      c[0] += mu0;
+      c[1] += mu1;
     }
   }
+  cnt.prev[0] = prev0;
+  cnt.prev[1] = prev1;
+  // acc[(2 a + y) * 2 + z] to cell[(a * 2 + z) * 2 + y]
+  for (std::size_t a = 0; a < w.size() / 2; ++a)
+    for (int z = 0; z < 2; ++z)
+      for (int y = 0; y < 2; ++y) cnt.cell[(a * 2 + z) * 2 + y] = acc[(2 * a + y) * 2 + z];
   return ll + std::log(prod);
 }
 
@@ -251,7 +295,11 @@ inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
     detail::start_counts(problems[j], q, fit.posterior[j], counts[j]);
   }
   std::vector<double> ll(n_prob);
-  std::vector<std::vector<double>> log_prev(n_prob), log_conf(n_groups);
+  std::vector<std::vector<double>> log_prev(n_prob), log_conf(n_groups), cell(n_groups);
+  // binary problems: keys, per-group tables and per-problem scratch, made once
+  std::vector<detail::BinaryIndex> bin(q == 2 ? n_prob : 0);
+  for (std::size_t j = 0; j < bin.size(); ++j) bin[j] = detail::binary_index(problems[j], n_annotators);
+  std::vector<std::vector<double>> w(n_groups), l0(n_groups), acc(bin.size());
   for (int iter = 1; iter <= o.max_iter; ++iter) {
     // M-step from the weights of the last E-step (or the start)
     for (std::size_t j = 0; j < n_prob; ++j) {
@@ -259,12 +307,13 @@ inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
       log_prev[j] = detail::logs(fit.prevalence[j]);
     }
     for (std::size_t g = 0; g < n_groups; ++g) {
-      std::vector<double> cell = counts[g].cell;
+      cell[g] = counts[g].cell;
       if (o.pooled)
         for (std::size_t j = 1; j < n_prob; ++j)
-          for (std::size_t s = 0; s < cell.size(); ++s) cell[s] += counts[j].cell[s];
-      detail::m_step_confusion(cell, n_annotators, o, fit.confusion[g]);
+          for (std::size_t s = 0; s < cell[g].size(); ++s) cell[g][s] += counts[j].cell[s];
+      detail::m_step_confusion(cell[g], n_annotators, o, fit.confusion[g]);
       log_conf[g] = detail::logs(fit.confusion[g]);
+      if (q == 2) detail::binary_tables(log_conf[g], n_annotators, w[g], l0[g]);
     }
     bool stop = false, failed = false;
 #ifdef _OPENMP
@@ -273,12 +322,15 @@ inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
     for (std::ptrdiff_t jj = 0; jj < static_cast<std::ptrdiff_t>(n_prob); ++jj) {
       const std::size_t j = static_cast<std::size_t>(jj);
       guarded(failed, [&] {
-        counts[j].reset(n_annotators, q);
-        const std::vector<double>& lc = log_conf[o.pooled ? 0 : j];
-        ll[j] = q == 2 ? detail::e_step_binary(problems[j], log_prev[j], lc, fit.posterior[j],
-                                               counts[j], stop)
-                       : detail::e_step(problems[j], q, log_prev[j], lc, fit.posterior[j],
-                                        counts[j], stop);
+        const std::size_t g = o.pooled ? 0 : j;
+        if (q == 2) {
+          ll[j] = detail::e_step_binary(problems[j], bin[j], log_prev[j], w[g], l0[g],
+                                        fit.posterior[j], acc[j], counts[j], stop);
+        } else {
+          counts[j].reset(n_annotators, q);
+          ll[j] = detail::e_step(problems[j], q, log_prev[j], log_conf[g], fit.posterior[j],
+                                 counts[j], stop);
+        }
       });
     }
     if (failed) throw std::bad_alloc();
