@@ -102,7 +102,10 @@ local_rpostgres_connection <- function(env = parent.frame()) {
   local_pg_connection(env, driver = "RPostgres")
 }
 
+# Database tests are left out of CRAN-sized runs (each summary is a dozen
+# dbplyr queries, about 1.5 s); CI and `make check` run them.
 local_sqlite_connection <- function(env = parent.frame()) {
+  skip_long()
   testthat::skip_if_not_installed("DBI")
   testthat::skip_if_not_installed("dbplyr")
   testthat::skip_if_not_installed("RSQLite")
