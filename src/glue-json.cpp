@@ -1,33 +1,33 @@
 // R glue for the JSON-lines scanner: unwrap, call the core, wrap. Nothing else.
 #include <Rcpp.h>
 
-#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "glue-file.h"
+#include "mlagreement/hash_tables.h"
 #include "mlagreement/json_lines.h"
 
 namespace {
 
 // One column of text kept as ids into its distinct values while the file is
-// scanned (open addressing over one byte arena); R's strings are made once per
-// distinct value at the end. No R allocation happens during the scan, so no
-// garbage collection (which cannot be interrupted) runs inside it.
+// scanned; R's strings are made once per distinct value at the end. No R
+// allocation happens during the scan, so no garbage collection (which cannot
+// be interrupted) runs inside it.
 class InternedColumn {
  public:
-  InternedColumn() : slots_(1024, -1) {}
   void push(const mlagreement::JsonField& f) {
-    ids_.push_back(f.kind == mlagreement::JsonKind::scalar ? intern(f.text) : -1);
+    ids_.push_back(f.kind == mlagreement::JsonKind::scalar ? distinct_.intern(f.text) : -1);
   }
   // Polls for an interrupt every 2^16 cells while filling the R vector.
   SEXP finish() const {
-    Rcpp::CharacterVector levels(start_.size());
-    for (std::size_t k = 0; k < start_.size(); ++k) {
-      SET_STRING_ELT(levels, k, Rf_mkCharLenCE(arena_.data() + start_[k],
-                                               static_cast<int>(size_[k]), CE_UTF8));
+    Rcpp::CharacterVector levels(distinct_.size());
+    for (std::size_t k = 0; k < distinct_.size(); ++k) {
+      const int id = static_cast<int>(k);
+      SET_STRING_ELT(levels, k, Rf_mkCharLenCE(distinct_.data(id),
+                                               static_cast<int>(distinct_.length(id)), CE_UTF8));
     }
     Rcpp::CharacterVector out(ids_.size());
     for (std::size_t i = 0; i < ids_.size(); ++i) {
@@ -38,46 +38,8 @@ class InternedColumn {
   }
 
  private:
-  std::string arena_;                // the distinct values, back to back
-  std::vector<std::size_t> start_;   // value k: arena_[start_[k], start_[k] + size_[k])
-  std::vector<std::uint32_t> size_;
-  std::vector<std::uint64_t> hash_;
-  std::vector<int> slots_;           // -1 or a value id; size a power of two
+  mlagreement::detail::StringTable distinct_;
   std::vector<int> ids_;
-
-  static std::uint64_t fnv1a(const std::string& t) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : t) h = (h ^ c) * 1099511628211ULL;
-    return h ^ (h >> 29);
-  }
-  int intern(const std::string& t) {
-    const std::uint64_t h = fnv1a(t);
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t s = h & mask;; s = (s + 1) & mask) {
-      const int id = slots_[s];
-      if (id < 0) break;
-      if (hash_[id] == h && size_[id] == t.size() &&
-          arena_.compare(start_[id], t.size(), t) == 0) return id;
-    }
-    const int id = static_cast<int>(start_.size());
-    start_.push_back(arena_.size());
-    size_.push_back(static_cast<std::uint32_t>(t.size()));
-    hash_.push_back(h);
-    arena_.append(t);
-    if (2 * start_.size() > slots_.size()) rehash();
-    else place(id);
-    return id;
-  }
-  void place(int id) {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t s = hash_[id] & mask;
-    while (slots_[s] >= 0) s = (s + 1) & mask;
-    slots_[s] = id;
-  }
-  void rehash() {
-    slots_.assign(2 * slots_.size(), -1);
-    for (std::size_t id = 0; id < start_.size(); ++id) place(static_cast<int>(id));
-  }
 };
 
 struct ColumnSink {

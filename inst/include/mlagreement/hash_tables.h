@@ -8,6 +8,8 @@
 //   -> id; open addressing, the code stored in the slot (one cache line per
 //   probe). Distinct sets of the fast building path (set_build.h), subset
 //   rows of hashed subset counting (set_expected.h).
+// * StringTable: byte strings -> ids (text columns of the JSON-lines
+//   scanner, src/glue-json.cpp).
 // * find_set(): a label set of any number of 64-bit words -> slot of an
 //   open-addressing table of ids into the caller's list of sets (the general
 //   building path, set_build.h).
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -52,6 +55,58 @@ class PairIndex {
   std::uint64_t n_ann_;
   std::vector<std::int64_t> dense_;
   std::unordered_map<std::uint64_t, std::int64_t> map_;
+};
+
+// StringTable: byte strings -> dense ids in order of first sight, the
+// strings back to back in one arena; open addressing over FNV-1a hashes, the
+// table doubles when half full (text columns of the JSON-lines scanner).
+class StringTable {
+ public:
+  StringTable() : slots_(1024, -1) {}
+  int intern(const std::string& t) {
+    const std::uint64_t h = fnv1a(t);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t s = h & mask;; s = (s + 1) & mask) {
+      const int id = slots_[s];
+      if (id < 0) break;
+      if (hash_[id] == h && size_[id] == t.size() &&
+          arena_.compare(start_[id], t.size(), t) == 0) return id;
+    }
+    const int id = static_cast<int>(start_.size());
+    start_.push_back(arena_.size());
+    size_.push_back(static_cast<std::uint32_t>(t.size()));
+    hash_.push_back(h);
+    arena_.append(t);
+    if (2 * start_.size() > slots_.size()) {
+      slots_.assign(2 * slots_.size(), -1);
+      for (std::size_t k = 0; k < start_.size(); ++k) place(static_cast<int>(k));
+    } else {
+      place(id);
+    }
+    return id;
+  }
+  std::size_t size() const { return start_.size(); }
+  const char* data(int id) const { return arena_.data() + start_[id]; }
+  std::size_t length(int id) const { return size_[id]; }
+
+ private:
+  std::string arena_;
+  std::vector<std::size_t> start_;  // string k: arena_[start_[k], start_[k] + size_[k])
+  std::vector<std::uint32_t> size_;
+  std::vector<std::uint64_t> hash_;
+  std::vector<int> slots_;          // -1 or an id; size a power of two
+
+  static std::uint64_t fnv1a(const std::string& t) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : t) h = (h ^ c) * 1099511628211ULL;
+    return h ^ (h >> 29);
+  }
+  void place(int id) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t s = hash_[id] & mask;
+    while (slots_[s] >= 0) s = (s + 1) & mask;
+    slots_[s] = id;
+  }
 };
 
 // Slots of {code, id + 1} (id + 1 = 0: empty; 8 bytes for 32-bit codes),
