@@ -101,7 +101,14 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 # levels in their order for factors).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
   coding <- id_coding(v, arg, call = call)
-  list(keys = coding$keys, codes = coding$pos[as.integer(coding$x) - coding$offset])
+  list(keys = coding$keys, codes = coding_codes(coding))
+}
+
+# The codes of rows `rows` (all by default) of an id_coding() or
+# label_coding(): row r has key pos[x[r] - offset].
+coding_codes <- function(coding, rows = NULL) {
+  x <- if (is.null(rows)) coding$x else coding$x[rows]
+  coding$pos[as.integer(x) - coding$offset]
 }
 
 # encode_ids() by sorting and matching (counting for integers), for the ids

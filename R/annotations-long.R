@@ -159,10 +159,9 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, du
   an <- id_coding(ann_col, "annotator", call = call)
   lab <- label_coding(label_col, labels, call = call)
   check_bool(single_label, call = call)
-  row_code <- function(coding, r) coding$pos[as.integer(coding$x[r]) - coding$offset]
   rows_desc <- function(r) {
-    paste0("item ", it$keys[row_code(it, r)], ", annotator ", an$keys[row_code(an, r)],
-           ", label ", lab$universe[row_code(lab, r)])
+    paste0("item ", it$keys[coding_codes(it, r)], ", annotator ", an$keys[coding_codes(an, r)],
+           ", label ", lab$universe[coding_codes(lab, r)])
   }
   plain_values <- (is.integer(value_col) || is.double(value_col) || is.logical(value_col)) &&
     !is.object(value_col) && is.null(dim(value_col))
@@ -172,11 +171,10 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, du
   if (out$status == 1L) label_codes(label_col, lab$universe, has_value = TRUE, call = call)
   if (out$status == 2L) abort_invalid_values(value_col, "value", out$count, out$row, rows_desc, call)
   if (out$status == 3L) {
-    rows <- seq_along(value_col)
-    i <- row_code(it, rows)
-    a <- row_code(an, rows)
+    i <- coding_codes(it)
+    a <- coding_codes(an)
     pair <- (i - 1) * length(an$keys) + a  # the record, in record order
-    resolve_duplicates((pair - 1) * length(lab$universe) + row_code(lab, rows), pair,
+    resolve_duplicates((pair - 1) * length(lab$universe) + coding_codes(lab), pair,
                        list(keys = it$keys, codes = i), list(keys = an$keys, codes = a),
                        duplicates, "decision", content = value_col, call = call)
   }

@@ -120,13 +120,7 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
   const mlagreement::SimTable sim(max_size);
   // user set-size distances, tabulated in R over sizes 0..max_size (the
   // layout of sim, as set_alpha() shrinks them on the records)
-  mlagreement::SizeDistances table;
-  table.K1 = static_cast<std::size_t>(max_size) + 1;
-  table.n = static_cast<std::size_t>(n_custom);
-  if (static_cast<std::size_t>(custom.size()) != table.n * table.cells()) {
-    Rcpp::stop("Internal error: the distance tables have the wrong size.");
-  }
-  table.d.assign(custom.begin(), custom.end());
+  const mlagreement::SizeDistances table = glue::size_distances(custom, max_size, n_custom);
   const mlagreement::SizeDistances* cd = n_custom > 0 ? &table : nullptr;
   double oj = 0, om = 0;
   std::vector<double> oc(table.n, 0.0);

@@ -1,5 +1,5 @@
 // Glue shared by the JSON readers' glue files: an owned C file, 64-bit
-// seeks on every platform, and the error lists the R side turns into
+// seeks on every platform, and the error lists of the parser's faults the R side turns into
 // classed errors. Glue only (not part of the header library).
 #ifndef MLAGREEMENT_GLUE_FILE_H
 #define MLAGREEMENT_GLUE_FILE_H
@@ -12,6 +12,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "mlagreement/json_lines.h"
 
 namespace glue {
 
@@ -49,14 +51,17 @@ inline Rcpp::List json_error_list(const char* kind, long line, const std::string
 constexpr const char* kJsonErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
 
 // What a value that is not an object holds, by its first character.
-inline std::string json_value_kind(char first) {
-  switch (first) {
-    case '[': return "an array";
-    case '"': return "a string";
-    case 'n': return "null";
-    case 't': case 'f': return "a logical value";
-    default: return "a number";
-  }
+// A parser fault (kind none: no fault gives R_NilValue).
+inline SEXP status_error(const mlagreement::JsonStatus& st) {
+  if (st.error == mlagreement::JsonError::none) return R_NilValue;
+  return json_error_list(kJsonErrorNames[static_cast<int>(st.error)], st.line, st.detail);
+}
+
+// The first fault of a chunk of JSON lines, R_NilValue when there is none.
+inline SEXP value_lines_error(const mlagreement::ValueLinesResult& res) {
+  if (res.io) return json_error_list("io", res.line, "");
+  if (res.not_object) return json_error_list("not_object", res.line, mlagreement::json_value_name(res.status.first));
+  return status_error(res.status);
 }
 
 }  // namespace glue

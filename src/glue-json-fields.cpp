@@ -19,8 +19,6 @@ using Parser = mlagreement::JsonEventParser<mlagreement::JsonFieldCollector>;
 
 using glue::File;
 using glue::json_error_list;
-using glue::json_value_kind;
-using glue::kJsonErrorNames;
 using glue::seek_to;
 
 
@@ -93,15 +91,7 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
         if ((lines.size() & 0x3FFF) == 0) Rcpp::checkUserInterrupt();
         collector.set_record(static_cast<int>(lines.size()));
       });
-  Rcpp::RObject error = R_NilValue;
-  if (res.io) {
-    error = json_error_list("io", res.line, "");
-  } else if (res.not_object) {
-    error = json_error_list("not_object", res.line, json_value_kind(res.status.first));
-  } else if (res.status.error != mlagreement::JsonError::none) {
-    error = json_error_list(kJsonErrorNames[static_cast<int>(res.status.error)], res.status.line,
-                       res.status.detail);
-  }
+  const Rcpp::RObject error = glue::value_lines_error(res);
   if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
   return Rcpp::List::create(
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
@@ -125,8 +115,7 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
   Parser parser(collector, no_ids, "file");
   if (!parser.parse(buf.data(), buf.data() + buf.size(), 1, true)) {
     const mlagreement::JsonStatus& st = parser.status();
-    return Rcpp::List::create(Rcpp::Named("error") = json_error_list(
-                                  kJsonErrorNames[static_cast<int>(st.error)], st.line, st.detail));
+    return Rcpp::List::create(Rcpp::Named("error") = glue::status_error(st));
   }
   std::vector<char>().swap(buf);
   return Rcpp::List::create(Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),

@@ -16,8 +16,6 @@ namespace {
 
 using glue::File;
 using glue::json_error_list;
-using glue::json_value_kind;
-using glue::kJsonErrorNames;
 using glue::seek_to;
 
 // Values waiting for their container live on a stack held in an R list (so
@@ -93,19 +91,13 @@ class RValueBuilder {
 
 using Parser = mlagreement::JsonEventParser<RValueBuilder>;
 
-Rcpp::List status_error(const mlagreement::JsonStatus& st) {
-  return json_error_list(kJsonErrorNames[static_cast<int>(st.error)], st.line, st.detail);
-}
-
-
-
 Rcpp::List parse_buffer(const char* begin, const char* end, const std::vector<std::string>& ids,
                         const char* unit) {
   RValueBuilder builder;
   Parser parser(builder, ids, unit);
   if (!parser.parse(begin, end, 1, true)) {
     return Rcpp::List::create(Rcpp::Named("value") = R_NilValue,
-                              Rcpp::Named("error") = status_error(parser.status()));
+                              Rcpp::Named("error") = glue::status_error(parser.status()));
   }
   return Rcpp::List::create(Rcpp::Named("value") = builder.at(0),
                             Rcpp::Named("error") = R_NilValue);
@@ -151,14 +143,7 @@ Rcpp::List parse_json_lines_cpp(const std::string& path, Rcpp::CharacterVector i
   const mlagreement::ValueLinesResult res = mlagreement::scan_value_lines(
       reader, parser, static_cast<long>(line), static_cast<long>(max_records),
       [&lines](long l) { lines.push_back(static_cast<int>(l)); });
-  Rcpp::RObject error = R_NilValue;
-  if (res.io) {
-    error = json_error_list("io", res.line, "");
-  } else if (res.not_object) {
-    error = json_error_list("not_object", res.line, json_value_kind(res.status.first));
-  } else if (res.status.error != mlagreement::JsonError::none) {
-    error = status_error(res.status);
-  }
+  const Rcpp::RObject error = glue::value_lines_error(res);
   return Rcpp::List::create(
       Rcpp::Named("records") = builder.take_all(),
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),

@@ -21,10 +21,11 @@ class InternedColumn {
   void push(const mlagreement::JsonField& f) {
     ids_.push_back(f.kind == mlagreement::JsonKind::scalar ? distinct_.intern(f.text) : -1);
   }
-  // Polls for an interrupt every 2^16 cells while filling the R vector.
+  // Polls for an interrupt every 2^16 strings made and cells filled.
   SEXP finish() const {
     Rcpp::CharacterVector levels(distinct_.size());
     for (std::size_t k = 0; k < distinct_.size(); ++k) {
+      if ((k & 0xFFFF) == 0xFFFF) Rcpp::checkUserInterrupt();
       const int id = static_cast<int>(k);
       SET_STRING_ELT(levels, k, Rf_mkCharLenCE(distinct_.data(id),
                                                static_cast<int>(distinct_.length(id)), CE_UTF8));

@@ -28,6 +28,23 @@ Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
   return Rcpp::IntegerVector(s.begin(), s.end());
 }
 
+// The built-in distances' results of set_alpha() and the design's size.
+Rcpp::List wrap_set_alpha(const mlagreement::SetData& d, const mlagreement::SetAlpha& a) {
+  if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
+  return Rcpp::List::create(
+      Rcpp::Named("bad_record") = -1.0,
+      Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
+      Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
+      Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
+      Rcpp::Named("method") = mlagreement::method_name(a.method),
+      Rcpp::Named("observed_jaccard") = a.observed_jaccard,
+      Rcpp::Named("expected_jaccard") = a.expected_jaccard,
+      Rcpp::Named("observed_masi") = a.observed_masi,
+      Rcpp::Named("expected_masi") = a.expected_masi,
+      Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
+      Rcpp::Named("similarity_masi") = a.similarity_masi);
+}
+
 // Builds the label sets of `view` and runs `compute(d)` (the core's work)
 // with Ctrl-C armed. A partial record or running out of memory gives the
 // list the R side turns into its classed error; `compute` may return a list
@@ -64,19 +81,7 @@ Rcpp::List set_alpha_cpp(const Rcpp::List& view, bool with_expected, int threads
         return R_NilValue;
       },
       [&](const mlagreement::SetData& d) {
-        if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
-        return Rcpp::List::create(
-            Rcpp::Named("bad_record") = -1.0,
-            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-            Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-            Rcpp::Named("n_sets") = static_cast<double>(d.n_sets()),
-            Rcpp::Named("method") = mlagreement::method_name(a.method),
-            Rcpp::Named("observed_jaccard") = a.observed_jaccard,
-            Rcpp::Named("expected_jaccard") = a.expected_jaccard,
-            Rcpp::Named("observed_masi") = a.observed_masi,
-            Rcpp::Named("expected_masi") = a.expected_masi,
-            Rcpp::Named("similarity_jaccard") = a.similarity_jaccard,
-            Rcpp::Named("similarity_masi") = a.similarity_masi);
+        return wrap_set_alpha(d, a);
       });
 }
 
@@ -124,13 +129,7 @@ Rcpp::List pair_measures_cpp(const Rcpp::List& view, int k_used, int R,
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVector& custom,
                                 int max_size, int n_custom, int threads) {
-  mlagreement::SizeDistances table;
-  table.K1 = static_cast<std::size_t>(max_size) + 1;
-  table.n = static_cast<std::size_t>(n_custom);
-  if (static_cast<std::size_t>(custom.size()) != table.n * table.cells()) {
-    Rcpp::stop("Internal error: the distance tables have the wrong size.");
-  }
-  table.d.assign(custom.begin(), custom.end());
+  const mlagreement::SizeDistances table = glue::size_distances(custom, max_size, n_custom);
   mlagreement::SetAlpha a;
   return on_record_sets(
       view, false,
@@ -144,19 +143,11 @@ Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVecto
         return R_NilValue;
       },
       [&](const mlagreement::SetData& d) {
-        if (a.failed) Rcpp::stop("Internal error: inconsistent pair counts in the expected disagreement.");
-        return Rcpp::List::create(
-            Rcpp::Named("bad_record") = -1.0,
-            Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
-            Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-            Rcpp::Named("sizes") = sizes_present(d),
-            Rcpp::Named("method") = mlagreement::method_name(a.method),
-            Rcpp::Named("observed_jaccard") = a.observed_jaccard,
-            Rcpp::Named("expected_jaccard") = a.expected_jaccard,
-            Rcpp::Named("observed_masi") = a.observed_masi,
-            Rcpp::Named("expected_masi") = a.expected_masi,
-            Rcpp::Named("observed_custom") = Rcpp::wrap(a.observed_custom),
-            Rcpp::Named("expected_custom") = Rcpp::wrap(a.expected_custom));
+        Rcpp::List out = wrap_set_alpha(d, a);
+        out.push_back(sizes_present(d), "sizes");
+        out.push_back(Rcpp::wrap(a.observed_custom), "observed_custom");
+        out.push_back(Rcpp::wrap(a.expected_custom), "expected_custom");
+        return out;
       });
 }
 

@@ -7,6 +7,7 @@
 #include <Rcpp.h>
 
 #include "glue-view.h"
+#include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 #include "mlagreement/sparse_records.h"
 
@@ -43,6 +44,20 @@ inline void build_sparse_sets(const Rcpp::List& view, bool annotators, mlagreeme
 }
 
 }  // namespace detail
+
+// User set-size distances tabulated in R: custom is a K1 x K1 x K1 x n array
+// (i fastest, then b, then a; K1 = max_size + 1) of d(a, b, i).
+inline mlagreement::SizeDistances size_distances(const Rcpp::NumericVector& custom, int max_size,
+                                                 int n_custom) {
+  mlagreement::SizeDistances table;
+  table.K1 = static_cast<std::size_t>(max_size) + 1;
+  table.n = static_cast<std::size_t>(n_custom);
+  if (static_cast<std::size_t>(custom.size()) != table.n * table.cells()) {
+    Rcpp::stop("Internal error: the distance tables have the wrong size.");
+  }
+  table.d.assign(custom.begin(), custom.end());
+  return table;
+}
 
 // The label sets of the records of `view` (annotation_view(), R/annotations.R):
 // dense and records layouts through the one record view, the sparse layout

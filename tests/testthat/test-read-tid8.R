@@ -80,7 +80,7 @@ test_that("read_tid8() keeps large ids exact and streams across blocks", {
     '{"uid": 1e5, "respondent_id": "r\\u00e9\\"x", "offensive": true}'
   ))
   tid <- read_tid8(path, text = NULL)
-  expect_equal(tid$item, c("3000000000", "3000000000", "1e5"))
+  expect_equal(tid$item, c("3000000000", "3000000000", "100000"))  # by value, as every reader
   expect_equal(tid$annotator, c("123456789012345678901", "123456789012345678902", "r\u00e9\"x"))
   expect_equal(tid$label, c("a", "b", "TRUE"))
   expect_equal(length(unique(tid$annotator)), 3L)
@@ -116,21 +116,48 @@ test_that("read_tid8() reports truncated, non-UTF-8 and directory inputs", {
   expect_error(read_tid8(character()), class = "mlagreement_error_string")
 })
 
+# A JSON number's text by its value, written independently of the C++ one:
+# digits without leading zeros, a fraction without trailing zeros, no
+# exponent (for numbers of at most 400 digits).
+ref_canonical_number <- function(s) {
+  vapply(s, function(t) {
+    m <- regmatches(t, regexec("^(-?)([0-9]+)(?:[.]([0-9]+))?(?:[eE]([+-]?[0-9]+))?$", t,
+                               perl = TRUE))[[1]]
+    digits <- paste0(m[3], m[4])
+    e <- (if (m[5] == "") 0L else as.integer(m[5])) - nchar(m[4])
+    digits <- sub("^0+", "", digits)
+    if (digits == "") return("0")
+    stripped <- sub("0+$", "", digits)
+    e <- e + nchar(digits) - nchar(stripped)
+    n <- nchar(stripped)
+    body <- if (e >= 0) {
+      paste0(stripped, strrep("0", e))
+    } else if (n > -e) {
+      paste0(substr(stripped, 1, n + e), ".", substr(stripped, n + e + 1, n))
+    } else {
+      paste0("0.", strrep("0", -e - n), stripped)
+    }
+    paste0(if (m[2] == "-") "-", body)
+  }, "", USE.NAMES = FALSE)
+}
+
 # Independent plain-R reader: jsonlite on every line, the numbers of the
-# fields quoted first so that they stay as written.
+# fields quoted (and marked) first so that they never pass through a double.
 ref_read_tid8 <- function(path, label, item = "uid", annotator = "respondent_id",
                           text = "sentence") {
   lines <- sub("\r$", "", readLines(path, encoding = "UTF-8", warn = FALSE))
   keep <- which(grepl("[^ \t]", lines))
   fields <- c(item = item, annotator = annotator, label = label, text = text)
   keys <- paste(fields, collapse = "|")
-  quoted <- gsub(paste0('"(', keys, ')"(\\s*):(\\s*)(-?[0-9][0-9.eE+-]*)'), '"\\1":"\\4"',
+  quoted <- gsub(paste0('"(', keys, ')"(\\s*):(\\s*)(-?[0-9][0-9.eE+-]*)'), '"\\1":"#NUM#\\4"',
                  lines[keep], perl = TRUE)
   records <- lapply(quoted, jsonlite::parse_json)
   column <- function(f) {
     vapply(records, function(r) {
       v <- r[[f]]
-      if (is.null(v)) NA_character_ else if (is.logical(v)) as.character(v) else v
+      if (is.null(v)) return(NA_character_)
+      if (is.logical(v)) return(as.character(v))
+      if (startsWith(v, "#NUM#")) ref_canonical_number(substring(v, 6)) else v
     }, "")
   }
   tibble::as_tibble(c(list(line = keep), lapply(fields, column)))

@@ -63,19 +63,7 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
     dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out.estimate[kNegative] * y * (m - 1.0)) / s.neg_den : 0.0;
     for (int k = 0; k < kShares; ++k) sum[k] += static_cast<long double>(items) * dev[k] * dev[k];
   };
-  if (detail::tabulated(c)) {
-    const std::vector<std::int64_t> items = detail::class_counts(c, j);
-    for (std::size_t code = c.side; code < items.size(); ++code) {  // m >= 1
-      if (items[code] == 0) continue;
-      add(static_cast<double>(code % c.side), static_cast<double>(code / c.side),
-          static_cast<double>(items[code]));
-    }
-  } else {
-    for (std::size_t i = 0; i < c.n_items; ++i) {
-      const int m = c.m_at(j, i);
-      if (m >= 1) add(c.x_at(j, i), m, 1.0);
-    }
-  }
+  detail::for_each_rated_cell(c, j, add);
   for (int k = 0; k < kShares; ++k) {
     if (!std::isnan(out.estimate[k])) out.sum_sq[k] = static_cast<double>(sum[k]);
   }

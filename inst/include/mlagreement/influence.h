@@ -63,6 +63,26 @@ std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
   }
   return bins;
 }
+
+// f(x, m, items) for the cells of label j with m >= 1: one call per class
+// weighted by its items when the cells carry class codes, else per item.
+template <typename Cells, typename F>
+void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
+  if (tabulated(c)) {
+    const std::vector<std::int64_t> items = class_counts(c, j);
+    for (std::size_t code = c.side; code < items.size(); ++code) {
+      if (items[code] != 0) {
+        f(static_cast<double>(code % c.side), static_cast<double>(code / c.side),
+          static_cast<double>(items[code]));
+      }
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < c.n_items; ++i) {
+    const int m = c.m_at(j, i);
+    if (m >= 1) f(static_cast<double>(c.x_at(j, i)), static_cast<double>(m), 1.0);
+  }
+}
 }  // namespace detail
 
 // Label j, all baselines; s = the kernel's summary of label j. With class
@@ -84,26 +104,12 @@ Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) 
     return obs - (1.0 - est[b]) * slope[b] * (x / m - s.p) / w[b] - est[b];
   };
   long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
-  if (detail::tabulated(c)) {
-    const std::vector<std::int64_t> items = detail::class_counts(c, j);
-    for (std::size_t code = c.side; code < items.size(); ++code) {  // m >= 1
-      if (items[code] == 0) continue;
-      const double m = static_cast<double>(code / c.side), x = static_cast<double>(code % c.side);
-      for (int b = 0; b < kBaselines; ++b) {
-        const double dev = dev_of(b, x, m);
-        sum[b] += static_cast<long double>(items[code]) * dev * dev;
-      }
+  detail::for_each_rated_cell(c, j, [&](double x, double m, double items) {
+    for (int b = 0; b < kBaselines; ++b) {
+      const double dev = dev_of(b, x, m);
+      sum[b] += static_cast<long double>(items) * dev * dev;
     }
-  } else {
-    for (std::size_t i = 0; i < c.n_items; ++i) {
-      const int m = c.m_at(j, i);
-      if (m < 1) continue;
-      for (int b = 0; b < kBaselines; ++b) {
-        const double dev = dev_of(b, c.x_at(j, i), m);
-        sum[b] += static_cast<long double>(dev) * dev;
-      }
-    }
-  }
+  });
   for (int b = 0; b < kBaselines; ++b) {
     if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }

@@ -35,6 +35,13 @@ struct JsonStatus {
   std::string detail;
 };
 
+// What a value holds, from its first character (for messages about a
+// value of the wrong kind).
+inline const char* json_value_name(char first) {
+  return first == '[' ? "an array" : first == '{' ? "an object" : first == '"' ? "a string"
+       : first == 'n' ? "null" : (first == 't' || first == 'f') ? "a logical value" : "a number";
+}
+
 template <typename Handler>
 class JsonEventParser {
  public:

@@ -1,9 +1,10 @@
 // Streaming scanner of JSON-lines files (one JSON object per line) that takes
 // a few top-level scalar fields of every line as text: strings decoded,
-// numbers as written (ids never pass through a double), true/false as
-// "TRUE"/"FALSE". Every line is validated in full (UTF-8 and JSON grammar), so
-// errors name the line. The file is read in blocks; memory is one block plus
-// the longest line, whatever the number of lines. Pure C++.
+// numbers in the canonical form of json_number.h (by value, never through a
+// double), true/false as "TRUE"/"FALSE". Every line is validated in full by
+// the one JSON parser (json_events.h), so errors name the line. The file is
+// read in blocks; memory is one block plus the longest line, whatever the
+// number of lines. Pure C++.
 #ifndef MLAGREEMENT_JSON_LINES_H
 #define MLAGREEMENT_JSON_LINES_H
 
@@ -14,7 +15,7 @@
 #include <vector>
 
 #include "json_events.h"
-#include "json_parse.h"
+#include "json_number.h"
 
 namespace mlagreement {
 
@@ -78,6 +79,85 @@ class BlockLineReader {
   }
 };
 
+enum class JsonKind { absent, null, scalar, array, object };
+
+// One requested field of one line.
+struct JsonField {
+  JsonKind kind = JsonKind::absent;
+  std::string text;
+};
+
+// The handler of JsonEventParser for scan_json_lines(): the requested
+// top-level fields of one object (the first occurrence of a repeated key);
+// nested values are validated by the parser but not kept.
+class TopLevelFields {
+ public:
+  TopLevelFields(const std::vector<std::string>& fields, std::vector<JsonField>& out)
+      : fields_(fields), out_(out) {}
+
+  // Before each line; `keys` receives its top-level keys when not null.
+  void reset(std::vector<std::string>* keys) {
+    for (JsonField& f : out_) {
+      f.kind = JsonKind::absent;
+      f.text.clear();
+    }
+    depth_ = 0;
+    target_ = kNone;
+    keys_ = keys;
+  }
+
+  void null_value() { take(JsonKind::null, nullptr, 0); }
+  void bool_value(bool b) { take(JsonKind::scalar, b ? "TRUE" : "FALSE", b ? 4 : 5); }
+  void integer_value(int) {}  // not called: numbers come as text (number_text)
+  void double_value(double) {}
+  void number_text(const char* s, std::size_t n) {
+    if (depth_ != 1 || target_ == kNone) return;
+    detail::canonical_number(s, n, number_);
+    take(JsonKind::scalar, number_.data(), number_.size());
+  }
+  void string_value(const char* s, std::size_t n) { take(JsonKind::scalar, s, n); }
+  void begin_object() { open(JsonKind::object); }
+  void begin_array() { open(JsonKind::array); }
+  void end_object(std::size_t) { --depth_; }
+  void end_array(std::size_t) { --depth_; }
+  void key(const char* s, std::size_t n) {
+    if (depth_ != 1) return;
+    if (keys_ != nullptr) keys_->emplace_back(s, n);
+    target_ = kNone;
+    for (std::size_t k = 0; k < fields_.size(); ++k) {
+      if (out_[k].kind == JsonKind::absent && fields_[k].size() == n &&
+          fields_[k].compare(0, n, s, n) == 0) {
+        target_ = k;
+        return;
+      }
+    }
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  const std::vector<std::string>& fields_;
+  std::vector<JsonField>& out_;
+  std::vector<std::string>* keys_ = nullptr;
+  std::string number_;
+  int depth_ = 0;
+  std::size_t target_ = kNone;
+
+  void open(JsonKind kind) {
+    take(kind, nullptr, 0);
+    ++depth_;
+  }
+  // The value of the member just keyed, for every field of that name.
+  void take(JsonKind kind, const char* s, std::size_t n) {
+    if (depth_ != 1 || target_ == kNone) return;
+    for (std::size_t k = target_; k < fields_.size(); ++k) {
+      if (k != target_ && (out_[k].kind != JsonKind::absent || fields_[k] != fields_[target_])) continue;
+      out_[k].kind = kind;
+      if (s != nullptr) out_[k].text.assign(s, n);
+    }
+    target_ = kNone;
+  }
+};
+
 enum class ScanError { none, io, bad_utf8, nul_byte, invalid_json, not_object, field_missing,
                        field_nested, label_guess, empty };
 
@@ -99,6 +179,11 @@ inline ScanError field_fault(JsonKind kind, bool required) {
   return ScanError::none;
 }
 
+inline ScanError line_error(JsonError e) {
+  return e == JsonError::bad_utf8 ? ScanError::bad_utf8
+       : e == JsonError::nul_byte ? ScanError::nul_byte : ScanError::invalid_json;
+}
+
 // Scans every line; sink(line, values) receives the records in order until
 // the first error. fields[guess] == "" is the label to guess: the one of
 // `candidates` that the first record holds as a key.
@@ -107,8 +192,10 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
                            const std::vector<bool>& required, std::size_t guess,
                            const std::vector<std::string>& candidates, Sink& sink) {
   BlockLineReader reader(file, block_bytes);
-  JsonLineParser parser;
   std::vector<JsonField> values(fields.size());
+  TopLevelFields handler(fields, values);
+  const std::vector<std::string> no_ids;
+  JsonEventParser<TopLevelFields> parser(handler, no_ids, "line");
   std::vector<std::string> keys;
   ScanResult res;
   const char* begin = nullptr;
@@ -121,20 +208,21 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
     if (line == 1 && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
     const bool guessing = guess < fields.size() && fields[guess].empty();
     keys.clear();
-    const LineStatus st = parser.parse(begin, end, fields, values, guessing ? &keys : nullptr);
-    if (st == LineStatus::blank) continue;
+    handler.reset(guessing ? &keys : nullptr);
+    const bool parsed = parser.parse(begin, end, line);
+    const JsonStatus& st = parser.status();
+    if (st.error == JsonError::empty) continue;
+    const bool object = parsed && st.first == '{';
     if (res.error != ScanError::none) {  // counting records with the same fault
-      if (st == LineStatus::ok && field_fault(values[res.field].kind, required[res.field]) == res.error) {
+      if (object && field_fault(values[res.field].kind, required[res.field]) == res.error) {
         ++res.affected;
       }
       continue;
     }
-    if (st != LineStatus::ok) {
-      res.error = st == LineStatus::bad_utf8 ? ScanError::bad_utf8
-                : st == LineStatus::nul_byte ? ScanError::nul_byte
-                : st == LineStatus::not_object ? ScanError::not_object : ScanError::invalid_json;
+    if (!object) {
+      res.error = !parsed ? line_error(st.error) : ScanError::not_object;
       res.line = line;
-      res.detail = parser.detail();
+      res.detail = parsed ? json_value_name(st.first) : st.detail;
       return res;
     }
     if (guessing) {
@@ -154,7 +242,8 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
       }
       fields[guess] = res.found[0];
       res.found.clear();
-      parser.parse(begin, end, fields, values, nullptr);
+      handler.reset(nullptr);
+      parser.parse(begin, end, line);
     }
     for (std::size_t k = 0; k < fields.size(); ++k) {
       const ScanError fault = field_fault(values[k].kind, required[k]);

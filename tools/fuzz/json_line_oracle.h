@@ -1,16 +1,17 @@
 // One line of JSON validated in full (UTF-8 and grammar) while a few of its
 // top-level fields are taken as text: strings decoded (\uXXXX escapes with
 // surrogate pairs), numbers as written, true/false as "TRUE"/"FALSE". Pure
-// C++; json_lines.h streams a file through it.
-#ifndef MLAGREEMENT_JSON_PARSE_H
-#define MLAGREEMENT_JSON_PARSE_H
+// C++. The package's scanner of an earlier release, kept only as the fuzz
+// target's independent grammar (tools/fuzz/json.cpp); not shipped.
+#ifndef MLAGREEMENT_JSON_LINE_ORACLE_H
+#define MLAGREEMENT_JSON_LINE_ORACLE_H
 
 #include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "utf8.h"
+#include "mlagreement/utf8.h"
 
 namespace mlagreement {
 
@@ -354,4 +355,4 @@ class JsonLineParser {
 
 }  // namespace mlagreement
 
-#endif  // MLAGREEMENT_JSON_PARSE_H
+#endif  // MLAGREEMENT_JSON_LINE_ORACLE_H
