@@ -4,7 +4,8 @@
 // one binary problem per label, or with a byte one problem whose category is
 // a record's first selected label; the fit (two-coin or one-coin, pooled or
 // not, 1 to 30 iterations, 1 or 2 threads) is compared with a plain EM over
-// the design's records kept here (relative tolerance 1e-7); the
+// the design's records kept here (relative tolerance 1e-7; the parameters
+// only where some annotator is informative, see uninformative()); the
 // log-likelihood must not decrease, posteriors are probabilities (NaN only
 // for items without decisions), parameters lie in [floor, 1 - floor] with
 // rows summing to 1, two thread counts give the same doubles, and the
@@ -134,6 +135,23 @@ std::vector<double> naive_em(const std::vector<std::vector<Decision>>& dec, int 
   return trace;
 }
 
+// Whether every annotator of a group answers (nearly) alike whatever the
+// class: then the likelihood is flat in the prevalence, EM creeps along a
+// ridge and rounding alone moves the parameters (the log-likelihood still
+// matches).
+bool uninformative(const std::vector<double>& conf, int A, int q) {
+  for (int a = 0; a < A; ++a)
+    for (int y = 0; y < q; ++y) {
+      double lo = 1, hi = 0;
+      for (int z = 0; z < q; ++z) {
+        lo = std::fmin(lo, conf[(a * q + z) * q + y]);
+        hi = std::fmax(hi, conf[(a * q + z) * q + y]);
+      }
+      if (hi - lo > 1e-3) return false;
+    }
+  return true;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -171,7 +189,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (std::size_t g = 0; g < conf.size(); ++g)
     for (std::size_t s = 0; s < conf[g].size(); ++s) {
-      fuzz::expect_near(fit.confusion[g][s], conf[g][s], "confusion", 1e-7);
+      if (!uninformative(conf[g], d.A, o.q)) fuzz::expect_near(fit.confusion[g][s], conf[g][s], "confusion", 1e-7);
       if (!(fit.confusion[g][s] >= o.floor * (1 - 1e-9) && fit.confusion[g][s] <= 1 - o.floor * (1 - 1e-9))) fuzz::fail("bounds", fit.confusion[g][s], o.floor);
       fuzz::expect_eq(fit2.confusion[g][s], fit.confusion[g][s], "threads: confusion");
     }

@@ -185,7 +185,10 @@ inline double e_step_binary(const ClassProblem& pr, const BinaryIndex& bi,
     double s = prior;
     for (std::int64_t d = first; d < last; ++d) s += w[key[d]];
     const double e = std::exp(-std::fabs(s));
-    const double mu1 = s > 0 ? 1.0 / (1.0 + e) : e / (1.0 + e), mu0 = 1.0 - mu1;
+    // both from e: 1 - mu1 would lose the relative precision of a tiny mu0,
+    // which an M-step cell made of such posteriors divides by
+    const double big = 1.0 / (1.0 + e), small = e / (1.0 + e);
+    const double mu1 = s > 0 ? big : small, mu0 = s > 0 ? small : big;
     ll += std::max(s, 0.0);
     prod *= 1.0 + e;
     if (++n_prod == 256) { ll += std::log(prod); prod = 1; n_prod = 0; }
