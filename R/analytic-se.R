@@ -87,7 +87,8 @@
 NULL
 
 analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
-                               threads = mla_threads(), call = rlang::caller_env()) {
+                               threads = mla_threads(), inputs = influence_inputs_once(fit, threads),
+                               call = rlang::caller_env()) {
   if (!is.null(fit$structure)) return(structure_no_inference(fit, level, conf.level, N))
   if (annotators == "random") {
     require_records(fit$annotations, "annotators sampled from a population", call = call)
@@ -102,7 +103,7 @@ analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
     )
     return(inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N))
   }
-  f <- analytic_influence(fit, level, threads)
+  f <- analytic_influence(fit, level, inputs())
   if (level == "corpus") {
     sum_sq <- f$sum_sq
     n <- rep(f$n, length(sum_sq))
@@ -167,9 +168,8 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
 # from the cells the object keeps (a dense array's class codes, the records
 # layout's x/m tables) or, without either, one counting pass; single-label
 # designs replace the corpus sums.
-analytic_influence <- function(fit, level, threads) {
+analytic_influence <- function(fit, level, inputs) {
   a <- fit$annotations
-  inputs <- influence_inputs(fit, threads)
   cells <- inputs$cells
   tally <- inputs$tally
   if (level == "corpus" && !is.null(fit$weights)) {
@@ -183,6 +183,16 @@ analytic_influence <- function(fit, level, threads) {
 
 # The kernel's inputs for influence sums: the fit's item x label cells (the
 # records' stored cells, else one counting pass) and label tables by m.
+# The item cells and tallies of a fit, made on first use and shared by the
+# coefficients' and the shares' influence terms of one tidy() call.
+influence_inputs_once <- function(fit, threads) {
+  value <- NULL
+  function() {
+    if (is.null(value)) value <<- influence_inputs(fit, threads)
+    value
+  }
+}
+
 influence_inputs <- function(fit, threads) {
   a <- fit$annotations
   cols <- fit$label_index

@@ -17,17 +17,22 @@ db_sqlite_binary_value <- function(d, col, call, check = TRUE) {
   if (!check) return(dplyr::mutate(d, !!col := ifelse(typeof(!!sym) == "text", as.integer(!!sym), !!sym)))
   bad <- dplyr::filter(d, typeof(!!sym) == "blob" |
                          (typeof(!!sym) == "text" & !(!!sym %in% c("0", "1"))))
-  first <- db_first_as_text(bad, col, c("item", "annotator"))
-  if (nrow(first) > 0) {
-    n_bad <- db_count(bad)
-    mla_abort(
-      c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
-        "x" = "It holds values other than 0 and 1 ({n_bad} row{?s}); first (by item, annotator): {.val {first[[col]][1]}} ({describe_db_row(first, c('item', 'annotator'))}).",
-        "i" = "Recode it in the database, after checking what each value means."),
-      class = "value_type", call = call
-    )
-  }
+  abort_db_not_binary(bad, col, call)
   dplyr::mutate(d, !!col := ifelse(typeof(!!sym) == "text", as.integer(!!sym), !!sym))
+}
+
+# The classed error for a 0/1 column whose rows `bad` (a query) hold other
+# values, when there are any: how many, and the first by item and annotator.
+abort_db_not_binary <- function(bad, col, call) {
+  first <- db_first_as_text(bad, col, c("item", "annotator"))
+  if (nrow(first) == 0) return(invisible())
+  n_bad <- db_count(bad)
+  mla_abort(
+    c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
+      "x" = "It holds values other than 0 and 1 ({n_bad} row{?s}); first (by item, annotator): {.val {first[[col]][1]}} ({describe_db_row(first, c('item', 'annotator'))}).",
+      "i" = "Recode it in the database, after checking what each value means."),
+    class = "value_type", call = call
+  )
 }
 
 # Id and label columns on SQLite hold one kind of value: numbers (integer

@@ -114,17 +114,7 @@ db_binary_value <- function(d, col, proto_col, call, check = TRUE) {
     return(dplyr::mutate(d, !!col := ifelse(!!sym, 1L, 0L)))
   }
   if (is.character(proto_col) || is.factor(proto_col)) {
-    bad <- dplyr::filter(d, !is.na(!!sym), !(!!sym %in% c("0", "1")))
-    first <- collect_rows(dplyr::arrange(bad, item, annotator), 1L)
-    if (nrow(first) > 0) {
-      n_bad <- db_count(bad)
-      mla_abort(
-        c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
-          "x" = "It holds text other than {.val 0} and {.val 1} ({n_bad} row{?s}); first (by item, annotator): {.val {as.character(first[[col]])}}.",
-          "i" = "Recode it in the database, after checking what each value means."),
-        class = "value_type", call = call
-      )
-    }
+    abort_db_not_binary(dplyr::filter(d, !is.na(!!sym), !(!!sym %in% c("0", "1"))), col, call)
     return(dplyr::mutate(d, !!col := ifelse(!!sym == "1", 1L, 0L)))
   }
   if (!is.numeric(proto_col)) {

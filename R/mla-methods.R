@@ -56,9 +56,11 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
   term <- if (level == "corpus") out$baseline else paste0(out$label, ":", out$baseline)
   out <- tibble::add_column(out, term = term, .before = 1L)
   if (conf.int) {
-    cols <- analytic_inference(x, level, conf.level, N, annotators, call = rlang::current_env())
+    inputs <- influence_inputs_once(x, mla_threads())  # R/analytic-se.R
+    cols <- analytic_inference(x, level, conf.level, N, annotators, inputs = inputs,
+                               call = rlang::current_env())
     out$note <- zero_se_note(out$note, cols$std.error)
-    shares <- share_inference(x, level, conf.level, N)  # R/share-inference.R
+    shares <- share_inference(x, level, conf.level, N, inputs = inputs)  # R/share-inference.R
     # one new tibble, not column by column assignments (each validates the whole frame)
     out <- tibble::new_tibble(c(as.list(out), cols, shares), nrow = nrow(out))
   }

@@ -10,14 +10,15 @@ share_names <- c("observed", "positive_agreement", "negative_agreement")
 
 # Columns `<share>.std.error`, `.conf.low`, `.conf.high` for the rows of
 # tidy(fit, level): observed on corpus rows; all three on label rows.
-share_inference <- function(fit, level, conf.level, N, threads = mla_threads()) {
+share_inference <- function(fit, level, conf.level, N, threads = mla_threads(),
+                            inputs = influence_inputs_once(fit, threads)) {
   shares <- if (level == "corpus") share_names[1] else share_names
   n_rows <- if (level == "corpus") nrow(fit$corpus) else nrow(fit$label)
   if (!is.null(fit$structure) || !has_item_cells(fit$annotations)) {
     na <- rep(NA_real_, n_rows)
     return(share_columns(shares, lapply(shares, function(s) list(std.error = na, conf.low = na, conf.high = na))))
   }
-  res <- share_influence(fit, level, threads)
+  res <- share_influence(fit, level, inputs())
   cols <- lapply(seq_along(shares), function(s) {
     inf <- inference_columns(res$estimate[, s], res$sum_sq[, s], res$n, conf.level, N)
     inf[c("std.error", "conf.low", "conf.high")]
@@ -36,8 +37,7 @@ share_columns <- function(shares, cols) {
 # Estimates, influence sums and n of the shares at `level`, one row per row of
 # tidy(): corpus rows repeat the one percent agreement; label rows repeat
 # each label's values over the baselines.
-share_influence <- function(fit, level, threads) {
-  inputs <- influence_inputs(fit, threads)  # R/analytic-se.R
+share_influence <- function(fit, level, inputs) {
   cells <- inputs$cells
   tally <- inputs$tally
   if (level == "corpus") {

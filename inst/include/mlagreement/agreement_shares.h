@@ -70,12 +70,37 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
   return out;
 }
 
-// Corpus percent agreement of a multi-label fit (every baseline's slot of
-// the Influence holds the same sum).
+namespace detail {
+// Percent agreement pooled over the labels `used`, with influence terms
+// weight_u (base_u - f x (m - x) / (m (m - 1))) per cell with m >= 2; every
+// baseline's slot of the Influence holds the same sum.
+template <typename Cells>
+Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_t>& used,
+                                    const std::vector<double>& weight, const std::vector<double>& base,
+                                    double f, double n, double est) {
+  const double ests[kBaselines] = {est, est, est};
+  Influence out = pooled_sums(c, used, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
+    const int mi = c.m_at(j, i);
+    if (mi < 1) return static_cast<unsigned char>(0);
+    if (mi >= 2) {
+      const double m = mi, x = c.x_at(j, i);
+      const double term = weight[u] * (base[u] - f * x * (m - x) / (m * (m - 1.0)));
+      for (int b = 0; b < kBaselines; ++b) t[b] += term;
+    }
+    return static_cast<unsigned char>(1);
+  });
+  out.n = n;
+  return out;
+}
+}  // namespace detail
+
+// Corpus percent agreement of a multi-label fit: the mean over the used
+// labels of 1 - D_o.
 template <typename Cells>
 Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                     const CorpusSummary& corpus) {
   std::vector<std::size_t> used;
+  std::vector<double> weight;
   for (std::size_t j = 0; j < labels.size(); ++j) {
     if (labels[j].n_pairable > 0) used.push_back(j);
   }
@@ -83,24 +108,13 @@ Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSumma
   out.n = detail::items_decided(c, used, labels);
   if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
   const double scale = out.n / corpus.n_labels_used;
-  const double est = 1.0 - corpus.d_obs;
-  const double ests[kBaselines] = {est, est, est};
-  Influence f = detail::pooled_sums(c, used, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
-    const int mi = c.m_at(j, i);
-    if (mi < 1) return static_cast<unsigned char>(0);
-    if (mi >= 2) {
-      const double m = mi, x = c.x_at(j, i);
-      const double term = scale * (1.0 - 2.0 * x * (m - x) / (m * (m - 1.0))) / labels[used[u]].n_pairable;
-      for (int b = 0; b < kBaselines; ++b) t[b] += term;
-    }
-    return static_cast<unsigned char>(1);
-  });
-  f.n = out.n;
-  return f;
+  for (std::size_t j : used) weight.push_back(scale / labels[j].n_pairable);
+  return detail::pooled_observed_influence(c, used, weight, std::vector<double>(used.size(), 1.0),
+                                           2.0, out.n, 1.0 - corpus.d_obs);
 }
 
-// Corpus percent agreement of a single-label design; est = 1 - D_o of the
-// q-category corpus.
+// Corpus percent agreement of a single-label design, one label per
+// category; est = 1 - D_o of the q-category corpus.
 template <typename Cells>
 Influence single_label_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                           double est) {
@@ -108,22 +122,12 @@ Influence single_label_observed_influence(const Cells& c, const std::vector<Labe
   if (labels.empty()) return out;
   out.n = labels[0].n_rated;
   if (!(labels[0].n_pairable > 0) || !(out.n > 1)) return out;
-  const double scale = out.n / labels[0].n_pairable;
   std::vector<std::size_t> all(labels.size());
   for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
-  const double ests[kBaselines] = {est, est, est};
-  Influence f = detail::pooled_sums(c, all, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
-    const int ri = c.m_at(j, i);
-    if (ri < 1) return static_cast<unsigned char>(0);
-    if (ri >= 2) {
-      const double r = ri, x = c.x_at(j, i);
-      const double term = scale * ((u == 0 ? 1.0 : 0.0) - x * (r - x) / (r * (r - 1.0)));
-      for (int b = 0; b < kBaselines; ++b) t[b] += term;
-    }
-    return static_cast<unsigned char>(1);
-  });
-  f.n = out.n;
-  return f;
+  std::vector<double> base(labels.size(), 0.0);
+  base[0] = 1.0;  // a record's categories sum to one: the constant counted once
+  const std::vector<double> weight(labels.size(), out.n / labels[0].n_pairable);
+  return detail::pooled_observed_influence(c, all, weight, base, 1.0, out.n, est);
 }
 
 // Per-item parts of specific agreement on every label (items x labels,
