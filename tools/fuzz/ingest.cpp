@@ -163,6 +163,82 @@ int decision(const Table& t, std::size_t r) {
   return v == 0 ? 0 : v == 1 ? 1 : -2;
 }
 
+// What fill() must give: the rows walked in their order.
+struct WantFill {
+  mla::IngestStatus status = mla::IngestStatus::ok;
+  std::size_t row = 0, count = 0;
+  std::map<std::pair<std::size_t, int>, int> cells;  // (record, label) -> 0, 1, NA
+};
+
+WantFill reference_fill(const Table& t, std::map<std::pair<int, int>, std::size_t>& rec_of) {
+  WantFill w;
+  const std::size_t n = t.n_rows();
+  std::size_t first_bad = 0, first_repeat = n;
+  for (std::size_t r = 0; r < n; ++r) {
+    const int lab = t.label.code(r);
+    if (lab < 1 || lab > t.n_labels) {
+      w.status = mla::IngestStatus::bad_label;
+      w.row = r;
+      w.count = 0;
+      return w;
+    }
+    const int d = decision(t, r);
+    if (d == -2) {
+      if (w.count++ == 0) first_bad = r;
+      continue;
+    }
+    const auto key = std::make_pair(rec_of[{t.item.code(r), t.ann.code(r)}], lab);
+    const auto it = w.cells.find(key);
+    if (it == w.cells.end()) {
+      w.cells[key] = d;
+    } else {
+      if (first_repeat == n) first_repeat = r;
+      if (t.keep_last) it->second = d;
+    }
+  }
+  if (w.count > 0) {
+    w.status = mla::IngestStatus::bad_value;
+    w.row = first_bad;
+  } else if (first_repeat < n) {
+    w.status = mla::IngestStatus::repeated;
+    w.row = first_repeat;
+  }
+  return w;
+}
+
+void print_table(const Table& t, const WantFill& w, std::size_t n_records) {
+  const std::size_t n = t.n_rows();
+  std::fprintf(stderr, "%zu rows (%s, keep %s), %zu records, %d labels; want status %d row %zu count %zu\n", n,
+               t.real ? "double" : "integer", t.keep_last ? "last" : "first", n_records, t.n_labels,
+               static_cast<int>(w.status), w.row, w.count);
+  for (std::size_t r = 0; r < n && r < 64; ++r) {
+    std::fprintf(stderr, "  row %zu: item %d annotator %d label %d (x %d %d %d) value %.17g\n", r,
+                 t.item.code(r), t.ann.code(r), t.label.code(r), t.item.x[r], t.ann.x[r], t.label.x[r],
+                 t.real ? t.rval[r] : static_cast<double>(t.ival[r]));
+  }
+}
+
+void check_fill(const Table& t, const mla::DecisionIngest& ing, const WantFill& w) {
+  const std::size_t K = static_cast<std::size_t>(t.n_labels), R = ing.n_records();
+  std::vector<int> out(R * K + 1, 12345);  // one guard cell
+  const mla::IngestResult res =
+      t.real ? ing.fill(t.label.view(), K, t.rval.data(), mla::RealCodes{}, INT_MIN, t.keep_last, out.data())
+             : ing.fill(t.label.view(), K, t.ival.data(), mla::IntCodes{}, INT_MIN, t.keep_last, out.data());
+  expect_eq(static_cast<int>(res.status), static_cast<int>(w.status), "status");
+  expect_eq(static_cast<long long>(res.row), static_cast<long long>(w.row), "first offending row");
+  expect_eq(static_cast<long long>(res.count),
+            static_cast<long long>(w.status == mla::IngestStatus::bad_value ? w.count : 0), "count");
+  expect_eq(out[R * K], 12345, "write past the matrix");
+  if (w.status == mla::IngestStatus::bad_label) return;  // the matrix is not read then
+  for (std::size_t j = 0; j < K; ++j) {
+    for (std::size_t rec = 0; rec < R; ++rec) {
+      const auto it = w.cells.find({rec, static_cast<int>(j) + 1});
+      expect_eq(out[j * R + rec], it == w.cells.end() ? INT_MIN : it->second,
+                "cell [" + std::to_string(rec) + ", " + std::to_string(j) + "]");
+    }
+  }
+}
+
 void check_ingest(const Table& t) {
   const std::size_t n = t.n_rows();
   bool want_throw = false;
@@ -185,68 +261,9 @@ void check_ingest(const Table& t) {
       expect_eq(ing.record_annotator()[k], p.second, "record_annotator[" + std::to_string(k) + "]");
       rec_of[p] = k++;
     }
-    // the rows in order
-    const std::size_t K = static_cast<std::size_t>(t.n_labels), R = pairs.size();
-    std::map<std::pair<std::size_t, int>, int> cells;
-    mla::IngestStatus status = mla::IngestStatus::ok;
-    std::size_t row = 0, count = 0, first_bad = 0, first_repeat = n;
-    for (std::size_t r = 0; r < n; ++r) {
-      const int lab = t.label.code(r);
-      if (lab < 1 || lab > t.n_labels) {
-        status = mla::IngestStatus::bad_label;
-        row = r;
-        break;
-      }
-      const int d = decision(t, r);
-      if (d == -2) {
-        if (count++ == 0) first_bad = r;
-        continue;
-      }
-      const auto key = std::make_pair(rec_of[{t.item.code(r), t.ann.code(r)}], lab);
-      const auto it = cells.find(key);
-      if (it == cells.end()) {
-        cells[key] = d;
-      } else {
-        if (first_repeat == n) first_repeat = r;
-        if (t.keep_last) it->second = d;
-      }
-    }
-    if (status != mla::IngestStatus::bad_label) {
-      if (count > 0) {
-        status = mla::IngestStatus::bad_value;
-        row = first_bad;
-      } else if (first_repeat < n) {
-        status = mla::IngestStatus::repeated;
-        row = first_repeat;
-      }
-    }
-    std::vector<int> out(R * K + 1, 12345);  // one guard cell
-    const mla::IngestResult res =
-        t.real ? ing.fill(t.label.view(), K, t.rval.data(), mla::RealCodes{}, INT_MIN, t.keep_last, out.data())
-               : ing.fill(t.label.view(), K, t.ival.data(), mla::IntCodes{}, INT_MIN, t.keep_last, out.data());
-    if (std::getenv("MLA_FUZZ_VERBOSE") != nullptr) {  // what a finding was
-      std::fprintf(stderr, "%zu rows (%s, keep %s), %zu records, %zu labels; status %d row %zu count %zu\n", n,
-                   t.real ? "double" : "integer", t.keep_last ? "last" : "first", R, K,
-                   static_cast<int>(status), row, count);
-      for (std::size_t r = 0; r < n && r < 64; ++r) {
-        std::fprintf(stderr, "  row %zu: item %d annotator %d label %d (x %d %d %d) value %.17g\n", r,
-                     t.item.code(r), t.ann.code(r), t.label.code(r), t.item.x[r], t.ann.x[r], t.label.x[r],
-                     t.real ? t.rval[r] : static_cast<double>(t.ival[r]));
-      }
-    }
-    expect_eq(static_cast<int>(res.status), static_cast<int>(status), "status");
-    expect_eq(static_cast<long long>(res.row), static_cast<long long>(row), "first offending row");
-    expect_eq(static_cast<long long>(res.count),
-              static_cast<long long>(status == mla::IngestStatus::bad_value ? count : 0), "count");
-    expect_eq(out[R * K], 12345, "write past the matrix");
-    if (status == mla::IngestStatus::bad_label) return;  // the matrix is not read then
-    for (std::size_t j = 0; j < K; ++j) {
-      for (std::size_t rec = 0; rec < R; ++rec) {
-        const auto it = cells.find({rec, static_cast<int>(j) + 1});
-        expect_eq(out[j * R + rec], it == cells.end() ? INT_MIN : it->second,
-                  "cell [" + std::to_string(rec) + ", " + std::to_string(j) + "]");
-      }
-    }
+    const WantFill w = reference_fill(t, rec_of);
+    if (std::getenv("MLA_FUZZ_VERBOSE") != nullptr) print_table(t, w, pairs.size());  // what a finding was
+    check_fill(t, ing, w);
   } catch (const std::invalid_argument&) {
     if (!want_throw) mismatch("an error for a table whose ids all have codes");
   }
