@@ -22,7 +22,7 @@ set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds="${1:-60}"
-targets="${MLA_FUZZ_TARGETS:-counts set_build set_alpha boot estimators set_boot json annotator_model}"
+targets="${MLA_FUZZ_TARGETS:-counts set_build set_alpha boot estimators set_boot json json_fields ingest annotator_model}"
 cxx="${CXX_FUZZ:-clang++}"
 fuzz="$root/tools/fuzz"
 build="$fuzz/build"

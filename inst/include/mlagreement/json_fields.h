@@ -120,7 +120,10 @@ class JsonFieldCollector {
   void integer_value(int) {}  // not called: numbers come as text (number_text)
   void double_value(double) {}
   void number_text(const char* s, std::size_t n) {
-    if (!matching()) return;
+    if (!matching()) {
+      skip_element();
+      return;
+    }
     detail::canonical_number(s, n, number_);
     scalar(JsonValueKind::number, number_.data(), number_.size());
   }
@@ -178,6 +181,12 @@ class JsonFieldCollector {
       if (e >= 0) here_.push_back(e);
     }
     return here_;
+  }
+
+  // An element off every path still takes its serial (serials count every
+  // element at a depth, whatever its kind).
+  void skip_element() {
+    if (top_ > 0 && frames_[top_ - 1].array) frames_[top_ - 1].serial = ++serials_[top_ - 1];
   }
 
   // Whether the value that starts now may be on a path (numbers are only
