@@ -66,6 +66,12 @@ test_that("logical and text values are read as in memory", {
   txt$value[2] <- "yes"
   expect_error(annotations_long(db_table(con, txt), item, annotator, label, value),
                class = "mlagreement_error_value_type")
+  # a typed text column (PostgreSQL): the same error, naming the value and its row
+  pg <- local_pg_connection()
+  err <- expect_mla_error(annotations_long(db_table(pg, txt), item, annotator, label, value),
+                          "value_type")
+  expect_match(conditionMessage(err), "\"yes\".*item 1, annotator b")
+  expect_match(conditionMessage(err), "(1 row)", fixed = TRUE)
 })
 
 test_that("the summary's SQL in warehouse dialects (simulated connections)", {
