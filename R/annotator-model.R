@@ -155,15 +155,21 @@ check_model_memory <- function(a, single, call = rlang::caller_env()) {
                "Fit fewer labels at a time ({.code x[, , labels]}).", class = "memory", call = call)
 }
 
-# Whether to compute the observed information (binary models only): not for
-# more than annotator_model_se_max annotators, nor when its dense matrices
-# would need more than half the memory limit (with a message).
+# Whether to compute the observed information: not for more than
+# annotator_model_se_max annotators (single-label: nor more free parameters
+# than that many binary annotators have), nor when its dense matrices
+# would need more than half the memory limit (with a message). Binary: the
+# information and its inverse per group; single-label: the information
+# from C++ and in R, its restriction to the free parameters, their
+# Cholesky factor and inverse.
 want_information <- function(a, single, model, pool_labels) {
   n_ann <- n_annotators(a)
-  if (single || n_ann > annotator_model_se_max) return(FALSE)
+  if (n_ann > annotator_model_se_max) return(FALSE)
   k <- length(a$labels)
-  p <- (if (pool_labels) k else 1) + (if (model == "one-coin") 1 else 2) * n_ann
-  bytes <- 16 * (if (pool_labels) 1 else k) * as.double(p)^2
+  per <- if (model == "one-coin") 1 else if (single) k * (k - 1) else 2
+  p <- (if (single) k - 1 else if (pool_labels) k else 1) + per * as.double(n_ann)
+  if (single && (k < 2L || p > 2 * annotator_model_se_max + 1)) return(FALSE)
+  bytes <- (if (single) 40 else 16 * (if (pool_labels) 1 else k)) * p^2
   if (bytes <= memory_limit() / 2) return(TRUE)
   cli::cli_inform(c(
     "i" = "No standard errors: the information matrices would need {signif(bytes / 2^30, 3)} GiB.",
@@ -204,7 +210,8 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
       items = id_text(a$items), annotators = annotator_ids(a), groups = groups,
       prevalence = res$prevalence, posterior = res$posterior, confusion = confusion,
       item_n = res$item_n, annotator_n = res$annotator_n,
-      covariance = if (info) model_covariance(res, pooled, n_ann, model, length(a$labels)),
+      covariance = if (info && single) single_label_covariance(res, n_ann, model)
+                   else if (info) model_covariance(res, pooled, n_ann, model, length(a$labels)),
       trace = res$trace, iterations = res$iterations, converged = res$converged,
       max_iter = max_iter, tol = tol, n_decisions = a$n_decisions
     ),
