@@ -48,15 +48,22 @@
 #' @section Standard errors:
 #' Binary models (multi-label data) get standard errors from the observed
 #' information: minus the Hessian of the observed log-likelihood at the
-#' estimates, computed exactly item by item with Louis' identity. Intervals
+#' estimates, computed exactly item by item with Louis' identity.
+#' Single-label models get them from the observed information of the
+#' multi-class model in the same way (free parameters: \eqn{q - 1}
+#' prevalences and \eqn{q - 1} entries of every row of every confusion
+#' matrix), carried to each category's sensitivity and one-versus-rest
+#' specificity by the delta method. Intervals
 #' (`tidy(conf.int = TRUE)`) are Wald intervals on the logit scale for
 #' sensitivity, specificity and prevalence, and on the original scale
 #' (clipped to \[0, 1\]) for the spammer score. A parameter at the bound
 #' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
 #' the parameters of a group whose information is not positive definite
-#' (too few decisions). With more than 1,000 annotators, or for
-#' single-label designs, no standard errors are computed (nor when their
-#' matrices would need more than half of option `mlagreement.max_memory`).
+#' (too few decisions); so has a single-label quantity whose entries are
+#' all at the bound. With more than 1,000 annotators, or single-label
+#' models with more free parameters than 1,000 binary annotators have
+#' (2,001), no standard errors are computed (nor when their matrices would
+#' need more than half of option `mlagreement.max_memory`).
 #'
 #' @section Spammer score:
 #' \eqn{|\alpha + \beta - 1|} (Raykar and Yu 2012): 0 for an annotator whose
@@ -133,7 +140,8 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
 
 # The bound every probability of the model is kept in (C++ `floor`), and the
 # number of annotators above which no standard errors are computed (the
-# information has 2 per annotator rows, inverted densely).
+# information has 2 per annotator rows, inverted densely; single-label
+# models are held to the same number of rows, 2 * this + 1).
 annotator_model_floor <- 1e-6
 annotator_model_se_max <- 1000L
 
