@@ -7,8 +7,9 @@
 # list(prevalence = per category, annotators = [annotator, (var sens, var
 # spec, cov), category]) by the delta method. Entries at the probability
 # bound, and the rows of annotators without decisions, are held fixed (no
-# standard error); NA throughout when the information of the free
-# parameters is not positive definite.
+# standard error); NA throughout, with a message, when the information of
+# the free parameters is not positive definite (at a point EM stopped at
+# before the maximum, too: the log-likelihood may still curve upwards).
 single_label_covariance <- function(res, n_ann, model) {
   q <- nrow(res$prevalence)
   one_coin <- model == "one-coin"
@@ -16,7 +17,13 @@ single_label_covariance <- function(res, n_ann, model) {
   rows <- single_label_parameter_rows(res, n_ann, q, one_coin)
   map <- free_parametrization(rows, diag(info), q)
   v <- restricted_inverse(info, map)
-  if (is.null(v)) v <- matrix(NA_real_, length(map$keep), length(map$keep))
+  if (is.null(v)) {
+    cli::cli_inform(c(
+      "i" = "No standard errors: the observed information is not positive definite at the estimates.",
+      "i" = "Too few decisions, or EM stopped short of the maximum (a smaller {.arg tol} may help)."
+    ))
+    v <- matrix(NA_real_, length(map$keep), length(map$keep))
+  }
   # a quantity whose entries are all held fixed has no standard error
   quad <- function(g1, g2, pos) {
     if (!length(pos) || all(g1 == 0) || all(g2 == 0)) return(NA_real_)
