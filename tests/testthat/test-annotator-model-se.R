@@ -214,3 +214,40 @@ test_that("single-label: no decisions, too little data and size limits give NA, 
   expect_null(fit$covariance)
   expect_true(all(is.na(tidy(fit)$sensitivity_se)))
 })
+
+test_that("simulation: single-label 95% intervals cover the truth about 95% of the time", {
+  skip_on_cran()
+  withr::local_seed(41)
+  lv <- c("a", "b", "c")
+  prev <- c(0.5, 0.3, 0.2)
+  covers <- unlist(lapply(1:4, function(rep) {
+    # 40 annotators, each row of each confusion matrix with its own accuracy
+    conf <- array(0, c(40, 3, 3))
+    for (a in 1:40) for (z in 1:3) {
+      w <- replace(stats::rgamma(3, 1), z, 0)
+      acc <- stats::runif(1, 0.55, 0.9)
+      conf[a, z, ] <- replace((1 - acc) * w / sum(w), z, acc)
+    }
+    truth <- sample(3, 3000, replace = TRUE, prob = prev)
+    codes <- matrix(NA_character_, 3000, 40,
+                    dimnames = list(sprintf("i%04d", 1:3000), sprintf("w%02d", 1:40)))
+    for (i in 1:3000) {
+      who <- sample(40, 5)
+      codes[i, who] <- lv[vapply(who, function(a) sample(3, 1, prob = conf[a, truth[i], ]), 1L)]
+    }
+    # a tight tol: EM stopped short of the maximum can leave the information indefinite
+    ci <- tidy(annotator_model(as_annotations(codes), tol = 1e-10), conf.int = TRUE)
+    a <- match(ci$annotator, sprintf("w%02d", 1:40))
+    k <- match(ci$label, lv)
+    sens <- conf[cbind(a, k, k)]
+    spec <- vapply(seq_along(a), function(r) {
+      rest <- setdiff(1:3, k[r])
+      sum(prev[rest] * (1 - conf[a[r], rest, k[r]])) / sum(prev[rest])
+    }, 0)
+    c(ci$sensitivity_low <= sens & sens <= ci$sensitivity_high,
+      ci$specificity_low <= spec & spec <= ci$specificity_high)
+  }))
+  expect_gt(sum(!is.na(covers)), 900)
+  expect_gt(mean(covers, na.rm = TRUE), 0.92)
+  expect_lt(mean(covers, na.rm = TRUE), 0.985)
+})
