@@ -182,7 +182,8 @@ want_information <- function(a, single, model, pool_labels) {
   if (bytes <= memory_limit() / 2) return(TRUE)
   cli::cli_inform(c(
     "i" = "No standard errors: the information matrices would need {signif(bytes / 2^30, 3)} GiB.",
-    "i" = "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
+    "i" = if (single) "Fit fewer annotators at a time, or raise option {.code mlagreement.max_memory}."
+          else "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
   ))
   FALSE
 }

@@ -210,7 +210,7 @@ test_that("single-label: no decisions, too little data and size limits give NA, 
   expect_true(all(is.na(rows$sensitivity_se)))
   # over the memory limit (40 bytes x 26^2 for the information): a message
   withr::local_options(mlagreement.max_memory = 4e4)
-  expect_message(fit <- annotator_model(as_annotations(codes)), "No standard errors")
+  expect_message(fit <- annotator_model(as_annotations(codes)), "fewer annotators")
   expect_null(fit$covariance)
   expect_true(all(is.na(tidy(fit)$sensitivity_se)))
 })
