@@ -101,7 +101,8 @@ binary_annotator_rows <- function(x) {
   )
 }
 
-# Per category k: sensitivity pi[k, k], one-versus-rest specificity.
+# Per category k: sensitivity pi[k, k], one-versus-rest specificity, and
+# their (co)variances from single_label_covariance().
 single_label_annotator_rows <- function(x) {
   q <- length(x$labels)
   n_ann <- length(x$annotators)
@@ -115,10 +116,12 @@ single_label_annotator_rows <- function(x) {
   }, numeric(n_ann))
   n <- x$annotator_n[, 1]
   has <- rep(n > 0, q)
-  na <- rep(NA_real_, n_ann * q)
+  na_if_none <- function(v) ifelse(has, as.vector(v), NA_real_)
+  cov <- x$covariance$annotators  # [annotator, (var sens, var spec, cov), category]
+  if (is.null(cov)) cov <- array(NA_real_, c(n_ann, 3L, q))
   list(annotator = rep(x$annotators, q), label = rep(x$labels, each = n_ann),
-       n = as.integer(rep(n, q)), sensitivity = ifelse(has, as.vector(sens), NA_real_),
-       specificity = ifelse(has, as.vector(spec), NA_real_), var_s = na, var_p = na, cov = na)
+       n = as.integer(rep(n, q)), sensitivity = na_if_none(sens), specificity = na_if_none(spec),
+       var_s = na_if_none(cov[, 1, ]), var_p = na_if_none(cov[, 2, ]), cov = na_if_none(cov[, 3, ]))
 }
 
 model_item_rows <- function(x) {

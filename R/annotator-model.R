@@ -48,15 +48,23 @@
 #' @section Standard errors:
 #' Binary models (multi-label data) get standard errors from the observed
 #' information: minus the Hessian of the observed log-likelihood at the
-#' estimates, computed exactly item by item with Louis' identity. Intervals
+#' estimates, computed exactly item by item with Louis' identity.
+#' Single-label models get them from the observed information of the
+#' multi-class model in the same way (free parameters: \eqn{q - 1}
+#' prevalences and \eqn{q - 1} entries of every row of every confusion
+#' matrix), carried to each category's sensitivity and one-versus-rest
+#' specificity by the delta method. Intervals
 #' (`tidy(conf.int = TRUE)`) are Wald intervals on the logit scale for
 #' sensitivity, specificity and prevalence, and on the original scale
 #' (clipped to \[0, 1\]) for the spammer score. A parameter at the bound
 #' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
 #' the parameters of a group whose information is not positive definite
-#' (too few decisions). With more than 1,000 annotators, or for
-#' single-label designs, no standard errors are computed (nor when their
-#' matrices would need more than half of option `mlagreement.max_memory`).
+#' (too few decisions, or EM stopped short of the maximum: a smaller `tol`
+#' helps), nor has a single-label quantity all of whose entries are at
+#' the bound. With more than 1,000 annotators, or single-label
+#' models with more free parameters than 1,000 binary annotators have
+#' (2,001), no standard errors are computed (nor when their matrices would
+#' need more than half of option `mlagreement.max_memory`).
 #'
 #' @section Spammer score:
 #' \eqn{|\alpha + \beta - 1|} (Raykar and Yu 2012): 0 for an annotator whose
@@ -133,7 +141,8 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
 
 # The bound every probability of the model is kept in (C++ `floor`), and the
 # number of annotators above which no standard errors are computed (the
-# information has 2 per annotator rows, inverted densely).
+# information has 2 per annotator rows, inverted densely; single-label
+# models are held to the same number of rows, 2 * this + 1).
 annotator_model_floor <- 1e-6
 annotator_model_se_max <- 1000L
 
@@ -155,19 +164,26 @@ check_model_memory <- function(a, single, call = rlang::caller_env()) {
                "Fit fewer labels at a time ({.code x[, , labels]}).", class = "memory", call = call)
 }
 
-# Whether to compute the observed information (binary models only): not for
-# more than annotator_model_se_max annotators, nor when its dense matrices
-# would need more than half the memory limit (with a message).
+# Whether to compute the observed information: not for more than
+# annotator_model_se_max annotators (single-label: nor more free parameters
+# than that many binary annotators have), nor when its dense matrices
+# would need more than half the memory limit (with a message). Binary: the
+# information and its inverse per group; single-label: the information
+# from C++ and in R, its restriction to the free parameters, their
+# Cholesky factor and inverse.
 want_information <- function(a, single, model, pool_labels) {
   n_ann <- n_annotators(a)
-  if (single || n_ann > annotator_model_se_max) return(FALSE)
+  if (n_ann > annotator_model_se_max) return(FALSE)
   k <- length(a$labels)
-  p <- (if (pool_labels) k else 1) + (if (model == "one-coin") 1 else 2) * n_ann
-  bytes <- 16 * (if (pool_labels) 1 else k) * as.double(p)^2
+  per <- if (model == "one-coin") 1 else if (single) k * (k - 1) else 2
+  p <- (if (single) k - 1 else if (pool_labels) k else 1) + per * as.double(n_ann)
+  if (single && (k < 2L || p > 2 * annotator_model_se_max + 1)) return(FALSE)
+  bytes <- (if (single) 40 else 16 * (if (pool_labels) 1 else k)) * p^2
   if (bytes <= memory_limit() / 2) return(TRUE)
   cli::cli_inform(c(
     "i" = "No standard errors: the information matrices would need {signif(bytes / 2^30, 3)} GiB.",
-    "i" = "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
+    "i" = if (single) "Fit fewer annotators at a time, or raise option {.code mlagreement.max_memory}."
+          else "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
   ))
   FALSE
 }
@@ -204,7 +220,8 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
       items = id_text(a$items), annotators = annotator_ids(a), groups = groups,
       prevalence = res$prevalence, posterior = res$posterior, confusion = confusion,
       item_n = res$item_n, annotator_n = res$annotator_n,
-      covariance = if (info) model_covariance(res, pooled, n_ann, model, length(a$labels)),
+      covariance = if (info && single) single_label_covariance(res, n_ann, model)
+                   else if (info) model_covariance(res, pooled, n_ann, model, length(a$labels)),
       trace = res$trace, iterations = res$iterations, converged = res$converged,
       max_iter = max_iter, tol = tol, n_decisions = a$n_decisions
     ),

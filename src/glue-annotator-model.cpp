@@ -99,7 +99,10 @@ Rcpp::List wrap_fit(const std::vector<ClassProblem>& problems, std::size_t n_ann
     conf[g] = Rcpp::NumericVector(fit.confusion[g].begin(), fit.confusion[g].end());
   Rcpp::List info_list;
   if (info) {
-    const auto I = mlagreement::observed_information(problems, n_annotators, o, fit);
+    const auto I =
+        single ? std::vector<std::vector<double>>{mlagreement::class_information(
+                     problems[0], n_annotators, o, fit)}
+               : mlagreement::observed_information(problems, n_annotators, o, fit);
     for (const auto& m : I) {
       const int P = static_cast<int>(std::sqrt(static_cast<double>(m.size())) + 0.5);
       Rcpp::NumericMatrix h(P, P);
@@ -120,7 +123,7 @@ Rcpp::List wrap_fit(const std::vector<ClassProblem>& problems, std::size_t n_ann
 
 // view: annotation_view() of the object (values validated as 0/1/NA);
 // single: one problem with a category per record (single-label designs);
-// info: also the observed information (binary problems only).
+// info: also the observed information (one matrix per parameter group).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coin, bool pooled,
                                int max_iter, double tol, double floor, int threads, bool info) {
@@ -147,6 +150,6 @@ Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coi
       fit = mlagreement::fit_class_model(problems, v.n_annotators, o);
       interrupts.rethrow();
     }
-    return wrap_fit(problems, v.n_annotators, o, fit, single, info && o.q == 2);
+    return wrap_fit(problems, v.n_annotators, o, fit, single, info && o.q >= 2);
   });
 }

@@ -9,7 +9,8 @@
 // log-likelihood must not decrease, posteriors are probabilities (NaN only
 // for items without decisions), parameters lie in [floor, 1 - floor] with
 // rows summing to 1, two thread counts give the same doubles, and the
-// information is symmetric.
+// information (binary, or multi-class for single-label problems) is
+// symmetric and finite.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -200,12 +201,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const bool none = problems[j].start[i + 1] == problems[j].start[i];
       fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, "posterior");
     }
-  if (o.q == 2) {
-    const auto info = mla::observed_information(problems, static_cast<std::size_t>(d.A), o, fit);
-    for (const auto& h : info) {
-      const std::size_t P = static_cast<std::size_t>(std::sqrt(static_cast<double>(h.size())) + 0.5);
-      for (std::size_t u = 0; u < P; ++u)
-        for (std::size_t v = 0; v < u; ++v) fuzz::expect_eq(h[u * P + v], h[v * P + u], "symmetric information");
+  const std::size_t A = static_cast<std::size_t>(d.A);
+  const auto info = single ? std::vector<std::vector<double>>{mla::class_information(problems[0], A, o, fit)}
+                           : mla::observed_information(problems, A, o, fit);
+  for (const auto& h : info) {
+    const std::size_t P = static_cast<std::size_t>(std::sqrt(static_cast<double>(h.size())) + 0.5);
+    fuzz::expect(P * P == h.size(), "square information");
+    for (std::size_t u = 0; u < P; ++u) {
+      fuzz::expect(std::isfinite(h[u * P + u]), "finite information");
+      for (std::size_t v = 0; v < u; ++v) fuzz::expect_eq(h[u * P + v], h[v * P + u], "symmetric information");
     }
   }
   return 0;

@@ -6,11 +6,14 @@
 //   d2 l_i = sum_z mu_z D_z + mu_1 mu_0 (g_1 - g_0)(g_1 - g_0)'.
 // Parameters of a group: the prevalences P(z = 1) of its labels, then per
 // annotator (sensitivity, specificity) (two-coin) or the accuracy (one-coin).
+// class_information() does the same for the q-class (single-label) model,
+// whose Louis term is the posterior covariance of the g_z.
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "mlagreement/annotator_model.h"
@@ -96,6 +99,127 @@ inline std::vector<std::vector<double>> observed_information(
     }
   }
   return info;
+}
+
+namespace detail {
+
+// One term of the gradient g_z of an item's log(p_z prod_d pi_a(z, y_d)):
+// parameter `index`, class `z`, value `g`.
+struct ClassComponent {
+  std::size_t index;
+  int z;
+  double g;
+};
+
+inline void add_component(std::vector<ClassComponent>& e, std::size_t index, int z, double g) {
+  for (ClassComponent& c : e)
+    if (c.index == index && c.z == z) { c.g += g; return; }
+  e.push_back(ClassComponent{index, z, g});
+}
+
+// The components of one item's g_z, all z: prevalences, then one row of
+// pi_a(z, .) per decision and class (r = q - 1 free entries, the last one
+// balancing the sum), or the annotator's accuracy (one-coin).
+inline void class_components(const ClassProblem& pr, std::size_t i, const ClassModelOptions& o,
+                             const ClassModelFit& fit, std::vector<ClassComponent>& e) {
+  const int q = o.q, r = q - 1;
+  const std::vector<double>& prev = fit.prevalence[0];
+  const std::vector<double>& conf = fit.confusion[0];
+  e.clear();
+  for (int t = 0; t < r; ++t) {
+    e.push_back(ClassComponent{static_cast<std::size_t>(t), t, 1.0 / prev[t]});
+    e.push_back(ClassComponent{static_cast<std::size_t>(t), r, -1.0 / prev[r]});
+  }
+  for (std::int64_t d = pr.start[i]; d < pr.start[i + 1]; ++d) {
+    const std::size_t a = static_cast<std::size_t>(pr.annotator[d]);
+    const int y = pr.response[d];
+    for (int z = 0; z < q; ++z) {
+      const double* pi = &conf[(a * q + z) * q];
+      if (o.one_coin) {
+        add_component(e, r + a, z, y == z ? 1.0 / pi[z] : -1.0 / (1.0 - pi[z]));
+        continue;
+      }
+      const std::size_t base = r + (a * q + z) * r;
+      if (y < r) add_component(e, base + y, z, 1.0 / pi[y]);
+      else for (int t = 0; t < r; ++t) add_component(e, base + t, z, -1.0 / pi[r]);
+    }
+  }
+}
+
+// The sum over items of -sum_z mu_z D_z: posterior weights (`cnt`, as the
+// M-step sums them) times minus the second derivatives of each log term.
+inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators,
+                                const ClassModelOptions& o, const ClassModelFit& fit,
+                                std::size_t P, std::vector<double>& H) {
+  const int q = o.q, r = q - 1;
+  const std::vector<double>& prev = fit.prevalence[0];
+  const std::vector<double>& conf = fit.confusion[0];
+  for (int t = 0; t < r; ++t)
+    for (int s = 0; s < r; ++s)
+      H[t * P + s] += cnt.prev[r] / (prev[r] * prev[r]) +
+                      (t == s ? cnt.prev[t] / (prev[t] * prev[t]) : 0.0);
+  for (std::size_t a = 0; a < n_annotators; ++a) {
+    if (o.one_coin) {
+      double agree = 0, total = 0;
+      for (int z = 0; z < q; ++z)
+        for (int y = 0; y < q; ++y) {
+          total += cnt.cell[(a * q + z) * q + y];
+          if (y == z) agree += cnt.cell[(a * q + z) * q + y];
+        }
+      const double acc = conf[a * q * q];
+      const std::size_t k = r + a;
+      H[k * P + k] += agree / (acc * acc) + (total - agree) / ((1 - acc) * (1 - acc));
+      continue;
+    }
+    for (int z = 0; z < q; ++z) {
+      const double* c = &cnt.cell[(a * q + z) * q];
+      const double* pi = &conf[(a * q + z) * q];
+      const std::size_t base = r + (a * q + z) * r;
+      const double last = c[r] / (pi[r] * pi[r]);
+      for (int t = 0; t < r; ++t)
+        for (int s = 0; s < r; ++s)
+          H[(base + t) * P + base + s] += last + (t == s ? c[t] / (pi[t] * pi[t]) : 0.0);
+    }
+  }
+}
+
+}  // namespace detail
+
+// Minus the Hessian (P x P, column-major) of the observed log-likelihood of
+// a converged single-label fit (one problem, q classes, q >= 2) in its free
+// parameters: p_0 .. p_{q-2} (p_{q-1} = 1 - their sum), then per annotator
+// a and true class z the row pi_a(z, 0 .. q-2) at (q - 1) + (a q + z)(q - 1)
+// (two-coin; pi_a(z, q-1) = 1 - the row's sum), or the accuracy at
+// (q - 1) + a (one-coin). Item i adds, by Louis' identity,
+//   -sum_z mu_z D_z - [sum_z mu_z g_z g_z' - gbar gbar'],  gbar = sum_z mu_z g_z.
+inline std::vector<double> class_information(const ClassProblem& pr, std::size_t n_annotators,
+                                             const ClassModelOptions& o,
+                                             const ClassModelFit& fit) {
+  const int q = o.q;
+  const std::size_t r = static_cast<std::size_t>(q - 1);
+  const std::size_t P = r + (o.one_coin ? 1 : q * r) * n_annotators;
+  std::vector<double> H(P * P, 0.0);
+  detail::ClassCounts cnt;
+  cnt.reset(n_annotators, q);
+  std::vector<detail::ClassComponent> e;
+  for (std::size_t i = 0; i < pr.n_items; ++i) {
+    if (pr.start[i + 1] == pr.start[i]) continue;
+    const double* mu = &fit.posterior[0][i * q];
+    detail::add_item(pr, i, mu, q, cnt);
+    detail::class_components(pr, i, o, fit, e);
+    // the posterior covariance of g: (u, v) and (v, u) get the same double
+    for (std::size_t s = 0; s < e.size(); ++s) {
+      const detail::ClassComponent& u = e[s];
+      for (std::size_t t = s; t < e.size(); ++t) {
+        const detail::ClassComponent& v = e[t];
+        const double h = mu[u.z] * u.g * v.g * ((u.z == v.z ? 1.0 : 0.0) - mu[v.z]);
+        H[v.index * P + u.index] -= h;
+        if (t != s) H[u.index * P + v.index] -= h;
+      }
+    }
+  }
+  detail::add_class_curvature(cnt, n_annotators, o, fit, P, H);
+  return H;
 }
 
 }  // namespace mlagreement

@@ -1,0 +1,137 @@
+# Standard errors of a single-label (q-class) annotator model from its
+# observed information (C++ class_information()), whose free parameters
+# are rows of probabilities: the prevalences, then per annotator and true
+# class z the row pi_a(z, .) (two-coin) or the accuracy (one-coin), each
+# row's last entry balancing its sum.
+
+# list(prevalence = per category, annotators = [annotator, (var sens, var
+# spec, cov), category]) by the delta method. Entries at the probability
+# bound, and the rows of annotators without decisions, are held fixed (no
+# standard error); NA throughout, with a message, when the information of
+# the free parameters is not positive definite (at a point EM stopped at
+# before the maximum, too: the log-likelihood may still curve upwards).
+single_label_covariance <- function(res, n_ann, model) {
+  q <- nrow(res$prevalence)
+  one_coin <- model == "one-coin"
+  info <- res$information[[1]]
+  rows <- single_label_parameter_rows(res, n_ann, q, one_coin)
+  map <- free_parametrization(rows, diag(info), q)
+  v <- restricted_inverse(info, map)
+  if (is.null(v)) {
+    cli::cli_inform(c(
+      "i" = "No standard errors: the observed information is not positive definite at the estimates.",
+      "i" = "Too few decisions, or EM stopped short of the maximum (a smaller {.arg tol} may help)."
+    ))
+    v <- matrix(NA_real_, length(map$keep), length(map$keep))
+  }
+  # a quantity whose entries are all held fixed has no standard error
+  quad <- function(g1, g2, pos) {
+    if (!length(pos) || all(g1 == 0) || all(g2 == 0)) return(NA_real_)
+    sum(g1 * (v[pos, pos, drop = FALSE] %*% g2))
+  }
+  prev <- map$rows[[1]]
+  prev_var <- vapply(seq_len(q), function(k) quad(prev$e[k, ], prev$e[k, ], prev$pos), 0)
+  ann <- array(NA_real_, c(n_ann, 3L, q))
+  p <- res$prevalence[, 1]
+  for (a in seq_len(n_ann)) {
+    for (k in seq_len(q)) {
+      g <- if (one_coin) one_coin_gradients(map$rows[[1L + a]], q)
+           else two_coin_gradients(map$rows, prev, a, k, q, p)
+      ann[a, , k] <- c(quad(g$sens, g$sens, g$pos), quad(g$spec, g$spec, g$pos),
+                       quad(g$sens, g$spec, g$pos))
+    }
+  }
+  list(prevalence = prev_var, annotators = ann)
+}
+
+# The rows of parameters in the order of the information: `theta` (their
+# indices there) and `value` (all entries of the row).
+single_label_parameter_rows <- function(res, n_ann, q, one_coin) {
+  r <- q - 1L
+  conf <- res$confusion[[1]]  # C++ layout: [(a q + z) q + y]
+  prev <- list(theta = seq_len(r), value = res$prevalence[, 1], simplex = TRUE)
+  if (one_coin) {
+    return(c(list(prev), lapply(seq_len(n_ann), function(a) {
+      list(theta = r + a, value = conf[(a - 1L) * q * q + 1L], simplex = FALSE)
+    })))
+  }
+  c(list(prev), lapply(seq_len(n_ann * q), function(az) {
+    list(theta = r + (az - 1L) * r + seq_len(r), value = conf[(az - 1L) * q + seq_len(q)],
+         simplex = TRUE)
+  }))
+}
+
+# The free parameters phi: per row its entries above the bound but the
+# last of them (which balances the sum), none when fewer than two are
+# free or the row has no weight. Per row: `pos` (its phi in phi order) and
+# `e` (d entry / d phi, q x length(pos)); `keep` (the theta index of each
+# phi) and `dep` (the theta index of the entry balancing it when that is
+# a theta itself, else NA).
+free_parametrization <- function(rows, d, q) {
+  bound <- annotator_model_floor * (1 + 1e-9)
+  pieces <- lapply(rows, function(row) {
+    weighted <- all(d[row$theta] > 0)
+    if (!row$simplex) {
+      free <- weighted && row$value > bound && row$value < 1 - (q - 1) * bound
+      return(list(own = if (free) row$theta else integer(), dep = rep(NA_integer_, free),
+                  e = matrix(1, 1L, as.integer(free))))
+    }
+    up <- if (weighted) which(row$value > bound) else integer()
+    if (length(up) < 2L) up <- integer()
+    ref <- if (length(up)) max(up) else 0L
+    own <- setdiff(up, ref)
+    e <- matrix(0, length(row$value), length(own))
+    e[cbind(own, seq_along(own))] <- 1
+    if (length(own)) e[ref, ] <- -1
+    dep <- if (ref <= length(row$theta) && ref > 0L) row$theta[ref] else NA_integer_
+    list(own = row$theta[own], dep = rep(dep, length(own)), e = e)
+  })
+  n <- vapply(pieces, function(x) length(x$own), 0L)
+  ends <- cumsum(n)
+  out_rows <- lapply(seq_along(pieces), function(j) {
+    list(pos = seq_len(n[j]) + ends[j] - n[j], e = pieces[[j]]$e, value = rows[[j]]$value)
+  })
+  list(keep = unlist(lapply(pieces, `[[`, "own")), dep = unlist(lapply(pieces, `[[`, "dep")),
+       rows = out_rows)
+}
+
+# The inverse information of phi, A' I A with theta = A phi (+ constants):
+# a phi whose row is balanced by a theta moves that theta by -1. NULL when
+# not positive definite (Cholesky).
+restricted_inverse <- function(info, map) {
+  if (!length(map$keep)) return(matrix(0, 0L, 0L))
+  moved <- which(!is.na(map$dep))
+  if (length(moved)) {
+    info[, map$keep[moved]] <- info[, map$keep[moved]] - info[, map$dep[moved]]
+    info[map$keep[moved], ] <- info[map$keep[moved], ] - info[map$dep[moved], ]
+  }
+  tryCatch(chol2inv(chol(info[map$keep, map$keep, drop = FALSE])), error = function(e) NULL)
+}
+
+# Gradients in phi of the sensitivity pi_a(k, k) and of the one-versus-rest
+# specificity sum_{z != k} p_z (1 - pi_a(z, k)) / sum_{z != k} p_z of
+# annotator a (two-coin): list(pos, sens, spec) over the phi they involve.
+two_coin_gradients <- function(rows, prev, a, k, q, p) {
+  row_of <- function(z) rows[[1L + (a - 1L) * q + z]]
+  rest <- setdiff(seq_len(q), k)
+  s <- sum(p[rest])
+  conf_k <- vapply(rest, function(z) 1 - row_of(z)$value[k], 0)
+  # d spec / d p_z = (conf_z - spec) / s, as differences: exactly 0 when
+  # the pi_a(z, k) are equal (all at the bound)
+  d_prev <- as.vector(outer(conf_k, conf_k, `-`) %*% p[rest]) / s^2
+  parts <- c(list(list(pos = prev$pos, sens = numeric(length(prev$pos)),
+                       spec = as.vector(d_prev %*% prev$e[rest, , drop = FALSE]))),
+             lapply(seq_len(q), function(z) {
+               rz <- row_of(z)
+               list(pos = rz$pos, sens = if (z == k) rz$e[k, ] else numeric(length(rz$pos)),
+                    spec = if (z == k) numeric(length(rz$pos)) else -p[z] / s * rz$e[k, ])
+             }))
+  if (!length(unlist(lapply(parts[-1], `[[`, "pos")))) return(list(pos = integer()))
+  list(pos = unlist(lapply(parts, `[[`, "pos")), sens = unlist(lapply(parts, `[[`, "sens")),
+       spec = unlist(lapply(parts, `[[`, "spec")))
+}
+
+# One-coin: sensitivity = accuracy, specificity = 1 - (1 - accuracy) / (q - 1).
+one_coin_gradients <- function(row, q) {
+  list(pos = row$pos, sens = rep(1, length(row$pos)), spec = rep(1 / (q - 1), length(row$pos)))
+}
