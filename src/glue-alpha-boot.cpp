@@ -6,6 +6,7 @@
 #include <new>
 #include <vector>
 
+#include "glue-interrupt.h"
 #include "glue-sets.h"
 #include "glue-view.h"
 #include "mlagreement/set_boot.h"
@@ -115,7 +116,9 @@ Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericV
   const int rows = static_cast<int>(mla::block_begin(s1, nr) - mla::block_begin(s0, nr));
   Rcpp::NumericMatrix sums(rows, terms.ncol()), quad(rows, static_cast<int>(in.D.size()));
   const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
-  if (!mla::alpha_boot(in, u, s, nr, s0, s1, threads, sums.begin(), quad.begin()))
-    Rcpp::stop("Internal error: the alpha bootstrap failed (out of memory?).");
+  glue::InterruptScope interrupts;
+  const bool ok = mla::alpha_boot(in, u, s, nr, s0, s1, threads, sums.begin(), quad.begin());
+  interrupts.rethrow();
+  if (!ok) Rcpp::stop("Internal error: the alpha bootstrap failed (out of memory?).");
   return Rcpp::List::create(Rcpp::Named("sums") = sums, Rcpp::Named("quad") = quad);
 }

@@ -83,12 +83,14 @@ for case in "${cases[@]}"; do
   kill -INT "$pid" 2>/dev/null
   wait "$pid"
   status=$?
-  caught=$(sed -n 's/^CAUGHT //p' "$out")
-  latency=$(echo "$caught - $sent" | bc -l 2>/dev/null || echo 999)
+  # a progress bar's last \r-redraw may share the line: match anywhere
+  caught=$(grep -ao 'CAUGHT [0-9.]*' "$out" | tail -n 1 | cut -d' ' -f2)
+  latency=999
+  [ -n "$caught" ] && latency=$(echo "$caught - $sent" | bc -l 2>/dev/null || echo 999)
   if grep -q "RESULT interrupted" "$out" && grep -q "^USABLE" "$out" &&
      [ "$(echo "$latency <= ${MLA_INTERRUPT_LIMIT:-1}" | bc -l)" = 1 ]; then
     printf 'interrupt: %-10s caught %.2f s after SIGINT; follow-up: %s (exit status %d)\n' \
-      "$case" "$latency" "$(sed -n 's/^USABLE //p' "$out")" "$status"
+      "$case" "$latency" "$(grep -ao 'USABLE .*' "$out" | tail -n 1 | cut -d' ' -f2-)" "$status"
   else
     cat "$out"
     echo "interrupt: $case: FAILED (exit status $status; ${latency} s after SIGINT)"

@@ -257,6 +257,7 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
   std::vector<std::int32_t> wt(in.n_items * kLanes);
   std::vector<double> acc(p * kLanes), X(S * kLanes), q(nd * kLanes);
   for (std::size_t b0 = r0; b0 < r1; b0 += kLanes) {
+    if (interrupted()) return;  // the replicates are discarded
     const std::size_t nb = std::min(kLanes, r1 - b0);
     if (nb < kLanes) std::fill(wt.begin(), wt.end(), 0);  // padded lanes draw nothing
     for (std::size_t b = 0; b < nb; ++b) {
