@@ -161,17 +161,8 @@ lewidi_decisions <- function(a, found, soft, call) {
     e <- rep(seq_along(code), rep(k, size))
     for (f in c("annotator", "id", "split", "file", "layer", "answer")) out[[f]] <- out[[f]][e]
   }
-  out$label <- lewidi_factor(label, universe)
+  out$label <- codes_factor(label, universe)
   out
-}
-
-# The factor of label codes `code` into `universe`; as factor() would
-# build it from the labels (so duplicated or missing levels behave alike).
-lewidi_factor <- function(code, universe) {
-  if (!anyNA(universe) && !anyDuplicated(universe)) {
-    return(structure(code, levels = universe, class = "factor"))
-  }
-  factor(universe[code], levels = universe)
 }
 
 # Decisions of one layer from its answers (`code` into `levels`, missing

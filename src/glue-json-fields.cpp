@@ -48,10 +48,12 @@ SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
 // record and path 1-based, captures serials (0: none); kind 0-6 (null, false, true, number,
 // string, array, object).
 Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures) {
-  Rcpp::IntegerVector record(e.record.begin(), e.record.end());
-  Rcpp::IntegerVector path(e.path.begin(), e.path.end());
-  record = record + 1;
-  path = path + 1;
+  // 1-based in one pass (no second vector)
+  Rcpp::IntegerVector record(static_cast<R_xlen_t>(e.size())), path(static_cast<R_xlen_t>(e.size()));
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    record[static_cast<R_xlen_t>(k)] = e.record[k] + 1;
+    path[static_cast<R_xlen_t>(k)] = e.path[k] + 1;
+  }
   Rcpp::List caps(static_cast<R_xlen_t>(n_captures));
   for (std::size_t c = 0; c < n_captures; ++c) {
     Rcpp::IntegerVector v(static_cast<R_xlen_t>(e.size()));
