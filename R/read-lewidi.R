@@ -71,7 +71,7 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
                 "x" = "It is {.obj_type_friendly {layers}}."), class = "string")
   }
   call <- rlang::current_env()
-  as_tibble <- tibble::as_tibble  # its namespace loads now, before the large vectors
+  load_tibble()
   read <- lapply(seq_along(path), function(f) lewidi_answers(path[[f]], names(path)[f], call = call))
   soft <- list()
   for (r in read) {
@@ -97,7 +97,7 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
   out <- lewidi_decisions(a, found, soft, call)
   source <- if (one_split) out$split else out$file
   out$item <- source_item_ids(out$id, source, unique_items && length(path) > 1L)
-  as_tibble(out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")])
+  tibble::as_tibble(out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")])
 }
 
 # The answers of all files as one: items, annotator names and answer
@@ -135,11 +135,10 @@ lewidi_decisions <- function(a, found, soft, call) {
   nn <- a$inst$n[sel]
   code <- a$code[sequence(nn, from = a$inst$ans0[sel] + 1L)]
   out <- list(annotator = a$names[sequence(nn, from = a$inst$who0[sel] + 1L)])
-  it <- rep(a$inst$item[sel], nn)
-  out$id <- a$ids[it]
-  out$split <- a$split[it]
-  out$file <- if (length(a$files) == 1L) rep(a$files, length(it)) else a$files[a$item_file[it]]
-  rm(it)
+  it <- a$inst$item[sel]
+  out$id <- rep(a$ids[it], nn)
+  out$split <- rep(a$split[it], nn)
+  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else rep(a$files[a$item_file[it]], nn)
   end <- cumsum(size)
   parts <- lapply(seq_along(found), function(j) {
     rows <- seq.int(as.integer(end[j] - size[j] + 1), length.out = size[j])
