@@ -15,7 +15,7 @@ lewidi_paths <- function() {
 }
 
 lewidi_answers <- function(path, source, call = rlang::caller_env()) {
-  x <- json_fields_file(path, lewidi_paths(), call = call)
+  x <- json_fields_file(path, lewidi_paths(), call = call, records = FALSE)  # units are items
   it <- x$at$item
   if (x$first != "{" || length(it) == 0L || any(x$kind[it] != 6L)) {
     what <- if (x$first != "{") json_first_kind(x$first) else if (length(it) == 0L) "an empty object" else {
@@ -61,14 +61,17 @@ lewidi_annotators <- function(x, item, per, where, call) {
                 "i" = "Known layouts: Le-Wi-Di 2023 (comma-joined strings) and 2025 (an {.field annotations} object)."),
               class = "version", call = call)
   }
+  # every item is `obj` or `str` now: its annotators are the keys of its
+  # annotations (am) or the parts of its string
   am <- x$at$answer
   parts <- split_comma_codes(x$text[at[str]])
-  of <- c(match(x$cap[[1]][am], item), rep(which(str), parts$n))
-  flat <- c(x$key[am], parts$levels[parts$code])
-  keep <- obj[of] | str[of]
-  if (!all(keep)) {
-    of <- of[keep]
-    flat <- flat[keep]
+  ka <- match(x$cap[[1]][am], item)
+  key <- x$key[am]
+  of <- rep(which(str), parts$n)
+  flat <- parts$levels[parts$code]
+  if (length(am) > 0L) {
+    of <- c(ka, of)
+    flat <- c(key, flat)
   }
   if (is.unsorted(of)) {
     o <- order(of, method = "radix")
@@ -79,8 +82,6 @@ lewidi_annotators <- function(x, item, per, where, call) {
   start <- cumsum(n) - n + 1L
   bad <- n == 0L
   # empty or repeated names: keys one by one, strings once per distinct string
-  ka <- match(x$cap[[1]][am], item)
-  key <- x$key[am]
   bad[ka[!nzchar(key) | duplicated(ka * (length(key) + 1) + match(key, key))]] <- TRUE
   lv <- parts$levels
   of_u <- rep(seq_along(parts$len), parts$len)

@@ -68,26 +68,22 @@ SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
   return out;
 }
 
-// record and path 1-based, captures serials (0: none); kind 0-6 (null, false, true, number,
-// string, array, object); by_path: the 1-based emissions of each path, in document order.
+// record 1-based, captures serials (0: none); kind 0-6 (null, false, true, number, string,
+// array, object); by_path: the 1-based emissions of each path, in document order.
 // Without `with_record` (a whole document: one record) there is no record column.
 Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures,
                           std::size_t n_paths, bool with_record) {
   const R_xlen_t n = static_cast<R_xlen_t>(e.size());
-  Rcpp::IntegerVector path(n);
-  std::vector<R_xlen_t> count(n_paths + 1, 0);
-  for (R_xlen_t k = 0; k < n; ++k) {
-    path[k] = e.path[static_cast<std::size_t>(k)] + 1;
-    ++count[static_cast<std::size_t>(path[k])];
-  }
+  std::vector<R_xlen_t> count(n_paths, 0);
+  for (int p : e.path) ++count[static_cast<std::size_t>(p)];
   Rcpp::List by_path(static_cast<R_xlen_t>(n_paths));
-  std::vector<int*> fill(n_paths + 1, nullptr);
+  std::vector<int*> fill(n_paths, nullptr);
   for (std::size_t p = 0; p < n_paths; ++p) {
-    Rcpp::IntegerVector v(count[p + 1]);
+    Rcpp::IntegerVector v(count[p]);
     by_path[static_cast<R_xlen_t>(p)] = v;
-    fill[p + 1] = INTEGER(v);
+    fill[p] = INTEGER(v);
   }
-  for (R_xlen_t k = 0; k < n; ++k) *fill[static_cast<std::size_t>(path[k])]++ = static_cast<int>(k + 1);
+  for (R_xlen_t k = 0; k < n; ++k) *fill[static_cast<std::size_t>(e.path[static_cast<std::size_t>(k)])]++ = static_cast<int>(k + 1);
   Rcpp::RObject record = R_NilValue;
   if (with_record) {
     Rcpp::IntegerVector r(n);
@@ -101,7 +97,7 @@ Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_cap
     caps[static_cast<R_xlen_t>(c)] = v;
   }
   return Rcpp::List::create(
-      Rcpp::Named("record") = record, Rcpp::Named("path") = path,
+      Rcpp::Named("record") = record,
       Rcpp::Named("kind") = Rcpp::IntegerVector(e.kind.begin(), e.kind.end()),
       Rcpp::Named("text") = strings(e.buffer, e.text_at, e.text_len),
       Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps,
