@@ -125,7 +125,8 @@ json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
   check_json_kind(x, el, "object", "elements", "objects",
                   function(k) paste0("Element ", k, " of ", cli::format_inline("{.file {path}}")), call)
   # elements are numbered 1, 2, ... in order: their serial is the record
-  x$record <- if (identical(x$cap[[1]][el], seq_along(el))) x$cap[[1]] else match(x$cap[[1]], x$cap[[1]][el])
+  x$record <- if (identical(x$cap[[1]][el], seq_along(el))) x$cap[[1]] else
+    match(x$cap[[1]], x$cap[[1]][el])
   x$cap <- x$cap[-1]
   x$n <- length(el)
   x$line <- seq_len(x$n)

@@ -154,7 +154,8 @@ label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
   # (annotation, label) pairs as numbers
   ids <- unique(ann$annotation)
   chosen <- tabulate((match(sel$annotation, ids) - 1) * k + match(sel$label, levels), length(ids) * k)
-  pair <- if (length(ids) == n) seq_len(n * k) else (rep(match(ann$annotation, ids), each = k) - 1) * k + rep(seq_len(k), n)
+  pair <- if (length(ids) == n) seq_len(n * k) else
+    (rep(match(ann$annotation, ids), each = k) - 1) * k + rep(seq_len(k), n)
   rows <- rep(seq_len(n), each = k)
   out <- list(item = ann$item[rows], annotator = ann$annotator[rows],
               annotation = ann$annotation[rows], control = rep(ctl, n * k),

@@ -138,10 +138,11 @@ lewidi_decisions <- function(a, found, soft, call) {
   it <- a$inst$item[sel]
   out$id <- rep(a$ids[it], nn)
   out$split <- rep(a$split[it], nn)
-  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else rep(a$files[a$item_file[it]], nn)
+  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else
+    rep(a$files[a$item_file[it]], nn)
   end <- cumsum(size)
   parts <- lapply(seq_along(found), function(j) {
-    rows <- seq.int(as.integer(end[j] - size[j] + 1), length.out = size[j])
+    rows <- if (size[j] > 0) (end[j] - size[j] + 1):end[j] else integer()  # a compact sequence
     lewidi_layer(if (length(found) == 1L) code else code[rows], a$levels, found[j], soft[[found[j]]],
                  prefix = length(found) > 1L, call = call,
                  where = function(k) list(id = out$id[rows[k]], annotator = out$annotator[rows[k]]))
@@ -165,10 +166,10 @@ lewidi_decisions <- function(a, found, soft, call) {
 }
 
 # Decisions of one layer from its answers (`code` into `levels`, missing
-# answers NA): a 0/1
-# layer is one label; any other layer one label per category of its universe
-# (the soft-label keys where declared). `cat` is the category of each
-# decision (NULL: one per answer); `where(k)` the id and annotator of answer k.
+# answers NA): a 0/1 layer is one label; any other layer one label per
+# category of its universe (the soft-label keys where declared). `cat` is
+# the category of each decision (NULL: one per answer); `where(k)` the id
+# and annotator of answer k.
 lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang::caller_env()) {
   num <- suppressWarnings(as.numeric(levels))
   is01 <- !is.na(num) & num %in% c(0, 1)

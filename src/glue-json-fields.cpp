@@ -36,6 +36,8 @@ std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
 // names, labels): a short text is looked up in R's string cache once per
 // slot of a small direct-mapped cache (the CHARSXPs it holds are already
 // in `out`, so protected).
+std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(paths.size()); }
+
 SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
              const std::vector<std::size_t>& len) {
   Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
@@ -83,7 +85,9 @@ Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_cap
     by_path[static_cast<R_xlen_t>(p)] = v;
     fill[p] = INTEGER(v);
   }
-  for (R_xlen_t k = 0; k < n; ++k) *fill[static_cast<std::size_t>(e.path[static_cast<std::size_t>(k)])]++ = static_cast<int>(k + 1);
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    *fill[static_cast<std::size_t>(e.path[k])]++ = static_cast<int>(k + 1);
+  }
   Rcpp::RObject record = R_NilValue;
   if (with_record) {
     Rcpp::IntegerVector r(n);
@@ -134,7 +138,7 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
   if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
   return Rcpp::List::create(
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
-      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), static_cast<std::size_t>(paths.size()), true),
+      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), n_paths(paths), true),
       Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
       Rcpp::Named("last_line") = static_cast<double>(res.line), Rcpp::Named("eof") = res.eof,
       Rcpp::Named("error") = R_NilValue);
@@ -157,7 +161,8 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
     return Rcpp::List::create(Rcpp::Named("error") = glue::status_error(st));
   }
   std::vector<char>().swap(buf);
-  return Rcpp::List::create(Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), static_cast<std::size_t>(paths.size()), false),
+  return Rcpp::List::create(Rcpp::Named("fields") =
+                                wrap_emissions(em, set.max_captures(), n_paths(paths), false),
                             Rcpp::Named("first") = std::string(1, parser.status().first),
                             Rcpp::Named("error") = R_NilValue);
 }
