@@ -21,10 +21,8 @@ json_path_table <- function(paths) {
 # The extraction of one chunk as a list: `n` records, their `line`s, the
 # emission columns, and `at`: the emissions of every path name, in order.
 json_extract <- function(fields, line, table) {
-  o <- sort.list(fields$path, method = "radix")  # stable: emissions stay in document order
-  end <- cumsum(tabulate(fields$path, length(table$paths)))
-  start <- c(0L, end[-length(end)]) + 1L
-  by_path <- lapply(seq_along(end), function(p) o[seq.int(start[p], length.out = end[p] - start[p] + 1L)])
+  by_path <- fields$by_path  # the emissions of each path, in document order
+  fields$by_path <- NULL
   c(fields, list(n = length(line), line = line,
                  at = stats::setNames(by_path[table$id], names(table$id))))
 }
@@ -43,12 +41,14 @@ json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
 }
 
 # One JSON document (a whole file) as one record; `x$first` is its first
-# character ("[" for an array, "{" for an object).
-json_fields_file <- function(path, paths, call = rlang::caller_env()) {
+# character ("[" for an array, "{" for an object). Without `records`, the
+# caller sets `x$record` (json_fields_array()).
+json_fields_file <- function(path, paths, call = rlang::caller_env(), records = TRUE) {
   table <- json_path_table(paths)
   res <- extract_json_file_cpp(enc2native(path.expand(path)), table$paths)
   if (!is.null(res$error)) abort_json_document(res$error, path, call)
   x <- json_extract(res$fields, 1L, table)
+  if (records) x$record <- rep.int(1L, length(x$kind))
   x$first <- res$first
   x
 }
@@ -115,7 +115,7 @@ json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 
 # are relative to each element, `line` is the element's position.
 json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
   x <- json_fields_file(path, c(list(.element = "[]"), lapply(paths, function(p) c("[]", p))),
-                        call = call)
+                        call = call, records = FALSE)
   el <- x$at$.element
   if (x$first != "[") {
     mla_abort(c("{.arg path} must be {what}.",
@@ -124,7 +124,9 @@ json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
   }
   check_json_kind(x, el, "object", "elements", "objects",
                   function(k) paste0("Element ", k, " of ", cli::format_inline("{.file {path}}")), call)
-  x$record <- match(x$cap[[1]], x$cap[[1]][el])
+  # elements are numbered 1, 2, ... in order: their serial is the record
+  x$record <- if (identical(x$cap[[1]][el], seq_along(el))) x$cap[[1]] else
+    match(x$cap[[1]], x$cap[[1]][el])
   x$cap <- x$cap[-1]
   x$n <- length(el)
   x$line <- seq_len(x$n)

@@ -64,7 +64,8 @@ label_studio_results_x <- function(x, path, call) {
               class = "annotator", call = call)
   }
   aid <- json_scalar(x, "a_id", unit, "id", where, depth = 1L, call = call)
-  aid[is.na(aid)] <- paste0(item[rec], "-", index)[is.na(aid)]
+  miss <- which(is.na(aid))
+  aid[miss] <- paste0(item[rec[miss]], "-", index[miss])
   keep <- !cancelled
   ann <- tibble::tibble(item = item[rec][keep], annotator = who[keep], annotation = aid[keep])
   sel <- label_studio_selections(x, unit[keep], aid[keep], item[rec][keep], where, call)
@@ -77,7 +78,9 @@ label_studio_completed_by <- function(x, unit, where, call) {
   j <- json_first(x, "by", unit, 1L)
   check_json_kind(x, j[!is.na(j)], json_kinds[-6], "completed_by",
                   "a user id or an object with the user's email", function(k) where(which(!is.na(j))[k]), call)
-  who <- ifelse(!is.na(j) & x$kind[j] %in% 1:4, x$text[j], NA_character_)
+  who <- rep(NA_character_, length(j))
+  scalar <- which(x$kind[j] %in% 1:4)
+  who[scalar] <- x$text[j[scalar]]
   obj <- !is.na(j) & x$kind[j] == 6L
   for (f in c("by_id", "by_email")) {
     e <- json_first(x, f, unit, 1L)

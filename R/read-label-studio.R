@@ -78,6 +78,7 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
                 "x" = "It is {.obj_type_friendly {control}}."), class = "string")
   }
   universe <- if (is.null(config)) NULL else label_studio_config(config)
+  load_tibble()
   found <- label_studio_read(path[[1]], universe, control)
   controls <- control %||% (if (is.null(universe)) found$controls else names(universe))
   known <- union(names(universe), found$controls)
@@ -94,8 +95,9 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
   if (!is.null(universe)) check_label_studio_declared(universe, controls)
   inform_excluded(c(cancelled = found$n_cancelled))
   call <- rlang::current_env()
+  one <- length(controls) == 1L && all(found$sel$control == controls)
   decisions <- lapply(controls, function(ctl) {
-    sel <- found$sel[found$sel$control == ctl, ]
+    sel <- if (one) found$sel else found$sel[found$sel$control == ctl, ]
     levels <- if (is.null(universe)) unique(sel$label) else universe[[ctl]]
     undeclared <- setdiff(sel$label, levels)
     if (length(undeclared) > 0L) {
@@ -107,8 +109,11 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
     }
     label_studio_decisions(found$ann, sel, ctl, levels, prefix = length(controls) > 1L)
   })
+  levels <- lapply(decisions, attr, "levels")
+  off <- cumsum(c(0L, lengths(levels)))
+  for (j in seq_along(decisions)) decisions[[j]]$label <- decisions[[j]]$label + off[j]
   out <- bind_rows_plain(decisions)
-  out$label <- factor(out$label, levels = unlist(lapply(decisions, attr, "levels")))
+  out$label <- codes_factor(out$label, unlist(levels))
   out
 }
 
@@ -141,17 +146,19 @@ label_studio_value_labels <- function(v) {
   unique(as.character(unlist(v[[key]])))
 }
 
+# The decisions of one control: a row per (annotation, label), `label` the
+# label's position in `levels`. Annotations sharing an id share selections.
 label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
   n <- nrow(ann)
   k <- length(levels)
   # (annotation, label) pairs as numbers
   ids <- unique(ann$annotation)
-  chosen <- (match(sel$annotation, ids) - 1) * k + match(sel$label, levels)
+  chosen <- tabulate((match(sel$annotation, ids) - 1) * k + match(sel$label, levels), length(ids) * k)
+  pair <- if (length(ids) == n) seq_len(n * k) else
+    (rep(match(ann$annotation, ids), each = k) - 1) * k + rep(seq_len(k), n)
   rows <- rep(seq_len(n), each = k)
-  lab <- rep(levels, n)
   out <- list(item = ann$item[rows], annotator = ann$annotator[rows],
               annotation = ann$annotation[rows], control = rep(ctl, n * k),
-              label = if (prefix) paste0(ctl, ":", lab) else lab,
-              value = as.integer(((match(ann$annotation, ids)[rows] - 1) * k + rep(seq_len(k), n)) %in% chosen))
+              label = rep(seq_len(k), n), value = as.integer(chosen[pair] > 0L))
   structure(out, levels = if (prefix) paste0(ctl, ":", levels) else levels)
 }

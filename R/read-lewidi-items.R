@@ -15,7 +15,7 @@ lewidi_paths <- function() {
 }
 
 lewidi_answers <- function(path, source, call = rlang::caller_env()) {
-  x <- json_fields_file(path, lewidi_paths(), call = call)
+  x <- json_fields_file(path, lewidi_paths(), call = call, records = FALSE)  # units are items
   it <- x$at$item
   if (x$first != "{" || length(it) == 0L || any(x$kind[it] != 6L)) {
     what <- if (x$first != "{") json_first_kind(x$first) else if (length(it) == 0L) "an empty object" else {
@@ -39,12 +39,14 @@ lewidi_answers <- function(path, source, call = rlang::caller_env()) {
   split <- per("split")
   split <- ifelse(!is.na(split) & x$kind[split] == 4L & nzchar(x$text[split]) %in% TRUE,
                   x$text[split], source)
+  # the answers are `code` into `levels`, layer instance by instance; an
+  # instance's answers start after `ans0`, its annotators after `who0`
   n <- ann$n[layers$item]
-  rows <- rep(layers$item, n)
-  who <- ann$name[sequence(n) + rep(ann$start[layers$item] - 1L, n)]
-  tbl <- tibble::tibble(id = ids[rows], annotator = who, layer = rep(layers$name, n),
-                        answer = answer, split = split[rows], file = rep(source, length(rows)))
-  list(answers = tbl, soft = lewidi_soft(x, item, main))
+  names <- unique(layers$name)
+  inst <- list(item = layers$item, n = n, who0 = ann$start[layers$item] - 1L,
+               ans0 = cumsum(n) - n, layer = match(layers$name, names))
+  list(ids = ids, split = split, file = source, inst = inst, layer_names = names,
+       names = ann$name, code = answer$code, levels = answer$levels, soft = lewidi_soft(x, item, main))
 }
 
 lewidi_annotators <- function(x, item, per, where, call) {
@@ -59,18 +61,33 @@ lewidi_annotators <- function(x, item, per, where, call) {
                 "i" = "Known layouts: Le-Wi-Di 2023 (comma-joined strings) and 2025 (an {.field annotations} object)."),
               class = "version", call = call)
   }
+  # every item is `obj` or `str` now: its annotators are the keys of its
+  # annotations (am) or the parts of its string
   am <- x$at$answer
-  parts <- split_commas(x$text[at[str]])
-  of <- c(match(x$cap[[1]][am], item), rep(which(str), parts$n))
-  flat <- c(x$key[am], parts$flat)
-  keep <- obj[of] | str[of]
-  o <- order(of[keep], method = "radix")
-  of <- of[keep][o]
-  flat <- flat[keep][o]
+  parts <- split_comma_codes(x$text[at[str]])
+  ka <- match(x$cap[[1]][am], item)
+  key <- x$key[am]
+  of <- rep(which(str), parts$n)
+  flat <- parts$levels[parts$code]
+  if (length(am) > 0L) {
+    of <- c(ka, of)
+    flat <- c(key, flat)
+  }
+  if (is.unsorted(of)) {
+    o <- order(of, method = "radix")
+    of <- of[o]
+    flat <- flat[o]
+  }
   n <- tabulate(of, length(item))
   start <- cumsum(n) - n + 1L
   bad <- n == 0L
-  bad[of[!nzchar(flat) | duplicated(of * (length(flat) + 1) + match(flat, flat))]] <- TRUE
+  # empty or repeated names: keys one by one, strings once per distinct string
+  bad[ka[!nzchar(key) | duplicated(ka * (length(key) + 1) + match(key, key))]] <- TRUE
+  lv <- parts$levels
+  of_u <- rep(seq_along(parts$len), parts$len)
+  bad_u <- logical(length(parts$len))
+  bad_u[of_u[!nzchar(lv) | duplicated(of_u * (length(lv) + 1) + match(lv, lv))]] <- TRUE
+  bad[which(str)[bad_u[parts$at]]] <- TRUE
   if (any(bad)) {
     k <- which(bad)[1]
     a <- flat[of == k]
@@ -107,12 +124,12 @@ lewidi_layers <- function(x, item, main, per) {
        main = rep(c(TRUE, FALSE), c(length(item), length(lo)))[o])
 }
 
-# One answer per (layer, annotator), as text, layer by layer.
+# One answer per (layer, annotator), layer by layer: `code` into `levels`.
 lewidi_layer_answers <- function(x, layers, ann, where, call) {
   n_ann <- ann$n[layers$item]
   kind <- x$kind[layers$at]
   str <- which(kind == 4L)
-  parts <- split_commas(x$text[layers$at[str]])
+  parts <- split_comma_codes(x$text[layers$at[str]])
   for (i in list(x$at$answer, x$at$layer_answer, x$at$layer2_answer)) {
     check_json_kind(x, i, json_kinds[2:5], "annotations", "answers (strings or numbers)",
                     function(k) where(match(x$cap[[1]][i][k], x$cap[[1]][x$at$item])), call)
@@ -121,8 +138,10 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
   mm <- x$at$answer
   main_obj <- which(kind == 6L & layers$main)
   mm_layer <- main_obj[match(match(x$cap[[1]][mm], x$cap[[1]][x$at$item]), layers$item[main_obj])]
-  of <- c(rep(str, parts$n), mm_layer)
-  flat <- c(parts$flat, x$text[mm])
+  # the answers of string layers are in order; those of objects are placed
+  # (`of`: their layer instance) with a sort, only when there are any
+  of <- mm_layer
+  text <- x$text[mm]
   oo <- which(kind == 6L & !layers$main)
   if (length(oo) > 0L) {
     lm <- c(x$at$layer_answer, x$at$layer2_answer)
@@ -131,11 +150,12 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
     who <- ann$name[sequence(n_ann[oo]) + rep(ann$start[layers$item[oo]] - 1L, n_ann[oo])]
     v <- x$text[lm][match(paste(layers$serial[want], who, sep = "\r"), key)]
     of <- c(of, want[!is.na(v)])
-    flat <- c(flat, v[!is.na(v)])
+    text <- c(text, v[!is.na(v)])
   }
-  keep <- !is.na(of)
-  o <- order(of[keep], method = "radix")
-  len <- tabulate(of[keep], length(layers$item))
+  text <- text[!is.na(of)]
+  of <- of[!is.na(of)]
+  len <- tabulate(of, length(layers$item))
+  len[str] <- len[str] + parts$n
   bad <- len != n_ann
   if (any(bad)) {
     k <- which(bad)[1]
@@ -143,7 +163,13 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
                 "x" = paste0("Layer {.val {layers$name[k]}} of ", where(layers$item[k]), " has {len[k]} answer{?s} for {n_ann[k]} annotator{?s}.")),
               class = "json_field", call = call)
   }
-  flat[keep][o]
+  u <- unique(text)
+  code <- parts$code
+  if (length(of) > 0L) {
+    o <- order(c(rep(str, parts$n), of), method = "radix")
+    code <- c(code, match(text, u) + length(parts$levels))[o]
+  }
+  list(code = code, levels = c(parts$levels, u))
 }
 
 # The soft-label categories of each main layer (in order of first
@@ -164,8 +190,10 @@ lewidi_soft <- function(x, item, main) {
 
 # Comma-joined strings as their trimmed parts ("0, 1" -> "0", "1") and the
 # number of parts of each. Each distinct string is split once (files repeat
-# the same annotator lists and answer patterns).
-split_commas <- function(text) {
+# the same annotator lists and answer patterns): the parts are `code` into
+# `levels`, the parts of the distinct strings (`len` each; `at` the
+# distinct string of each text).
+split_comma_codes <- function(text) {
   u <- unique(text)
   parts <- strsplit(u, ",", fixed = TRUE)
   flat <- as.character(unlist(parts, use.names = FALSE))
@@ -174,5 +202,10 @@ split_commas <- function(text) {
   len <- lengths(parts)
   at <- match(text, u)
   n <- len[at]
-  list(flat = flat[sequence(n) + rep(cumsum(len)[at] - n, n)], n = n)
+  list(levels = flat, code = sequence(n, from = cumsum(len)[at] - n + 1L), n = n, len = len, at = at)
+}
+
+split_commas <- function(text) {
+  parts <- split_comma_codes(text)
+  list(flat = parts$levels[parts$code], n = parts$n)
 }

@@ -71,15 +71,20 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
                 "x" = "It is {.obj_type_friendly {layers}}."), class = "string")
   }
   call <- rlang::current_env()
+  load_tibble()
   read <- lapply(seq_along(path), function(f) lewidi_answers(path[[f]], names(path)[f], call = call))
-  answers <- bind_rows_plain(lapply(read, `[[`, "answers"))
   soft <- list()
   for (r in read) {
     for (l in names(r$soft)) {
       soft[[l]] <- list(keys = union(soft[[l]]$keys, r$soft[[l]]$keys), nested = r$soft[[l]]$nested)
     }
   }
-  found <- unique(answers$layer)
+  # the splits of each file, from its items
+  splits <- lapply(read, function(r) unique(r$split[!duplicated(r$ids)]))
+  one_split <- all(lengths(splits) == 1L) && length(unique(unlist(splits))) == length(path)
+  a <- lewidi_combine(read)
+  rm(read)
+  found <- a$layer_names
   if (!is.null(layers)) {
     unknown <- setdiff(layers, found)
     if (length(unknown) > 0L) {
@@ -87,53 +92,113 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
                   "x" = "Unknown: {.val {unknown}}.", "i" = "Layers: {.val {found}}."),
                 class = "unknown_label")
     }
-    answers <- answers[answers$layer %in% layers, ]
     found <- layers
   }
-  parts <- lapply(found, function(l) {
-    # columns as a plain list: tibble row subsetting is slow at millions of rows
-    rows <- which(answers$layer == l)
-    a <- lapply(as.list(answers), `[`, rows)
-    lewidi_layer(a, l, soft[[l]], prefix = length(found) > 1L, call = call)
-  })
-  out <- bind_rows_plain(parts)
-  out$label <- factor(out$label, levels = unlist(lapply(parts, attr, "universe")))
-  # the splits of each file, from its items (not its rows)
-  splits <- lapply(read, function(r) unique(r$answers$split[!duplicated(r$answers$id)]))
-  one_split <- all(lengths(splits) == 1L) && length(unique(unlist(splits))) == length(path)
+  out <- lewidi_decisions(a, found, soft, call)
   source <- if (one_split) out$split else out$file
   out$item <- source_item_ids(out$id, source, unique_items && length(path) > 1L)
-  out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")]
+  tibble::as_tibble(out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")])
 }
 
-# Decisions of one layer: a 0/1 layer is one label; any other layer one label
-# per category of its universe (the soft-label keys where declared).
-lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
-  a$answer[a$answer %in% c("", "NA", "null")] <- NA_character_
-  num <- suppressWarnings(as.numeric(a$answer))
+# The answers of all files as one: items, annotator names and answer
+# levels concatenated, the layer instances' indices shifted to match.
+lewidi_combine <- function(read) {
+  names <- unique(unlist(lapply(read, `[[`, "layer_names")))
+  if (length(read) == 1L) {
+    r <- read[[1]]
+    r$files <- r$file
+    r$item_file <- NULL
+    return(r)
+  }
+  shift <- function(field, by) {
+    off <- cumsum(c(0L, vapply(read, function(r) length(r[[by]]), 0L)))
+    unlist(lapply(seq_along(read), function(f) read[[f]][[field]] + off[f]), use.names = FALSE)
+  }
+  cat_of <- function(field) unlist(lapply(read, `[[`, field), use.names = FALSE)
+  inst <- list(item = shift(c("inst", "item"), "ids"), n = cat_of(c("inst", "n")),
+               who0 = shift(c("inst", "who0"), "names"), ans0 = shift(c("inst", "ans0"), "code"),
+               layer = unlist(lapply(read, function(r) match(r$layer_names, names)[r$inst$layer])))
+  list(ids = cat_of("ids"), split = cat_of("split"), files = vapply(read, `[[`, "", "file"),
+       item_file = rep(seq_along(read), lengths(lapply(read, `[[`, "ids"))),
+       inst = inst, layer_names = names, names = cat_of("names"),
+       code = shift("code", "levels"), levels = cat_of("levels"))
+}
+
+# The decision columns, layer by layer in `found` order: within a layer the
+# answers in file order, each one row (0/1 layer) or one row per category.
+lewidi_decisions <- function(a, found, soft, call) {
+  a$levels[a$levels %in% c("", "NA", "null")] <- NA_character_
+  lid <- match(found, a$layer_names)
+  sel <- lapply(lid, function(j) which(a$inst$layer == j))
+  size <- vapply(sel, function(s) sum(a$inst$n[s]), 0)
+  sel <- unlist(sel)
+  nn <- a$inst$n[sel]
+  code <- a$code[sequence(nn, from = a$inst$ans0[sel] + 1L)]
+  out <- list(annotator = a$names[sequence(nn, from = a$inst$who0[sel] + 1L)])
+  it <- a$inst$item[sel]
+  out$id <- rep(a$ids[it], nn)
+  out$split <- rep(a$split[it], nn)
+  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else
+    rep(a$files[a$item_file[it]], nn)
+  end <- cumsum(size)
+  parts <- lapply(seq_along(found), function(j) {
+    rows <- if (size[j] > 0) (end[j] - size[j] + 1):end[j] else integer()  # a compact sequence
+    lewidi_layer(if (length(found) == 1L) code else code[rows], a$levels, found[j], soft[[found[j]]],
+                 prefix = length(found) > 1L, call = call,
+                 where = function(k) list(id = out$id[rows[k]], annotator = out$annotator[rows[k]]))
+  })
+  binary <- vapply(parts, function(p) is.null(p$cat), NA)
+  k <- ifelse(binary, 1L, lengths(lapply(parts, `[[`, "universe")))
+  universe <- unlist(lapply(parts, `[[`, "universe"))
+  off <- cumsum(c(0L, k))[seq_along(k)]
+  label <- if (all(binary)) rep(off + 1L, size) else
+    unlist(lapply(seq_along(parts), function(j) off[j] + (parts[[j]]$cat %||% rep(1L, size[j]))))
+  out$value <- if (length(parts) == 1L) parts[[1]]$value else unlist(lapply(parts, `[[`, "value"))
+  rm(parts)
+  out$layer <- rep(found, size)
+  out$answer <- a$levels[code]
+  if (!all(binary)) {
+    e <- rep(seq_along(code), rep(k, size))
+    for (f in c("annotator", "id", "split", "file", "layer", "answer")) out[[f]] <- out[[f]][e]
+  }
+  out$label <- codes_factor(label, universe)
+  out
+}
+
+# Decisions of one layer from its answers (`code` into `levels`, missing
+# answers NA): a 0/1 layer is one label; any other layer one label per
+# category of its universe (the soft-label keys where declared). `cat` is
+# the category of each decision (NULL: one per answer); `where(k)` the id
+# and annotator of answer k.
+lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang::caller_env()) {
+  num <- suppressWarnings(as.numeric(levels))
   is01 <- !is.na(num) & num %in% c(0, 1)
+  used <- tabulate(code, length(levels))
   declared_binary <- !is.null(soft) && !soft$nested &&
     all(suppressWarnings(as.numeric(soft$keys)) %in% c(0, 1))
   binary <- declared_binary ||
-    (is.null(soft) && any(is01) && all(is01 | is.na(num) | is.na(a$answer)))
+    (is.null(soft) && any(is01[used > 0L]) && all((is01 | is.na(num))[used > 0L]))
   if (binary) {
-    bad <- !is.na(a$answer) & !is01
-    if (any(bad)) {
+    bad <- !is.na(levels) & !is01
+    if (any(used[bad] > 0L)) {
+      rows <- which(bad[code])
+      first <- where(rows[1])
       cli::cli_warn(
-        c("Layer {.val {layer}} must hold 0/1 answers; {sum(bad)} {?is/are} not 0/1 and {?is/are} {.code NA} in {.field value}.",
-          "x" = "Values: {.val {unique(a$answer[bad])}}; first at item {.val {a$id[bad][1]}}, annotator {.val {a$annotator[bad][1]}}.",
+        c("Layer {.val {layer}} must hold 0/1 answers; {length(rows)} {?is/are} not 0/1 and {?is/are} {.code NA} in {.field value}.",
+          "x" = "Values: {.val {unique(levels[code[rows]])}}; first at item {.val {first$id}}, annotator {.val {first$annotator}}.",
           "i" = "The raw answers are in {.field answer}."),
         class = "mlagreement_warning_lewidi_value", call = call)
     }
-    a$label <- rep(layer, length(a$answer))
-    a$value <- ifelse(is01, as.integer(num), NA_integer_)
-    attr(a, "universe") <- layer
-    return(a)
+    value <- rep(NA_integer_, length(levels))
+    u <- which(used > 0L)
+    value[u] <- ifelse(is01[u], as.integer(num[u]), NA_integer_)
+    return(list(value = value[code], universe = layer))
   }
+  answer <- levels[code]
   nested <- !is.null(soft) && soft$nested
-  chosen <- if (nested) split_commas(a$answer) else list(flat = trimws(a$answer), n = rep(1L, length(a$answer)))
-  of <- rep(seq_along(a$answer), chosen$n)
-  used <- unique(chosen$flat[!is.na(a$answer)[of]])
+  chosen <- if (nested) split_commas(answer) else list(flat = trimws(answer), n = rep(1L, length(answer)))
+  of <- rep(seq_along(answer), chosen$n)
+  used <- unique(chosen$flat[!is.na(answer)[of]])
   universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
@@ -142,16 +207,12 @@ lewidi_layer <- function(a, layer, soft, prefix, call = rlang::caller_env()) {
                   class = "mlagreement_warning_lewidi_value", call = call)
   }
   k <- length(universe)
-  rows <- rep(seq_along(a$answer), each = k)
-  out <- lapply(a, `[`, rows)
-  cat <- rep(universe, length(a$answer))
   # (answer, category) pairs as numbers
   selected <- (of - 1) * k + match(chosen$flat, universe)
-  out$value <- as.integer(((rows - 1) * k + rep(seq_len(k), length(a$answer))) %in% selected)
-  out$value[is.na(a$answer[rows])] <- NA_integer_
-  out$label <- if (prefix) paste0(layer, ": ", cat) else cat
-  attr(out, "universe") <- if (prefix) paste0(layer, ": ", universe) else universe
-  out
+  value <- as.integer(tabulate(selected, length(answer) * k) > 0L)
+  value[rep(is.na(answer), each = k)] <- NA_integer_
+  list(value = value, cat = rep(seq_len(k), length(answer)),
+       universe = if (prefix) paste0(layer, ": ", universe) else universe)
 }
 
 # Numeric categories in numeric order ("-5" before "-4"), others sorted.

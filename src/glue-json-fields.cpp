@@ -3,7 +3,9 @@
 // wrap the emissions as columns. Nothing else.
 #include <Rcpp.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,39 +32,80 @@ std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
   return out;
 }
 
+// The texts as R strings. Emissions repeat few values (ids of a field,
+// names, labels): a short text is looked up in R's string cache once per
+// slot of a small direct-mapped cache (the CHARSXPs it holds are already
+// in `out`, so protected).
+std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(paths.size()); }
+
 SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
              const std::vector<std::size_t>& len) {
   Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
+  constexpr std::size_t kSlots = 4096, kShort = 48;
+  std::vector<std::size_t> slot_at(kSlots, 0), slot_len(kSlots, std::string::npos);
+  std::vector<SEXP> slot(kSlots, R_NilValue);
   for (std::size_t k = 0; k < at.size(); ++k) {
     if ((k & 0xFFFFF) == 0xFFFFF) Rcpp::checkUserInterrupt();
+    const R_xlen_t i = static_cast<R_xlen_t>(k);
     if (len[k] == std::string::npos) {
-      SET_STRING_ELT(out, static_cast<R_xlen_t>(k), NA_STRING);
-    } else {
-      SET_STRING_ELT(out, static_cast<R_xlen_t>(k),
-                     Rf_mkCharLenCE(buffer.data() + at[k], static_cast<int>(len[k]), CE_UTF8));
+      SET_STRING_ELT(out, i, NA_STRING);
+      continue;
     }
+    const char* s = buffer.data() + at[k];
+    const std::size_t n = len[k];
+    if (n > kShort) {
+      SET_STRING_ELT(out, i, Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8));
+      continue;
+    }
+    std::uint32_t h = 2166136261u;  // FNV-1a
+    for (std::size_t j = 0; j < n; ++j) h = (h ^ static_cast<unsigned char>(s[j])) * 16777619u;
+    const std::size_t q = h & (kSlots - 1);
+    if (slot_len[q] != n || std::memcmp(buffer.data() + slot_at[q], s, n) != 0) {
+      slot[q] = Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8);
+      slot_at[q] = at[k];
+      slot_len[q] = n;
+    }
+    SET_STRING_ELT(out, i, slot[q]);
   }
   return out;
 }
 
-// record and path 1-based, captures serials (0: none); kind 0-6 (null, false, true, number,
-// string, array, object).
-Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures) {
-  Rcpp::IntegerVector record(e.record.begin(), e.record.end());
-  Rcpp::IntegerVector path(e.path.begin(), e.path.end());
-  record = record + 1;
-  path = path + 1;
+// record 1-based, captures serials (0: none); kind 0-6 (null, false, true, number, string,
+// array, object); by_path: the 1-based emissions of each path, in document order.
+// Without `with_record` (a whole document: one record) there is no record column.
+Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures,
+                          std::size_t n_paths, bool with_record) {
+  const R_xlen_t n = static_cast<R_xlen_t>(e.size());
+  std::vector<R_xlen_t> count(n_paths, 0);
+  for (int p : e.path) ++count[static_cast<std::size_t>(p)];
+  Rcpp::List by_path(static_cast<R_xlen_t>(n_paths));
+  std::vector<int*> fill(n_paths, nullptr);
+  for (std::size_t p = 0; p < n_paths; ++p) {
+    Rcpp::IntegerVector v(count[p]);
+    by_path[static_cast<R_xlen_t>(p)] = v;
+    fill[p] = INTEGER(v);
+  }
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    *fill[static_cast<std::size_t>(e.path[k])]++ = static_cast<int>(k + 1);
+  }
+  Rcpp::RObject record = R_NilValue;
+  if (with_record) {
+    Rcpp::IntegerVector r(n);
+    for (R_xlen_t k = 0; k < n; ++k) r[k] = e.record[static_cast<std::size_t>(k)] + 1;
+    record = r;
+  }
   Rcpp::List caps(static_cast<R_xlen_t>(n_captures));
   for (std::size_t c = 0; c < n_captures; ++c) {
-    Rcpp::IntegerVector v(static_cast<R_xlen_t>(e.size()));
-    for (std::size_t k = 0; k < e.size(); ++k) v[static_cast<R_xlen_t>(k)] = e.captures[k * n_captures + c];
+    Rcpp::IntegerVector v(n);
+    for (R_xlen_t k = 0; k < n; ++k) v[k] = e.captures[static_cast<std::size_t>(k) * n_captures + c];
     caps[static_cast<R_xlen_t>(c)] = v;
   }
   return Rcpp::List::create(
-      Rcpp::Named("record") = record, Rcpp::Named("path") = path,
+      Rcpp::Named("record") = record,
       Rcpp::Named("kind") = Rcpp::IntegerVector(e.kind.begin(), e.kind.end()),
       Rcpp::Named("text") = strings(e.buffer, e.text_at, e.text_len),
-      Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps);
+      Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps,
+      Rcpp::Named("by_path") = by_path);
 }
 
 }  // namespace
@@ -95,7 +138,7 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
   if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
   return Rcpp::List::create(
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
-      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),
+      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), n_paths(paths), true),
       Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
       Rcpp::Named("last_line") = static_cast<double>(res.line), Rcpp::Named("eof") = res.eof,
       Rcpp::Named("error") = R_NilValue);
@@ -118,7 +161,8 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
     return Rcpp::List::create(Rcpp::Named("error") = glue::status_error(st));
   }
   std::vector<char>().swap(buf);
-  return Rcpp::List::create(Rcpp::Named("fields") = wrap_emissions(em, set.max_captures()),
+  return Rcpp::List::create(Rcpp::Named("fields") =
+                                wrap_emissions(em, set.max_captures(), n_paths(paths), false),
                             Rcpp::Named("first") = std::string(1, parser.status().first),
                             Rcpp::Named("error") = R_NilValue);
 }
