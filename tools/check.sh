@@ -35,6 +35,14 @@ if [ -f "$log" ]; then
   grep -E '^Status:' "$log" || true
   if ! grep -q '^Status: OK' "$log"; then problems=$((problems + 1)); fi
 fi
+# Ctrl-C with real signals, one case per long-call family, on the package
+# the check installed (about 1 minute).
+if [ -d "$pkg.Rcheck/$pkg" ]; then
+  if ! MLA_LIB="$PWD/$pkg.Rcheck" bash tools/interrupt.sh; then
+    echo "tools/interrupt.sh: a long call did not stop within 1 s of Ctrl-C"
+    problems=$((problems + 1))
+  fi
+fi
 # The site's reference index must list every exported topic (make site).
 if Rscript --vanilla -e 'quit(status = !requireNamespace("pkgdown", quietly = TRUE))'; then
   if ! Rscript --vanilla -e 'pkgdown::check_pkgdown()'; then

@@ -9,8 +9,8 @@
 # R's standard `interrupt` condition (tryCatch(interrupt = )); a follow-up
 # computation in the same process must then work. Prints, per case, the
 # seconds from the signal to the condition; a case fails above
-# MLA_INTERRUPT_LIMIT seconds (default 1). Not part of `make check` (about
-# 2 minutes, and timings on shared runners vary): `make interrupts`. The package
+# MLA_INTERRUPT_LIMIT seconds (default 1). About a minute; run by
+# tools/check.sh after the check (make check, CI) and by `make interrupts`. The package
 # is loaded from MLA_LIB when set (an optimised build, as users run it),
 # else with pkgload::load_all() (a debug build: slower work, same latency).
 set -uo pipefail
