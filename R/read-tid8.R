@@ -12,8 +12,9 @@
 #' [annotation_split()], [majority_baseline()], [annotator_metrics()] and,
 #' through [annotations_long()] (`value = NULL`), for [mla()] and
 #' [annotator_agreement()]. Ids and labels are read as character, exactly:
-#' numbers are kept as written, never converted to doubles, so `3000000000`
-#' stays `"3000000000"` and two 21-digit ids stay two ids; `true`/`false`
+#' numbers by their value, never converted to doubles, so `3000000000`
+#' stays `"3000000000"`, two 21-digit ids stay two ids and `1e5`, `100000.0`
+#' and `100000` are one id, `"100000"` (as in every reader); `true`/`false`
 #' become `"TRUE"`/`"FALSE"`. Only top-level fields count (the first of
 #' repeated keys). Blank lines are skipped. A line that is not valid UTF-8 or
 #' not one JSON object (truncated, malformed, holding a `\u0000` or a lone
@@ -94,7 +95,7 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
 
 # Streams one file through the C++ line scanner (inst/include/mlagreement/json_lines.h):
 # blocks of bytes, every line validated (UTF-8, JSON), the fields taken as
-# text, ids as written. `label = NULL` takes the TID-8 task field of the first
+# text, numbers by value (json_number.h). `label = NULL` takes the TID-8 task field of the first
 # record; the field found comes back as attribute "label".
 read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^20,
                            call = rlang::caller_env()) {
