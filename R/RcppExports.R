@@ -177,6 +177,10 @@ ingest_decisions_cpp <- function(item, n_items, annotator, n_annotators, label, 
     .Call(`_mlagreement_ingest_decisions_cpp`, item, n_items, annotator, n_annotators, label, n_labels, values, keep_last)
 }
 
+ingest_records_cpp <- function(item, n_items, annotator, n_annotators) {
+    .Call(`_mlagreement_ingest_records_cpp`, item, n_items, annotator, n_annotators)
+}
+
 extract_json_lines_cpp <- function(path, paths, offset, line, max_records, block_bytes) {
     .Call(`_mlagreement_extract_json_lines_cpp`, path, paths, offset, line, max_records, block_bytes)
 }

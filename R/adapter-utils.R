@@ -248,29 +248,13 @@ label_universe <- function(label, labels, call = rlang::caller_env()) {
   universe
 }
 
-# Records are the distinct (item, annotator) pairs, ordered by item then annotator.
+# Records are the distinct (item, annotator) pairs, ordered by item then
+# annotator, numbered by the ingestion kernel (inst/include/mlagreement/ingest.h)
+# from encode_ids() codes; index is the record of each row.
 make_records <- function(item, annotator) {
-  n_ann <- length(annotator$keys)
-  key <- (as.double(item$codes) - 1) * n_ann + annotator$codes
-  if (max(key) < .Machine$integer.max) {
-    # crossed designs: count over the items x annotators grid when it is not
-    # much larger than the data (sparse designs never allocate it)
-    dense <- dense_codes(as.integer(key))
-    if (!is.null(dense)) {
-      ukey <- dense$keys
-      return(list(
-        index = dense$codes,
-        item = (ukey - 1L) %/% n_ann + 1L,
-        annotator = (ukey - 1L) %% n_ann + 1L
-      ))
-    }
-  }
-  ukey <- sort(unique(key))
-  list(
-    index = match(key, ukey),
-    item = as.integer((ukey - 1) %/% n_ann) + 1L,
-    annotator = as.integer((ukey - 1) %% n_ann) + 1L
-  )
+  as_coding <- function(ids) list(x = ids$codes, offset = 0, pos = seq_along(ids$keys))
+  ingest_records_cpp(as_coding(item), length(item$keys), as_coding(annotator),
+                     length(annotator$keys))
 }
 
 # Resolves repeated keys: error (default) or keep the first/last occurrence.

@@ -601,6 +601,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// ingest_records_cpp
+Rcpp::List ingest_records_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator, int n_annotators);
+RcppExport SEXP _mlagreement_ingest_records_cpp(SEXP itemSEXP, SEXP n_itemsSEXP, SEXP annotatorSEXP, SEXP n_annotatorsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type item(itemSEXP);
+    Rcpp::traits::input_parameter< int >::type n_items(n_itemsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type annotator(annotatorSEXP);
+    Rcpp::traits::input_parameter< int >::type n_annotators(n_annotatorsSEXP);
+    rcpp_result_gen = Rcpp::wrap(ingest_records_cpp(item, n_items, annotator, n_annotators));
+    return rcpp_result_gen;
+END_RCPP
+}
 // extract_json_lines_cpp
 Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, double offset, double line, double max_records, double block_bytes);
 RcppExport SEXP _mlagreement_extract_json_lines_cpp(SEXP pathSEXP, SEXP pathsSEXP, SEXP offsetSEXP, SEXP lineSEXP, SEXP max_recordsSEXP, SEXP block_bytesSEXP) {
@@ -943,6 +956,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
     {"_mlagreement_present_slots_cpp", (DL_FUNC) &_mlagreement_present_slots_cpp, 3},
     {"_mlagreement_ingest_decisions_cpp", (DL_FUNC) &_mlagreement_ingest_decisions_cpp, 8},
+    {"_mlagreement_ingest_records_cpp", (DL_FUNC) &_mlagreement_ingest_records_cpp, 4},
     {"_mlagreement_extract_json_lines_cpp", (DL_FUNC) &_mlagreement_extract_json_lines_cpp, 6},
     {"_mlagreement_extract_json_file_cpp", (DL_FUNC) &_mlagreement_extract_json_file_cpp, 2},
     {"_mlagreement_parse_json_text_cpp", (DL_FUNC) &_mlagreement_parse_json_text_cpp, 2},

@@ -116,3 +116,22 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
                             Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
                             Rcpp::Named("values") = out);
 }
+
+// The records of coded item and annotator columns: list(index = the 1-based
+// record of each row, item, annotator = those of each record).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List ingest_records_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
+                              int n_annotators) {
+  const Rcpp::IntegerVector x = item["x"];
+  const std::size_t n = static_cast<std::size_t>(x.size());
+  const mlagreement::DecisionIngest ingest(coded_column(item), static_cast<std::size_t>(n_items),
+                                           coded_column(annotator),
+                                           static_cast<std::size_t>(n_annotators), n);
+  Rcpp::IntegerVector index(Rcpp::no_init(static_cast<R_xlen_t>(n)));
+  ingest.row_records(index.begin());
+  const std::vector<int>& ri = ingest.record_item();
+  const std::vector<int>& ra = ingest.record_annotator();
+  return Rcpp::List::create(Rcpp::Named("index") = index,
+                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
+                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()));
+}

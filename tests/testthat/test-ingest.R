@@ -252,3 +252,38 @@ test_that("thousands of distinct ids (the hash table grows) give the reference c
   expect_identical(v[dc$first], unique(v))
   expect_identical(dc$codes, match(v, unique(v)))
 })
+
+# The selected-labels form (value = NULL) in plain R: records are the
+# distinct (item, annotator) pairs; each decides every label, 1 where a row
+# names it (an NA label: a record with nothing selected).
+ref_selected <- function(d) {
+  items <- sort(unique(d$item))
+  anns <- sort(unique(d$annotator))
+  universe <- sort(unique(d$label[!is.na(d$label)]))
+  rec <- unique(data.frame(i = match(d$item, items), a = match(d$annotator, anns)))
+  chosen <- unique(data.frame(i = match(d$item, items), a = match(d$annotator, anns),
+                              j = match(d$label, universe))[!is.na(d$label), ])
+  x <- m <- matrix(0, length(items), length(universe))
+  for (r in seq_len(nrow(chosen))) x[chosen$i[r], chosen$j[r]] <- x[chosen$i[r], chosen$j[r]] + 1
+  m[] <- tabulate(rec$i, length(items))
+  list(items = items, annotators = anns, labels = universe, x = x, m = m,
+       records = rec[order(rec$i, rec$a), ])
+}
+
+test_that("the selected-labels form gives the plain-R records and counts", {
+  for (seed in seq_len(test_size(60, 15))) {
+    withr::local_seed(seed)
+    n <- sample(20:300, 1)
+    d <- data.frame(item = sample(ingest_ids(sample.int(40, n, TRUE), sample(c("int", "dbl", "chr"), 1))),
+                    annotator = paste0("a", sample.int(8, n, TRUE)),
+                    label = sample(c(letters[1:5], NA), n, TRUE))
+    d <- d[!duplicated(d), ]  # a repeated row is a duplicate decision
+    a <- annotations_long(d, item, annotator, label, duplicates = "first")
+    ref <- ref_selected(d)
+    expect_equal(list(a$items, a$annotators, a$labels), list(ref$items, ref$annotators, ref$labels))
+    expect_identical(unname(item_x(a)) + 0, ref$x, label = paste("seed", seed))
+    expect_identical(unname(item_m(a)) + 0, ref$m, label = paste("seed", seed))
+    expect_identical(record_item(a), ref$records$i)
+    expect_identical(record_annotator(a), ref$records$a)
+  }
+})

@@ -261,6 +261,12 @@ void check_ingest(const Table& t) {
       expect_eq(ing.record_annotator()[k], p.second, "record_annotator[" + std::to_string(k) + "]");
       rec_of[p] = k++;
     }
+    std::vector<int> row_rec(n);
+    ing.row_records(row_rec.data());
+    for (std::size_t r = 0; r < n; ++r) {
+      const std::size_t want = rec_of[{t.item.code(r), t.ann.code(r)}] + 1;
+      expect_eq(row_rec[r], static_cast<int>(want), "row_records[" + std::to_string(r) + "]");
+    }
     const WantFill w = reference_fill(t, rec_of);
     if (std::getenv("MLA_FUZZ_VERBOSE") != nullptr) print_table(t, w, pairs.size());  // what a finding was
     check_fill(t, ing, w);

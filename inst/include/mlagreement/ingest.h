@@ -154,6 +154,13 @@ class DecisionIngest {
   const std::vector<int>& record_item() const noexcept { return rec_item_; }
   const std::vector<int>& record_annotator() const noexcept { return rec_ann_; }
 
+  // The 1-based record of every row (out: n_rows values).
+  void row_records(int* out) const noexcept {
+    for (std::size_t run = 0; run + 1 < run_start_.size(); ++run) {
+      std::fill(out + run_start_[run], out + run_start_[run + 1], run_rec_[run] + 1);
+    }
+  }
+
   // Fills the records x labels matrix `out` (column-major, n_records() rows,
   // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
   // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
