@@ -38,7 +38,7 @@ R CMD INSTALL --no-multiarch --library="$tmp/lib" "$tmp"/build/mlagreement_*.tar
 echo "== running tests${filter:+ (filter: $filter)} under valgrind; log: $log"
 start=$(date +%s)
 R_LIBS="$tmp/lib" MLA_TEST_DIR="$root/tests/testthat" MLA_TEST_FILTER="$filter" \
-  NOT_CRAN=true OMP_NUM_THREADS=2 \
+  NOT_CRAN=true OMP_NUM_THREADS=2 MLA_VALGRIND=1 \
   R --vanilla --no-echo \
   -d "valgrind --tool=memcheck --leak-check=full --error-exitcode=1 --track-origins=yes --errors-for-leak-kinds=definite --suppressions=$root/tools/valgrind.supp --log-file=$log" \
   -f "$root/tools/run-installed-tests.R" 2>&1 | tee "$tmp/tests.out"

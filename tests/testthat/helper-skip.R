@@ -15,3 +15,15 @@ cran_sized <- function() {
 # A size for the full suite and a smaller one for CRAN-sized runs, so that a
 # slow check still runs on CRAN on fewer random designs or replicates.
 test_size <- function(full, cran) if (cran_sized()) cran else full
+
+# Identical doubles, except under valgrind (tools/valgrind.sh sets
+# MLA_VALGRIND=1), whose CPU emulation computes long double in double
+# precision (R's string-to-number parser and the package's long double sums
+# round differently there): equal to 1e-13 then.
+expect_identical_numbers <- function(object, expected, ...) {
+  if (nzchar(Sys.getenv("MLA_VALGRIND"))) {
+    testthat::expect_equal(object, expected, tolerance = 1e-13, ...)
+  } else {
+    testthat::expect_identical(object, expected, ...)
+  }
+}
