@@ -10,6 +10,11 @@ PKG := mlagreement
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 RSCRIPT := Rscript --vanilla
+# the package's C++ compiles in parallel, on every core (R CMD build and
+# INSTALL run make with the MAKEFLAGS of their environment)
+JOBS := $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS_R := -j$(JOBS)
+R_CMD := MAKEFLAGS="$(MAKEFLAGS_R)" R CMD
 
 .PHONY: deps demo-deps demo-build install demo build check test document site bench clean interrupts
 
@@ -21,10 +26,10 @@ demo-deps:
 
 # the tarball with its vignettes, from the demo's dependencies only
 demo-build: demo-deps
-	R CMD build .
+	$(R_CMD) build .
 
 install: demo-build
-	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip $(TARBALL)
+	R_STRIP_SHARED_LIB="strip --strip-debug" $(R_CMD) INSTALL --preclean --no-multiarch --strip $(TARBALL)
 
 demo: install
 	$(RSCRIPT) -e 'library(mlagreement)' \
@@ -34,17 +39,17 @@ demo: install
 	  -e 'cat("Vignettes: vignette(\"mlagreement\")\n")'
 
 build: deps
-	R CMD build .
+	$(R_CMD) build .
 
 # PostgreSQL (installed by deps) runs for the database tests, and is stopped
 # after only if this started it; the last line stays check.sh's summary.
 check: build
 	bash tools/postgres.sh start
-	status=0; bash tools/check.sh $(TARBALL) || status=$$?; \
+	status=0; MAKEFLAGS="$(MAKEFLAGS_R)" bash tools/check.sh $(TARBALL) || status=$$?; \
 	  bash tools/postgres.sh stop >/dev/null 2>&1; exit $$status
 
 test: build
-	R_STRIP_SHARED_LIB="strip --strip-debug" R CMD INSTALL --preclean --no-multiarch --strip $(TARBALL)
+	R_STRIP_SHARED_LIB="strip --strip-debug" $(R_CMD) INSTALL --preclean --no-multiarch --strip $(TARBALL)
 	$(RSCRIPT) -e 'testthat::test_local(reporter = "summary")'
 
 site: install
