@@ -96,8 +96,9 @@ free_parametrization <- function(rows, d, q) {
 }
 
 # The inverse information of phi, A' I A with theta = A phi (+ constants):
-# a phi whose row is balanced by a theta moves that theta by -1. NULL when
-# not positive definite (Cholesky).
+# a phi whose row is balanced by a theta moves that theta by -1 (binary
+# models: every dep NA, phi the free thetas themselves). NULL when not
+# positive definite (Cholesky).
 restricted_inverse <- function(info, map) {
   if (!length(map$keep)) return(matrix(0, 0L, 0L))
   moved <- which(!is.na(map$dep))

@@ -247,8 +247,7 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
       theta >= 1 - annotator_model_floor * (1 + 1e-9)
     free <- which(diag(info) > 0 & !at_bound)
     v <- matrix(NA_real_, length(theta), length(theta))
-    # Cholesky: fails unless the information is positive definite
-    inv <- tryCatch(chol2inv(chol(info[free, free, drop = FALSE])), error = function(e) NULL)
+    inv <- restricted_inverse(info, list(keep = free, dep = rep(NA_integer_, length(free))))
     if (!is.null(inv)) v[free, free] <- inv
     prev_var[labels_g] <- diag(v)[seq_len(n_prev)]
     idx <- n_prev + (seq_len(n_ann) - 1L) * per

@@ -107,7 +107,6 @@ lewidi_combine <- function(read) {
   if (length(read) == 1L) {
     r <- read[[1]]
     r$files <- r$file
-    r$item_file <- NULL
     return(r)
   }
   shift <- function(field, by) {

@@ -32,12 +32,12 @@ std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
   return out;
 }
 
+std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(paths.size()); }
+
 // The texts as R strings. Emissions repeat few values (ids of a field,
 // names, labels): a short text is looked up in R's string cache once per
 // slot of a small direct-mapped cache (the CHARSXPs it holds are already
 // in `out`, so protected).
-std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(paths.size()); }
-
 SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
              const std::vector<std::size_t>& len) {
   Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
