@@ -4,8 +4,8 @@
 #   make check  install dependencies, start PostgreSQL, then R CMD check --as-cran
 #               (tests, vignettes)
 #   make site   the pkgdown site in docs/, built without network access
-# The package is installed from the built tarball, so that the vignettes
-# (vignette("mlagreement")) are installed with it.
+# make install (and demo) installs the package with its vignettes
+# (vignette("mlagreement")) compiling the C++ once (tools/install.sh).
 PKG := mlagreement
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
@@ -16,7 +16,7 @@ JOBS := $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS_R := -j$(JOBS)
 R_CMD := MAKEFLAGS="$(MAKEFLAGS_R)" R CMD
 
-.PHONY: deps demo-deps demo-build install demo build check test document site bench clean interrupts
+.PHONY: deps demo-deps install demo build check test document site bench clean interrupts
 
 deps:
 	bash tools/install-deps.sh
@@ -24,12 +24,9 @@ deps:
 demo-deps:
 	MLA_PROFILE=demo bash tools/install-deps.sh
 
-# the tarball with its vignettes, from the demo's dependencies only
-demo-build: demo-deps
-	$(R_CMD) build .
-
-install: demo-build
-	R_STRIP_SHARED_LIB="strip --strip-debug" $(R_CMD) INSTALL --preclean --no-multiarch --strip $(TARBALL)
+# from the demo's dependencies only; LIB=<dir> installs into that library
+install: demo-deps
+	MAKEFLAGS="$(MAKEFLAGS_R)" bash tools/install.sh $(LIB)
 
 demo: install
 	$(RSCRIPT) -e 'library(mlagreement)' \
