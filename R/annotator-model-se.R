@@ -18,10 +18,7 @@ single_label_covariance <- function(res, n_ann, model) {
   map <- free_parametrization(rows, diag(info), q)
   v <- restricted_inverse(info, map)
   if (is.null(v)) {
-    cli::cli_inform(c(
-      "i" = "No standard errors: the observed information is not positive definite at the estimates.",
-      "i" = "Too few decisions, or EM stopped short of the maximum (a smaller {.arg tol} may help)."
-    ))
+    inform_not_positive_definite(1L, 1L)
     v <- matrix(NA_real_, length(map$keep), length(map$keep))
   }
   # a quantity whose entries are all held fixed has no standard error
@@ -93,6 +90,16 @@ free_parametrization <- function(rows, d, q) {
   })
   list(keep = unlist(lapply(pieces, `[[`, "own")), dep = unlist(lapply(pieces, `[[`, "dep")),
        rows = out_rows)
+}
+
+# The one message for information matrices that cannot be inverted: `n`
+# of `groups` parameter groups (labels, or the one pooled group).
+inform_not_positive_definite <- function(n, groups) {
+  which <- if (groups == 1L) "the estimates" else "the estimates of {n} of {groups} labels"
+  cli::cli_inform(c(
+    "i" = paste0("No standard errors: the observed information is not positive definite at ", which, "."),
+    "i" = "Too few decisions, or EM stopped short of the maximum (a smaller {.arg tol} may help)."
+  ))
 }
 
 # The inverse information of phi, A' I A with theta = A phi (+ constants):

@@ -59,8 +59,8 @@
 #' (clipped to \[0, 1\]) for the spammer score. A parameter at the bound
 #' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
 #' the parameters of a group whose information is not positive definite
-#' (too few decisions, or EM stopped short of the maximum: a smaller `tol`
-#' helps), nor has a single-label quantity all of whose entries are at
+#' (a message says for how many labels; too few decisions, or EM stopped
+#' short of the maximum: a smaller `tol` helps), nor has a single-label quantity all of whose entries are at
 #' the bound. With more than 1,000 annotators, or single-label
 #' models with more free parameters than 1,000 binary annotators have
 #' (2,001), no standard errors are computed (nor when their matrices would
@@ -239,6 +239,7 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
   groups <- length(res$information)
   prev_var <- rep(NA_real_, n_labels)
   ann <- array(NA_real_, c(n_ann, 3L, groups))
+  singular <- 0L
   for (g in seq_len(groups)) {
     info <- res$information[[g]]
     labels_g <- if (pooled) seq_len(n_labels) else g
@@ -248,7 +249,7 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
     free <- which(diag(info) > 0 & !at_bound)
     v <- matrix(NA_real_, length(theta), length(theta))
     inv <- restricted_inverse(info, list(keep = free, dep = rep(NA_integer_, length(free))))
-    if (!is.null(inv)) v[free, free] <- inv
+    if (is.null(inv)) singular <- singular + 1L else v[free, free] <- inv
     prev_var[labels_g] <- diag(v)[seq_len(n_prev)]
     idx <- n_prev + (seq_len(n_ann) - 1L) * per
     if (per == 2L) {
@@ -259,6 +260,7 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
       ann[, , g] <- cbind(s, s, s)
     }
   }
+  if (singular > 0L) inform_not_positive_definite(singular, groups)
   list(prevalence = prev_var, annotators = ann)
 }
 

@@ -130,6 +130,18 @@ test_that("standard errors are the inverse observed information (numerical Hessi
   expect_equal(tidy(fit, level = "labels")$std.error[1], se[1], tolerance = 1e-4)
 })
 
+test_that("binary: an information that is not positive definite gives NA with a message", {
+  # two annotators on six items: five parameters per label, three free
+  # response patterns, so the information is singular
+  set.seed(3)
+  y <- array(rbinom(24, 1, 0.5), c(6, 2, 2), dimnames = list(NULL, c("w1", "w2"), c("A", "B")))
+  expect_message(fit <- annotator_model(as_annotations(y)),
+                 "not positive definite at the estimates of 2 of 2 labels")
+  rows <- tidy(fit)
+  expect_true(all(is.na(rows$sensitivity_se)) && all(is.na(rows$specificity_se)))
+  expect_true(all(is.finite(rows$sensitivity)))
+})
+
 test_that("pooled one-coin standard errors are the inverse numerical Hessian", {
   arr <- small_crowd(4)
   fit <- annotator_model(as_annotations(arr), model = "one-coin", pool_labels = TRUE)
