@@ -60,9 +60,10 @@
 #' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
 #' the parameters of a group whose information is not positive definite
 #' (a message says for how many labels; too few decisions, or EM stopped
-#' short of the maximum: a smaller `tol` helps), nor has a single-label quantity all of whose entries are at
-#' the bound. With more than 1,000 annotators, or single-label
-#' models with more free parameters than 1,000 binary annotators have
+#' short of the maximum: a smaller `tol` helps), nor has a single-label
+#' quantity all of whose entries are at the bound. With more than 1,000
+#' annotators, or single-label models with more free parameters than 1,000
+#' binary annotators have
 #' (2,001), no standard errors are computed (nor when their matrices would
 #' need more than half of option `mlagreement.max_memory`).
 #'
