@@ -6,7 +6,7 @@ results <- test_check("mlagreement", reporter = "summary", stop_on_failure = FAL
 out <- Sys.getenv("MLA_TEST_RESULTS")
 if (nzchar(out)) {
   df <- as.data.frame(results)
-  saveRDS(df[c("file", "test", "nb", "failed", "skipped", "error", "passed")], out)
+  saveRDS(df[c("file", "test", "nb", "failed", "skipped", "error", "passed", "real")], out)
 }
 if (any(as.data.frame(results)$failed > 0) || any(as.data.frame(results)$error)) {
   stop("Some tests failed.")

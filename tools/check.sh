@@ -53,6 +53,15 @@ else
   echo "pkgdown is not installed: the site's index was not checked"
   problems=$((problems + 1))
 fi
+# Where the test time goes (CI must stay within its time limit).
+Rscript --vanilla -e '
+  f <- Sys.getenv("MLA_TEST_RESULTS")
+  if (!file.exists(f)) quit(status = 0)
+  r <- readRDS(f)
+  if (is.null(r$real)) quit(status = 0)
+  t <- sort(tapply(r$real, r$file, sum), decreasing = TRUE)
+  cat(sprintf("tests: %.0f s in all; slowest files:\n", sum(t)))
+  cat(sprintf("  %6.1f s  %s\n", head(t, 8), names(head(t, 8))), sep = "")'
 counts=$(Rscript --vanilla -e '
   f <- Sys.getenv("MLA_TEST_RESULTS")
   if (!file.exists(f)) { cat("0 0\n"); quit(status = 0) }
