@@ -13,8 +13,8 @@ alpha_boot_cpp <- function(terms, set_start, set, set_count, n_sets, D, seed, R,
     .Call(`_mlagreement_alpha_boot_cpp`, terms, set_start, set, set_count, n_sets, D, seed, R, s0, s1, threads)
 }
 
-annotator_model_cpp <- function(view, single, one_coin, pooled, max_iter, tol, floor, threads, info) {
-    .Call(`_mlagreement_annotator_model_cpp`, view, single, one_coin, pooled, max_iter, tol, floor, threads, info)
+annotator_model_cpp <- function(view, single, one_coin, pooled, max_iter, tol, accelerate, floor, threads, info) {
+    .Call(`_mlagreement_annotator_model_cpp`, view, single, one_coin, pooled, max_iter, tol, accelerate, floor, threads, info)
 }
 
 boot_codes_cpp <- function(x, m) {

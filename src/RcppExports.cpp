@@ -57,8 +57,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // annotator_model_cpp
-Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coin, bool pooled, int max_iter, double tol, double floor, int threads, bool info);
-RcppExport SEXP _mlagreement_annotator_model_cpp(SEXP viewSEXP, SEXP singleSEXP, SEXP one_coinSEXP, SEXP pooledSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP floorSEXP, SEXP threadsSEXP, SEXP infoSEXP) {
+Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coin, bool pooled, int max_iter, double tol, bool accelerate, double floor, int threads, bool info);
+RcppExport SEXP _mlagreement_annotator_model_cpp(SEXP viewSEXP, SEXP singleSEXP, SEXP one_coinSEXP, SEXP pooledSEXP, SEXP max_iterSEXP, SEXP tolSEXP, SEXP accelerateSEXP, SEXP floorSEXP, SEXP threadsSEXP, SEXP infoSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
@@ -67,10 +67,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type pooled(pooledSEXP);
     Rcpp::traits::input_parameter< int >::type max_iter(max_iterSEXP);
     Rcpp::traits::input_parameter< double >::type tol(tolSEXP);
+    Rcpp::traits::input_parameter< bool >::type accelerate(accelerateSEXP);
     Rcpp::traits::input_parameter< double >::type floor(floorSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type info(infoSEXP);
-    rcpp_result_gen = Rcpp::wrap(annotator_model_cpp(view, single, one_coin, pooled, max_iter, tol, floor, threads, info));
+    rcpp_result_gen = Rcpp::wrap(annotator_model_cpp(view, single, one_coin, pooled, max_iter, tol, accelerate, floor, threads, info));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -915,7 +916,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
     {"_mlagreement_alpha_item_sets_cpp", (DL_FUNC) &_mlagreement_alpha_item_sets_cpp, 6},
     {"_mlagreement_alpha_boot_cpp", (DL_FUNC) &_mlagreement_alpha_boot_cpp, 11},
-    {"_mlagreement_annotator_model_cpp", (DL_FUNC) &_mlagreement_annotator_model_cpp, 9},
+    {"_mlagreement_annotator_model_cpp", (DL_FUNC) &_mlagreement_annotator_model_cpp, 10},
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 2},
     {"_mlagreement_boot_run_cpp", (DL_FUNC) &_mlagreement_boot_run_cpp, 3},
     {"_mlagreement_boot_run_result_cpp", (DL_FUNC) &_mlagreement_boot_run_result_cpp, 1},

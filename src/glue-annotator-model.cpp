@@ -10,7 +10,7 @@
 
 #include "glue-interrupt.h"
 #include "glue-view.h"
-#include "mlagreement/annotator_model.h"
+#include "mlagreement/annotator_model_fit.h"
 #include "mlagreement/annotator_model_info.h"
 
 namespace {
@@ -126,7 +126,8 @@ Rcpp::List wrap_fit(const std::vector<ClassProblem>& problems, std::size_t n_ann
 // info: also the observed information (one matrix per parameter group).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coin, bool pooled,
-                               int max_iter, double tol, double floor, int threads, bool info) {
+                               int max_iter, double tol, bool accelerate, double floor,
+                               int threads, bool info) {
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     mlagreement::check_view_extents(v);
     std::vector<ClassProblem> problems;
@@ -142,6 +143,7 @@ Rcpp::List annotator_model_cpp(const Rcpp::List& view, bool single, bool one_coi
     o.pooled = pooled && !single;
     o.max_iter = max_iter;
     o.tol = tol;
+    o.accelerate = accelerate;
     o.floor = floor;
     o.threads = threads;
     mlagreement::ClassModelFit fit;

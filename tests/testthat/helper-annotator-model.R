@@ -1,8 +1,7 @@
 # Plain-R EM of the Dawid-Skene model, written from its equations (the
 # oracle of test-annotator-model.R): problems are data frames of decisions
 # (item, annotator, y in 1..q) with items 1..n_items; start = soft majority
-# vote, then M- and E-steps; stop when the relative change of the
-# log-likelihood is at most tol. Probabilities are the maximisers of each
+# vote, then M- and E-steps; stop by ref_em_converged(). Probabilities are the maximisers of each
 # multinomial term within [floor, 1 - floor] (KKT: max(floor, c / lambda)).
 ref_constrained <- function(c, floor) {
   fixed <- rep(FALSE, length(c))
@@ -13,6 +12,22 @@ ref_constrained <- function(c, floor) {
     fixed <- fixed | low
   }
   ifelse(fixed, floor, v)
+}
+
+# Converged: the gain still to come, extrapolated from the last two gains
+# as a geometric series (Aitken), is at most tol; or the last gain is lost
+# in the rounding of the log-likelihood (tol = 0: no gain at all).
+ref_em_converged <- function(trace, tol) {
+  n <- length(trace)
+  if (n < 2) return(FALSE)
+  gain <- trace[n] - trace[n - 1]
+  if (tol == 0) return(gain <= 0)
+  if (gain <= 64 * .Machine$double.eps * abs(trace[n])) return(TRUE)
+  if (n < 3) return(FALSE)
+  before <- trace[n - 1] - trace[n - 2]
+  if (before <= 0) return(FALSE)
+  rate <- gain / before
+  rate < 1 && gain / (1 - rate) <= tol
 }
 
 ref_dawid_skene <- function(problems, n_items, n_annotators, q, one_coin = FALSE,
@@ -74,7 +89,7 @@ ref_dawid_skene <- function(problems, n_items, n_annotators, q, one_coin = FALSE
       post[[j]] <- p
     }
     trace <- c(trace, ll)
-    if (iter > 1 && abs(ll - trace[iter - 1]) <= tol * abs(ll)) {
+    if (ref_em_converged(trace, tol)) {
       converged <- TRUE
       break
     }

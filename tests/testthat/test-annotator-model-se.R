@@ -82,7 +82,7 @@ test_that("single-label information equals minus the numerical Hessian (two-coin
   codes <- se_design()
   x <- as_annotations(codes)
   res <- mlagreement:::annotator_model_cpp(mlagreement:::annotation_view(x), TRUE, FALSE, FALSE,
-                                           500L, 1e-8, 1e-6, 1L, TRUE)
+                                           500L, 1e-8, TRUE, 1e-6, 1L, TRUE)
   fit <- annotator_model(x)
   expect_equal(res$confusion[[1]], as.vector(aperm(fit$confusion[, , , 1], c(3, 2, 1))))
   info <- res$information[[1]]

@@ -33,7 +33,7 @@ test_that("the EM equals the plain-R EM from the same start (two-coin, one-coin,
   probs <- ref_binary_problems(arr)
   for (model in c("two-coin", "one-coin")) {
     for (pooled in c(FALSE, TRUE)) {
-      fit <- annotator_model(x, model = model, pool_labels = pooled)
+      fit <- annotator_model(x, model = model, pool_labels = pooled, accelerate = FALSE)
       ref <- ref_dawid_skene(probs, 40, 6, 2, one_coin = model == "one-coin", pooled = pooled)
       expect_true(ref$converged)
       expect_identical(fit$iterations, length(ref$trace))
@@ -54,7 +54,7 @@ test_that("single-label data: the multi-class EM equals the plain-R EM", {
   x <- as_annotations(codes)
   expect_true(mlagreement:::is_single_label(x))
   for (model in c("two-coin", "one-coin")) {
-    fit <- annotator_model(x, model = model)
+    fit <- annotator_model(x, model = model, accelerate = FALSE)
     ref <- ref_dawid_skene(ref_category_problem(codes, fit$labels), 50, 5, 3,
                            one_coin = model == "one-coin")
     expect_matches_reference(fit, ref)
@@ -67,11 +67,46 @@ test_that("single-label data: the multi-class EM equals the plain-R EM", {
   expect_snapshot(error = TRUE, annotator_model(x, pool_labels = TRUE))
 })
 
+test_that("SQUAREM reaches the maximum of plain EM, where plain EM is slow", {
+  # spammers and adversarial annotators flatten the likelihood: plain EM
+  # converges linearly at a rate close to 1
+  withr::local_seed(11)
+  kind <- rep(c("good", "spammer", "adversarial"), c(8, 2, 2))
+  sens <- matrix(stats::runif(36, 0.65, 0.9), 12, 3)
+  spec <- matrix(stats::runif(36, 0.7, 0.9), 12, 3)
+  sens[kind == "spammer", ] <- 0.4
+  spec[kind == "spammer", ] <- 0.6
+  sens[kind == "adversarial", ] <- spec[kind == "adversarial", ] <- 0.3
+  x <- as_annotations(sim_crowd(400, 12, 3, 4, sens, spec, c(0.2, 0.3, 0.4))$x)
+  best <- annotator_model(x, accelerate = FALSE, tol = 0, max_iter = 20000)
+  expect_true(best$converged)
+  plain <- annotator_model(x, accelerate = FALSE, max_iter = 20000)
+  fast <- annotator_model(x)
+  expect_true(fast$converged)
+  expect_lt(fast$iterations, plain$iterations / 2)
+  expect_true(all(diff(fast$trace) >= 0))
+  expect_equal(fast$confusion, best$confusion, tolerance = 1e-4)
+  expect_lt(best$trace[length(best$trace)] - fast$trace[length(fast$trace)], 1e-6)
+  # the default stop leaves the estimates well within their standard errors
+  # of the maximum (about sqrt(2 tol) of them)
+  rows <- tidy(fast)
+  gap <- abs(rows$sensitivity - tidy(best)$sensitivity) / rows$sensitivity_se
+  expect_lt(max(gap, na.rm = TRUE), 0.01)
+  expect_identical(annotator_model(x, threads = 1), annotator_model(x, threads = 2))
+})
+
 test_that("the log-likelihood never decreases; max_iter warns when not converged", {
-  expect_warning(fit <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 60),
+  expect_warning(fit <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 60,
+                                        accelerate = FALSE),
                  class = "mlagreement_warning_not_converged")
   expect_length(fit$trace, 60)
   expect_true(all(diff(fit$trace) >= -1e-9 * abs(fit$trace[-1])))
+  # accelerated: max_iter counts E-steps exactly; the kept points never lose
+  expect_warning(fast <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 21),
+                 class = "mlagreement_warning_not_converged")
+  expect_identical(fast$iterations, 21L)
+  expect_true(all(diff(fast$trace) >= 0))
+  expect_gt(fast$trace[length(fast$trace)], fit$trace[21])
   expect_false(glance(fit)$converged)
 })
 
@@ -227,7 +262,7 @@ test_that("glance(), augment(), print() and autoplot()", {
   fit <- annotator_model(as_annotations(arr))
   g <- glance(fit)
   expect_identical(nrow(g), 1L)
-  expect_identical(g$logLik, fit$trace[fit$iterations])
+  expect_identical(g$logLik, fit$trace[length(fit$trace)])
   expect_identical(g$df, 6L * 3L * 2L + 3L)
   aug <- augment(fit)
   expect_identical(aug$.n, as.integer(rowSums(!is.na(arr))))

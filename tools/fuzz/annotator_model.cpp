@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "fuzz_common.h"
-#include "mlagreement/annotator_model.h"
+#include "mlagreement/annotator_model_fit.h"
 #include "mlagreement/annotator_model_info.h"
 
 namespace mla = mlagreement;
@@ -202,6 +202,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, "posterior");
     }
   const std::size_t A = static_cast<std::size_t>(d.A);
+  // SQUAREM: within max_iter E-steps, kept points never lose, parameters
+  // within bounds, rows of posteriors summing to 1, the same on any threads
+  mla::ClassModelOptions oa = o;
+  oa.accelerate = true;
+  const mla::ClassModelFit fa = mla::fit_class_model(problems, A, oa);
+  oa.threads = 3 - o.threads;
+  const mla::ClassModelFit fa2 = mla::fit_class_model(problems, A, oa);
+  fuzz::expect(fa.iterations <= o.max_iter && fa.trace.size() == fa2.trace.size(), "accelerated: iterations");
+  for (std::size_t t = 0; t < fa.trace.size(); ++t) {
+    fuzz::expect_eq(fa2.trace[t], fa.trace[t], "accelerated threads: log-likelihood");
+    if (t > 0) fuzz::expect(fa.trace[t] >= fa.trace[t - 1] - 1e-9 * std::fabs(fa.trace[t]), "accelerated: monotone");
+  }
+  if (!fa.trace.empty()) fuzz::expect(fa.trace.back() >= fit.trace[0] - 1e-9 * std::fabs(fit.trace[0]), "accelerated: start");
+  for (std::size_t g = 0; g < fa.confusion.size(); ++g)
+    for (double p : fa.confusion[g])
+      if (!(p >= o.floor * (1 - 1e-9) && p <= 1 - o.floor * (1 - 1e-9))) fuzz::fail("accelerated: bounds", p, o.floor);
+  for (std::size_t j = 0; j < problems.size(); ++j)
+    for (int i = 0; i < d.N; ++i) {
+      double s = 0;
+      for (int z = 0; z < o.q; ++z) s += fa.posterior[j][i * o.q + z];
+      const bool none = problems[j].start[i + 1] == problems[j].start[i];
+      fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, "accelerated: posterior");
+    }
   const auto info = single ? std::vector<std::vector<double>>{mla::class_information(problems[0], A, o, fit)}
                            : mla::observed_information(problems, A, o, fit);
   for (const auto& h : info) {

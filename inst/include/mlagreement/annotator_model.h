@@ -37,7 +37,8 @@ struct ClassModelOptions {
   bool one_coin = false;
   bool pooled = false;
   int max_iter = 500;
-  double tol = 1e-8;
+  double tol = 1e-8;  // log-likelihood still to gain (em_converged())
+  bool accelerate = false;  // SQUAREM cycles instead of plain EM steps
   // Parameters are kept in [floor, 1 - floor]: one decision an annotator
   // "never" makes would otherwise give zero likelihood to every class.
   double floor = 1e-6;
@@ -269,86 +270,6 @@ inline std::vector<double> logs(const std::vector<double>& v) {
 }
 
 }  // namespace detail
-
-// Fits the model by EM. Start: the soft majority vote (posteriors = shares
-// of decisions), then alternately M- and E-steps; iteration t is the t-th
-// E-step, whose observed log-likelihood l_t is recorded. Stops when
-// |l_t - l_{t-1}| <= tol |l_t| (converged) or after max_iter E-steps; the
-// parameters returned are those of the last E-step and the posteriors are
-// computed from them. Problems run in parallel; sums over problems are in
-// problem order, so results do not depend on `threads`.
-inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
-                                     std::size_t n_annotators, const ClassModelOptions& o) {
-  const int q = o.q;
-  const std::size_t n_prob = problems.size();
-  const std::size_t n_groups = o.pooled ? 1 : n_prob;
-  ClassModelFit fit;
-  fit.prevalence.assign(n_prob, std::vector<double>(q, 1.0 / q));
-  fit.posterior.resize(n_prob);
-  // annotators without weight keep a mildly informative start: 0.7 correct
-  std::vector<double> start_conf(n_annotators * q * q);
-  for (std::size_t a = 0; a < n_annotators; ++a)
-    for (int z = 0; z < q; ++z)
-      for (int y = 0; y < q; ++y) start_conf[(a * q + z) * q + y] = y == z ? 0.7 : 0.3 / (q - 1);
-  fit.confusion.assign(n_groups, start_conf);
-  std::vector<detail::ClassCounts> counts(n_prob);
-  for (std::size_t j = 0; j < n_prob; ++j) {
-    counts[j].reset(n_annotators, q);
-    fit.posterior[j].assign(problems[j].n_items * q, 0.0);
-    detail::start_counts(problems[j], q, fit.posterior[j], counts[j]);
-  }
-  std::vector<double> ll(n_prob);
-  std::vector<std::vector<double>> log_prev(n_prob), log_conf(n_groups), cell(n_groups);
-  // binary problems: keys, per-group tables and per-problem scratch, made once
-  std::vector<detail::BinaryIndex> bin(q == 2 ? n_prob : 0);
-  for (std::size_t j = 0; j < bin.size(); ++j) bin[j] = detail::binary_index(problems[j], n_annotators);
-  std::vector<std::vector<double>> w(n_groups), l0(n_groups), acc(bin.size());
-  for (int iter = 1; iter <= o.max_iter; ++iter) {
-    // M-step from the weights of the last E-step (or the start)
-    for (std::size_t j = 0; j < n_prob; ++j) {
-      detail::constrained_row(counts[j].prev.data(), q, o.floor, fit.prevalence[j].data());
-      log_prev[j] = detail::logs(fit.prevalence[j]);
-    }
-    for (std::size_t g = 0; g < n_groups; ++g) {
-      cell[g] = counts[g].cell;
-      if (o.pooled)
-        for (std::size_t j = 1; j < n_prob; ++j)
-          for (std::size_t s = 0; s < cell[g].size(); ++s) cell[g][s] += counts[j].cell[s];
-      detail::m_step_confusion(cell[g], n_annotators, o, fit.confusion[g]);
-      log_conf[g] = detail::logs(fit.confusion[g]);
-      if (q == 2) detail::binary_tables(log_conf[g], n_annotators, w[g], l0[g]);
-    }
-    bool stop = false, failed = false;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(o.threads) schedule(dynamic) reduction(|| : stop, failed)
-#endif
-    for (std::ptrdiff_t jj = 0; jj < static_cast<std::ptrdiff_t>(n_prob); ++jj) {
-      const std::size_t j = static_cast<std::size_t>(jj);
-      guarded(failed, [&] {
-        const std::size_t g = o.pooled ? 0 : j;
-        if (q == 2) {
-          ll[j] = detail::e_step_binary(problems[j], bin[j], log_prev[j], w[g], l0[g],
-                                        fit.posterior[j], acc[j], counts[j], stop);
-        } else {
-          counts[j].reset(n_annotators, q);
-          ll[j] = detail::e_step(problems[j], q, log_prev[j], log_conf[g], fit.posterior[j],
-                                 counts[j], stop);
-        }
-      });
-    }
-    if (failed) throw std::bad_alloc();
-    if (stop || interrupted()) { fit.interrupted = true; return fit; }
-    double total = 0;
-    for (std::size_t j = 0; j < n_prob; ++j) total += ll[j];
-    fit.trace.push_back(total);
-    fit.iterations = iter;
-    if (iter > 1 && std::fabs(total - fit.trace[iter - 2]) <= o.tol * std::fabs(total)) {
-      fit.converged = true;
-      break;
-    }
-  }
-  return fit;
-}
 
 }  // namespace mlagreement
 
