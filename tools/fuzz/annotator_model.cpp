@@ -194,13 +194,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!(fit.confusion[g][s] >= o.floor * (1 - 1e-9) && fit.confusion[g][s] <= 1 - o.floor * (1 - 1e-9))) fuzz::fail("bounds", fit.confusion[g][s], o.floor);
       fuzz::expect_eq(fit2.confusion[g][s], fit.confusion[g][s], "threads: confusion");
     }
-  for (std::size_t j = 0; j < problems.size(); ++j)
-    for (int i = 0; i < d.N; ++i) {
-      double s = 0;
-      for (int z = 0; z < o.q; ++z) s += fit.posterior[j][i * o.q + z];
-      const bool none = problems[j].start[i + 1] == problems[j].start[i];
-      fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, "posterior");
-    }
+  // posteriors sum to 1, NaN exactly for items without decisions
+  auto check_posteriors = [&](const mla::ClassModelFit& f, const char* what) {
+    for (std::size_t j = 0; j < problems.size(); ++j)
+      for (int i = 0; i < d.N; ++i) {
+        double s = 0;
+        for (int z = 0; z < o.q; ++z) s += f.posterior[j][i * o.q + z];
+        const bool none = problems[j].start[i + 1] == problems[j].start[i];
+        fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, what);
+      }
+  };
+  check_posteriors(fit, "posterior");
   const std::size_t A = static_cast<std::size_t>(d.A);
   // SQUAREM: within max_iter E-steps, kept points never lose, parameters
   // within bounds, rows of posteriors summing to 1, the same on any threads
@@ -218,13 +222,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t g = 0; g < fa.confusion.size(); ++g)
     for (double p : fa.confusion[g])
       if (!(p >= o.floor * (1 - 1e-9) && p <= 1 - o.floor * (1 - 1e-9))) fuzz::fail("accelerated: bounds", p, o.floor);
-  for (std::size_t j = 0; j < problems.size(); ++j)
-    for (int i = 0; i < d.N; ++i) {
-      double s = 0;
-      for (int z = 0; z < o.q; ++z) s += fa.posterior[j][i * o.q + z];
-      const bool none = problems[j].start[i + 1] == problems[j].start[i];
-      fuzz::expect(none ? std::isnan(s) : std::fabs(s - 1) < 1e-12, "accelerated: posterior");
-    }
+  check_posteriors(fa, "accelerated: posterior");
   const auto info = single ? std::vector<std::vector<double>>{mla::class_information(problems[0], A, o, fit)}
                            : mla::observed_information(problems, A, o, fit);
   for (const auto& h : info) {
