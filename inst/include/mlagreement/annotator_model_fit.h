@@ -164,6 +164,21 @@ inline void into_simplex(ClassParams& p, int q, double floor) {
     for (std::size_t r = 0; r < conf.size(); r += q) fix(&conf[r]);
 }
 
+// The parameters before the first M-step: equal prevalences, and for
+// annotators who keep no weight a mildly informative 0.7 correct.
+inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
+                                const ClassModelOptions& o) {
+  const int q = o.q;
+  ClassParams p;
+  p.prevalence.assign(n_prob, std::vector<double>(q, 1.0 / q));
+  std::vector<double> conf(n_annotators * q * q);
+  for (std::size_t a = 0; a < n_annotators; ++a)
+    for (int z = 0; z < q; ++z)
+      for (int y = 0; y < q; ++y) conf[(a * q + z) * q + y] = y == z ? 0.7 : 0.3 / (q - 1);
+  p.confusion.assign(o.pooled ? 1 : n_prob, conf);
+  return p;
+}
+
 }  // namespace detail
 
 // Fits the model by EM from the soft majority vote. Plain EM: iteration t
@@ -186,14 +201,7 @@ inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
                                      std::size_t n_annotators, const ClassModelOptions& o) {
   const int q = o.q;
   ClassModelFit fit;
-  ClassParams cur;
-  cur.prevalence.assign(problems.size(), std::vector<double>(q, 1.0 / q));
-  // annotators without weight keep a mildly informative start: 0.7 correct
-  std::vector<double> start_conf(n_annotators * q * q);
-  for (std::size_t a = 0; a < n_annotators; ++a)
-    for (int z = 0; z < q; ++z)
-      for (int y = 0; y < q; ++y) start_conf[(a * q + z) * q + y] = y == z ? 0.7 : 0.3 / (q - 1);
-  cur.confusion.assign(o.pooled ? 1 : problems.size(), start_conf);
+  ClassParams cur = detail::start_params(problems.size(), n_annotators, o);
   ClassEm em(problems, n_annotators, o);
   em.start(fit.posterior);
   auto finish = [&](bool interrupted) {
