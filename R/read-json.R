@@ -178,10 +178,6 @@ source_item_ids <- function(item, source, unique_items) {
   if (unique_items && length(unique(source)) > 1L) paste0(source, ":", item) else item
 }
 
-# The readers return tibbles: tibble's namespace, loaded before the large
-# vectors are, keeps its own memory out of the reader's peak.
-load_tibble <- function() invisible(loadNamespace("tibble"))
-
 # The factor of codes `code` into `levels`, as factor(levels[code], levels)
 # builds it (which it becomes where levels are missing or repeated).
 codes_factor <- function(code, levels) {

@@ -78,7 +78,6 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
                 "x" = "It is {.obj_type_friendly {control}}."), class = "string")
   }
   universe <- if (is.null(config)) NULL else label_studio_config(config)
-  load_tibble()
   found <- label_studio_read(path[[1]], universe, control)
   controls <- control %||% (if (is.null(universe)) found$controls else names(universe))
   known <- union(names(universe), found$controls)

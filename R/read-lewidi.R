@@ -71,7 +71,6 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
                 "x" = "It is {.obj_type_friendly {layers}}."), class = "string")
   }
   call <- rlang::current_env()
-  load_tibble()
   read <- lapply(seq_along(path), function(f) lewidi_answers(path[[f]], names(path)[f], call = call))
   soft <- list()
   for (r in read) {

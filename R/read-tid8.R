@@ -126,6 +126,8 @@ abort_json_lines <- function(err, path, fields, call) {
     invalid_json = c(one_object, "x" = paste(where, "is not valid JSON."),
                      "i" = "Parser: {err$detail}."),
     not_object = c(one_object, "x" = paste0(where, " holds ", err$detail, ".")),
+    overlong = c("{.arg path} must hold strings R can store.",
+                 "x" = "{.file {path}} holds a string of 2^31 bytes or more."),
     label_guess = c(
       "{.arg label} must name the label field of the records.",
       "x" = if (length(err$found) == 0L) {
@@ -143,7 +145,7 @@ abort_json_lines <- function(err, path, fields, call) {
       "i" = "{err$affected} record{?s} affected.")
   )
   class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
-                  invalid_json = , not_object = "json", "json_field")
+                  invalid_json = , not_object = , overlong = "json", "json_field")
   mla_abort(msg, class = class, call = call)
 }
 

@@ -30,14 +30,26 @@ inline bool seek_to(std::FILE* f, double offset) {
 #endif
 }
 
-// The whole file at `path` into `buf`; false when it cannot be opened or read.
+// The whole file at `path` into `buf`, reserved at the file's size (a
+// buffer grown by doubling holds up to one and a half files while it grows);
+// false when it cannot be opened or read.
 inline bool read_whole_file(const std::string& path, std::vector<char>& buf) {
   File file(std::fopen(path.c_str(), "rb"));
   if (!file) return false;
+  std::FILE* f = file.get();
+#ifdef _WIN32
+  const bool sized = _fseeki64(f, 0, SEEK_END) == 0;
+  const long long size = sized ? _ftelli64(f) : -1;
+#else
+  const bool sized = fseeko(f, 0, SEEK_END) == 0;
+  const long long size = sized ? static_cast<long long>(ftello(f)) : -1;
+#endif
+  if (!seek_to(f, 0)) return false;
+  if (size > 0) buf.reserve(static_cast<std::size_t>(size));
   char block[1 << 16];
   std::size_t got = 0;
-  while ((got = std::fread(block, 1, sizeof block, file.get())) > 0) buf.insert(buf.end(), block, block + got);
-  return std::ferror(file.get()) == 0;
+  while ((got = std::fread(block, 1, sizeof block, f)) > 0) buf.insert(buf.end(), block, block + got);
+  return std::ferror(f) == 0;
 }
 
 // A parser fault as R reads it: kind (see kJsonErrorNames), line, detail.

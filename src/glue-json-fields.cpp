@@ -39,7 +39,7 @@ std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(p
 // slot of a small direct-mapped cache (the CHARSXPs it holds are already
 // in `out`, so protected).
 SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
-             const std::vector<std::size_t>& len) {
+             const std::vector<std::uint32_t>& len) {
   Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
   constexpr std::size_t kSlots = 4096, kShort = 48;
   std::vector<std::size_t> slot_at(kSlots, 0), slot_len(kSlots, std::string::npos);
@@ -47,7 +47,7 @@ SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
   for (std::size_t k = 0; k < at.size(); ++k) {
     if ((k & 0xFFFFF) == 0xFFFFF) Rcpp::checkUserInterrupt();
     const R_xlen_t i = static_cast<R_xlen_t>(k);
-    if (len[k] == std::string::npos) {
+    if (len[k] == mlagreement::JsonEmissions::kNoText) {
       SET_STRING_ELT(out, i, NA_STRING);
       continue;
     }
@@ -70,11 +70,19 @@ SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
   return out;
 }
 
+// Frees a column's memory now (clear() keeps the capacity).
+template <typename T>
+void release(T& column) {
+  T().swap(column);
+}
+
 // record 1-based, captures serials (0: none); kind 0-6 (null, false, true, number, string,
 // array, object); by_path: the 1-based emissions of each path, in document order.
-// Without `with_record` (a whole document: one record) there is no record column.
-Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_captures,
-                          std::size_t n_paths, bool with_record) {
+// A whole document (one record, e.keep_record false) has no record column.
+// Each column of `e` is released once it is an R vector, so the emissions
+// and their R copy are not both held whole.
+Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, std::size_t n_captures,
+                          std::size_t n_paths) {
   const R_xlen_t n = static_cast<R_xlen_t>(e.size());
   std::vector<R_xlen_t> count(n_paths, 0);
   for (int p : e.path) ++count[static_cast<std::size_t>(p)];
@@ -85,27 +93,33 @@ Rcpp::List wrap_emissions(const mlagreement::JsonEmissions& e, std::size_t n_cap
     by_path[static_cast<R_xlen_t>(p)] = v;
     fill[p] = INTEGER(v);
   }
-  for (std::size_t k = 0; k < e.size(); ++k) {
+  for (std::size_t k = 0; k < e.path.size(); ++k) {
     *fill[static_cast<std::size_t>(e.path[k])]++ = static_cast<int>(k + 1);
   }
+  release(e.path);
   Rcpp::RObject record = R_NilValue;
-  if (with_record) {
+  if (e.keep_record) {
     Rcpp::IntegerVector r(n);
     for (R_xlen_t k = 0; k < n; ++k) r[k] = e.record[static_cast<std::size_t>(k)] + 1;
     record = r;
   }
+  release(e.record);
   Rcpp::List caps(static_cast<R_xlen_t>(n_captures));
   for (std::size_t c = 0; c < n_captures; ++c) {
     Rcpp::IntegerVector v(n);
     for (R_xlen_t k = 0; k < n; ++k) v[k] = e.captures[static_cast<std::size_t>(k) * n_captures + c];
     caps[static_cast<R_xlen_t>(c)] = v;
   }
-  return Rcpp::List::create(
-      Rcpp::Named("record") = record,
-      Rcpp::Named("kind") = Rcpp::IntegerVector(e.kind.begin(), e.kind.end()),
-      Rcpp::Named("text") = strings(e.buffer, e.text_at, e.text_len),
-      Rcpp::Named("key") = strings(e.buffer, e.key_at, e.key_len), Rcpp::Named("cap") = caps,
-      Rcpp::Named("by_path") = by_path);
+  release(e.captures);
+  const Rcpp::IntegerVector kind(e.kind.begin(), e.kind.end());
+  release(e.kind);
+  const Rcpp::CharacterVector text = strings(e.buffer, e.text_at, e.text_len);
+  release(e.text_at);
+  release(e.text_len);
+  const Rcpp::CharacterVector key = strings(e.buffer, e.key_at, e.key_len);
+  return Rcpp::List::create(Rcpp::Named("record") = record, Rcpp::Named("kind") = kind,
+                            Rcpp::Named("text") = text, Rcpp::Named("key") = key,
+                            Rcpp::Named("cap") = caps, Rcpp::Named("by_path") = by_path);
 }
 
 }  // namespace
@@ -136,9 +150,10 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
       });
   const Rcpp::RObject error = glue::value_lines_error(res);
   if (error != R_NilValue) return Rcpp::List::create(Rcpp::Named("error") = error);
+  if (em.overlong) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("overlong", 0, ""));
   return Rcpp::List::create(
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
-      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), n_paths(paths), true),
+      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), n_paths(paths)),
       Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
       Rcpp::Named("last_line") = static_cast<double>(res.line), Rcpp::Named("eof") = res.eof,
       Rcpp::Named("error") = R_NilValue);
@@ -153,6 +168,7 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
   if (failed) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", 0, ""));
   const mlagreement::JsonPathSet set(unwrap_paths(paths));
   mlagreement::JsonEmissions em;
+  em.keep_record = false;
   mlagreement::JsonFieldCollector collector(set, em);
   const std::vector<std::string> no_ids;
   Parser parser(collector, no_ids, "file");
@@ -161,8 +177,9 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
     return Rcpp::List::create(Rcpp::Named("error") = glue::status_error(st));
   }
   std::vector<char>().swap(buf);
+  if (em.overlong) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("overlong", 0, ""));
   return Rcpp::List::create(Rcpp::Named("fields") =
-                                wrap_emissions(em, set.max_captures(), n_paths(paths), false),
+                                wrap_emissions(em, set.max_captures(), n_paths(paths)),
                             Rcpp::Named("first") = std::string(1, parser.status().first),
                             Rcpp::Named("error") = R_NilValue);
 }

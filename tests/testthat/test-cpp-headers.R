@@ -214,3 +214,16 @@ test_that("annotator_model.h: the M-step's constrained rows satisfy the KKT cond
   expect_equal(h$ds_constrained_row(c(2, 6), 1e-6, c(0.5, 0.5)), c(0.25, 0.75))
   expect_identical(h$ds_constrained_row(c(0, 0), 1e-6, c(0.7, 0.3)), c(0.7, 0.3))
 })
+
+# The extractor stores texts with 32-bit lengths: a text longer than an R
+# string (2^31 - 1 bytes) is not stored and marks the emissions overlong,
+# which the readers turn into an error; shorter texts and "no text" are kept.
+test_that("json_fields.h: texts up to R's string limit are stored, longer ones flagged", {
+  texts <- cpp_harness()$emission_texts
+  got <- texts(c(3, NA, 0, 64))
+  expect_identical(got$text, c("xxx", NA, "", strrep("x", 64)))
+  expect_false(got$overlong)
+  got <- texts(c(2, 2^31, 1))
+  expect_identical(got$text, c("xx", NA, "x"))
+  expect_true(got$overlong)
+})

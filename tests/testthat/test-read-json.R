@@ -131,3 +131,15 @@ test_that("JSON lines are streamed in chunks, with faults naming the line", {
   empty <- local_text_file(c("", " "), "empty.jsonl")
   expect_error(stream_json_lines(empty, handler), "at least one record", class = "mlagreement_error_empty")
 })
+
+# A string of 2^31 bytes or more cannot be an R string; the extractor flags it
+# (its C++ unit is in test-cpp-headers.R) and both JSON glues report it as a
+# classed error naming the file. The 2 GB file itself is not written here.
+test_that("a string longer than R strings can be is a classed error", {
+  overlong <- function(...) list(error = list(kind = "overlong", line = 0, detail = ""))
+  local_mocked_bindings_compat(extract_json_file_cpp = overlong, extract_json_lines_cpp = overlong)
+  doc <- local_text_file('{"1": {"annotators": "a", "annotations": "1"}}', "long.json")
+  expect_error(read_lewidi(doc), "2\\^31 bytes", class = "mlagreement_error_json")
+  lines <- local_text_file('{"text": "a", "answer": "accept", "_annotator_id": "x"}', "long.jsonl")
+  expect_error(read_prodigy(lines), "long.jsonl.*2\\^31 bytes", class = "mlagreement_error_json")
+})

@@ -145,7 +145,7 @@ void compare(const Reference& ref, const mla::JsonEmissions& em, std::size_t max
     if (em.record[k] != e.record) mismatch("record" + at);
     if (em.path[k] != e.path) mismatch("path" + at + ": got " + std::to_string(em.path[k]) + ", want " + std::to_string(e.path));
     if (em.kind[k] != e.kind) mismatch("kind" + at);
-    const bool has_text = em.text_len[k] != std::string::npos;
+    const bool has_text = em.text_len[k] != mla::JsonEmissions::kNoText;
     if (has_text != e.has_text) mismatch("text presence" + at);
     if (has_text) {
       if (em.text_at[k] + em.text_len[k] > em.buffer.size()) mismatch("text outside the buffer");
@@ -156,7 +156,7 @@ void compare(const Reference& ref, const mla::JsonEmissions& em, std::size_t max
         mismatch("text" + at + ": got '" + got + "', want '" + e.text + "'");
       }
     }
-    const bool has_key = em.key_len[k] != std::string::npos;
+    const bool has_key = em.key_len[k] != mla::JsonEmissions::kNoText;
     if (has_key != e.has_key) mismatch("key presence" + at);
     if (has_key) {
       if (em.key_at[k] + em.key_len[k] > em.buffer.size()) mismatch("key outside the buffer");

@@ -90,14 +90,33 @@ class JsonPathSet {
   std::size_t depth_of(int k) const { return k == 0 ? 0 : static_cast<std::size_t>(depths_[static_cast<std::size_t>(k) - 1]); }
 };
 
-// The emissions, column by column; strings live in one buffer.
+// The emissions, column by column; strings live in one buffer. A whole
+// document is one record: `record` is then left empty (keep_record false).
+// Lengths are 32-bit (R strings are shorter than 2^31 bytes); a longer
+// text sets `overlong` and is not stored.
 struct JsonEmissions {
-  std::vector<int> record, path, kind;
-  std::vector<std::size_t> text_at, text_len;  // text_len npos: no text (null, containers)
-  std::vector<std::size_t> key_at, key_len;    // key_len npos: no "*" on the path
-  std::vector<int> captures;                   // max_captures per emission, serials from 1
+  enum : std::uint32_t { kNoText = 0xFFFFFFFFu, kMaxText = 0x7FFFFFFFu };
+  bool keep_record = true;
+  bool overlong = false;
+  std::vector<int> record, path;
+  std::vector<std::uint8_t> kind;
+  std::vector<std::size_t> text_at, key_at;
+  std::vector<std::uint32_t> text_len, key_len;  // kNoText: no text (null, containers), no "*" on the path
+  std::vector<int> captures;                     // max_captures per emission, serials from 1
   std::string buffer;
-  std::size_t size() const { return record.size(); }
+  std::size_t size() const { return path.size(); }
+  // Appends a text; its (at, len) go to the columns given.
+  void add_text(const char* s, std::size_t n, std::vector<std::size_t>& at, std::vector<std::uint32_t>& len) {
+    if (s == nullptr || n > kMaxText) {
+      overlong = overlong || s != nullptr;
+      at.push_back(0);
+      len.push_back(kNoText);
+      return;
+    }
+    at.push_back(buffer.size());
+    len.push_back(static_cast<std::uint32_t>(n));
+    buffer.append(s, n);
+  }
 };
 
 // The handler of JsonEventParser: follows the paths through the events.
@@ -199,25 +218,15 @@ class JsonFieldCollector {
 
   void emit(int k, JsonValueKind kind, const char* s, std::size_t n) {
     const JsonPathSet::Node& node = paths_.node(k);
-    out_.record.push_back(record_);
+    if (out_.keep_record) out_.record.push_back(record_);
     out_.path.push_back(node.path);
-    out_.kind.push_back(static_cast<int>(kind));
-    if (s != nullptr) {
-      out_.text_at.push_back(out_.buffer.size());
-      out_.text_len.push_back(n);
-      out_.buffer.append(s, n);
-    } else {
-      out_.text_at.push_back(0);
-      out_.text_len.push_back(std::string::npos);
-    }
+    out_.kind.push_back(static_cast<std::uint8_t>(kind));
+    out_.add_text(s, n, out_.text_at, out_.text_len);
     if (node.key_segment > 0) {
       const std::string& key = frames_[static_cast<std::size_t>(node.key_segment) - 1].key;
-      out_.key_at.push_back(out_.buffer.size());
-      out_.key_len.push_back(key.size());
-      out_.buffer.append(key);
+      out_.add_text(key.data(), key.size(), out_.key_at, out_.key_len);
     } else {
-      out_.key_at.push_back(0);
-      out_.key_len.push_back(std::string::npos);
+      out_.add_text(nullptr, 0, out_.key_at, out_.key_len);
     }
     const std::size_t m = paths_.max_captures();
     for (std::size_t c = 0; c < m; ++c) {

@@ -17,6 +17,7 @@
 #include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
 #include "mlagreement/ddouble.h"
+#include "mlagreement/json_fields.h"
 #include "mlagreement/rng.h"
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
@@ -238,4 +239,27 @@ Rcpp::NumericVector ds_constrained_row(const Rcpp::NumericVector& c, double floo
   std::vector<double> out(pi.begin(), pi.end());
   mla::detail::constrained_row(&c[0], static_cast<int>(c.size()), floor, out.data());
   return Rcpp::NumericVector(out.begin(), out.end());
+}
+
+// ------------------------------------------------------------ json_fields ----
+// Texts of the lengths given added to one JsonEmissions (a length above the
+// buffer of "x" is not read: it is longer than an R string); the stored
+// texts (NA where none) and whether the emissions were marked overlong.
+// [[Rcpp::export]]
+Rcpp::List emission_texts(const Rcpp::NumericVector& lengths) {
+  mla::JsonEmissions em;
+  std::vector<std::size_t> at;
+  std::vector<std::uint32_t> len;
+  const std::string text(64, 'x');
+  for (double n : lengths) {
+    const bool none = Rcpp::NumericVector::is_na(n);
+    em.add_text(none ? nullptr : text.data(), none ? 0 : static_cast<std::size_t>(n), at, len);
+  }
+  Rcpp::CharacterVector out(static_cast<R_xlen_t>(len.size()));
+  for (std::size_t k = 0; k < len.size(); ++k) {
+    out[static_cast<R_xlen_t>(k)] = len[k] == mla::JsonEmissions::kNoText
+                                        ? NA_STRING
+                                        : Rf_mkCharLen(em.buffer.data() + at[k], static_cast<int>(len[k]));
+  }
+  return Rcpp::List::create(Rcpp::Named("text") = out, Rcpp::Named("overlong") = em.overlong);
 }
