@@ -124,6 +124,8 @@ lewidi_combine <- function(read) {
 
 # The decision columns, layer by layer in `found` order: within a layer the
 # answers in file order, each one row (0/1 layer) or one row per category.
+# Rows are indices (answer code, annotator, item) until the end; the
+# character columns are made last, so fewer garbage collections scan them.
 lewidi_decisions <- function(a, found, soft, call) {
   a$levels[a$levels %in% c("", "NA", "null")] <- NA_character_
   lid <- match(found, a$layer_names)
@@ -132,18 +134,14 @@ lewidi_decisions <- function(a, found, soft, call) {
   sel <- unlist(sel)
   nn <- a$inst$n[sel]
   code <- a$code[sequence(nn, from = a$inst$ans0[sel] + 1L)]
-  out <- list(annotator = a$names[sequence(nn, from = a$inst$who0[sel] + 1L)])
-  it <- a$inst$item[sel]
-  out$id <- rep(a$ids[it], nn)
-  out$split <- rep(a$split[it], nn)
-  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else
-    rep(a$files[a$item_file[it]], nn)
+  who <- sequence(nn, from = a$inst$who0[sel] + 1L)
+  item <- rep(a$inst$item[sel], nn)
   end <- cumsum(size)
   parts <- lapply(seq_along(found), function(j) {
     rows <- if (size[j] > 0) (end[j] - size[j] + 1):end[j] else integer()  # a compact sequence
     lewidi_layer(if (length(found) == 1L) code else code[rows], a$levels, found[j], soft[[found[j]]],
                  prefix = length(found) > 1L, call = call,
-                 where = function(k) list(id = out$id[rows[k]], annotator = out$annotator[rows[k]]))
+                 where = function(k) list(id = a$ids[item[rows[k]]], annotator = a$names[who[rows[k]]]))
   })
   binary <- vapply(parts, function(p) is.null(p$cat), NA)
   k <- ifelse(binary, 1L, lengths(lapply(parts, `[[`, "universe")))
@@ -151,15 +149,23 @@ lewidi_decisions <- function(a, found, soft, call) {
   off <- cumsum(c(0L, k))[seq_along(k)]
   label <- if (all(binary)) rep(off + 1L, size) else
     unlist(lapply(seq_along(parts), function(j) off[j] + (parts[[j]]$cat %||% rep(1L, size[j]))))
-  out$value <- if (length(parts) == 1L) parts[[1]]$value else unlist(lapply(parts, `[[`, "value"))
+  out <- list(value = if (length(parts) == 1L) parts[[1]]$value else unlist(lapply(parts, `[[`, "value")))
   rm(parts)
-  out$layer <- rep(found, size)
-  out$answer <- a$levels[code]
-  if (!all(binary)) {
+  layer <- rep.int(seq_along(found), size)
+  if (!all(binary)) {  # one row per category of each answer
     e <- rep(seq_along(code), rep(k, size))
-    for (f in c("annotator", "id", "split", "file", "layer", "answer")) out[[f]] <- out[[f]][e]
+    code <- code[e]
+    who <- who[e]
+    item <- item[e]
+    layer <- layer[e]
   }
   out$label <- codes_factor(label, universe)
+  out$annotator <- a$names[who]
+  out$id <- a$ids[item]
+  out$split <- a$split[item]
+  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else a$files[a$item_file[item]]
+  out$layer <- found[layer]
+  out$answer <- a$levels[code]
   out
 }
 
