@@ -159,13 +159,18 @@ lewidi_decisions <- function(a, found, soft, call) {
     item <- item[e]
     layer <- layer[e]
   }
+  # each index is dropped once its columns are made (the peak is the result)
   out$label <- codes_factor(label, universe)
+  rm(label)
   out$annotator <- a$names[who]
+  rm(who)
+  out$layer <- found[layer]
+  rm(layer)
+  out$answer <- a$levels[code]
+  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else a$files[a$item_file[item]]
+  rm(code)
   out$id <- a$ids[item]
   out$split <- a$split[item]
-  out$file <- if (length(a$files) == 1L) rep(a$files, length(code)) else a$files[a$item_file[item]]
-  out$layer <- found[layer]
-  out$answer <- a$levels[code]
   out
 }
 
