@@ -7,23 +7,33 @@
 # what is not text as a JSON string. Cancelled annotations are not exported;
 # a task without annotations is one record with a null `annotation_id`.
 
-label_studio_min_results <- function(records, path, universe, control, call) {
+label_studio_min_results <- function(path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, "JSON-MIN", call)
   where <- function(k) paste0("Record ", k, " of ", cli::format_inline("{.file {path}}"))
-  label_studio_flat_results(records, controls, universe, where, path, call)
+  flat <- label_studio_min_flat(path, controls, universe, where, call)
+  label_studio_flat_results(flat, controls, universe, where, path, call)
 }
 
 label_studio_csv_results <- function(path, universe, control, call) {
-  records <- label_studio_csv_records(path, call)
-  fmt <- if (identical(attr(records, "sep"), "\t")) "TSV" else "CSV"
+  tbl <- label_studio_csv_table(path, call)
+  fmt <- if (identical(attr(tbl, "sep"), "\t")) "TSV" else "CSV"
   controls <- label_studio_flat_controls(universe, control, path, fmt, call)
   # data row k is after the header: line k + 1 when no cell spans lines
   where <- function(k) paste0("Data row ", k, " of ", cli::format_inline("{.file {path}}"))
-  label_studio_flat_results(records, controls, universe, where, path, call)
+  text <- function(name) if (name %in% names(tbl)) flat_text(tbl[[name]]) else rep(NA_character_, nrow(tbl))
+  rec <- seq_len(nrow(tbl))
+  labels <- lapply(controls, function(ctl) {
+    if (ctl %in% names(tbl)) string_labels(tbl[[ctl]], rec, universe[[ctl]]) else no_labels()
+  })
+  flat <- list(n = nrow(tbl), present = names(tbl), fields = function() names(tbl), item = text("id"), annotator = text("annotator"),
+               annotation = text("annotation_id"), has_annotation = rep("annotation_id" %in% names(tbl), nrow(tbl)),
+               cancelled = if ("was_cancelled" %in% names(tbl)) tolower(tbl$was_cancelled) %in% "true" else logical(nrow(tbl)),
+               labels = stats::setNames(labels, controls))
+  label_studio_flat_results(flat, controls, universe, where, path, call)
 }
 
-# The records of a CSV (or TSV) export as lists of strings, one per row.
-label_studio_csv_records <- function(path, call) {
+# The records of a CSV (or TSV) export as a table of strings, one row each.
+label_studio_csv_table <- function(path, call) {
   con <- file(path, "r")
   on.exit(close(con))
   check_no_nul(path, call)
@@ -51,9 +61,7 @@ label_studio_csv_records <- function(path, call) {
                 "i" = "Export the project again with {.strong Export > JSON}."),
               class = "format", call = call)
   }
-  # .mapply(), not Map(): a data column may be called `f`
-  records <- .mapply(function(...) list(...), as.list(tbl), NULL)
-  structure(records, sep = sep)
+  structure(tbl, sep = sep)
 }
 
 # Flat records have no `from_name`: only the config, or the names given in
@@ -70,65 +78,75 @@ label_studio_flat_controls <- function(universe, control, path, fmt, call) {
 }
 
 # Annotations (one row each) and selections of flat records, in the shape of
-# label_studio_results_x() (read-label-studio-tasks.R).
-label_studio_flat_results <- function(records, controls, universe, where, path, call) {
-  fields <- unique(unlist(lapply(records, names)))
-  absent <- setdiff(controls, fields)
+# label_studio_results_x() (read-label-studio-tasks.R). `flat`: per record
+# the texts of `id`, `annotator` and `annotation_id` (NA when absent, null
+# or empty), whether `annotation_id` is there at all and whether the
+# annotation was cancelled; per control its (record, label) pairs in order.
+label_studio_flat_results <- function(flat, controls, universe, where, path, call) {
+  absent <- setdiff(controls, flat$present)
   if (length(absent) > 0L && is.null(universe)) {
     mla_abort(c("{.arg control} must name fields of the export.",
                 "x" = "{.file {path}} has no field {.field {absent}}.",
-                "i" = "Fields: {.val {fields}}."),
+                "i" = "Fields: {.val {flat$fields()}}."),
               class = "unknown_label", call = call)
   }
-  ann <- list()
-  sel <- list()
-  n_cancelled <- 0L
-  for (k in seq_along(records)) {
-    r <- records[[k]]
-    aid <- flat_text(r[["annotation_id"]])
-    if ("annotation_id" %in% names(r) && is.na(aid)) next
-    if (is.na(aid)) aid <- paste0("record-", k)
-    cancelled <- r[["was_cancelled"]]
-    if (isTRUE(cancelled) || identical(tolower(as.character(cancelled)), "true")) {
-      n_cancelled <- n_cancelled + 1L
-      next
-    }
-    item <- flat_text(r[["id"]])
-    who <- flat_text(r[["annotator"]])
-    if (is.na(item) || is.na(who)) {
-      field <- if (is.na(item)) "id" else "annotator"
-      mla_abort(c("Every annotation record must have a task {.field id} and an {.field annotator}.",
-                  "x" = paste0(where(k), " has no {.field {field}}.")),
-                class = if (is.na(item)) "json_field" else "annotator", call = call)
-    }
-    ann[[length(ann) + 1L]] <- list(item = item, annotator = who, annotation = aid)
-    for (ctl in controls) {
-      labels <- flat_labels(r[[ctl]], universe[[ctl]])
-      if (length(labels) == 0L) next
-      sel[[length(sel) + 1L]] <- list(item = rep(item, length(labels)),
-                                      annotation = rep(aid, length(labels)),
-                                      control = rep(ctl, length(labels)), label = labels)
-    }
+  # a task without annotations is one record with a null annotation_id
+  keep <- !(flat$has_annotation & is.na(flat$annotation))
+  n_cancelled <- sum(keep & flat$cancelled)
+  keep <- keep & !flat$cancelled
+  missing <- keep & (is.na(flat$item) | is.na(flat$annotator))
+  if (any(missing)) {
+    k <- which(missing)[1]
+    field <- if (is.na(flat$item[k])) "id" else "annotator"
+    mla_abort(c("Every annotation record must have a task {.field id} and an {.field annotator}.",
+                "x" = paste0(where(k), " has no {.field {field}}.")),
+              class = if (is.na(flat$item[k])) "json_field" else "annotator", call = call)
   }
-  empty_sel <- list(item = character(), annotation = character(), control = character(),
-                    label = character())
-  list(ann = bind_rows_plain(c(list(list(item = character(), annotator = character(),
-                                          annotation = character())), ann)),
-       sel = bind_rows_plain(c(list(empty_sel), sel)),
-       n_cancelled = n_cancelled, controls = intersect(controls, fields))
+  aid <- flat$annotation
+  no_id <- keep & is.na(aid)
+  aid[no_id] <- paste0("record-", which(no_id))
+  ann <- list(item = flat$item[keep], annotator = flat$annotator[keep], annotation = aid[keep])
+  rec <- lapply(controls, function(ctl) {
+    r <- flat$labels[[ctl]]$rec
+    r[keep[r]]
+  })
+  label <- lapply(controls, function(ctl) {
+    p <- flat$labels[[ctl]]
+    p$label[keep[p$rec]]
+  })
+  rec <- unlist(rec) %||% integer()
+  sel <- list(item = flat$item[rec], annotation = aid[rec], control = rep(controls, lengths(label)),
+              label = unlist(label) %||% character())
+  list(ann = tibble::as_tibble(ann), sel = tibble::as_tibble(sel), n_cancelled = n_cancelled,
+       controls = intersect(controls, flat$present))
 }
 
-# A scalar field as exact text; NA when absent, null or empty.
+# Scalar texts: NA where missing or empty.
 flat_text <- function(v) {
-  if (is.null(v) || length(v) != 1L || is.list(v)) return(NA_character_)
-  out <- scalars_as_text(list(v))
-  if (is.na(out) || !nzchar(out)) NA_character_ else out
+  v[!is.na(v) & !nzchar(v)] <- NA_character_
+  v
 }
 
-# The labels of one control's field: text (one choice), a result value
-# ({"choices": [...]}, {"taxonomy": [...]}, {"labels": [...]}), a list of
-# these, or in CSV any of them as a JSON string. A text that is a declared
-# label is that label, even if it looks like JSON.
+no_labels <- function() list(rec = integer(), label = character())
+
+# (record, label) pairs of texts, one each; a text that looks like JSON (CSV
+# writes a multi-choice value as a JSON string) is parsed and its labels
+# taken, unless it is a declared label. Empty texts select nothing.
+string_labels <- function(text, rec, declared) {
+  ok <- !is.na(text) & nzchar(text)
+  text <- text[ok]
+  rec <- rec[ok]
+  json <- which(!text %in% declared & grepl("^\\s*[[{]", text))
+  if (length(json) == 0L) return(list(rec = rec, label = text))
+  labels <- as.list(text)
+  labels[json] <- lapply(text[json], flat_labels, declared)
+  n <- lengths(labels)
+  list(rec = rep(rec, n), label = as.character(unlist(labels, use.names = FALSE)))
+}
+
+# The labels of one control's value as parsed from a JSON string: text (one
+# choice), a result value ({"choices": [...]}, {"taxonomy": [...]},
+# {"labels": [...]}) or a list of these.
 flat_labels <- function(v, declared) {
   if (is.null(v)) return(character())
   if (is.character(v) && length(v) == 1L) {

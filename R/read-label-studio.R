@@ -126,8 +126,7 @@ label_studio_read <- function(path, universe, control, call = rlang::caller_env(
   x <- json_fields_array(path, label_studio_paths(), "a Label Studio JSON export: an array of tasks",
                          call = call)
   if (label_studio_is_min(x)) {
-    tasks <- parse_json_file(path, id_fields = c("id", "annotator", "annotation_id"), call = call)
-    return(label_studio_min_results(tasks, path, universe, control, call = call))
+    return(label_studio_min_results(path, universe, control, call = call))
   }
   found <- label_studio_results_x(x, path, call)  # R/read-label-studio-tasks.R
   found$controls <- unique(found$sel$control)

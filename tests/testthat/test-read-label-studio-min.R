@@ -50,3 +50,61 @@ test_that("flat exports without config or control, and broken ones, are classed 
   nobody <- local_text_file('[{"id": 9, "annotation_id": 3, "annotator": null, "topic": "A"}]', "nobody.json")
   expect_mla_snapshot(read_label_studio(nobody, control = "topic"), "annotator")
 })
+
+# The JSON-MIN labels of a control's value, in plain R over jsonlite's parse
+# (the converter's prettified values: a choice, a result value or a list of
+# these; numbers and logical values are their text).
+ref_min_labels <- function(v) {
+  if (is.null(v)) return(character())
+  if (is.list(v) && !is.null(names(v))) {
+    if (!is.null(v$taxonomy)) return(vapply(v$taxonomy, function(p) paste(unlist(p), collapse = "/"), ""))
+    key <- if (!is.null(v$choices)) "choices" else grep("labels$", names(v), value = TRUE)[1]
+    return(if (is.na(key)) character() else as.character(unlist(v[[key]])))
+  }
+  if (is.list(v)) return(unlist(lapply(v, ref_min_labels)))
+  if (is.character(v)) return(v[nzchar(v)])
+  if (is.logical(v)) return(if (v) "TRUE" else "FALSE")
+  format(v, scientific = FALSE)
+}
+
+random_min_value <- function(labs) {
+  pick <- function(k) paste(sprintf('"%s"', sample(labs, k, TRUE)), collapse = ", ")
+  switch(sample(11, 1),
+    sprintf('"%s"', sample(labs, 1)), sprintf('{"choices": [%s]}', pick(sample(0:3, 1))),
+    sprintf('[{"start": 0, "end": 3, "labels": [%s]}, {"labels": [%s]}]', pick(2), pick(1)),
+    sprintf('{"taxonomy": [[%s], [%s]]}', pick(2), pick(1)),
+    sprintf('[{"taxonomy": [[%s]]}, {"choices": [%s]}, %s]', pick(1), pick(1), pick(1)),
+    "null", '""', sprintf("[%s]", pick(2)), sprintf('{"choices": null, "labels": [%s]}', pick(1)),
+    sprintf('{"hypertextlabels": [%s], "choices": [%s]}', pick(2), pick(1)), '{"rating": 3}')
+}
+
+test_that("JSON-MIN values of every prettified shape give the plain-R labels", {
+  skip_if_not_installed("jsonlite")
+  withr::local_seed(28)
+  labs <- c("A", "B", "C", "D")
+  for (f in 1:30) {
+    n <- sample(1:10, 1)
+    recs <- vapply(seq_len(n), function(i) {
+      sprintf('{"id": %d, "annotator": %d, "annotation_id": %s, "text": "t", "topic": %s}',
+              sample(3, 1), sample(3, 1), if (runif(1) < 0.1) "null" else i, random_min_value(labs))
+    }, "")
+    path <- local_text_file(c("[", paste(recs, collapse = ",\n"), "]"), "min.json")
+    got <- suppressMessages(read_label_studio(path, control = "topic"))
+    parsed <- jsonlite::fromJSON(path, simplifyVector = FALSE)
+    kept <- Filter(function(r) !is.null(r$annotation_id), parsed)
+    chosen <- lapply(kept, function(r) unique(ref_min_labels(r$topic)))
+    universe <- unique(unlist(chosen))
+    expect_equal(levels(got$label), universe %||% character())
+    ref_value <- unlist(lapply(chosen, function(ch) as.integer(universe %in% ch)))
+    expect_equal(got$value, ref_value %||% integer(), info = paste(recs, collapse = "\n"))
+    expect_equal(got$annotation, rep(vapply(kept, function(r) as.character(r$annotation_id), ""),
+                                     each = length(universe)))
+  }
+})
+
+test_that("a JSON-MIN record with a control twice is a classed error", {
+  path <- local_text_file('[{"id": 1, "annotator": 1, "annotation_id": 1, "topic": "A", "topic": "B"}]',
+                          "twice.json")
+  expect_error(read_label_studio(path, control = "topic"), "Record 1 .* twice",
+               class = "mlagreement_error_json_field")
+})
