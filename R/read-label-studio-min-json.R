@@ -34,7 +34,7 @@ label_studio_min_flat <- function(path, controls, universe, where, call) {
   labels <- lapply(seq_along(controls), function(j) {
     min_control_labels(x, j, universe[[controls[[j]]]], where, controls[[j]], call)
   })
-  present <- controls[vapply(seq_along(controls), function(j) length(x$at[[paste0("v", j)]]) > 0L, NA)]
+  present <- controls[lengths(x$at[paste0("v", seq_along(controls))]) > 0L]
   list(n = x$n, present = present,
        fields = function() {
          f <- json_fields_array(path, list(field = "*"), what, call = call)
@@ -74,15 +74,18 @@ min_control_labels <- function(x, j, declared, where, ctl, call) {
     str <- which(d$kind == 4L)
     p <- string_labels(d$text[str], seq_along(str), declared)
     label_rows(list(rec = d$rec[s], pos = d$pos[s], sub = integer(sum(s)), label = d$text[s]),
-               list(rec = d$rec[str][p$rec], pos = d$pos[str][p$rec], sub = seq_along(p$rec), label = p$label))
+               list(rec = d$rec[str][p$rec], pos = d$pos[str][p$rec], sub = seq_along(p$rec),
+                    label = p$label))
   }
   # objects at the value (unit: the record) or at an element (its serial)
   top <- min_object_labels(x, at("ok"), at("okel"), at("otax"), x$record, depth = 0L)
   inner <- min_object_labels(x, at("ek"), at("ekel"), at("etax"), x$cap[[1]], depth = 1L)
   of <- match(inner$unit, elems$pos)
   out <- label_rows(scalars(values), scalars(elems),
-                    list(rec = top$unit, pos = integer(length(top$unit)), sub = top$sub, label = top$label),
-                    list(rec = elems$rec[of], pos = elems$pos[of], sub = inner$sub, label = inner$label))
+                    list(rec = top$unit, pos = integer(length(top$unit)), sub = top$sub,
+                         label = top$label),
+                    list(rec = elems$rec[of], pos = elems$pos[of], sub = inner$sub,
+                         label = inner$label))
   o <- order(out$rec, out$pos, out$sub, method = "radix")
   rec <- out$rec[o]
   label <- out$label[o]
@@ -114,7 +117,8 @@ min_object_labels <- function(x, mem, arr, tax, unit_of, depth) {
   path_of <- cap(tax, 1L)[o]
   first <- !duplicated(match(t_unit[o], t_unit[o]) * (length(o) + 1) + match(path_of, path_of))
   paths <- list(unit = t_unit[o][first], sub = path_of[first],
-                label = unname(vapply(split(x$text[tax][o], cumsum(first)), paste, "", collapse = "/")))
+                label = unname(vapply(split(x$text[tax][o], cumsum(first)), paste, "",
+                                      collapse = "/")))
   # choices and *labels: a scalar value is its text, an array its elements
   sc <- uses(m_unit, m_key) & m_key != "taxonomy" & x$kind[mem] %in% 1:4
   a_unit <- unit_of[arr]

@@ -20,14 +20,19 @@ label_studio_csv_results <- function(path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, fmt, call)
   # data row k is after the header: line k + 1 when no cell spans lines
   where <- function(k) paste0("Data row ", k, " of ", cli::format_inline("{.file {path}}"))
-  text <- function(name) if (name %in% names(tbl)) flat_text(tbl[[name]]) else rep(NA_character_, nrow(tbl))
+  text <- function(name) {
+    if (name %in% names(tbl)) flat_text(tbl[[name]]) else rep(NA_character_, nrow(tbl))
+  }
   rec <- seq_len(nrow(tbl))
   labels <- lapply(controls, function(ctl) {
     if (ctl %in% names(tbl)) string_labels(tbl[[ctl]], rec, universe[[ctl]]) else no_labels()
   })
-  flat <- list(n = nrow(tbl), present = names(tbl), fields = function() names(tbl), item = text("id"), annotator = text("annotator"),
-               annotation = text("annotation_id"), has_annotation = rep("annotation_id" %in% names(tbl), nrow(tbl)),
-               cancelled = if ("was_cancelled" %in% names(tbl)) tolower(tbl$was_cancelled) %in% "true" else logical(nrow(tbl)),
+  cancelled <- logical(nrow(tbl))
+  if ("was_cancelled" %in% names(tbl)) cancelled <- tolower(tbl$was_cancelled) %in% "true"
+  flat <- list(n = nrow(tbl), present = names(tbl), fields = function() names(tbl),
+               item = text("id"), annotator = text("annotator"), annotation = text("annotation_id"),
+               has_annotation = rep("annotation_id" %in% names(tbl), nrow(tbl)),
+               cancelled = cancelled,
                labels = stats::setNames(labels, controls))
   label_studio_flat_results(flat, controls, universe, where, path, call)
 }
