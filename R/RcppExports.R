@@ -193,14 +193,6 @@ parse_json_text_cpp <- function(txt, id_fields) {
     .Call(`_mlagreement_parse_json_text_cpp`, txt, id_fields)
 }
 
-parse_json_file_cpp <- function(path, id_fields) {
-    .Call(`_mlagreement_parse_json_file_cpp`, path, id_fields)
-}
-
-parse_json_lines_cpp <- function(path, id_fields, offset, line, max_records, block_bytes) {
-    .Call(`_mlagreement_parse_json_lines_cpp`, path, id_fields, offset, line, max_records, block_bytes)
-}
-
 read_json_lines_cpp <- function(path, fields, required, guess, candidates, block_bytes) {
     .Call(`_mlagreement_read_json_lines_cpp`, path, fields, required, guess, candidates, block_bytes)
 }

@@ -81,17 +81,6 @@ first_text_char <- function(path) {
   }
 }
 
-# Parses one JSON document (a whole file) with the package's parser
-# (inst/include/mlagreement/json_events.h): the values of
-# jsonlite::parse_json(), except that numbers under the keys `id_fields` (at
-# any depth) come back as their text, exactly (JSON parsers turn integers
-# beyond 2^31 into doubles, and beyond 2^53 two ids can become one).
-parse_json_file <- function(path, id_fields = character(), call = rlang::caller_env()) {
-  res <- parse_json_file_cpp(enc2native(path.expand(path)), id_fields)
-  if (!is.null(res$error)) abort_json_document(res$error, path, call)
-  res$value
-}
-
 abort_json_document <- function(err, path, call) {
   if (err$kind == "empty") {
     mla_abort(c("{.arg path} must hold a JSON document.", "x" = "{.file {path}} is empty."),
@@ -106,20 +95,6 @@ abort_json_document <- function(err, path, call) {
     )
   }
   abort_json_lines(err, path, character(), call)  # io, UTF-8 and NUL faults (R/read-tid8.R)
-}
-
-# Streams a JSON-lines file in chunks of records: each chunk is parsed by the
-# package's parser (as parse_json_file()) and passed to
-# `handler(records, line_no)`, whose results are collected. Every non-blank
-# line must be one JSON object. Memory grows with the results, not with the
-# number of lines read.
-stream_json_lines <- function(path, handler, id_fields = character(), chunk_lines = 10000L,
-                              call = rlang::caller_env()) {
-  json_line_chunks(path, function(file, offset, line) {
-    parse_json_lines_cpp(file, id_fields, offset, line, chunk_lines, 2^20)
-  }, function(res) {
-    if (length(res$records) > 0L) handler(res$records, res$line)
-  }, call = call)
 }
 
 # The chunk loop of the JSON-lines readers: `read_chunk(file, offset, line)`

@@ -652,32 +652,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// parse_json_file_cpp
-Rcpp::List parse_json_file_cpp(const std::string& path, Rcpp::CharacterVector id_fields);
-RcppExport SEXP _mlagreement_parse_json_file_cpp(SEXP pathSEXP, SEXP id_fieldsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const std::string& >::type path(pathSEXP);
-    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type id_fields(id_fieldsSEXP);
-    rcpp_result_gen = Rcpp::wrap(parse_json_file_cpp(path, id_fields));
-    return rcpp_result_gen;
-END_RCPP
-}
-// parse_json_lines_cpp
-Rcpp::List parse_json_lines_cpp(const std::string& path, Rcpp::CharacterVector id_fields, double offset, double line, double max_records, double block_bytes);
-RcppExport SEXP _mlagreement_parse_json_lines_cpp(SEXP pathSEXP, SEXP id_fieldsSEXP, SEXP offsetSEXP, SEXP lineSEXP, SEXP max_recordsSEXP, SEXP block_bytesSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const std::string& >::type path(pathSEXP);
-    Rcpp::traits::input_parameter< Rcpp::CharacterVector >::type id_fields(id_fieldsSEXP);
-    Rcpp::traits::input_parameter< double >::type offset(offsetSEXP);
-    Rcpp::traits::input_parameter< double >::type line(lineSEXP);
-    Rcpp::traits::input_parameter< double >::type max_records(max_recordsSEXP);
-    Rcpp::traits::input_parameter< double >::type block_bytes(block_bytesSEXP);
-    rcpp_result_gen = Rcpp::wrap(parse_json_lines_cpp(path, id_fields, offset, line, max_records, block_bytes));
-    return rcpp_result_gen;
-END_RCPP
-}
 // read_json_lines_cpp
 Rcpp::List read_json_lines_cpp(const std::string& path, Rcpp::CharacterVector fields, Rcpp::LogicalVector required, int guess, Rcpp::CharacterVector candidates, double block_bytes);
 RcppExport SEXP _mlagreement_read_json_lines_cpp(SEXP pathSEXP, SEXP fieldsSEXP, SEXP requiredSEXP, SEXP guessSEXP, SEXP candidatesSEXP, SEXP block_bytesSEXP) {
@@ -961,8 +935,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_extract_json_lines_cpp", (DL_FUNC) &_mlagreement_extract_json_lines_cpp, 6},
     {"_mlagreement_extract_json_file_cpp", (DL_FUNC) &_mlagreement_extract_json_file_cpp, 2},
     {"_mlagreement_parse_json_text_cpp", (DL_FUNC) &_mlagreement_parse_json_text_cpp, 2},
-    {"_mlagreement_parse_json_file_cpp", (DL_FUNC) &_mlagreement_parse_json_file_cpp, 2},
-    {"_mlagreement_parse_json_lines_cpp", (DL_FUNC) &_mlagreement_parse_json_lines_cpp, 6},
     {"_mlagreement_read_json_lines_cpp", (DL_FUNC) &_mlagreement_read_json_lines_cpp, 6},
     {"_mlagreement_pair_sums_cpp", (DL_FUNC) &_mlagreement_pair_sums_cpp, 1},
     {"_mlagreement_set_alpha_cpp", (DL_FUNC) &_mlagreement_set_alpha_cpp, 3},

@@ -3,8 +3,6 @@
 // lists, arrays unnamed lists, scalars of length one, null NULL).
 #include <Rcpp.h>
 
-#include <cstdio>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,10 +11,6 @@
 #include "mlagreement/json_lines.h"
 
 namespace {
-
-using glue::File;
-using glue::json_error_list;
-using glue::seek_to;
 
 // Values waiting for their container live on a stack held in an R list (so
 // the collector sees them); an object's keys sit in a parallel character
@@ -42,13 +36,6 @@ class RValueBuilder {
 
   R_xlen_t size() const { return n_; }
   SEXP at(R_xlen_t k) const { return VECTOR_ELT(values_, k); }
-  // The values on the stack as one list (the records of a chunk).
-  SEXP take_all() {
-    Rcpp::List out(n_);
-    for (R_xlen_t k = 0; k < n_; ++k) SET_VECTOR_ELT(out, k, VECTOR_ELT(values_, k));
-    n_ = 0;
-    return out;
-  }
 
  private:
   Rcpp::List values_;
@@ -110,44 +97,4 @@ Rcpp::List parse_buffer(const char* begin, const char* end, const std::vector<st
 Rcpp::List parse_json_text_cpp(const std::string& txt, Rcpp::CharacterVector id_fields) {
   const std::vector<std::string> ids = Rcpp::as<std::vector<std::string>>(id_fields);
   return parse_buffer(txt.data(), txt.data() + txt.size(), ids, "input");
-}
-
-// One JSON document, a whole file: list(value, error).
-// [[Rcpp::export(rng = false)]]
-Rcpp::List parse_json_file_cpp(const std::string& path, Rcpp::CharacterVector id_fields) {
-  const std::vector<std::string> ids = Rcpp::as<std::vector<std::string>>(id_fields);
-  std::vector<char> buf;
-  const bool failed = !glue::read_whole_file(path, buf);
-  if (failed) {
-    return Rcpp::List::create(Rcpp::Named("value") = R_NilValue,
-                              Rcpp::Named("error") = json_error_list("io", 0, ""));
-  }
-  return parse_buffer(buf.data(), buf.data() + buf.size(), ids, "file");
-}
-
-// Up to `max_records` objects of a JSON-lines file from byte `offset` on,
-// whose first line is `line + 1`: list(records, line, offset, last_line,
-// eof, error); `offset` and `last_line` resume the next chunk.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List parse_json_lines_cpp(const std::string& path, Rcpp::CharacterVector id_fields,
-                                double offset, double line, double max_records, double block_bytes) {
-  const std::vector<std::string> ids = Rcpp::as<std::vector<std::string>>(id_fields);
-  File file(std::fopen(path.c_str(), "rb"));
-  if (!file || !seek_to(file.get(), offset)) {
-    return Rcpp::List::create(Rcpp::Named("error") = json_error_list("io", static_cast<long>(line), ""));
-  }
-  mlagreement::BlockLineReader reader(file.get(), static_cast<std::size_t>(block_bytes));
-  RValueBuilder builder;
-  Parser parser(builder, ids, "line");
-  std::vector<int> lines;
-  const mlagreement::ValueLinesResult res = mlagreement::scan_value_lines(
-      reader, parser, static_cast<long>(line), static_cast<long>(max_records),
-      [&lines](long l) { lines.push_back(static_cast<int>(l)); });
-  const Rcpp::RObject error = glue::value_lines_error(res);
-  return Rcpp::List::create(
-      Rcpp::Named("records") = builder.take_all(),
-      Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
-      Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
-      Rcpp::Named("last_line") = static_cast<double>(res.line),
-      Rcpp::Named("eof") = res.eof, Rcpp::Named("error") = error);
 }

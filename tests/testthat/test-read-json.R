@@ -92,44 +92,45 @@ test_that("the JSON parser refuses what JSON or R strings cannot hold", {
 })
 
 test_that("JSON documents with faults give classed errors naming the file and line", {
+  doc <- function(path) json_fields_file(path, list(id = "id"))
   cut <- local_text_file(c("[", '  {"id": 1,', '   "a": '), "cut.json")
-  expect_error(parse_json_file(cut), "Line 3", class = "mlagreement_error_json")
-  expect_snapshot(error = TRUE, parse_json_file(cut))
+  expect_error(doc(cut), "Line 3", class = "mlagreement_error_json")
+  expect_snapshot(error = TRUE, doc(cut))
   trail <- local_text_file(c('{"a": 1}', "x"), "trail.json")
-  expect_error(parse_json_file(trail), "trailing garbage", class = "mlagreement_error_json")
+  expect_error(doc(trail), "trailing garbage", class = "mlagreement_error_json")
   blank <- local_text_file(c("", "  "), "blank.json")
-  expect_error(parse_json_file(blank), "empty", class = "mlagreement_error_empty")
+  expect_error(doc(blank), "empty", class = "mlagreement_error_empty")
   path <- local_text_file("", "bad.json")
   writeBin(c(charToRaw('[\n"a",\n"'), as.raw(0xc3), charToRaw('"]')), path)
-  expect_error(parse_json_file(path), "Line 3 .* not valid UTF-8", class = "mlagreement_error_encoding")
+  expect_error(doc(path), "Line 3 .* not valid UTF-8", class = "mlagreement_error_encoding")
   writeBin(c(charToRaw('[\n"a",\n\n"'), as.raw(0), charToRaw('"]')), path)
-  expect_error(parse_json_file(path), "Line 4 .* NUL byte", class = "mlagreement_error_encoding")
+  expect_error(doc(path), "Line 4 .* NUL byte", class = "mlagreement_error_encoding")
   bom <- local_text_file("", "bom.json")
   writeBin(c(as.raw(c(0xef, 0xbb, 0xbf)), charToRaw('{"id": 12}')), bom)
-  expect_identical(parse_json_file(bom, "id"), list(id = "12"))
+  x <- doc(bom)
+  expect_identical(x$text[x$at$id], "12")
 })
 
 test_that("JSON lines are streamed in chunks, with faults naming the line", {
   lines <- c('{"id": 1, "a": [1.5, "x"]}', "", '  {"id": 22}  ', '{"id": 3}\r')
   path <- local_text_file(lines, "ok.jsonl")
-  got <- stream_json_lines(path, function(records, line_no) list(records, line_no),
-                           id_fields = "id", chunk_lines = 2L)
+  got <- json_fields_lines(path, list(id = "id", a = c("a", "[]")),
+                           function(x) list(x$line, x$text[x$at$id], x$text[x$at$a]), chunk_lines = 2L)
   expect_length(got, 2L)
-  expect_identical(got[[1]][[2]], c(1L, 3L))
-  expect_identical(got[[2]][[2]], 4L)
-  expect_identical(got[[1]][[1]][[1]], list(id = "1", a = list(1.5, "x")))
-  expect_identical(got[[2]][[1]][[1]], list(id = "3"))
-  handler <- function(records, line_no) NULL
+  expect_identical(got[[1]], list(c(1L, 3L), c("1", "22"), c("1.5", "x")))
+  expect_identical(got[[2]], list(4L, "3", character()))
+  handler <- function(x) NULL
+  lines_of <- function(path, ...) json_fields_lines(path, list(id = "id"), handler, ...)
   arr <- local_text_file(c('{"id": 1}', "[1]"), "arr.jsonl")
-  expect_error(stream_json_lines(arr, handler), "Line 2 .* holds an array", class = "mlagreement_error_json")
+  expect_error(lines_of(arr), "Line 2 .* holds an array", class = "mlagreement_error_json")
   cut <- local_text_file(c('{"id": 1}', '{"id": 2}', '{"id": '), "cut.jsonl")
-  expect_error(stream_json_lines(cut, handler, chunk_lines = 1L), "Line 3 .* not valid JSON",
+  expect_error(lines_of(cut, chunk_lines = 1L), "Line 3 .* not valid JSON",
                class = "mlagreement_error_json")
   path <- local_text_file("", "nul.jsonl")
   writeBin(c(charToRaw('{"id": 1}\n{"id": "'), as.raw(0), charToRaw('"}\n')), path)
-  expect_error(stream_json_lines(path, handler), "Line 2 .* NUL byte", class = "mlagreement_error_encoding")
+  expect_error(lines_of(path), "Line 2 .* NUL byte", class = "mlagreement_error_encoding")
   empty <- local_text_file(c("", " "), "empty.jsonl")
-  expect_error(stream_json_lines(empty, handler), "at least one record", class = "mlagreement_error_empty")
+  expect_error(lines_of(empty), "at least one record", class = "mlagreement_error_empty")
 })
 
 # A string of 2^31 bytes or more cannot be an R string; the extractor flags it
