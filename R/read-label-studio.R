@@ -117,7 +117,8 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
 }
 
 # Annotations and selections of an export in any format Label Studio writes
-# annotations in; JSON-MIN and CSV are read in read-label-studio-min.R.
+# annotations in; JSON-MIN and CSV are read in read-label-studio-min.R and
+# read-label-studio-min-json.R.
 label_studio_read <- function(path, universe, control, call = rlang::caller_env()) {
   first <- first_text_char(path)
   if (!is.na(first) && !first %in% c("[", "{")) {
