@@ -34,41 +34,36 @@ std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
 
 std::size_t n_paths(const Rcpp::List& paths) { return static_cast<std::size_t>(paths.size()); }
 
-// The texts as R strings. Emissions repeat few values (ids of a field,
-// names, labels): a short text is looked up in R's string cache once per
-// slot of a small direct-mapped cache (the CHARSXPs it holds are already
-// in `out`, so protected).
-SEXP strings(const std::string& buffer, const std::vector<std::size_t>& at,
-             const std::vector<std::uint32_t>& len) {
-  Rcpp::CharacterVector out(static_cast<R_xlen_t>(at.size()));
-  constexpr std::size_t kSlots = 4096, kShort = 48;
-  std::vector<std::size_t> slot_at(kSlots, 0), slot_len(kSlots, std::string::npos);
-  std::vector<SEXP> slot(kSlots, R_NilValue);
-  for (std::size_t k = 0; k < at.size(); ++k) {
-    if ((k & 0xFFFFF) == 0xFFFFF) Rcpp::checkUserInterrupt();
-    const R_xlen_t i = static_cast<R_xlen_t>(k);
-    if (len[k] == mlagreement::JsonEmissions::kNoText) {
-      SET_STRING_ELT(out, i, NA_STRING);
-      continue;
-    }
-    const char* s = buffer.data() + at[k];
-    const std::size_t n = len[k];
-    if (n > kShort) {
-      SET_STRING_ELT(out, i, Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8));
-      continue;
-    }
+// R strings of the buffer's texts. Emissions repeat few values (ids of a
+// field, names, labels): a short text is looked up in R's string cache once
+// per slot of a small direct-mapped cache (the CHARSXPs it holds must be
+// protected by the caller, as elements of the vector being filled).
+class StringCache {
+ public:
+  explicit StringCache(const std::string& buffer) : buffer_(buffer) {}
+  SEXP get(std::size_t at, std::uint32_t len) {
+    if (len == mlagreement::JsonEmissions::kNoText) return NA_STRING;
+    const char* s = buffer_.data() + at;
+    const std::size_t n = len;
+    if (n > kShort) return Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8);
     std::uint32_t h = 2166136261u;  // FNV-1a
     for (std::size_t j = 0; j < n; ++j) h = (h ^ static_cast<unsigned char>(s[j])) * 16777619u;
     const std::size_t q = h & (kSlots - 1);
-    if (slot_len[q] != n || std::memcmp(buffer.data() + slot_at[q], s, n) != 0) {
-      slot[q] = Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8);
-      slot_at[q] = at[k];
-      slot_len[q] = n;
+    if (slot_len_[q] != n || std::memcmp(buffer_.data() + slot_at_[q], s, n) != 0) {
+      slot_[q] = Rf_mkCharLenCE(s, static_cast<int>(n), CE_UTF8);
+      slot_at_[q] = at;
+      slot_len_[q] = n;
     }
-    SET_STRING_ELT(out, i, slot[q]);
+    return slot_[q];
   }
-  return out;
-}
+
+ private:
+  static constexpr std::size_t kSlots = 4096, kShort = 48;
+  const std::string& buffer_;
+  std::vector<std::size_t> slot_at_ = std::vector<std::size_t>(kSlots, 0);
+  std::vector<std::size_t> slot_len_ = std::vector<std::size_t>(kSlots, std::string::npos);
+  std::vector<SEXP> slot_ = std::vector<SEXP>(kSlots, R_NilValue);
+};
 
 // Frees a column's memory now (clear() keeps the capacity).
 template <typename T>
@@ -77,11 +72,11 @@ void release(T& column) {
 }
 
 // record 1-based, captures serials (0: none); kind 0-6 (null, false, true, number, string,
-// array, object); by_path: the 1-based emissions of each path, in document order.
-// A whole document (one record, e.keep_record false) has no record column.
+// array, object); key NA off keyed paths; by_path: the 1-based emissions of each path, in
+// document order. A whole document (one record, e.keep_record false) has no record column.
 // Each column of `e` is released once it is an R vector, so the emissions
 // and their R copy are not both held whole.
-Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, std::size_t n_captures,
+Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, const mlagreement::JsonPathSet& set,
                           std::size_t n_paths) {
   const R_xlen_t n = static_cast<R_xlen_t>(e.size());
   std::vector<R_xlen_t> count(n_paths, 0);
@@ -96,7 +91,6 @@ Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, std::size_t n_captures,
   for (std::size_t k = 0; k < e.path.size(); ++k) {
     *fill[static_cast<std::size_t>(e.path[k])]++ = static_cast<int>(k + 1);
   }
-  release(e.path);
   Rcpp::RObject record = R_NilValue;
   if (e.keep_record) {
     Rcpp::IntegerVector r(n);
@@ -104,19 +98,36 @@ Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, std::size_t n_captures,
     record = r;
   }
   release(e.record);
+  const std::size_t n_captures = set.max_captures();
   Rcpp::List caps(static_cast<R_xlen_t>(n_captures));
+  std::vector<int*> cap(n_captures, nullptr);
   for (std::size_t c = 0; c < n_captures; ++c) {
-    Rcpp::IntegerVector v(n);
-    for (R_xlen_t k = 0; k < n; ++k) v[k] = e.captures[static_cast<std::size_t>(k) * n_captures + c];
+    Rcpp::IntegerVector v(n);  // zero: no such capture
     caps[static_cast<R_xlen_t>(c)] = v;
+    cap[c] = INTEGER(v);
+  }
+  for (std::size_t k = 0, at = 0; k < e.path.size(); ++k) {
+    const std::size_t m = set.captures_of(e.path[k]);
+    for (std::size_t c = 0; c < m; ++c) cap[c][k] = e.captures[at++];
   }
   release(e.captures);
   const Rcpp::IntegerVector kind(e.kind.begin(), e.kind.end());
   release(e.kind);
-  const Rcpp::CharacterVector text = strings(e.buffer, e.text_at, e.text_len);
+  StringCache cache(e.buffer);
+  Rcpp::CharacterVector text(n);
+  for (R_xlen_t k = 0; k < n; ++k) {
+    if ((k & 0xFFFFF) == 0xFFFFF) Rcpp::checkUserInterrupt();
+    const std::size_t i = static_cast<std::size_t>(k);
+    SET_STRING_ELT(text, k, cache.get(e.text_at[i], e.text_len[i]));
+  }
   release(e.text_at);
   release(e.text_len);
-  const Rcpp::CharacterVector key = strings(e.buffer, e.key_at, e.key_len);
+  Rcpp::CharacterVector key(n, NA_STRING);
+  for (std::size_t k = 0, at = 0; k < e.path.size(); ++k) {
+    if (!set.keyed(e.path[k])) continue;
+    SET_STRING_ELT(key, static_cast<R_xlen_t>(k), cache.get(e.key_at[at], e.key_len[at]));
+    ++at;
+  }
   return Rcpp::List::create(Rcpp::Named("record") = record, Rcpp::Named("kind") = kind,
                             Rcpp::Named("text") = text, Rcpp::Named("key") = key,
                             Rcpp::Named("cap") = caps, Rcpp::Named("by_path") = by_path);
@@ -153,7 +164,7 @@ Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, dou
   if (em.overlong) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("overlong", 0, ""));
   return Rcpp::List::create(
       Rcpp::Named("line") = Rcpp::IntegerVector(lines.begin(), lines.end()),
-      Rcpp::Named("fields") = wrap_emissions(em, set.max_captures(), n_paths(paths)),
+      Rcpp::Named("fields") = wrap_emissions(em, set, n_paths(paths)),
       Rcpp::Named("offset") = offset + static_cast<double>(reader.consumed()),
       Rcpp::Named("last_line") = static_cast<double>(res.line), Rcpp::Named("eof") = res.eof,
       Rcpp::Named("error") = R_NilValue);
@@ -179,7 +190,7 @@ Rcpp::List extract_json_file_cpp(const std::string& path, Rcpp::List paths) {
   std::vector<char>().swap(buf);
   if (em.overlong) return Rcpp::List::create(Rcpp::Named("error") = json_error_list("overlong", 0, ""));
   return Rcpp::List::create(Rcpp::Named("fields") =
-                                wrap_emissions(em, set.max_captures(), n_paths(paths)),
+                                wrap_emissions(em, set, n_paths(paths)),
                             Rcpp::Named("first") = std::string(1, parser.status().first),
                             Rcpp::Named("error") = R_NilValue);
 }

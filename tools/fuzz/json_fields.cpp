@@ -129,16 +129,18 @@ struct Reference {
   }
 };
 
-void compare(const Reference& ref, const mla::JsonEmissions& em, std::size_t max_caps) {
+void compare(const Reference& ref, const mla::JsonEmissions& em, const mla::JsonPathSet& set) {
+  const std::size_t max_caps = set.max_captures();
   if (max_caps != ref.max_caps) mismatch("max_captures");
   if (em.size() != ref.out.size()) {
     mismatch("emissions: got " + std::to_string(em.size()) + ", want " + std::to_string(ref.out.size()));
   }
   const std::size_t n = em.size();
   if (em.path.size() != n || em.kind.size() != n || em.text_at.size() != n || em.text_len.size() != n ||
-      em.key_at.size() != n || em.key_len.size() != n || em.captures.size() != n * max_caps) {
+      em.key_at.size() != em.key_len.size()) {
     mismatch("column lengths");
   }
+  std::size_t cap_at = 0, key_at = 0;  // captures and keys are held by the paths that have them
   for (std::size_t k = 0; k < n; ++k) {
     const Emission& e = ref.out[k];
     const std::string at = " of emission " + std::to_string(k);
@@ -156,20 +158,26 @@ void compare(const Reference& ref, const mla::JsonEmissions& em, std::size_t max
         mismatch("text" + at + ": got '" + got + "', want '" + e.text + "'");
       }
     }
-    const bool has_key = em.key_len[k] != mla::JsonEmissions::kNoText;
+    const bool has_key = set.keyed(em.path[k]);
     if (has_key != e.has_key) mismatch("key presence" + at);
     if (has_key) {
-      if (em.key_at[k] + em.key_len[k] > em.buffer.size()) mismatch("key outside the buffer");
-      if (em.buffer.substr(em.key_at[k], em.key_len[k]) != e.key) mismatch("key" + at);
+      if (key_at >= em.key_at.size()) mismatch("keys: too few");
+      if (em.key_at[key_at] + em.key_len[key_at] > em.buffer.size()) mismatch("key outside the buffer");
+      if (em.buffer.substr(em.key_at[key_at], em.key_len[key_at]) != e.key) mismatch("key" + at);
+      ++key_at;
     }
+    const std::size_t m = set.captures_of(em.path[k]);
+    if (cap_at + m > em.captures.size()) mismatch("captures: too few");
     for (std::size_t c = 0; c < max_caps; ++c) {
-      const int got = em.captures[k * max_caps + c];
+      const int got = c < m ? em.captures[cap_at + c] : 0;
       if (got != e.caps[c]) {
         mismatch("capture " + std::to_string(c) + at + ": got " + std::to_string(got) + ", want " +
                  std::to_string(e.caps[c]));
       }
     }
+    cap_at += m;
   }
+  if (cap_at != em.captures.size() || key_at != em.key_at.size()) mismatch("captures or keys left over");
 }
 
 std::vector<std::vector<std::string>> decode_paths(fuzz::Bytes& in) {
@@ -253,7 +261,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ref.record = static_cast<int>(r);
     std::vector<Step> chain;
     ref.visit(tree.root, chain);
-    compare(ref, em, set.max_captures());
+    compare(ref, em, set);
   }
   return 0;
 }

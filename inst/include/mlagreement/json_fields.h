@@ -44,19 +44,25 @@ class JsonPathSet {
     for (std::size_t p = 0; p < paths.size(); ++p) {
       int at = 0;
       for (const std::string& seg : paths[p]) at = child(at, seg);
+      const Node& end = nodes_[static_cast<std::size_t>(at)];
       nodes_[static_cast<std::size_t>(at)].path = static_cast<int>(p);
-      if (nodes_[static_cast<std::size_t>(at)].captures.size() > max_captures_) {
-        max_captures_ = nodes_[static_cast<std::size_t>(at)].captures.size();
-      }
+      if (end.captures.size() > max_captures_) max_captures_ = end.captures.size();
+      path_captures_.push_back(end.captures.size());
+      path_keyed_.push_back(end.key_segment > 0);
     }
   }
 
   const Node& node(int k) const { return nodes_[static_cast<std::size_t>(k)]; }
   std::size_t max_captures() const { return max_captures_; }
+  // The captures an emission of path p holds, and whether it holds a key.
+  std::size_t captures_of(int p) const { return path_captures_[static_cast<std::size_t>(p)]; }
+  bool keyed(int p) const { return path_keyed_[static_cast<std::size_t>(p)]; }
 
  private:
   std::vector<Node> nodes_;
   std::size_t max_captures_ = 0;
+  std::vector<std::size_t> path_captures_;
+  std::vector<bool> path_keyed_;
 
   int child(int at, const std::string& seg) {
     Node parent = nodes_[static_cast<std::size_t>(at)];
@@ -93,7 +99,9 @@ class JsonPathSet {
 // The emissions, column by column; strings live in one buffer. A whole
 // document is one record: `record` is then left empty (keep_record false).
 // Lengths are 32-bit (R strings are shorter than 2^31 bytes); a longer
-// text sets `overlong` and is not stored.
+// text sets `overlong` and is not stored. An emission holds only what its
+// path has: `captures` its path's captures (JsonPathSet::captures_of), and
+// key_at/key_len an entry only when its path is keyed, both in emission order.
 struct JsonEmissions {
   enum : std::uint32_t { kNoText = 0xFFFFFFFFu, kMaxText = 0x7FFFFFFFu };
   bool keep_record = true;
@@ -101,8 +109,8 @@ struct JsonEmissions {
   std::vector<int> record, path;
   std::vector<std::uint8_t> kind;
   std::vector<std::size_t> text_at, key_at;
-  std::vector<std::uint32_t> text_len, key_len;  // kNoText: no text (null, containers), no "*" on the path
-  std::vector<int> captures;                     // max_captures per emission, serials from 1
+  std::vector<std::uint32_t> text_len, key_len;  // kNoText: no text (null, containers)
+  std::vector<int> captures;                     // serials from 1
   std::string buffer;
   std::size_t size() const { return path.size(); }
   // Appends a text; its (at, len) go to the columns given.
@@ -225,15 +233,8 @@ class JsonFieldCollector {
     if (node.key_segment > 0) {
       const std::string& key = frames_[static_cast<std::size_t>(node.key_segment) - 1].key;
       out_.add_text(key.data(), key.size(), out_.key_at, out_.key_len);
-    } else {
-      out_.add_text(nullptr, 0, out_.key_at, out_.key_len);
     }
-    const std::size_t m = paths_.max_captures();
-    for (std::size_t c = 0; c < m; ++c) {
-      out_.captures.push_back(c < node.captures.size()
-                                  ? frames_[static_cast<std::size_t>(node.captures[c]) - 1].serial
-                                  : 0);
-    }
+    for (int c : node.captures) out_.captures.push_back(frames_[static_cast<std::size_t>(c) - 1].serial);
   }
 
   void scalar(JsonValueKind kind, const char* s, std::size_t n) {
