@@ -35,7 +35,7 @@ label_studio_min_flat <- function(path, controls, universe, where, call) {
     min_control_labels(x, j, universe[[controls[[j]]]], where, controls[[j]], call)
   })
   present <- controls[lengths(x$at[paste0("v", seq_along(controls))]) > 0L]
-  list(n = x$n, present = present,
+  list(present = present,
        fields = function() {
          f <- json_fields_array(path, list(field = "*"), what, call = call)
          unique(f$key[f$at$field])

@@ -29,7 +29,7 @@ label_studio_csv_results <- function(path, universe, control, call) {
   })
   cancelled <- logical(nrow(tbl))
   if ("was_cancelled" %in% names(tbl)) cancelled <- tolower(tbl$was_cancelled) %in% "true"
-  flat <- list(n = nrow(tbl), present = names(tbl), fields = function() names(tbl),
+  flat <- list(present = names(tbl), fields = function() names(tbl),
                item = text("id"), annotator = text("annotator"), annotation = text("annotation_id"),
                has_annotation = rep("annotation_id" %in% names(tbl), nrow(tbl)),
                cancelled = cancelled,
@@ -111,17 +111,11 @@ label_studio_flat_results <- function(flat, controls, universe, where, path, cal
   no_id <- keep & is.na(aid)
   aid[no_id] <- paste0("record-", which(no_id))
   ann <- list(item = flat$item[keep], annotator = flat$annotator[keep], annotation = aid[keep])
-  rec <- lapply(controls, function(ctl) {
-    r <- flat$labels[[ctl]]$rec
-    r[keep[r]]
-  })
-  label <- lapply(controls, function(ctl) {
-    p <- flat$labels[[ctl]]
-    p$label[keep[p$rec]]
-  })
-  rec <- unlist(rec) %||% integer()
-  sel <- list(item = flat$item[rec], annotation = aid[rec], control = rep(controls, lengths(label)),
-              label = unlist(label) %||% character())
+  kept <- lapply(flat$labels[controls], function(p) keep[p$rec])
+  rec <- unlist(Map(function(p, k) p$rec[k], flat$labels[controls], kept)) %||% integer()
+  label <- unlist(Map(function(p, k) p$label[k], flat$labels[controls], kept)) %||% character()
+  sel <- list(item = flat$item[rec], annotation = aid[rec],
+              control = rep(controls, vapply(kept, sum, 0L)), label = label)
   list(ann = tibble::as_tibble(ann), sel = tibble::as_tibble(sel), n_cancelled = n_cancelled,
        controls = intersect(controls, flat$present))
 }

@@ -44,8 +44,8 @@ class JsonPathSet {
     for (std::size_t p = 0; p < paths.size(); ++p) {
       int at = 0;
       for (const std::string& seg : paths[p]) at = child(at, seg);
-      const Node& end = nodes_[static_cast<std::size_t>(at)];
-      nodes_[static_cast<std::size_t>(at)].path = static_cast<int>(p);
+      Node& end = nodes_[static_cast<std::size_t>(at)];
+      end.path = static_cast<int>(p);
       if (end.captures.size() > max_captures_) max_captures_ = end.captures.size();
       path_captures_.push_back(end.captures.size());
       path_keyed_.push_back(end.key_segment > 0);
