@@ -141,6 +141,7 @@ test_that("a string longer than R strings can be is a classed error", {
   local_mocked_bindings_compat(extract_json_file_cpp = overlong, extract_json_lines_cpp = overlong)
   doc <- local_text_file('{"1": {"annotators": "a", "annotations": "1"}}', "long.json")
   expect_error(read_lewidi(doc), "2\\^31 bytes", class = "mlagreement_error_json")
+  expect_mla_snapshot(read_lewidi(doc), "json")
   lines <- local_text_file('{"text": "a", "answer": "accept", "_annotator_id": "x"}', "long.jsonl")
   expect_error(read_prodigy(lines), "long.jsonl.*2\\^31 bytes", class = "mlagreement_error_json")
 })

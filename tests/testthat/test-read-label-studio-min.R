@@ -107,4 +107,5 @@ test_that("a JSON-MIN record with a control twice is a classed error", {
                           "twice.json")
   expect_error(read_label_studio(path, control = "topic"), "Record 1 .* twice",
                class = "mlagreement_error_json_field")
+  expect_mla_snapshot(read_label_studio(path, control = "topic"), "json_field")
 })
