@@ -144,6 +144,7 @@
 annotation_counts <- function(labels, design, annotators, universe = NULL,
                               single_label = FALSE, sets = NULL, set_pairs = NULL,
                               annotator_pairs = NULL, pair_labels = NULL) {
+  check_not_records(labels)
   check_data_frame(labels)
   check_data_frame(design)
   check_data_frame(annotators)
@@ -282,6 +283,27 @@ pad_tally <- function(tally, max_m) {
     rbind(t, matrix(0, max_m - nrow(t), ncol(t)))
   }
   list(cnt = pad(tally$cnt), sx = pad(tally$sx), sdis = pad(tally$sdis))
+}
+
+# Records (a lazy table, an annotations object, item x annotator rows) are
+# the most likely wrong input: say which function summarises them.
+check_not_records <- function(labels, call = rlang::caller_env()) {
+  what <- if (inherits(labels, "tbl_lazy")) {
+    "a database table"
+  } else if (inherits(labels, "annotations")) {
+    "an annotations object"
+  } else if (is.data.frame(labels) && all(c("item", "annotator") %in% names(labels))) {
+    "a table of annotation records (it has columns {.field item} and {.field annotator})"
+  }
+  if (is.null(what)) return(invisible())
+  hint <- if (inherits(labels, "tbl_lazy")) {
+    "{.code annotations_long(data, item, annotator, label, value)} summarises a database table in the database."
+  } else {
+    "{.fn as_annotation_counts} summarises annotations made by {.fn annotations_long} or {.fn as_annotations}."
+  }
+  mla_abort(c("{.arg labels} must be the per-label table of sufficient statistics.",
+              "x" = paste0("It is ", what, "."), "i" = hint),
+            class = "input_type", call = call)
 }
 
 check_table_columns <- function(df, cols, arg = rlang::caller_arg(df), call = rlang::caller_env()) {

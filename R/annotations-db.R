@@ -11,11 +11,12 @@
 #   item, annotator, label, and duplicates = "first"/"last" is refused.
 
 annotations_long_db <- function(data, item, annotator, label, value, labels, duplicates,
-                                single_label, call = rlang::caller_env()) {
+                                single_label, value_missing = FALSE, call = rlang::caller_env()) {
   proto <- lazy_prototype(data, call)
   cols <- c(item = lazy_column(item, proto, "item", call),
             annotator = lazy_column(annotator, proto, "annotator", call),
             label = lazy_column(label, proto, "label", call))
+  check_value_given(value_missing, setdiff(names(proto), cols), call)
   has_value <- !rlang::quo_is_null(value)
   if (has_value) cols <- c(cols, value = lazy_column(value, proto, "value", call))
   check_bool(single_label, call = call)

@@ -53,7 +53,8 @@
 #' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One
 #'   column each: item ids, annotator ids and labels.
 #' @param value <[`tidy-select`][tidyselect::language]> Column of 0/1/`NA`
-#'   decisions, or `NULL` when rows list selected labels.
+#'   decisions, or `NULL` when rows list selected labels. When `data` has a
+#'   column named `value`, say which: `value = value` or `value = NULL`.
 #' @param labels Declared label universe (character). Labels in the data
 #'   outside it are an error.
 #' @param single_label `TRUE` when the labels are mutually exclusive
@@ -98,7 +99,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
     if (!is.null(label_sep)) abort_label_sep_database()
     return(with_db_errors(annotations_long_db(data, rlang::enquo(item), rlang::enquo(annotator),
                                               rlang::enquo(label), rlang::enquo(value), labels,
-                                              duplicates, single_label),
+                                              duplicates, single_label, missing(value)),
                           rlang::current_env()))
   }
   check_data_frame(data)
@@ -106,6 +107,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   used <- c(select_columns(rlang::enquo(item), data, "item", one = TRUE),
             select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE),
             select_columns(rlang::enquo(label), data, "label", one = TRUE))
+  check_value_given(missing(value) && is.null(label_sep), names(data)[-used])
   item_col <- data[[used[1]]]
   ann_col <- data[[used[2]]]
   label_col <- data[[used[3]]]
@@ -238,6 +240,17 @@ check_label_names <- function(universe, call = rlang::caller_env()) {
       class = "label_shape", call = call
     )
   }
+}
+
+# A `value` column that `value =` leaves out would be read as selections,
+# its 0s as selected labels: the caller says which reading is meant. (Other
+# 0/1 columns are caught by their shape: check_selected_shape().)
+check_value_given <- function(value_missing, columns, call = rlang::caller_env()) {
+  if (!value_missing || !"value" %in% columns) return(invisible())
+  mla_abort(c("{.arg value} must be given when {.arg data} has a column {.field value}.",
+              "x" = "Without it every row is read as a selected label, a 0 as a selection.",
+              "i" = "Give {.code value = value} to read its 0/1 decisions, or {.code value = NULL} when every row is a selected label."),
+            class = "value_missing", call = call)
 }
 
 # n_selected: labels selected by each record.

@@ -55,3 +55,21 @@ test_that("bad tables are refused", {
                class = "mlagreement_error_unknown_label")
   expect_error(as_annotation_counts(lab), class = "mlagreement_error_counts_input")
 })
+
+test_that("records given to annotation_counts() are refused with the function that summarises them", {
+  a <- bias_annotations()
+  records <- as.data.frame(a)
+  expect_mla_snapshot(annotation_counts(records))
+  expect_error(annotation_counts(a), class = "mlagreement_error_input_type")
+  skip_if_not_installed("RSQLite")
+  skip_if_not_installed("dbplyr")
+  con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
+  on.exit(DBI::dbDisconnect(con))
+  DBI::dbWriteTable(con, "ann", records)
+  expect_mla_snapshot(annotation_counts(dplyr::tbl(con, "ann")))
+  # the database path asks for `value` as the in-memory one does
+  expect_error(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label),
+               class = "mlagreement_error_value_missing")
+  expect_equal(tidy(mla(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label, value))),
+               tidy(mla(a)))
+})

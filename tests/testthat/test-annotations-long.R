@@ -48,6 +48,16 @@ test_that("decision tables given without value, or with 0/1 as labels, are refus
   chr$value[5] <- "No"
   expect_error(annotations_long(chr, item, annotator, label, value),
                class = "mlagreement_error_value_type")
+  # a column named value is never read as selections unless value = NULL says so
+  one_label <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"),
+                          label = "x", value = c(1, 0, 1, 1))
+  expect_mla_snapshot(annotations_long(one_label, item, annotator, label))
+  as_selected <- as.data.frame(annotations_long(one_label, item, annotator, label, value = NULL))
+  expect_equal(as_selected$value, c(1, 1, 1, 1))
+  expect_equal(as.data.frame(annotations_long(one_label, item, annotator, label, value))$value,
+               one_label$value)
+  expect_mla_snapshot(annotations_long(one_label, item))
+  expect_error(annotations_long(one_label), class = "mlagreement_error_column")
   # a real selected-labels table where everyone picks everything only warns
   all_picked <- expand.grid(item = 1:3, annotator = c("a", "b"), label = c("x", "y"))
   expect_warning(annotations_long(all_picked, item, annotator, label),
