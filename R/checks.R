@@ -185,7 +185,7 @@ check_nonempty_rows <- function(x, arg = rlang::caller_arg(x), call = rlang::cal
 # tidyselect argument `arg` selects: exactly one with `one`, else at least one.
 select_columns <- function(quo, data, arg, data_arg = "data", one = FALSE,
                            call = rlang::caller_env()) {
-  if (rlang::quo_is_missing(quo)) abort_column_not_given(data, arg, data_arg, call)
+  if (rlang::quo_is_missing(quo)) abort_column_not_given(data, arg, data_arg, one, call)
   pos <- tryCatch(
     tidyselect::eval_select(quo, data, allow_rename = FALSE, error_call = call),
     error = function(e) {
@@ -204,13 +204,15 @@ select_columns <- function(quo, data, arg, data_arg = "data", one = FALSE,
   pos
 }
 
-abort_column_not_given <- function(data, arg, data_arg, call) {
-  hint <- if (arg %in% names(data)) {
+abort_column_not_given <- function(data, arg, data_arg, one, call) {
+  hint <- if (one && arg %in% names(data)) {
     "{.arg {data_arg}} has a column {.field {arg}}: give {.code {arg} = {arg}}."
+  } else if (one) {
+    "Name the column of {.arg {data_arg}} to use."
   } else {
-    "Name the column of {.arg {data_arg}} that holds the {arg}s."
+    "Name the columns, e.g. {.code c(a, b)}, or {.code -c(item, annotator)} for all but those."
   }
-  mla_abort(c("{.arg {arg}} must select a column of {.arg {data_arg}}.",
+  mla_abort(c("{.arg {arg}} must select {if (one) 'a column' else 'columns'} of {.arg {data_arg}}.",
               "x" = "It is not given.", "i" = hint), class = "column", call = call)
 }
 

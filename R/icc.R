@@ -83,6 +83,8 @@ icc <- function(x, model = c("oneway", "twoway"), type = c("agreement", "consist
                 unit = c("single", "average"), conf.level = 0.95, item = NULL,
                 annotator = NULL, value = NULL, ...) {
   check_dots_empty0(...)
+  check_columns_named(x, list(model = rlang::enquo(model), type = rlang::enquo(type),
+                              unit = rlang::enquo(unit), conf.level = rlang::enquo(conf.level)), "icc")
   model <- check_choice(model, c("oneway", "twoway"), multiple = TRUE)
   type <- check_choice(type, c("agreement", "consistency"), multiple = TRUE)
   unit <- check_choice(unit, c("single", "average"), multiple = TRUE)

@@ -40,6 +40,7 @@
 #' lin_ccc(ratings)
 lin_ccc <- function(x, conf.level = 0.95, item = NULL, annotator = NULL, value = NULL, ...) {
   check_dots_empty0(...)
+  check_columns_named(x, list(conf.level = rlang::enquo(conf.level)), "lin_ccc")
   check_conf_level(conf.level)
   y <- rating_matrix(x, rlang::enquo(item), rlang::enquo(annotator), rlang::enquo(value))
   if (ncol(y) != 2L) {

@@ -107,3 +107,22 @@ check_finite_ratings <- function(y, call) {
   }
   y
 }
+
+# Column names given by position land in the options (`icc(d, item, rater,
+# score)` sets `model = item`): refuse them with the named form, not R's
+# "object 'item' not found". `options`: quosures of the positional options.
+check_columns_named <- function(x, options, fn, call = rlang::caller_env()) {
+  if (!is.data.frame(x)) return(invisible())
+  for (arg in names(options)) {
+    expr <- rlang::quo_get_expr(options[[arg]])
+    if (!rlang::is_symbol(expr)) next
+    column <- rlang::as_string(expr)
+    if (!column %in% names(x) || exists(column, envir = rlang::quo_get_env(options[[arg]]))) next
+    mla_abort(
+      c("{.arg {arg}} must not be a column of {.arg x}.",
+        "x" = "It is {.field {column}}, given by position.",
+        "i" = "Name the columns of long data: {.code {fn}(x, item = ..., annotator = ..., value = ...)}."),
+      class = "ratings", call = call
+    )
+  }
+}

@@ -22,3 +22,11 @@ test_that("wide repeats are told apart: exact copies and re-annotations", {
                       class = "mlagreement_error_duplicates")
   expect_match(conditionMessage(err), "re-annotations \\(1 repeated decision changed\\)")
 })
+
+test_that("label columns left out are asked for, and all-but selection works", {
+  wide <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"),
+                     x = c(1, 0, 1, 1), y = c(0, 0, 1, NA))
+  expect_mla_snapshot(annotations_wide(wide, item, annotator), "column")
+  expect_identical(annotations_wide(wide, item, annotator, -c(item, annotator)),
+                   annotations_wide(wide, item, annotator, c(x, y)))
+})

@@ -111,6 +111,12 @@ test_that("icc() errors are classed and name the argument and the offending rati
   expect_error(icc(data.frame(a = 1:3, b = c("x", "y", "z"))), class = "mlagreement_error_ratings")
   long <- data.frame(item = c(1, 1, 2), rater = c("a", "a", "b"), score = 1:3)
   expect_snapshot(error = TRUE, icc(long, item = item, annotator = rater, value = score))
+  # column names given by position would be the options: the named form is asked for
+  expect_mla_snapshot(icc(long, item, rater, score), "ratings")
+  expect_mla_error(lin_ccc(long, score), "ratings")
+  model <- "twoway"  # a variable of that name is an option, not a column
+  long_ok <- data.frame(model = 1:4, b = c(2, 1, 4, 3))
+  expect_identical(icc(long_ok, model), icc(as.matrix(long_ok), "twoway"))
   all_missing <- y
   all_missing[-1, 1] <- NA
   expect_error(icc(all_missing), class = "mlagreement_error_icc_design")
