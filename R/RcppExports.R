@@ -141,6 +141,10 @@ mla_item_disagreement_cpp <- function(d_sum, n_pairable) {
     .Call(`_mlagreement_mla_item_disagreement_cpp`, d_sum, n_pairable)
 }
 
+cells_item_disagreement_cpp <- function(x, m, threads) {
+    .Call(`_mlagreement_cells_item_disagreement_cpp`, x, m, threads)
+}
+
 mla_item_estimates_cpp <- function(d, w) {
     .Call(`_mlagreement_mla_item_estimates_cpp`, d, w)
 }

@@ -1,7 +1,8 @@
 # Estimators and methods on the sufficient-statistics summary
 # (annotation-counts.R). mla() and Hamming alpha run the same kernels as on
 # the records, on the same label tables, so the results are equal; only the
-# per-item and per-record parts (item rows, sets, resampling) are absent.
+# per-record parts are absent; item rows and the item bootstrap read the
+# per-item tables (annotation-counts-boot.R) when the summary has them.
 
 # mla() on a summary: the label tables' columns are the labels, so a label
 # subset is a column subset, exactly what count_labels() returns in memory.

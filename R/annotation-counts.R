@@ -98,16 +98,18 @@
 #' ```
 #'
 #' @section What needs the records:
-#' Item-level rows (`tidy(fit, level = "item")`), custom distances of two
+#' Custom distances of two
 #' sets `function(a, b)`, single-label distances, bootstrap intervals of
 #' [krippendorff_alpha()] (`R > 0`), [agreement_measures()] and
-#' [mla_boot()] with annotator resampling need per-item or per-record data,
+#' [mla_boot()] with annotator resampling need per-record data,
 #' which the summary does not hold: they stop with an error of class
 #' `mlagreement_error_needs_records`. [annotator_agreement()] needs the
-#' annotator-pair tables (`annotator_pairs`, `pair_labels`), and `mla_boot()`
-#' over items, clusters or strata each item's \eqn{(m, x)} cells, which
-#' [as_annotation_counts()] keeps when they fit in memory and a database
-#' table computes when the bootstrap asks for them. Jaccard and MASI alpha and custom
+#' annotator-pair tables (`annotator_pairs`, `pair_labels`); item-level
+#' rows (`tidy(fit, level = "item")`, [augment()][augment.mla]), the
+#' analytic standard errors and `mla_boot()` over items, clusters or strata
+#' need each item's \eqn{(m, x)} cells, which [as_annotation_counts()] keeps
+#' when they fit in memory and a database table computes when they are asked
+#' for (a summary from plain tables has none). Jaccard and MASI alpha and custom
 #' set-size distances `function(n_a, n_b, n_ab)` need the set tables (and
 #' equal the records' results); a design with records that
 #' decide some labels but not others has none (the same error as on the
@@ -343,10 +345,12 @@ normalise_count <- function(v) {
   as.double(v)
 }
 
-abort_needs_records <- function(what, arg = "x", call = rlang::caller_env()) {
+abort_needs_records <- function(what, arg = "x", call = rlang::caller_env(),
+                                what_it_is = "an {.cls annotation_counts} summary (from a database table or {.fn annotation_counts})") {
   mla_abort(
     c("{.arg {arg}} must hold the annotation records for {what}, not a summary of them.",
-      "x" = "It is an {.cls annotation_counts} summary (from a database table or {.fn annotation_counts})."),
+      "x" = paste0("It is ", what_it_is, "."),
+      "i" = "Read the records with {.fn annotations_long} (a database table after {.fn dplyr::collect})."),
     class = "needs_records", call = call
   )
 }

@@ -49,19 +49,40 @@ stored_records.annotation_counts <- function(x) x$n_stored_records
 # Each item's (x, m) on the labels `cols`: list(items, x, m), integer items x
 # labels matrices. From the records' tables, or from a summary's per-item
 # tables (kept in memory or computed by the database when asked).
-item_count_cells <- function(x, cols, threads = mla_threads(), call = rlang::caller_env()) {
+# `what`: the analysis a summary without per-item tables cannot give, for
+# the argument `arg`.
+item_count_cells <- function(x, cols, threads = mla_threads(), call = rlang::caller_env(),
+                             what = "the bootstrap", arg = "fit") {
   UseMethod("item_count_cells")
 }
-item_count_cells.annotations <- function(x, cols, threads = mla_threads(), call = rlang::caller_env()) {
+item_count_cells.annotations <- function(x, cols, threads = mla_threads(), call = rlang::caller_env(),
+                                         what = "the bootstrap", arg = "fit") {
   counts <- item_label_counts(x, cols, threads = threads)
   storage.mode(counts$x) <- "integer"
   storage.mode(counts$m) <- "integer"
   list(items = x$items, x = counts$x, m = counts$m)
 }
 item_count_cells.annotation_counts <- function(x, cols, threads = mla_threads(),
-                                               call = rlang::caller_env()) {
-  cells <- counts_item_cells(x, call = call)  # R/annotation-counts-boot.R
-  list(items = cells$items, x = item_cell_matrix(cells$x, cols), m = item_cell_matrix(cells$m, cols))
+                                               call = rlang::caller_env(), what = "the bootstrap",
+                                               arg = "fit") {
+  cells <- counts_item_cells(x, what, arg, call = call)  # R/annotation-counts-boot.R
+  list(items = cells$items, x = item_cell_matrix(cells$x, cols), m = item_cell_matrix(cells$m, cols),
+       n_records = cells$n_records)
+}
+
+# Items, their records with a decision and their observed disagreement, for
+# a fit's item rows: the records' counting pass made them; a summary tallies
+# its per-item tables (from the records, or the database when asked).
+item_rows <- function(x, fit, call = rlang::caller_env()) UseMethod("item_rows")
+item_rows.annotations <- function(x, fit, call = rlang::caller_env()) {
+  list(items = x$items, n_annotators = item_annotator_counts(x), disagreement = fit$item_disagreement)
+}
+item_rows.annotation_counts <- function(x, fit, call = rlang::caller_env()) {
+  cells <- item_count_cells(x, fit$label_index, call = call, what = "item-level rows", arg = "x")
+  d <- cells_item_disagreement_cpp(cells$x, cells$m, mla_threads())
+  # single-label rows: the share of agreeing pairs (single_label_corpus())
+  if (!is.null(fit$single_label)) d <- d * fit$single_label$q / 2
+  list(items = cells$items, n_annotators = cells$n_records, disagreement = d)
 }
 
 # Whether item_count_cells() can answer without an error.

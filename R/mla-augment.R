@@ -24,7 +24,7 @@
 augment.mla <- function(x, data = NULL, ...) {
   check_dots_empty0(...)
   items <- item_table(x)
-  n <- length(x$annotations$items)
+  n <- nrow(items) / length(x$corpus_w)
   out <- tibble::tibble(item = items$item[seq_len(n)],
                         n_annotators = items$n_annotators[seq_len(n)],
                         observed = items$observed[seq_len(n)])

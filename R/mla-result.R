@@ -121,15 +121,14 @@ undefined_notes <- function(labels, label_reason, corpus_reason) {
 }
 
 # Item level, items x baselines: the observed value with the corpus baseline.
-item_table <- function(fit) {
-  x <- fit$annotations
-  require_records(x, "item-level rows", call = rlang::caller_env())
-  est <- mla_item_estimates_cpp(fit$item_disagreement, fit$corpus_w)
+item_table <- function(fit, call = rlang::caller_env()) {
+  rows <- item_rows(fit$annotations, fit, call = call)  # R/annotation-generics.R
+  est <- mla_item_estimates_cpp(rows$disagreement, fit$corpus_w)
   nb <- length(fit$corpus_w)
   fast_tibble(
-    item = rep(x$items, times = nb),
-    n_annotators = rep(item_annotator_counts(x), times = nb),
-    baseline = rep(fit_baselines(fit)[seq_len(nb)], each = n_items(x)),
+    item = rep(rows$items, times = nb),
+    n_annotators = rep(rows$n_annotators, times = nb),
+    baseline = rep(fit_baselines(fit)[seq_len(nb)], each = length(rows$items)),
     observed = rep(est$observed, times = nb),
     estimate = as.vector(est$estimate)
   )

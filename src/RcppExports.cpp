@@ -491,6 +491,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cells_item_disagreement_cpp
+Rcpp::NumericVector cells_item_disagreement_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int threads);
+RcppExport SEXP _mlagreement_cells_item_disagreement_cpp(SEXP xSEXP, SEXP mSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cells_item_disagreement_cpp(x, m, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // mla_item_estimates_cpp
 Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::NumericVector& w);
 RcppExport SEXP _mlagreement_mla_item_estimates_cpp(SEXP dSEXP, SEXP wSEXP) {
@@ -922,6 +934,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
     {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},
+    {"_mlagreement_cells_item_disagreement_cpp", (DL_FUNC) &_mlagreement_cells_item_disagreement_cpp, 3},
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},

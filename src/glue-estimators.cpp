@@ -9,6 +9,7 @@
 #include "mlagreement/estimators.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
+#include "mlagreement/tally.h"
 
 namespace {
 
@@ -97,6 +98,21 @@ Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum,
     out[i] = mla::item_disagreement(d_sum[i], static_cast<double>(n_pairable[i]));
   }
   return glue::nan_to_na(out);
+}
+
+// Items' observed disagreement from stored items x labels tables x and m (a
+// summary's per-item tables), by the counting pass's own tally.
+// [[Rcpp::export(rng = false)]]
+Rcpp::NumericVector cells_item_disagreement_cpp(const Rcpp::IntegerMatrix& x,
+                                                const Rcpp::IntegerMatrix& m, int threads) {
+  const std::size_t n = static_cast<std::size_t>(x.nrow()), k = static_cast<std::size_t>(x.ncol());
+  const int max_m = m.size() > 0 ? *std::max_element(m.begin(), m.end()) : 0;
+  Rcpp::NumericVector d_sum(x.nrow());
+  Rcpp::IntegerVector n_pairable(x.nrow());
+  mla::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
+  mla::tally_counts(x.begin(), m.begin(), n, k, static_cast<std::size_t>(std::max(max_m, 0)),
+                    threads, tally);
+  return mla_item_disagreement_cpp(d_sum, n_pairable);
 }
 
 // Item agreement (1 - d) and coefficients (items x baselines) against the

@@ -54,6 +54,13 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12, optional = TRUE) {
       expect_true(all(is.na(se_s$std.error)))
     }
   }
+  # item rows from the summary's per-item tables, or the records asked for
+  if (with_cells) {
+    item_rows_of <- function(fit) transform(as.data.frame(tidy(fit, level = "item")), item = as.character(item))
+    expect_equal(item_rows_of(fit_s), item_rows_of(fit_a), tolerance = tolerance)
+  } else {
+    expect_error(tidy(fit_s, level = "item"), class = "mlagreement_error_needs_records")
+  }
   expect_equal(glance(fit_s), glance(fit_a), tolerance = tolerance)
   expect_equal(fit_s$notes, fit_a$notes)
   expect_equal(suppressWarnings(krippendorff_alpha(s, "hamming")),

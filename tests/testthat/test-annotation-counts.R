@@ -26,7 +26,13 @@ test_that("what needs the records refuses a summary", {
   a <- bias_annotations()
   s <- as_annotation_counts(a)
   fit <- mla(s)
-  expect_mla_snapshot(tidy(fit, level = "item"))
+  # item rows come from the per-item tables a summary of records keeps
+  expect_equal(tidy(fit, level = "item"), tidy(mla(a), level = "item"), tolerance = 1e-14)
+  expect_equal(augment(mla(s, labels = a$labels[1:2])), augment(mla(a, labels = a$labels[1:2])),
+               tolerance = 1e-14)
+  bare <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                            universe = a$labels)
+  expect_mla_snapshot(tidy(mla(bare), level = "item"), "needs_records")
   # a distance of two sets needs which sets meet within an item
   expect_error(krippendorff_alpha(s, function(a, b) as.numeric(!setequal(a, b))),
                class = "mlagreement_error_needs_records")
