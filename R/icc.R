@@ -38,11 +38,25 @@
 #'   (codes `1:5`, as [krippendorff_alpha()]'s interval metric reads them):
 #'   each record's rating is the value of the category it selects.
 #'
-#' @section Missing ratings:
-#' The ANOVA needs every annotator's rating of an item. Items that lack a
-#' rating are left out, with a message saying how many items and ratings
-#' were dropped; an error says so when fewer than two complete items
-#' remain. (This is `irr::icc()`'s `na.omit()`, made visible.)
+#' @section Designs and missing ratings:
+#' The one-way model treats each item's ratings as a group: it uses every
+#' rating, whoever gave it, so items may be rated by different annotators
+#' (a crowd) and by different numbers of them. With \eqn{n_i} ratings of
+#' item \eqn{i}, \eqn{N} in all, \eqn{k} in the formulas is
+#' \eqn{k_0 = (N - \sum n_i^2 / N) / (n - 1)} (Donner 1986), which is the
+#' number of ratings per item when it is the same for every item; the F
+#' test has \eqn{n - 1} and \eqn{N - n} degrees of freedom and the interval
+#' is the balanced one with \eqn{k_0} (`ICC::ICCest()`'s `"THD"` interval,
+#' approximate when the \eqn{n_i} differ). On a complete matrix these are
+#' the numbers of `irr::icc()`; on a matrix with missing ratings `irr`
+#' drops the incomplete items first, so its one-way rows differ.
+#'
+#' The two-way model needs every annotator's rating of an item: items that
+#' lack a rating are left out, with a message saying how many items and
+#' ratings were dropped (`irr::icc()`'s `na.omit()`, made visible), and an
+#' error says so when fewer than two complete items remain. When `model` is
+#' not given and the design is not crossed, the one-way rows are returned
+#' with a message instead of that error.
 #'
 #' @param x Ratings: see the section Ratings.
 #' @param model `"oneway"` (annotators are not the same across items) and/or
@@ -59,7 +73,8 @@
 #'   six): `term` (Shrout and Fleiss' name: `ICC1`, `ICC2`, `ICC3`,
 #'   `ICC1k`, `ICC2k`, `ICC3k`), `model`, `type`, `unit`, `estimate`,
 #'   `statistic` (F), `df1`, `df2`, `p.value`, `conf.low`, `conf.high`,
-#'   `n_items` and `n_annotators` (those the ANOVA used).
+#'   `n_items` and `n_annotators` (those the ANOVA used) and
+#'   `ratings_per_item` (\eqn{k}, or \eqn{k_0} above).
 #' @family clinical coefficients
 #' @references
 #' Shrout, P. E. and Fleiss, J. L. (1979). Intraclass correlations: uses in
@@ -69,6 +84,10 @@
 #' McGraw, K. O. and Wong, S. P. (1996). Forming inferences about some
 #' intraclass correlation coefficients. Psychological Methods, 1(1), 30-46.
 #' \doi{10.1037/1082-989X.1.1.30}
+#'
+#' Donner, A. (1986). A review of inference procedures for the intraclass
+#' correlation coefficient in the one-way random effects model.
+#' International Statistical Review, 54(1), 67-82.
 #' @export
 #' @examples
 #' ratings <- cbind(r1 = c(9, 6, 8, 7, 10, 6), r2 = c(2, 1, 4, 1, 5, 2),
@@ -79,10 +98,17 @@
 #' long <- data.frame(item = rep(1:6, 4), rater = rep(1:4, each = 6),
 #'                    score = as.vector(ratings))
 #' icc(long, item = item, annotator = rater, value = score)
+#' # a crowd: each item rated by three of twenty annotators (one-way only)
+#' set.seed(1)
+#' crowd <- data.frame(item = rep(1:30, each = 3),
+#'                     annotator = as.vector(replicate(30, sample(20, 3))),
+#'                     score = rep(rnorm(30), each = 3) + rnorm(90, sd = 0.5))
+#' icc(crowd, item = item, annotator = annotator, value = score)
 icc <- function(x, model = c("oneway", "twoway"), type = c("agreement", "consistency"),
                 unit = c("single", "average"), conf.level = 0.95, item = NULL,
                 annotator = NULL, value = NULL, ...) {
   check_dots_empty0(...)
+  model_given <- !missing(model)
   check_columns_named(x, list(model = rlang::enquo(model), type = rlang::enquo(type),
                               unit = rlang::enquo(unit), conf.level = rlang::enquo(conf.level)), "icc")
   model <- check_choice(model, c("oneway", "twoway"), multiple = TRUE)
@@ -96,23 +122,29 @@ icc <- function(x, model = c("oneway", "twoway"), type = c("agreement", "consist
       class = "icc_type"
     )
   }
-  y <- rating_matrix(x, rlang::enquo(item), rlang::enquo(annotator), rlang::enquo(value))
-  y <- complete_rating_items(y)
-  ms <- icc_mean_squares(y)
+  r <- rating_table(x, rlang::enquo(item), rlang::enquo(annotator), rlang::enquo(value))
   grid <- expand.grid(unit = unit, type = type, model = model, stringsAsFactors = FALSE)
   grid <- grid[!(grid$model == "oneway" & grid$type == "consistency"), c("model", "type", "unit")]
-  rows <- lapply(seq_len(nrow(grid)), function(r) {
-    icc_row(ms, grid$model[r], grid$type[r], grid$unit[r], conf.level)
+  ms <- list(oneway = if ("oneway" %in% model) icc_oneway_mean_squares(r),
+             twoway = if ("twoway" %in% model) {
+               icc_twoway_mean_squares(r, optional = !model_given && "oneway" %in% grid$model)
+             })
+  if (is.null(ms$twoway)) grid <- grid[grid$model == "oneway", , drop = FALSE]
+  rows <- lapply(seq_len(nrow(grid)), function(g) {
+    icc_row(ms[[grid$model[g]]], grid$model[g], grid$type[g], grid$unit[g], conf.level)
   })
   out <- do.call(rbind, lapply(rows, as.data.frame))
   if (anyNA(out$estimate)) {
     cli::cli_warn(c("The intraclass correlations are undefined: the ratings do not vary.",
                     "i" = "Their rows are {.code NA}."))
   }
+  used <- ms[grid$model]
   tibble::new_tibble(c(
     list(term = icc_term(grid$model, grid$type, grid$unit)),
     as.list(grid), as.list(out),
-    list(n_items = rep(ms$n, nrow(grid)), n_annotators = rep(ms$k, nrow(grid)))
+    list(n_items = vapply(used, `[[`, integer(1), "n", USE.NAMES = FALSE),
+         n_annotators = vapply(used, `[[`, integer(1), "n_annotators", USE.NAMES = FALSE),
+         ratings_per_item = vapply(used, function(m) as.double(m$k), double(1), USE.NAMES = FALSE))
   ), nrow = nrow(grid))
 }
 
@@ -121,21 +153,57 @@ icc_term <- function(model, type, unit) {
   paste0(base, ifelse(unit == "average", "k", ""))
 }
 
-# Mean squares of the complete items x annotators matrix `y`, from centred
-# sums (one pass for the row and column means, one for the squares).
-icc_mean_squares <- function(y) {
+# Mean squares of the two-way model from the complete items x annotators
+# matrix (centred sums). `optional`: the model was not asked for by name, so
+# a design that is not crossed drops the two-way rows with a message.
+icc_twoway_mean_squares <- function(r, optional, call = rlang::caller_env()) {
+  n_complete <- sum(tabulate(r$item, length(r$items)) == length(r$annotators))
+  if (optional && (n_complete < 2L || length(r$annotators) < 2L)) {
+    cli::cli_inform(c("i" = paste0(
+      "Only the one-way rows: the two-way model needs at least 2 items rated by all ",
+      "{length(r$annotators)} annotator{?s} ({n_complete} of {length(r$items)} items are)."
+    )))
+    return(NULL)
+  }
+  y <- complete_rating_matrix(r, call = call, hint = c(
+    "i" = "The one-way model ({.code model = \"oneway\"}) takes items rated by different annotators."
+  ))
   n <- nrow(y)
   k <- ncol(y)
   grand <- mean(y)
-  row_dev <- rowMeans(y) - grand
-  col_dev <- colMeans(y) - grand
   ss_total <- sum((y - grand)^2)
-  ss_rows <- k * sum(row_dev^2)
-  ss_cols <- n * sum(col_dev^2)
-  ss_within <- ss_total - ss_rows
-  ss_error <- max(ss_within - ss_cols, 0)
-  list(n = n, k = k, msr = ss_rows / (n - 1), msw = ss_within / (n * (k - 1)),
-       msc = ss_cols / (k - 1), mse = ss_error / ((n - 1) * (k - 1)))
+  ss_rows <- k * sum((rowMeans(y) - grand)^2)
+  ss_cols <- n * sum((colMeans(y) - grand)^2)
+  ss_error <- max(ss_total - ss_rows - ss_cols, 0)
+  list(n = n, k = k, n_annotators = k, msr = ss_rows / (n - 1), msc = ss_cols / (k - 1),
+       mse = ss_error / ((n - 1) * (k - 1)))
+}
+
+# Mean squares of the one-way model from every rating: items are the groups
+# and their annotators need not be the same, nor equal in number. With n_i
+# ratings of item i (N in all), k is Donner's (1986) k0 =
+# (N - sum(n_i^2) / N) / (n - 1), which is k when every item has k ratings.
+icc_oneway_mean_squares <- function(r, call = rlang::caller_env()) {
+  n_i <- tabulate(r$item, length(r$items))
+  rated <- n_i > 0L
+  n <- sum(rated)
+  N <- length(r$value)
+  if (n < 2L || N - n < 1L) {
+    mla_abort(
+      c("{.arg x} must have ratings of at least 2 items, one of them rated at least twice.",
+        "x" = "It has {N} rating{?s} of {n} item{?s}."),
+      class = "icc_design", call = call
+    )
+  }
+  if (n < length(r$items)) {
+    cli::cli_inform(c("i" = "{length(r$items) - n} of {length(r$items)} item{?s} without any rating left out."))
+  }
+  item_mean <- rowsum(r$value, r$item)[, 1] / n_i[rated]  # rows by item code
+  grand <- mean(r$value)
+  within <- r$value - item_mean[match(r$item, which(rated))]
+  ss_rows <- sum(n_i[rated] * (item_mean - grand)^2)
+  list(n = n, k = (N - sum(n_i^2) / N) / (n - 1), n_annotators = length(unique(r$annotator)),
+       n_ratings = N, msr = ss_rows / (n - 1), msw = sum(within^2) / (N - n))
 }
 
 # One coefficient with its F test and interval (McGraw and Wong 1996,
@@ -148,7 +216,7 @@ icc_row <- function(ms, model, type, unit, conf.level) {
   denom <- if (model == "oneway") ms$msw else ms$mse
   f <- msr / denom
   df1 <- n - 1
-  df2 <- if (model == "oneway") n * (k - 1) else (n - 1) * (k - 1)
+  df2 <- if (model == "oneway") as.double(ms$n_ratings - n) else (n - 1) * (k - 1)
   p <- stats::pf(f, df1, df2, lower.tail = FALSE)
   if (type == "agreement" && model == "twoway") {
     single <- (msr - ms$mse) / (msr + (k - 1) * ms$mse + k * (ms$msc - ms$mse) / n)
@@ -189,27 +257,3 @@ agreement_bounds <- function(ms, rho, alpha) {
 }
 
 spearman_brown <- function(r, k) k * r / (1 + (k - 1) * r)
-
-# Items with a rating from every annotator; the others are reported.
-complete_rating_items <- function(y, call = rlang::caller_env()) {
-  if (ncol(y) < 2L) {
-    mla_abort(c("{.arg x} must have ratings from at least 2 annotators.",
-                "x" = "It has {ncol(y)}."), class = "icc_design", call = call)
-  }
-  complete <- rowSums(is.na(y)) == 0L
-  if (sum(complete) < 2L) {
-    mla_abort(
-      c("{.arg x} must have at least 2 items rated by all {ncol(y)} annotators.",
-        "x" = "{sum(complete)} of {nrow(y)} item{?s} {?is/are} complete."),
-      class = "icc_design", call = call
-    )
-  }
-  if (!all(complete)) {
-    n_ratings <- sum(!is.na(y[!complete, , drop = FALSE]))
-    cli::cli_inform(c("i" = paste0(
-      "{sum(!complete)} of {nrow(y)} item{?s} without a rating from every annotator left out ",
-      "({n_ratings} rating{?s}); the ANOVA uses the {sum(complete)} complete item{?s}."
-    )))
-  }
-  y[complete, , drop = FALSE]
-}

@@ -16,7 +16,7 @@
 #'   - \frac{\rho_c^4 u^4}{2 r^2 (1 - \rho_c^2)^2}\right],
 #'   \quad u = \frac{\bar x - \bar y}{\sqrt{s_x s_y}},}
 #' back-transformed with \eqn{\tanh}. Items without both ratings are left
-#' out with a message (see [icc()], section Missing ratings).
+#' out with a message (see [icc()], section Designs and missing ratings).
 #'
 #' @inheritParams icc
 #' @inheritSection icc Ratings
@@ -42,13 +42,13 @@ lin_ccc <- function(x, conf.level = 0.95, item = NULL, annotator = NULL, value =
   check_dots_empty0(...)
   check_columns_named(x, list(conf.level = rlang::enquo(conf.level)), "lin_ccc")
   check_conf_level(conf.level)
-  y <- rating_matrix(x, rlang::enquo(item), rlang::enquo(annotator), rlang::enquo(value))
-  if (ncol(y) != 2L) {
+  r <- rating_table(x, rlang::enquo(item), rlang::enquo(annotator), rlang::enquo(value))
+  if (length(r$annotators) != 2L) {
     mla_abort(c("{.arg x} must have ratings from exactly 2 annotators.",
-                "x" = "It has {ncol(y)}.", "i" = "Use {.fn icc} for more annotators."),
+                "x" = "It has {length(r$annotators)}.", "i" = "Use {.fn icc} for more annotators."),
               class = "icc_design")
   }
-  y <- complete_rating_items(y)
+  y <- complete_rating_matrix(r)
   n <- nrow(y)
   if (n < 3L) {
     mla_abort(c("{.arg x} must have at least 3 items rated by both annotators.",

@@ -1,22 +1,26 @@
-# Numeric ratings as an items x annotators matrix (NA = not rated), for
-# icc() and lin_ccc(): from a wide matrix or data frame, a long data frame,
-# or a single-label annotations object with numeric categories. Every check
-# a user can fail is here, naming the offending item and annotator.
+# Numeric ratings for icc() and lin_ccc(), as one triplet per rating:
+# `item`, `annotator` (integer codes into `items`, `annotators`) and
+# `value` (finite; missing ratings are absent). From a wide matrix or data
+# frame, a long data frame, or a single-label annotations object with
+# numeric categories. Every check a user can fail is here, naming the
+# offending item and annotator. Crossed matrices are built only from the
+# complete items (complete_rating_matrix()), so a crowd design of many
+# items and annotators never becomes an items x annotators matrix.
 
-rating_matrix <- function(x, item, annotator, value, call = rlang::caller_env()) {
-  UseMethod("rating_matrix")
+rating_table <- function(x, item, annotator, value, call = rlang::caller_env()) {
+  UseMethod("rating_table")
 }
 
-rating_matrix.matrix <- function(x, item, annotator, value, call = rlang::caller_env()) {
+rating_table.matrix <- function(x, item, annotator, value, call = rlang::caller_env()) {
   if (!is.numeric(x) || is.logical(x)) {
     mla_abort(c("{.arg x} must be a numeric matrix of ratings (items x annotators).",
                 "x" = "It is {.obj_type_friendly {x}}."), class = "ratings", call = call)
   }
-  storage.mode(x) <- "double"
-  check_finite_ratings(x, call = call)
+  new_ratings(as.vector(row(x)), as.vector(col(x)), as.double(x),
+              rownames(x) %||% seq_len(nrow(x)), colnames(x) %||% seq_len(ncol(x)), call)
 }
 
-rating_matrix.data.frame <- function(x, item, annotator, value, call = rlang::caller_env()) {
+rating_table.data.frame <- function(x, item, annotator, value, call = rlang::caller_env()) {
   if (rlang::quo_is_null(value)) {
     bad <- which(!vapply(x, is.numeric, logical(1)))
     if (length(bad) > 0L) {
@@ -26,14 +30,12 @@ rating_matrix.data.frame <- function(x, item, annotator, value, call = rlang::ca
         class = "ratings", call = call
       )
     }
-    y <- as.matrix(x)
-    storage.mode(y) <- "double"
-    return(check_finite_ratings(y, call = call))
+    return(rating_table.matrix(as.matrix(x), call = call))
   }
-  long_rating_matrix(x, item, annotator, value, call = call)
+  long_rating_table(x, item, annotator, value, call = call)
 }
 
-rating_matrix.annotations <- function(x, item, annotator, value, call = rlang::caller_env()) {
+rating_table.annotations <- function(x, item, annotator, value, call = rlang::caller_env()) {
   if (!is_single_label(x) || !numeric_categories(x)) {
     mla_abort(
       c("{.arg x} must be a single-label {.cls annotations} object whose categories are numbers.",
@@ -42,19 +44,16 @@ rating_matrix.annotations <- function(x, item, annotator, value, call = rlang::c
       class = "ratings", call = call
     )
   }
-  v <- record_values(x)
-  rating <- drop(v %*% category_values(x))  # one-hot: the selected category's value
-  y <- matrix(NA_real_, n_items(x), n_annotators(x),
-              dimnames = list(id_text(x$items), annotator_ids(x)))
-  y[cbind(record_item(x), record_annotator(x))] <- rating
-  y
+  rating <- drop(record_values(x) %*% category_values(x))  # one-hot: the selected category's value
+  new_ratings(record_item(x), record_annotator(x), rating, id_text(x$items),
+              annotator_ids(x), call)
 }
 
-rating_matrix.annotation_counts <- function(x, item, annotator, value, call = rlang::caller_env()) {
+rating_table.annotation_counts <- function(x, item, annotator, value, call = rlang::caller_env()) {
   require_records(x, "Numeric ratings", call = call)
 }
 
-rating_matrix.default <- function(x, item, annotator, value, call = rlang::caller_env()) {
+rating_table.default <- function(x, item, annotator, value, call = rlang::caller_env()) {
   mla_abort(
     c("{.arg x} must be a numeric matrix, a data frame or a single-label {.cls annotations} object.",
       "x" = "It is {.obj_type_friendly {x}}."),
@@ -62,7 +61,7 @@ rating_matrix.default <- function(x, item, annotator, value, call = rlang::calle
   )
 }
 
-long_rating_matrix <- function(x, item, annotator, value, call) {
+long_rating_table <- function(x, item, annotator, value, call) {
   if (rlang::quo_is_null(item) || rlang::quo_is_null(annotator)) {
     mla_abort("{.arg item} and {.arg annotator} must name columns when {.arg value} does.",
               class = "ratings", call = call)
@@ -85,26 +84,54 @@ long_rating_matrix <- function(x, item, annotator, value, call) {
       class = "ratings", call = call
     )
   }
-  y <- matrix(NA_real_, length(it$keys), length(an$keys),
-              dimnames = list(id_text(it$keys), id_text(an$keys)))
-  y[cbind(it$codes, an$codes)] <- as.double(v)
-  check_finite_ratings(y, call = call)
+  new_ratings(it$codes, an$codes, as.double(v), id_text(it$keys), id_text(an$keys), call)
 }
 
-# NaN and infinite ratings are refused (NA is a missing rating).
-check_finite_ratings <- function(y, call) {
-  bad <- which(!is.na(y) & !is.finite(y) | is.nan(y), arr.ind = TRUE)
+# NaN and infinite ratings are refused; NA (a missing rating) is dropped.
+new_ratings <- function(item, annotator, value, items, annotators, call) {
+  bad <- which(is.nan(value) | is.infinite(value))
   if (length(bad) > 0L) {
-    i <- bad[1, 1]
-    j <- bad[1, 2]
-    item <- if (is.null(rownames(y))) i else rownames(y)[i]
-    ann <- if (is.null(colnames(y))) j else colnames(y)[j]
+    r <- bad[1]
     mla_abort(
       c("Ratings must be finite numbers or {.code NA}.",
-        "x" = "Item {.val {item}}, annotator {.val {ann}} has {.val {format(y[i, j])}}; {nrow(bad)} such value{?s} in all."),
+        "x" = "Item {.val {items[item[r]]}}, annotator {.val {annotators[annotator[r]]}} has {.val {format(value[r])}}; {length(bad)} such value{?s} in all."),
       class = "ratings", call = call
     )
   }
+  rated <- !is.na(value)
+  list(item = as.integer(item[rated]), annotator = as.integer(annotator[rated]),
+       value = value[rated], items = as.character(items), annotators = as.character(annotators))
+}
+
+# The items x annotators matrix of the items rated by every annotator; the
+# others are left out with a message.
+complete_rating_matrix <- function(r, hint = NULL, call = rlang::caller_env()) {
+  k <- length(r$annotators)
+  if (k < 2L) {
+    mla_abort(c("{.arg x} must have ratings from at least 2 annotators.",
+                "x" = "It has {k}."), class = "icc_design", call = call)
+  }
+  per_item <- tabulate(r$item, length(r$items))
+  complete <- which(per_item == k)
+  if (length(complete) < 2L) {
+    mla_abort(
+      c("{.arg x} must have at least 2 items rated by all {k} annotators.",
+        "x" = "{length(complete)} of {length(r$items)} item{?s} {?is/are} complete.", hint),
+      class = "icc_design", call = call
+    )
+  }
+  if (length(complete) < length(r$items)) {
+    n_left <- length(r$items) - length(complete)
+    n_ratings <- length(r$value) - k * length(complete)
+    cli::cli_inform(c("i" = paste0(
+      "{n_left} of {length(r$items)} item{?s} without a rating from every annotator left out ",
+      "({n_ratings} rating{?s}); the ANOVA uses the {length(complete)} complete item{?s}."
+    )))
+  }
+  row <- match(r$item, complete)
+  kept <- !is.na(row)
+  y <- matrix(NA_real_, length(complete), k, dimnames = list(r$items[complete], r$annotators))
+  y[cbind(row[kept], r$annotator[kept])] <- r$value[kept]
   y
 }
 

@@ -13,7 +13,7 @@ knitr rmarkdown ggplot2 boot withr DBI dbplyr dplyr RSQLite"
 sys_tools="pandoc:pandoc"
 if [ "$profile" != "demo" ]; then
   # RPostgres: no Debian package in bookworm, so a CRAN build against libpq-dev
-  r_pkgs="$r_pkgs testthat irr irrCAC psych rsample RPostgreSQL RPostgres callr pkgload pkgdown"
+  r_pkgs="$r_pkgs testthat irr irrCAC ICC psych rsample RPostgreSQL RPostgres callr pkgload pkgdown"
   sys_tools="$sys_tools qpdf:qpdf tidy:tidy pdflatex:texlive-latex-base
 pdflatex:texlive-latex-recommended pdflatex:texlive-fonts-recommended
 chromium:chromium pg_ctlcluster:postgresql pg_config:libpq-dev"

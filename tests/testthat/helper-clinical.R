@@ -41,6 +41,26 @@ ref_icc_mean_squares <- function(y) {
        mse = two["Residuals", "Mean Sq"], msw = one["Residuals", "Mean Sq"])
 }
 
+# One-way ICC(1) and ICC(1,k) of ratings `v` grouped by `item`, possibly
+# unbalanced: mean squares from stats::lm(), k0 of Donner (1986), and the
+# F interval with k0 (Shrout and Fleiss 1979, case 1).
+ref_icc_oneway <- function(v, item, conf.level = 0.95) {
+  fit <- stats::anova(stats::lm(v ~ factor(item)))
+  msb <- fit[1, "Mean Sq"]
+  msw <- fit[2, "Mean Sq"]
+  df <- fit$Df
+  n_i <- as.vector(table(item))
+  k0 <- (sum(n_i) - sum(n_i^2) / sum(n_i)) / (length(n_i) - 1)
+  f <- msb / msw
+  q <- 1 - (1 - conf.level) / 2
+  f_low <- f / stats::qf(q, df[1], df[2])
+  f_up <- f * stats::qf(q, df[2], df[1])
+  list(single = c((msb - msw) / (msb + (k0 - 1) * msw), (f_low - 1) / (f_low + k0 - 1),
+                  (f_up - 1) / (f_up + k0 - 1)),
+       average = c((msb - msw) / msb, 1 - 1 / f_low, 1 - 1 / f_up),
+       f = f, df = df, k0 = k0)
+}
+
 # Lin's (1989, 2000) variance of the concordance correlation itself; the
 # z-transform variance is this over (1 - rho^2)^2 (delta method).
 ref_ccc <- function(a, b) {

@@ -69,13 +69,63 @@ test_that("icc() equals psych::ICC() (estimate, F, df, p, bounds) on all six row
 test_that("the mean squares equal stats::anova() of the two-way and one-way models", {
   withr::local_seed(11)
   y <- matrix(rnorm(60, 3), 15, 4) + rnorm(15)
-  ms <- icc_mean_squares(y)
+  r <- rating_table(y, rlang::quo(NULL), rlang::quo(NULL), rlang::quo(NULL))
+  two <- icc_twoway_mean_squares(r, optional = FALSE)
+  one <- icc_oneway_mean_squares(r)
   ref <- ref_icc_mean_squares(y)
-  expect_equal(ms[c("msr", "msc", "mse", "msw")], ref, tolerance = 1e-12)
+  expect_equal(c(two[c("msr", "msc", "mse")], one["msw"]), ref, tolerance = 1e-12)
+  expect_equal(one$msr, ref$msr, tolerance = 1e-12)
   # ICC(A,k)'s interval is the Spearman-Brown transform of ICC(A,1)'s
   res <- icc(y, "twoway", "agreement")
   sb <- function(r) 4 * r / (1 + 3 * r)
   expect_equal(c(res$conf.low[2], res$conf.high[2]), sb(c(res$conf.low[1], res$conf.high[1])),
+               tolerance = 1e-12)
+})
+
+expect_oneway_reference <- function(res, v, item) {
+  ref <- ref_icc_oneway(v, item)
+  one <- res[res$model == "oneway", ]
+  expect_equal(unlist(one[1, c("estimate", "conf.low", "conf.high")], use.names = FALSE),
+               ref$single, tolerance = 1e-12)
+  expect_equal(unlist(one[2, c("estimate", "conf.low", "conf.high")], use.names = FALSE),
+               ref$average, tolerance = 1e-12)
+  expect_equal(one$statistic, rep(ref$f, 2), tolerance = 1e-12)
+  expect_equal(c(one$df1[1], one$df2[1]), ref$df, tolerance = 1e-12)
+  expect_equal(one$ratings_per_item, rep(ref$k0, 2), tolerance = 1e-12)
+  if (requireNamespace("ICC", quietly = TRUE)) {
+    d <- data.frame(item = factor(item), v = v)
+    out <- ICC::ICCest(item, v, data = d, CI.type = "THD")
+    expect_equal(unlist(one[1, c("estimate", "conf.low", "conf.high")], use.names = FALSE),
+                 c(out$ICC, out$LowerCI, out$UpperCI), tolerance = 1e-12)
+  }
+}
+
+test_that("the one-way model takes items rated by different annotators, in different numbers", {
+  withr::local_seed(5)
+  n <- 40
+  per_item <- sample(c(1, 2, 3, 5), n, replace = TRUE, prob = c(1, 3, 3, 2))
+  crowd <- data.frame(item = rep(seq_len(n), per_item),
+                      annotator = unlist(lapply(per_item, function(k) sample(25, k))))
+  crowd$score <- rep(rnorm(n), per_item) + rnorm(nrow(crowd), 0, 0.6)
+  expect_message(res <- icc(crowd, item = item, annotator = annotator, value = score),
+                 "Only the one-way rows")
+  expect_identical(res$term, c("ICC1", "ICC1k"))
+  expect_identical(c(res$n_items[1], res$n_annotators[1]), c(40L, 25L))
+  expect_oneway_reference(res, crowd$score, crowd$item)
+  expect_identical(icc(crowd, "oneway", item = item, annotator = annotator, value = score), res)
+  # the two-way model asked for by name needs a crossed design
+  expect_mla_snapshot(icc(crowd, "twoway", item = item, annotator = annotator, value = score),
+                      "icc_design")
+  expect_mla_error(icc(crowd, type = "consistency", item = item, annotator = annotator, value = score),
+                   "icc_design")
+  # balanced (3 ratings of every item, by different annotators): Shrout and Fleiss' case 1
+  three <- crowd[crowd$item %in% which(per_item == 3), ]
+  res3 <- suppressMessages(icc(three, item = item, annotator = annotator, value = score))
+  expect_identical(res3$ratings_per_item, c(3, 3))
+  expect_oneway_reference(res3, three$score, three$item)
+  y <- matrix(three$score, ncol = 3, byrow = TRUE)
+  skip_if_not_installed("irr")
+  expect_equal(res3$estimate, c(irr::icc(y, "oneway")$value, irr::icc(y, "oneway", unit = "average")$value),
                tolerance = 1e-12)
 })
 
@@ -92,12 +142,18 @@ test_that("matrix, wide and long data frames and annotations give the same resul
   expect_equal(icc(as_annotations(as.matrix(anxiety))), ref, tolerance = 1e-12)
 })
 
-test_that("items without every rating are left out with a message", {
+test_that("the two-way model leaves out items without every rating, the one-way model keeps them", {
   y <- as.matrix(irr_anxiety())
   y[c(2, 5), c(1, 3)] <- NA
   expect_message(res <- icc(y), "2 of 20 items")
-  expect_equal(res, icc(y[-c(2, 5), ]), tolerance = 1e-12)
-  expect_identical(res$n_items[1], 18L)
+  two <- res$model == "twoway"
+  expect_equal(res[two, ], suppressMessages(icc(y[-c(2, 5), ]))[two, ], tolerance = 1e-12)
+  expect_identical(res$n_items, rep(c(20L, 18L), c(2, 4)))
+  rated <- !is.na(y)
+  expect_oneway_reference(res, y[rated], row(y)[rated])
+  # a matrix row without any rating is an item without data
+  y[7, ] <- NA
+  expect_message(icc(y, "oneway"), "1 of 20 items without any rating")
 })
 
 test_that("icc() errors are classed and name the argument and the offending rating", {
@@ -119,7 +175,9 @@ test_that("icc() errors are classed and name the argument and the offending rati
   expect_identical(icc(long_ok, model), icc(as.matrix(long_ok), "twoway"))
   all_missing <- y
   all_missing[-1, 1] <- NA
-  expect_error(icc(all_missing), class = "mlagreement_error_icc_design")
+  expect_error(icc(all_missing, "twoway"), class = "mlagreement_error_icc_design")
+  expect_message(one_way <- icc(all_missing), "Only the one-way rows")
+  expect_identical(one_way$model, c("oneway", "oneway"))
   multi <- as_annotations(array(rbinom(24, 1, 0.5), c(4, 3, 2)))
   expect_error(icc(multi), class = "mlagreement_error_ratings")
   expect_error(icc(y, conf.level = 1), class = "mlagreement_error_conf_level")
