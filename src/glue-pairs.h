@@ -6,6 +6,7 @@
 
 #include <Rcpp.h>
 
+#include <utility>
 #include <vector>
 
 #include "glue-view.h"
@@ -13,28 +14,25 @@
 
 namespace glue {
 
-inline Rcpp::NumericVector as_numeric_na(const std::vector<double>& v) {
-  Rcpp::NumericVector out(v.begin(), v.end());
-  return nan_to_na(out);
-}
-
 inline Rcpp::List wrap_pair_result(mlagreement::PairResult& res) {
-  return Rcpp::List::create(
-      Rcpp::Named("a") = Rcpp::IntegerVector(res.a.begin(), res.a.end()),
-      Rcpp::Named("b") = Rcpp::IntegerVector(res.b.begin(), res.b.end()),
-      Rcpp::Named("n_items") = as_numeric_na(res.n_items),
-      Rcpp::Named("n_decisions") = as_numeric_na(res.n_decisions),
-      Rcpp::Named("agree") = as_numeric_na(res.agree),
-      Rcpp::Named("w") = as_numeric_na(res.w),
-      Rcpp::Named("observed") = as_numeric_na(res.observed),
-      Rcpp::Named("estimate") = as_numeric_na(res.estimate),
-      Rcpp::Named("ann_items") = as_numeric_na(res.ann_items),
-      Rcpp::Named("ann_joint") = as_numeric_na(res.ann_joint),
-      Rcpp::Named("ann_prevalence") = as_numeric_na(res.ann_prevalence),
-      Rcpp::Named("ann_observed") = as_numeric_na(res.ann_observed),
-      Rcpp::Named("ann_estimate") = as_numeric_na(res.ann_estimate),
-      Rcpp::Named("pooled_observed") = nan_to_na(res.pooled_observed),
-      Rcpp::Named("pooled_estimate") = nan_to_na(res.pooled_estimate));
+  // Per-pair and per-annotator columns, in the order R reads them.
+  const std::pair<const char*, const std::vector<double>*> columns[] = {
+      {"n_items", &res.n_items},         {"n_decisions", &res.n_decisions},
+      {"agree", &res.agree},             {"w", &res.w},
+      {"observed", &res.observed},       {"estimate", &res.estimate},
+      {"ann_items", &res.ann_items},     {"ann_joint", &res.ann_joint},
+      {"ann_prevalence", &res.ann_prevalence}, {"ann_observed", &res.ann_observed},
+      {"ann_estimate", &res.ann_estimate}};
+  Rcpp::List out;
+  out.push_back(Rcpp::IntegerVector(res.a.begin(), res.a.end()), "a");
+  out.push_back(Rcpp::IntegerVector(res.b.begin(), res.b.end()), "b");
+  for (const auto& col : columns) {
+    Rcpp::NumericVector v(col.second->begin(), col.second->end());
+    out.push_back(nan_to_na(v), col.first);
+  }
+  out.push_back(nan_to_na(res.pooled_observed), "pooled_observed");
+  out.push_back(nan_to_na(res.pooled_estimate), "pooled_estimate");
+  return out;
 }
 
 }  // namespace glue

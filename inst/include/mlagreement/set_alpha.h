@@ -202,31 +202,19 @@ inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeD
   const std::size_t G = d.n_items();
   const std::size_t n_custom = custom != nullptr ? custom->n : 0;
   std::vector<double> ij(G), im(G), sj(G), sm(G), ic(G * n_custom, 0.0);
-  const std::int64_t GG = static_cast<std::int64_t>(G);
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 256) reduction(|| : failed)
-#endif
-  for (std::int64_t gi = 0; gi < GG; ++gi) {
-    if (interrupted_at(gi, 16)) continue;  // the result is discarded
-    const std::size_t g = static_cast<std::size_t>(gi);
+  const bool done = parallel_for_each(G, threads, 256, 16, [&](std::size_t g) {
     const std::size_t b = d.start[g], e = d.start[g + 1];
     double* icg = ic.data() + g * n_custom;
-    ItemSums t;
-    if (e - b > kMaxRecords) {
-      guarded(failed, [&] { t = item_by_distinct(d, sim, custom, b, e, icg); });
-    } else {
-      t = item_by_pairs(d, sim, custom, b, e, icg);
-    }
+    const ItemSums t = e - b > kMaxRecords ? item_by_distinct(d, sim, custom, b, e, icg)
+                                           : item_by_pairs(d, sim, custom, b, e, icg);
     const double m = static_cast<double>(e - b);
     for (std::size_t c = 0; c < n_custom; ++c) icg[c] *= 2.0 / (m - 1.0);
     ij[g] = 2.0 * t.dj / (m - 1.0);
     im[g] = 2.0 * t.dm / (m - 1.0);
     sj[g] = t.simj / (m * (m - 1.0) / 2.0);
     sm[g] = t.simm / (m * (m - 1.0) / 2.0);
-  }
-  (void)threads;
-  if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
+  });
+  if (!done) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   oj = om = sj_sum = sm_sum = 0;
   oc.assign(n_custom, 0.0);
   for (std::size_t g = 0; g < G; ++g) {

@@ -290,17 +290,10 @@ inline bool alpha_boot(const AlphaBootInput& in, const UnitDesign& u, std::uint6
     for (std::size_t i = 0; i < in.n_items; ++i) rows[i * in.n_terms + j] = in.terms[j * in.n_items + i];
   }
   const std::size_t row0 = block_begin(s0, n_rep), n_out = block_begin(s1, n_rep) - row0;
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
-#endif
-  for (int st = s0; st < s1; ++st) {
-    guarded(failed, [&] {
-      alpha_boot_stream(in, rows.data(), u, seed, st, n_rep, row0, n_out, sums, quad);
-    });
-  }
-  (void)threads;
-  return !failed;
+  // streams poll the interrupt flag themselves
+  return parallel_for_each(static_cast<std::size_t>(s1 - s0), threads, 1, 0, [&](std::size_t k) {
+    alpha_boot_stream(in, rows.data(), u, seed, s0 + static_cast<int>(k), n_rep, row0, n_out, sums, quad);
+  });
 }
 
 }  // namespace mlagreement

@@ -47,6 +47,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "set_custom.h"
@@ -54,6 +55,7 @@
 #include "set_sparse.h"
 #include "hash_tables.h"
 #include "sets.h"
+#include "threads.h"
 
 namespace mlagreement {
 
@@ -141,29 +143,24 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeD
   const std::size_t S = d.n_sets();
   const std::size_t n_custom = custom != nullptr ? custom->n : 0;
   std::vector<double> rj(S, 0.0), rm(S, 0.0), rc(S * n_custom, 0.0);
-  const std::int64_t SS = static_cast<std::int64_t>(S);
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
-#endif
-  for (std::int64_t si = 0; si < SS; ++si) {
-    if (interrupted()) continue;  // the result is discarded
-    const int s = static_cast<int>(si);
-    const int a = d.size[static_cast<std::size_t>(s)];
+  const bool done = parallel_for_each(S, threads, 16, 1, [&](std::size_t s) {
+    const int a = d.size[s];
+    double* rcs = rc.data() + s * n_custom;
     double accj = 0, accm = 0;
-    for (int t = s + 1; t < static_cast<int>(S); ++t) {
-      const int b = d.size[static_cast<std::size_t>(t)];
-      const int i = d.intersect(s, t);
-      const double ct = d.count[static_cast<std::size_t>(t)];
+    for (std::size_t t = s + 1; t < S; ++t) {
+      const int b = d.size[t];
+      const int i = d.intersect(static_cast<int>(s), static_cast<int>(t));
+      const double ct = d.count[t];
       accj += ct * (1.0 - sim.jaccard(a, b, i));
       accm += ct * (1.0 - sim.masi_sim(a, b, i));
-      for (std::size_t c = 0; c < n_custom; ++c) rc[static_cast<std::size_t>(si) * n_custom + c] += ct * custom->value(c, a, b, i);
+      for (std::size_t c = 0; c < n_custom; ++c) rcs[c] += ct * custom->value(c, a, b, i);
     }
-    const double cs = d.count[static_cast<std::size_t>(s)];
-    rj[static_cast<std::size_t>(s)] = cs * accj;
-    rm[static_cast<std::size_t>(s)] = cs * accm;
-    for (std::size_t c = 0; c < n_custom; ++c) rc[static_cast<std::size_t>(si) * n_custom + c] *= cs;
-  }
-  (void)threads;
+    const double cs = d.count[s];
+    rj[s] = cs * accj;
+    rm[s] = cs * accm;
+    for (std::size_t c = 0; c < n_custom; ++c) rcs[c] *= cs;
+  });
+  if (!done) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   sum_j = sum_m = 0;
   sum_c.assign(n_custom, 0.0);
   for (std::size_t s = 0; s < S; ++s) {

@@ -203,19 +203,10 @@ inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, std::s
                                    &out.ak_expected, &out.am_observed, &out.am_expected}) {
     col->resize(P);
   }
-  const std::int64_t PP = static_cast<std::int64_t>(P);
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(|| : failed)
-#endif
-  for (std::int64_t pi = 0; pi < PP; ++pi) {
-    if (interrupted()) continue;  // the result is discarded
-    guarded(failed, [&] {
-      detail::measure_pair(d, ps, static_cast<std::size_t>(pi), n_labels, k_used, R, seed, out);
-    });
-  }
-  (void)threads;
-  if (failed) throw std::bad_alloc();
+  const bool done = parallel_for_each(P, threads, 1, 1, [&](std::size_t p) {
+    detail::measure_pair(d, ps, p, n_labels, k_used, R, seed, out);
+  });
+  if (!done) throw std::bad_alloc();
   return out;
 }
 

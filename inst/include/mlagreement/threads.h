@@ -1,7 +1,8 @@
 // The two OpenMP facts the parallel routines need, with the answers for a
 // build without OpenMP, so per-thread scratch is sized and picked in one way,
-// the exception guard every parallel region uses, and the one interrupt flag
-// long loops poll (Ctrl-C within about a second).
+// the exception guard every parallel region uses, the one interrupt flag
+// long loops poll (Ctrl-C within about a second), and the parallel loop of
+// independent iterations that needs no per-thread scratch.
 // Pure C++: no R headers.
 #ifndef MLAGREEMENT_THREADS_H
 #define MLAGREEMENT_THREADS_H
@@ -115,6 +116,27 @@ inline bool interrupted() noexcept { return interrupt_flag().poll(); }
 // and only reads the flag in between.
 inline bool interrupted_at(std::int64_t i, std::int64_t every) noexcept {
   return (i & (every - 1)) == 0 ? interrupted() : interrupt_flag().raised();
+}
+
+// body(i) for 0 <= i < n on `threads` threads, handed out `chunk` at a time
+// (1 for iterations of very different cost). With poll_every > 0 (a power of
+// two) it stops handing out work once the user interrupts (the caller
+// discards the results); 0 leaves polling to the body. False if a body threw.
+template <typename F>
+inline bool parallel_for_each(std::size_t n, int threads, int chunk, std::int64_t poll_every,
+                              F&& body) noexcept {
+  const std::int64_t N = static_cast<std::int64_t>(n);
+  bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk) reduction(|| : failed)
+#endif
+  for (std::int64_t i = 0; i < N; ++i) {
+    if (poll_every > 0 && interrupted_at(i, poll_every)) continue;  // the result is discarded
+    guarded(failed, [&] { body(static_cast<std::size_t>(i)); });
+  }
+  (void)threads;
+  (void)chunk;
+  return !failed;
 }
 
 }  // namespace mlagreement
