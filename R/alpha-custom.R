@@ -119,38 +119,33 @@ evaluate_size_distance <- function(fn, name, grid, call) {
 # of the set sizes that occur.
 check_size_distance <- function(table, name, grid, sizes, call) {
   seen <- grid$possible & grid$a %in% sizes & grid$b %in% sizes
-  describe <- function(r) {
-    sprintf("|A| = %d, |B| = %d, |A n B| = %d", grid$a[r], grid$b[r], grid$i[r])
-  }
-  bad <- which(seen & !(is.finite(table) & table >= 0))
-  if (length(bad) > 0) {
-    mla_abort(
-      c("Distance {.val {name}} must be finite and non-negative.",
-        "x" = "On {describe(bad[1])} it is {.val {table[bad[1]]}}."),
-      class = "distance", call = call
-    )
-  }
-  bad <- which(seen & grid$a == grid$b & grid$i == grid$a & table != 0)
-  if (length(bad) > 0) {
-    mla_abort(
-      c("Distance {.val {name}} must be 0 between identical sets.",
-        "x" = "On two identical sets of {grid$a[bad[1]]} label{?s} it is {.val {table[bad[1]]}}."),
-      class = "distance", call = call
-    )
+  where <- function(r) sprintf("|A| = %d, |B| = %d, |A n B| = %d", grid$a[r], grid$b[r], grid$i[r])
+  r <- which(seen & !(is.finite(table) & table >= 0))[1]
+  if (!is.na(r)) abort_distance_rule(name, "be finite and non-negative", where(r), table[r], call = call)
+  r <- which(seen & grid$a == grid$b & grid$i == grid$a & table != 0)[1]
+  if (!is.na(r)) {
+    sets <- sprintf("two identical sets of %d label%s", grid$a[r], if (grid$a[r] == 1) "" else "s")
+    abort_distance_rule(name, "be 0 between identical sets", sets, table[r], call = call)
   }
   K1 <- max(grid$a) + 1
   mirror <- grid$i + K1 * grid$a + K1^2 * grid$b + 1  # cell (b, a, i)
   gap <- abs(table - table[mirror])
-  bad <- which(seen & gap > sqrt(.Machine$double.eps) * pmax(1, abs(table)))
-  if (length(bad) > 0) {
-    r <- bad[1]
-    mla_abort(
-      c("Distance {.val {name}} must be symmetric: d(A, B) = d(B, A).",
-        "x" = "On {describe(r)} it is {.val {table[r]}}, with the sets swapped {.val {table[mirror[r]]}}."),
-      class = "distance", call = call
-    )
-  }
+  r <- which(seen & gap > sqrt(.Machine$double.eps) * pmax(1, abs(table)))[1]
+  if (!is.na(r)) abort_distance_rule(name, symmetric_rule, where(r), table[r], table[mirror[r]], call)
   invisible()
+}
+
+symmetric_rule <- "be symmetric: d(A, B) = d(B, A)"
+
+# The one error of a distance that breaks a rule (what it "must" be) on the
+# first offending sets (`where`, plain text), where it gives `found`.
+abort_distance_rule <- function(name, rule, where, found, swapped = NULL, call) {
+  x <- if (is.null(swapped)) {
+    "On {where} it is {.val {found}}."
+  } else {
+    "On {where} it is {.val {found}}, with the sets swapped {.val {swapped}}."
+  }
+  mla_abort(c("Distance {.val {name}} must {rule}.", "x" = x), class = "distance", call = call)
 }
 
 # Alpha rows of the set engine for the built-in set distances and the
@@ -280,14 +275,10 @@ check_pair_row <- function(d, name, sets, s, t, call) {
                 "x" = "It returned {.obj_type_friendly {d}}."),
               class = "distance", call = call)
   }
-  bad <- which(!(is.finite(d) & d >= 0))
-  if (length(bad) > 0) {
-    q <- bad[1]
-    mla_abort(
-      c("Distance {.val {name}} must be finite and non-negative.",
-        "x" = "On {format_set(sets[[s[q]]])} and {format_set(sets[[t[q]]])} it is {.val {d[q]}}."),
-      class = "distance", call = call
-    )
+  q <- which(!(is.finite(d) & d >= 0))[1]
+  if (!is.na(q)) {
+    where <- paste(format_set(sets[[s[q]]]), "and", format_set(sets[[t[q]]]))
+    abort_distance_rule(name, "be finite and non-negative", where, d[q], call = call)
   }
 }
 
@@ -296,27 +287,20 @@ check_pair_row <- function(d, name, sets, s, t, call) {
 check_pair_distance <- function(fn, sets, name, call) {
   S <- length(sets)
   same <- pair_values(fn, sets, seq_len(S), seq_len(S), name, call)
-  bad <- which(same != 0)
-  if (length(bad) > 0) {
-    mla_abort(
-      c("Distance {.val {name}} must be 0 between identical sets.",
-        "x" = "On {format_set(sets[[bad[1]]])} and itself it is {.val {same[bad[1]]}}."),
-      class = "distance", call = call
-    )
+  q <- which(same != 0)[1]
+  if (!is.na(q)) {
+    where <- paste(format_set(sets[[q]]), "and itself")
+    abort_distance_rule(name, "be 0 between identical sets", where, same[q], call = call)
   }
   first <- seq_len(min(S, 30L))
   g <- expand.grid(s = first, t = first)
   g <- g[g$s < g$t, ]
   d1 <- pair_values(fn, sets, g$s, g$t, name, call)
   d2 <- pair_values(fn, sets, g$t, g$s, name, call)
-  bad <- which(abs(d1 - d2) > sqrt(.Machine$double.eps) * pmax(1, abs(d1)))
-  if (length(bad) > 0) {
-    q <- bad[1]
-    mla_abort(
-      c("Distance {.val {name}} must be symmetric: d(A, B) = d(B, A).",
-        "x" = "d({format_set(sets[[g$s[q]]])}, {format_set(sets[[g$t[q]]])}) = {.val {d1[q]}}, swapped {.val {d2[q]}}."),
-      class = "distance", call = call
-    )
+  q <- which(abs(d1 - d2) > sqrt(.Machine$double.eps) * pmax(1, abs(d1)))[1]
+  if (!is.na(q)) {
+    where <- paste(format_set(sets[[g$s[q]]]), "and", format_set(sets[[g$t[q]]]))
+    abort_distance_rule(name, symmetric_rule, where, d1[q], d2[q], call)
   }
 }
 

@@ -213,7 +213,7 @@ want_information <- function(a, single, model, pool_labels) {
   bytes <- (if (single) 40 else 16 * (if (pool_labels) 1 else k)) * p^2
   if (bytes <= memory_limit() / 2) return(TRUE)
   cli::cli_inform(c(
-    "i" = "No standard errors: the information matrices would need {signif(bytes / 2^30, 3)} GiB.",
+    "i" = "No standard errors: the information matrices would need {format_gib(bytes)}.",
     "i" = if (single) "Fit fewer annotators at a time, or raise option {.code mlagreement.max_memory}."
           else "Fit fewer labels at a time, or raise option {.code mlagreement.max_memory}."
   ))

@@ -59,10 +59,9 @@ check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
 check_simulation_size <- function(N, n, k, call = rlang::caller_env()) {
   cells <- max(as.double(N) * as.double(n) * as.double(k))
   if (cells > .Machine$integer.max) {
-    gb <- cells * 16 / 2^30
     mla_abort(
       c("The simulated design must have at most {format_count(.Machine$integer.max)} cells (items x annotators x labels).",
-        "x" = "It has {format_count(cells)} cells, about {format(gb, digits = 3)} GB to generate.",
+        "x" = "It has {format_count(cells)} cells, about {format_gib(cells * 16)} to generate.",
         "i" = "Reduce {.arg n_items}, {.arg n_annotators} or {.arg n_labels}."),
       class = "simulation_size", call = call
     )

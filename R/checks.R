@@ -82,14 +82,16 @@ memory_limit <- function(call = rlang::caller_env()) {
 check_memory <- function(bytes, what, hint, class, call = rlang::caller_env()) {
   limit <- memory_limit(call = call)
   if (bytes <= limit) return(invisible())
-  gb <- function(b) paste0(format(signif(b / 2^30, 3), big.mark = ","), " GiB")
   mla_abort(
-    c("{what} would need about {gb(bytes)}.",
-      "x" = "That is more than the limit of {gb(limit)} (option {.code mlagreement.max_memory}).",
+    c("{what} would need about {format_gib(bytes)}.",
+      "x" = "That is more than the limit of {format_gib(limit)} (option {.code mlagreement.max_memory}).",
       "i" = hint),
     class = class, call = call
   )
 }
+
+# Bytes as the GiB every size message of the package speaks of.
+format_gib <- function(bytes) paste0(format(signif(bytes / 2^30, 3), big.mark = ","), " GiB")
 
 # A bad number shown with the digits that make it bad (1 + 1e-15 is not "1").
 describe_exact <- function(x) {

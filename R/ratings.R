@@ -78,11 +78,9 @@ long_rating_table <- function(x, item, annotator, value, call) {
   dup <- which(duplicated(key))
   if (length(dup) > 0L) {
     r <- dup[1]
-    mla_abort(
-      c("Each (item, annotator) pair of {.arg x} must have one rating.",
-        "x" = "Item {.val {id_text(it$keys[it$codes[r]])}}, annotator {.val {id_text(an$keys[an$codes[r]])}} repeats at row {r}; {length(dup)} repeated row{?s} in all."),
-      class = "ratings", call = call
-    )
+    abort_rating("Each (item, annotator) pair of {.arg x} must have one rating.",
+                 id_text(it$keys[it$codes[r]]), id_text(an$keys[an$codes[r]]),
+                 paste("repeats at row", r), cli::pluralize("{length(dup)} repeated row{?s}"), call)
   }
   new_ratings(it$codes, an$codes, as.double(v), id_text(it$keys), id_text(an$keys), call)
 }
@@ -92,15 +90,20 @@ new_ratings <- function(item, annotator, value, items, annotators, call) {
   bad <- which(is.nan(value) | is.infinite(value))
   if (length(bad) > 0L) {
     r <- bad[1]
-    mla_abort(
-      c("Ratings must be finite numbers or {.code NA}.",
-        "x" = "Item {.val {items[item[r]]}}, annotator {.val {annotators[annotator[r]]}} has {.val {format(value[r])}}; {length(bad)} such value{?s} in all."),
-      class = "ratings", call = call
-    )
+    abort_rating("Ratings must be finite numbers or {.code NA}.", items[item[r]],
+                 annotators[annotator[r]], cli::format_inline("has {.val {format(value[r])}}"),
+                 cli::pluralize("{length(bad)} such value{?s}"), call)
   }
   rated <- !is.na(value)
   list(item = as.integer(item[rated]), annotator = as.integer(annotator[rated]),
        value = value[rated], items = as.character(items), annotators = as.character(annotators))
+}
+
+# The one error about a rating: `rule` broken first by the rating of `item`
+# by `annotator`, which `does` (plain text); `n_in_all` counts them.
+abort_rating <- function(rule, item, annotator, does, n_in_all, call) {
+  mla_abort(c(rule, "x" = "Item {.val {item}}, annotator {.val {annotator}} {does}; {n_in_all} in all."),
+            class = "ratings", call = call)
 }
 
 # The items x annotators matrix of the items rated by every annotator; the

@@ -144,10 +144,20 @@ alpha_category_row <- function(a, metric, call) {
     return(list(observed = est$alpha_d_obs, expected = est$alpha_d_exp,
                 n_items = size$n_items, n_values = size$n_values))
   }
+  values <- metric_category_values(a, metric, call)
+  res <- category_alpha_cpp(item_label_counts(a)$x, match(metric, category_metrics) - 1L, values)
+  check_pairable(res$n_items, call = call)
+  res[c("observed", "expected", "n_items", "n_values")]
+}
+
+# The category values a metric reads: interval and ratio need numbers (and
+# a ratio scale non-negative ones); ordinal reads only their order.
+metric_category_values <- function(a, metric, call) {
   if (metric %in% c("interval", "ratio") && !numeric_categories(a)) {
+    not_numbers <- utils::head(a$labels[is.na(suppressWarnings(as.numeric(a$labels)))], 5)
     mla_abort(
       c("{.arg distance} {.val {metric}} needs numeric categories.",
-        "x" = "Categories {.val {utils::head(a$labels[is.na(suppressWarnings(as.numeric(a$labels)))], 5)}} are not numbers.",
+        "x" = "Categories {.val {not_numbers}} are not numbers.",
         "i" = "Use {.code distance = \"ordinal\"} for ordered categories without values."),
       class = "distance", call = call
     )
@@ -161,7 +171,5 @@ alpha_category_row <- function(a, metric, call) {
       class = "distance", call = call
     )
   }
-  res <- category_alpha_cpp(item_label_counts(a)$x, match(metric, category_metrics) - 1L, values)
-  check_pairable(res$n_items, call = call)
-  res[c("observed", "expected", "n_items", "n_values")]
+  values
 }

@@ -112,9 +112,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t lead = 0;
   while (lead < size && (data[lead] == ' ' || data[lead] == '\t' || data[lead] == '\r')) ++lead;
   if (one_line && lead < size && data[lead] == '{') {
-    mla::JsonLineParser scanner;
-    std::vector<mla::JsonField> out;
-    const bool scanned = scanner.parse(begin, end, {}, out, nullptr) == mla::LineStatus::ok;
+    json_oracle::JsonLineParser scanner;
+    std::vector<json_oracle::JsonField> out;
+    const bool scanned = scanner.parse(begin, end, {}, out, nullptr) == json_oracle::LineStatus::ok;
     if (scanned != ok) {
       std::fprintf(stderr, "fuzz mismatch: event parser %d, field scanner %d\n", ok, scanned);
       std::abort();

@@ -2,18 +2,25 @@
 // top-level fields are taken as text: strings decoded (\uXXXX escapes with
 // surrogate pairs), numbers as written, true/false as "TRUE"/"FALSE". Pure
 // C++. The package's scanner of an earlier release, kept only as the fuzz
-// target's independent grammar (tools/fuzz/json.cpp); not shipped.
+// target's independent grammar (tools/fuzz/json.cpp), with its own decoders
+// of strings, \u escapes and numbers (a state machine); not shipped.
 #ifndef MLAGREEMENT_JSON_LINE_ORACLE_H
 #define MLAGREEMENT_JSON_LINE_ORACLE_H
 
+#include <cctype>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "mlagreement/utf8.h"
 
-namespace mlagreement {
+// Its own namespace: the oracle shares only the UTF-8 helpers with the package.
+namespace json_oracle {
+
+using mlagreement::append_utf8;
+using mlagreement::valid_utf8;
 
 enum class JsonKind { absent, null, scalar, array, object };
 
@@ -111,10 +118,7 @@ class JsonLineParser {
       if (*p_ != '"') return error("expected a key");
       if (!parse_string(&key_)) return false;
       if (keys != nullptr) keys->push_back(key_);
-      skip_ws();
-      if (p_ >= end_) return premature_end();
-      if (*p_ != ':') return error("expected ':' after a key");
-      ++p_;
+      if (!expect(':', "expected ':' after a key")) return false;
       skip_ws();
       if (!take_value(fields, out)) return false;
       skip_ws();
@@ -202,11 +206,7 @@ class JsonLineParser {
       if (object) {
         if (p_ >= end_) return premature_end();
         if (*p_ != '"') return error("expected a key");
-        if (!parse_string(nullptr)) return false;
-        skip_ws();
-        if (p_ >= end_) return premature_end();
-        if (*p_ != ':') return error("expected ':' after a key");
-        ++p_;
+        if (!parse_string(nullptr) || !expect(':', "expected ':' after a key")) return false;
         skip_ws();
       }
       if (!skip_value(depth + 1)) return false;
@@ -219,6 +219,15 @@ class JsonLineParser {
       if (*p_ != ',') return error(object ? "expected ',' or '}'" : "expected ',' or ']'");
       ++p_;
     }
+  }
+
+  // The next byte after white space must be `c` (then consumed).
+  bool expect(char c, const char* what) {
+    skip_ws();
+    if (p_ >= end_) return premature_end();
+    if (*p_ != c) return error(what);
+    ++p_;
+    return true;
   }
 
   bool literal(const char* word) {
@@ -234,81 +243,63 @@ class JsonLineParser {
 
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? as a state machine
+  // (states: 0 start, 1 sign, 2 leading 0, 3 integer digits, 4 point,
+  // 5 fraction digits, 6 e, 7 exponent sign, 8 exponent digits) run to the
+  // first byte no state takes; the package's scanner reads it piece by piece.
   bool number() {
+    static const bool kFinal[9] = {false, false, true, true, false, true, false, false, true};
     const char* start = p_;
-    if (p_ < end_ && *p_ == '-') ++p_;
-    if (p_ >= end_) return start == p_ ? error("unexpected character") : premature_end();
-    if (*p_ == '0') {
-      ++p_;
-    } else if (is_digit(*p_)) {
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-    } else {
-      return error(start == p_ ? "unexpected character" : "invalid number");
+    int st = 0;
+    for (; p_ < end_; ++p_) {
+      const char c = *p_;
+      const bool digit = is_digit(c), e = c == 'e' || c == 'E';
+      int next = -1;
+      switch (st) {
+        case 0: next = c == '-' ? 1 : c == '0' ? 2 : digit ? 3 : -1; break;
+        case 1: next = c == '0' ? 2 : digit ? 3 : -1; break;
+        case 2: next = c == '.' ? 4 : e ? 6 : -1; break;
+        case 3: next = digit ? 3 : c == '.' ? 4 : e ? 6 : -1; break;
+        case 4: next = digit ? 5 : -1; break;
+        case 5: next = digit ? 5 : e ? 6 : -1; break;
+        case 6: next = c == '+' || c == '-' ? 7 : digit ? 8 : -1; break;
+        default: next = digit ? 8 : -1; break;
+      }
+      if (next < 0) break;
+      st = next;
     }
-    if (p_ < end_ && *p_ == '.') {
-      ++p_;
-      if (p_ >= end_) return premature_end();
-      if (!is_digit(*p_)) return error("invalid number");
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-    }
-    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
-      ++p_;
-      if (p_ < end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ >= end_) return premature_end();
-      if (!is_digit(*p_)) return error("invalid number");
-      while (p_ < end_ && is_digit(*p_)) ++p_;
-    }
-    return true;
+    if (kFinal[st]) return true;
+    if (p_ == start) return error("unexpected character");
+    return p_ >= end_ ? premature_end() : error("invalid number");
   }
 
-  static int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  bool hex4(unsigned& cp) {
-    if (end_ - p_ < 4) return premature_end();
-    cp = 0;
+  // Four hex digits at q, if there are four, as a number (std::strtoul).
+  bool hex_piece(const char* q, unsigned& cp) const {
+    if (end_ - q < 4) return false;
     for (int k = 0; k < 4; ++k) {
-      const int v = hex_value(p_[k]);
-      if (v < 0) return error("invalid \\u escape");
-      cp = cp * 16 + static_cast<unsigned>(v);
+      if (!std::isxdigit(static_cast<unsigned char>(q[k]))) return false;
     }
-    p_ += 4;
+    cp = static_cast<unsigned>(std::strtoul(std::string(q, 4).c_str(), nullptr, 16));
     return true;
   }
 
-  // \uXXXX, a surrogate pair as one code point; lone surrogates and U+0000
-  // (which R strings cannot hold) are errors, not silently replaced.
+  // p_ just after the "\u" of an escape: a code point, or a high surrogate
+  // followed by "\u" and a low one. Lone surrogates and U+0000 (which R
+  // strings cannot hold) are refused. Whole pieces and the ranges of RFC 8259
+  // here; the package's scanner reads digit by digit, so the two stay apart.
   bool unicode_escape(std::string* out) {
     const char* at = p_ - 2;
-    unsigned cp = 0;
-    if (!hex4(cp)) return false;
-    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+    unsigned cp = 0, low = 0;
+    const bool read = hex_piece(p_, cp);
+    const bool high = read && cp >= 0xD800 && cp <= 0xDBFF;
+    const bool paired = high && end_ - p_ >= 10 && p_[4] == '\\' && p_[5] == 'u' &&
+                        hex_piece(p_ + 6, low) && low >= 0xDC00 && low <= 0xDFFF;
+    if (!read || cp == 0 || (cp >= 0xDC00 && cp <= 0xDFFF) || (high && !paired)) {
       p_ = at;
-      return error("lone low surrogate in a \\u escape");
+      return error("invalid \\u escape");
     }
-    if (cp >= 0xD800 && cp <= 0xDBFF) {
-      unsigned low = 0;
-      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') {
-        p_ = at;
-        return error("lone high surrogate in a \\u escape");
-      }
-      p_ += 2;
-      if (!hex4(low)) return false;
-      if (low < 0xDC00 || low > 0xDFFF) {
-        p_ = at;
-        return error("lone high surrogate in a \\u escape");
-      }
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-    }
-    if (cp == 0) {
-      p_ = at;
-      return error("\\u0000 (a NUL character) in a string");
-    }
+    p_ += paired ? 10 : 4;
+    if (paired) cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
     if (out != nullptr) append_utf8(*out, cp);
     return true;
   }
@@ -347,6 +338,6 @@ class JsonLineParser {
   }
 };
 
-}  // namespace mlagreement
+}  // namespace json_oracle
 
 #endif  // MLAGREEMENT_JSON_LINE_ORACLE_H
