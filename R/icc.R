@@ -157,7 +157,7 @@ icc_term <- function(model, type, unit) {
 # matrix (centred sums). `optional`: the model was not asked for by name, so
 # a design that is not crossed drops the two-way rows with a message.
 icc_twoway_mean_squares <- function(r, optional, call = rlang::caller_env()) {
-  n_complete <- sum(tabulate(r$item, length(r$items)) == length(r$annotators))
+  n_complete <- length(complete_items(r))
   if (optional && (n_complete < 2L || length(r$annotators) < 2L)) {
     cli::cli_inform(c("i" = paste0(
       "Only the one-way rows: the two-way model needs at least 2 items rated by all ",

@@ -106,6 +106,9 @@ abort_rating <- function(rule, item, annotator, does, n_in_all, call) {
             class = "ratings", call = call)
 }
 
+# Codes of the items rated by every annotator (a crossed design's items).
+complete_items <- function(r) which(tabulate(r$item, length(r$items)) == length(r$annotators))
+
 # The items x annotators matrix of the items rated by every annotator; the
 # others are left out with a message.
 complete_rating_matrix <- function(r, hint = NULL, call = rlang::caller_env()) {
@@ -114,8 +117,7 @@ complete_rating_matrix <- function(r, hint = NULL, call = rlang::caller_env()) {
     mla_abort(c("{.arg x} must have ratings from at least 2 annotators.",
                 "x" = "It has {k}."), class = "icc_design", call = call)
   }
-  per_item <- tabulate(r$item, length(r$items))
-  complete <- which(per_item == k)
+  complete <- complete_items(r)
   if (length(complete) < 2L) {
     mla_abort(
       c("{.arg x} must have at least 2 items rated by all {k} annotators.",
