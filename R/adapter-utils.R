@@ -1,17 +1,13 @@
 # Shared steps of the data-frame adapters: column selection, id encoding,
 # record construction and duplicate handling.
 
-# --- ids and labels by value ---------------------------------------------------
 # Ids and labels are compared by value, never through as.character() of
-# doubles (which prints 1e5 as "1e+05" but 100000L as "100000"). Numbers stay
-# numbers for matching; exact text is built only for distinct values (names,
-# messages, matching numbers against text).
+# doubles (which prints 1e5 as "1e+05" but 100000L as "100000"); exact text
+# is built only for distinct values.
 
-# Exact text of ids or labels: integers and whole doubles in full, without
-# scientific notation (1e5 and 100000L are both "100000", 3e9 "3000000000"),
-# other doubles with the fewest digits that read back as the same number,
-# factors by their labels, dates and date-times as printed (with the
-# microseconds when a time has a fraction of a second); NA stays NA.
+# Exact text of ids or labels: whole doubles in full without scientific
+# notation, other doubles with the fewest digits that read back as the same
+# number, dates and date-times as printed (with microseconds when needed).
 id_text <- function(v) {
   if (is.factor(v) || inherits(v, "Date")) return(as.character(v))
   if (inherits(v, "POSIXct")) {
@@ -43,9 +39,8 @@ exact_number <- function(x) {
   out
 }
 
-# Positions of `x` in `table` by value: numbers of any storage type
-# numerically (integer and double both as double), factors by their labels,
-# numbers against text by their exact text (built for the distinct values).
+# Positions of `x` in `table` by value: numbers numerically, factors by their
+# labels, numbers against text by their exact text.
 match_values <- function(x, table) {
   if (is.factor(x)) x <- as.character(x)
   if (is.factor(table)) table <- as.character(table)
@@ -55,10 +50,8 @@ match_values <- function(x, table) {
   match(id_text(u), id_text(table))[match(x, u)]
 }
 
-# Ids must be a plain vector of text, numbers, logicals or a factor, or
-# (ids only) dates and date-times, kept as given (daily diaries, time-stamped
-# items); doubles exact (an id beyond 2^53 may already have lost digits: two
-# uids can have become one number).
+# Doubles must be exact: an id beyond 2^53 may already have lost digits (two
+# uids become one number).
 check_id_vector <- function(v, arg, what = "ids", class = "id_type",
                             call = rlang::caller_env()) {
   times <- what == "ids" && (inherits(v, "Date") || inherits(v, "POSIXct"))
@@ -72,7 +65,6 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
     )
   }
   if (!is.double(v) || is.object(v) || length(v) == 0L) return(invisible(v))
-  # anyNA() and range() allocate nothing: the usual case costs one pass
   has_na <- anyNA(v)
   if (has_na && any(is.nan(v))) {
     rows <- which(is.nan(v))
@@ -98,7 +90,7 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
 }
 
 # Integer codes for an id column; keys are the sorted distinct ids (factor
-# levels in their order for factors).
+# levels in their order).
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
   coding <- id_coding(v, arg, call = call)
   list(keys = coding$keys, codes = coding_codes(coding))
@@ -111,8 +103,8 @@ coding_codes <- function(coding, rows = NULL) {
   coding$pos[as.integer(x) - coding$offset]
 }
 
-# encode_ids() by sorting and matching (counting for integers), for the ids
-# id_coding() does not hash: logical and classed ids, factors with an NA level.
+# encode_ids() for the ids id_coding() does not hash: logical and classed ids,
+# factors with an NA level.
 encode_by_matching <- function(v) {
   if (is.integer(v) && !is.factor(v)) {
     dense <- dense_codes(v)
@@ -129,8 +121,7 @@ encode_by_matching <- function(v) {
 
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow: row r has key pos[x[r] - offset]
-# (the kernel's CodedColumn, inst/include/mlagreement/ingest.h). Keys and codes equal
-# those of sorting and matching. NA ids are an error naming their rows.
+# (CodedColumn in ingest.h).
 id_coding <- function(v, arg, call = rlang::caller_env()) {
   check_id_vector(v, arg, call = call)
   if (anyNA(v)) {
@@ -164,10 +155,9 @@ id_coding <- function(v, arg, call = rlang::caller_env()) {
   list(keys = e$keys, x = e$codes, offset = 0L, pos = seq_along(e$keys))
 }
 
-# sort() of distinct values. Strings sort in the locale's collation, about
-# 300 ns a comparison: byte order (radix) first, kept when the locale agrees
-# that it is strictly increasing (then it is the only sorted order), else
-# sort() itself.
+# sort() of distinct values: byte order (radix) first, kept when the locale
+# agrees it is strictly increasing (then it is the only sorted order), since
+# locale collation is slow.
 sort_distinct <- function(u) {
   if (!is.character(u) || length(u) < 2L) return(sort(u))
   s <- sort(u, method = "radix")
@@ -181,9 +171,7 @@ distinct_coding <- function(v) {
   list(distinct = v[d$first], x = d$codes)
 }
 
-# The slots of counting_slots() without the slot vector: integer ids (above
-# -.Machine$integer.max) whose range is at most a few times their count; NULL
-# otherwise.
+# counting_slots() without the slot vector.
 counting_range <- function(v) {
   lo <- min(v)
   span <- as.double(max(v)) - lo + 1
@@ -191,9 +179,8 @@ counting_range <- function(v) {
   list(offset = lo - 1L, span = span)
 }
 
-# Sorted distinct values and their codes for whole numbers in a range at most
-# a few times their count, by counting instead of hashing and sorting (5x
-# faster on millions of rows); NULL when the range is too wide.
+# Sorted distinct values and their codes by counting instead of hashing and
+# sorting; NULL when the range is too wide.
 dense_codes <- function(v) {
   s <- counting_slots(v)
   if (is.null(s)) return(NULL)
@@ -201,9 +188,9 @@ dense_codes <- function(v) {
   list(keys = which(present) + s$offset, codes = cumsum(present)[s$slot])
 }
 
-# Whole numbers v as slots 1..span (v - offset) for tabulate(), when their
-# range is at most a few times their count; NULL otherwise. Integer input
-# keeps integer arithmetic (no double copy) unless lo - 1 would overflow.
+# Whole numbers v as slots 1..span for tabulate(), when their range is at most
+# a few times their count; NULL otherwise. Integers stay integer unless
+# lo - 1 would overflow.
 counting_slots <- function(v) {
   lo <- min(v)
   span <- as.double(max(v)) - lo + 1
@@ -219,9 +206,7 @@ counting_slots <- function(v) {
 }
 
 # Declared label universe as exact text: `labels`, else factor levels, else
-# the sorted distinct labels. It must not be empty (the counting pass needs a
-# label) and a factor must not have an NA level (it would become a label
-# named "NA").
+# the sorted distinct labels.
 label_universe <- function(label, labels, call = rlang::caller_env()) {
   if (!is.null(labels)) return(check_label_universe(labels, call = call))
   if (is.factor(label)) {
@@ -249,8 +234,7 @@ label_universe <- function(label, labels, call = rlang::caller_env()) {
 }
 
 # Records are the distinct (item, annotator) pairs, ordered by item then
-# annotator, numbered by the ingestion kernel (inst/include/mlagreement/ingest.h)
-# from encode_ids() codes; index is the record of each row.
+# annotator; index is the record of each row.
 make_records <- function(item, annotator) {
   as_coding <- function(ids) list(x = ids$codes, offset = 0, pos = seq_along(ids$keys))
   ingest_records_cpp(as_coding(item), length(item$keys), as_coding(annotator),
@@ -258,13 +242,10 @@ make_records <- function(item, annotator) {
 }
 
 # Resolves repeated keys: error (default) or keep the first/last occurrence.
-# `key` identifies a decision; `pair` the (item, annotator) record of each row;
-# `content` the decision(s) of each row, to tell copies from re-annotations
-# (evaluated only when some key repeats: callers may pass an expensive
-# expression).
+# `key` identifies a decision, `pair` the record of each row, `content` its
+# decisions (evaluated only when some key repeats: it may be expensive).
 resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
                                content = NULL, call = rlang::caller_env()) {
-  # the usual case, no repeats, by counting when the keys allow it
   if (no_repeats_by_counting(key)) return(rep(TRUE, length(key)))
   dup <- duplicated(key)
   if (!any(dup)) return(rep(TRUE, length(key)))
@@ -338,8 +319,8 @@ repeat_advice <- function(p) {
                  " repeated decision", if (p$n_changed != 1) "s", " changed): use {.code duplicates = \"first\"} or {.code \"last\"} to keep one annotation per pair."))
 }
 
-# TRUE when the keys (whole numbers) are known to be distinct by counting
-# them; FALSE when they repeat or their range is too wide to count.
+# TRUE when the keys (whole numbers) are distinct by counting; FALSE when
+# they repeat or their range is too wide to count.
 no_repeats_by_counting <- function(key) {
   s <- counting_slots(key)
   !is.null(s) && max(tabulate(s$slot, s$span)) <= 1L

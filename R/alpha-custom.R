@@ -1,12 +1,7 @@
-# The `distance` argument of krippendorff_alpha() and the user distances
-# between label sets.
-#
-# A distance is resolved to a spec: list(name, kind, fn), kind one of
-# "hamming", "jaccard", "masi" (built in), "category" (single-label metrics,
-# R/weights.R), "size" (a function of |A|, |B|, |A n B|) or "pair" (a
-# function of two label sets). Label structure (weights, groups, trees) is
-# attached to the specs (attach_label_structure()), so the resolution stays
-# in one place.
+# The `distance` argument of krippendorff_alpha(), resolved to a spec
+# list(name, kind, fn): kind "hamming", "jaccard", "masi", "category"
+# (single-label metrics), "size" (a function of |A|, |B|, |A n B|) or "pair"
+# (a function of two label sets). Label structure is attached to the specs.
 
 set_distances <- c("hamming", "jaccard", "masi")
 category_metrics <- c("nominal", "ordinal", "interval", "ratio")

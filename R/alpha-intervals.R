@@ -1,19 +1,5 @@
-# Intervals for krippendorff_alpha(R > 0): bootstrap replicates over items
-# and a leave-one-item-out jackknife SE, both from per-item summaries, never
-# from the records (inst/include/mlagreement/set_boot.h).
-#
-# Alpha is a ratio of item sums. Hamming alpha is a function of three
-# per-label sums over the pairable cells (m >= 2): n_j = sum m,
-# n1_j = sum x, dis_j = sum 2 x (m - x) / (m - 1) (the kernel's
-# hamming_alpha()). A set distance's observed disagreement is
-# sum_i obs_i / n with n = sum_i m_i and obs_i = c_i' D c_i / (m_i - 1)
-# (c_i: item i's counts of the distinct sets, D: the S x S distances), and
-# its expected disagreement n_s' D n_s / (n (n - 1)) with n_s the corpus
-# counts of the distinct sets. A replicate with item multiplicities w
-# reweights all of them; leaving item i out subtracts its terms.
-# Multiplicities come from the item streams of mla_boot() (a seed drawn from
-# R's generator), so set.seed() makes intervals reproducible and the thread
-# count cannot change them; every distance of one call uses the same draws.
+# Intervals for krippendorff_alpha(R > 0) from per-item summaries, never the
+# records (DESIGN.md, "Notes on the R side"; set_boot.h).
 
 #' @rdname krippendorff_alpha
 #' @section Intervals:
@@ -92,8 +78,7 @@ check_alpha_replicates <- function(R, call) {
   R
 }
 
-# The kernel's inputs of ordinal, interval or ratio alpha (as
-# alpha_category_row(), R/weights.R).
+# The kernel's inputs of ordinal, interval or ratio alpha.
 category_alpha_inputs <- function(a, metric) {
   list(counts = item_label_counts(a)$x, metric = match(metric, category_metrics) - 1L,
        values = category_values(a))
@@ -196,8 +181,7 @@ set_distance_matrices <- function(incidence, specs, kinds, call) {
   sa <- matrix(size, n, n)
   sb <- t(sa)
   union <- sa + sb - inter
-  # masked assignments, not ifelse(): the same values, without computing
-  # both branches over S x S cells
+  # masked assignments, not ifelse(): no computing both branches over S x S
   jac <- inter / pmax(union, 1)
   jac[union == 0] <- 1
   lapply(seq_along(kinds), function(d) {
@@ -228,15 +212,14 @@ pairable_set_items <- function(a, groups) {
   which(tabulate(record_item(a)[complete], n) >= 2L)
 }
 
-# R x rows: alpha of each row in each replicate.
 alpha_replicates <- function(design, seed, R, threads = 1L) {
   res <- alpha_boot_sums(design$terms, design$sets, design$D, seed, R, threads)
   alpha_from_design_sums(design, res$sums, res$quad)
 }
 
 # The engine's item sums and quadratic forms of R replicates, 2 streams per
-# thread at a time (progress bar, interrupts between chunks; chunking does
-# not change the replicates).
+# thread at a time (progress and interrupts between chunks; chunking does not
+# change the replicates).
 alpha_boot_sums <- function(terms, sets, D, seed, R, threads) {
   n_streams <- boot_streams_cpp()
   bounds <- unique(c(seq.int(0L, n_streams, by = min(n_streams, 2L * threads)), n_streams))

@@ -1,13 +1,7 @@
 # Analytic standard errors, intervals and tests of an `mla` fit: Gwet's
-# linearisation over items, as irrCAC implements it, generalised to
-# multi-label corpus coefficients (inst/include/mlagreement/influence.h). tidy.mla()
-# calls analytic_inference() when conf.int = TRUE.
-#
-# mla() computes none of this, so a fit stays one counting pass. The
-# influence terms need each item's (m, x) on every label, which the records
-# layout keeps as x/m tables and a dense array with at most 15 annotators as
-# packed class codes (inst/include/mlagreement/cell_codes.h); other arrays are
-# recounted, once per call (timings: bench/analytic-se.R).
+# linearisation over items as irrCAC implements it, generalised to
+# multi-label corpus coefficients (influence.h). Computed by tidy.mla() and
+# confint(), never by mla(), so a fit stays one counting pass.
 
 #' @rdname tidy.mla
 #' @section Analytic standard errors:
@@ -139,14 +133,13 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) 
   }
   se <- rep(NA_real_, length(estimate))
   se[ok] <- sqrt(v_items[ok])
-  # a zero standard error (every item's term equals the estimate, e.g.
-  # perfect agreement) leaves the test statistic undefined, not infinite
+  # a zero standard error (e.g. perfect agreement) leaves the test statistic
+  # undefined, not infinite
   testable <- ok & se > 0
   statistic <- p_value <- rep(NA_real_, length(estimate))
   statistic[testable] <- estimate[testable] / se[testable]
   p_value[testable] <- 2 * stats::pt(-abs(statistic[testable]), df[testable])
-  # no interval where the standard error is 0: [estimate, estimate] is no
-  # 95% interval (tidy() says why in `note`)
+  # no interval where the standard error is 0 (tidy() says why in `note`)
   half <- rep(NA_real_, length(estimate))
   half[testable] <- stats::qt(1 - (1 - conf.level) / 2, df[testable]) * se[testable]
   list(
@@ -164,10 +157,8 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
   ifelse(is.finite(df), df, pmin(df1, df2))
 }
 
-# The kernel's influence sums of the fit's labels at `level` (sum_sq, n):
-# from the cells the object keeps (a dense array's class codes, the records
-# layout's x/m tables) or, without either, one counting pass; single-label
-# designs replace the corpus sums.
+# The kernel's influence sums of the fit's labels at `level` (sum_sq, n);
+# single-label designs replace the corpus sums.
 analytic_influence <- function(fit, level, inputs) {
   a <- fit$annotations
   cells <- inputs$cells
@@ -181,8 +172,6 @@ analytic_influence <- function(fit, level, inputs) {
   mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = level == "corpus")
 }
 
-# The kernel's inputs for influence sums: the fit's item x label cells (the
-# records' stored cells, else one counting pass) and label tables by m.
 # The item cells and tallies of a fit, made on first use and shared by the
 # coefficients' and the shares' influence terms of one tidy() call.
 influence_inputs_once <- function(fit, threads) {

@@ -1,16 +1,11 @@
-# mla_boot(resample = "items", cluster =, strata =) on a sufficient-statistics
-# summary (annotation-counts.R). The item bootstrap needs only each item's
-# (m, x) per label, the class of the cell (boot_data() in boot.R turns the
-# records into exactly these tables): the summary holds them as two bytes
-# per item x label when they fit (kItemCellLimit cells), from the records
-# (as_annotation_counts()) or from the database when the bootstrap asks
-# (annotations-db-boot.R). The item ids are those of the records, sorted as
-# annotations_long() sorts them, so `cluster` and `strata` name the same
-# items and the replicates equal those of mla_boot() on the records for the
-# same seed. Resampling annotators needs the records.
+# mla_boot(resample = "items") on a summary needs only each item's (m, x) per
+# label, held as two bytes per item x label when they fit (kItemCellLimit).
+# Item ids are sorted as annotations_long() sorts them, so `cluster` and
+# `strata` name the same items and the replicates equal those on the records
+# for the same seed. Resampling annotators needs the records.
 
-# 5e7 cells: 100 MB as the two bytes (m, x) per item x label that a cell
-# takes when no item has more than 255 decisions on a label (8 bytes else).
+# Cells kept: two bytes (m, x) each when no item has more than 255 decisions
+# on a label, else 8.
 kItemCellLimit <- 5e7
 
 item_cell_matrix <- function(v, cols) {

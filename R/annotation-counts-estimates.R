@@ -1,8 +1,6 @@
-# Estimators and methods on the sufficient-statistics summary
-# (annotation-counts.R). mla() and Hamming alpha run the same kernels as on
-# the records, on the same label tables, so the results are equal; only the
-# per-record parts are absent; item rows and the item bootstrap read the
-# per-item tables (annotation-counts-boot.R) when the summary has them.
+# Estimators and methods on a summary: mla() and Hamming alpha run the same
+# kernels on the same label tables as on the records, so the results are
+# equal; item rows and the item bootstrap read the per-item tables.
 
 # mla() on a summary: the label tables' columns are the labels, so a label
 # subset is a column subset, exactly what count_labels() returns in memory.

@@ -1,14 +1,9 @@
-# The annotator-pair tables of the sufficient-statistics summary
-# (annotation-counts.R): what annotator_agreement() needs, without the
-# records. Per pair of annotators who share an item (both with a decision on
-# it), the shared items, and per label the counts the pair pass of
-# mlagreement/pairs.h accumulates: both decided (n_both), of those they
-# disagree (n_disagree), at least one decided (n_either), and the positives
-# sum_positive = sum over those items of (x_a + x_b), where an item decided by
-# one of the two counts its positive twice. Per annotator: positive
-# decisions, decisions and records on items shared with someone.
-# From records (counts_pairs_memory()), SQL (annotations-db-pairs.R) or plain
-# tables (annotation_counts(annotator_pairs =, pair_labels =)).
+# The annotator-pair tables of a summary, what annotator_agreement() needs
+# without the records: per pair sharing an item, the shared items, and per
+# label the counts pairs.h accumulates (n_both, n_disagree, n_either, and
+# sum_positive = sum of x_a + x_b, an item decided by one of the two counting
+# its positive twice); per annotator, positives, decisions and records on
+# shared items.
 
 # list(pairs = tibble(annotator1, annotator2, n_items),
 #      labels = tibble(annotator1, annotator2, label, n_both, n_disagree,

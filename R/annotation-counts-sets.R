@@ -1,12 +1,8 @@
-# The set tables of the sufficient-statistics summary (annotation-counts.R):
-# what Jaccard and MASI alpha need, without the records. The distinct label
-# sets of the pairable records (records with a decision on every label, in
-# items with two or more of them) with their counts, for D_e; the ordered
-# pairs of those records within items by (m, |A|, |B|, |A n B|), for D_o.
-# From records (counts_sets_memory(), one owner for in-memory objects), from
-# SQL (annotations-db-sets.R) or from plain tables (annotation_counts()).
-# A design with partial records (some but not all labels decided) has no
-# sets: the summary keeps the first such record, for the in-memory error.
+# The set tables of a summary, what Jaccard and MASI alpha need without the
+# records: the distinct label sets of the pairable records with their counts
+# (D_e), and the ordered pairs within items by (m, |A|, |B|, |A n B|) (D_o).
+# From records, SQL or plain tables. A design with partial records has no
+# sets: the summary keeps the first such record for the error.
 
 # list(sets = list of 1-based label indices, count, pairs = tibble) or
 # list(partial = list(item, annotator, missing, n_partial)).
@@ -100,9 +96,8 @@ sets_pairable_values <- function(s) {
 }
 
 # Jaccard, MASI and set-size distance rows of krippendorff_alpha() from the
-# set tables: a user distance d(n_a, n_b, n_ab) is tabulated over the sizes
-# the distinct sets have (alpha-custom.R) and summed over the pair histogram
-# (D_o) and the pairs of distinct sets (D_e), as on the records.
+# set tables, summed over the pair histogram (D_o) and the pairs of distinct
+# sets (D_e), as on the records.
 counts_alpha_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
   size_specs <- Filter(function(sp) sp$kind == "size", specs)
   what <- if (length(size_specs) > 0) "Set distances" else "The Jaccard and MASI distances"
@@ -160,9 +155,8 @@ counts_sets_or_abort <- function(a, what, call) {
   a$sets
 }
 
-# krippendorff_alpha() on a summary: the distances its tables give.
-# A distance of two sets d(A, B) needs, for D_o, which sets meet within an
-# item: the summary keeps only their sizes and overlap.
+# A distance d(A, B) of two sets needs, for D_o, which sets meet within an
+# item: a summary keeps only their sizes and overlap.
 check_counts_distances <- function(specs, call = rlang::caller_env()) {
   kinds <- vapply(specs, `[[`, "", "kind")
   if (any(kinds == "pair")) {

@@ -1,11 +1,7 @@
 # The sufficient-statistics contract (DESIGN.md, "Sufficient statistics"):
-# everything mla() and Hamming alpha need, without the records.
-# Per label, the items by their number of decisions m (count, sum x, sum
-# x (m - x)); a design histogram (items by records with decisions, stored
-# records and pairability); the annotators' record counts. A database
-# (annotations_long() on a lazy table), another engine (tables it wrote) or
-# an in-memory object (as_annotation_counts()) all produce the same object,
-# and every estimate computed from it equals the one on the records.
+# everything mla() and Hamming alpha need, without the records. A database,
+# another engine's tables or as_annotation_counts() all produce the same
+# object, and every estimate from it equals the one on the records.
 
 #' Sufficient statistics of an annotation design
 #'
@@ -175,13 +171,9 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 }
 
 # The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
-# and annotator tables with normalised (double) counts.
-# sets: the set tables (annotation-counts-sets.R), list(partial = ) for a
-# design with partial records, or NULL; annotator_pairs: the pair tables
-# (annotation-counts-pairs.R) or NULL; db_source: for a database summary,
-# the query that computes them, the set and the item tables when asked
-# (annotations-db-pairs.R); item_cells: the per-item tables of the item
-# bootstrap (annotation-counts-boot.R) or NULL.
+# and annotator tables with double counts. Optional: `sets` (list(partial = )
+# for a design with partial records), `annotator_pairs`, `item_cells`, and
+# `db_source`, the query that computes them when asked.
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
                                   source = "tables", sets = NULL, annotator_pairs = NULL,
                                   db_source = NULL, item_cells = NULL) {

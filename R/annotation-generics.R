@@ -1,11 +1,6 @@
-# What differs between the two sources of the sufficient statistics: the
-# records (`annotations`, annotations.R) and a summary of them
-# (`annotation_counts`, annotation-counts.R: from a database, plain tables or
-# as_annotation_counts()). Both carry the same label tables, so every
-# estimator runs the same kernel on them; what only records (or only a
-# summary's extra tables) can give is asked for here, by dispatch, so that no
-# verb branches on the class. A summary that lacks what is asked raises
-# `mlagreement_error_needs_records` naming the analysis.
+# What differs between the records (`annotations`) and a summary of them
+# (`annotation_counts`), asked by dispatch so that no verb branches on the
+# class (DESIGN.md, "Where the code is not yet one path").
 
 # Anything a verb accepts, as one of the two sources.
 as_annotation_source <- function(x, ...) UseMethod("as_annotation_source")
@@ -37,8 +32,8 @@ annotator_ids <- function(x) UseMethod("annotator_ids")
 annotator_ids.annotations <- function(x) id_text(x$annotators)
 annotator_ids.annotation_counts <- function(x) id_text(x$annotators$annotator)
 
-# Records stored (items x annotators for dense arrays; for a summary, the
-# records with decisions it counted).
+# Records stored (items x annotators for dense arrays; for a summary, those
+# with decisions).
 stored_records <- function(x) UseMethod("stored_records")
 stored_records.annotations <- function(x) {
   if (is_sparse_layout(x)) return(as.double(length(x$item)))
@@ -46,11 +41,8 @@ stored_records.annotations <- function(x) {
 }
 stored_records.annotation_counts <- function(x) x$n_stored_records
 
-# Each item's (x, m) on the labels `cols`: list(items, x, m), integer items x
-# labels matrices. From the records' tables, or from a summary's per-item
-# tables (kept in memory or computed by the database when asked).
-# `what`: the analysis a summary without per-item tables cannot give, for
-# the argument `arg`.
+# Each item's (x, m) on the labels `cols`: list(items, x, m). `what` names the
+# analysis a summary without per-item tables cannot give.
 item_count_cells <- function(x, cols, threads = mla_threads(), call = rlang::caller_env(),
                              what = "the bootstrap", arg = "fit") {
   UseMethod("item_count_cells")
@@ -71,8 +63,7 @@ item_count_cells.annotation_counts <- function(x, cols, threads = mla_threads(),
 }
 
 # Items, their records with a decision and their observed disagreement, for
-# a fit's item rows: the records' counting pass made them; a summary tallies
-# its per-item tables (from the records, or the database when asked).
+# a fit's item rows.
 item_rows <- function(x, fit, call = rlang::caller_env()) UseMethod("item_rows")
 item_rows.annotations <- function(x, fit, call = rlang::caller_env()) {
   list(items = x$items, n_annotators = item_annotator_counts(x), disagreement = fit$item_disagreement)
@@ -90,13 +81,11 @@ has_item_cells <- function(x) UseMethod("has_item_cells")
 has_item_cells.annotations <- function(x) TRUE
 has_item_cells.annotation_counts <- function(x) !is.null(x$item_cells) || !is.null(x$db_source)
 
-# mla() on either source (R/mla.R, R/annotation-counts-estimates.R).
 mla_fit <- function(x, baseline, labels, structure, weights, threads, call) UseMethod("mla_fit")
 mla_fit.annotations <- function(x, baseline, labels, structure, weights, threads, call) {
   mla_records(x, baseline, labels, structure, weights, threads, call = call)
 }
 mla_fit.annotation_counts <- function(x, baseline, labels, structure, weights, threads, call) {
-  # a label structure or category weights need the records (errors if given)
   resolve_label_structure(x, structure$label_weights, structure$label_groups,
                           structure$label_tree, call = call)
   if (!identical(weights, "identity")) require_records(x, "category weights", call = call)
@@ -104,8 +93,8 @@ mla_fit.annotation_counts <- function(x, baseline, labels, structure, weights, t
   mla_counts(x, baseline, labels, call = call)
 }
 
-# Annotator-pair sums of annotator_agreement(): with `pairs = FALSE` records
-# need no pair table; a summary always reads its pair tables.
+# Annotator-pair sums of annotator_agreement(): with `pairs = FALSE` the
+# records need no pair table.
 annotator_sums <- function(x, pairs, call = rlang::caller_env()) UseMethod("annotator_sums")
 annotator_sums.annotations <- function(x, pairs, call = rlang::caller_env()) {
   if (!pairs) return(annotator_sums_linear(x))
@@ -123,8 +112,8 @@ annotator_sums.annotation_counts <- function(x, pairs, call = rlang::caller_env(
   sums
 }
 
-# annotator_agreement()'s bounded per-annotator coefficient (R/annotator-kappa.R):
-# it needs each decision with the others on its item, so a summary has none.
+# annotator_agreement()'s per-annotator kappa needs each decision with the
+# others on its item, so a summary has none.
 annotator_kappa <- function(x) UseMethod("annotator_kappa")
 annotator_kappa.annotations <- function(x) annotator_crowd_kappa(x)
 annotator_kappa.annotation_counts <- function(x) rep(NA_real_, n_annotators(x))
@@ -162,8 +151,6 @@ alpha_hamming.annotation_counts <- function(a, call = rlang::caller_env()) {
   counts_alpha_hamming(a, call = call)
 }
 
-# Set-distance alpha rows (Jaccard, MASI, set-size distances): from the
-# records' label sets or a summary's set tables.
 alpha_set_source_rows <- function(a, specs, threads, call) UseMethod("alpha_set_source_rows")
 alpha_set_source_rows.annotations <- function(a, specs, threads, call) {
   if (any(vapply(specs, `[[`, "", "kind") == "size")) {
@@ -184,6 +171,5 @@ check_source_distances.annotation_counts <- function(a, specs, call = rlang::cal
   check_counts_distances(specs, call = call)
 }
 
-# Records with decisions per item and per annotator (both sources keep them).
 item_annotator_counts <- function(x) x$item_annotators
 annotator_record_counts <- function(x) x$annotator_records

@@ -1,9 +1,6 @@
-# Back out of the canonical object: long decisions, the items x annotators x
-# labels array, and subsets. The object is read only through record_item(),
-# record_annotator(), record_values(), dim() and its names; subsets are built
-# by the constructors, so they are validated and counted as any new object.
-# A sparse object's long decisions and subsets come from its selected labels
-# (R/annotations-sparse.R), without a dense view.
+# Back out of the canonical object: long decisions, the array, and subsets.
+# Subsets are built by the constructors, so they are validated and counted as
+# any new object; a sparse object's come from its selected labels.
 
 #' Convert annotations back to a data frame, an array or a subset
 #'
@@ -117,7 +114,7 @@ as.array.annotations <- function(x, ...) {
   }
   a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
                        x$items[ii], x$annotators[jj], x$labels[kk])
-  # a subset of the categories is no longer a single-label design
+  # a subset of the categories is not a single-label design
   if (is_single_label(x) && length(kk) == length(x$labels)) a <- mark_single_label(a, check = FALSE)
   a
 }

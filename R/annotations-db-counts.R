@@ -1,14 +1,13 @@
 # The aggregations of annotations_long()/annotations_wide() on a database
-# table (annotations-db.R): GROUP BY queries whose results are the tables of
-# annotation_counts(). `d` has columns item, annotator, label (and value, as
-# integer 0/1/NULL), already validated.
+# table: GROUP BY queries whose results are the tables of annotation_counts().
+# `d` has columns item, annotator, label (and value, integer 0/1/NULL),
+# already validated.
 
 # x (m - x) in 64 bits: m and x fit 32 bits, their product may not.
 sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions (one row per item, annotator, label with a 0/1/NULL value).
-# seen: the labels as stored (for the set tables, computed when asked).
-# records: db_records() of d, when already computed (else computed here).
+# seen: the labels as stored; records: db_records() of d, when computed.
 db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE,
                                records = NULL) {
   q <- db_decision_queries(d, records)
@@ -124,10 +123,9 @@ counts_from_db <- function(label_rows, design, annotators, universe, db_source =
   )
 }
 
-# In memory, check_selected_shape(): most records selecting every label
-# means `value` was forgotten. Counted in SQL; the 0/1 columns are looked for
-# only when the share is high.
-# records: db_records() of d (n_sel: the record's selected labels).
+# As check_selected_shape() in memory: most records selecting every label
+# means `value` was forgotten. The 0/1 columns are looked for only when the
+# share is high.
 db_check_selected_shape <- function(d, universe, proto, used, call, records) {
   k <- length(universe)
   if (k < 2L) return(invisible())

@@ -1,15 +1,10 @@
-# The annotator-pair tables of a database summary (annotation-counts-pairs.R)
-# in SQL: self-joins on item. They return one row per ordered pair of
-# annotators and label, so they run when annotator_agreement() asks for them
-# (the summary keeps the validated lazy query, db_source()), not in
-# annotations_long(); so do the set tables and the per-item tables.
-# Pairs are ordered (a <> b) in SQL and folded in R, so no engine's collation
-# decides which annotator comes first.
+# The annotator-pair tables of a database summary in SQL (self-joins on item),
+# run when annotator_agreement() asks, not in annotations_long(); so are the
+# set and per-item tables. Pairs are ordered (a <> b) in SQL and folded in R,
+# so no engine's collation decides which annotator comes first.
 
-# d: the validated lazy table (item, annotator, label, value 0/1/NULL, or
-# item, annotator, label for selected labels).
-# An environment, so that each table is computed once per summary. seen:
-# the labels as stored (the set codes compare with them).
+# d: the validated lazy table; seen: the labels as stored. An environment, so
+# that each table is computed once per summary.
 db_source <- function(d, selected, seen) {
   src <- new.env(parent = emptyenv())
   src$query <- d
@@ -50,9 +45,8 @@ db_record_pairs <- function(recs) {
   dplyr::filter(p, annotator_a != annotator_b)
 }
 
-# Rows of a (item, annotator as annotator_a, ...) joined with the other
-# records of their item (annotator_b): two relations, not the rows joined
-# with the record pairs (a join of a join).
+# Rows joined with the other records of their item (annotator_b): two
+# relations, not a join of a join.
 db_with_other_records <- function(rows, recs) {
   p <- dplyr::inner_join(dplyr::rename(rows, annotator_a = annotator),
                          dplyr::rename(recs, annotator_b = annotator), by = "item")

@@ -1,9 +1,7 @@
-# The set tables of a database summary (annotation-counts-sets.R), in SQL:
-# one GROUP BY for the distinct sets of the complete records of pairable
-# items, and self-joins within items for the ordered pairs of records by
-# (m, |A|, |B|, |A n B|). A set is identified by integer codes, one per block
-# of 30 labels (the sum of 2^bit of its labels: below 2^30, so exact in any
-# engine's integer type); |A n B| by joining the positives on (item, label).
+# The set tables of a database summary in SQL. A set is identified by integer
+# codes, one per block of 30 labels (the sum of 2^bit of its labels: below
+# 2^30, exact in any engine's integer type); |A n B| by joining the positives
+# on (item, label).
 
 kSetCodeBits <- 30L
 
@@ -37,9 +35,8 @@ db_selected_sets <- function(d, universe, seen) {
   db_set_tables(temp$table, dplyr::filter(d, !is.na(label)), universe, seen)
 }
 
-# Per record of the positives (item, annotator, label), the code of its set
-# in each block of labels: the sum of a CASE over the labels of the block,
-# written as SQL text (translated once, however often the query nests it).
+# Per record, the code of its set in each block of labels, written as SQL text
+# (translated once, however often the query nests it).
 db_set_codes <- function(positives, universe, seen) {
   con <- dbplyr::remote_con(positives)
   seen <- seen[!is.na(seen)]

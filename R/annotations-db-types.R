@@ -1,17 +1,11 @@
-# Values typed by value on engines whose columns do not fix a type. SQLite
-# stores each value with its own storage class (an untyped column may hold
-# 1, '1' and 'yes' side by side), so the zero-row prototype (logical for an
-# untyped column) says nothing; engines with strict column types
-# (PostgreSQL and the others dbplyr reaches) are checked by the prototype
-# alone. The checks count offenders in SQL with typeof() and collect only
-# the first one.
+# SQLite stores each value with its own storage class (an untyped column may
+# hold 1, '1' and 'yes' side by side), so its columns are checked by value
+# with typeof(); engines with strict column types by the prototype alone.
 
 db_is_sqlite <- function(d) inherits(dbplyr::remote_con(d), "SQLiteConnection")
 
-# A 0/1 column on SQLite: text other than '0'/'1' and blobs refused, as a
-# declared text column is; text '0'/'1' cast to integer; numbers are then
-# checked by db_check_values() like those of any engine (0.5 is refused,
-# not read as true).
+# A 0/1 column on SQLite: text other than '0'/'1' and blobs refused; text
+# '0'/'1' cast to integer; numbers then checked by db_check_values().
 db_sqlite_binary_value <- function(d, col, call, check = TRUE) {
   sym <- rlang::sym(col)
   if (!check) return(dplyr::mutate(d, !!col := ifelse(typeof(!!sym) == "text", as.integer(!!sym), !!sym)))
@@ -35,10 +29,9 @@ abort_db_not_binary <- function(bad, col, call) {
   )
 }
 
-# Id and label columns on SQLite hold one kind of value: numbers (integer
-# and real compare equal: 1 and 1.0 are one id) or text, never both, and no
-# blobs. Item 1 and item '1' would otherwise be two items (SQLite groups
-# them apart), so a mixed column is refused rather than merged by a guess.
+# Id and label columns on SQLite hold numbers or text, never both, and no
+# blobs: SQLite groups item 1 and item '1' apart, so a mixed column is refused
+# rather than merged by a guess.
 db_check_sqlite_ids <- function(d, cols, call) {
   checks <- list()
   for (col in cols) {

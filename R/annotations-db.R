@@ -1,14 +1,8 @@
 # annotations_long() and annotations_wide() on a dbplyr lazy table: every
-# check and every aggregation runs in the database, and only the summary
-# (annotation-counts.R) comes back: k x max_m label rows, a design histogram,
-# one row per annotator. Written for dplyr 1.0.10 / dbplyr 2.3.0 (Debian).
-# Rules that keep the SQL portable across engines:
-# * integer sums only, no division (one engine's integer division gives 0);
-# * x (m - x) cast to BIGINT, where a 32-bit engine type could overflow;
-# * SUM over no rows is NULL: coalesced; counts normalised to double after
-#   collect() (drivers return integer, double, integer64 or numeric text);
-# * tables have no row order, so "first offender" means first in the order
-#   item, annotator, label, and duplicates = "first"/"last" is refused.
+# check and aggregation runs in the database; only the summary comes back.
+# Portable SQL: integer sums only, no division; x (m - x) cast to BIGINT;
+# SUM over no rows coalesced; counts normalised to double after collect();
+# no row order, so duplicates = "first"/"last" is refused.
 
 annotations_long_db <- function(data, item, annotator, label, value, labels, duplicates,
                                 single_label, value_missing = FALSE, call = rlang::caller_env()) {
@@ -204,11 +198,11 @@ db_check_values <- function(d, col, keys, arg, call) {
   )
 }
 
-# Per record (item, annotator): its rows, its distinct keys (labels, a NULL
-# label counting as one; 1 when the record is the key) and whether it has
-# a decision (dec) or, for selected labels, its non-NULL labels (n_sel).
-# One GROUP BY serves the duplicate check, the design and the annotators,
-# and is materialised (db_temporary()) so the table is read once for them.
+# Per record (item, annotator): its rows, its distinct keys (a NULL label
+# counting as one; 1 when the record is the key) and whether it has a
+# decision (dec) or its non-NULL selected labels (n_sel). Materialised by
+# db_temporary() so the table is read once for the duplicate check, the
+# design and the annotators.
 db_records <- function(d, by_label, has_value) {
   stats <- list(n_rows = quote(n()), n_keys = 1L)
   if (by_label) {
@@ -219,9 +213,8 @@ db_records <- function(d, by_label, has_value) {
   dplyr::summarise(dplyr::group_by(d, item, annotator), !!!stats, .groups = "drop")
 }
 
-# Repeated keys (an (item, annotator) pair repeating a decision or a row):
-# a record with more rows than keys. Its surplus rows, summed over records,
-# are those of the repeated keys (each key's rows but one).
+# A repeated key is a record with more rows than keys; its surplus rows are
+# each key's rows but one.
 db_check_duplicates <- function(records, what, call) {
   reps <- dplyr::filter(records, n_rows > n_keys)
   shown <- collect_rows(dplyr::arrange(dplyr::select(reps, item, annotator), item, annotator), 5L)
@@ -246,27 +239,20 @@ db_check_duplicates <- function(records, what, call) {
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
 db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name = name))
 
-# The distinct rows of some columns as a GROUP BY, not SELECT DISTINCT: the
-# same rows in every engine, but PostgreSQL 15 plans a parallel DISTINCT
-# over a large table as a hash aggregate on gathered partial ones that, once
-# it spills to disk, runs far longer than the GROUP BY (bench/db.R).
+# Distinct rows as a GROUP BY, not SELECT DISTINCT: PostgreSQL may plan a
+# parallel DISTINCT that spills to disk far slower (bench/README.md).
 db_distinct <- function(q, ...) {
   dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
 }
 
-# A per-record query (item, annotator, ...) as a temporary table, which
-# PostgreSQL ANALYZEs (dbplyr's compute() does) and indexed on item: the
-# pair and set tables join or count it several times, and the engine then
-# plans with its real size (PostgreSQL estimated 5e9 join rows for 4e6 from
-# the subquery) and reads it once; SQLite, which indexes a subquery it joins
-# but not a table, needs the index (bench/db.R). An engine without indexes
-# keeps the table; a
-# connection that may not create tables (a read-only replica) runs the same
-# query as a subquery. drop() removes the table: none is left behind.
+# A per-record query as a temporary table, ANALYZEd and indexed on item: the
+# pair and set tables join it several times, and engines then plan with its
+# real size (SQLite indexes a joined subquery but not a table). Without the
+# right to create tables it stays a subquery. drop() leaves nothing behind.
 db_temporary <- function(q) {
   con <- dbplyr::remote_con(q)
   # no ANALYZE on SQLite: it would leave sqlite_stat1/sqlite_stat4 in the
-  # user's temporary schema (and SQLite plans this query by the index)
+  # user's temporary schema
   tab <- tryCatch(dplyr::compute(q, temporary = TRUE, analyze = !db_is_sqlite(q)),
                   error = function(e) NULL)
   if (is.null(tab)) return(list(table = q, drop = function() invisible()))
@@ -296,8 +282,8 @@ db_one_hot <- function(d, universe, seen) {
   Reduce(dplyr::union_all, parts)
 }
 
-# Every record with a decision selects exactly one category (as
-# check_single_label_records() in memory), first offender by item, annotator.
+# Every record with a decision selects exactly one category, first offender
+# by item, annotator.
 db_check_single_label <- function(d, k, call) {
   recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
                            n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),

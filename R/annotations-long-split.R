@@ -1,18 +1,7 @@
-# annotations_long(label_sep =): multi-select cells, one cell listing every
-# label a record selected (CrowdFlower / Figure Eight / Appen and MTurk batch
-# files). The cells are split into one row per selected label and the
-# selected-labels path of annotations_long() runs on those rows, so every
-# rule and check of that path holds unchanged.
-#
-# Rule for one cell (documented in annotations_long()):
-# * NA stays one row with label NA (annotated, nothing selected);
-# * trimmed of white space, an empty cell, or an empty JSON array "[]", is
-#   annotated with nothing selected too;
-# * a JSON array of strings ('["A","B"]') gives its elements;
-# * otherwise the cell is split at every `label_sep` (a fixed string); each
-#   element is trimmed, loses one pair of surrounding [] or quotes ("" or ''),
-#   and is trimmed again. Empty elements ("A||B", a trailing separator) are
-#   dropped, with a message that counts them.
+# annotations_long(label_sep =): multi-select cells are split into one row per
+# selected label, and the selected-labels path of annotations_long() runs on
+# those rows, so every check of that path holds. The rule for one cell is in
+# ?annotations_long.
 
 annotations_long_split <- function(data, used, has_value, label_sep, labels, duplicates,
                                    single_label, threads, call = rlang::caller_env()) {
@@ -50,9 +39,8 @@ annotations_long_split <- function(data, used, has_value, label_sep, labels, dup
 }
 
 # list(row = the cell of every piece, label = the pieces (NA: nothing
-# selected), n_dropped = empty elements dropped, n_cells = cells with one).
-# Vectorised over all elements at once: exports have hundreds of thousands
-# of cells.
+# selected), n_dropped = empty elements dropped, n_cells = cells with one),
+# vectorised over all elements at once.
 split_label_cells <- function(cells, label_sep) {
   trimmed <- trimws(cells)
   json <- !is.na(trimmed) & grepl("^\\[.*\\]$", trimmed) &
@@ -92,9 +80,8 @@ strip_label_element <- function(el) {
   el
 }
 
-# The JSON arrays of strings among `texts` (the package's JSON parser,
-# src/glue-json-values.cpp), named by their text; NULL for a text that is
-# not one, which is then split as plain text.
+# The JSON arrays of strings among `texts`, named by their text; NULL for a
+# text that is not one (then split as plain text).
 json_string_arrays <- function(texts) {
   out <- lapply(texts, function(t) {
     parsed <- parse_json_text_cpp(enc2utf8(t), character())

@@ -151,10 +151,9 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   mark_single_label(a)
 }
 
-# The annotations of a decision table, built by the ingestion kernel
-# (inst/include/mlagreement/ingest.h), which reports the first offending row
-# and its reason; R formats the message. The kernel resolves repeats as
-# `duplicates` asks; resolve_duplicates() raises the error or says so.
+# The annotations of a decision table, built by the ingestion kernel, which
+# reports the first offending row and its reason and resolves repeats as
+# `duplicates` asks; R formats the messages.
 ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, duplicates,
                              single_label, threads, call = rlang::caller_env()) {
   it <- id_coding(item_col, "item", call = call)

@@ -1,13 +1,10 @@
-# Selected-labels data as an annotations object: the sparse records layout
-# (R/annotations.R) when the universe is large and few labels are selected,
-# else the records layout's 0/1 matrix. annotations_long() (value = NULL) and
-# subsets of a sparse object build their objects here, so both layouts come
-# from the same selected labels and give the same numbers.
+# Selected-labels data as an annotations object: the sparse layout when the
+# universe is large and few labels are selected, else the records layout.
+# annotations_long(value = NULL) and subsets of a sparse object both build
+# here, so both layouts give the same numbers.
 
-# Whether selected labels of n_records records over k labels, n_positive of
-# them selected, are stored sparse: k >= 64 and at most one label in 16
-# selected (then the positions take at most a quarter of the 0/1 matrix's
-# memory, and the counting pass reads a sixteenth of its cells).
+# Sparse when k >= 64 and at most one label in 16 is selected: the positions
+# then take at most a quarter of the 0/1 matrix's memory.
 use_sparse_layout <- function(n_records, k, n_positive) {
   k >= 64L && n_positive <= as.double(n_records) * k / 16
 }
@@ -41,9 +38,8 @@ annotations_long_selected <- function(rec, lab, keep, it, an, universe, data, us
                        threads = threads, call = call)
 }
 
-# x[i, j, k] of a sparse object: the records `keep` (in their new order,
-# with new item and annotator indices) and the labels kk, from the selected
-# labels without a dense view.
+# x[i, j, k] of a sparse object: the records `keep` (new order, new item and
+# annotator indices) and the labels kk, without a dense view.
 subset_sparse <- function(x, keep, item, annotator, ii, jj, kk) {
   sel <- sparse_selected(x)
   record_of <- rep.int(seq_len(stored_records(x)), diff(sel$start))
@@ -54,9 +50,7 @@ subset_sparse <- function(x, keep, item, annotator, ii, jj, kk) {
                        x$items[ii], x$annotators[jj], x$labels[kk])
 }
 
-# Label-major values of every record and label of a sparse object
-# (as.vector(record_values(x)) without the dense matrix): the value column
-# of as.data.frame().
+# as.vector(record_values(x)) of a sparse object without the dense matrix.
 sparse_long_values <- function(x, call = user_call_env()) {
   n_rec <- stored_records(x)
   k <- length(x$labels)
@@ -69,9 +63,8 @@ sparse_long_values <- function(x, call = user_call_env()) {
   v
 }
 
-# The frame of the outermost call into the package (the user's call): a
-# dense view is built deep inside a consumer, and its memory error should
-# name the function the user called, not the accessor.
+# The frame of the user's call into the package: a dense view built deep
+# inside a consumer should name that function in its memory error.
 user_call_env <- function() {
   ns <- topenv(environment(user_call_env))
   for (i in seq_len(sys.nframe())) {

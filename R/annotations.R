@@ -1,37 +1,4 @@
-# The canonical `annotations` object (DESIGN.md layer 2).
-#
-# Records are (item, annotator) rows of a records x labels matrix of 0/1/NA.
-# Three layouts share one C++ core:
-# * "dense": the user's items x annotators x labels array, kept as it is (in
-#   R's column-major layout it already is an (items * annotators) x labels
-#   matrix, so it is never copied); record r is item r %% N, annotator r %/% N.
-# * "records": an integer matrix built by the adapters, with an item and an
-#   annotator index per record; sparse designs never allocate a dense array.
-# * "sparse": selected-labels data over a large universe (annotations_long()
-#   with value = NULL when k >= 64 and at most records x k / 16 positives).
-#   Every record is fully decided, so no values matrix is stored: item and
-#   annotator indices per record as in "records", plus the selected labels of
-#   each record (`selected`: offsets `start`, n_records + 1, and sorted
-#   0-based `label`, like a CSR matrix). Size, construction time and memory
-#   follow the positive decisions, not records x labels. Its counting pass
-#   (inst/include/mlagreement/sparse_records.h) gives the same tally and record counts
-#   as the records layout; the set measures read the selected labels
-#   directly (annotation_view(sets = TRUE)); every other reader gets a dense
-#   view of the labels it asks for (annotation_view(), record_values(),
-#   item_label_counts()), guarded by check_memory().
-# The sufficient statistics x (positives) and m (decisions) per item x label
-# are tallied once, at construction, in the same pass that validates values:
-# per label, the items with each m, their sum of x and of x (m - x) (`tally`),
-# plus each item's disagreement. mla(), Hamming alpha and the print method
-# derive everything from those tables without another pass. The items x
-# labels tables themselves are kept for the records layout (its pass builds
-# them anyway). A dense array with at most 15 annotators keeps each cell's
-# (m, x) as a packed class code instead (`cells`,
-# inst/include/mlagreement/cell_codes.h): x as half a byte per item x label, m too
-# only where it varies within a chunk of items (5 MB for a complete 5e5 x 5
-# x 20 array, 2.5% of the input, where x and m would be 80 MB); wider arrays
-# and the sparse layout keep none and are recounted (item_label_counts()).
-# The analytic SEs and item_label_counts() read the codes.
+# The canonical `annotations` object and its three layouts (DESIGN.md, "Objects").
 
 new_annotations <- function(values, layout, item, annotator, items, annotators, labels,
                             threads = mla_threads(), call = rlang::caller_env()) {
@@ -67,11 +34,10 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   a
 }
 
-# The sparse layout (see the top of the file) of records item, annotator
-# (1-based) whose selected labels are `selected` (list(start, label), 0-based
-# sorted labels): counted by its own pass, which gives the same fields as
-# new_annotations() on the same records held densely (`counts` is not kept:
-# items x labels tables of a large universe would dwarf the object).
+# The sparse layout: item and annotator (1-based) per record and each
+# record's sorted selected labels (`selected` = list(start, label), 0-based,
+# CSR-like). `counts` is not kept: items x labels tables of a large universe
+# would dwarf the object.
 new_sparse_annotations <- function(item, annotator, selected, items, annotators, labels,
                                    threads = mla_threads()) {
   a <- structure(
@@ -95,8 +61,7 @@ is_sparse_layout <- function(x) identical(x$layout, "sparse")
 # The selected labels of a sparse object's records: list(start, label).
 sparse_selected <- function(x) x$selected
 
-# Records x labels `cols` 0/1 integer matrix of a sparse object (what the
-# records layout stores), within the memory limit.
+# Records x labels 0/1 matrix of a sparse object, within the memory limit.
 sparse_dense_values <- function(x, cols = seq_along(x$labels), call = user_call_env()) {
   n_rec <- length(x$item)
   check_memory(4 * as.double(n_rec) * length(cols),
@@ -112,12 +77,9 @@ sparse_dense_values <- function(x, cols = seq_along(x$labels), call = user_call_
   v
 }
 
-# The items x labels tables x (positive decisions) and m (decisions) of the
-# labels `cols`, as integer matrices. Dense arrays decode them from their
-# packed class codes (half a byte per cell), or without codes (more than 15
-# annotators) recount those labels' columns each time they are needed:
-# caching them in an environment would break identical() on two equal
-# objects, and storing them would cost 40% of the input's memory.
+# The items x labels tables x and m of the labels `cols`. Dense arrays without
+# cell codes recount them each time: caching in an environment would break
+# identical() on two equal objects.
 item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threads()) {
   if (!is.null(a$counts)) {
     return(list(x = a$counts$x[, cols, drop = FALSE], m = a$counts$m[, cols, drop = FALSE]))
@@ -128,9 +90,8 @@ item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threa
 }
 
 # The item x label cells of the labels `cols` as the C++ core reads them
-# (with_cells() in src/glue-cells.h): a dense array's packed class codes
-# (`x4`, `m4`, `chunk_m`, `chunk`, all labels; `label_cols` picks, 0-based)
-# or the x/m tables of those labels; NULL when the object keeps neither.
+# (src/glue-cells.h): a dense array's packed codes, or the x/m tables; NULL
+# when the object keeps neither.
 item_cells <- function(a, cols = seq_along(a$labels)) {
   base <- list(n_items = length(a$items), label_cols = as.integer(cols) - 1L)
   if (!is.null(a$cells)) return(c(base, a$cells))
@@ -139,11 +100,8 @@ item_cells <- function(a, cols = seq_along(a$labels)) {
   c(base, list(x4 = NULL, x = counts$x, m = counts$m))
 }
 
-# The counting pass over the labels `cols` of an annotations object: their
-# label tables (`$tally`), per-item and per-annotator records with a decision
-# on them, and with keep_counts their items x labels tables. Only those
-# labels' columns are read. new_annotations() runs it on the bare object
-# (max_m given) and validates the values with it.
+# The counting pass over the labels `cols`: their tally, records per item and
+# per annotator, and with keep_counts the items x labels tables.
 count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), keep_codes = FALSE,
                          threads = mla_threads()) {
   if (!is_sparse_layout(a)) {
@@ -160,15 +118,11 @@ count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), keep_c
                    as.integer(cols) - 1L, max_m, keep_counts)
 }
 
-# The one view of the records the C++ core takes (RecordView in
-# inst/include/mlagreement/counts.h), without copying the values: the records x labels
-# values as stored (a dense array is already one), the labels `cols` to read
-# (0-based `label_cols`, integer() for all), 0-based item and annotator ids
-# of each record (integer() for the dense layout, whose ids follow from
-# position), and the design's extents. Nothing outside this file reads the
-# object's storage fields. A sparse object gives a dense view of the labels
-# `cols` (within the memory limit), or with `sets` its selected labels
-# (values = list(start, label): the set builders of the C++ core read them).
+# The one view of the records the C++ core takes (RecordView in counts.h),
+# without copying the values. Item and annotator ids are 0-based (integer()
+# for the dense layout, whose ids follow from position); `label_cols` is
+# integer() for all labels. A sparse object gives a dense view of `cols`, or
+# with `sets` its selected labels.
 annotation_view <- function(x, cols = NULL, sets = FALSE) {
   all_cols <- is.null(cols) || identical(as.integer(cols), seq_along(x$labels))
   if (is_sparse_layout(x)) {
@@ -189,8 +143,7 @@ annotation_view <- function(x, cols = NULL, sets = FALSE) {
   )
 }
 
-# A view of records that are not an annotations object's own (model
-# predictions appended to an object's records): item, annotator 0-based.
+# A view of records that are not an object's own (model predictions).
 record_view <- function(values, n_labels, item, n_items, annotator, n_annotators,
                         label_cols = integer()) {
   list(values = values, n_labels = as.integer(n_labels), label_cols = label_cols,
@@ -201,7 +154,6 @@ record_view <- function(values, n_labels, item, n_items, annotator, n_annotators
 # Per-label tables of the counting pass (rows m = 1..max_m, one column per label).
 label_tally <- function(x) x$tally
 
-# n_items(), n_annotators(), stored_records(): R/annotation-generics.R
 
 abort_bad_value <- function(values, layout, item, annotator, items, annotators, labels,
                             bad_index, call) {
@@ -212,7 +164,6 @@ abort_bad_value <- function(values, layout, item, annotator, items, annotators, 
   a <- if (layout == "dense") r %/% length(items) + 1 else annotator[r + 1]
   bad <- values[bad_index + 1]
   # counted in C++: slicing label columns here would need a full-size temporary
-  # (as one item: the layout does not matter for counting)
   n_bad <- count_invalid_cpp(record_view(values, length(labels), integer(), 1L, integer(), 1L))
   mla_abort(
     c("Annotation values must be 0, 1 or {.code NA}.",
@@ -240,7 +191,6 @@ record_annotator <- function(x) {
   }
 }
 
-# The records x labels value matrix (a view of the array for dense data).
 record_values <- function(x) {
   if (is_sparse_layout(x)) return(sparse_dense_values(x))
   v <- x$values

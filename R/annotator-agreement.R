@@ -147,8 +147,7 @@ pair_sums_checked <- function(view, call = rlang::caller_env()) {
 }
 
 # Upper bound on the annotator pairs that share an item, and the record
-# comparisons within items that form them (both as doubles: they can pass
-# the integer range).
+# comparisons that form them (doubles: they can pass the integer range).
 pair_design_size <- function(x) {
   m <- as.double(item_annotator_counts(x))
   J <- as.double(n_annotators(x))
@@ -180,10 +179,9 @@ record_item_totals <- function(x) {
        x = x_item[at, , drop = FALSE])
 }
 
-# Per-annotator sums without the pair table, linear in the records: on item
-# i and label j, an annotator's decision agrees with the other decisions of
-# the same value there, and meets m_ij - 1 others. Sums of integers, so equal
-# to the sums over the annotator's pairs.
+# Per-annotator sums without the pair table, linear in the records: on item i
+# and label j a decision meets m_ij - 1 others. Integer sums, so equal to the
+# sums over the annotator's pairs.
 annotator_sums_linear <- function(x) {
   t <- record_item_totals(x)
   dec <- t$dec

@@ -1,19 +1,7 @@
-# The bounded per-annotator coefficient of annotator_agreement(): annotator
-# a against the rest of the crowd, Cohen-style, with a's own marginal.
-#
-# Every decision of a on item i and label j is compared with each of the
-# m_ij - 1 other decisions there. Over a's comparisons on label j (C_j of
-# them), p_j is the share in which a said 1, q_j the share in which the other
-# annotator said 1, and D_j the share that disagree; the chance disagreement
-# of two independent raters with these marginals is
-# E_j = p_j (1 - q_j) + q_j (1 - p_j). Labels are pooled as in eq. 6:
-# kappa_a = 1 - mean_j D_j / mean_j E_j over the labels a shares. The 2 x 2
-# table of the comparisons has margins p_j and q_j, so D_j <= 2 E_j and
-# kappa_a lies in [-1, 1].
-#
-# Linear in the records: per record and label, the other decisions and
-# positives on the item are m_ij - 1 and x_ij - v. Returns one value per
-# annotator (NA without comparisons or chance disagreement).
+# annotator_agreement()'s per-annotator kappa (defined in
+# ?annotator_agreement), linear in the records: per record and label, the
+# other decisions and positives on the item are m_ij - 1 and x_ij - v. One
+# value per annotator (NA without comparisons or chance disagreement).
 annotator_crowd_kappa <- function(x) {
   t <- record_item_totals(x)  # R/annotator-agreement.R
   dec <- t$dec
@@ -41,11 +29,10 @@ annotator_crowd_kappa <- function(x) {
   ifelse(rowSums(e) > 0, 1 - rowSums(d) / rowSums(e), NA_real_)
 }
 
-# How closely the annotators' scores follow their prevalence, over the
-# ranked annotators: the Spearman (whole ranking) or Pearson (a few
-# annotators who tick far more than the rest) correlation, whichever is
-# larger in absolute value, named by its method; NA when it cannot say
-# anything (fewer than 4 annotators, or either column constant).
+# How closely the annotators' scores follow their prevalence: the Spearman or
+# Pearson correlation, whichever is larger in absolute value (Pearson catches
+# a few annotators who tick far more than the rest); NA with fewer than 4
+# annotators or a constant column.
 prevalence_rank_correlation <- function(score, prevalence) {
   ok <- !is.na(score) & !is.na(prevalence)
   if (sum(ok) < 4L || stats::sd(score[ok]) == 0 || stats::sd(prevalence[ok]) == 0) {

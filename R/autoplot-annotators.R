@@ -93,9 +93,8 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
   plt
 }
 
-# Pairs below min_items: their own tile layer and legend key (a colour
-# legend, since the fill legend is the continuous scale), none if there are
-# none.
+# Pairs below min_items: their own tile layer and a colour legend key (the
+# fill legend is the continuous scale).
 heat_suppressed_layer <- function(tiles, min_items, border) {
   gone <- tiles[tiles$suppressed, ]
   if (nrow(gone) == 0L) return(list())

@@ -1,9 +1,7 @@
-# The baseline registry: every baseline's name, display labels and position,
-# in the order of the C++ kernel's `Baseline` enum (inst/include/mlagreement/estimators.h),
-# which is also the column order of every labels x baselines matrix it returns.
-# "conger" (annotator-specific marginals, R/conger.R) is computed only when
-# asked for (`always = FALSE`): it needs the records, and the kernel's tables
-# keep the three pooled-or-fixed baselines the paper reports.
+# The baseline registry, in the order of the kernel's `Baseline` enum
+# (estimators.h), which is the column order of every labels x baselines
+# matrix. "conger" is computed only when asked for (`always = FALSE`): it
+# needs the records.
 baseline_registry <- data.frame(
   name = c("fleiss", "ac1", "pabak", "conger"),
   label = c("pooled marginal (Fleiss/Scott)", "Gwet AC1", "PABAK",

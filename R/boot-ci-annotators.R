@@ -3,10 +3,9 @@
 # their quantiles are taken.
 
 # The replicates the intervals and standard errors use. Drawing J annotators
-# with replacement, the bootstrap's variance of an average over annotators
-# is (J - 1) / J times the unbiased one; with annotators resampled the
-# deviations from t0 are scaled back by sqrt(J / (J - 1)) (the items' own
-# factor, (n - 1) / n over hundreds of items, is left as it is).
+# with replacement, the bootstrap's variance of an average over annotators is
+# (J - 1) / J times the unbiased one, so the deviations from t0 are scaled by
+# sqrt(J / (J - 1)) (the items' own factor is left as it is).
 interval_replicates <- function(object, idx) {
   t <- object$t[, idx, drop = FALSE]
   factor <- annotator_variance_factor(object)
@@ -21,14 +20,11 @@ annotator_variance_factor <- function(object) {
   J / (J - 1)
 }
 
-# Quantile intervals from replicates of an average over J annotators use,
-# in effect, a variance estimated from J values with the normal quantile; with
-# 8 heterogeneous annotators the two-way percentile interval covered 0.89-0.92
-# (bench/coverage-annotators.R). The deviations from t0 are widened by
-# t_df / z: df = J - 1 when annotators alone are resampled, and for the
-# two-way bootstrap Satterthwaite's df of the item and annotator jackknife
-# variances (the df of tidy(fit, annotators = "random")). Standard errors
-# are not widened.
+# Quantile intervals of an average over J annotators in effect use a variance
+# from J values with the normal quantile, and undercover (bench/README.md). The
+# deviations from t0 are widened by t_df / z: df = J - 1 for annotators alone,
+# Satterthwaite's df of the item and annotator jackknives for the two-way
+# bootstrap. Standard errors are not widened.
 interval_t_replicates <- function(object, idx, level) {
   t <- interval_replicates(object, idx)
   if (object$resample == "items") return(t)

@@ -1,6 +1,6 @@
-# Bootstrap confidence intervals. The order-statistic interpolation and the
-# interval formulas follow boot::boot.ci (Davison and Hinkley 1997, section
-# 5.2-5.3) so that both give the same numbers on as_boot() output.
+# Bootstrap confidence intervals, with boot::boot.ci()'s order-statistic
+# interpolation and formulas (Davison and Hinkley 1997, 5.2-5.3), so both give
+# the same numbers on as_boot() output.
 
 #' Confidence intervals from a Multi-Label Agreement bootstrap
 #'
@@ -119,9 +119,8 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
 }
 
 # Limits of each column of the replicates t (R x statistics) about t0. Warns
-# once about undefined replicates, constant replicates (no interval: a
-# zero-width "95% interval" would claim certainty the data cannot give) and
-# extreme order statistics.
+# once about undefined replicates, constant replicates (no zero-width "95%
+# interval") and extreme order statistics.
 replicate_intervals <- function(t, t0, names, level, type = "perc", accel = NULL,
                                 na_hint = kNaHintNotes, call = rlang::caller_env()) {
   out <- matrix(NA_real_, ncol(t), 2L)
@@ -169,9 +168,8 @@ kNaHintAlpha <- "Their intervals use the defined replicates only: alpha is undef
 # without a warning; fewer than 2 cannot vary at all.
 boot_min_items <- 20L
 
-# min = 3 where the standard error is a jackknife over items whose
-# leave-one-out values of 2 items are single-item estimates, which are the
-# same number whatever the data (krippendorff_alpha(R = )).
+# min = 3 where the standard error is a jackknife over items: with 2 items the
+# leave-one-out values are single-item estimates, the same for any data.
 check_boot_items <- function(n, what = "items", arg = "fit", call = rlang::caller_env(),
                              min = 2L) {
   if (n < min) {
@@ -203,9 +201,8 @@ jackknife_influence <- function(tj) {
   (n - 1) * (mean(tj) - tj)
 }
 
-# BCa's acceleration of every statistic from its jackknife influence values,
-# computed once per object (cache, as the jackknife itself): a second
-# confint(type = "bca") costs only the quantiles.
+# BCa's acceleration from the jackknife influence values, computed once per
+# object (cached, as the jackknife).
 boot_acceleration <- function(x) {
   cache <- x$cache
   if (is.environment(cache) && !is.null(cache$accel)) return(cache$accel)
@@ -311,16 +308,13 @@ jackknife_se <- function(x, level = c("corpus", "label")) {
   tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se, n_units = n)
 }
 
-# The engines' inputs of a bootstrap: those kept in the object, or rebuilt
-# for objects made without them.
+# The engines' inputs of a bootstrap, rebuilt for objects made without them.
 boot_engine_data <- function(x) {
   if (is.null(x$engine)) boot_data(x$fit, x$resample) else x$engine
 }
 
-# Leave-one-unit-out coefficients over the resampled unit (units x
-# statistics), NULL for the two-way design, which has no single unit.
-# Computed on first need (BCa, jackknife_se(), as_boot()) with `threads`,
-# then kept in the object's cache environment: later calls reuse them.
+# Leave-one-unit-out coefficients (units x statistics), NULL for the two-way
+# design; computed on first need and kept in the object's cache.
 boot_jack_values <- function(x, threads = x$threads) {
   if (x$resample == "both") return(NULL)
   cache <- x$cache

@@ -51,7 +51,7 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
   check_conf_level(conf.level)
   rows <- which(x$stats$level == level)
   ci <- boot_ci_matrix(x, rows, conf.level, type)
-  se <- apply(interval_replicates(x, rows), 2, stats::sd, na.rm = TRUE)  # R/boot-ci.R
+  se <- apply(interval_replicates(x, rows), 2, stats::sd, na.rm = TRUE)  # R/boot-ci-annotators.R
   se[is.na(x$t0[rows])] <- NA_real_
   out <- tidy(x$fit, level = level, conf.int = FALSE)
   out$std.error <- unname(se)

@@ -126,7 +126,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
-  abort_structure_boot(fit)  # R/label-structure.R
+  abort_structure_boot(fit)  # R/label-structure-fit.R
   R <- check_whole(R, min = 2, class = "replicates")
   n_stats <- nrow(boot_stat_table(fit))
   check_memory(8 * as.double(R) * n_stats,
@@ -191,9 +191,9 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
   )
 }
 
-# What the engines need: class codes of each item's (x, m) cells for items
-# (from the records or a summary's per-item tables), the records' view for
-# annotators (records only); `items` names the items of `cluster` and `strata`.
+# What the engines need: class codes of each item's (x, m) cells for items,
+# the records' view for annotators; `items` names the items of `cluster` and
+# `strata`.
 boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
@@ -207,10 +207,8 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
     data <- boot_record_data(a, cols, threads)
     cells <- NULL
   }
-  # single-label fits report Fleiss, AC1 and Brennan-Prediger for q categories
   data$single_label <- isTRUE(fit$design$single_label)
-  # weighted fits: the corpus columns are the weighted coefficients, from the
-  # items x categories counts with the same draws (weighted_agreement.h)
+  # weighted fits: the weighted coefficients from the same draws
   if (!is.null(fit$weights)) data$weighted <- list(counts = cells$x, matrix = fit$weights$matrix)
   if (has_conger(fit)) data$conger <- fit  # R/conger.R: its replicates read the records
   data
@@ -224,9 +222,8 @@ boot_item_data <- function(cells) {
        codes = boot_codes_cpp(x, m))
 }
 
-# The records are read in place through annotation_view(); the annotators
-# drawn are those with a decision on the fit's labels (slot: 0-based index
-# among them, -1 for the others).
+# The records read in place; the annotators drawn are those with a decision
+# on the fit's labels (slot: 0-based index among them, -1 for the others).
 boot_record_data <- function(a, cols, threads) {
   per_annotator <- if (identical(as.integer(cols), seq_along(a$labels))) {
     annotator_record_counts(a)
@@ -269,10 +266,9 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
   note_sparse_annotator_resampling(a)  # R/design-summary.R
 }
 
-# Runs the replicates in chunks of about `kBootChunkSeconds` each (a few
-# replicates of each of the 64 streams per chunk; the streams keep their
-# generators between chunks, so chunking does not change the replicates):
-# the progress bar moves and Ctrl-C is honoured between and within chunks.
+# Runs the replicates in chunks of about `kBootChunkSeconds` (the streams keep
+# their generators between chunks, so chunking does not change the
+# replicates): the progress bar moves and Ctrl-C is honoured between chunks.
 boot_run <- function(data, units, resample, seed, R, threads) {
   run <- boot_run_cpp(seed, R, data$n_labels)
   chunk <- if (resample == "items") {
@@ -307,23 +303,21 @@ boot_run <- function(data, units, resample, seed, R, threads) {
   t
 }
 
-# Seconds a chunk should take: short enough for a lively progress bar and a
-# prompt Ctrl-C, long enough that R's loop costs nothing.
+# Seconds a chunk should take: a lively progress bar and a prompt Ctrl-C, yet
+# R's loop costs nothing.
 kBootChunkSeconds <- 0.2
 
-# Replicates per stream for the next chunk, from the time the last one took:
-# aim at `target` seconds, growing at most 8-fold per chunk.
+# Replicates per stream for the next chunk: aim at `target` seconds, growing
+# at most 8-fold per chunk.
 boot_next_chunk <- function(per_stream, elapsed, target = kBootChunkSeconds) {
   grown <- if (elapsed <= 0) 8 * per_stream else per_stream * target / elapsed
   max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))
 }
 
-# Every progress bar of the package (bootstrap, alpha bootstrap, R distance
-# loops, simulation study): closed by the
-# caller's own exit handler, `on.exit(progress_close(bar), add = TRUE)`, and
-# closing never raises (cli's deferred auto-close raised an internal error
-# when Ctrl-C arrived while the bar was shown), so an interrupted loop leaves
-# only R's `interrupt` condition.
+# Every progress bar of the package, closed by the caller's
+# `on.exit(progress_close(bar), add = TRUE)`; closing never raises (cli's
+# deferred auto-close can, on Ctrl-C), so an interrupted loop leaves only R's
+# `interrupt` condition.
 progress_start <- function(name, total) {
   cli::cli_progress_bar(name, total = total, clear = TRUE, .auto_close = FALSE)
 }
@@ -351,9 +345,8 @@ boot_jackknife <- function(data, units, resample, threads) {
   NULL
 }
 
-# `engine` keeps the engines' inputs (boot_data()) so that BCa, jackknife_se(),
-# tidy() and as_boot() reuse them; `cache` is an environment that holds the
-# jackknife once it has been computed (boot_jack_values()).
+# `engine` keeps the engines' inputs so that BCa, jackknife_se(), tidy() and
+# as_boot() reuse them; `cache` holds the jackknife once computed.
 new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, threads,
                          engine = NULL) {
   stats <- boot_stat_table(fit)

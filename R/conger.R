@@ -1,9 +1,7 @@
-# The annotator-specific baseline "conger" (inst/include/mlagreement/conger.h):
-# chance agreement from each annotator's own marginal (Conger 1980; Cohen's
-# kappa for two annotators), computed when mla(baseline = "conger") asks for
-# it and added as rows beside the three baselines every fit has. The point
-# estimates need the annotator x label tallies (one pass over the records);
-# standard errors and replicates need each record's decision.
+# The annotator-specific baseline "conger" (conger.h), computed when
+# mla(baseline = "conger") asks and added beside the three baselines. Point
+# estimates need the annotator x label tallies; standard errors and replicates
+# need each record's decision.
 
 #' @rdname mla
 #' @section Annotator-specific chance (`baseline = "conger"`):

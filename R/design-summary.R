@@ -1,12 +1,7 @@
-# What the design of an annotations object is made of, in counts, so that a
-# sparse design (each item assigned to a few of many annotators) is never
-# reported as "missing data", and a handful of missing decisions is never
-# rounded away. Three kinds of absence are told apart:
-# * cells of the items x annotators grid without a record (never assigned);
-# * records without any decision (a whole label vector missing);
-# * missing decisions inside records that have some decisions.
-# In an items x annotators x labels array the first two cannot be told
-# apart: an all-NA record counts as not assigned.
+# The design in counts, so that a sparse design is never reported as "missing
+# data" and a handful of missing decisions is never rounded away. Absences
+# told apart: grid cells without a record, records without any decision, and
+# missing decisions inside records (in an array the first two are one).
 
 design_counts <- function(x, n_labels = length(x$labels), n_decisions = x$n_decisions) {
   n_items <- n_items(x)
@@ -61,11 +56,9 @@ format_design_counts <- function(counts) {
   c(first, paste(parts, collapse = "; "))
 }
 
-# mla_boot(resample = "annotators" or "both") on a sparse design (less than
-# half of the items x annotators grid annotated, the rule of
-# format_design_counts()): a note, since annotators are then nearly nested
-# in items and their resampling answers another question than on a crossed
-# design.
+# mla_boot(resample = "annotators" or "both") on a sparse design: a note, since
+# annotators are then nearly nested in items and resampling them answers
+# another question than on a crossed design.
 note_sparse_annotator_resampling <- function(a) {
   coverage <- design_coverage(design_counts(a))
   if (!is.finite(coverage) || coverage >= 0.5) return(invisible())

@@ -1,7 +1,6 @@
-# Estimation with a label structure (resolved by resolve_label_structure(),
-# R/label-structure.R). The C++ pass closes the records, checks the groups and counts
-# per item; the tables it returns hold the k closed labels, then each group's
-# categories (its labels, then "none").
+# Estimation with a label structure. The C++ pass closes the records, checks
+# the groups and counts per item; its tables hold the k closed labels, then
+# each group's categories (its labels, then "none").
 
 structure_pass <- function(a, st, cols = NULL, call = rlang::caller_env()) {
   res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
@@ -103,9 +102,9 @@ add_group_rows <- function(label_tbl, st, var, n_free) {
   do.call(fast_tibble, lapply(cols, `[`, ord))
 }
 
-# Krippendorff's alpha with the structured distance. Weights alone need no
-# pass: they apply to the label tables of the counting pass; groups and a
-# taxonomy need the closing and grouping pass (structure_pass()).
+# Krippendorff's alpha with the structured distance. Weights alone apply to
+# the label tables of the counting pass; groups and a taxonomy need the
+# closing and grouping pass.
 alpha_structured <- function(a, st, call = rlang::caller_env()) {
   t <- label_tally(a)
   tab <- if (length(st$groups) == 0L && !st$tree) t else structure_pass(a, st, call = call)

@@ -1,16 +1,8 @@
-# Labels with structure: weights per label, mutually exclusive groups of
-# labels and a taxonomy. One resolver turns the three
-# arguments into a "label structure" (the taxonomy's closure, the variables
-# and their weights) that mla() and krippendorff_alpha() both use; the
-# counting is C++ (inst/include/mlagreement/label_groups.h, src/glue-structure.cpp).
-#
-# The variables are the free labels (in no group, binary) and the groups
-# (nominal: one of the group's labels, or "none"). The distance between two
-# annotations is the weighted mean of the variables' mismatches,
-#   d(r, s) = sum_v u_v [r_v != s_v] / sum_v u_v,
-# on the annotations closed under the taxonomy (a child implies its
-# ancestors). Weights default to 1 per variable; all equal, no group and a
-# flat taxonomy are exactly Hamming, and the resolver returns NULL then.
+# Labels with structure (weights, groups, a taxonomy; defined in ?mla): one
+# resolver turns the three arguments into the taxonomy's closure, the
+# variables and their weights, which mla() and krippendorff_alpha() both use.
+# All weights equal, no group and a flat taxonomy are exactly Hamming, and the
+# resolver returns NULL then.
 
 #' @rdname mla
 #' @param label_weights,label_groups,label_tree Labels with structure (see

@@ -1,8 +1,7 @@
-# Builds the `mla` result object from the estimator kernel's output
-# (inst/include/mlagreement/estimators.h): three tibbles (corpus, label, item) in long
-# form over the baselines, plus the design and the reasons for every
-# undefined value. Every number comes from the kernel; this file only
-# arranges them.
+# Builds the `mla` result from the estimator kernel's output (estimators.h):
+# corpus, label and item tibbles in long form over the baselines, the design
+# and the reasons for every undefined value. Every number comes from the
+# kernel; this file only arranges them.
 
 # The kernel on the label tables of the counting pass.
 mla_estimates <- function(tally) mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
@@ -76,11 +75,9 @@ mla_design <- function(x, labels, lab, cor) {
   )
 }
 
-# Labels whose coefficients rest on too little information: no item has two
-# positive decisions on the label (or two negative ones), so no pair of
-# annotators ever agreed on a positive (negative) and the coefficient is
-# fixed by the number of positives alone, whatever the annotators did. Their
-# estimates and intervals are reported with this note, not hidden.
+# Labels where no item has two positive (or two negative) decisions: the
+# coefficient is fixed by the number of positives alone, whatever the
+# annotators did. Reported with this note, not hidden.
 sparse_label_notes <- function(lab) {
   rated <- lab$n_rated > 0 & lab$positives > 0 & lab$positives < lab$decisions
   no_pos <- rated & !(lab$positive_agreement > 0) %in% TRUE
@@ -134,8 +131,8 @@ item_table <- function(fit, call = rlang::caller_env()) {
   )
 }
 
-# tibble::tibble() checks its inputs (about 1 ms a call); these columns are
-# built here, so construct the tibble directly, recycling length-1 columns.
+# tibble::tibble() checks its inputs; these columns are built here, so the
+# tibble is constructed directly, recycling length-1 columns.
 fast_tibble <- function(...) {
   cols <- list(...)
   n <- max(lengths(cols))

@@ -107,10 +107,10 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
                                 structure$label_tree, cols, call = call)
   if (!is.null(st)) {
     if (baseline == "conger") abort_structure_conger(call)
-    return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure.R
+    return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure-fit.R
   }
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
-  # a subset of the categories is no longer a single-label design
+  # a subset of the categories is not a single-label design
   if (is_single_label(x) && length(cols) == length(x$labels)) {
     fit <- single_label_corpus(fit, tally)
   }

@@ -1,7 +1,5 @@
-# Plot parts shared by the autoplot() methods: theme, baseline and measure
-# names, colours, and the choices that keep a plot readable at 7 x 5 in
-# whatever the size of the design (label / annotator selection, axis text
-# size, wrapped captions).
+# Plot parts shared by the autoplot() methods, and the choices that keep a
+# plot readable at 7 x 5 in whatever the size of the design.
 
 theme_mla <- function() {
   ggplot2::theme_minimal(base_size = 11) +
@@ -26,8 +24,8 @@ baseline_display_single <- c(fleiss = "Fleiss' kappa", ac1 = "Gwet's AC1",
                              pabak = "Brennan-Prediger")
 # Short names for axis titles (no nested parentheses).
 baseline_plot_short <- c(fleiss = "pooled marginal", ac1 = "AC1", pabak = "PABAK")
-# The names of the baseline asked for by mla(baseline = "conger") (titles of a
-# fit's plots; the colour scale keeps the three baselines of every fit).
+# The names of the baseline asked for by mla(baseline = "conger") (the colour
+# scale keeps the three baselines of every fit).
 conger_display <- c(conger = "annotator marginals (Conger)")
 conger_display_single <- c(conger = "Conger's kappa")
 conger_plot_short <- c(conger = "annotator marginals")
@@ -75,10 +73,9 @@ axis_text_size <- function(n, space_pt = 250, max_pt = 8.8, min_pt = 5) {
   if (size < min_pt) NA_real_ else size
 }
 
-# Which labels a plot shows: those named in `labels` (checked against the
-# fit's universe), else all of them, then at most `n_max` (a whole number, or
-# NULL for the automatic choice `auto_max`), keeping the largest values of
-# `rank_by`. Returns the chosen label names and a caption sentence.
+# Which labels a plot shows: those named in `labels`, else all, then at most
+# `n_max` (NULL: `auto_max`), keeping the largest `rank_by`. Returns the
+# chosen names and a caption sentence.
 choose_labels <- function(candidates, rank_by, labels, n_max, auto_max, universe,
                           why, arg = "labels", call = rlang::caller_env()) {
   if (!is.null(labels)) {

@@ -1,11 +1,8 @@
-# Numeric ratings for icc() and lin_ccc(), as one triplet per rating:
-# `item`, `annotator` (integer codes into `items`, `annotators`) and
-# `value` (finite; missing ratings are absent). From a wide matrix or data
-# frame, a long data frame, or a single-label annotations object with
-# numeric categories. Every check a user can fail is here, naming the
-# offending item and annotator. Crossed matrices are built only from the
-# complete items (complete_rating_matrix()), so a crowd design of many
-# items and annotators never becomes an items x annotators matrix.
+# Numeric ratings for icc() and lin_ccc() as triplets: `item`, `annotator`
+# (codes into `items`, `annotators`) and finite `value` (missing ratings are
+# absent). Every check a user can fail is here. Crossed matrices hold only the
+# complete items, so a crowd design never becomes an items x annotators
+# matrix.
 
 rating_table <- function(x, item, annotator, value, call = rlang::caller_env()) {
   UseMethod("rating_table")

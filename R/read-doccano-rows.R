@@ -1,8 +1,6 @@
-# Selected-label rows of doccano records from the extracted fields
-# (R/read-json-fields.R): one per (example, annotator, label), or one with
-# label NA when the annotator selected nothing. The label list must be an
-# array of names; the legacy layout (`annotations: [{label, user}]`) gives
-# one row per entry.
+# Selected-label rows of doccano records: one per (example, annotator, label),
+# or one with label NA when nothing was selected. The legacy layout
+# (`annotations: [{label, user}]`) gives one row per entry.
 
 doccano_label_keys <- c("label", "labels", "cats")
 

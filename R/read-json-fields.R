@@ -1,10 +1,9 @@
-# The readers' one JSON engine: the values at given paths of every record,
-# extracted in C++ from the parser's events (inst/include/mlagreement/json_fields.h),
-# as flat columns. A path is a character vector of segments: keys, "*" (any
-# key) and "[]" (any array element). Each value met at a path is one
-# emission with its record, kind, text (numbers in canonical form, so ids
-# compare by value and stay exact at any size), the 1-based ordinals of the
-# path's "*" and "[]" segments (`cap`) and the key of its last "*".
+# The readers' one JSON engine (json_fields.h): the values at given paths of
+# every record as flat columns. A path is a vector of segments: keys, "*"
+# (any key) and "[]" (any array element). Each value met is one emission with
+# its record, kind, text (numbers in canonical form, so ids compare by value),
+# the 1-based ordinals of the path's "*" and "[]" segments (`cap`) and the key
+# of its last "*".
 
 json_kinds <- c("null", "false", "true", "number", "string", "array", "object")
 json_kind_text <- c("null", "a logical value", "a logical value", "a number", "a string",

@@ -1,11 +1,9 @@
-# The labeling config of a Label Studio project, read with xml2 as Label
-# Studio itself reads it (lxml in the SDK's parse_config()): a control is a
+# The labeling config, read with xml2 as Label Studio reads it: a control is a
 # tag with `name` and `toName`; its labels are the <Choice> and <Label> tags
-# whose nearest control ancestor it is, so choices nested in <View>s count.
+# whose nearest control ancestor it is.
 
-# Label universes of the classification controls (Choices, Taxonomy and the
-# *Labels tags): a named list, control name -> labels (aliases where given),
-# in document order; character(0) for a control whose choices come from the
+# Label universes of the classification controls: control name -> labels
+# (aliases where given), in document order; character(0) for choices from the
 # task data (value="$options").
 label_studio_config <- function(config, call = rlang::caller_env()) {
   check_string(config, call = call)

@@ -1,9 +1,7 @@
-# Label Studio's JSON-MIN export from the extracted fields
-# (R/read-json-fields.R), control by control, in the flat form of
-# label_studio_flat_results() (R/read-label-studio-min.R). A control's value,
-# as the converter prettifies it, is a text (one choice), a result value
-# ({"choices": [...]}, {"taxonomy": [[...], ...]}, {"<x>labels": [...]}) or
-# an array of these; numbers and logical values are their text.
+# Label Studio's JSON-MIN export, control by control, in the flat form of
+# label_studio_flat_results(). A control's value, as the converter prettifies
+# it, is a text (one choice), a result value ({"choices": [...]},
+# {"taxonomy": [[...], ...]}, {"<x>labels": [...]}) or an array of these.
 
 # The paths of control j: its value, the elements of an array value, the
 # members of an object (at the value or an element) and their array
@@ -94,12 +92,10 @@ min_control_labels <- function(x, j, declared, where, ctl, call) {
   list(rec = rec[keep], label = label[keep])
 }
 
-# The labels of result-value objects: of the taxonomy paths (parts joined
-# by "/") when there is a non-null `taxonomy`, else of `choices` when not
-# null, else of the first member whose name ends in "labels". `unit_of`
-# gives an emission's object (record or element serial); `mem` are the
-# objects' members, `arr` the elements of their arrays, `tax` the parts of
-# taxonomy paths.
+# The labels of result-value objects: the taxonomy paths (parts joined by "/")
+# when `taxonomy` is non-null, else `choices`, else the first member whose
+# name ends in "labels". `unit_of` gives an emission's object; `mem`, `arr`
+# and `tax` are members, their array elements and taxonomy path parts.
 min_object_labels <- function(x, mem, arr, tax, unit_of, depth) {
   cap <- function(i, k) x$cap[[depth + k]][i]
   m_unit <- unit_of[mem]

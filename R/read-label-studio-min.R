@@ -83,10 +83,10 @@ label_studio_flat_controls <- function(universe, control, path, fmt, call) {
 }
 
 # Annotations (one row each) and selections of flat records, in the shape of
-# label_studio_results_x() (read-label-studio-tasks.R). `flat`: per record
-# the texts of `id`, `annotator` and `annotation_id` (NA when absent, null
-# or empty), whether `annotation_id` is there at all and whether the
-# annotation was cancelled; per control its (record, label) pairs in order.
+# label_studio_results_x(). `flat`: per record the texts of `id`, `annotator`
+# and `annotation_id` (NA when absent, null or empty), whether
+# `annotation_id` is there and whether the annotation was cancelled; per
+# control its (record, label) pairs in order.
 label_studio_flat_results <- function(flat, controls, universe, where, path, call) {
   absent <- setdiff(controls, flat$present)
   if (length(absent) > 0L && is.null(universe)) {

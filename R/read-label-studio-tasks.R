@@ -1,8 +1,6 @@
-# Annotations and selections of Label Studio's JSON export (an array of
-# tasks) from the extracted fields (R/read-json-fields.R), field by field:
-# `annotations` and `result` must be arrays, `value` an object, `choices`
-# and the `*labels` arrays of names, `taxonomy` an array of paths (arrays
-# of names).
+# Annotations and selections of Label Studio's JSON export: `annotations` and
+# `result` must be arrays, `value` an object, `choices` and the `*labels`
+# arrays of names, `taxonomy` an array of paths.
 
 label_studio_paths <- function() {
   a <- c("annotations", "[]")

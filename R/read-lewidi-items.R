@@ -1,6 +1,5 @@
-# The answers of a Le-Wi-Di file from the extracted fields
-# (R/read-json-fields.R): one row per (item, annotator, layer), in file
-# order. `annotators` must be a comma-joined string (2023) unless
+# The answers of a Le-Wi-Di file: one row per (item, annotator, layer), in
+# file order. `annotators` is a comma-joined string (2023) unless
 # `annotations` is an object keyed by annotator (2025); a layer is a
 # comma-joined string or such an object.
 
@@ -61,7 +60,7 @@ lewidi_annotators <- function(x, item, per, where, call) {
                 "i" = "Known layouts: Le-Wi-Di 2023 (comma-joined strings) and 2025 (an {.field annotations} object)."),
               class = "version", call = call)
   }
-  # every item is `obj` or `str` now: its annotators are the keys of its
+  # every item is `obj` or `str` here: its annotators are the keys of its
   # annotations (am) or the parts of its string
   am <- x$at$answer
   parts <- split_comma_codes(x$text[at[str]])
@@ -188,11 +187,9 @@ lewidi_soft <- function(x, item, main) {
   soft
 }
 
-# Comma-joined strings as their trimmed parts ("0, 1" -> "0", "1") and the
-# number of parts of each. Each distinct string is split once (files repeat
-# the same annotator lists and answer patterns): the parts are `code` into
-# `levels`, the parts of the distinct strings (`len` each; `at` the
-# distinct string of each text).
+# Comma-joined strings as their trimmed parts ("0, 1" -> "0", "1"), each
+# distinct string split once: parts `code` into `levels`, `len` parts per
+# distinct string, `at` the distinct string of each text.
 split_comma_codes <- function(text) {
   u <- unique(text)
   parts <- strsplit(u, ",", fixed = TRUE)

@@ -122,10 +122,9 @@ lewidi_combine <- function(read) {
        code = shift("code", "levels"), levels = cat_of("levels"))
 }
 
-# The decision columns, layer by layer in `found` order: within a layer the
-# answers in file order, each one row (0/1 layer) or one row per category.
-# Rows are indices (answer code, annotator, item) until the end; the
-# character columns are made last, so fewer garbage collections scan them.
+# The decision columns, layer by layer in `found` order, one row per 0/1
+# answer or per category. Rows stay indices until the end: the character
+# columns are made last, so fewer garbage collections scan them.
 lewidi_decisions <- function(a, found, soft, call) {
   a$levels[a$levels %in% c("", "NA", "null")] <- NA_character_
   lid <- match(found, a$layer_names)
@@ -174,11 +173,9 @@ lewidi_decisions <- function(a, found, soft, call) {
   out
 }
 
-# Decisions of one layer from its answers (`code` into `levels`, missing
-# answers NA): a 0/1 layer is one label; any other layer one label per
-# category of its universe (the soft-label keys where declared). `cat` is
-# the category of each decision (NULL: one per answer); `where(k)` the id
-# and annotator of answer k.
+# Decisions of one layer: a 0/1 layer is one label, any other one label per
+# category (the soft-label keys where declared). `cat` is the category of
+# each decision (NULL: one per answer); `where(k)` names answer k.
 lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang::caller_env()) {
   num <- suppressWarnings(as.numeric(levels))
   is01 <- !is.na(num) & num %in% c(0, 1)

@@ -1,8 +1,7 @@
-# The decisions of Prodigy tasks from the extracted fields (R/read-json-fields.R):
-# a task is a line, or in a review task one (version, session) pair; a
-# choice task gives one row per option, a binary task one row. Shapes are
-# checked field by field: `options`, `accept`, `versions` and `sessions`
-# must be arrays, options objects, ids and accepted ids scalars.
+# The decisions of Prodigy tasks: a task is a line, or in a review task one
+# (version, session) pair; a choice task gives one row per option, a binary
+# task one row. `options`, `accept`, `versions` and `sessions` must be arrays,
+# options objects, ids and accepted ids scalars.
 
 prodigy_paths <- function(item) {
   task <- list(answer = "answer", label = "label", options = "options", option = c("options", "[]"),

@@ -1,9 +1,5 @@
-# Shared plumbing of the set-based measures (krippendorff_alpha() with set
-# distances, agreement_measures()): the C++ core reads the records as label
-# sets straight from the annotations object, without copying the values.
-
-# The records as the set routines of the C++ core read them: the view of
-# annotation_view(sets = TRUE) (the sparse layout's selected labels as they are).
+# Shared plumbing of the set-based measures: the C++ core reads the records as
+# label sets straight from the object (annotation_view(sets = TRUE)).
 set_core_args <- function(a) annotation_view(a, sets = TRUE)
 
 # Set alpha from the C++ core (one build of the label sets).

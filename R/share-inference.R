@@ -1,10 +1,7 @@
-# Standard errors and intervals of percent agreement (the `observed`
-# column) and of positive / negative specific agreement (label rows), beside
-# those of the coefficients: analytic ones for tidy(<mla>, conf.int = TRUE)
-# from the kernel's influence sums (inst/include/mlagreement/agreement_shares.h),
-# and item bootstrap ones for tidy(<mla_boot>) from replicates with
-# mla_boot()'s draws. Columns are named for their quantity
-# (`observed.std.error`, `positive_agreement.conf.low`, ...).
+# Standard errors and intervals of percent agreement (`observed`) and of
+# positive / negative specific agreement (label rows): analytic ones from the
+# kernel's influence sums (agreement_shares.h) for tidy(<mla>, conf.int =
+# TRUE), item bootstrap ones for tidy(<mla_boot>).
 
 share_names <- c("observed", "positive_agreement", "negative_agreement")
 
@@ -57,9 +54,9 @@ share_influence <- function(fit, level, inputs) {
 }
 
 # Item bootstrap replicates of positive and negative agreement (R x 2k) with
-# the draws of the item replicates of the same seed and units; NULL unless
-# items were resampled. Computed on first need (tidy(level = "label")) and
-# kept in the object's cache, so mla_boot() itself costs one engine pass.
+# the draws of the item replicates of the same seed; NULL unless items were
+# resampled. Computed on first need and cached, so mla_boot() itself costs one
+# engine pass.
 boot_specific <- function(x) {
   if (x$resample != "items") return(NULL)
   cache <- x$cache

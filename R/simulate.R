@@ -128,10 +128,8 @@ simulate_annotations <- function(n_items, n_annotators, n_labels, prevalence,
   out
 }
 
-# The generators on validated arguments: a dense integer array
-# items x annotators x labels and the items x labels ground truth. Used by
-# simulate_annotations() and, without the per-call validation, by
-# simulation_study().
+# The generators on validated arguments: a dense items x annotators x labels
+# integer array and the items x labels ground truth.
 simulate_array <- function(N, n, k, prevalence, scenario, error, bias, correlation) {
   p_cell <- rep(prevalence, each = N)                     # items x labels, column-major
   truth <- latent_uniform(N, k, correlation) < p_cell

@@ -1,14 +1,8 @@
-# Single-label (categorical) designs: every record selects exactly one
-# category of a mutually exclusive set. They are stored one-hot, like any
-# other design, and marked; mla() then reports the coefficients a user of
-# categorical data expects under the three baseline names:
-#   "fleiss"  Fleiss' kappa (equal to MLA-F on the one-hot labels),
-#   "ac1"     Gwet's AC1, chance agreement sum_k pi_k (1 - pi_k) / (q - 1),
-#   "pabak"   Brennan-Prediger, chance agreement 1 / q,
-# with Gwet's unequal-raters formulas (irrCAC's). The label-wise one-hot
-# AC1 and PABAK would count the joint absence of two unused categories as
-# agreement, which is why they are not the corpus values here; they stay
-# available as category-versus-rest rows of tidy(fit, level = "label").
+# Single-label designs are stored one-hot and marked; mla() then reports
+# Fleiss' kappa, Gwet's AC1 and Brennan-Prediger under the three baseline
+# names. The label-wise one-hot AC1 and PABAK would count the joint absence of
+# two unused categories as agreement, so they are not the corpus values; they
+# stay as category-versus-rest label rows.
 
 # Marks an annotations object as single-label after checking that every
 # record with a decision has exactly one positive and no missing decision.

@@ -1,7 +1,6 @@
 # Ordered and numeric categories of single-label designs: irrCAC's agreement
-# weights for mla() and Krippendorff's ordinal, interval and ratio metrics
-# for krippendorff_alpha(). Both work on the items x categories counts and
-# are computed in C++ (coincidence.h, weighted_agreement.h).
+# weights for mla(), Krippendorff's ordinal, interval and ratio metrics for
+# krippendorff_alpha(); both from the items x categories counts, in C++.
 
 #' @rdname mla
 #' @param weights For single-label designs: agreement weights between
@@ -132,11 +131,9 @@ weight_notes <- function(notes, name) {
   )
 }
 
-# ---------------------------------------------------------------------------
-# Krippendorff's alpha with the nominal, ordinal, interval and ratio metrics
-# on a single-label design. Nominal comes from the label tables (the
-# single-label kernel, in double-double); the others from the coincidence
-# matrix of the items x categories counts.
+# Krippendorff's alpha with a single-label metric: nominal from the label
+# tables (the single-label kernel, in double-double), the others from the
+# coincidence matrix of the items x categories counts.
 alpha_category_row <- function(a, metric, call) {
   if (metric == "nominal") {
     est <- single_label_estimates_cpp(label_tally(a)$cnt, label_tally(a)$sx, label_tally(a)$sdis)
