@@ -72,9 +72,9 @@
 #' measures use the items both annotators annotated. Records with some but
 #' not all labels missing are not sets and are an error.
 #'
+#' @inheritParams mla_boot
 #' @inheritParams krippendorff_alpha
 #' @param R Number of bootstrap replicates for the chance term of boot-F1.
-#' @param threads Number of threads; results do not depend on it.
 #' @return A tibble with columns `measure` (`"masi"`, `"jaccard"`,
 #'   `"augmented_kappa"`, `"am"`, `"boot_f1"`), `estimate` and `note` (how it
 #'   was computed). The seed of boot-F1 is in `attr(result, "seed")`.

@@ -1,9 +1,7 @@
-# krippendorff_alpha(level = "label"): Hamming alpha label by label. The
-# Hamming distance of two label vectors is the mean of their per-label
-# disagreements, so label j's own alpha is the binary (nominal) alpha of its
-# 0/1 column, from the same per-label sums n_j, n1_j, dis_j as the corpus
-# value (R/alpha-intervals.R); with R > 0 the same item replicates and
-# leave-one-item-out sums give its interval and jackknife SE.
+# krippendorff_alpha(level = "label"): the Hamming distance is the mean of the
+# per-label disagreements, so label j's alpha is the binary alpha of its 0/1
+# column, from the same per-label sums as the corpus value; with R > 0 the
+# same item replicates give its interval and jackknife SE.
 
 #' @rdname krippendorff_alpha
 #' @section Label level:

@@ -70,7 +70,7 @@
 #' `conf.int = FALSE` skips it.
 #' @param conf.int Add the analytic standard errors, tests and intervals
 #'   (corpus and label levels)?
-#' @param conf.level Confidence level of the interval.
+#' @param conf.level Confidence level of the intervals.
 #' @param N Size of the item population, for the finite-population
 #'   correction \eqn{1 - n/N}; `Inf` (default) for none.
 #' @references

@@ -105,7 +105,7 @@ design_counts_summary <- function(x) {
 #'   sets of the pairable set records), `"set_pairs"` (ordered pairs of
 #'   set records within items), `"annotator_pairs"` or `"pair_labels"` (the
 #'   annotator-pair tables of [annotator_agreement()]).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble.
 #' @export
 #' @examples

@@ -20,11 +20,10 @@
 #' original order; none is lost or duplicated.
 #'
 #' @param data A data frame of annotations.
-#' @param item,annotator <[`tidy-select`][tidyselect::language]> One column
-#'   each: item and annotator ids.
+#' @inheritParams annotations_wide
 #' @param prop Share of each annotator's annotations (or, for
 #'   `annotator_split()`, of the annotators) that goes to train, in (0, 1).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A list with data frames `train` and `test` (rows of `data`).
 #' @family annotator evaluation
 #' @references

@@ -23,7 +23,7 @@
 #' @param row.names,optional Ignored (for the generic).
 #' @param i,j,k Items, annotators and labels to keep.
 #' @param drop Ignored: the result is always an `annotations` object.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return `as.data.frame()`: a data frame; `as.array()`: an integer (or
 #'   logical, as stored) array; `[`: an `annotations` object.
 #' @family annotation constructors

@@ -1,6 +1,5 @@
-# The per-item tables of a database summary for the item bootstrap
-# (annotation-counts-boot.R): one row per (item, label) with a decision,
-# collected when mla_boot() asks and the items x labels fit in memory.
+# The per-item tables of a database summary for the item bootstrap, collected
+# when mla_boot() asks and the items x labels fit in memory.
 
 db_item_cells <- function(src, s, call = rlang::caller_env()) {
   if (!is.null(src$item_cells)) return(src$item_cells)

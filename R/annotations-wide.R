@@ -9,8 +9,7 @@
 #'   each: item ids and annotator ids.
 #' @param labels <[`tidy-select`][tidyselect::language]> The label columns
 #'   (0/1/`NA`, logical or numeric). Their names are the label universe.
-#' @param threads Number of threads of the counting pass; results do not
-#'   depend on it.
+#' @inheritParams annotations_long
 #' @param duplicates What to do with repeated (item, annotator) rows:
 #'   `"error"` (default), or keep the `"first"` / `"last"` in row order.
 #' @return An object of class `annotations`.

@@ -71,7 +71,7 @@
 #' once with an error of class `mlagreement_error_pairs_too_large` that
 #' names the size. `pairs = FALSE` avoids the pair table.
 #'
-#' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @inheritParams mla
 #' @param min_items Smallest number of shared items a pair or an annotator
 #'   needs for an `estimate` (see Minimum support).
 #' @param pairs `TRUE` (default) for the pair table; `FALSE` for the
@@ -261,7 +261,7 @@ annotator_summary <- function(x, ids, sums, w, min_items) {
 #'   `n_partners`, `prevalence`, `observed`, `estimate`, `kappa`); `"light"`:
 #'   Light's kappa for the corpus and each label (`level`, `label`,
 #'   `estimate`, `n_pairs`). See [annotator_agreement()] for the definitions.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble.
 #' @family annotator evaluation
 #' @export

@@ -1,7 +1,4 @@
-# The statistics of annotator_bias() (R/annotator-bias.R): Cochran's Q and
-# McNemar per label, Stuart-Maxwell and Bhapkar across the categories of a
-# single-label design, and the bias and prevalence indices. The formulas
-# are on the help page.
+# The statistics of annotator_bias(); the formulas are on its help page.
 
 bias_tests <- function(complete, labels, J, correct) {
   L <- length(labels)
@@ -104,7 +101,7 @@ bias_indices <- function(complete, labels, J) {
 #'   `statistic`, `df`, `p.value`, `note`); `"indices"`: one row per label
 #'   (`label`, `n_items`, `n_annotators`, `observed`, `prevalence_index`,
 #'   `bias_index`, `pabak`, `kappa`). See [annotator_bias()].
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble.
 #' @family clinical coefficients
 #' @export

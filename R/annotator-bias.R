@@ -64,10 +64,9 @@
 #' of that label's tests and indices (never imputed), with a message
 #' counting them.
 #'
-#' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @inheritParams mla
 #' @param conf.level Confidence level of the deviation intervals.
 #' @param correct Continuity correction of McNemar's test.
-#' @param ... Must be empty.
 #' @return An object of class `mla_annotator_bias`; [tidy()] gives the
 #'   `"annotators"`, `"tests"` and `"indices"` tibbles, `autoplot()` the
 #'   deviations with their intervals.

@@ -57,7 +57,7 @@
 #' @param classes Which classes macro F1 averages over: `"truth"` (the
 #'   recipe), `"union"` (scikit-learn's default) or `"levels"` (declared
 #'   factor levels). See the section below.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with columns `annotator` (character; `"(all)"` for all
 #'   rows, then the annotators in sorted order, or factor-level order),
 #'   `n` (annotations), `accuracy` and `macro_f1`.

@@ -20,10 +20,10 @@
 #' @param level The table: `"annotators"`, `"items"`, `"labels"` or
 #'   `"confusion"`.
 #' @param conf.int Add Wald intervals.
-#' @param conf.level Confidence level of the intervals.
 #' @param threshold `augment()`: the posterior probability from which a
 #'   label is part of an item's posterior label set.
-#' @param ... Must be empty.
+#' @inheritParams mla
+#' @inheritParams tidy.mla
 #' @return A tibble. `glance()`: one row with `model`, `pooled`, `logLik`,
 #'   `df` (free parameters), `iterations`, `converged`, `n_items`,
 #'   `n_annotators`, `n_labels`, `n_decisions`. `augment()`: one row per

@@ -14,7 +14,7 @@
 #'   the fit) and, for multi-label data, optionally `label`.
 #' @param type `"class"` (the most probable value: 0/1, or the category) or
 #'   `"prob"` (probabilities).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return Single-label data: the predicted categories (a character
 #'   vector), or with `type = "prob"` a matrix rows x categories.
 #'   Multi-label data: with a `label` column one value per row; without, a

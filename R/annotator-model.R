@@ -56,9 +56,7 @@
 #' after `max_iter` E-steps (with a warning). A gain in log-likelihood of
 #' `tol` is about \eqn{\sqrt{2\,tol}} standard errors of the parameters,
 #' whatever the number of decisions; a relative change of the
-#' log-likelihood (a common rule) lets that error grow with the data: at
-#' \eqn{10^{-8}} it stopped 0.2 standard errors short of the maximum on a
-#' crowd of \eqn{10^6} decisions. Every
+#' log-likelihood (a common rule) lets that error grow with the data. Every
 #' probability is kept within \eqn{[10^{-6}, 1 - 10^{-6}]}, so that one
 #' decision an annotator otherwise "never" makes does not rule a class out.
 #' The start is the majority vote, so the fit describes annotators relative
@@ -108,8 +106,7 @@
 #'   (see Fitting; 0: until it does not change at all, or `max_iter`).
 #' @param accelerate `TRUE` (default) for SQUAREM cycles of EM steps,
 #'   `FALSE` for plain EM, step by step.
-#' @param threads Number of threads ([mla_threads()]).
-#' @param ... Must be empty.
+#' @inheritParams mla_boot
 #' @return An object of class `mla_annotator_model`, with
 #'   [tidy()][tidy.mla_annotator_model] (`level = "annotators"`, `"items"`,
 #'   `"labels"`, `"confusion"`), [glance()][glance.mla_annotator_model],
@@ -198,11 +195,8 @@ check_model_memory <- function(a, single, call = rlang::caller_env()) {
 
 # Whether to compute the observed information: not for more than
 # annotator_model_se_max annotators (single-label: nor more free parameters
-# than that many binary annotators have), nor when its dense matrices
-# would need more than half the memory limit (with a message). Binary: the
-# information and its inverse per group; single-label: the information
-# from C++ and in R, its restriction to the free parameters, their
-# Cholesky factor and inverse.
+# than that many binary annotators have), nor when its dense matrices would
+# need more than half the memory limit (with a message).
 want_information <- function(a, single, model, pool_labels) {
   n_ann <- n_annotators(a)
   if (n_ann > annotator_model_se_max) return(FALSE)

@@ -93,8 +93,7 @@ as_annotations.array <- function(x, ..., threads = mla_threads()) {
   items <- names_or(1L, seq_len(d[1]))
   annotators <- names_or(2L, seq_len(d[2]))
   labels <- as.character(names_or(3L, paste0("label_", seq_len(d[3]))))
-  # default names are unique by construction (hashing 5e5 item numbers would
-  # cost a tenth of the counting pass)
+  # default names are unique by construction: hashing them would be wasted
   if (!is.null(dn[[1L]])) check_unique_names(items, "item")
   if (!is.null(dn[[2L]])) check_unique_names(annotators, "annotator")
   if (!is.null(dn[[3L]])) check_unique_names(labels, "label")

@@ -10,7 +10,7 @@
 #' @param object An [annotator_model()] fit.
 #' @param labels Labels (panels) to draw; default the first 12.
 #' @param spammer Spammer score below which an annotator is highlighted.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object.
 #' @exportS3Method ggplot2::autoplot
 #' @examplesIf rlang::is_installed("ggplot2")

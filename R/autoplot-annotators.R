@@ -33,7 +33,7 @@
 #'   most items; `NULL` = all up to 40.
 #' @param min_overlap Pairs sharing fewer items are left blank.
 #' @param order `"cluster"`, `"mean"` or `"none"` (the order of `object`).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object (not printed).
 #' @family annotator evaluation
 #' @exportS3Method ggplot2::autoplot

@@ -12,7 +12,7 @@
 #' @param n_labels Show at most this many labels; `NULL` = up to 12.
 #' @param n_annotators Show at most this many annotators, those with the
 #'   most decisions; `NULL` = up to 30.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object (not printed).
 #' @family clinical coefficients
 #' @exportS3Method ggplot2::autoplot

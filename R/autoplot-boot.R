@@ -14,7 +14,7 @@
 #'   = all up to `n_labels`.
 #' @param n_labels For `level = "label"`, show at most this many labels,
 #'   those with the largest eq. 6 weight; `NULL` = 12.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object (not printed).
 #' @family bootstrap
 #' @exportS3Method ggplot2::autoplot

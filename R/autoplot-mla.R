@@ -34,7 +34,7 @@
 #' @param items Items to show in the `"items"` plot; `NULL` = all.
 #' @param extremes Number of lowest and of highest items named in the
 #'   `"items"` plot (0 = none).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object.
 #' @family plots
 #' @exportS3Method ggplot2::autoplot

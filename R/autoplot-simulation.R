@@ -9,7 +9,7 @@
 #'
 #' @param object An `mla_analytic` tibble from [analytic_agreement()].
 #' @param simulation Optional `mla_simulation` from [simulation_study()].
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object.
 #' @family plots
 #' @exportS3Method ggplot2::autoplot
@@ -59,7 +59,7 @@ autoplot.mla_analytic <- function(object, simulation = NULL, ...) {
 #'   by their codes in `object$measure`; the plot shows readable names.
 #' @param by `NULL`, or one of `"n_annotators"`, `"n_items"`, `"n_labels"`:
 #'   panel rows by that design dimension.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot object.
 #' @family plots
 #' @exportS3Method ggplot2::autoplot

@@ -39,7 +39,7 @@
 #' @param conf.level The cumulative probability a benchmark must reach.
 #' @param level For a fit or bootstrap: `"corpus"` (default) or `"label"`
 #'   coefficients.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per coefficient and benchmark interval:
 #'   the coefficient's key columns (`term`, and `label`, `baseline` when
 #'   `fit` has them), `estimate`, `std.error`, `scale`, `benchmark` (the

@@ -37,14 +37,10 @@
 #' @param object An `mla_boot` object from [mla_boot()].
 #' @param parm Statistics: names (see `object$stats$name`, e.g. `"fleiss"` or
 #'   `"L01:ac1"`) or column numbers; all by default.
-#' @param level Confidence level.
+#' @inheritParams confint.mla
 #' @param type `"bca"` (default; `"perc"` for `resample = "both"`),
 #'   `"perc"`, `"basic"` or `"norm"`. BCa is the default because it covers
-#'   best of the bootstrap intervals in small samples: with 20 items, 4-8
-#'   annotators and 300 simulated studies per setting, BCa covered 0.89-0.95
-#'   (mean 0.93) where the percentile interval covered 0.88-0.95 (mean 0.92);
-#'   with 10 items 0.85-0.93 against 0.78-0.92 (`vignette("uncertainty")`).
-#' @param ... Must be empty.
+#'   best of the bootstrap intervals in small samples (`vignette("uncertainty")`).
 #' @return A matrix with one row per statistic and columns for the lower and
 #'   upper limits, like [stats::confint()].
 #' @family bootstrap

@@ -17,11 +17,11 @@
 #' @param x An `mla_boot` object from [mla_boot()].
 #' @param level `"corpus"` or `"label"` (item values get no intervals: they
 #'   are diagnostics relative to the corpus baseline).
-#' @param conf.level Confidence level.
 #' @param type Interval type: `"bca"` (default; `"perc"` for
 #'   `resample = "both"`), `"perc"`, `"basic"` or `"norm"` (see
 #'   [confint.mla_boot()]).
-#' @param ... Must be empty.
+#' @inheritParams mla
+#' @inheritParams tidy.mla
 #' @return `tidy()`, `glance()`: tibbles. `as_boot()`: an object of class
 #'   `boot`.
 #' @family bootstrap

@@ -46,9 +46,7 @@
 #' \eqn{t_{\nu, 1-\alpha/2} / z_{1-\alpha/2}}: \eqn{\nu = J - 1} when
 #' annotators alone are resampled, and for `"both"` Satterthwaite's degrees
 #' of freedom of the item and annotator jackknife variances (as in
-#' `tidy(fit, annotators = "random")`). In 300 simulated studies per setting
-#' the two-way interval covered 0.95-0.97 with 8-12 heterogeneous annotators
-#' (0.91-0.95 without the widening; `vignette("uncertainty")`).
+#' `tidy(fit, annotators = "random")`; coverage in `vignette("uncertainty")`).
 #'
 #' A fit with category weights ([mla()]'s `weights`) is resampled by items
 #' (with clusters and strata as above): its corpus replicates are the
@@ -56,13 +54,11 @@
 #' category-versus-rest ones. Annotator resampling is refused for it.
 #'
 #' Fewer than 2 items (or clusters) to resample are an error, and fewer than
-#' 20 give a warning: in simulations with 10 items (4-8 annotators) 95%
-#' intervals covered 0.78-0.92 (percentile) and 0.85-0.93 (BCa), where the
-#' analytic t interval of [tidy()][tidy.mla] covered 0.90-0.96; with 20
-#' items BCa covered 0.89-0.95 and the analytic t interval 0.92-0.96
-#' (`vignette("uncertainty")`). A statistic whose replicates are all equal (perfect
-#' agreement on every item, say) gets no interval (`NA`, with a warning)
-#' rather than a zero-width one.
+#' 20 give a warning: with so few items bootstrap intervals cover less than
+#' their level and less than the analytic t interval of [tidy()][tidy.mla]
+#' (`vignette("uncertainty")`). A statistic whose replicates are all equal
+#' (perfect agreement on every item, say) gets no interval (`NA`, with a
+#' warning) rather than a zero-width one.
 #'
 #' With `resample = "items"` the label rows of [tidy()][tidy.mla_boot] also
 #' carry intervals for positive and negative specific agreement, from the

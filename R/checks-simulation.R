@@ -53,9 +53,8 @@ check_prevalence_levels <- function(prevalence, call = rlang::caller_env()) {
   stats::setNames(p, nm)
 }
 
-# The simulated array has N x n x k cells, with a uniform draw each: the
-# product is taken in doubles (integer N * n overflows to NA) and refused,
-# before anything is allocated, beyond R's integer range of cells.
+# N x n x k cells, taken in doubles (integer N * n overflows to NA) and
+# refused beyond R's integer range before anything is allocated.
 check_simulation_size <- function(N, n, k, call = rlang::caller_env()) {
   cells <- max(as.double(N) * as.double(n) * as.double(k))
   if (cells > .Machine$integer.max) {

@@ -1,6 +1,5 @@
-# Every error a user can cause inherits from "mlagreement_error" so callers can
-# catch the package's conditions without matching message text. Argument
-# checks are in checks.R, message formatters in format.R.
+# Every error a user can cause inherits from "mlagreement_error", so callers
+# can catch the package's conditions without matching message text.
 mla_abort <- function(message, class = NULL, ..., call = rlang::caller_env(),
                       .envir = parent.frame()) {
   cli::cli_abort(

@@ -65,10 +65,10 @@
 #'   (annotator means may differ); the one-way model has only agreement.
 #' @param unit `"single"` (one annotator's rating) and/or `"average"` (the
 #'   mean of the \eqn{k} ratings).
-#' @param conf.level Confidence level of the intervals.
 #' @param item,annotator,value <[`tidy-select`][tidyselect::language]> For a
 #'   long data frame: the item, annotator and numeric rating columns.
-#' @param ... Must be empty.
+#' @inheritParams mla
+#' @inheritParams tidy.mla
 #' @return A tibble with one row per requested coefficient (by default all
 #'   six): `term` (Shrout and Fleiss' name: `ICC1`, `ICC2`, `ICC3`,
 #'   `ICC1k`, `ICC2k`, `ICC3k`), `model`, `type`, `unit`, `estimate`,

@@ -102,7 +102,7 @@
 #' alpha is undefined: `estimate` is `NA` with a warning. A design without an
 #' item with two annotations is an error.
 #'
-#' @param x An `annotations` object, or anything [as_annotations()] takes.
+#' @inheritParams mla
 #' @param distance One or more of `"hamming"`, `"jaccard"`, `"masi"` (the
 #'   default for multi-label designs: all three), `"nominal"` (the default
 #'   for single-label designs), `"ordinal"`, `"interval"`, `"ratio"`
@@ -111,7 +111,6 @@
 #'   on single-label designs and custom distances).
 #' @param threads Number of threads for the set distances and the bootstrap; results do not
 #'   depend on it.
-#' @param ... Must be empty.
 #' @return A tibble with one row per distance: `distance`,
 #'   `observed_disagreement` (\eqn{D_o}), `expected_disagreement`
 #'   (\eqn{D_e}), `estimate` (alpha), `n_items` (pairable items) and
@@ -200,7 +199,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
   alpha_intervals(out, a, R, conf.level, specs, threads)  # R/alpha-intervals.R
 }
 
-# Jaccard and MASI from the set engine (set_alpha_impl(), R/set-utils.R).
+# Jaccard and MASI from the set engine.
 alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
   res <- set_alpha_impl(a, with_expected = TRUE, threads = threads, call = call)
   check_set_record(a, res, "The Jaccard and MASI distances", call = call)
@@ -229,8 +228,7 @@ alpha_table <- function(distance, rows) {
       class = "mlagreement_warning_undefined"
     )
   }
-  # new_tibble(): the columns are built here with the right lengths, and
-  # tibble() would cost about 1 ms of checks per call
+  # new_tibble(): the columns are built here with the right lengths
   out <- tibble::new_tibble(list(
     distance = distance,
     observed_disagreement = unname(observed),

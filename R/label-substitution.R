@@ -18,8 +18,7 @@
 #' to the \eqn{(j, l)} entries of its pairs too, so compare an off-diagonal
 #' entry with what the labels' co-occurrence within records explains.
 #'
-#' @param x An `annotations` object, or anything [as_annotations()] takes.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return An object of class `mla_substitution`: a list with `count` (the
 #'   \eqn{k \times k} matrix, labels as dimnames), `share` (each row divided
 #'   by its sum: given that one annotator selected \eqn{j}, the share of the
@@ -81,7 +80,7 @@ format.mla_substitution <- function(x, ...) {
 #' Tidy a label substitution table
 #'
 #' @param x An `mla_substitution` object from [label_substitution()].
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per pair of labels: `label1`, `label2` (in
 #'   declared order, as factors), `count` and `share` (see
 #'   [label_substitution()]).
@@ -104,7 +103,7 @@ tidy.mla_substitution <- function(x, ...) {
 #'
 #' @param object An `mla_substitution` object from [label_substitution()].
 #' @param fill `"share"` (rows sum to 1) or `"count"`.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A ggplot: label of one annotator (rows) against label of another
 #'   (columns), filled by `fill`.
 #' @exportS3Method ggplot2::autoplot

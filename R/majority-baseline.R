@@ -20,7 +20,7 @@
 #'   column, present in both `train` and `test`; needed for
 #'   `type = "individual"`, ignored for `"overall"`.
 #' @param type `"overall"` or `"individual"`.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return `test` with a `.pred` column added.
 #' @family annotator evaluation
 #' @references

@@ -11,7 +11,7 @@
 #' @param data Optional data frame with an `item` column. Its rows are kept,
 #'   in their order, and the diagnostics are added by item id (`NA` for items
 #'   the fit does not have).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble: `item`, `n_annotators`, `observed`, and `.estimate_fleiss`,
 #'   `.estimate_ac1`, `.estimate_pabak`; with `data`, its columns followed by
 #'   these (without a second `item`).

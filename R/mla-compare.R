@@ -45,16 +45,14 @@
 #' (items: number of items - 1; each condition's annotators: their number - 1).
 #'
 #' @param a,b Two `mla` fits with the same labels.
-#' @param R Number of bootstrap replicates.
+#' @inheritParams mla_boot
+#' @inheritParams tidy.mla
 #' @param annotators `"fixed"` or `"random"` (see the section *Annotators as
 #'   a sample*).
 #' @param paired `TRUE` for the paired item bootstrap on the common items,
 #'   `FALSE` for independent bootstraps, `NULL` (default) for paired when the
 #'   fits share at least two item ids. Item ids identify items: two samples
 #'   that reuse ids (1, 2, ...) for different items need `paired = FALSE`.
-#' @param conf.level Confidence level of the interval.
-#' @param threads Number of threads; results do not depend on it.
-#' @param ... Must be empty.
 #' @return A tibble of class `mla_compare` with one row per baseline:
 #'   `baseline`, `estimate_a`, `estimate_b`, `difference` (a - b),
 #'   `conf.low`, `conf.high`, `p.value`. Attributes keep `R`, `paired`, the

@@ -27,7 +27,7 @@
 #' @param baseline `NULL` (every baseline) or one of `"fleiss"`, `"ac1"`,
 #'   `"pabak"` (and `"conger"` for `mla(baseline = "conger")`): only that baseline's rows, so that `level = "item"` gives one
 #'   row per item.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble.
 #' @export
 #' @examples
@@ -61,7 +61,7 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
                                call = rlang::current_env())
     out$note <- zero_se_note(out$note, cols$std.error)
     shares <- share_inference(x, level, conf.level, N, inputs = inputs)  # R/share-inference.R
-    # one new tibble, not column by column assignments (each validates the whole frame)
+    # one new tibble: each column assignment would validate the whole frame
     out <- tibble::new_tibble(c(as.list(out), cols, shares), nrow = nrow(out))
   }
   if (is.null(baseline)) out else out[out$baseline == baseline, , drop = FALSE]
@@ -213,7 +213,7 @@ print.summary.mla <- function(x, ...) {
 #'   (the `term` column of `tidy()`), or their positions in that order; all
 #'   by default.
 #' @param level Confidence level.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A matrix with one row per statistic and columns for the lower and
 #'   upper limits, the same numbers as `conf.low` and `conf.high` of `tidy()`.
 #' @seealso [tidy.mla()] for the standard errors, tests and the other columns.

@@ -57,8 +57,7 @@
 #'   Restricting the universe changes AC1 and PABAK but not the pooled
 #'   coefficient (paper Table 2).
 #' @param ... Must be empty.
-#' @param threads Number of threads of the counting pass; results do not
-#'   depend on it.
+#' @inheritParams annotations_long
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and
 #'   [glance()][glance.mla] for tibbles.
 #' @references

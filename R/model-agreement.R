@@ -37,7 +37,7 @@
 #'   predicted labels (single-label: character, factor or integer codes from
 #'   the labels of `x`), or one 0/1 column per label of `x`, named as the
 #'   labels (multi-label).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with columns `annotator` (`"(all)"` first), `comparison`
 #'   (`"model"` or `"annotators"`), `n_decisions`, `observed` and `estimate`.
 #' @family annotator evaluation

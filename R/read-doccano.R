@@ -46,7 +46,7 @@
 #' @param item Name of the example id field.
 #' @param empty How an empty label list in a per-user file is read:
 #'   `"unannotated"` or `"none"` (see the section *Empty label lists*).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per selected label: `file`, `line`, `item`,
 #'   `annotator` and `label` (a factor whose levels are the universe, `NA` for
 #'   examples annotated with no label), ready for

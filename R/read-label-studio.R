@@ -52,7 +52,7 @@
 #' @param control Names (`from_name`) of the controls to read; `NULL` reads
 #'   all classification controls. With several controls, labels are named
 #'   `"control:choice"`.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per decision: `item` (task id), `annotator`
 #'   (`completed_by`), `annotation` (annotation id), `control`, `label` (a
 #'   factor whose levels are the label universe) and `value` (0/1), ready for
@@ -116,9 +116,8 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
   out
 }
 
-# Annotations and selections of an export in any format Label Studio writes
-# annotations in; JSON-MIN and CSV are read in read-label-studio-min.R and
-# read-label-studio-min-json.R.
+# Annotations and selections of an export in any format (JSON-MIN and CSV in
+# read-label-studio-min*.R).
 label_studio_read <- function(path, universe, control, call = rlang::caller_env()) {
   first <- first_text_char(path)
   if (!is.na(first) && !first %in% c("[", "{")) {

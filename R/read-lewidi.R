@@ -39,7 +39,7 @@
 #'   files of one data set); names of the vector name the files.
 #' @param layers Names of the layers to read; `NULL` (default) reads all.
 #' @param unique_items Make item ids unique across files (see above).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per decision: `file`, `split`, `item`,
 #'   `id`, `annotator`, `layer`, `label` (a factor whose levels are the
 #'   label universe), `value` (0/1/`NA`) and `answer` (the raw answer), ready

@@ -48,7 +48,7 @@
 #'   name more than one annotator cannot be given one name.
 #' @param item Field that identifies the item: `"_input_hash"` (default) or
 #'   `"_task_hash"`, or another field of the tasks.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with one row per decision: `file` (with several files),
 #'   `line`, `item`, `annotator`, `label` (a factor whose levels are the
 #'   label universe), `option` (the option id of choice tasks, `NA` for

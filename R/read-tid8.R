@@ -46,7 +46,7 @@
 #'   (`NA` where a record has none). `NULL` skips it.
 #' @param unique_items With several files, make item ids unique across them
 #'   by prefixing the split (see the section).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return A tibble with columns `line` (line number in its file), `item`,
 #'   `annotator`, `label` and, unless `text = NULL`, `text`; with several
 #'   files also `split` and `uid` (the id as in the file).
@@ -93,10 +93,9 @@ read_tid8 <- function(path, label = NULL, item = "uid", annotator = "respondent_
   tbl
 }
 
-# Streams one file through the C++ line scanner (inst/include/mlagreement/json_lines.h):
-# blocks of bytes, every line validated (UTF-8, JSON), the fields taken as
-# text, numbers by value (json_number.h). `label = NULL` takes the TID-8 task field of the first
-# record; the field found comes back as attribute "label".
+# Streams one file through the C++ line scanner (json_lines.h): every line
+# validated, fields taken as text, numbers by value. `label = NULL` takes the
+# TID-8 task field of the first record (returned as attribute "label").
 read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^20,
                            call = rlang::caller_env()) {
   fields <- c(item, annotator, label %||% "", text)

@@ -23,10 +23,10 @@
 #' number of the table the same decimals. In an R Markdown chunk the table
 #' prints as a `knitr::kable()` table.
 #'
-#' @param fit An `mla` object from [mla()].
+#' @inheritParams mla_boot
 #' @param level `"baselines"` or `"labels"`.
 #' @param boot `NULL` or an `mla_boot` object of `fit` from [mla_boot()].
-#' @param conf.level Confidence level of the intervals.
+#' @inheritParams tidy.mla
 #' @param digits Decimals of every value.
 #' @param x An `mla_report_table`.
 #' @param ... Passed on to [print.data.frame()] (`print()`), ignored by

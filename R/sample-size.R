@@ -47,10 +47,10 @@
 #' @param n_annotators Annotators per item (at least 2).
 #' @param n_labels Number of labels.
 #' @param agreement Expected corpus coefficient under `baseline`, in (0, 1).
-#' @param conf.level Confidence level.
 #' @param baseline `"fleiss"`, `"ac1"` or `"pabak"`.
 #' @param pilot Items of the pilot simulation.
-#' @param ... Must be empty.
+#' @inheritParams mla
+#' @inheritParams tidy.mla
 #' @param assurance `NULL` (default: the expected half-width is `half_width`)
 #'   or the share of studies, in (0, 1), that should reach it.
 #' @param label_cor Latent correlation between labels, in \[0, 1).

@@ -64,7 +64,7 @@
 #' @param error Flip probability \eqn{\varepsilon} of the `"noisy"`
 #'   generator: one number, or one per annotator. Ignored by the other
 #'   scenarios.
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @param bias Logit shift of each annotator's probability of selecting a
 #'   label: one number or one per annotator. Default 0 (no bias).
 #' @param correlation Latent correlation \eqn{\rho} between the labels of one

@@ -47,7 +47,7 @@
 #'   `"comparison"`. `NULL` (default) computes every group whose functions
 #'   are available.
 #' @param R Bootstrap replicates for boot-F1 (the paper used 100).
-#' @param ... Must be empty.
+#' @inheritParams mla
 #' @return `simulation_study()`: a tibble of class `mla_simulation` with one row per data set and
 #'   measure: `scenario`, `prevalence_level` (factor), `prevalence`,
 #'   `n_annotators`, `n_items`, `n_labels`, `replicate`, `seed`, `measure`,
@@ -130,7 +130,7 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
 scenario_names <- c("perfect", "noisy", "independent", "minimum")
 
 # The corpus MLA values exactly as mla() computes them, without building the
-# result tibbles (which dominate the cost of mla() on small designs).
+# result tibbles (their cost dominates on small designs).
 mla_corpus_values <- function(a) {
   est <- mla_estimates(label_tally(a))$corpus
   c(observed = est$observed,
