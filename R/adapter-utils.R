@@ -1,13 +1,11 @@
-# Shared steps of the data-frame adapters: column selection, id encoding,
-# record construction and duplicate handling.
+# Shared steps of the data-frame adapters.
 
 # Ids and labels are compared by value, never through as.character() of
 # doubles (which prints 1e5 as "1e+05" but 100000L as "100000"); exact text
 # is built only for distinct values.
 
-# Exact text of ids or labels: whole doubles in full without scientific
-# notation, other doubles with the fewest digits that read back as the same
-# number, dates and date-times as printed (with microseconds when needed).
+# Exact text of ids or labels: whole doubles in full, other doubles with the
+# fewest digits that read back as the same number, dates as printed.
 id_text <- function(v) {
   if (is.factor(v) || inherits(v, "Date")) return(as.character(v))
   if (inherits(v, "POSIXct")) {
@@ -89,15 +87,12 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
   invisible(v)
 }
 
-# Integer codes for an id column; keys are the sorted distinct ids (factor
-# levels in their order).
+# Integer codes for an id column; keys are the sorted distinct ids.
 encode_ids <- function(v, arg, call = rlang::caller_env()) {
   coding <- id_coding(v, arg, call = call)
   list(keys = coding$keys, codes = coding_codes(coding))
 }
 
-# The codes of rows `rows` (all by default) of an id_coding() or
-# label_coding(): row r has key pos[x[r] - offset].
 coding_codes <- function(coding, rows = NULL) {
   x <- if (is.null(rows)) coding$x else coding$x[rows]
   coding$pos[as.integer(x) - coding$offset]
@@ -120,8 +115,7 @@ encode_by_matching <- function(v) {
 }
 
 # An id column as codes into its sorted distinct values (the keys), without
-# a full-length copy where the ids allow: row r has key pos[x[r] - offset]
-# (CodedColumn in ingest.h).
+# a full-length copy where the ids allow (CodedColumn in ingest.h).
 id_coding <- function(v, arg, call = rlang::caller_env()) {
   check_id_vector(v, arg, call = call)
   if (anyNA(v)) {
@@ -155,9 +149,8 @@ id_coding <- function(v, arg, call = rlang::caller_env()) {
   list(keys = e$keys, x = e$codes, offset = 0L, pos = seq_along(e$keys))
 }
 
-# sort() of distinct values: byte order (radix) first, kept when the locale
-# agrees it is strictly increasing (then it is the only sorted order), since
-# locale collation is slow.
+# sort() of distinct values: byte order (radix), kept when the locale agrees
+# it is strictly increasing, since locale collation is slow.
 sort_distinct <- function(u) {
   if (!is.character(u) || length(u) < 2L) return(sort(u))
   s <- sort(u, method = "radix")
@@ -179,8 +172,8 @@ counting_range <- function(v) {
   list(offset = lo - 1L, span = span)
 }
 
-# Sorted distinct values and their codes by counting instead of hashing and
-# sorting; NULL when the range is too wide.
+# Sorted distinct values and their codes by counting; NULL when the range is
+# too wide.
 dense_codes <- function(v) {
   s <- counting_slots(v)
   if (is.null(s)) return(NULL)
@@ -188,9 +181,8 @@ dense_codes <- function(v) {
   list(keys = which(present) + s$offset, codes = cumsum(present)[s$slot])
 }
 
-# Whole numbers v as slots 1..span for tabulate(), when their range is at most
-# a few times their count; NULL otherwise. Integers stay integer unless
-# lo - 1 would overflow.
+# Whole numbers v as slots 1..span for tabulate() when their range is at most
+# a few times their count; NULL otherwise.
 counting_slots <- function(v) {
   lo <- min(v)
   span <- as.double(max(v)) - lo + 1
@@ -280,9 +272,8 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
   if (duplicates == "first") !dup else !duplicated(key, fromLast = TRUE)
 }
 
-# How the repeats are laid out. Ids collide (splits or files pooled with ids
-# that restart) when most items with a repeat repeat as a whole: every
-# annotator of the item appears again, as often as the others.
+# How the repeats are laid out. Ids collide (ids that restart in pooled
+# splits or files) when most items with a repeat repeat as a whole.
 repeat_pattern <- function(key, pair, item_code, content) {
   key_id <- match(key, unique(key))
   mult <- tabulate(key_id)[key_id]

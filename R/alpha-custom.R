@@ -65,12 +65,10 @@ distance_spec <- function(d, name, i, single, call) {
   )
 }
 
-# ---------------------------------------------------------------------------
-# Set-size distances d(n_a, n_b, n_ab): tabulated once over the size triples,
-# then computed by the set engine next to Jaccard and MASI.
+# --- Set-size distances d(n_a, n_b, n_ab): tabulated once over the size
+# triples, then computed by the set engine next to Jaccard and MASI.
 
-# Size triples (a, b, i), a, b = 0..max_size, in the engine's layout (i
-# fastest); impossible cells (i > min(a, b), or a union beyond k labels)
+# Size triples (a, b, i) in the engine's layout (i fastest); impossible cells
 # are flagged and stay 0.
 size_triples <- function(max_size, k) {
   s <- 0:max_size
@@ -132,8 +130,7 @@ check_size_distance <- function(table, name, grid, sizes, call) {
 
 symmetric_rule <- "be symmetric: d(A, B) = d(B, A)"
 
-# The one error of a distance that breaks a rule (what it "must" be) on the
-# first offending sets (`where`, plain text), where it gives `found`.
+# The one error of a distance that breaks a rule, on the first offending sets.
 abort_distance_rule <- function(name, rule, where, found, swapped = NULL, call) {
   x <- if (is.null(swapped)) {
     "On {where} it is {.val {found}}."
@@ -143,8 +140,6 @@ abort_distance_rule <- function(name, rule, where, found, swapped = NULL, call) 
   mla_abort(c("Distance {.val {name}} must {rule}.", "x" = x), class = "distance", call = call)
 }
 
-# Alpha rows of the set engine for the built-in set distances and the
-# set-size distances in `specs` (one build of the label sets).
 alpha_set_rows <- function(a, specs, threads, call) {
   size_specs <- Filter(function(s) s$kind == "size", specs)
   args <- set_core_args(a)
@@ -189,9 +184,8 @@ check_set_record <- function(a, res, what = "Set distances", call) {
   }
 }
 
-# ---------------------------------------------------------------------------
-# General distances d(A, B) of two label sets (character vectors): evaluated
-# once per pair of distinct sets, S (S - 1) / 2 calls.
+# --- General distances d(A, B) of two label sets: evaluated once per pair of
+# distinct sets, S (S - 1) / 2 calls.
 
 alpha_pair_row <- function(a, spec, call) {
   args <- set_core_args(a)
@@ -209,9 +203,8 @@ alpha_pair_row <- function(a, spec, call) {
        n_items = res$n_items, n_values = n)
 }
 
-# d(sets[[s[q]]], sets[[t[q]]]) for all q, one call each; one handler for
-# the whole loop (a tryCatch() per call would cost more than most distances).
-# A single s is held fixed (the rows of the expected part).
+# d(sets[[s[q]]], sets[[t[q]]]) for all q, with one handler for the whole
+# loop (a tryCatch() per call would cost more than most distances).
 pair_values <- function(fn, sets, s, t, name, call) {
   d <- numeric(length(t))
   q <- 0L
@@ -232,8 +225,7 @@ pair_values <- function(fn, sets, s, t, name, call) {
   d
 }
 
-# 2 sum_{s < t} c_s c_t d(s, t): the sum over ordered pairs of values, with
-# a progress bar over the S (S - 1) / 2 evaluations.
+# 2 sum_{s < t} c_s c_t d(s, t), with a progress bar.
 pair_expected_sum <- function(fn, sets, count, name, call) {
   S <- length(sets)
   total <- S * (S - 1) / 2

@@ -84,8 +84,7 @@ category_alpha_inputs <- function(a, metric) {
        values = category_values(a))
 }
 
-# "hamming", "jaccard", "masi", "size", "category" (ordinal, interval, ratio)
-# or NA (no interval) for each row.
+# The interval kind of each row; NA for none.
 interval_kinds <- function(out, a, specs) {
   kinds <- if (is.null(specs)) out$distance else vapply(specs, `[[`, "", "kind")
   metric <- if (is.null(specs)) rep(NA_character_, nrow(out)) else
@@ -107,9 +106,9 @@ warn_no_interval <- function(without, call) {
   )
 }
 
-# Per-item summaries of every row that gets an interval: `terms`
-# (items x columns, the linear parts), the distinct-set counts per item and
-# the set distance matrices, and where each row's quantities sit.
+# Per-item summaries of every row that gets an interval: `terms` (items x
+# columns, the linear parts), the sets' counts per item and the distance
+# matrices, and where each row's quantities sit.
 alpha_item_design <- function(a, specs, kinds, call = rlang::caller_env()) {
   n <- n_items(a)
   design <- list(kinds = kinds, terms = matrix(0, n, 0L), D = list(),
@@ -140,8 +139,8 @@ hamming_item_terms <- function(a) {
   cbind(ifelse(pair, m, 0), ifelse(pair, x, 0), ifelse(pair, 2 * x * (m - x) / pmax(m - 1, 1), 0))
 }
 
-# The set summaries: m_i, obs_i per distance, the items' distinct-set counts
-# and the distance matrices between the distinct sets.
+# The set summaries: m_i, obs_i per distance, the items' set counts and the
+# distance matrices.
 set_item_terms <- function(a, specs, kinds, call) {
   rs <- alpha_record_sets_cpp(annotation_view(a))
   check_set_memory(rs, set_core_args(a), call = call)
@@ -171,8 +170,7 @@ check_distance_memory <- function(n_sets, n_distances, call) {
   )
 }
 
-# S x S distance matrices from the distinct sets' incidence (sets x labels):
-# sizes and intersections give Jaccard, MASI (as sets.h) and set-size distances.
+# S x S distance matrices from the distinct sets' sizes and intersections.
 set_distance_matrices <- function(incidence, specs, kinds, call) {
   inc <- incidence * 1
   inter <- tcrossprod(inc)
@@ -203,8 +201,7 @@ set_distance_matrices <- function(incidence, specs, kinds, call) {
   })
 }
 
-# 1-based items of the pairable groups of the set builder: the items with at
-# least two complete records, in item order.
+# The items with at least two complete records, in item order.
 pairable_set_items <- function(a, groups) {
   n <- n_items(a)
   if (groups == n) return(seq_len(n))
@@ -260,16 +257,14 @@ set_alpha_from_sums <- function(n, obs, quad) {
   ifelse(expected > 0, 1 - (obs / pmax(n, 1)) / expected, NA_real_)
 }
 
-# Alpha of each row and label from the per-label sums (replicates x labels):
-# the binary alpha of each label (NA where its expected disagreement is 0).
+# The binary alpha of each label from the per-label sums (replicates x labels).
 hamming_label_alpha_from_sums <- function(n, n1, dis) {
   observed <- dis / ifelse(n > 0, n, 1)
   expected <- ifelse(n > 1, 2 * n1 * (n - n1) / (n * pmax(n - 1, 1)), 0)
   ifelse(expected > 0, 1 - observed / expected, NA_real_)
 }
 
-# Alpha of each row of the per-label sums (replicates x labels): means of the
-# label disagreements over labels with a pairable value, as hamming_alpha().
+# Hamming alpha of each row of the per-label sums (as hamming_alpha()).
 hamming_alpha_from_sums <- function(n, n1, dis) {
   used <- n > 0
   observed <- ifelse(used, dis / ifelse(used, n, 1), 0)
@@ -280,9 +275,7 @@ hamming_alpha_from_sums <- function(n, n1, dis) {
   ifelse(d_e > 0, 1 - d_o / d_e, NA_real_)
 }
 
-# Leave-one-item-out alpha (items with a pairable value x rows), exact from
-# the item sums: the linear terms minus the item's, and for set distances
-# Q - 2 c_i' D n + c_i' D c_i.
+# Leave-one-item-out alpha, exact from the item sums.
 alpha_leave_one_out <- function(design) {
   terms <- design$terms
   used <- rowSums(terms != 0) > 0

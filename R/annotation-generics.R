@@ -32,8 +32,7 @@ annotator_ids <- function(x) UseMethod("annotator_ids")
 annotator_ids.annotations <- function(x) id_text(x$annotators)
 annotator_ids.annotation_counts <- function(x) id_text(x$annotators$annotator)
 
-# Records stored (items x annotators for dense arrays; for a summary, those
-# with decisions).
+# Records stored (dense arrays: items x annotators; summaries: with decisions).
 stored_records <- function(x) UseMethod("stored_records")
 stored_records.annotations <- function(x) {
   if (is_sparse_layout(x)) return(as.double(length(x$item)))
@@ -62,8 +61,7 @@ item_count_cells.annotation_counts <- function(x, cols, threads = mla_threads(),
        n_records = cells$n_records)
 }
 
-# Items, their records with a decision and their observed disagreement, for
-# a fit's item rows.
+# Items, their records with a decision and their disagreement, for item rows.
 item_rows <- function(x, fit, call = rlang::caller_env()) UseMethod("item_rows")
 item_rows.annotations <- function(x, fit, call = rlang::caller_env()) {
   list(items = x$items, n_annotators = item_annotator_counts(x), disagreement = fit$item_disagreement)
@@ -76,7 +74,6 @@ item_rows.annotation_counts <- function(x, fit, call = rlang::caller_env()) {
   list(items = cells$items, n_annotators = cells$n_records, disagreement = d)
 }
 
-# Whether item_count_cells() can answer without an error.
 has_item_cells <- function(x) UseMethod("has_item_cells")
 has_item_cells.annotations <- function(x) TRUE
 has_item_cells.annotation_counts <- function(x) !is.null(x$item_cells) || !is.null(x$db_source)
@@ -137,7 +134,6 @@ shared_items_per_annotator.annotations <- function(x) {
 }
 shared_items_per_annotator.annotation_counts <- function(x) counts_shared_items(x)
 
-# Hamming alpha's list(observed, expected, n_items, n_values).
 alpha_hamming <- function(a, call = rlang::caller_env()) UseMethod("alpha_hamming")
 alpha_hamming.annotations <- function(a, call = rlang::caller_env()) {
   t <- label_tally(a)

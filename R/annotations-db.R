@@ -100,8 +100,8 @@ check_db_duplicates <- function(duplicates, call) {
   }
 }
 
-# The value column as integer 0/1 in SQL: booleans become 0/1, text "0"/"1"
-# becomes 0/1 after a check that no other text occurs.
+# The value column as integer 0/1 in SQL (booleans, or text "0"/"1" after a
+# check that no other text occurs).
 db_binary_value <- function(d, col, proto_col, call, check = TRUE) {
   if (db_is_sqlite(d)) return(db_sqlite_binary_value(d, col, call, check))  # annotations-db-types.R
   sym <- rlang::sym(col)
@@ -166,8 +166,7 @@ describe_db_row <- function(row, cols) {
   paste(paste(cols, vapply(cols, function(cl) format(row[[cl]][1]), "")), collapse = ", ")
 }
 
-# The declared universe (labels, else the sorted distinct labels, as in
-# memory) and the check that every label in the table is declared.
+# The declared universe, and the check that every label in the table is in it.
 db_label_universe <- function(d, labels, has_value, call) {
   seen <- dplyr::collect(db_distinct(d, label))$label
   universe <- label_universe(seen, labels, call = call)
@@ -199,10 +198,9 @@ db_check_values <- function(d, col, keys, arg, call) {
 }
 
 # Per record (item, annotator): its rows, its distinct keys (a NULL label
-# counting as one; 1 when the record is the key) and whether it has a
-# decision (dec) or its non-NULL selected labels (n_sel). Materialised by
-# db_temporary() so the table is read once for the duplicate check, the
-# design and the annotators.
+# counting as one; 1 when the record is the key) and its decision (dec) or
+# non-NULL selected labels (n_sel); materialised once for the duplicate
+# check, the design and the annotators.
 db_records <- function(d, by_label, has_value) {
   stats <- list(n_rows = quote(n()), n_keys = 1L)
   if (by_label) {
@@ -245,10 +243,9 @@ db_distinct <- function(q, ...) {
   dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
 }
 
-# A per-record query as a temporary table, ANALYZEd and indexed on item: the
-# pair and set tables join it several times, and engines then plan with its
-# real size (SQLite indexes a joined subquery but not a table). Without the
-# right to create tables it stays a subquery. drop() leaves nothing behind.
+# A per-record query as a temporary table, ANALYZEd and indexed on item, so
+# that engines plan the joins of the pair and set tables with its real size;
+# without the right to create tables it stays a subquery.
 db_temporary <- function(q) {
   con <- dbplyr::remote_con(q)
   # no ANALYZE on SQLite: it would leave sqlite_stat1/sqlite_stat4 in the
@@ -267,8 +264,8 @@ db_temporary <- function(q) {
   list(table = tab, drop = drop, name = name)
 }
 
-# Single-label categories as decisions: one SELECT per category (as the
-# wide form), value 1 for the record's category, NULL when it has none.
+# Single-label categories as decisions: one SELECT per category, value 1 for
+# the record's category, NULL when it has none.
 db_one_hot <- function(d, universe, seen) {
   seen <- seen[!is.na(seen)]
   parts <- lapply(seq_along(universe), function(j) {
@@ -282,8 +279,6 @@ db_one_hot <- function(d, universe, seen) {
   Reduce(dplyr::union_all, parts)
 }
 
-# Every record with a decision selects exactly one category, first offender
-# by item, annotator.
 db_check_single_label <- function(d, k, call) {
   recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
                            n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),

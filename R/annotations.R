@@ -34,10 +34,9 @@ new_annotations <- function(values, layout, item, annotator, items, annotators, 
   a
 }
 
-# The sparse layout: item and annotator (1-based) per record and each
-# record's sorted selected labels (`selected` = list(start, label), 0-based,
-# CSR-like). `counts` is not kept: items x labels tables of a large universe
-# would dwarf the object.
+# The sparse layout: per record its item, annotator and sorted selected labels
+# (`selected` = list(start, label), 0-based, CSR-like); no items x labels
+# tables, which would dwarf the object.
 new_sparse_annotations <- function(item, annotator, selected, items, annotators, labels,
                                    threads = mla_threads()) {
   a <- structure(
@@ -90,8 +89,7 @@ item_label_counts <- function(a, cols = seq_along(a$labels), threads = mla_threa
 }
 
 # The item x label cells of the labels `cols` as the C++ core reads them
-# (src/glue-cells.h): a dense array's packed codes, or the x/m tables; NULL
-# when the object keeps neither.
+# (src/glue-cells.h); NULL when the object keeps neither codes nor tables.
 item_cells <- function(a, cols = seq_along(a$labels)) {
   base <- list(n_items = length(a$items), label_cols = as.integer(cols) - 1L)
   if (!is.null(a$cells)) return(c(base, a$cells))
@@ -119,10 +117,9 @@ count_labels <- function(a, cols, keep_counts, max_m = nrow(a$tally$cnt), keep_c
 }
 
 # The one view of the records the C++ core takes (RecordView in counts.h),
-# without copying the values. Item and annotator ids are 0-based (integer()
-# for the dense layout, whose ids follow from position); `label_cols` is
-# integer() for all labels. A sparse object gives a dense view of `cols`, or
-# with `sets` its selected labels.
+# without copying the values; ids 0-based, integer() where they follow from
+# position; a sparse object gives a dense view of `cols` or its selected
+# labels (`sets`).
 annotation_view <- function(x, cols = NULL, sets = FALSE) {
   all_cols <- is.null(cols) || identical(as.integer(cols), seq_along(x$labels))
   if (is_sparse_layout(x)) {

@@ -1,15 +1,12 @@
-# Standard errors of a single-label (q-class) annotator model from its
-# observed information (C++ class_information()), whose free parameters
-# are rows of probabilities: the prevalences, then per annotator and true
-# class z the row pi_a(z, .) (two-coin) or the accuracy (one-coin), each
+# Standard errors of a single-label annotator model from its observed
+# information, whose free parameters are rows of probabilities (prevalences,
+# then per annotator and true class the confusion row or the accuracy), each
 # row's last entry balancing its sum.
 
-# list(prevalence = per category, annotators = [annotator, (var sens, var
-# spec, cov), category]) by the delta method. Entries at the probability
-# bound, and the rows of annotators without decisions, are held fixed (no
-# standard error); NA throughout, with a message, when the information of
-# the free parameters is not positive definite (at a point EM stopped at
-# before the maximum, too: the log-likelihood may still curve upwards).
+# Per-category and per-annotator (var sens, var spec, cov) by the delta
+# method. Entries at the probability bound are held fixed (no standard
+# error); NA throughout, with a message, when the information of the free
+# parameters is not positive definite.
 single_label_covariance <- function(res, n_ann, model) {
   q <- nrow(res$prevalence)
   one_coin <- model == "one-coin"
@@ -42,7 +39,7 @@ single_label_covariance <- function(res, n_ann, model) {
 }
 
 # The rows of parameters in the order of the information: `theta` (their
-# indices there) and `value` (all entries of the row).
+# indices there) and `value` (the row's entries).
 single_label_parameter_rows <- function(res, n_ann, q, one_coin) {
   r <- q - 1L
   conf <- res$confusion[[1]]  # C++ layout: [(a q + z) q + y]
@@ -58,12 +55,10 @@ single_label_parameter_rows <- function(res, n_ann, q, one_coin) {
   }))
 }
 
-# The free parameters phi: per row its entries above the bound but the
-# last of them (which balances the sum), none when fewer than two are
-# free or the row has no weight. Per row: `pos` (its phi in phi order) and
-# `e` (d entry / d phi, q x length(pos)); `keep` (the theta index of each
-# phi) and `dep` (the theta index of the entry balancing it when that is
-# a theta itself, else NA).
+# The free parameters phi: per row its entries above the bound but the last
+# (which balances the sum). Per row `pos` (its phi) and `e` (d entry / d phi);
+# `keep` (the theta index of each phi) and `dep` (the theta balancing it, or
+# NA).
 free_parametrization <- function(rows, d, q) {
   bound <- annotator_model_floor * (1 + 1e-9)
   pieces <- lapply(rows, function(row) {
@@ -92,8 +87,6 @@ free_parametrization <- function(rows, d, q) {
        rows = out_rows)
 }
 
-# The one message for information matrices that cannot be inverted: `n`
-# of `groups` parameter groups (labels, or the one pooled group).
 inform_not_positive_definite <- function(n, groups) {
   which <- if (groups == 1L) "the estimates" else "the estimates of {n} of {groups} labels"
   cli::cli_inform(c(
@@ -102,10 +95,8 @@ inform_not_positive_definite <- function(n, groups) {
   ))
 }
 
-# The inverse information of phi, A' I A with theta = A phi (+ constants):
-# a phi whose row is balanced by a theta moves that theta by -1 (binary
-# models: every dep NA, phi the free thetas themselves). NULL when not
-# positive definite (Cholesky).
+# The inverse information of phi, A' I A with theta = A phi (+ constants);
+# NULL when not positive definite.
 restricted_inverse <- function(info, map) {
   if (!length(map$keep)) return(matrix(0, 0L, 0L))
   moved <- which(!is.na(map$dep))

@@ -168,10 +168,9 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
   new_annotator_model(a, res, model, pool_labels && !single, single, max_iter, tol, info)
 }
 
-# The bound every probability of the model is kept in (C++ `floor`), and the
-# number of annotators above which no standard errors are computed (the
-# information has 2 per annotator rows, inverted densely; single-label
-# models are held to the same number of rows, 2 * this + 1).
+# The bound every probability is kept in (C++ `floor`), and the annotators
+# above which no standard errors are computed (the information, 2 rows per
+# annotator, is inverted densely).
 annotator_model_floor <- 1e-6
 annotator_model_se_max <- 1000L
 
@@ -181,8 +180,6 @@ last_gain <- function(trace) {
   trace[n] - trace[n - 1L]
 }
 
-# The decision lists, posteriors and annotator tables of the fit, within
-# the option mlagreement.max_memory.
 check_model_memory <- function(a, single, call = rlang::caller_env()) {
   cells <- as.double(n_items(a)) * if (single) 1 else length(a$labels)
   q <- if (single) length(a$labels) else 2
@@ -193,10 +190,9 @@ check_model_memory <- function(a, single, call = rlang::caller_env()) {
                "Fit fewer labels at a time ({.code x[, , labels]}).", class = "memory", call = call)
 }
 
-# Whether to compute the observed information: not for more than
-# annotator_model_se_max annotators (single-label: nor more free parameters
-# than that many binary annotators have), nor when its dense matrices would
-# need more than half the memory limit (with a message).
+# Whether to compute the observed information: not beyond
+# annotator_model_se_max annotators (or as many free parameters), nor when
+# its matrices would need more than half the memory limit (with a message).
 want_information <- function(a, single, model, pool_labels) {
   n_ann <- n_annotators(a)
   if (n_ann > annotator_model_se_max) return(FALSE)
@@ -255,10 +251,9 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
   )
 }
 
-# Variances from the observed information of each parameter group:
-# list(prevalence = per label, annotators = [annotator, (var sens, var spec,
-# cov), group]). Parameters at the probability bound, or of annotators
-# without decisions in the group, are held fixed (no standard error).
+# Variances from the observed information of each parameter group. Parameters
+# at the probability bound, or of annotators without decisions in the group,
+# are held fixed (no standard error).
 model_covariance <- function(res, pooled, n_ann, model, n_labels) {
   per <- if (model == "one-coin") 1L else 2L
   n_prev <- if (pooled) n_labels else 1L
@@ -290,8 +285,8 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
   list(prevalence = prev_var, annotators = ann)
 }
 
-# Sensitivity and specificity (two-coin) or accuracy (one-coin) of every
-# annotator, in the order of the information's rows.
+# Two-coin sensitivity and specificity, or one-coin accuracy, in the order of
+# the information's rows.
 group_parameters <- function(conf, n_ann, per) {
   arr <- array(conf, c(2L, 2L, n_ann))  # [y, z, annotator]
   sens <- arr[2, 2, ]

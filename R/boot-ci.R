@@ -100,8 +100,6 @@ boot_parm <- function(object, parm, call = rlang::caller_env()) {
             class = "boot_parm", call = call)
 }
 
-# Lower/upper limits for the statistics idx; warns once about undefined
-# replicates and extreme order statistics.
 boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env()) {
   if (type == "bca" && object$resample == "both") {
     mla_abort(c("BCa intervals need a single resampled unit for the jackknife.",
@@ -211,7 +209,6 @@ boot_acceleration <- function(x) {
   accel
 }
 
-# `a`: BCa's acceleration (boot_acceleration()).
 boot_interval <- function(t, t0, conf, type, a = NULL) {
   alpha <- (1 + c(-conf, conf)) / 2
   switch(type,
@@ -304,7 +301,6 @@ jackknife_se <- function(x, level = c("corpus", "label")) {
   tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se, n_units = n)
 }
 
-# The engines' inputs of a bootstrap, rebuilt for objects made without them.
 boot_engine_data <- function(x) {
   if (is.null(x$engine)) boot_data(x$fit, x$resample) else x$engine
 }

@@ -187,9 +187,8 @@ boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
   )
 }
 
-# What the engines need: class codes of each item's (x, m) cells for items,
-# the records' view for annotators; `items` names the items of `cluster` and
-# `strata`.
+# What the engines need: item cell codes for items, the records' view for
+# annotators.
 boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::caller_env()) {
   a <- fit$annotations
   cols <- fit$label_index
@@ -234,7 +233,7 @@ boot_record_data <- function(a, cols, threads) {
        items = a$items)
 }
 
-# Coefficients for annotator multiplicities aw (drawn annotators x B) and item
+# Coefficients for annotator multiplicities aw (annotators x B) and item
 # multiplicities iw (items x B; NULL: every item once).
 boot_records_statistic <- function(data, aw, iw = NULL) {
   if (is.null(iw)) iw <- matrix(0L, data$n_items, 0L)
@@ -299,12 +298,10 @@ boot_run <- function(data, units, resample, seed, R, threads) {
   t
 }
 
-# Seconds a chunk should take: a lively progress bar and a prompt Ctrl-C, yet
-# R's loop costs nothing.
+# Seconds a chunk should take: a lively progress bar and a prompt Ctrl-C.
 kBootChunkSeconds <- 0.2
 
-# Replicates per stream for the next chunk: aim at `target` seconds, growing
-# at most 8-fold per chunk.
+# Replicates per stream for the next chunk, growing at most 8-fold.
 boot_next_chunk <- function(per_stream, elapsed, target = kBootChunkSeconds) {
   grown <- if (elapsed <= 0) 8 * per_stream else per_stream * target / elapsed
   max(1, floor(min(grown, 8 * per_stream, .Machine$integer.max)))

@@ -1,6 +1,5 @@
-# Argument checks: the one vocabulary every exported function uses. Each
-# raises a classed error through mla_abort() naming the argument and the
-# offending value; allowed values are always given by the caller.
+# Argument checks: the one vocabulary every exported function uses, each with
+# a classed error naming the argument and the offending value.
 
 check_dots_empty0 <- function(..., call = rlang::caller_env()) {
   if (...length() > 0) {
@@ -13,10 +12,9 @@ check_dots_empty0 <- function(..., call = rlang::caller_env()) {
   }
 }
 
-# One (or, with `multiple`, several) of `values`; the package's arg_match().
-# An argument left at its default (identical to `values`, which callers give
-# in the order of the formal's default) selects the first value, or all of
-# them with `multiple`. The condition carries `values` for the contract test.
+# One (or, with `multiple`, several) of `values`. An argument left at its
+# default (identical to `values`) selects the first value, or all of them
+# with `multiple`. The condition carries `values` for the contract test.
 check_choice <- function(arg, values, multiple = FALSE, arg_name = rlang::caller_arg(arg),
                          call = rlang::caller_env(), class = "arg") {
   if (identical(arg, values)) return(if (multiple) values else values[1L])
@@ -40,8 +38,7 @@ check_choice <- function(arg, values, multiple = FALSE, arg_name = rlang::caller
 }
 
 # Whole numbers in [min, max]; values beyond the integer range are refused
-# before any arithmetic (as.integer() would turn them into NA). With
-# `vector = TRUE`, a non-empty vector of them.
+# before as.integer() would turn them into NA.
 check_whole <- function(x, min = 1, max = .Machine$integer.max, vector = FALSE,
                         arg = rlang::caller_arg(x), call = rlang::caller_env(),
                         class = "whole_number") {
@@ -77,8 +74,7 @@ memory_limit <- function(call = rlang::caller_env()) {
 }
 
 # Fails at once, naming the size, when a result would need more than the
-# option mlagreement.max_memory (bytes, default 8 GiB): the user gets a
-# classed error instead of "cannot allocate" or std::bad_alloc minutes later.
+# option mlagreement.max_memory, instead of "cannot allocate" minutes later.
 check_memory <- function(bytes, what, hint, class, call = rlang::caller_env()) {
   limit <- memory_limit(call = call)
   if (bytes <= limit) return(invisible())
@@ -159,7 +155,6 @@ check_bool <- function(x, arg = rlang::caller_arg(x), call = rlang::caller_env()
   }
 }
 
-# `x` must inherit from `cls`, the result of `fn`.
 check_inherits <- function(x, cls, fn, arg = rlang::caller_arg(x), call = rlang::caller_env(),
                            class = "input_type") {
   if (!inherits(x, cls)) {
@@ -183,8 +178,8 @@ check_nonempty_rows <- function(x, arg = rlang::caller_arg(x), call = rlang::cal
   }
 }
 
-# Positions of the columns of `data` (named `data_arg` in messages) that the
-# tidyselect argument `arg` selects: exactly one with `one`, else at least one.
+# Positions of the columns of `data` that the tidyselect argument `arg`
+# selects: exactly one with `one`, else at least one.
 select_columns <- function(quo, data, arg, data_arg = "data", one = FALSE,
                            call = rlang::caller_env()) {
   if (rlang::quo_is_missing(quo)) abort_column_not_given(data, arg, data_arg, one, call)
@@ -218,15 +213,12 @@ abort_column_not_given <- function(data, arg, data_arg, one, call) {
               "x" = "It is not given.", "i" = hint), class = "column", call = call)
 }
 
-# The values of the one column `arg` selects.
 select_column <- function(quo, data, arg, data_arg = "data", call = rlang::caller_env()) {
   data[[select_columns(quo, data, arg, data_arg, one = TRUE, call = call)]]
 }
 
-# 0/1/NA values as an integer vector, checked before any conversion (0.5
-# must not become 0). Character and factor values convert exactly when they
-# are the strings "0" and "1" (as JSON and CSV readers produce them); any other
-# string is refused with the values seen, never coerced with an R warning.
+# 0/1/NA values as an integer vector, checked before any conversion (0.5 must
+# not become 0); the strings "0" and "1" convert, any other string is refused.
 binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   if (!is.null(dim(v)) || is.list(v)) {
     mla_abort(
@@ -253,7 +245,6 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   as.integer(v)
 }
 
-# The error for `n` invalid values, the first at row `first`.
 abort_invalid_values <- function(v, arg, n, first, rows_desc, call) {
   mla_abort(
     c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",

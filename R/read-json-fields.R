@@ -9,8 +9,7 @@ json_kinds <- c("null", "false", "true", "number", "string", "array", "object")
 json_kind_text <- c("null", "a logical value", "a logical value", "a number", "a string",
                     "an array", "an object")
 
-# `paths`: a named list of segment vectors. The same path under two names is
-# extracted once.
+# The same path under two names is extracted once.
 json_path_table <- function(paths) {
   key <- vapply(paths, paste, "", collapse = "\x1f")
   uniq <- unique(key)
@@ -27,8 +26,7 @@ json_extract <- function(fields, line, table) {
 }
 
 # Streams a JSON-lines file in chunks: `handler(x)` gets each chunk's
-# extraction (json_extract()); its results are collected. Every non-blank
-# line must be one JSON object; errors name the line (abort_json_lines()).
+# extraction; its results are collected.
 json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
                               call = rlang::caller_env()) {
   table <- json_path_table(paths)
@@ -39,9 +37,7 @@ json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
   }, call = call)
 }
 
-# One JSON document (a whole file) as one record; `x$first` is its first
-# character ("[" for an array, "{" for an object). Without `records`, the
-# caller sets `x$record` (json_fields_array()).
+# One JSON document as one record; `x$first` is its first character.
 json_fields_file <- function(path, paths, call = rlang::caller_env(), records = TRUE) {
   table <- json_path_table(paths)
   res <- extract_json_file_cpp(enc2native(path.expand(path)), table$paths)
@@ -52,10 +48,9 @@ json_fields_file <- function(path, paths, call = rlang::caller_env(), records = 
   x
 }
 
-# Unit ids of emissions `i`: the record (depth 0) or the serial number of
-# the element or member passed by the path's `depth`-th "[]" or "*" (depth 1
-# with path c("options", "[]", "id") is "this option"). Serials are numbered
-# in document order and are the same in every path through an element.
+# Unit ids of emissions `i`: the record (depth 0) or the serial number of the
+# element or member passed by the path's `depth`-th "[]" or "*" (numbered in
+# document order, the same in every path through an element).
 json_unit <- function(x, i, depth = 0L) {
   if (depth == 0L) x$record[i] else x$cap[[depth]][i]
 }
@@ -67,8 +62,6 @@ json_first <- function(x, name, units, depth = 0L) {
   i[match(units, json_unit(x, i, depth))]
 }
 
-# The classed error for a value of the wrong shape: `where` names the record
-# ("Line 4 of 'a.jsonl'"), `field` the field, `expected` what it must be.
 abort_json_shape <- function(where, field, expected, kind, affected, call) {
   mla_abort(c("The {.field {field}} field must be {expected}.",
               "x" = paste0(where, " has ", json_kind_text[kind + 1L], " there."),
@@ -76,9 +69,8 @@ abort_json_shape <- function(where, field, expected, kind, affected, call) {
             class = c("json_shape", "json_field"), call = call)
 }
 
-# Checks that the emissions `i` of a field have one of the kinds `ok`
-# (names from json_kinds); `unit_where(k)` describes the unit of emission
-# i[k] for the error; `field` is one name or one per emission.
+# Emissions `i` of a field must have one of the kinds `ok`; `unit_where(k)`
+# names the unit of emission i[k] for the error.
 check_json_kind <- function(x, i, ok, field, expected, unit_where, call) {
   kind <- x$kind[i]
   if (all(tabulate(kind + 1L, 7L)[-match(ok, json_kinds)] == 0L)) return(invisible())
@@ -109,8 +101,7 @@ json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 
   x$text[j]
 }
 
-# A JSON document that is an array of objects (doccano's JSON export,
-# Label Studio's tasks, doccano's label file), extracted as records: `paths`
+# A JSON document that is an array of objects, extracted as records: `paths`
 # are relative to each element, `line` is the element's position.
 json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
   x <- json_fields_file(path, c(list(.element = "[]"), lapply(paths, function(p) c("[]", p))),

@@ -1,9 +1,7 @@
-# Shared steps of the file readers (read_tid8(), read_lewidi(),
-# read_label_studio(), read_prodigy(), read_doccano()): path checks, UTF-8
-# checks, JSON parsing with errors that name the file and line, exact ids.
+# Shared steps of the file readers: path and UTF-8 checks, JSON parsing with
+# errors that name the file and line, exact ids.
 
-# Existing regular files; returns the paths with their source names (the
-# vector's names, else the file names without extension).
+# Existing regular files, named by the vector's names or the file names.
 check_read_paths <- function(path, arg = "path", call = rlang::caller_env()) {
   if (!is.character(path) || length(path) == 0L || anyNA(path) || !all(nzchar(path))) {
     mla_abort(
@@ -57,8 +55,7 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines
 }
 
-# Text files hold no NUL byte; the error names the line, as the JSON
-# parser's does (json_events.h).
+# Text files hold no NUL byte; the error names the line.
 check_no_nul <- function(path, call = rlang::caller_env()) {
   bytes <- readBin(path, "raw", file.size(path))
   at <- match(as.raw(0), bytes)
@@ -98,9 +95,8 @@ abort_json_document <- function(err, path, call) {
 }
 
 # The chunk loop of the JSON-lines readers: `read_chunk(file, offset, line)`
-# reads the next chunk in C++ (a list with error, eof, offset, last_line),
-# `use(res)` turns it into a result (NULL: nothing to keep). A file with no
-# non-blank line is an error.
+# reads the next chunk in C++, `use(res)` turns it into a result (NULL:
+# nothing to keep). A file with no non-blank line is an error.
 json_line_chunks <- function(path, read_chunk, use, call = rlang::caller_env()) {
   file <- enc2native(path.expand(path))
   out <- list()
@@ -153,8 +149,7 @@ source_item_ids <- function(item, source, unique_items) {
   if (unique_items && length(unique(source)) > 1L) paste0(source, ":", item) else item
 }
 
-# The factor of codes `code` into `levels`, as factor(levels[code], levels)
-# builds it (which it becomes where levels are missing or repeated).
+# factor(levels[code], levels), built from the codes.
 codes_factor <- function(code, levels) {
   if (!anyNA(levels) && !anyDuplicated(levels)) {
     return(structure(code, levels = levels, class = "factor"))

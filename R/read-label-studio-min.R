@@ -1,11 +1,8 @@
-# Label Studio's JSON-MIN and CSV exports, as the SDK's converter writes them
-# (convert_to_json_min(), exports/csv2.py): one flat record per submitted
-# annotation with the task's data fields, `id` (the task), `annotator`,
-# `annotation_id` and one field per control (its `from_name`) holding the
-# "prettified" selection: one choice as its text, several as
-# {"choices": [...]}, other results as a list of result values; CSV writes
-# what is not text as a JSON string. Cancelled annotations are not exported;
-# a task without annotations is one record with a null `annotation_id`.
+# Label Studio's JSON-MIN and CSV exports, as the SDK's converter writes them:
+# one flat record per submitted annotation with the task's data fields, `id`,
+# `annotator`, `annotation_id` and one field per control holding the
+# "prettified" selection (CSV writes what is not text as a JSON string). A
+# task without annotations is one record with a null `annotation_id`.
 
 label_studio_min_results <- function(path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, "JSON-MIN", call)
@@ -37,7 +34,6 @@ label_studio_csv_results <- function(path, universe, control, call) {
   label_studio_flat_results(flat, controls, universe, where, path, call)
 }
 
-# The records of a CSV (or TSV) export as a table of strings, one row each.
 label_studio_csv_table <- function(path, call) {
   con <- file(path, "r")
   on.exit(close(con))
@@ -82,11 +78,10 @@ label_studio_flat_controls <- function(universe, control, path, fmt, call) {
   )
 }
 
-# Annotations (one row each) and selections of flat records, in the shape of
+# Annotations and selections of flat records, in the shape of
 # label_studio_results_x(). `flat`: per record the texts of `id`, `annotator`
-# and `annotation_id` (NA when absent, null or empty), whether
-# `annotation_id` is there and whether the annotation was cancelled; per
-# control its (record, label) pairs in order.
+# and `annotation_id`, whether `annotation_id` is there and whether it was
+# cancelled; per control its (record, label) pairs.
 label_studio_flat_results <- function(flat, controls, universe, where, path, call) {
   absent <- setdiff(controls, flat$present)
   if (length(absent) > 0L && is.null(universe)) {
@@ -128,9 +123,8 @@ flat_text <- function(v) {
 
 no_labels <- function() list(rec = integer(), label = character())
 
-# (record, label) pairs of texts, one each; a text that looks like JSON (CSV
-# writes a multi-choice value as a JSON string) is parsed and its labels
-# taken, unless it is a declared label. Empty texts select nothing.
+# (record, label) pairs of texts; a text that looks like JSON (a multi-choice
+# value in CSV) is parsed, unless it is a declared label.
 string_labels <- function(text, rec, declared) {
   ok <- !is.na(text) & nzchar(text)
   text <- text[ok]
@@ -143,9 +137,7 @@ string_labels <- function(text, rec, declared) {
   list(rec = rep(rec, n), label = as.character(unlist(labels, use.names = FALSE)))
 }
 
-# The labels of one control's value as parsed from a JSON string: text (one
-# choice), a result value ({"choices": [...]}, {"taxonomy": [...]},
-# {"labels": [...]}) or a list of these.
+# The labels of one control's value parsed from a JSON string.
 flat_labels <- function(v, declared) {
   if (is.null(v)) return(character())
   if (is.character(v) && length(v) == 1L) {

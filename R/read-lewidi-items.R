@@ -103,9 +103,8 @@ lewidi_annotators <- function(x, item, per, where, call) {
   list(name = flat, n = n, start = start)
 }
 
-# The layers of every item, in order: the main one (`annotations`), then
-# those of `other annotations` (else `other_annotations`). `at` is the
-# emission holding the layer's answers (a string or an object), NA if none.
+# The layers of every item: the main one (`annotations`), then those of
+# `other annotations`; `at` is the emission holding its answers, NA if none.
 lewidi_layers <- function(x, item, main, per) {
   o1 <- per("other")
   use2 <- is.na(o1) | x$kind[o1] == 0L
@@ -171,9 +170,8 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
   list(code = code, levels = c(parts$levels, u))
 }
 
-# The soft-label categories of each main layer (in order of first
-# appearance) and whether they are nested (one 0/1 distribution per
-# category, multi-label answers), as the last item with soft labels says.
+# The soft-label categories of each main layer and whether they are nested
+# (one 0/1 distribution per category), as the last item with soft labels says.
 lewidi_soft <- function(x, item, main) {
   sk <- x$at$soft
   si <- match(x$cap[[1]][sk], item)
