@@ -117,8 +117,8 @@ analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
 }
 
 # Standard error, t statistic, two-sided p-value and t interval from the sums
-# of squared influence deviations over n items; `extra` (var, df) adds the
-# annotators' part of the variance, with Satterthwaite's degrees of freedom.
+# of squared influence deviations; `extra` (var, df) adds the annotators' part
+# of the variance, with Satterthwaite's degrees of freedom.
 inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) {
   fpc <- if (is.finite(N)) 1 - n / N else 1
   ok <- n >= 2 & !is.na(estimate) & !is.na(sum_sq)
@@ -157,8 +157,7 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
   ifelse(is.finite(df), df, pmin(df1, df2))
 }
 
-# The kernel's influence sums of the fit's labels at `level` (sum_sq, n);
-# single-label designs replace the corpus sums.
+# The kernel's influence sums (sum_sq, n) of the fit's labels at `level`.
 analytic_influence <- function(fit, level, inputs) {
   a <- fit$annotations
   cells <- inputs$cells

@@ -1,9 +1,7 @@
 # The annotator-pair tables of a summary, what annotator_agreement() needs
-# without the records: per pair sharing an item, the shared items, and per
-# label the counts pairs.h accumulates (n_both, n_disagree, n_either, and
-# sum_positive = sum of x_a + x_b, an item decided by one of the two counting
-# its positive twice); per annotator, positives, decisions and records on
-# shared items.
+# without the records: the counts pairs.h accumulates, per pair and label
+# (sum_positive counts twice the positive of an item decided by one of the
+# two), and per annotator.
 
 # list(pairs = tibble(annotator1, annotator2, n_items),
 #      labels = tibble(annotator1, annotator2, label, n_both, n_disagree,
@@ -65,8 +63,8 @@ counts_pairs_from_tables <- function(pairs, labels, annotators, call = rlang::ca
   new_counts_pairs(pairs, labels, annotators)
 }
 
-# annotator_agreement()'s pair sums (as pair_sums_cpp() returns them) from a
-# summary's pair tables, through the same reduction in C++.
+# annotator_agreement()'s pair sums from a summary's pair tables, through the
+# same reduction in C++.
 counts_pair_sums <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
   ids <- as.character(x$annotators$annotator)
@@ -118,7 +116,6 @@ counts_chance_disagreement <- function(x, call = rlang::caller_env()) {
   mla_estimates(tally)$corpus$w[1]
 }
 
-# tidy(x, "annotators"): with the pair tables, their per-annotator columns.
 counts_annotator_table <- function(x) {
   out <- x$annotators
   ann <- x$annotator_pairs$annotators

@@ -33,8 +33,7 @@ new_counts_sets <- function(sets, count, pairs) {
        pairs = pairs)
 }
 
-# The set tables of annotation_counts() from plain tables: `sets` (labels as
-# a list column or text joined by "|", n_values) and `set_pairs`.
+# The set tables of annotation_counts() from plain tables.
 counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::caller_env()) {
   if (is.null(sets) && is.null(set_pairs)) return(NULL)
   if (is.null(sets) || is.null(set_pairs)) {
@@ -96,8 +95,7 @@ sets_pairable_values <- function(s) {
 }
 
 # Jaccard, MASI and set-size distance rows of krippendorff_alpha() from the
-# set tables, summed over the pair histogram (D_o) and the pairs of distinct
-# sets (D_e), as on the records.
+# set tables, as on the records.
 counts_alpha_set_rows <- function(a, specs, threads, call = rlang::caller_env()) {
   size_specs <- Filter(function(sp) sp$kind == "size", specs)
   what <- if (length(size_specs) > 0) "Set distances" else "The Jaccard and MASI distances"
@@ -173,7 +171,6 @@ check_counts_distances <- function(specs, call = rlang::caller_env()) {
   }
 }
 
-# tidy(x, "sets"): one row per distinct set, its labels joined by "|".
 counts_sets_table <- function(x) {
   s <- counts_sets_or_abort(x, "The set tables", rlang::caller_env())
   fast_tibble(labels = vapply(s$sets, function(j) paste(x$labels[j], collapse = "|"), ""),

@@ -1,7 +1,5 @@
 # The sufficient-statistics contract (DESIGN.md, "Sufficient statistics"):
-# everything mla() and Hamming alpha need, without the records. A database,
-# another engine's tables or as_annotation_counts() all produce the same
-# object, and every estimate from it equals the one on the records.
+# every estimate from it equals the one on the records.
 
 #' Sufficient statistics of an annotation design
 #'
@@ -171,9 +169,8 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 }
 
 # The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
-# and annotator tables with double counts. Optional: `sets` (list(partial = )
-# for a design with partial records), `annotator_pairs`, `item_cells`, and
-# `db_source`, the query that computes them when asked.
+# and annotator tables; optional set, pair and per-item tables, and for a
+# database the query that computes them when asked (`db_source`).
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
                                   source = "tables", sets = NULL, annotator_pairs = NULL,
                                   db_source = NULL, item_cells = NULL) {

@@ -1,13 +1,11 @@
-# The aggregations of annotations_long()/annotations_wide() on a database
-# table: GROUP BY queries whose results are the tables of annotation_counts().
-# `d` has columns item, annotator, label (and value, integer 0/1/NULL),
-# already validated.
+# The GROUP BY queries of annotations_long()/annotations_wide() on a database
+# table, whose results are the tables of annotation_counts(); `d` is
+# validated, with value as integer 0/1/NULL.
 
 # x (m - x) in 64 bits: m and x fit 32 bits, their product may not.
 sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
-# Decisions (one row per item, annotator, label with a 0/1/NULL value).
-# seen: the labels as stored; records: db_records() of d, when computed.
+# Decisions; seen: the labels as stored; records: db_records() of d, if known.
 db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE,
                                records = NULL) {
   q <- db_decision_queries(d, records)
@@ -62,9 +60,8 @@ db_decision_queries <- function(d, records = NULL) {
   list(labels = label_rows, design = design, annotators = annotators)
 }
 
-# Selected labels (one row per selected label; label NULL: annotated, nothing
-# selected). Every record decides every label, so m is the item's number of
-# records, for all labels.
+# Selected labels (label NULL: annotated, nothing selected): every record
+# decides every label, so m is the item's number of records.
 db_selected_counts <- function(d, universe, seen = universe, records = NULL) {
   q <- db_selected_queries(d, records)
   positives <- dplyr::collect(q$labels)
@@ -124,8 +121,7 @@ counts_from_db <- function(label_rows, design, annotators, universe, db_source =
 }
 
 # As check_selected_shape() in memory: most records selecting every label
-# means `value` was forgotten. The 0/1 columns are looked for only when the
-# share is high.
+# means `value` was forgotten.
 db_check_selected_shape <- function(d, universe, proto, used, call, records) {
   k <- length(universe)
   if (k < 2L) return(invisible())
@@ -154,8 +150,8 @@ db_check_selected_shape <- function(d, universe, proto, used, call, records) {
   invisible()
 }
 
-# Columns of the original table are not in `d` (a projection): this is the
-# rare path, so it is a query on the value counts of the column alone.
+# Columns of the original table are not in `d` (a projection): a query on the
+# value counts of the column alone, on this rare path.
 db_is_binary <- function(d, proto, nm) {
   src <- attr(proto, "mla_source")
   if (is.null(src)) return(FALSE)

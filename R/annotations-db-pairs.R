@@ -13,7 +13,6 @@ db_source <- function(d, selected, seen) {
   src
 }
 
-# The set tables (annotations-db-sets.R), once.
 db_sets <- function(src, universe, call = rlang::caller_env()) {
   if (!is.null(src$sets)) return(src$sets)
   src$sets <- tryCatch(
@@ -86,8 +85,8 @@ db_decision_pairs <- function(d) {
   )
 }
 
-# Selected labels: every record decides every label (the selected ones
-# positive), so both decided wherever both annotated.
+# Selected labels: every record decides every label, so both decided wherever
+# both annotated.
 db_selected_pairs <- function(d, universe) {
   temp <- db_temporary(db_distinct(d, item, annotator))
   on.exit(temp$drop(), add = TRUE)

@@ -5,8 +5,8 @@
 
 kSetCodeBits <- 30L
 
-# Decisions (item, annotator, label, value 0/1/NULL): partial records (some
-# labels decided, not all) leave no set tables, only the first of them.
+# Decisions: partial records (some labels decided, not all) leave no set
+# tables, only the first of them.
 db_decision_sets <- function(d, universe, seen) {
   k <- length(universe)
   recs <- dplyr::summarise(
@@ -57,9 +57,8 @@ db_set_codes <- function(positives, universe, seen) {
   list(table = codes, cols = names(sums))
 }
 
-# From the complete records (item, annotator, size) and their positive
-# (item, annotator, label) rows: the distinct sets of the pairable items and
-# the ordered pairs within items.
+# The distinct sets of the pairable items and the ordered pairs within items,
+# from the complete records and their positive rows.
 db_set_tables <- function(recs, positives, universe, seen) {
   items <- dplyr::filter(db_count_by(recs, item, name = "m"), m >= 2L)
   recs <- dplyr::inner_join(recs, items, by = "item")
@@ -100,8 +99,8 @@ sets_from_db <- function(sets, pairs, code_cols) {
   new_counts_sets(labels, normalise_count(sets$n_values), lapply(pairs, normalise_count))
 }
 
-# The first partial record (by item, annotator), its undecided labels and
-# the number of partial records, for the in-memory error.
+# The first partial record, its undecided labels and the number of partial
+# records, for the in-memory error.
 db_partial_record <- function(d, partial, first, universe) {
   decided <- dplyr::filter(d, item == !!first$item[1], annotator == !!first$annotator[1],
                            !is.na(value))

@@ -15,8 +15,7 @@ db_sqlite_binary_value <- function(d, col, call, check = TRUE) {
   dplyr::mutate(d, !!col := ifelse(typeof(!!sym) == "text", as.integer(!!sym), !!sym))
 }
 
-# The classed error for a 0/1 column whose rows `bad` (a query) hold other
-# values, when there are any: how many, and the first by item and annotator.
+# The classed error for a 0/1 column whose rows `bad` hold other values.
 abort_db_not_binary <- function(bad, col, call) {
   first <- db_first_as_text(bad, col, c("item", "annotator"))
   if (nrow(first) == 0) return(invisible())
@@ -69,8 +68,8 @@ db_check_sqlite_ids <- function(d, cols, call) {
   invisible()
 }
 
-# The first row of q by `order`, its columns col and order as text: a
-# column of mixed storage classes would make the driver coerce (and warn).
+# The first row of q by `order`, as text: a column of mixed storage classes
+# would make the driver coerce (and warn).
 db_first_as_text <- function(q, col, order) {
   cols <- unique(c(col, order))
   shown <- lapply(cols, function(cl) rlang::expr(as.character(!!rlang::sym(cl))))
@@ -81,8 +80,8 @@ db_first_as_text <- function(q, col, order) {
   stats::setNames(first, cols)
 }
 
-# Errors of the engine or driver (a closed connection, a missing table, no
-# permission) under the package's class, with the engine's message as parent.
+# Errors of the engine or driver under the package's class, with the engine's
+# message as parent.
 with_db_errors <- function(expr, call) {
   withCallingHandlers(expr, error = function(e) {
     if (inherits(e, "mlagreement_error")) return()

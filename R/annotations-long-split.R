@@ -39,8 +39,7 @@ annotations_long_split <- function(data, used, has_value, label_sep, labels, dup
 }
 
 # list(row = the cell of every piece, label = the pieces (NA: nothing
-# selected), n_dropped = empty elements dropped, n_cells = cells with one),
-# vectorised over all elements at once.
+# selected), n_dropped, n_cells), vectorised over all elements at once.
 split_label_cells <- function(cells, label_sep) {
   trimmed <- trimws(cells)
   json <- !is.na(trimmed) & grepl("^\\[.*\\]$", trimmed) &
@@ -70,8 +69,6 @@ split_label_cells <- function(cells, label_sep) {
        n_cells = length(unique(cell[dropped])))
 }
 
-# One element of a split cell: trimmed, one pair of surrounding [] or
-# quotes removed, trimmed again.
 strip_label_element <- function(el) {
   el <- trimws(el)
   pair <- grepl("^\\[.*\\]$", el) | grepl("^\".*\"$", el) | grepl("^'.*'$", el)

@@ -185,8 +185,8 @@ ingest_decisions <- function(item_col, ann_col, label_col, value_col, labels, du
   a
 }
 
-# The label column coded against its universe (label_universe(), from the
-# distinct labels); an NA or undeclared label has no code (NA in `pos`).
+# The label column coded against its universe; an NA or undeclared label has
+# no code (NA in `pos`).
 label_coding <- function(label_col, labels, call = rlang::caller_env()) {
   check_id_vector(label_col, "label", "labels", class = "label_type", call = call)
   fct <- is.factor(label_col)
@@ -196,7 +196,7 @@ label_coding <- function(label_col, labels, call = rlang::caller_env()) {
 }
 
 # Positions of the labels in the universe; undeclared labels, and NA labels
-# of decision rows, are errors (`rows`: the row of `data` of each label).
+# of decision rows, are errors.
 label_codes <- function(label_col, universe, has_value, rows = NULL, call = rlang::caller_env()) {
   lab <- if (is.factor(label_col)) {
     match(levels(label_col), universe)[as.integer(label_col)]
@@ -241,9 +241,8 @@ check_label_names <- function(universe, call = rlang::caller_env()) {
   }
 }
 
-# A `value` column that `value =` leaves out would be read as selections,
-# its 0s as selected labels: the caller says which reading is meant. (Other
-# 0/1 columns are caught by their shape: check_selected_shape().)
+# A `value` column that `value =` leaves out would be read as selections, its
+# 0s as selected labels: the caller must say which reading is meant.
 check_value_given <- function(value_missing, columns, call = rlang::caller_env()) {
   if (!value_missing || !"value" %in% columns) return(invisible())
   mla_abort(c("{.arg value} must be given when {.arg data} has a column {.field value}.",
@@ -252,7 +251,6 @@ check_value_given <- function(value_missing, columns, call = rlang::caller_env()
             class = "value_missing", call = call)
 }
 
-# n_selected: labels selected by each record.
 check_selected_shape <- function(n_selected, universe, data, used, call = rlang::caller_env()) {
   k <- length(universe)
   if (k < 2L) return(invisible())

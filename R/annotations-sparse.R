@@ -9,9 +9,8 @@ use_sparse_layout <- function(n_records, k, n_positive) {
   k >= 64L && n_positive <= as.double(n_records) * k / 16
 }
 
-# Records item, annotator (1-based, one per record) whose selected labels
-# are the pairs (record[p], label[p]) (1-based, no pair twice) as an
-# annotations object in the layout use_sparse_layout() picks.
+# Records whose selected labels are the pairs (record[p], label[p]) (1-based)
+# as an annotations object, sparse or not.
 selected_annotations <- function(record, label, item, annotator, items, annotators, labels,
                                  threads = mla_threads(), call = rlang::caller_env()) {
   n_rec <- length(item)
@@ -27,8 +26,7 @@ selected_annotations <- function(record, label, item, annotator, items, annotato
 }
 
 # The selected-labels branch of annotations_long(): rows `keep` select label
-# lab of record rec$index; the shape check sees how many labels each record
-# selects.
+# lab of record rec$index.
 annotations_long_selected <- function(rec, lab, keep, it, an, universe, data, used, threads,
                                       call = rlang::caller_env()) {
   record <- rec$index[keep]

@@ -132,8 +132,8 @@ annotator_agreement <- function(x, ..., min_items = 10, pairs = TRUE) {
   )
 }
 
-# pair_sums_cpp() with its last line of defence: the core reports running out
-# of memory (std::bad_alloc) instead of raising it.
+# pair_sums_cpp() with its last line of defence: the core reports
+# std::bad_alloc instead of raising it.
 pair_sums_checked <- function(view, call = rlang::caller_env()) {
   sums <- pair_sums_cpp(view)
   if (isTRUE(sums$out_of_memory)) {
@@ -155,8 +155,6 @@ pair_design_size <- function(x) {
   list(comparisons = comparisons, pairs = min(J * (J - 1) / 2, comparisons))
 }
 
-# Fails at once, naming the size, when an output that grows with the square
-# of the annotators would pass the memory limit (check_memory()).
 check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_env()) {
   # `what` is plain text: cli substitutes it, it does not parse its markup
   check_memory(bytes, paste0(what, " for up to ",
@@ -164,8 +162,7 @@ check_pair_memory <- function(bytes, n_pairs, what, hint, call = rlang::caller_e
                hint, class = "pairs_too_large", call = call)
 }
 
-# Each record's item, decisions (dec), positives (pos) and the totals of its item
-# on each label (m: decisions, x: positives), records x labels.
+# Each record's item, decisions, positives and its item's totals per label.
 record_item_totals <- function(x) {
   v <- record_values(x)
   item <- record_item(x)
@@ -219,7 +216,6 @@ corpus_baseline_estimate <- function(observed, support, w, min_items) {
   est
 }
 
-# One row per pair, ordered by annotators.
 pair_table <- function(ids, sums, w, min_items, cohen = NULL) {
   ord <- order(sums$a, sums$b)
   if (is.null(cohen)) cohen <- rep(NA_real_, length(sums$a))

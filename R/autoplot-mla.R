@@ -69,8 +69,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
          prevalence = plot_mla_prevalence(object, labels, n_labels))
 }
 
-# Display name of a fit's primary baseline (categorical names on
-# single-label designs).
+# Display name of a fit's primary baseline.
 fit_baseline_name <- function(fit, short = FALSE) {
   if (is_single_label(fit$annotations)) return(c(baseline_display_single, conger_display_single)[[fit$baseline]])
   if (short) c(baseline_plot_short, conger_plot_short)[[fit$baseline]] else c(baseline_display, conger_display)[[fit$baseline]]
@@ -85,7 +84,7 @@ primary_label_rows <- function(fit) {
 }
 
 # Labels with a value: at most n_labels (auto 40), ranked by `rank_by`; the
-# y axis keeps the order given by `order_by` (ties by universe order).
+# y axis follows `order_by` (ties by universe order).
 select_label_rows <- function(lab, fit, labels, n_labels, rank_by, why, order_by) {
   chosen <- choose_labels(lab$label, lab[[rank_by]], labels, n_labels, auto_max = 40L,
                           universe = fit$labels, why = why)
@@ -139,8 +138,7 @@ label_axis_theme <- function(n, axis, space_pt = 250) {
   if (axis == "y") ggplot2::theme(axis.text.y = el) else ggplot2::theme(axis.text.x = el)
 }
 
-# Confidence intervals per label from an mla_boot, through its documented
-# tidy() interface (primary baseline of the fit).
+# Confidence intervals per label from an mla_boot (primary baseline).
 boot_label_intervals <- function(boot, fit, call = rlang::caller_env()) {
   check_inherits(boot, "mla_boot", "mla_boot", call = call, class = "plot_argument")
   ci <- generics::tidy(boot, level = "label")
@@ -222,9 +220,8 @@ item_axis_theme <- function(names) {
                                                      size = min(8.8, per_tick * 0.8)))
 }
 
-# The `n` lowest and `n` highest items, and every item tied with one of
-# them: `rows` (circled) and `text`, one label per tied value naming all its
-# items (so none hides another), placed inwards.
+# The `n` lowest and `n` highest items and every item tied with one of them:
+# `rows` (circled) and `text`, one label per tied value naming all its items.
 item_extremes <- function(it, n) {
   n <- min(n, floor(nrow(it) / 2))
   if (n == 0L) return(list(rows = it[0, ], text = it[0, ], note = NULL))
@@ -252,7 +249,6 @@ item_extremes <- function(it, n) {
   list(rows = rows, text = text, note = note)
 }
 
-# Names of tied items: the first five, then how many more.
 tied_names <- function(items, n = 5L) {
   items <- id_text(items)
   out <- paste(utils::head(items, n), collapse = ", ")

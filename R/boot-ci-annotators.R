@@ -1,6 +1,5 @@
-# Bootstrap intervals when annotators are resampled (mla_boot(resample =
-# "annotators" | "both")): the replicates' deviations are rescaled before
-# their quantiles are taken.
+# Bootstrap intervals when annotators are resampled: the replicates'
+# deviations are rescaled before their quantiles are taken.
 
 # The replicates the intervals and standard errors use. Drawing J annotators
 # with replacement, the bootstrap's variance of an average over annotators is
@@ -34,8 +33,7 @@ interval_t_replicates <- function(object, idx, level) {
   t0 + (t - t0) * matrix(widen, nrow(t), length(idx), byrow = TRUE)
 }
 
-# Degrees of freedom of every statistic's interval (annotator resampling),
-# computed on first need and kept in the object's cache.
+# Degrees of freedom of every statistic's interval, cached.
 annotator_interval_df <- function(object) {
   cache <- object$cache
   if (is.environment(cache) && !is.null(cache$interval_df)) return(cache$interval_df)

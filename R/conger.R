@@ -45,8 +45,7 @@
 #' @name mla
 NULL
 
-# Adds the conger corpus and label rows (and their notes) to a fit on the
-# records: `tally` is the fit's label tables, `cols` its labels.
+# Adds the conger corpus and label rows (and notes) to a fit on the records.
 add_conger <- function(fit, x, cols, tally, call = rlang::caller_env()) {
   tallies <- conger_tallies_cpp(annotation_view(x, cols))
   est <- conger_estimates_cpp(tally$cnt, tally$sx, tally$sdis, tallies$positives,
@@ -73,9 +72,8 @@ add_conger <- function(fit, x, cols, tally, call = rlang::caller_env()) {
   fit
 }
 
-# Conger's kappa for the q categories (weighted when the fit is): observed
-# agreement of the fit's corpus rows, chance from the annotators' category
-# counts (every record with a decision decides all categories).
+# Conger's kappa for the q categories (weighted when the fit is): chance from
+# the annotators' category counts.
 conger_single_corpus <- function(fit, tallies) {
   W <- if (is.null(fit$weights)) diag(ncol(tallies$positives)) else fit$weights$matrix
   pe <- conger_chance_cpp(tallies$positives, tallies$decisions[, 1], W)
@@ -107,13 +105,11 @@ fast_tibble_rbind <- function(a, b) {
 
 has_conger <- function(fit) !is.null(fit$conger)
 
-# The baselines a fit can be asked about (tidy(baseline = )).
 check_fit_baseline <- function(baseline, fit, call = rlang::caller_env()) {
   check_choice(baseline, fit_baselines(fit), call = call)
 }
 
-# Sums of squared influence deviations and n of the conger rows at `level`
-# (one value per row: the corpus row, or one per label).
+# Sums of squared influence deviations and n of the conger rows at `level`.
 conger_influence <- function(fit, level) {
   a <- fit$annotations
   W <- if (is.null(fit$weights)) matrix(0, 0, 0) else fit$weights$matrix
@@ -122,8 +118,8 @@ conger_influence <- function(fit, level) {
   conger_influence_cpp(annotation_view(a, fit$label_index), level == "corpus", single, W)
 }
 
-# Item bootstrap replicates of the conger rows (R x (1 + labels)) with the
-# draws of the other engines of the same seed and units.
+# Item bootstrap replicates of the conger rows (R x (1 + labels)), with the
+# draws of the other engines for the same seed and units.
 conger_boot <- function(fit, seed, R, units) {
   check_boot_conger(fit, "items")
   single <- is.list(fit$single_label)
@@ -139,8 +135,7 @@ conger_jack <- function(fit, units) {
                   units$unit_start, units$unit_items)
 }
 
-# The conger rows have item replicates only (the annotator engines resample
-# records without them).
+# The conger rows have item replicates only.
 check_boot_conger <- function(fit, resample, call = rlang::caller_env()) {
   if (!has_conger(fit) || resample == "items") return(invisible())
   mla_abort(
@@ -151,8 +146,8 @@ check_boot_conger <- function(fit, resample, call = rlang::caller_env()) {
   )
 }
 
-# Inserts the conger replicates into the engines' matrix t (corpus
-# baselines, then labels x baselines) in the order of boot_stat_table().
+# Inserts the conger replicates into the engines' matrix t in the order of
+# boot_stat_table().
 insert_conger_columns <- function(t, conger) {
   cbind(t[, seq_len(n_baselines), drop = FALSE], conger[, 1L, drop = FALSE],
         t[, -seq_len(n_baselines), drop = FALSE], conger[, -1L, drop = FALSE])

@@ -22,8 +22,6 @@ abort_group_record <- function(a, st, res, call) {
   )
 }
 
-# The variables' estimates (structured_estimates_cpp()) from a table of k
-# labels followed by the groups' categories.
 structure_estimates <- function(tab, st) {
   size <- lengths(st$groups)
   first <- length(st$labels) + c(0L, cumsum(size + 1L))[seq_along(size)]
@@ -77,7 +75,7 @@ structure_fit <- function(fit, st, est, item_disagreement) {
 }
 
 # One row per group and baseline (the group as a nominal variable), merged
-# into the label rows baseline by baseline.
+# into the label rows.
 add_group_rows <- function(label_tbl, st, var, n_free) {
   g <- n_free + seq_along(st$groups)
   members <- vapply(st$groups, function(j) paste(st$labels[j], collapse = ", "), "")
@@ -136,7 +134,6 @@ attach_label_structure <- function(specs, st, R, call = rlang::caller_env()) {
   lapply(specs, function(s) c(s, list(structure = st)))
 }
 
-# What print() and glance() say about the structure.
 structure_text <- function(st) {
   parts <- c(
     if (st$weighted) "label weights",

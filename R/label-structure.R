@@ -1,8 +1,6 @@
-# Labels with structure (weights, groups, a taxonomy; defined in ?mla): one
-# resolver turns the three arguments into the taxonomy's closure, the
-# variables and their weights, which mla() and krippendorff_alpha() both use.
-# All weights equal, no group and a flat taxonomy are exactly Hamming, and the
-# resolver returns NULL then.
+# Labels with structure (defined in ?mla): one resolver turns the three
+# arguments into the taxonomy's closure, the variables and their weights; NULL
+# when that is plain Hamming.
 
 #' @rdname mla
 #' @param label_weights,label_groups,label_tree Labels with structure (see
@@ -199,9 +197,8 @@ check_label_groups <- function(groups, labels, call) {
   idx
 }
 
-# A named character vector (label = parent, NA for roots; labels not named
-# are roots) or a list of Label Studio-style paths (character vectors from
-# the root down) -> the 0-based parent of every label, -1 for roots.
+# A named vector (label = parent, NA for roots) or a list of root-down paths
+# -> the 0-based parent of every label, -1 for roots.
 check_label_tree <- function(tree, labels, call) {
   parent <- rep(-1L, length(labels))
   if (is.null(tree)) return(parent)
@@ -276,8 +273,7 @@ closure_order <- function(parent) {
   as.integer(has_parent[order(-depth[has_parent])] - 1L)
 }
 
-# The depth of each label in the taxonomy (0 for roots; parent 0-based),
-# climbing all labels at once (the tree is acyclic, checked before).
+# The depth of each label in the taxonomy (0 for roots), all labels at once.
 label_depth <- function(parent) {
   depth <- integer(length(parent))
   up <- parent

@@ -111,8 +111,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
                   paired, seeds, ann_var)
 }
 
-# Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines),
-# from mla_boot()'s engine with an explicit seed.
+# Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines).
 compare_replicates <- function(fit, seed, R, threads) {
   data <- boot_data(fit, "items", threads = threads)
   units <- boot_units(NULL, NULL, data$n_items)
@@ -213,9 +212,8 @@ check_same_kind <- function(a, b, call = rlang::caller_env()) {
   )
 }
 
-# A condition whose items cannot vary in a replicate (fewer than 2 with two
-# decisions) has a constant bootstrap distribution: its p-value would be an
-# artefact of R alone.
+# A condition whose items cannot vary in a replicate has a constant bootstrap
+# distribution: its p-value would be an artefact of R alone.
 check_compare_items <- function(fit, arg, call = rlang::caller_env()) {
   n <- fit$design$n_pairable_items
   if (n >= 2L) {

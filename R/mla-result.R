@@ -3,7 +3,6 @@
 # and the reasons for every undefined value. Every number comes from the
 # kernel; this file only arranges them.
 
-# The kernel on the label tables of the counting pass.
 mla_estimates <- function(tally) mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
 
 new_mla <- function(x, cols, est, tally, baseline) {
@@ -103,8 +102,8 @@ undefined_reasons <- c(
   "every label is constant: chance agreement is 1"
 )
 
-# Why each undefined value is undefined: corpus rows first, then label rows
-# (labels x baselines, label-major within each baseline).
+# Why each undefined value is undefined: corpus rows, then label rows
+# (label-major within each baseline).
 undefined_notes <- function(labels, label_reason, corpus_reason) {
   label_reason <- as.vector(label_reason)
   keep <- label_reason > 0L
@@ -131,8 +130,7 @@ item_table <- function(fit, call = rlang::caller_env()) {
   )
 }
 
-# tibble::tibble() checks its inputs; these columns are built here, so the
-# tibble is constructed directly, recycling length-1 columns.
+# tibble::tibble() without its input checks, recycling length-1 columns.
 fast_tibble <- function(...) {
   cols <- list(...)
   n <- max(lengths(cols))
@@ -140,6 +138,4 @@ fast_tibble <- function(...) {
   tibble::new_tibble(cols, nrow = n)
 }
 
-# Hamming alpha's observed and expected disagreement from the kernel, for
-# krippendorff_alpha(distance = "hamming").
 hamming_alpha_estimates <- function(tally) hamming_alpha_cpp(tally$cnt, tally$sx, tally$sdis)

@@ -17,7 +17,7 @@ theme_mla <- function() {
     )
 }
 
-# Baselines as plots name them, in the order of baseline_names.
+# Baselines as plots name them.
 baseline_display <- c(fleiss = "pooled marginal (F)", ac1 = "AC1", pabak = "PABAK")
 # Single-label designs: the corpus coefficients users of categorical data know.
 baseline_display_single <- c(fleiss = "Fleiss' kappa", ac1 = "Gwet's AC1",
@@ -65,9 +65,8 @@ wrap_caption <- function(parts, width = 100L) {
   paste(strwrap(paste(parts, collapse = " "), width = width), collapse = "\n")
 }
 
-# Font size (pt) for n discrete axis values sharing `space_pt` points, so
-# that neighbouring names never overlap; NA when even `min_pt` does not fit
-# (the caller then drops the axis text).
+# Font size (pt) for n discrete axis values sharing `space_pt` points; NA when
+# even `min_pt` would overlap (the caller drops the axis text).
 axis_text_size <- function(n, space_pt = 250, max_pt = 8.8, min_pt = 5) {
   size <- min(max_pt, 0.75 * space_pt / max(n, 1))
   if (size < min_pt) NA_real_ else size

@@ -1,8 +1,7 @@
-# Numeric ratings for icc() and lin_ccc() as triplets: `item`, `annotator`
-# (codes into `items`, `annotators`) and finite `value` (missing ratings are
-# absent). Every check a user can fail is here. Crossed matrices hold only the
-# complete items, so a crowd design never becomes an items x annotators
-# matrix.
+# Numeric ratings for icc() and lin_ccc() as triplets `item`, `annotator`,
+# finite `value` (missing ratings are absent). Every check a user can fail is
+# here. Crossed matrices hold only the complete items, so a crowd design never
+# becomes an items x annotators matrix.
 
 rating_table <- function(x, item, annotator, value, call = rlang::caller_env()) {
   UseMethod("rating_table")
@@ -97,7 +96,7 @@ new_ratings <- function(item, annotator, value, items, annotators, call) {
 }
 
 # The one error about a rating: `rule` broken first by the rating of `item`
-# by `annotator`, which `does` (plain text); `n_in_all` counts them.
+# by `annotator`.
 abort_rating <- function(rule, item, annotator, does, n_in_all, call) {
   mla_abort(c(rule, "x" = "Item {.val {item}}, annotator {.val {annotator}} {does}; {n_in_all} in all."),
             class = "ratings", call = call)
@@ -138,8 +137,7 @@ complete_rating_matrix <- function(r, hint = NULL, call = rlang::caller_env()) {
 }
 
 # Column names given by position land in the options (`icc(d, item, rater,
-# score)` sets `model = item`): refuse them with the named form, not R's
-# "object 'item' not found". `options`: quosures of the positional options.
+# score)` sets `model = item`): refuse them with the named form.
 check_columns_named <- function(x, options, fn, call = rlang::caller_env()) {
   if (!is.data.frame(x)) return(invisible())
   for (arg in names(options)) {

@@ -32,8 +32,8 @@ label_studio_config <- function(config, call = rlang::caller_env()) {
   lapply(merged, as.character)
 }
 
-# The labels that belong to one control: a label belongs to its nearest
-# enclosing control, so a <Choices> nested in another keeps its own choices.
+# A label belongs to its nearest enclosing control, so a <Choices> nested in
+# another keeps its own choices.
 label_studio_control_labels <- function(control, path, control_paths) {
   opts <- xml2::xml_find_all(control, ".//Choice | .//Label")
   if (length(opts) == 0L) return(character())
@@ -92,7 +92,6 @@ label_studio_config_xml <- function(config, call) {
   doc
 }
 
-# Every control to read must declare its labels in the config.
 check_label_studio_declared <- function(universe, controls, call = rlang::caller_env()) {
   empty <- controls[lengths(universe[controls]) == 0L & controls %in% names(universe)]
   if (length(empty) == 0L) return(invisible())

@@ -3,9 +3,8 @@
 # it, is a text (one choice), a result value ({"choices": [...]},
 # {"taxonomy": [[...], ...]}, {"<x>labels": [...]}) or an array of these.
 
-# The paths of control j: its value, the elements of an array value, the
-# members of an object (at the value or an element) and their array
-# elements, and the parts of taxonomy paths.
+# The paths of control j: its value, array elements, object members and their
+# array elements, and the parts of taxonomy paths.
 label_studio_min_paths <- function(controls) {
   paths <- list(id = "id", annotator = "annotator", annotation_id = "annotation_id",
                 was_cancelled = "was_cancelled")
@@ -44,7 +43,6 @@ label_studio_min_flat <- function(path, controls, universe, where, call) {
        labels = stats::setNames(labels, controls))
 }
 
-# Pieces of (record, position, sub-position, label) rows, bound and sorted.
 label_rows <- function(...) {
   parts <- list(...)
   col <- function(name) unlist(lapply(parts, `[[`, name), use.names = FALSE)
@@ -52,8 +50,7 @@ label_rows <- function(...) {
        sub = col("sub") %||% integer(), label = col("label") %||% character())
 }
 
-# The (record, label) pairs of control j, in record order and, within a
-# record, in the order of its value; each label once per record.
+# The (record, label) pairs of control j, in order; each label once per record.
 min_control_labels <- function(x, j, declared, where, ctl, call) {
   at <- function(name) x$at[[paste0(name, j)]]
   v <- at("v")

@@ -40,8 +40,7 @@ prodigy_decisions <- function(x, path, item, named, call = rlang::caller_env()) 
 }
 
 # The tasks of a chunk in order: a line without `versions`, else one per
-# (version, session) of its versions. `unit` is the record (depth 0) or the
-# version's serial (depth 1); `sub` numbers a review line's tasks.
+# (version, session); `unit` is the record or the version's serial.
 prodigy_tasks <- function(x, where, call) {
   records <- seq_len(x$n)
   vi <- json_first(x, "versions", records)
@@ -100,9 +99,8 @@ prodigy_annotator <- function(x, tasks, where, optional = FALSE, call = rlang::c
   ann
 }
 
-# Rows of all tasks: a choice task (with `options`) one per option, labelled
-# by the option's text (else its id), 1 when its id is accepted; a binary
-# task one row, 1 for "accept". `idx` gives each row's task.
+# Rows of all tasks: a choice task one per option (1 when its id is accepted),
+# a binary task one row (1 for "accept"). `idx` gives each row's task.
 prodigy_rows <- function(x, tasks, answer, where, call) {
   parts <- lapply(0:1, function(d) {
     at <- which(tasks$depth == d)
@@ -148,9 +146,9 @@ prodigy_first <- function(x, name, tasks) {
   list(kind = x$kind[j], text = x$text[j])
 }
 
-# The options and accepted ids of the tasks of one depth (`units`: their
-# records or versions); per distinct unit `fault` 1 (an option without
-# id), 2 (two options with one text), 3 (an accepted id not offered).
+# The options and accepted ids of the tasks of one depth; per distinct unit
+# `fault` 1 (an option without id), 2 (two options with one text), 3 (an
+# accepted id not offered).
 prodigy_options <- function(x, prefix, units, d, where, call) {
   nm <- function(s) paste0(prefix, s)
   uu <- unique(units)

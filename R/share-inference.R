@@ -6,7 +6,7 @@
 share_names <- c("observed", "positive_agreement", "negative_agreement")
 
 # Columns `<share>.std.error`, `.conf.low`, `.conf.high` for the rows of
-# tidy(fit, level): observed on corpus rows; all three on label rows.
+# tidy(fit, level).
 share_inference <- function(fit, level, conf.level, N, threads = mla_threads(),
                             inputs = influence_inputs_once(fit, threads)) {
   shares <- if (level == "corpus") share_names[1] else share_names
@@ -31,9 +31,7 @@ share_columns <- function(shares, cols) {
   out
 }
 
-# Estimates, influence sums and n of the shares at `level`, one row per row of
-# tidy(): corpus rows repeat the one percent agreement; label rows repeat
-# each label's values over the baselines.
+# Estimates, influence sums and n of the shares, one row per row of tidy().
 share_influence <- function(fit, level, inputs) {
   cells <- inputs$cells
   tally <- inputs$tally
@@ -69,9 +67,8 @@ boot_specific <- function(x) {
   spec
 }
 
-# `<share>.std.error`, `.conf.low`, `.conf.high` of positive and negative
-# agreement for the label rows of tidy(<mla_boot>); NA unless items were
-# resampled (the annotator engines draw no specific agreement).
+# The share columns of the label rows of tidy(<mla_boot>); NA unless items
+# were resampled.
 boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env()) {
   lab <- x$fit$label
   k <- length(x$fit$labels)
@@ -96,8 +93,7 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   share_columns(shares, cols)
 }
 
-# BCa's acceleration of positive and negative agreement from their
-# leave-one-unit-out values (as boot_acceleration()).
+# BCa's acceleration of positive and negative agreement.
 specific_acceleration <- function(x) {
   data <- boot_engine_data(x)
   jack <- specific_jack_cpp(data$x, data$m, x$units$unit_start, x$units$unit_items)

@@ -46,8 +46,7 @@ category_values <- function(a, ranks = FALSE) {
 
 numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(a$labels)))
 
-# The weighted corpus rows of an mla() fit on a single-label design (the
-# identity weights leave the fit as it is).
+# The weighted corpus rows of an mla() fit on a single-label design.
 apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) {
   if (is.character(weights)) {
     weights <- check_choice(weights, weight_schemes, arg_name = "weights", call = call,
@@ -108,8 +107,8 @@ category_weight_matrix <- function(x, weights, call) {
   W
 }
 
-# Weighted single-label coefficients have an item replicate engine; the
-# annotator engines resample records, which carry no category weights.
+# Weighted coefficients have an item replicate engine only: records carry no
+# category weights.
 check_boot_weights <- function(fit, resample, call = rlang::caller_env()) {
   check_boot_conger(fit, resample, call = call)  # R/conger.R
   if (is.null(fit$weights) || resample == "items") return(invisible())
@@ -147,8 +146,8 @@ alpha_category_row <- function(a, metric, call) {
   res[c("observed", "expected", "n_items", "n_values")]
 }
 
-# The category values a metric reads: interval and ratio need numbers (and
-# a ratio scale non-negative ones); ordinal reads only their order.
+# The category values a metric reads: interval and ratio need numbers (ratio
+# non-negative ones); ordinal reads only their order.
 metric_category_values <- function(a, metric, call) {
   if (metric %in% c("interval", "ratio") && !numeric_categories(a)) {
     not_numbers <- utils::head(a$labels[is.na(suppressWarnings(as.numeric(a$labels)))], 5)
