@@ -73,8 +73,7 @@ warn_undefined_labels <- function(undefined, call) {
   )
 }
 
-# Per-label percentile intervals from item replicates (the streams of
-# mla_boot()) and jackknife SEs over each label's pairable items.
+# Per-label percentile intervals and jackknife SEs.
 label_intervals <- function(out, terms, cols, R, conf.level, threads, call = rlang::caller_env()) {
   seed <- sample.int(.Machine$integer.max, 2L)
   no_sets <- list(start = numeric(), set = integer(), count = numeric(), n_sets = 0L)

@@ -1,6 +1,5 @@
-# Annotators as a sample: the annotator-sampling component of the variance
-# of every corpus and label coefficient, added to the items' linearised
-# variance by tidy(fit, annotators = "random") (analytic-se.R).
+# The annotator-sampling component of the variance, added to the items'
+# linearised variance by tidy(fit, annotators = "random").
 
 #' @rdname tidy.mla
 #' @section Annotators as a sample:
@@ -33,8 +32,7 @@ NULL
 # Fewer annotators than this make the annotator part unreliable.
 kMinRandomAnnotators <- 8L
 
-# The annotator part of the variance of the fit's coefficients at `level`
-# (corpus rows, or label rows in tidy()'s order) and its degrees of freedom.
+# The annotator part of the variance at `level` and its degrees of freedom.
 annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang::caller_env()) {
   a <- require_records(fit$annotations, "annotators sampled from a population", arg = "x",
                        call = call)

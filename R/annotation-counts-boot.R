@@ -14,8 +14,8 @@ item_cell_matrix <- function(v, cols) {
   v
 }
 
-# The per-item tables of a summary: list(items, x, m), x and m items x
-# labels (raw when every m fits a byte).
+# The per-item tables of a summary: list(items, x, m), raw when every m fits
+# a byte.
 counts_item_cells <- function(s, what = "the bootstrap", arg = "fit", call = rlang::caller_env()) {
   if (!is.null(s$item_cells)) return(s$item_cells)
   if (!is.null(s$db_source)) return(db_item_cells(s$db_source, s, call = call))
@@ -40,7 +40,6 @@ counts_item_cells_memory <- function(a) {
   compact_item_cells(a$items, counts$x, counts$m, item_annotator_counts(a))
 }
 
-# n_records: each item's records with a decision (the records' item_annotators).
 compact_item_cells <- function(items, x, m, n_records) {
   small <- length(m) == 0 || max(m) <= 255
   pack <- function(v) {

@@ -35,8 +35,7 @@ counts_alpha_hamming <- function(a, call = rlang::caller_env()) {
   )
 }
 
-# "3 per item" or "2-5 per item, mean 3.40", from the per-item vector of a
-# fit on records or the design histogram of a fit on a summary.
+# "3 per item" or "2-5 per item, mean 3.40".
 annotators_per_item_text <- function(d) {
   if (is.null(d$annotators_per_item_hist)) {
     value <- d$annotators_per_item
@@ -76,8 +75,7 @@ print.annotation_counts <- function(x, ...) {
   invisible(x)
 }
 
-# design_counts() (design-summary.R) for a summary: the same counts, from the
-# design histogram instead of the records.
+# design_counts() for a summary, from the design histogram.
 design_counts_summary <- function(x) {
   k <- length(x$labels)
   grid <- as.double(x$n_items) * x$n_annotators

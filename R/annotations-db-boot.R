@@ -1,5 +1,4 @@
-# The per-item tables of a database summary for the item bootstrap, collected
-# when mla_boot() asks and the items x labels fit in memory.
+# The per-item tables of a database summary for the item bootstrap.
 
 db_item_cells <- function(src, s, call = rlang::caller_env()) {
   if (!is.null(src$item_cells)) return(src$item_cells)

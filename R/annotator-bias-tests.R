@@ -31,8 +31,7 @@ test_rows <- function(label, test, n, J, statistic, df, note) {
   )
 }
 
-# Stuart-Maxwell and Bhapkar on the q x q table of two annotators' categories
-# (items both rated).
+# Stuart-Maxwell and Bhapkar on two annotators' q x q table.
 category_homogeneity <- function(x, d) {
   has <- rowSums(d$dec) > 0
   chosen <- matrix(NA_integer_, n_items(x), 2L)

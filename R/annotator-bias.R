@@ -123,8 +123,7 @@ annotator_bias <- function(x, conf.level = 0.95, correct = TRUE, ...) {
   )
 }
 
-# Decisions as records x labels 0/1 tables, with the records' item and
-# annotator and the items' (x, m).
+# Decisions as records x labels 0/1 tables, with the items' (x, m).
 bias_decisions <- function(x) {
   v <- record_values(x)
   dec <- !is.na(v)
@@ -179,8 +178,7 @@ prevalence_deviations <- function(d, labels, ids, conf.level) {
 finite_or_na <- function(v) ifelse(is.finite(v), v, NA_real_)
 
 # Per label, on the items all J annotators decided: their number, each
-# annotator's positives T_a (J x labels), the items' positives R_i and the
-# sums the statistics need.
+# annotator's positives T_a, the items' positives R_i and the sums needed.
 complete_item_sums <- function(d, J) {
   complete <- d$item_m == J
   on_complete <- complete[d$item, , drop = FALSE]

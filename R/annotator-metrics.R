@@ -141,8 +141,8 @@ class_metrics <- function(truth, estimate, convention = "truth", declared = NULL
   c(accuracy = sum(truth == estimate) / length(truth), macro_f1 = sum(f1) / n_cls)
 }
 
-# Declared classes for classes = "levels": factor levels of truth (and of
-# estimate), in declared order.
+# Declared classes for classes = "levels": factor levels of truth and
+# estimate, in declared order.
 declared_classes <- function(truth, estimate, call = rlang::caller_env()) {
   if (!is.factor(truth)) {
     mla_abort(

@@ -74,8 +74,7 @@ predict_categories <- function(object, ids, type) {
   object$labels[max.col(probs, ties.method = "first")]
 }
 
-# Index vectors of newdata's items (NA when the fit has not seen them),
-# annotators (must be in the fit) and labels (optional).
+# Index vectors of newdata's items (NA when unseen), annotators and labels.
 prediction_ids <- function(object, newdata, call = rlang::caller_env()) {
   needed <- c("item", "annotator")
   missing <- setdiff(needed, names(newdata))

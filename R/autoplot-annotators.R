@@ -134,8 +134,8 @@ heat_fill_scale <- function(value) {
   }
 }
 
-# Annotators and pairs to draw: the named ones, of them at most n (the three
-# lowest scores, then the most items); pairs below min_overlap dropped. Returns a caption note.
+# Annotators and pairs to draw: the named ones, at most n of them (the three
+# lowest scores, then the most items); returns a caption note.
 select_annotators <- function(object, annotators, n_max, min_overlap, call = rlang::caller_env()) {
   a <- object$annotators
   p <- object$pairs

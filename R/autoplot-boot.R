@@ -75,8 +75,7 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
                    axis.text = ggplot2::element_text(size = 7.5))
 }
 
-# Label rows of the bootstrap to draw: named labels, else the n (12) with the
-# largest eq. 6 weight, in the order of the label universe.
+# Label rows to draw: named labels, else the n with the largest eq. 6 weight.
 boot_label_rows <- function(object, rows, baseline, labels, n_labels, call = rlang::caller_env()) {
   fit <- object$fit
   lab <- fit$label[fit$label$baseline == baseline, ]

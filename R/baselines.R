@@ -30,7 +30,6 @@ baseline_short <- function(b) {
 # The baselines of a fit, in the order of its corpus rows.
 fit_baselines <- function(fit) fit$corpus$baseline
 
-# One row per value x baseline in long tables: `values` repeated per baseline,
-# and the matching baseline column.
+# `values` repeated once per baseline, for long tables.
 rep_baselines <- function(values) rep(values, times = n_baselines)
 baseline_column <- function(n) rep(baseline_names, each = n)

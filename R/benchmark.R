@@ -155,7 +155,7 @@ benchmark_rows.default <- function(fit, level, call = rlang::caller_env()) {
 }
 
 # Rows whose coefficient and standard error are defined; the others are
-# reported, never dropped silently.
+# reported.
 usable_benchmark_rows <- function(rows, call = rlang::caller_env()) {
   ok <- is.finite(rows$estimate) & is.finite(rows$std.error) & rows$std.error > 0
   if (!any(ok)) {

@@ -23,8 +23,7 @@ design_counts <- function(x, n_labels = length(x$labels), n_decisions = x$n_deci
   )
 }
 
-# Share of the decisions that assigned records should carry but do not
-# (whole missing vectors and missing decisions inside records).
+# Share of the decisions that assigned records should carry but do not.
 design_missing_share <- function(counts) {
   if (counts$n_expected_decisions == 0) return(NA_real_)
   (counts$n_missing_decisions + counts$n_empty_records * counts$n_labels) /

@@ -40,9 +40,8 @@ format_percent_exact <- function(x) {
   format_percent(x)
 }
 
-# Fixed decimals, "NA" for missing values (coefficients in reports and plots).
-# Rounded first, and + 0 turns a negative zero into 0: rounding noise such as
-# -1e-17 prints as 0.0000, not -0.0000.
+# Fixed decimals, "NA" for missing values; + 0 after rounding turns -0.0000
+# into 0.0000.
 format_fixed <- function(x, digits = 4L) {
   ifelse(is.na(x), "NA", formatC(round(x, digits) + 0, format = "f", digits = digits))
 }

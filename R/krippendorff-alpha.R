@@ -215,8 +215,7 @@ alpha_builtin_set_rows <- function(a, specs, threads, call = rlang::caller_env()
   rows
 }
 
-# The result tibble, with a warning for the distances where alpha is
-# undefined (expected disagreement 0).
+# The result tibble, warning where alpha is undefined.
 alpha_table <- function(distance, rows) {
   observed <- vapply(rows, `[[`, numeric(1), "observed")
   expected <- vapply(rows, `[[`, numeric(1), "expected")

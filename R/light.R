@@ -1,6 +1,5 @@
-# Each annotator pair's own Cohen kappa (inst/include/mlagreement/pair_cohen.h)
-# for the pair rows of annotator_agreement(), and Light's kappa, their mean
-# over pairs (Light 1971; irr::kappam.light()), at corpus and label level.
+# Each annotator pair's own Cohen kappa (pair_cohen.h) and Light's kappa, their
+# mean over pairs (Light 1971; irr::kappam.light()).
 
 #' @rdname annotator_agreement
 #' @section Cohen's and Light's kappa:
@@ -26,8 +25,7 @@
 #' @name annotator_agreement
 NULL
 
-# list(corpus, label: pairs x labels) of the pairs (a, b), 0-based, or NULL
-# when the source has no records.
+# list(corpus, label) of the pairs (a, b), 0-based; NULL without records.
 pair_cohen_kappas <- function(x, a, b) UseMethod("pair_cohen_kappas")
 pair_cohen_kappas.annotations <- function(x, a, b) {
   pair_cohen_cpp(annotation_view(x), as.integer(a), as.integer(b), is_single_label(x))

@@ -129,7 +129,6 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   )
 }
 
-# Predictions as a records x labels 0/1 integer matrix over the labels of x.
 prediction_matrix <- function(predictions, label_pos, labels, item_col,
                               call = rlang::caller_env()) {
   wide <- length(label_pos) > 1L || (length(labels) == 1L && names(label_pos) == labels)

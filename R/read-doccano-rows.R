@@ -75,8 +75,7 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
        record = ifelse(legacy[r] | is.null(annotator), ids[r], paste(ids[r], who[r], sep = "\r")))
 }
 
-# The legacy entries, one row per (user, label) in order; annotator NA
-# where an entry has no user.
+# The legacy entries, one row per (user, label); annotator NA without a user.
 doccano_legacy <- function(x, legacy, where, call) {
   ai <- json_first(x, "annotations", seq_len(x$n))
   check_json_kind(x, ai[legacy], "array", "annotations", "an array of {label, user} entries",

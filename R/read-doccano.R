@@ -119,8 +119,8 @@ doccano_records <- function(path, paths, handler, call) {
   json_fields_lines(path, paths, handler, call = call)
 }
 
-# Drops the rows of examples a per-user file lists with an empty label list
-# (doccano_rows() marks them) and says how many, and which members drop out.
+# Drops the rows of examples a per-user file lists with an empty label list,
+# saying how many and which members drop out.
 doccano_unannotated <- function(out, sources) {
   gone <- out$unannotated
   if (!any(gone)) return(out)
@@ -157,8 +157,7 @@ doccano_label_text <- function(label, legacy, ids) {
   label
 }
 
-# The universe (text) and, for a label file, its ids (named by id) for the
-# legacy layout, whose annotations give label ids.
+# The universe (text) and, for a label file, its ids for the legacy layout.
 doccano_universe <- function(labels, call = rlang::caller_env()) {
   if (is.null(labels)) return(list(text = NULL, ids = NULL))
   ids <- NULL

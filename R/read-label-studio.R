@@ -144,8 +144,8 @@ label_studio_value_labels <- function(v) {
   unique(as.character(unlist(v[[key]])))
 }
 
-# The decisions of one control: a row per (annotation, label), `label` the
-# label's position in `levels`. Annotations sharing an id share selections.
+# The decisions of one control: a row per (annotation, label); annotations
+# sharing an id share selections.
 label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
   n <- nrow(ann)
   k <- length(levels)

@@ -99,8 +99,7 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
   tibble::as_tibble(out[c("file", "split", "item", "id", "annotator", "layer", "label", "value", "answer")])
 }
 
-# The answers of all files as one: items, annotator names and answer
-# levels concatenated, the layer instances' indices shifted to match.
+# The answers of all files as one, indices shifted to match.
 lewidi_combine <- function(read) {
   names <- unique(unlist(lapply(read, `[[`, "layer_names")))
   if (length(read) == 1L) {

@@ -91,8 +91,8 @@ report_labels <- function(fit, boot, conf.level, single) {
   out
 }
 
-# conf.low / conf.high for the rows of `tab`: the bootstrap's when given
-# (matched by `key` under the fit's primary baseline), else tab's analytic ones.
+# conf.low / conf.high for the rows of `tab`: the bootstrap's when given, else
+# the analytic ones.
 report_intervals <- function(tab, boot, level, conf.level, key) {
   if (!is.null(boot)) {
     ci <- suppressWarnings(generics::tidy(boot, level = level, conf.level = conf.level))

@@ -158,7 +158,7 @@ solve_sample_size <- function(w, conf.level, se0, n0, v_ann, n_annotators,
 }
 
 # The noisy generator's flip probability whose closed-form corpus coefficient
-# (analytic_agreement(), means of A_e over labels) is `agreement`.
+# is `agreement`.
 noisy_error_for <- function(agreement, prevalence, baseline, call = rlang::caller_env()) {
   coef_at <- function(error) {
     an <- analytic_agreement(prevalence, error = error)

@@ -10,8 +10,8 @@ set_alpha_impl <- function(a, with_expected, threads, call = rlang::caller_env()
   res
 }
 
-# The annotator-pair measures and the average similarities (one build of
-# the label sets); seed: two integers from R's RNG.
+# The annotator-pair measures and the average similarities; seed: two integers
+# from R's RNG.
 set_measures_impl <- function(a, k_used, R, seed, threads, call = rlang::caller_env()) {
   # the pair measures hold every within-item comparison and every pair
   size <- pair_design_size(a)

@@ -128,8 +128,7 @@ simulate_annotations <- function(n_items, n_annotators, n_labels, prevalence,
   out
 }
 
-# The generators on validated arguments: a dense items x annotators x labels
-# integer array and the items x labels ground truth.
+# The generators on validated arguments: the integer array and the truth.
 simulate_array <- function(N, n, k, prevalence, scenario, error, bias, correlation) {
   p_cell <- rep(prevalence, each = N)                     # items x labels, column-major
   truth <- latent_uniform(N, k, correlation) < p_cell
@@ -158,8 +157,8 @@ simulate_array <- function(N, n, k, prevalence, scenario, error, bias, correlati
   list(values = array(values, c(N, n, k)), truth = truth)
 }
 
-# Uniforms for `rows` label vectors x k labels, dependent within a row through
-# a one-factor Gaussian copula with correlation rho (independent for rho = 0).
+# Uniforms for `rows` label vectors x k labels, dependent within a row
+# through a one-factor Gaussian copula with correlation rho.
 latent_uniform <- function(rows, k, rho) {
   if (rho == 0) return(matrix(stats::runif(rows * k), rows, k))
   z <- stats::rnorm(rows)

@@ -129,8 +129,7 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
 
 scenario_names <- c("perfect", "noisy", "independent", "minimum")
 
-# The corpus MLA values exactly as mla() computes them, without building the
-# result tibbles (their cost dominates on small designs).
+# The corpus MLA values as mla() computes them, without its result tibbles.
 mla_corpus_values <- function(a) {
   est <- mla_estimates(label_tally(a))$corpus
   c(observed = est$observed,
@@ -171,8 +170,7 @@ try_measure <- function(expr) {
 
 measure_groups <- c("mla", "alpha", "comparison")
 
-# Puts back the random number generator state found after drawing the seeds
-# (the study reseeds per data set).
+# Puts back the RNG state found after drawing the seeds.
 restore_rng <- function(state) {
   if (is.null(state)) {
     if (exists(".Random.seed", envir = globalenv(), inherits = FALSE)) {

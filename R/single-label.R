@@ -34,8 +34,8 @@ check_single_label_records <- function(a, call) {
   )
 }
 
-# Replaces the corpus rows of a fit on a single-label design by the
-# categorical coefficients, computed by the C++ kernel from the label tables.
+# Replaces the corpus rows of a single-label fit by the categorical
+# coefficients from the kernel.
 single_label_corpus <- function(fit, tally) {
   est <- single_label_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
   corpus <- fit$corpus
