@@ -1,20 +1,6 @@
 // Bootstrap replicates of Krippendorff's alpha over items from per-item
-// summaries (R/alpha-intervals.R), never from the records.
-//
-// Alpha is a ratio of item sums: every distance's observed disagreement is
-// sum_i w_i obs_i / n(w) with n(w) = sum_i w_i m_i, and Hamming's per-label
-// terms are item sums too, so a replicate's linear part is W %*% terms. The
-// expected disagreement of a set distance needs the reweighted counts of the
-// distinct sets, n_s(w) = sum_i w_i c_is, and their quadratic form
-// Q(w) = sum_{s,t} n_s n_t d(s, t) (D_e = Q / (n (n - 1))), with a dense
-// S x S distance matrix per distance (the caller checks that it fits).
-//
-// Draws: the item streams of the bootstrap engines (boot_units.h, rng.h):
-// replicate b of seed s draws the same multiplicities as mla_boot()'s item
-// replicate b, whatever thread runs it. Each replicate's sums run in one
-// fixed order, so results do not depend on the thread count.
-//
-// Pure C++: no R headers.
+// summaries, never from the records (R/alpha-intervals.R).
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_BOOT_H
 #define MLAGREEMENT_SET_BOOT_H
 
@@ -93,13 +79,9 @@ struct AlphaBootInput {
   std::vector<const double*> D;  // S x S per set distance, column-major, symmetric
 };
 
-// Replicates are processed kLanes at a time: their multiplicities are kept
-// item-major (kLanes per item), so an item's contribution to the block's
-// item sums and set counts is one short vector operation, and the
-// quadratic forms keep each distance's partial sums of kLanes replicates
-// in registers. Every replicate's sums still run in the same order as one
-// replicate alone (items in order; sets in order), so results do not depend
-// on the blocking.
+// Replicates run kLanes at a time, multiplicities item-major; each
+// replicate's sums keep the order of one replicate alone, so results do
+// not depend on the blocking.
 constexpr std::size_t kLanes = 8;
 
 // Two replicates' values as one SSE2-sized vector (GCC and clang vector

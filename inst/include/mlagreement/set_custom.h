@@ -1,15 +1,6 @@
-// User distances between label sets for Krippendorff's alpha.
-//
-// * Set-size distances d(|A|, |B|, |A n B|), tabulated once in R over the
-//   size triples (SizeDistances), enter the engine of set_alpha.h exactly
-//   where the built-in Jaccard and MASI distances do: the observed part
-//   weighs the within-item pair counts by (a, b, i), the expected part the
-//   pair histogram N(a, b, i) of set_expected.h (or the pairs of distinct
-//   sets). So they cost what the built-in distances cost.
-// * General distances d(A, B) are evaluated in R once per pair of distinct
-//   sets; the core supplies the distinct sets, their counts and the
-//   within-item pair weights (set_pair_weights()).
-// Pure C++: no R headers.
+// User distances between label sets for alpha: tabulated set-size distances
+// (SizeDistances) and the within-item pair weights for general distances.
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_CUSTOM_H
 #define MLAGREEMENT_SET_CUSTOM_H
 
