@@ -1,13 +1,6 @@
-// Item x label cells as class codes: an item's counts (m decisions, x
-// positives) on one label as the single number m * side + x. The counting
-// pass of a dense array with at most 15 annotators stores them packed
-// (counts.h): x as a nibble per cell, and m as a nibble per cell only where
-// the items of a chunk differ in m on a label; otherwise the chunk's common m
-// is one byte per chunk x label. A complete 5e5 x 5 x 20 array keeps 5 MB (x
-// and m tables would be 80 MB): fresh memory costs a page fault per 4 KB, so
-// every byte written at construction counts. The influence terms
-// (influence.h) and item_label_counts() read cells through the two views
-// here, whichever the object keeps. Pure C++: no R headers.
+// Item x label cells as class codes m * side + x, from x/m tables or packed
+// nibbles (dense arrays of at most 15 annotators), read through one view.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_CELL_CODES_H
 #define MLAGREEMENT_CELL_CODES_H
 

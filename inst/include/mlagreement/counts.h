@@ -1,9 +1,7 @@
-// Sufficient statistics of a multi-label annotation design.
-//
-// One pass over the record matrix (records x labels, column-major, R's layout)
-// gives, for every item i and label j, x[i, j] = positive decisions and
-// m[i, j] = non-missing decisions. Values are validated in the same pass.
-// Pure C++: no R headers, so the core can be tested and reused outside R.
+// The counting pass: one pass over the records x labels values gives, per
+// item i and label j, x[i, j] positives and m[i, j] decisions, validates the
+// values and tallies the label tables.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_COUNTS_H
 #define MLAGREEMENT_COUNTS_H
 
@@ -19,25 +17,19 @@
 #include "tally.h"
 #include "threads.h"
 
-
 namespace mlagreement {
 
-// Output buffers are owned by the caller (R allocates them, so no copy is made):
-// x, m: n_items x n_labels, column-major, zero-filled for the records layout
-// (the dense pass writes every cell); the dense layout accepts nullptr, and
-// then only the label tables are produced (writing the two tables would cost
-// as much as reading the input); per-item and per-annotator record counts
-// zeroed.
+// Output buffers owned by the caller (R allocates them: no copy). x, m:
+// n_items x n_labels, column-major, zero-filled for the records layout; the
+// dense layout accepts nullptr and then produces only the label tables.
 struct CountOutput {
   int* x;
   int* m;
   int* item_annotators;       // records with >= 1 decision, per item
   int* annotator_records;     // records with >= 1 decision, per annotator
-  // Dense layout only, optional (nullptr: none): the packed class codes of
-  // the cells (cell_codes.h), label-major, nibble_bytes(n_items) per label.
-  // x4 gets every cell's x; chunk_m (chunks x labels) the common m of a
-  // chunk's items on a label, or -1 when they differ, and then m4 gets that
-  // chunk's m (the caller completes or drops m4 after the pass).
+  // Dense layout, optional: packed class codes (cell_codes.h), label-major;
+  // chunk_m (chunks x labels) the chunk's common m or -1, and then m4 holds
+  // that chunk's m (the caller completes or drops m4).
   std::uint8_t* x4 = nullptr;
   std::uint8_t* m4 = nullptr;
   std::int8_t* chunk_m = nullptr;
@@ -48,14 +40,10 @@ struct CountOutput {
 
 namespace detail {
 
-// Adds kWays consecutive annotator blocks (stride apart) of a chunk of items
-// to the chunk's counters and returns non-zero if any value is invalid.
-// Several blocks per pass read and write the counters once for all of them
-// (four blocks: the 5e5 x 5 x 20 pass went from 1.5x to about the time of
-// one plain sum over the array). With kLen > 0 the trip count is a
-// compile-time constant, which lets -O2's cheap vectoriser take the loop; the
-// integer OR-reduction (a bool one would block it) and the conditional
-// expressions of the Codes turn into compare-and-mask instructions.
+// Adds kWays annotator blocks (stride apart) of a chunk to its counters;
+// non-zero if a value is invalid. Several blocks per pass touch the counters
+// once; a compile-time kLen lets -O2's cheap vectoriser take the loop, with
+// an integer OR-reduction (a bool one would block it).
 template <std::size_t kLen, std::size_t kWays, typename T, typename Codes>
 inline int accumulate_blocks(const T* first, std::size_t stride, std::size_t len,
                              const Codes& codes, int* xs, int* ms) {
@@ -141,9 +129,8 @@ inline void store_packed(const int* xs, const int* ms, std::size_t len, std::siz
 // stay in L1 while its values stream through.
 constexpr std::size_t kDenseChunk = kCellChunk;  // the packed codes' chunks
 
-// Records of a dense chunk with at least one decision, for a chunk where no
-// label is decided in every record: the chunk's values are read again, from
-// cache. Adds to the chunk's item_annotators and to annotators[c].
+// Records with a decision in a dense chunk where no label is decided in
+// every record: the chunk is read again, from cache.
 template <typename T, typename Codes>
 void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t start,
                          std::size_t len, int* item_annotators, std::int64_t* annotators) {
@@ -197,12 +184,9 @@ inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std
   }
 }
 
-// Dense layout: item chunks in parallel. For each label the chunk's counters
-// stay in L1 while every annotator block streams through them; each output
-// cell is written once and tallied at once. The records with a decision are
-// counted per chunk too: when some label is decided in every record of the
-// chunk (always, for complete data) they all are, otherwise the chunk is
-// read again while it is still in cache. Returns the first invalid index.
+// Dense layout: item chunks in parallel; for each label the chunk's counters
+// stay in L1 while the annotator blocks stream through, and each cell is
+// written and tallied once. Returns the first invalid index.
 template <typename T, typename Codes>
 std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int threads,
                          CountOutput& out, TallyOutput& tally) {

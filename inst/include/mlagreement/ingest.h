@@ -1,17 +1,7 @@
-// Ingestion of long decision tables (annotations_long(), R/annotations-long.R):
-// distinct values of an id column, and the records x labels matrix built from
-// coded rows in two passes. The pass reports the first offending row and a
-// reason code (IngestResult); R formats the message, so this kernel never
-// decides what a message says.
-// * distinct_codes(): 64-bit keys (an integer, a double's bits, a string's
-//   address) -> 1-based codes in order of first occurrence, and the first row
-//   of each. R merges keys that are equal values with different bits (0 and
-//   -0, one string in two encodings) when it sorts the distinct values.
-// * DecisionIngest: records are the distinct (item, annotator) pairs ordered by
-//   item then annotator; rows are taken in runs of one record (rows usually
-//   come grouped), sorted by item by counting, annotators within an item by
-//   std::sort of a few values.
-// Pure C++: no R headers.
+// Ingestion of long decision tables (annotations_long()): distinct values of
+// an id column, and the records x labels matrix from coded rows. Reports the
+// first offending row and a reason code; R writes the message.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_INGEST_H
 #define MLAGREEMENT_INGEST_H
 
@@ -161,12 +151,10 @@ class DecisionIngest {
     }
   }
 
-  // Fills the records x labels matrix `out` (column-major, n_records() rows,
-  // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
-  // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
+  // Fills the records x labels matrix (column-major) with 0/1/NA. Stops at a
   // label without a code; otherwise reports the first invalid value (and
-  // counts them), else the first repeated decision (the last one kept when
-  // `keep_last`, else the first).
+  // counts them), else the first repeated decision (the last kept when
+  // keep_last, else the first).
   template <typename V, typename Codes>
   IngestResult fill(const CodedColumn& label, std::size_t n_labels, const V* values,
                     const Codes& codes, int na, bool keep_last, int* out) const {
