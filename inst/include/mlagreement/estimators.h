@@ -1,14 +1,7 @@
-// The estimator kernel: the one place that turns (x, m) counts or weighted
-// counts into Hamming estimates (paper sections 3.1-3.5, with Gwet's
-// unequal-raters conventions for missing decisions): observed and chance
-// disagreement, label and corpus coefficients, eq. 6 weights, eq. 7 floors,
-// specific agreement, item coefficients, the pooled coefficient of an
-// annotator pair, and the reason each undefined value is undefined.
-// Undefined values are NaN (the glue turns them into NA).
-//
-// Disagreement is computed directly (2pq, 2x(m-x)/(m(m-1))) rather than as
-// 1 - agreement, so rare labels keep full relative precision.
-// Pure C++: no R headers.
+// The estimator kernel: (x, m) counts or weighted counts to Hamming
+// estimates (coefficients, eq. 6 weights, eq. 7 floors, specific agreement,
+// item and pair values, reasons for undefined values; NaN when undefined).
+// See DESIGN.md, Algorithms: The estimator kernel.
 #ifndef MLAGREEMENT_ESTIMATORS_H
 #define MLAGREEMENT_ESTIMATORS_H
 
@@ -62,11 +55,10 @@ namespace detail {
 inline dd mean_of(const dd& sum, double n) { return sum / dd(n); }
 inline dd mean_of(double sum, double n) { return dd(sum / n); }
 
-// Largest sum over pairable items of 2x(m-x)/(m(m-1)) with the positive total
-// fixed. The objective is separable and concave in each item's x, so taking the
-// `positives` largest marginal gains (greedy) is exact. Items with m = 1 absorb
-// a positive at zero gain. Equal-m items share one gain sequence, so the list
-// holds sum(m) entries, not one per item.
+// Largest sum over pairable items of 2x(m-x)/(m(m-1)) with the positives
+// fixed: separable and concave in each x, so greedy on marginal gains is
+// exact (m = 1 absorbs a positive at zero gain). Equal-m items share one
+// gain sequence: sum(m) entries, not one per item.
 template <typename Count>
 dd max_disagreement(const Count* cnt, std::size_t max_m, double positives) {
   struct Gain {

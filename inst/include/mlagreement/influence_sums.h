@@ -1,9 +1,6 @@
-// The sums behind the analytic standard errors (influence.h): sum_i (t_ib -
-// est_b)^2 over items, where an item's term t_ib of baseline b is a sum of
-// per-cell terms over labels. Cells are read by class (cell_codes.h) from
-// per-label tables, or cell by cell; complete chunks straight from the
-// stored x nibbles, in the two-sum form of TwoSums.
-// Pure C++: no R headers.
+// The sums behind the analytic standard errors (influence.h): sum_i
+// (t_ib - est_b)^2 with t_ib a sum of per-cell terms over labels.
+// See DESIGN.md, Algorithms: Analytic standard errors.
 #ifndef MLAGREEMENT_INFLUENCE_SUMS_H
 #define MLAGREEMENT_INFLUENCE_SUMS_H
 
@@ -70,12 +67,10 @@ Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, cons
   return out;
 }
 
-// A cell's term of each baseline b in two-sum form,
-//   T_b(u, m, x) = alpha_b(u, m) + beta_b P(u, m, x) + gamma_b Q(u, m, x),
-// with beta, gamma the same for every cell: the observed part (P) and the
-// chance part (Q) of the linearisation, alpha the part that does not depend
-// on x. Where every column has one m on a chunk's items, an item's sums are
-// then a chunk constant plus two sums of table values (one per part).
+// A cell's term of baseline b in two-sum form T_b = alpha_b(u, m) +
+// beta_b P(u, m, x) + gamma_b Q(u, m, x), beta and gamma the same for every
+// cell (observed part P, chance part Q): with one m per chunk and column an
+// item's sums are a chunk constant plus two sums of table values.
 struct TwoSums {
   double beta[kBaselines] = {0.0, 0.0, 0.0};
   double gamma[kBaselines] = {0.0, 0.0, 0.0};

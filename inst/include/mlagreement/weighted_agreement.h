@@ -1,19 +1,8 @@
-// Weighted single-label agreement (Gwet 2014, as irrCAC computes it) with
-// agreement weights W (q x q, unit diagonal) on the items x categories
-// counts X (X[i, k] = ratings of item i in category k, r_i = sum_k X[i, k]):
-//   1 - pa = mean over items with r_i >= 2 of d_i = X_i' (1 - W) X_i / (r_i (r_i - 1)),
-//   pi_k   = mean over items with r_i >= 1 of u_ik = X[i, k] / r_i,
-//   pe: Fleiss pi' W pi; AC2 sum(W) sum_k pi_k (1 - pi_k) / (q (q - 1));
-//   Brennan-Prediger sum(W) / q^2.
-// Every quantity is a (re)weighted mean of per-item parts built once
-// (WeightedItems): the estimate (multiplicities 1), the item bootstrap
-// (multiplicities drawn as boot_units.h draws them for every engine), the
-// jackknife (the full sums less one unit's) and Gwet's influence terms
-// (irrCAC's fleiss.kappa.raw(), gwet.ac1.raw(), bp.coeff.raw() with weights):
-//   c_i* = (n / n2) [r_i >= 2] (pa_i - pe) / (1 - pe) - 2 (1 - c) (pe_i - pe) / (1 - pe),
-//   pe_i = u_i' W pi (Fleiss), sum(W) u_i' (1 - pi) / (q (q - 1)) (AC2), pe (BP).
-// With W = I these are the unweighted single-label coefficients.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// Weighted single-label agreement (Gwet 2014, as irrCAC) with a q x q
+// agreement-weight matrix: estimate, influence terms, item bootstrap and
+// jackknife from per-item parts built once. The glue includes
+// RcppArmadillo.h first. See DESIGN.md, Algorithms: Weighted single-label
+// agreement.
 #ifndef MLAGREEMENT_WEIGHTED_AGREEMENT_H
 #define MLAGREEMENT_WEIGHTED_AGREEMENT_H
 
