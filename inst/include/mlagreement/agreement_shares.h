@@ -1,22 +1,7 @@
-// Percent agreement (observed agreement A_o) and positive / negative specific
-// agreement: their analytic standard errors, item bootstrap replicates and
-// leave-one-unit-out values, from each item's (m, x) on a label.
-//
-// Label j, over its items (n = items with a decision, n2 = pairable ones,
-// m >= 2; y = m - x, d = 2 x y / (m (m - 1))):
-//   A_o = mean over pairable items of 1 - d          (irrCAC's pa.coeff.raw)
-//   PA  = sum x (x - 1) / sum x (m - 1),  NA = sum y (y - 1) / sum y (m - 1)
-// Influence terms, whose mean over the n items is the estimate:
-//   A_o: t_i = (n / n2) [m_i >= 2] (1 - d_i)         (Gwet; irrCAC's pa.ivec)
-//   PA:  t_i = PA + n (a_i - PA b_i) / B,  a = x (x - 1), b = x (m - 1),
-//        B = sum b (the delta method for a ratio of sums; NA alike)
-// and R turns sum_i (t_i - est)^2 into var = (1 - f) sum / (n (n - 1)).
-// Corpus percent agreement, the mean over the L labels with a pairable item:
-//   t_i = (n / L) sum_j [m_ij >= 2] (1 - d_ij) / n2_j, n = items decided on one.
-// Single-label designs (q categories, r = m on each): A_o = mean over
-// pairable items of 1 - sum_k x_k (r - x_k) / (r (r - 1)),
-//   t_i = (n / n2) [r_i >= 2] (1 - sum_k x_ik (r_i - x_ik) / (r_i (r_i - 1))).
-// Pure C++: no R headers.
+// Percent agreement and positive / negative specific agreement: analytic
+// standard errors, item bootstrap replicates and leave-one-unit-out values
+// from each item's (m, x) on a label.
+// See DESIGN.md, Algorithms: Percent and specific agreement.
 #ifndef MLAGREEMENT_AGREEMENT_SHARES_H
 #define MLAGREEMENT_AGREEMENT_SHARES_H
 

@@ -1,24 +1,7 @@
-// The annotator-specific ("conger") baseline: chance agreement from each
-// annotator's own marginal (Conger 1980; Cohen's kappa for two annotators),
-// in Gwet's unequal-raters form under missing data, as irrCAC's
-// conger.kappa.raw() computes it. With p_gk the share of annotator g's
-// decisions (on one label, or of its single-label ratings) in category k,
-// over the r annotators with a decision there and agreement weights W,
-//   pe = sum_{g != h} p_g' W p_h / (r (r - 1)) = (S' W S - sum_g p_g' W p_g) / (r (r - 1)),
-// S = sum_g p_g. A binary label is the case q = 2, W = I; its chance
-// disagreement 1 - pe = 2 (S_p S_q - sum_g p_g q_g) / (r (r - 1)), with
-// q_g = 1 - p_g counted from the negative decisions.
-//
-// The point estimates need only the annotator x label tallies (positives
-// and decisions per annotator and label: one pass over the records). The
-// influence terms and the item bootstrap need each record's category, so
-// they run one "problem" (one label, or the q categories) over the records:
-//   c_i* = (n / n2) [r_i >= 2] (pa_i - pe) / (1 - pe) - 2 (1 - c) (pe_i - pe) / (1 - pe),
-//   pe_i = sum_g lambda_ig / (r (r - 1)) (irrCAC's pe.ivec),
-// where lambda_ig = const_g = sum_k (W p_g)_k v_gk for an annotator without a
-// decision on item i, and const_g + (n / n_g) (B_gc - const_g) for one that
-// chose category c (v_gk = S_k - p_gk, B_gc = sum_k W_kc v_gk).
-// Pure C++: no R headers.
+// The annotator-specific ("conger") baseline (Conger 1980, as irrCAC's
+// conger.kappa.raw()): point estimates from annotator x label tallies,
+// influence terms and item replicates from the records.
+// See DESIGN.md, Algorithms: Annotator-specific chance.
 #ifndef MLAGREEMENT_CONGER_H
 #define MLAGREEMENT_CONGER_H
 
@@ -114,10 +97,9 @@ inline double conger_weighted_chance(const double* counts, const double* dec, st
   return static_cast<double>((cross - diag) / (r * (r - 1)));
 }
 
-// One problem (one label, or the categories of a single-label design) on the
-// records: category(r) is the record's category or -1 (no decision); v the
-// items' multiplicities (nullptr: each item once). With `terms`, the items'
-// pa_i - pe (pairable items) and pe_i - pe (rated items) for the influence.
+// One problem (one label, or the categories of a single-label design):
+// category(r) the record's category or -1; mult the items' multiplicities
+// (nullptr: once). With `terms`, each item's pa_i - pe and pe_i - pe.
 struct CongerProblem {
   double n = 0, n2 = 0, pa = kNA, pe = kNA, estimate = kNA;
   std::vector<unsigned char> rated, pairable;
@@ -227,10 +209,8 @@ std::vector<int> single_label_categories(const View& v, const Codes& codes) {
   return cat;
 }
 
-// The item bootstrap and jackknife of the binary labels: each item's
-// agreement on each label does not change between replicates, so it is
-// computed once; a replicate reweights it and recounts only the annotators'
-// weighted positives and decisions (one pass over the records).
+// The item bootstrap and jackknife of the binary labels: an item's agreement
+// does not change between replicates, so it is computed once.
 struct BinaryItems {
   std::size_t n_items = 0, n_labels = 0;
   std::vector<double> pa;                    // items x labels: agreement of pairable items
