@@ -1,13 +1,7 @@
-// Item (and cluster) bootstrap and jackknife by class codes (paper section
-// 5.5). Item resampling never revisits the records: per label, an item's
-// (x, m) pair is one of the classes that occur in the data (at most one per
-// cell, and at most max_m (max_m + 3) / 2 per label), so each cell gets a
-// compact class code once and a replicate only adds item multiplicities into
-// class bins (one add per cell). Only classes that occur get a bin, so memory
-// is O(classes) and a replicate O(items x labels + classes + labels x max_m),
-// however many annotators an item has. The bins give a label table (cnt, sx,
-// sdis are integer sums, so they are exact) and the estimator kernel runs on it.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Item (and cluster) bootstrap and jackknife by class codes: a replicate
+// adds item multiplicities into (m, x) class bins, never revisiting the
+// records. OpenMP regions touch no R API.
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_ITEMS_H
 #define MLAGREEMENT_BOOT_ITEMS_H
 
@@ -255,11 +249,10 @@ void item_stream(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t 
   }
 }
 
-// Runs streams [s0, s1) of an item bootstrap with n_rep replicates; writes
-// rows block_begin(s0) .. block_begin(s1) - 1 into out (row r at out[r - row0],
-// n_out rows, column-major). The glue runs the same replicates in chunks
-// (item_replicate() through advance_streams()); this whole-window form
-// serves the fuzz target and the C++ unit tests.
+// Runs streams [s0, s1) of an item bootstrap into rows block_begin(s0) ..
+// block_begin(s1) - 1 of out (row r at out[r - row0]). The glue runs the
+// same replicates in chunks (advance_streams()); this form serves the fuzz
+// target and the C++ unit tests.
 template <typename Code>
 bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
                 std::size_t n_rep, int s0, int s1, int threads, double* out, std::size_t n_out) {

@@ -1,11 +1,6 @@
-// Leave-one-annotator-out values of the annotator bootstrap's statistic (the
-// jackknife behind jackknife_se(), BCa and as_boot() after annotator
-// resampling), linear in the records: the per-(item, label) counts X, M and
-// the per-label sums are built once from every drawn annotator; leaving
-// annotator a out changes only the cells a decided, so its per-label sums
-// are the full sums minus those cells' contributions plus the contributions
-// of the cells without a. No J x J multiplicity matrix.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Leave-one-annotator-out values of the annotator bootstrap's statistic,
+// linear in the records: the full sums less the left-out annotator's cells.
+// OpenMP regions touch no R API. See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_JACKKNIFE_H
 #define MLAGREEMENT_BOOT_JACKKNIFE_H
 
@@ -23,11 +18,10 @@ namespace mlagreement {
 
 namespace detail {
 
-// Rated cells with a positive, with a negative, and pairable cells with
-// both, counted exactly beside the sums: subtraction leaves a residue of
-// about 1e-32 in a dd sum whose terms all cancel, and a label left constant
-// (every positive was the left-out annotator's) would get 2pq of that
-// residue, a coefficient where the statistic is undefined.
+// Rated cells with a positive, with a negative, and pairable mixed cells,
+// counted exactly beside the sums: subtraction leaves a residue of about
+// 1e-32 in a dd sum whose terms all cancel, and a label left constant would
+// get a coefficient from it where the statistic is undefined.
 struct CellKinds {
   std::int64_t positive = 0, negative = 0, mixed = 0;
 };

@@ -1,10 +1,7 @@
-// Annotator and two-way bootstrap on the records (paper section 5.5). A
-// replicate accumulates per-(item, label) sums over the drawn annotator
-// copies, read straight from the canonical object's records (a RecordView:
-// no copy, no transpose), and counts only pairs of distinct original
-// annotators as pairs; the estimator kernel turns the per-label sums into
-// coefficients.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Annotator and two-way bootstrap on the records: per-(item, label) sums
+// over the drawn annotator copies, read straight from the records; only
+// copies of distinct annotators form pairs. OpenMP regions touch no R API.
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_RECORDS_H
 #define MLAGREEMENT_BOOT_RECORDS_H
 
@@ -94,10 +91,8 @@ void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnno
 
 }  // namespace detail
 
-// One replicate with annotator multiplicities c_a and item multiplicities w_i
-// (nullptr: every item once). Ordered pairs of copies of distinct original
-// annotators number M^2 - Q, of which 2 X (M - X) disagree. Prevalence uses
-// every copy (X / M).
+// One replicate with annotator multiplicities c_a and item multiplicities
+// w_i (nullptr: every item once); pairs and prevalence as DESIGN.md says.
 template <typename T, typename Codes, typename A, typename W>
 void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                    const A* ann_w, const W* item_w, RecordScratch& s, double* out,

@@ -1,8 +1,6 @@
-// What a bootstrap replicate draws (paper section 5.5): multiplicities of the
-// resampled units (items or clusters of items, optionally within strata) and
-// of the annotators. Both engines (boot_items.h, boot_records.h) draw through
-// these functions, so a replicate's draws do not depend on the engine.
-// Pure C++: no R headers.
+// What a bootstrap replicate draws: multiplicities of the resampled units
+// (items or clusters, optionally within strata) and of the annotators. Every
+// engine draws through these functions. See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_UNITS_H
 #define MLAGREEMENT_BOOT_UNITS_H
 
@@ -42,10 +40,8 @@ inline const std::uint32_t* item_weights(const UnitDesign& u, const std::uint32_
   return buf;
 }
 
-// Calls f(r, item_multiplicities) for replicates r of stream `stream` of an
-// item bootstrap with n_rep replicates, with the draws every engine makes
-// (so a statistic computed here sees the same items as the class-code
-// engine's replicate r for the same seed and units).
+// Calls f(r, item_multiplicities) for the replicates r of one stream of an
+// item bootstrap, with the draws every engine makes.
 template <typename F>
 void for_each_item_draw(const UnitDesign& u, std::uint64_t seed, int stream, std::size_t n_rep,
                         F&& f) {

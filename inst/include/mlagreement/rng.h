@@ -1,17 +1,6 @@
-// Reproducible parallel random numbers: every draw of the package.
-//
-// Bootstrap:
-// The replicates are split into a fixed number of streams (kStreams), each a
-// contiguous block of replicates. Stream k is dqrng's xoshiro256+ seeded from
-// the 64-bit seed and advanced by k long jumps (2^192 draws each), so every
-// replicate's draws depend only on (seed, replicate), never on which thread
-// runs the stream. Bounded integers use Lemire's multiply-shift rejection
-// method on the upper 32 bits (the low bits of xoshiro256+ are weaker), so
-// results do not depend on the standard library's distributions.
-//
-// Per-pair streams (boot-F1, set_pairs.h): pair p's generator is seeded with
-// the 64-bit seed mixed with p (pair_stream()), so a pair's draws do not
-// depend on which thread runs it.
+// Reproducible parallel random numbers: every draw of the package
+// (bootstrap streams, per-pair streams, bounded integers).
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_RNG_H
 #define MLAGREEMENT_RNG_H
 
