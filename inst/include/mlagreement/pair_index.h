@@ -1,12 +1,5 @@
-// The one enumerator of within-item annotator pairs (pairs.h: Hamming
-// statistics per annotator pair; set_pairs.h: set measures per pair).
-//
-// Records are bucketed by item (counting sort); within an item they are
-// visited in annotator order, so every comparison (r, s) has annotator(r) <
-// annotator(s). Pairs get ids 0, 1, ... in order of first appearance
-// (PairIndex, hash_tables.h). Only pairs that share an item are ever
-// created, so sparse designs cost sum_i m_i^2, never n_annotators^2.
-// Pure C++: no R headers.
+// The one enumerator of within-item annotator pairs (pairs.h, set_pairs.h).
+// See DESIGN.md, Algorithms: Annotator pairs.
 #ifndef MLAGREEMENT_PAIR_INDEX_H
 #define MLAGREEMENT_PAIR_INDEX_H
 

@@ -1,19 +1,6 @@
-// Pairwise annotator statistics over the items two annotators share.
-//
-// One pass over the items: the non-empty records of each item are visited
-// pair by pair, and for every pair of annotators (a < b) and label j four
-// counts are accumulated:
-//   n2   items where both decided on j (pairable),
-//   dis  of those, items where they disagree,
-//   n1   items where at least one of the two decided on j (rated),
-//   psum 2 * x / m summed over the rated items (x positives, m decisions),
-// plus the number of items the pair shares. Only pairs that share an item are
-// ever created, so sparse designs cost sum_i m_i^2 k, never n_annotators^2 k.
-// The counts are then reduced to the pair's statistics (as mla() computes them
-// on the two-annotator subset): Hamming agreement, label-averaged observed
-// disagreement and pooled-marginal chance disagreement.
-// Per annotator: positive decisions, decisions and non-empty records.
-// Pure C++: no R headers.
+// Pairwise annotator statistics over the items two annotators share, in one
+// pass over the items, and per-annotator sums.
+// See DESIGN.md, Algorithms: Annotator pairs.
 #ifndef MLAGREEMENT_PAIRS_H
 #define MLAGREEMENT_PAIRS_H
 
@@ -47,9 +34,8 @@ struct PairResult {
 
 namespace detail {
 
-// Label counts of one pair. Each count is bounded by 2 * n_items, and R item
-// indices are < 2^31, so 32-bit unsigned counters cannot overflow; they halve
-// the memory of designs with very many pairs.
+// Label counts of one pair: each is at most 2 * n_items < 2^32, so 32-bit
+// counters cannot overflow; they halve the memory of designs with many pairs.
 struct PairLabel {
   std::uint32_t n2 = 0, dis = 0, n1 = 0, psum = 0;
 };
@@ -173,11 +159,9 @@ inline void reduce_pairs(const PairLabel* lab, std::size_t k, std::size_t n_anno
 
 }  // namespace detail
 
-// `interrupted()` is polled between items, about every 2^24 label comparisons
-// (a fraction of a second); when it returns true the pass stops and
-// pair_sums() returns false with `out` incomplete. The work is
-// sum_i m_i (m_i - 1) / 2 * k for m_i records of item i, which for dense
-// designs with many annotators runs for minutes.
+// `interrupted()` is polled between items, about every 2^24 label
+// comparisons; when it returns true, pair_sums() returns false with `out`
+// incomplete (dense designs with many annotators run for minutes).
 template <typename T, typename Codes, typename Interrupted>
 bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
                Interrupted&& interrupted) {
