@@ -1,12 +1,6 @@
-// The latent-class annotator model of Dawid and Skene (1979), fitted by EM:
-// each item has a latent true class z in 0..q-1 with prevalence p_z, and an
-// annotator a reports class y with probability pi_a[z][y] (a confusion
-// matrix: "two-coin"), or with one accuracy pi_a[z][z] = acc_a and
-// (1 - acc_a) / (q - 1) off the diagonal ("one-coin"). A multi-label design
-// is one binary problem (q = 2) per label; with `pooled` the annotators'
-// parameters are shared by all labels while each label keeps its prevalence.
-// A single-label design is one problem with q categories.
-// Pure C++: no R headers.
+// The latent-class annotator model of Dawid and Skene (1979): problems,
+// E- and M-steps (binary per label, pooled, one-coin, multi-class).
+// See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_H
 
@@ -161,13 +155,10 @@ inline void binary_tables(const std::vector<double>& log_conf, std::size_t n_ann
     }
 }
 
-// The E-step of a binary problem in one pass over its decisions: an item's
-// log-odds of z = 1 is the prior log-odds plus one table entry per decision,
-// then one exp per item; its posteriors are added to the M-step weights of
-// the same decisions while they are in cache. The log-likelihood is
-// sum_i [l0_i + log(1 + exp(s_i))], where sum_i l0_i (the z = 0 terms) is a
-// sum over keys of counts times log P(y | 0); the log(1 + e) terms (each in
-// [0, log 2]) are multiplied up and logged once per 256 items.
+// The E-step of a binary problem in one pass over its decisions: prior
+// log-odds plus one table entry per decision, one exp per item, posteriors
+// added to the M-step weights while the decisions are in cache; the
+// log(1 + e) terms are multiplied up and logged once per 256 items.
 inline double e_step_binary(const ClassProblem& pr, const BinaryIndex& bi,
                             const std::vector<double>& log_prev, const std::vector<double>& w,
                             const std::vector<double>& l0, std::vector<double>& post,

@@ -1,6 +1,5 @@
-// Fitting the annotator model of annotator_model.h: plain EM or SQUAREM
-// cycles of EM steps, and the convergence rule.
-// Pure C++: no R headers.
+// Fitting the annotator model: plain EM or SQUAREM cycles, and the stopping
+// rule. See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_FIT_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_FIT_H
 
@@ -19,15 +18,10 @@ namespace mlagreement {
 
 namespace detail {
 
-// Whether EM has converged after the last E-step of `trace`: the
-// log-likelihood still to gain, projected by Aitken's acceleration from the
-// last two gains d0, d1 (rate a = d1 / d0, limit l_{t-1} + d1 / (1 - a)),
-// is at most tol in log-likelihood units, so that a stop leaves the
-// parameters about sqrt(2 tol) standard errors from the maximum whatever
-// the number of decisions; or no gain is left above the rounding of the
-// sum. A relative change of the log-likelihood is not that: it allows
-// errors that grow with the number of decisions, and a slow rate (spammers
-// and adversarial annotators) stops EM far from the maximum.
+// Whether EM has converged: the log-likelihood still to gain, projected by
+// Aitken's acceleration from the last two gains (rate a = d1 / d0, limit
+// l + d1 / (1 - a)), is at most tol, or no gain is left above rounding.
+// Why not a relative change: DESIGN.md.
 inline bool em_converged(const std::vector<double>& trace, double tol) {
   const std::size_t t = trace.size();
   if (t < 2) return false;
@@ -181,22 +175,11 @@ inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
 
 }  // namespace detail
 
-// Fits the model by EM from the soft majority vote. Plain EM: iteration t
-// is the t-th E-step and trace[t] its observed log-likelihood. Accelerated
-// (o.accelerate): SQUAREM (Varadhan and Roland 2008, scheme S3 with the
-// step-length rules of their SQUAREM package): two EM steps from theta0
-// give r = theta1 - theta0 and v = theta2 - theta1 - r; the point
-// theta0 + 2 alpha r + alpha^2 v (alpha = |r| / |v|, at least 1, at most a
-// bound that grows while it is reached) is moved into the parameter space
-// and followed by one EM step; it is kept if its log-likelihood is at least
-// theta0's, else theta2 is. trace holds the log-likelihood of each cycle's
-// kept point (never decreasing) and `iterations` counts E-steps (plain steps
-// use up the last ones of max_iter). Either way
-// EM stops when detail::em_converged(trace) (converged) or once max_iter
-// E-steps are done; the parameters returned are those of the last kept
-// point and the posteriors are computed from them. Problems run in
-// parallel; sums are in a fixed order, so results do not depend on
-// `threads`.
+// Fits the model by EM from the soft majority vote, plain or in SQUAREM
+// cycles (o.accelerate; DESIGN.md). trace: the log-likelihood after each
+// plain E-step or of each cycle's kept point (never decreasing);
+// `iterations` counts E-steps. Stops at em_converged() or after max_iter
+// E-steps; problems run in parallel, sums in a fixed order.
 inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
                                      std::size_t n_annotators, const ClassModelOptions& o) {
   const int q = o.q;

@@ -1,14 +1,7 @@
-// The observed information of the binary annotator model (q = 2) at its
-// estimates, for standard errors: minus the Hessian of the observed
-// log-likelihood, item by item by Louis' identity, which for a two-class
-// mixture is exact: with mu_z the posterior of class z, g_z and D_z the
-// gradient and (diagonal) Hessian of log(p_z prod_d pi(a_d, z, y_d)),
-//   d2 l_i = sum_z mu_z D_z + mu_1 mu_0 (g_1 - g_0)(g_1 - g_0)'.
-// Parameters of a group: the prevalences P(z = 1) of its labels, then per
-// annotator (sensitivity, specificity) (two-coin) or the accuracy (one-coin).
-// class_information() does the same for the q-class (single-label) model,
-// whose Louis term is the posterior covariance of the g_z.
-// Pure C++: no R headers.
+// The observed information of the annotator model at its estimates, for
+// standard errors: minus the Hessian of the observed log-likelihood by
+// Louis' identity, binary (observed_information()) and q-class
+// (class_information()). See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 
@@ -185,13 +178,10 @@ inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators
 
 }  // namespace detail
 
-// Minus the Hessian (P x P, column-major) of the observed log-likelihood of
-// a converged single-label fit (one problem, q classes, q >= 2) in its free
-// parameters: p_0 .. p_{q-2} (p_{q-1} = 1 - their sum), then per annotator
-// a and true class z the row pi_a(z, 0 .. q-2) at (q - 1) + (a q + z)(q - 1)
-// (two-coin; pi_a(z, q-1) = 1 - the row's sum), or the accuracy at
-// (q - 1) + a (one-coin). Item i adds, by Louis' identity,
-//   -sum_z mu_z D_z - [sum_z mu_z g_z g_z' - gbar gbar'],  gbar = sum_z mu_z g_z.
+// Minus the Hessian (P x P, column-major) of a converged single-label fit in
+// its free parameters: p_0 .. p_{q-2}, then per annotator a and true class
+// z the row pi_a(z, 0 .. q-2) at (q - 1) + (a q + z)(q - 1) (two-coin), or
+// the accuracy at (q - 1) + a (one-coin).
 inline std::vector<double> class_information(const ClassProblem& pr, std::size_t n_annotators,
                                              const ClassModelOptions& o,
                                              const ClassModelFit& fit) {
