@@ -1,16 +1,7 @@
-// Labels with structure: a taxonomy whose selected
-// children imply their ancestors, mutually exclusive groups of labels that
-// are one nominal variable each, and weights per variable.
-//
-// One pass over the records closes each record under the taxonomy, checks
-// that it selects at most one label of each group, and counts per item the
-// closed labels and the categories of each group. The result is a label
-// table (label_table.h) whose first k columns are the closed binary labels
-// and whose other columns are the groups' categories (the group's labels in
-// order, then "none"), so the estimator kernel (estimators.h,
-// replicate_stats.h, single_label.h) turns it into estimates as it does for
-// the plain counting pass; structured_estimates.h weighs the variables.
-// Pure C++: no R headers.
+// Labels with structure: one pass closes each record under the taxonomy,
+// checks the mutually exclusive groups and counts per item the closed labels
+// and the groups' categories, as label tables for the kernel.
+// See DESIGN.md, Algorithms: Labels with structure.
 #ifndef MLAGREEMENT_LABEL_GROUPS_H
 #define MLAGREEMENT_LABEL_GROUPS_H
 
@@ -192,11 +183,9 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
   return bad;
 }
 
-// Tallies a chunk of items column by column: adds each column's counts to
-// the table and the items' weighted disagreement over their pairable
-// variables: per free label 2x(m-x)/(m(m-1)), per group
-// sum_c x_c(m-x_c)/(m(m-1)) (half the sum of its categories' terms). The
-// kernel's tally_label_chunk() gives each column's terms.
+// Tallies a chunk of items column by column: each column's counts into the
+// table, and the items' weighted disagreement over their pairable variables
+// (a group's term is half the sum of its categories' terms).
 class ChunkTally {
  public:
   ChunkTally(const LabelStructure& s, const std::vector<std::size_t>& off, std::size_t max_m)

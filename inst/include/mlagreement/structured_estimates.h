@@ -1,9 +1,6 @@
-// The estimates of labels with structure (label_groups.h) from the label
-// tables of its pass: each variable (a free label, binary, or a group,
-// nominal over its categories) gets its observed and chance disagreement
-// from the estimator kernel (estimators.h, replicate_stats.h,
-// single_label.h), and the corpus and alpha are their means weighted by the
-// user's weights u_v. Pure C++: no R headers.
+// The estimates of labels with structure from the label tables of
+// label_groups.h's pass: per variable from the kernel, then weighted means.
+// See DESIGN.md, Algorithms: Labels with structure.
 #ifndef MLAGREEMENT_STRUCTURED_ESTIMATES_H
 #define MLAGREEMENT_STRUCTURED_ESTIMATES_H
 
