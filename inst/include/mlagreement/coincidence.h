@@ -1,17 +1,7 @@
 // Single-label designs with structured categories: Krippendorff's alpha with
-// the nominal, ordinal, interval and ratio metrics (coincidence matrices),
-// and irrCAC's agreement weights, all from the items x categories counts X
-// (X[u, c] = ratings of item u in category c; categories in their declared order).
-//
-// Alpha (Krippendorff 2011): over the pairable items (m_u = sum_c X[u, c] >= 2)
-//   coincidences  o_ck = sum_u X[u, c] (X[u, k] - [c = k]) / (m_u - 1),
-//   marginals     n_c = sum_k o_ck,  n = sum_c n_c,
-//   D_o = sum_ck o_ck delta_ck / n,  D_e = sum_ck n_c n_k delta_ck / (n (n - 1)).
-// The diagonal of delta is 0, so o = X' diag(1 / (m - 1)) X serves for D_o.
-//
-// The weighted Fleiss / AC2 / Brennan-Prediger coefficients with these
-// weights are in weighted_agreement.h.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// the nominal, ordinal, interval and ratio metrics, and irrCAC's agreement
+// weights, from the items x categories counts. The glue includes
+// RcppArmadillo.h first. See DESIGN.md, Algorithms: Categorical metrics.
 #ifndef MLAGREEMENT_COINCIDENCE_H
 #define MLAGREEMENT_COINCIDENCE_H
 
