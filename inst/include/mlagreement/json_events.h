@@ -1,17 +1,7 @@
-// A JSON parser (RFC 8259) that reports what it reads as events to a handler
-// (SAX style), so the caller builds its own values without an intermediate
-// tree. Strict: the input must be UTF-8 without NUL bytes; \uXXXX escapes
-// are decoded (surrogate pairs as one code point; lone surrogates and
-// \u0000 refused, as R strings cannot hold them); errors give the line, the
-// column and a reason. Numbers follow jsonlite::parse_json(): an integer
-// when written without fraction or exponent and within R's integer range,
-// else a double; numbers under one of the `id_fields` keys (at any depth)
-// are given as their text, so ids never pass through a double. Pure C++.
-//
-// Handler: null_value(), bool_value(bool), integer_value(int),
-// double_value(double), string_value(const char*, std::size_t),
-// begin_object(), key(const char*, std::size_t), end_object(std::size_t n),
-// begin_array(), end_array(std::size_t n).
+// A strict JSON parser (RFC 8259) reporting events to a handler (SAX style):
+// null_value(), bool_value(bool), integer_value(int), double_value(double),
+// string_value(p, n), begin_object(), key(p, n), end_object(n),
+// begin_array(), end_array(n). See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_EVENTS_H
 #define MLAGREEMENT_JSON_EVENTS_H
 

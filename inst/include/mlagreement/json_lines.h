@@ -1,10 +1,6 @@
-// Streaming scanner of JSON-lines files (one JSON object per line) that takes
-// a few top-level scalar fields of every line as text: strings decoded,
-// numbers in the canonical form of json_number.h (by value, never through a
-// double), true/false as "TRUE"/"FALSE". Every line is validated in full by
-// the one JSON parser (json_events.h), so errors name the line. The file is
-// read in blocks; memory is one block plus the longest line, whatever the
-// number of lines. Pure C++.
+// Streaming scanner of JSON-lines files taking a few top-level scalar fields
+// of every line as text, each line validated in full by the JSON parser.
+// See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_LINES_H
 #define MLAGREEMENT_JSON_LINES_H
 
