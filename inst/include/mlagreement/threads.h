@@ -1,9 +1,6 @@
-// The two OpenMP facts the parallel routines need, with the answers for a
-// build without OpenMP, so per-thread scratch is sized and picked in one way,
-// the exception guard every parallel region uses, the one interrupt flag
-// long loops poll (Ctrl-C within about a second), and the parallel loop of
-// independent iterations that needs no per-thread scratch.
-// Pure C++: no R headers.
+// OpenMP helpers (team size, thread slot, the exception guard), the one
+// interrupt flag long loops poll, and the parallel loop of independent
+// iterations. See DESIGN.md, Algorithms: Threads and interrupts.
 #ifndef MLAGREEMENT_THREADS_H
 #define MLAGREEMENT_THREADS_H
 
@@ -53,12 +50,9 @@ inline bool guarded(bool& failed, F&& f) noexcept {
   }
 }
 
-// Ctrl-C for long loops. Worker threads only read an atomic flag; the owner
-// thread (the one that entered the computation, R's main thread) runs the
-// check it was given (in R: R_CheckUserInterrupt() inside R_ToplevelExec())
-// at most once per `interval` and raises the flag when it reports an
-// interrupt. Loops return early once interrupted() is true; the caller frees
-// its memory and re-raises the interrupt where it may (the glue).
+// Ctrl-C for long loops: worker threads only read an atomic flag; the owner
+// thread (R's main thread) runs its check at most once per interval and
+// raises the flag. Loops return early; the glue frees and re-raises.
 class InterruptFlag {
  public:
   using Check = bool (*)();
