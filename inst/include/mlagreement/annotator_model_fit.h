@@ -37,14 +37,13 @@ inline bool em_converged(const std::vector<double>& trace, double tol) {
 
 }  // namespace detail
 
-// The parameters of a fit: per problem q prevalences, per parameter group
-// the n_annotators x q x q confusion (as in ClassModelFit).
+// The parameters of a fit (laid out as in ClassModelFit).
 struct ClassParams {
   std::vector<std::vector<double>> prevalence, confusion;
 };
 
-// One EM step's two halves for every problem, with the fixed parts (binary
-// keys) and the E-step weights kept between calls.
+// The two halves of an EM step for every problem; the binary keys and the
+// E-step weights persist between calls.
 class ClassEm {
  public:
   ClassEm(const std::vector<ClassProblem>& problems, std::size_t n_annotators,
@@ -55,7 +54,6 @@ class ClassEm {
     for (std::size_t j = 0; j < bin_.size(); ++j) bin_[j] = detail::binary_index(problems[j], n_ann_);
   }
 
-  // The start: posteriors are the soft majority vote.
   void start(std::vector<std::vector<double>>& post) {
     post.resize(problems_.size());
     for (std::size_t j = 0; j < problems_.size(); ++j) {
@@ -65,8 +63,8 @@ class ClassEm {
     }
   }
 
-  // M-step from the weights of the last E-step (or the start); parameters
-  // without weight keep their value in `p`.
+  // M-step from the last E-step's weights (or the start's); parameters
+  // without weight keep their value.
   void m_step(ClassParams& p) const {
     std::vector<double> cell;
     for (std::size_t j = 0; j < problems_.size(); ++j)
@@ -80,8 +78,8 @@ class ClassEm {
     }
   }
 
-  // E-step at `p`: posteriors, the next M-step's weights and the observed
-  // log-likelihood (summed in problem order). False when interrupted.
+  // E-step at p; the log-likelihood summed in problem order. False when
+  // interrupted.
   bool e_step(const ClassParams& p, std::vector<std::vector<double>>& post, double& total) {
     const int q = o_.q;
     const std::size_t n_prob = problems_.size();
@@ -132,8 +130,7 @@ class ClassEm {
 
 namespace detail {
 
-// Calls f(value of p, of a, of b, ...) over every parameter of same-shaped
-// parameter sets, in a fixed order.
+// Calls f(out, a, b, c) on every parameter of same-shaped sets, in order.
 template <typename F>
 void for_each_parameter(ClassParams& out, const ClassParams& a, const ClassParams& b,
                         const ClassParams& c, F f) {
@@ -145,8 +142,8 @@ void for_each_parameter(ClassParams& out, const ClassParams& a, const ClassParam
       f(out.confusion[g][s], a.confusion[g][s], b.confusion[g][s], c.confusion[g][s]);
 }
 
-// Every row of probabilities kept within [floor, 1 - floor] and summing to 1
-// (an extrapolated point can leave the simplex).
+// Rows clamped to [floor, 1 - floor] and renormalised (an extrapolated point
+// can leave the simplex).
 inline void into_simplex(ClassParams& p, int q, double floor) {
   auto fix = [&](double* row) {
     double total = 0;
@@ -158,8 +155,7 @@ inline void into_simplex(ClassParams& p, int q, double floor) {
     for (std::size_t r = 0; r < conf.size(); r += q) fix(&conf[r]);
 }
 
-// The parameters before the first M-step: equal prevalences, and for
-// annotators who keep no weight a mildly informative 0.7 correct.
+// The parameters before the first M-step (DESIGN.md).
 inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
                                 const ClassModelOptions& o) {
   const int q = o.q;
@@ -175,11 +171,8 @@ inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
 
 }  // namespace detail
 
-// Fits the model by EM from the soft majority vote, plain or in SQUAREM
-// cycles (o.accelerate; DESIGN.md). trace: the log-likelihood after each
-// plain E-step or of each cycle's kept point (never decreasing);
-// `iterations` counts E-steps. Stops at em_converged() or after max_iter
-// E-steps; problems run in parallel, sums in a fixed order.
+// Fits by EM from the soft majority vote, plain or in SQUAREM cycles
+// (o.accelerate), until em_converged() or max_iter E-steps (DESIGN.md).
 inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
                                      std::size_t n_annotators, const ClassModelOptions& o) {
   const int q = o.q;

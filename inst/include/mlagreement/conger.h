@@ -54,8 +54,8 @@ AnnotatorTallies annotator_tallies(const View& v, const Codes& codes) {
   return t;
 }
 
-// Chance disagreement of one binary label from its annotators' positives and
-// decisions (n of them); NaN with fewer than two annotators with decisions.
+// Chance disagreement of a binary label from its annotators' positives and
+// decisions; NaN with fewer than two annotators with decisions.
 inline double conger_binary_disagreement(const double* pos, const double* dec, std::size_t n,
                                          double* n_raters = nullptr) {
   long double sp = 0, sq = 0, spq = 0, r = 0;
@@ -73,9 +73,8 @@ inline double conger_binary_disagreement(const double* pos, const double* dec, s
   return static_cast<double>(2.0L * (sp * sq - spq) / (r * (r - 1)));
 }
 
-// pe of q categories with weights W (q x q, column-major) from the
-// annotators' category shares p (n x q, column-major; rows with dec <= 0 left
-// out): NaN with fewer than two annotators.
+// pe of q categories with weights W (q x q) from the annotators' category
+// counts (n x q, column-major; rows with dec <= 0 left out).
 inline double conger_weighted_chance(const double* counts, const double* dec, std::size_t n,
                                      std::size_t q, const double* W) {
   std::vector<long double> S(q, 0.0L), p(q);
@@ -196,8 +195,7 @@ struct BinaryCategory {
   }
 };
 
-// The category of each record of a single-label (one-hot) design, -1 for
-// records without decisions.
+// The category of each record of a one-hot design (-1: no decisions).
 template <typename View, typename Codes>
 std::vector<int> single_label_categories(const View& v, const Codes& codes) {
   std::vector<int> cat(v.n_records, -1);
@@ -297,8 +295,7 @@ void binary_replicate(const View& v, const Codes& codes, const BinaryItems& b, c
   *corpus = (any && w_sum > 0) ? static_cast<double>((w_sum - d_sum) / w_sum) : kNA;
 }
 
-// The multi-label corpus coefficient from the labels' problems (labels with
-// a pairable item): 1 - sum_j D_o,j / sum_j D_e,j, with D_o,j = 1 - pa_j.
+// The multi-label corpus coefficient over labels with a pairable item.
 inline double conger_corpus(const std::vector<CongerProblem>& labels) {
   long double d = 0, w = 0;
   bool any = false;
@@ -327,8 +324,7 @@ inline void conger_label_influence(const CongerProblem& p, double* sum_sq, doubl
   *sum_sq = static_cast<double>(s);
 }
 
-// The corpus's: c_i* = (sum_j (n / n2_j) a_ij - (1 - c) sum_j (n / n_j) 2 e_ij) / sum_j D_e,j
-// over the items rated on a used label (n of them).
+// The same for the corpus coefficient (formula: DESIGN.md).
 inline void conger_corpus_influence(const std::vector<CongerProblem>& labels, double c,
                                     double* sum_sq, double* n_out) {
   *sum_sq = kNA;

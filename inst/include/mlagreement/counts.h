@@ -99,8 +99,8 @@ inline int accumulate_label(const T* first, std::size_t stride, std::size_t n_bl
   return bad;
 }
 
-// Records layout: counts one label column by scattering into x/m; returns the
-// flat index of the first invalid value or -1.
+// Records layout: one label column scattered into x/m; the flat index of the
+// first invalid value or -1.
 template <typename T, typename Codes>
 std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, std::size_t j,
                                  int* x_out, int* m_out) {
@@ -125,8 +125,7 @@ inline void store_packed(const int* xs, const int* ms, std::size_t len, std::siz
   if (differ) pack_nibbles(ms, len, out.m4 + cell);
 }
 
-// Items per chunk of the dense pass: a chunk's counters (two ints per item)
-// stay in L1 while its values stream through.
+// Items per chunk of the dense pass (the counters stay in L1).
 constexpr std::size_t kDenseChunk = kCellChunk;  // the packed codes' chunks
 
 // Records with a decision in a dense chunk where no label is decided in
@@ -151,9 +150,8 @@ void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t
   }
 }
 
-// Flat index of the first invalid value of label j in the items
-// [start, start + len) of a dense view, in record order (a chunk where the
-// counting pass met one).
+// Flat index of the first invalid value of label j in items [start, start +
+// len) of a dense view, in record order.
 template <typename T, typename Codes>
 std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, std::size_t j,
                                     std::size_t start, std::size_t len) {
@@ -170,8 +168,7 @@ std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, 
   return std::numeric_limits<std::int64_t>::max();
 }
 
-// The chunk's cells of label j as the pass keeps them: x/m tables and, for
-// a dense array, its packed class codes (each when asked for).
+// The chunk's cells of label j as the pass keeps them (each when asked for).
 inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std::size_t j,
                               std::size_t start, std::size_t chunk, std::size_t n_labels,
                               std::size_t n_items, CountOutput& out) {
@@ -184,9 +181,7 @@ inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std
   }
 }
 
-// Dense layout: item chunks in parallel; for each label the chunk's counters
-// stay in L1 while the annotator blocks stream through, and each cell is
-// written and tallied once. Returns the first invalid index.
+// Dense layout: item chunks in parallel (DESIGN.md); the first invalid index.
 template <typename T, typename Codes>
 std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int threads,
                          CountOutput& out, TallyOutput& tally) {
@@ -300,7 +295,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     tally_counts(out.x, out.m, v.n_items, v.n_labels, tally.table.max_m, threads, tally);
   }
 
-  // decisions = sum over labels and m of m x (items with that m)
+  // decisions: m times the items with that m, over labels and m
   const IntTable& t = tally.table;
   for (std::size_t s = 0; s < t.cnt.size(); ++s) {
     out.n_decisions += t.cnt[s] * static_cast<std::int64_t>(s % t.max_m + 1);
@@ -308,7 +303,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
   if (v.item == nullptr) return;  // the dense pass counted the records with decisions
   const std::int64_t full = static_cast<std::int64_t>(v.n_records) * k;
   if (out.n_decisions == full) {
-    // Complete records: every record has a decision, no second pass needed.
+    // complete records: every record has a decision
     for (std::size_t r = 0; r < v.n_records; ++r) {
       ++out.item_annotators[v.item_of(r)];
       ++out.annotator_records[v.annotator_of(r)];
@@ -316,7 +311,6 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     out.n_nonempty_records = static_cast<std::int64_t>(v.n_records);
     return;
   }
-  // Some decisions missing: find the records with at least one decision.
   std::vector<unsigned char> seen(v.n_records, 0);
   for (std::size_t j = 0; j < v.n_labels; ++j) {
     const T* col = v.column(j);

@@ -18,7 +18,6 @@ class KeyTable {
  public:
   explicit KeyTable(std::size_t expected) { rehash(grow_to(expected)); }
 
-  // 0-based id of `key`, registering it with the next id when new.
   int find_or_add(std::uint64_t key) {
     std::size_t s = slot_of(key);
     while (ids_[s] >= 0) {
@@ -66,8 +65,7 @@ class KeyTable {
 };
 
 // codes[r] = 1-based id of key_at(r) in order of first occurrence; returns
-// the 0-based first row of each id. A repeat of the previous row's key skips
-// the look-up (ids usually come in runs).
+// each id's first row. A repeat of the previous key skips the look-up.
 template <typename KeyAt>
 std::vector<std::size_t> distinct_codes(std::size_t n, KeyAt key_at, int* codes) {
   std::vector<std::size_t> first;
@@ -87,8 +85,8 @@ std::vector<std::size_t> distinct_codes(std::size_t n, KeyAt key_at, int* codes)
   return first;
 }
 
-// Which slots 1..span of the whole numbers x[r] - offset occur (R's integer
-// NA never reaches here: R checks for it first).
+// Which slots 1..span the whole numbers x[r] - offset occupy (R has checked
+// for NA).
 inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std::int64_t offset,
                                                 std::size_t span) {
   std::vector<unsigned char> present(span, 0);
@@ -102,9 +100,8 @@ inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std
   return present;
 }
 
-// A coded column: row r has the 1-based code pos[x[r] - offset - 1]; 0 when
-// x[r] is R's NA or outside pos, or pos holds NA (negative): an undeclared or
-// missing label, which fill() reports.
+// A coded column: row r has the 1-based code pos[x[r] - offset - 1], or 0
+// (NA, outside pos, or pos NA: an undeclared or missing label).
 struct CodedColumn {
   const int* x;
   std::int64_t offset;
@@ -121,8 +118,7 @@ struct CodedColumn {
   }
 };
 
-// Reason codes, in the order R reports them: a label without a code (missing
-// or undeclared) before an invalid value before a repeated decision.
+// Reason codes, in the order R reports them.
 enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
 
 // The reason, the 0-based first row with it and (invalid values) how many.
@@ -206,7 +202,7 @@ class DecisionIngest {
   }
 
   // Records in item order (runs counted by item), annotators sorted within
-  // an item; run_rec_ is the record of each run.
+  // an item; run_rec_: the record of each run.
   void number_records() {
     const std::size_t n_runs = run_item_.size();
     std::vector<std::size_t> start(n_items_ + 1, 0);

@@ -43,10 +43,9 @@ struct StructurePass {
 
 namespace detail {
 
-// Records per block and items per chunk of the pass, as the counting pass's
-// chunks (counts.h): a label's counters of a chunk stay in L1.
+// Items per chunk (a label's counters stay in L1, as in counts.h) and
+// records per sub-block of the buffered labels of dense arrays.
 constexpr std::size_t kStructureBlock = kDenseChunk;
-// Records per block of the buffered labels of dense arrays.
 constexpr std::size_t kSubBlock = 256;
 
 // Column of the first category of group g (after the k closed labels).
@@ -75,9 +74,8 @@ inline std::vector<char> buffered_labels(const LabelStructure& s) {
   return out;
 }
 
-// Reads `len` consecutive records starting at `first`: buffered labels into
-// the block; with `direct`, the others are added to the counters x, m
-// (column j at x + j * len) as they are read.
+// Reads records [first, first + len): buffered labels into the block; with
+// `direct`, the others straight into the counters x, m.
 template <typename T, typename Codes>
 void read_block(const RecordView<T>& v, const Codes& codes, const std::vector<char>& buffered,
                 bool direct, std::size_t first, std::size_t len, Block& b, int* x, int* m) {
@@ -122,10 +120,9 @@ inline void close_block(const LabelStructure& s, Block& b) {
 }
 
 // Adds the block's closed labels and group categories to the counters x, m
-// (column c at x + c * stride; a group's decisions in its first column only). A group is decided by a selected label, or
-// (category "none") when all its labels are decided. Returns the position
-// in the block of the first record selecting two labels of a group (its
-// group in bad_group), or -1.
+// (column c at x + c * stride; a group's decisions in its first column).
+// Returns the block position of the first record selecting two labels of a
+// group (the group in bad_group), or -1.
 inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::size_t>& off,
                                 const std::vector<char>& buffered, Block& b, int* x, int* m,
                                 std::size_t stride, int& bad_group) {
@@ -234,8 +231,7 @@ class ChunkTally {
 
 namespace detail {
 
-// What the two layouts of the pass share: the columns, the buffered labels,
-// the block and the chunk's counters (column c at x + c * chunk length).
+// What the two layouts of the pass share.
 struct PassContext {
   PassContext(const LabelStructure& structure, std::size_t k, std::size_t max_m)
       : s(structure), off(group_offsets(structure, k)), buffered(buffered_labels(structure)),
@@ -272,10 +268,8 @@ struct PassContext {
   std::vector<int> x, m;
 };
 
-// Dense arrays, a chunk of items at a time: the labels neither the taxonomy
-// nor a group reads are counted label by label over all annotators, as the
-// counting pass does (counts.h); the others record by record, annotator by
-// annotator, in sub-blocks whose values stay in L1.
+// Dense arrays by item chunks: unbuffered labels over all annotators as in
+// counts.h, buffered ones in sub-blocks that stay in L1.
 template <typename T, typename Codes>
 void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
   constexpr std::size_t kB = kStructureBlock;
@@ -314,8 +308,7 @@ void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, St
   }
 }
 
-// Records layout: blocks of records scattered into per-item counters (items
-// x columns), tallied at the end.
+// Records layout: blocks scattered into per-item counters, tallied at the end.
 template <typename T, typename Codes>
 void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
   constexpr std::size_t kB = kStructureBlock;

@@ -66,9 +66,9 @@ void record_bits(const RecordView<T>& v, const Codes codes, std::size_t W, Recor
 
 constexpr std::size_t kNotPairable = static_cast<std::size_t>(-1);
 
-// Complete records of pairable items grouped by item (counting sort): the
-// first slot of each item's records, kNotPairable below two records.
-// Returns the kept records; sets out.bad_record on a partly missing record.
+// Complete records of pairable items grouped by item (counting sort): each
+// item's first slot, kNotPairable below two records. Returns the kept
+// records; sets out.bad_record on a partly missing record.
 template <typename T>
 std::size_t pairable_slots(const RecordView<T>& v, const std::vector<std::uint8_t>& flag, SetData& out,
                            std::vector<std::size_t>& slot) {
@@ -126,9 +126,8 @@ inline int distinct_set_id(std::vector<int>& table, SetData& out, std::size_t W,
   return id;
 }
 
-// The distinct-set lists reserved and the empty table of distinct_set_id():
-// the table starts near half the most distinct sets possible (at most 2^16
-// slots), since fresh pages cost a fault each.
+// Reserves the distinct-set lists; the empty table of distinct_set_id()
+// starts large (fresh pages cost a fault each).
 inline std::vector<int> start_distinct_sets(SetData& out, std::size_t total, std::size_t k,
                                             std::size_t W, bool annotators) {
   const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
@@ -182,9 +181,8 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes, bool annotat
 
 namespace detail {
 
-// Fast path: 32-bit codes of records r0 .. r0 + len - 1 (k <= 32); false on
-// a missing value. Four columns per pass: one read-modify-write per four
-// values.
+// Fast path: 32-bit codes of records r0 .. r0 + len - 1 (k <= 32), four
+// columns per pass; false on a missing value.
 template <typename T, typename Codes>
 bool block_codes(const RecordView<T>& v, const Codes codes, std::size_t r0, std::size_t len,
                  std::uint32_t* lo) {
@@ -214,8 +212,7 @@ bool block_codes(const RecordView<T>& v, const Codes codes, std::size_t r0, std:
   return missing == 0U;
 }
 
-// Every item has A >= 2 complete records: records of item i at i * A +
-// annotator (record r is item r % N, annotator r / N).
+// Every item has A >= 2 complete records: item i's at i * A + annotator.
 inline void complete_layout(std::size_t N, std::size_t A, bool annotators, SetData& out) {
   out.start.resize(N + 1);
   for (std::size_t i = 0; i <= N; ++i) out.start[i] = i * A;

@@ -24,9 +24,8 @@ namespace detail {
 constexpr std::size_t kMaxSubsetLabels = 22;
 constexpr double kCountingBytes = 256.0 * 1024 * 1024;  // memory cap of hashed counting's rows
 
-// Distinct sets recoded to the labels in use, and their size classes.
-// Labels are numbered by decreasing frequency among the distinct sets (ties
-// by position), so the low bits of a code hold the most frequent labels.
+// Distinct sets recoded to the labels in use (numbered by decreasing
+// frequency, so the low bits hold the most frequent), with size classes.
 struct CompactSets {
   std::size_t k = 0;                // labels in use
   std::vector<std::uint64_t> code;  // per distinct set (filled when k <= 64)
@@ -180,8 +179,7 @@ inline void accumulate_row(const std::uint32_t* row, std::size_t W, Cell* cq) {
 }
 
 // C(q, x, y) += T_x[Q] T_y[Q] over rows Q (|Q| = q_of(r)), C at
-// (q * W + x) * W + y; per-thread integer sums, so any thread count gives
-// the same total.
+// (q * W + x) * W + y; per-thread integer sums.
 template <typename Cell, typename QOf>
 void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t W, std::size_t K1,
                      QOf q_of, int threads, std::vector<U128>& C) {

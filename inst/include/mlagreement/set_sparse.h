@@ -27,10 +27,8 @@ inline int lowest_bit(std::uint64_t x) noexcept {
 #endif
 }
 
-// cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, with
-// the range length L fixed at compile time: fully unrolled, no loop
-// branches. row and cq start at the first size class of the range. The row
-// is cleared on the way (its entries outside the range are zero already).
+// cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, L
+// fixed at compile time (fully unrolled, no loop branches); clears the row.
 template <std::size_t L>
 void accumulate_fixed(std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
   std::uint64_t v[L + 1];
@@ -66,8 +64,7 @@ inline FixedProducts fixed_products(std::size_t L) {
 }
 static_assert(kMaxSubsetLabels == 22, "extend the table of fixed_products()");
 
-// Products of one row over the size classes lo .. hi - 1 (f: fixed_products(hi - lo)),
-// then the row cleared.
+// Products of one row over size classes lo .. hi - 1, then the row cleared.
 inline void accumulate_clear(std::uint32_t* row, std::size_t lo, std::size_t W, FixedProducts f,
                              std::uint64_t* cq) {
   f(row + lo, W, cq + lo * W + lo);
@@ -82,8 +79,8 @@ inline void accumulate_clear(std::uint32_t* row, std::size_t, std::size_t W, Fix
 // Low bits of the split: blocks of 2^kL rows of W counters.
 inline std::size_t sparse_low_bits(std::size_t k) { return k / 2; }
 
-// The distinct sets in the order of sparse counting and the index tables
-// the blocks read (all shared, read-only, by the threads).
+// The sets in sparse counting's order and the index tables the blocks read
+// (shared, read-only).
 struct SparseLayout {
   std::size_t W = 0, K1 = 0, kL = 0, nH = 0, nL = 0, nwords = 0;
   // per set, ordered by (high part, size of the low part): low part, size class, count
@@ -211,8 +208,8 @@ inline SparseLayout sparse_layout(const SetData& d, const CompactSets& c) {
   return L;
 }
 
-// Fills block b (rows blk, nL x W) from the sets of its groups and marks
-// their low parts; returns the largest size class met.
+// Fills block b from the sets of its groups and marks their low parts;
+// returns the largest size class met.
 inline std::uint32_t fill_block(const SparseLayout& L, std::size_t b, std::uint32_t* const blk,
                                 std::uint64_t* const mark) {
   const std::size_t W = L.W;
@@ -297,8 +294,7 @@ void multiply_block(const SparseLayout& L, std::size_t b, std::uint32_t top, std
   }
 }
 
-// Returns false on an internal error; throws std::bad_alloc when memory
-// runs out (also inside the parallel region).
+// False on an internal error; throws std::bad_alloc when memory runs out.
 template <typename Cell>
 bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const SparseLayout L = sparse_layout(d, c);

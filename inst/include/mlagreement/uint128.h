@@ -1,6 +1,7 @@
 // Exact unsigned 128-bit integers in portable C++ (no compiler extension:
 // no -pedantic warning, the same results everywhere), for sums of products
 // of counts that may exceed 2^64.
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_UINT128_H
 #define MLAGREEMENT_UINT128_H
 
