@@ -26,7 +26,6 @@ struct ShareInfluence {
   double n = 0;
 };
 
-// Label j from its cells and the kernel's summary s.
 template <typename Cells>
 ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
   ShareInfluence out;
@@ -56,9 +55,9 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
 }
 
 namespace detail {
-// Percent agreement pooled over the labels `used`, with influence terms
-// weight_u (base_u - f x (m - x) / (m (m - 1))) per cell with m >= 2; every
-// baseline's slot of the Influence holds the same sum.
+// Percent agreement pooled over the labels `used`, each cell with m >= 2
+// adding weight_u (base_u - f x (m - x) / (m (m - 1))); all three baseline
+// slots hold the same sum.
 template <typename Cells>
 Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_t>& used,
                                     const std::vector<double>& weight, const std::vector<double>& base,
@@ -79,8 +78,7 @@ Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_
 }
 }  // namespace detail
 
-// Corpus percent agreement of a multi-label fit: the mean over the used
-// labels of 1 - D_o.
+// Corpus percent agreement of a multi-label fit (mean over used labels).
 template <typename Cells>
 Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                     const CorpusSummary& corpus) {
@@ -98,8 +96,7 @@ Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSumma
                                            2.0, out.n, 1.0 - corpus.d_obs);
 }
 
-// Corpus percent agreement of a single-label design, one label per
-// category; est = 1 - D_o of the q-category corpus.
+// Corpus percent agreement of a single-label design; est = 1 - D_o.
 template <typename Cells>
 Influence single_label_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                           double est) {
@@ -115,9 +112,8 @@ Influence single_label_observed_influence(const Cells& c, const std::vector<Labe
   return detail::pooled_observed_influence(c, all, weight, base, 1.0, out.n, est);
 }
 
-// Per-item parts of specific agreement on every label (items x labels,
-// column-major; zero unless m >= 2): a = x (x - 1), b = x (m - 1) and the
-// same for the negatives.
+// Per-item parts of specific agreement (items x labels; zero unless m >= 2):
+// a = x (x - 1), b = x (m - 1), and the same for the negatives.
 struct SpecificItems {
   std::size_t n_items = 0, n_labels = 0;
   std::vector<double> pos_a, pos_b, neg_a, neg_b;
@@ -143,8 +139,8 @@ inline SpecificItems specific_items(const int* x, const int* m, std::size_t n_it
   return it;
 }
 
-// Positive (columns 0 .. k - 1) and negative (k .. 2k - 1) agreement of the
-// items with multiplicities v (nullptr: every item once) into out[col * stride].
+// Positive (columns 0 .. k - 1) and negative (k .. 2k - 1) agreement for
+// item multiplicities v (nullptr: once) into out[col * stride].
 template <typename V>
 void specific_values(const SpecificItems& it, const V* v, double* out, std::size_t stride) {
   const std::size_t n = it.n_items, k = it.n_labels;
@@ -164,8 +160,7 @@ void specific_values(const SpecificItems& it, const V* v, double* out, std::size
   }
 }
 
-// Item bootstrap replicates r in [first, last) of stream `stream`, with the
-// draws of every other engine (boot_units.h); out: column-major n_rep x 2k.
+// Item bootstrap replicates of one stream (out: n_rep x 2k).
 inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
   for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
@@ -173,9 +168,7 @@ inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, st
   });
 }
 
-// Leave-one-unit-out values by subtraction from the full sums: unit k owns
-// items unit_items[unit_start[k] .. unit_start[k + 1] - 1]; out: column-major
-// n_units x 2k.
+// Leave-one-unit-out values by subtraction from the full sums (n_units x 2k).
 inline void specific_jackknife(const SpecificItems& it, std::size_t n_units, const int* unit_start,
                                const int* unit_items, double* out) {
   const std::size_t n = it.n_items, k = it.n_labels;

@@ -20,8 +20,8 @@ struct InfoEntry {
   double g1, g0, d1, d0;
 };
 
-// Adds the Bernoulli log-density terms of one response to an entry:
-// `agree` when the response matches what `theta` is the probability of.
+// Adds one response's Bernoulli log-density terms (`agree`: the response is
+// what theta is the probability of).
 inline void add_bernoulli(double theta, bool agree, double& g, double& d) {
   if (agree) { g += 1.0 / theta; d -= 1.0 / (theta * theta); }
   else { g -= 1.0 / (1.0 - theta); d -= 1.0 / ((1.0 - theta) * (1.0 - theta)); }
@@ -37,8 +37,7 @@ inline InfoEntry& entry_for(std::vector<InfoEntry>& e, std::size_t index) {
 }  // namespace detail
 
 // Minus the Hessian (P x P, column-major) of each parameter group of a
-// converged binary fit: P = labels in the group + annotators x (2 two-coin,
-// 1 one-coin).
+// converged binary fit.
 inline std::vector<std::vector<double>> observed_information(
     const std::vector<ClassProblem>& problems, std::size_t n_annotators,
     const ClassModelOptions& o, const ClassModelFit& fit) {
@@ -96,8 +95,7 @@ inline std::vector<std::vector<double>> observed_information(
 
 namespace detail {
 
-// One term of the gradient g_z of an item's log(p_z prod_d pi_a(z, y_d)):
-// parameter `index`, class `z`, value `g`.
+// One term of the gradient g_z of an item's log(p_z prod_d pi_a(z, y_d)).
 struct ClassComponent {
   std::size_t index;
   int z;
@@ -110,9 +108,8 @@ inline void add_component(std::vector<ClassComponent>& e, std::size_t index, int
   e.push_back(ClassComponent{index, z, g});
 }
 
-// The components of one item's g_z, all z: prevalences, then one row of
-// pi_a(z, .) per decision and class (r = q - 1 free entries, the last one
-// balancing the sum), or the annotator's accuracy (one-coin).
+// The components of one item's g_z, all z (r = q - 1 free entries per row,
+// the last entry balancing the sum).
 inline void class_components(const ClassProblem& pr, std::size_t i, const ClassModelOptions& o,
                              const ClassModelFit& fit, std::vector<ClassComponent>& e) {
   const int q = o.q, r = q - 1;
@@ -139,8 +136,7 @@ inline void class_components(const ClassProblem& pr, std::size_t i, const ClassM
   }
 }
 
-// The sum over items of -sum_z mu_z D_z: posterior weights (`cnt`, as the
-// M-step sums them) times minus the second derivatives of each log term.
+// The sum over items of -sum_z mu_z D_z from the posterior weights `cnt`.
 inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators,
                                 const ClassModelOptions& o, const ClassModelFit& fit,
                                 std::size_t P, std::vector<double>& H) {
@@ -179,9 +175,7 @@ inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators
 }  // namespace detail
 
 // Minus the Hessian (P x P, column-major) of a converged single-label fit in
-// its free parameters: p_0 .. p_{q-2}, then per annotator a and true class
-// z the row pi_a(z, 0 .. q-2) at (q - 1) + (a q + z)(q - 1) (two-coin), or
-// the accuracy at (q - 1) + a (one-coin).
+// its free parameters (layout: DESIGN.md).
 inline std::vector<double> class_information(const ClassProblem& pr, std::size_t n_annotators,
                                              const ClassModelOptions& o,
                                              const ClassModelFit& fit) {

@@ -26,9 +26,8 @@ struct CellKinds {
   std::int64_t positive = 0, negative = 0, mixed = 0;
 };
 
-// Adds (sign = 1) or removes (sign = -1) the contribution of a cell with X
-// positives among M decisions of M distinct annotators (records_stats() with
-// multiplicities 0 or 1, so Q = M): rated when M > 0, pairable when M > 1.
+// Adds (sign = 1) or removes (sign = -1) a cell with X positives among M
+// decisions of M distinct annotators (multiplicities 0 or 1, so Q = M).
 inline void shift_cell(LabelSums<dd>& s, CellKinds& kinds, double X, double M, double sign) {
   if (!(M > 0)) return;
   const std::int64_t step = sign > 0 ? 1 : -1;
@@ -57,8 +56,7 @@ inline void exact_sums(LabelSums<dd>& s, const CellKinds& kinds) {
   if (kinds.mixed == 0) s.d_sum = dd(0.0);
 }
 
-// Records of each drawn annotator slot: slot a owns
-// order[start[a]] .. order[start[a + 1] - 1] (records layout; counting sort).
+// Records of each drawn annotator slot (records layout; counting sort).
 struct RecordsBySlot {
   std::vector<std::size_t> start, order;
 };
@@ -81,7 +79,7 @@ RecordsBySlot records_by_slot(const RecordView<T>& v, const DrawnAnnotators& d) 
   return g;
 }
 
-// Calls f(record) for each record of drawn annotator `slot` (`original`: its
+// f(record) for each record of drawn annotator `slot` (`original`: its
 // annotator index, the dense layout's block).
 template <typename T, typename F>
 void for_records_of(const RecordView<T>& v, const RecordsBySlot& g, std::size_t slot,
@@ -95,9 +93,8 @@ void for_records_of(const RecordView<T>& v, const RecordsBySlot& g, std::size_t 
 
 }  // namespace detail
 
-// out: n_drawn x n_boot_stats(k), column-major; row a leaves out the drawn
-// annotator with slot a. Returns false when interrupted() (out incomplete)
-// or when a thread ran out of memory (`failed` set).
+// out: n_drawn x n_boot_stats(k), row a without the drawn annotator a. False
+// when interrupted() or a thread ran out of memory (`failed` set).
 template <typename T, typename Codes>
 bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                           int threads, double* out, bool& failed) {

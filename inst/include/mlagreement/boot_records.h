@@ -18,9 +18,8 @@
 
 namespace mlagreement {
 
-// The annotators that are drawn: slot[a] is annotator a's index among the
-// n_drawn annotators with a decision on the labels of the view, -1 for the
-// others (they contribute nothing).
+// The drawn annotators: slot[a] is a's index among the n_drawn annotators
+// with a decision on the view's labels, -1 for the others.
 struct DrawnAnnotators {
   const int* slot = nullptr;
   std::size_t n_drawn = 0;
@@ -28,9 +27,8 @@ struct DrawnAnnotators {
   CorpusStatistic corpus = CorpusStatistic::multi_label;
 };
 
-// Weighted counts per (item, label), label-major (j * n_items + i), and the
-// per-label sums and summaries of one replicate.
-// copies: each record's annotator multiplicity (records layout).
+// Weighted counts per (item, label), label-major, and one replicate's label
+// summaries; copies: each record's annotator multiplicity (records layout).
 struct RecordScratch {
   std::vector<double> X, M, Q, copies;
   std::vector<LabelSummary> ls;
@@ -45,7 +43,6 @@ struct RecordScratch {
 
 namespace detail {
 
-// Adds a decision with annotator multiplicity c to cell `cell`.
 template <typename T, typename Codes>
 inline void add_copies(const Codes& codes, T val, double c, std::size_t cell, RecordScratch& s) {
   if (!codes.decided(val)) return;
@@ -54,8 +51,8 @@ inline void add_copies(const Codes& codes, T val, double c, std::size_t cell, Re
   s.Q[cell] += c * c;
 }
 
-// X = sum c_a v_a, M = sum c_a, Q = sum c_a^2 over the annotators with a
-// decision, per (item, label); cells accumulate in record order.
+// X, M, Q per (item, label) over the annotators with a decision (DESIGN.md),
+// accumulated in record order.
 template <typename T, typename Codes, typename A>
 void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                      const A* ann_w, RecordScratch& s) {
@@ -122,7 +119,6 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
   write_stats(s.ls, out, stride, d.corpus);
 }
 
-// Per-thread scratch of the annotator and two-way bootstrap.
 struct RecordReplicateScratch {
   std::vector<std::uint32_t> ann_w, unit_w, buf;
   RecordScratch s;
@@ -139,9 +135,8 @@ RecordReplicateScratch record_replicate_scratch(const RecordView<T>& v, const Dr
   return w;
 }
 
-// Replicate `row` of an annotator (both = false) or two-way (both = true)
-// bootstrap, drawn from `rng` (its stream, boot_streams.h): annotators
-// first, then units, as boot_draws() (boot_units.h).
+// One replicate of an annotator (both = false) or two-way bootstrap from its
+// stream's rng: annotators first, then units, as boot_draws().
 template <typename T, typename Codes>
 void records_replicate(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                        const UnitDesign& u, bool both, Rng& rng, RecordReplicateScratch& w,

@@ -21,10 +21,8 @@ enum class WeightScheme {
   bipolar = 7
 };
 
-// Krippendorff's squared metric differences delta_ck. values: the numeric
-// value of each category (interval, ratio); marginals: n_c (ordinal ranks
-// the categories by their declared order, with the marginal-sum metric
-// (sum_{g = c..k} n_g - (n_c + n_k) / 2)^2).
+// Krippendorff's squared metric differences delta_ck (DESIGN.md); values:
+// the categories' numeric values, marginals: n_c (ordinal).
 inline arma::mat metric_distances(CategoryMetric metric, const arma::vec& values,
                                   const arma::vec& marginals) {
   const arma::uword q = values.n_elem;
@@ -59,9 +57,8 @@ inline arma::mat metric_distances(CategoryMetric metric, const arma::vec& values
   return delta;
 }
 
-// irrCAC's weight matrices (identity.weights() ... bipolar.weights()):
-// values are the category values (irrCAC: the sorted numeric categories, or
-// 1..q for character ones); "ordinal" always uses the ranks 1..q.
+// irrCAC's weight matrices (identity.weights() ... bipolar.weights()) on the
+// category values; "ordinal" always uses the ranks 1..q.
 inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values) {
   const arma::uword q = values.n_elem;
   arma::mat w(q, q, arma::fill::eye);
@@ -112,7 +109,6 @@ inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values)
   return w;
 }
 
-// Ratings per item (row sums of X).
 inline arma::vec item_ratings(const arma::mat& X) { return arma::sum(X, 1); }
 
 struct CoincidenceAlpha {
@@ -123,8 +119,7 @@ struct CoincidenceAlpha {
   arma::mat delta;                   // the metric used
 };
 
-// metric and values as in metric_distances(); the ordinal metric takes its
-// marginals from the coincidences.
+// The ordinal metric takes its marginals from the coincidences.
 inline CoincidenceAlpha coincidence_alpha(const arma::mat& X, CategoryMetric metric,
                                           const arma::vec& values) {
   CoincidenceAlpha out;

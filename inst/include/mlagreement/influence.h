@@ -39,8 +39,8 @@ std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
   return bins;
 }
 
-// f(x, m, items) for the cells of label j with m >= 1: one call per class
-// weighted by its items when the cells carry class codes, else per item.
+// f(x, m, items) for the cells of label j with m >= 1: per class weighted by
+// its items when the cells carry codes, else per item.
 template <typename Cells, typename F>
 void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
   if (tabulated(c)) {
@@ -60,8 +60,7 @@ void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
 }
 }  // namespace detail
 
-// Label j, all baselines; s = the kernel's summary of label j. With class
-// codes, one term per class weighted by its items; otherwise item by item.
+// Label j, all baselines; s: the kernel's summary of label j.
 template <typename Cells>
 Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
   Influence out;
@@ -91,9 +90,7 @@ Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) 
   return out;
 }
 
-// Corpus level of a multi-label fit from the kernel's label summaries and
-// corpus summary: c_i* = sum over the used labels j of
-//   (n / L) ([m >= 2] (w_j - d) / n2_j - (1 - c) e' [m >= 1] (x / m - p_j) / n1_j) / W.
+// Corpus level of a multi-label fit (c_i*: DESIGN.md).
 template <typename Cells>
 Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                            const CorpusSummary& corpus) {

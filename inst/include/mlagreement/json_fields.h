@@ -198,14 +198,13 @@ class JsonFieldCollector {
     return here_;
   }
 
-  // An element off every path still takes its serial (serials count every
-  // element at a depth, whatever its kind).
+  // serials count every element at a depth, off every path too
   void skip_element() {
     if (top_ > 0 && frames_[top_ - 1].array) frames_[top_ - 1].serial = ++serials_[top_ - 1];
   }
 
-  // Whether the value that starts now may be on a path (numbers are only
-  // made canonical then); does not advance the array ordinal.
+  // Whether the value that starts now may be on a path (only then numbers
+  // are made canonical); does not advance the array ordinal.
   bool matching() const {
     if (top_ == 0) return true;
     const Frame& f = frames_[top_ - 1];

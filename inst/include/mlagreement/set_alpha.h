@@ -31,10 +31,9 @@ struct SetAlpha {
 
 namespace detail {
 
-// D_o by counting the within-item pairs by (m, a, b, i): an integer
-// increment per pair, then one weighted sum per cell, independent of item
-// order and threads. Needs one-word sets, tabulated similarities and items
-// of at most kMaxRecords records; false otherwise.
+// D_o by counting the within-item pairs by (m, a, b, i) (DESIGN.md); false
+// unless the sets are one word, the similarities tabulated and items of at
+// most kMaxRecords records.
 constexpr std::size_t kMaxRecords = 64;
 inline bool observed_by_counts(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                                int threads, double& oj, double& om, double& sj, double& sm,
@@ -179,8 +178,7 @@ inline ItemSums item_by_pairs(const SetData& d, const SimTable& sim, const SizeD
   return out;
 }
 
-// D_o item by item (any sets, any item sizes), summed in item order after
-// the parallel loop.
+// D_o item by item, summed in item order after the parallel loop.
 inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& oj, double& om, double& sj_sum, double& sm_sum,
                               std::vector<double>& oc) {
@@ -230,8 +228,8 @@ inline ExpectedMethod choose_postings(const SetData& d, const SizeDistances* cus
   return cost_postings < cost_pairs ? ExpectedMethod::postings : chosen;
 }
 
-// The sums of D_e over ordered pairs of values and the method used, from
-// the counts of d (the records need not be there).
+// The sums of D_e over ordered pairs of values from the counts of d, and the
+// method used.
 inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                           int threads, SetAlpha& out, double& ej, double& em) {
   const CompactSets c = compact_sets(d);
@@ -259,10 +257,8 @@ inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDista
 
 }  // namespace detail
 
-// D_o = (1/n) sum_i 1/(m_i - 1) sum_{r != s in i} d(r, s);
-// D_e = 1/(n (n - 1)) sum_{r != s over all pairable values} d(r, s).
-// with_expected = false skips D_e (the similarities need only items);
-// custom: user tables over set sizes 0..max (nullptr for none).
+// D_o and D_e (DESIGN.md); with_expected = false skips D_e (the similarities
+// need only items); custom: user tables over set sizes 0..max, or nullptr.
 inline SetAlpha set_alpha(const SetData& d, bool with_expected, int threads,
                           const SizeDistances* custom = nullptr) {
   SetAlpha out;

@@ -34,8 +34,7 @@ inline double hashed_rows_estimate(const CompactSets& c) {
   return std::min(c.sum_pow / 4.0, std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(c.k, 62))));
 }
 
-// Returns 1 when done, 0 on an internal error, -1 when the rows outgrow
-// twice the memory cap (the caller then uses pairs).
+// 1 done, 0 internal error, -1 rows over twice the memory cap (use pairs).
 template <typename Cell>
 int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size();
@@ -70,8 +69,8 @@ int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHi
   return invert_moments(C, c, K1, h) ? 1 : 0;
 }
 
-// sum over (a, b, i) of the ordered pairs times the distances; pairs of
-// different classes are met once, so they count twice.
+// sum over (a, b, i) of ordered pairs times distances; pairs of different
+// classes are met once, so they count twice.
 inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c,
                                     const SizeDistances* custom, double& sum_j, double& sum_m,
                                     std::vector<double>& sum_c) {
@@ -95,8 +94,7 @@ inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c
   }
 }
 
-// Pairs: every pair of distinct sets, O(S^2). Each set's row is summed
-// in a fixed order, so results do not depend on threads.
+// Pairs: every pair of distinct sets, each set's row summed in a fixed order.
 inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& sum_j, double& sum_m, std::vector<double>& sum_c) {
   const std::size_t S = d.n_sets();
@@ -141,8 +139,7 @@ inline const char* method_name(ExpectedMethod m) noexcept {
   return kNames[static_cast<int>(m)];
 }
 
-// The total count of the distinct sets: the pairable values (exact: integer
-// counts below 2^53).
+// The pairable values (exact: integer counts below 2^53).
 inline double total_count(const SetData& d) {
   double n = 0;
   for (double c : d.count) n += c;
@@ -150,10 +147,8 @@ inline double total_count(const SetData& d) {
 }
 
 // The method among pairs and subset counting with the least estimated work
-// in ns (constants fitted with bench/alpha.R; only the order matters: a
-// wrong choice costs time, never accuracy). Sparse counting needs at most
-// kMaxSubsetLabels labels in use, hashed counting at most 64 and sets of at
-// most kMaxSubsetLabels; both fewer than 2^32 values (32-bit rows).
+// in ns (constants fitted with bench/alpha.R); see DESIGN.md for the limits
+// of each method.
 inline ExpectedMethod choose_expected_method(const SetData& d, const detail::CompactSets& c) {
   const bool counts_ok = total_count(d) < 4000000000.0;
   const bool blocked_ok = counts_ok && c.k <= detail::kMaxSubsetLabels;

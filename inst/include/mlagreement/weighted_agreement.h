@@ -58,7 +58,6 @@ inline WeightedItems weighted_items(const arma::mat& X, const arma::mat& W) {
   return it;
 }
 
-// Multiplicity-weighted sums of the items' parts.
 struct WeightedSums {
   double d_sum = 0, n_pairable = 0, n_rated = 0;
   arma::vec pi_sum;
@@ -145,9 +144,8 @@ inline Influence weighted_influence(const WeightedItems& it) {
   return out;
 }
 
-// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw with
-// weights): sum over rated items of (t_i - pa)^2, t_i = (n / n2) [r_i >= 2]
-// (1 - d_i); n = rated items. sum_sq[0] holds it.
+// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw): sum over
+// rated items of (t_i - pa)^2 with t_i = (n / n2) [r_i >= 2] (1 - d_i).
 inline Influence weighted_observed_influence(const WeightedItems& it) {
   const WeightedAgreement a = weighted_agreement(it);
   Influence out;
@@ -168,8 +166,7 @@ inline Influence weighted_observed_influence(const WeightedItems& it) {
   return out;
 }
 
-// Item bootstrap replicates r in [first, last) of stream `stream` with the
-// draws of every other engine (boot_units.h); out: column-major n_rep x 3.
+// Item bootstrap replicates of one stream (out: n_rep x 3).
 inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
   for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
@@ -178,8 +175,7 @@ inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, st
   });
 }
 
-// Leave-one-unit-out coefficients: unit k owns items unit_items[unit_start[k]
-// .. unit_start[k + 1] - 1]; out: column-major n_units x 3.
+// Leave-one-unit-out coefficients (out: n_units x 3).
 inline void weighted_jackknife(const WeightedItems& it, std::size_t n_units, const int* unit_start,
                                const int* unit_items, double* out) {
   const WeightedSums full = weighted_sums<double>(it, nullptr);
