@@ -34,10 +34,9 @@ struct StreamCursor {
   }
 };
 
-// Up to `per_stream` further replicates of every stream, streams in
-// parallel. make_scratch() builds a thread's scratch; replicate(scratch,
-// rng, r) computes replicate r. Returns false when a replicate threw (out of
-// memory); stops early (returns true) when interrupted(): check the flag.
+// Up to per_stream more replicates of every stream, streams in parallel.
+// False when a replicate threw (out of memory); stops early, returning true,
+// when interrupted().
 template <typename MakeScratch, typename Replicate>
 bool advance_streams(StreamCursor& c, std::size_t per_stream, int threads, MakeScratch&& make_scratch,
                      Replicate&& replicate) {

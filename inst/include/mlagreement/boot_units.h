@@ -12,8 +12,7 @@
 
 namespace mlagreement {
 
-// Resampled units, optionally within strata:
-// stratum h owns units order[start[h]], ..., order[start[h + 1] - 1].
+// Resampled units; stratum h owns units order[start[h] .. start[h + 1] - 1].
 struct UnitDesign {
   std::size_t n_items = 0, n_units = 0;
   const int* unit_of_item = nullptr;  // nullptr: unit == item
@@ -59,9 +58,8 @@ inline void draw_annotators(Rng& rng, std::size_t n_annotators, std::uint32_t* a
   for (std::uint32_t t = 0; t < n; ++t) ++ann_w[bounded_u32(rng, n)];
 }
 
-// The multiplicities the engines draw, for checks against a reference:
-// mode 0 items, 1 annotators, 2 both. item_out: n_items x n_rep,
-// ann_out: n_annotators x n_rep (either may be null when unused).
+// The engines' draws, for checks against a reference: mode 0 items, 1
+// annotators, 2 both (item_out: n_items x n_rep, ann_out: n_annotators x n_rep).
 inline void boot_draws(int mode, const UnitDesign& u, std::size_t n_annotators, std::uint64_t seed,
                        std::size_t n_rep, int* item_out, int* ann_out) {
   std::vector<std::uint32_t> ann_w(n_annotators), unit_w(u.n_units),

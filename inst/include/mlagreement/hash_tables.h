@@ -45,9 +45,8 @@ class PairIndex {
   std::unordered_map<std::uint64_t, std::int64_t> map_;
 };
 
-// StringTable: byte strings -> dense ids in order of first sight, the
-// strings back to back in one arena; open addressing over FNV-1a hashes, the
-// table doubles when half full (text columns of the JSON-lines scanner).
+// Byte strings -> ids, the strings back to back in one arena; FNV-1a,
+// open addressing, doubling when half full.
 class StringTable {
  public:
   StringTable() : slots_(1024, -1) {}
@@ -137,9 +136,8 @@ class CodeTable {
   }
 };
 
-// Slot of x in an open-addressing table of distinct sets (ids into sets,
-// n_words words each); -1 slots are empty. Returns the slot holding x, or
-// the empty slot where it belongs.
+// Slot of x (n_words words) in an open-addressing table of ids into `sets`
+// (-1: empty): the slot holding x, or the empty slot where it belongs.
 inline std::size_t find_set(const std::vector<int>& table, const std::vector<std::uint64_t>& sets,
                             std::size_t n_words, const std::uint64_t* x) noexcept {
   const std::size_t mask = table.size() - 1;

@@ -25,8 +25,7 @@ struct JsonStatus {
   std::string detail;
 };
 
-// What a value holds, from its first character (for messages about a
-// value of the wrong kind).
+// What a value holds, from its first character (for messages).
 inline const char* json_value_name(char first) {
   return first == '[' ? "an array" : first == '{' ? "an object" : first == '"' ? "a string"
        : first == 'n' ? "null" : (first == 't' || first == 'f') ? "a logical value" : "a number";
@@ -39,9 +38,8 @@ class JsonEventParser {
   JsonEventParser(Handler& h, const std::vector<std::string>& id_fields, const char* unit)
       : h_(h), ids_(id_fields), unit_(unit) {}
 
-  // Parses [begin, end) as one value with optional white space around it;
-  // `first_line` is the line number of `begin`. A leading byte-order mark
-  // is skipped when `bom` is true.
+  // Parses [begin, end) as one value with optional white space around it
+  // (first_line: the line of begin; bom: skip a byte-order mark).
   bool parse(const char* begin, const char* end, long first_line, bool bom = false) {
     status_ = JsonStatus();
     if (bom && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
@@ -316,8 +314,8 @@ class JsonEventParser {
     return true;
   }
 
-  // A string at p_ ('"'): a key (kept in key_ and reported) or a value.
-  // Without escapes it is reported as a view into the input.
+  // A string at p_: a key (kept in key_) or a value; without escapes it is
+  // reported as a view into the input.
   bool string(bool is_key) {
     ++p_;
     const char* run = p_;

@@ -30,7 +30,7 @@ inline double cohen_binary(double n, double pa, double pb, double agree, double*
   return *d_e > 0 ? 1.0 - *d_o / *d_e : kNA;
 }
 
-// Records grouped by item (counting sort): item i owns rec[start[i]] ... rec[start[i + 1] - 1].
+// Records grouped by item (counting sort).
 template <typename View>
 void records_by_item(const View& v, std::vector<std::size_t>& start, std::vector<std::size_t>& rec) {
   start.assign(v.n_items + 1, 0);

@@ -35,8 +35,7 @@ inline Rng stream_rng(std::uint64_t seed, int stream) {
   return rng;
 }
 
-// The stream of unit p (0-based) of a per-unit scheme: the seed plus
-// (p + 1) golden-ratio increments, mixed (SplitMix64's sequence).
+// The stream of unit p of a per-unit scheme (SplitMix64's sequence).
 inline Rng pair_stream(std::uint64_t seed, std::size_t p) {
   return Rng(mix64(seed + 0x9e3779b97f4a7c15ULL * (p + 1)));
 }

@@ -29,8 +29,7 @@ struct SizeDistances {
   double value(std::size_t t, int a, int b, int i) const noexcept { return d[t * cells() + at(a, b, i)]; }
 };
 
-// The same tables on a smaller size range (K1 = max_size + 1), the layout the
-// engine's SimTable uses, so one cell index serves both.
+// The same tables over sizes 0..max_size, SimTable's layout.
 inline SizeDistances shrink_distances(const SizeDistances& from, int max_size) {
   SizeDistances out;
   out.K1 = static_cast<std::size_t>(max_size) + 1;
@@ -46,9 +45,8 @@ inline SizeDistances shrink_distances(const SizeDistances& from, int max_size) {
   return out;
 }
 
-// Within-item pairs of distinct sets s < t with their weight
-// sum over items of (ordered pairs of records with sets s and t) / (m - 1),
-// sorted by (s, t). Pairs of equal sets are left out (distance 0).
+// Within-item pairs of distinct sets s < t (sorted) with their weight, the
+// sum over items of ordered record pairs with sets s, t over m - 1.
 struct SetPairWeights {
   std::vector<int> s, t;
   std::vector<double> w;

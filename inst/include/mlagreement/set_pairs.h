@@ -31,10 +31,8 @@ struct PairMeasures {
 
 namespace detail {
 
-// The comparisons of each annotator pair (the distinct sets of the two
-// records, the smaller annotator's first), grouped by pair, pairs ordered
-// by (a, b); pair p owns the comparisons start[p] .. start[p + 1] - 1, in
-// item order.
+// The comparisons of each annotator pair (the two records' distinct sets,
+// the smaller annotator's first), pairs ordered by (a, b), each in item order.
 struct PairSets {
   std::vector<int> a, b;
   std::vector<std::size_t> start;
@@ -183,9 +181,8 @@ inline void measure_pair(const SetData& d, const PairSets& ps, std::size_t p, st
 
 }  // namespace detail
 
-// k_used: the label inventory of Am (labels selected at least once). Pair p
-// draws boot-F1's chance from its own stream (seed, p), so results do not
-// depend on threads. Throws std::bad_alloc when memory runs out.
+// k_used: the label inventory of Am. Throws std::bad_alloc when memory runs
+// out.
 inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, std::size_t n_annotators,
                                   int k_used, int R, std::uint64_t seed, int threads) {
   const detail::PairSets ps = detail::pair_sets(d, n_annotators);

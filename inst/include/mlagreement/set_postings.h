@@ -40,8 +40,7 @@ inline Postings set_postings(const SetData& d) {
   return p;
 }
 
-// Pair visits of the postings method: pairs of sets sharing a label, once
-// per shared label (freq: distinct sets per label, label_frequencies()).
+// Pair visits of the postings method (freq: distinct sets per label).
 inline double postings_work(const std::vector<std::size_t>& freq) {
   double w = 0;
   for (const std::size_t f : freq) w += static_cast<double>(f) * (static_cast<double>(f) - 1.0) / 2.0;
@@ -77,8 +76,7 @@ inline void similar_after(const SetData& d, const Postings& p, const SimTable& s
   }
 }
 
-// The sums of D_e over ordered pairs of values, as expected_by_pairs();
-// rows summed in a fixed order, independent of threads.
+// The sums of D_e over ordered pairs of values, as expected_by_pairs().
 inline void expected_by_postings(const SetData& d, const SimTable& sim, int threads, double& sum_j,
                                  double& sum_m) {
   const std::size_t S = d.n_sets();

@@ -34,9 +34,8 @@ inline int ctz64(std::uint64_t x) noexcept {
 
 }  // namespace detail
 
-// Similarities of two sets with sizes a, b and intersection size i.
-// Two empty sets are identical (similarity 1); an empty and a non-empty set
-// are disjoint (0).
+// Similarities of sets of sizes a, b sharing i labels; two empty sets are
+// identical, an empty and a non-empty set disjoint.
 inline double jaccard_similarity(int a, int b, int i) noexcept {
   const int u = a + b - i;
   return u == 0 ? 1.0 : static_cast<double>(i) / static_cast<double>(u);

@@ -52,8 +52,7 @@ inline void check_sparse_records(const SparseRecords& s) {
 
 namespace detail {
 
-// Records grouped by item (a stable counting sort: records keep their order
-// within an item): first[i] .. first[i + 1] - 1 index into order.
+// Records grouped by item (stable counting sort).
 struct ItemGroups {
   std::vector<std::size_t> first, order;
 };
@@ -72,9 +71,7 @@ inline ItemGroups group_by_item(const SparseRecords& s) {
 }  // namespace detail
 
 // The counting pass over the labels with col_of_label[j] >= 0 (their column
-// among the n_cols counted labels): count_decisions()'s outputs. out.x/out.m
-// may be nullptr: then the work is proportional to the selected labels.
-// Each item's disagreement is summed in column order, as the dense pass does.
+// among n_cols): count_decisions()'s outputs, out.x/out.m optional.
 inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::size_t n_cols,
                          CountOutput& out, TallyOutput& tally) {
   check_sparse_records(s);
@@ -127,8 +124,7 @@ inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::s
   out.n_decisions = static_cast<std::int64_t>(s.n_records) * static_cast<std::int64_t>(n_cols);
 }
 
-// The label sets of the records, as build_sets_general() gives them for the
-// dense records; one record's bit words at a time, cleared after use.
+// The label sets of the records, as build_sets_general() gives them.
 inline void build_sets_sparse(const SparseRecords& s, bool annotators, SetData& out) {
   check_sparse_records(s);
   const std::size_t k = s.n_labels, n = s.n_records, W = (k + 63) / 64, N = s.n_items;
