@@ -1,5 +1,4 @@
-// R glue for the bootstrap of Krippendorff's alpha (mlagreement/set_boot.h):
-// unwrap, call the core, wrap. Nothing else.
+// R glue for the bootstrap of Krippendorff's alpha (mlagreement/set_boot.h).
 #include <Rcpp.h>
 
 #include <cstdint>

@@ -1,5 +1,4 @@
-// R glue for the ingestion of long decision tables (inst/include/mlagreement/ingest.h):
-// unwrap, call the core, wrap. Nothing else.
+// R glue for the ingestion of long decision tables (mlagreement/ingest.h).
 #include <Rcpp.h>
 
 #include <climits>

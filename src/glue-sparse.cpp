@@ -1,6 +1,5 @@
-// R glue for the sparse records layout (inst/include/mlagreement/sparse_records.h):
-// the counting pass of a sparse annotations object. Unwrap, call the core,
-// wrap. The label sets of the layout are built in glue-sets.h.
+// R glue for the counting pass of the sparse records layout
+// (mlagreement/sparse_records.h); its label sets are built in glue-sets.h.
 #include <Rcpp.h>
 
 #include <stdexcept>
