@@ -1,5 +1,4 @@
-// R glue for the bootstrap of Krippendorff's alpha (mlagreement/set_boot.h):
-// unwrap, call the core, wrap. Nothing else.
+// R glue for the bootstrap of Krippendorff's alpha (mlagreement/set_boot.h).
 #include <Rcpp.h>
 
 #include <cstdint>
@@ -87,10 +86,8 @@ Rcpp::List alpha_item_sets_cpp(const Rcpp::NumericVector& gstart, const Rcpp::In
       Rcpp::Named("quad") = quad);
 }
 
-// The item-bootstrap replicates of streams [s0, s1) of R (the streams of
-// mla_boot(resample = "items")): sums = W %*% terms (replicates x n_terms)
-// and, per distance, quad = n_b' D n_b with n_b the reweighted distinct-set
-// counts (replicates x length(D)).
+// Item-bootstrap replicates of streams [s0, s1) (mla_boot()'s item streams):
+// sums = W %*% terms and, per distance, quad = n_b' D n_b (set_boot.h).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List alpha_boot_cpp(const Rcpp::NumericMatrix& terms, const Rcpp::NumericVector& set_start,
                           const Rcpp::IntegerVector& set, const Rcpp::NumericVector& set_count,

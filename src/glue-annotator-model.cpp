@@ -1,6 +1,5 @@
-// R glue for the latent-class annotator model (annotator_model()): the
-// records become one decision list per problem (mlagreement/annotator_model.h),
-// the core fits them, and the estimates go back as plain R vectors.
+// R glue for the annotator model: the records as one decision list per
+// problem (mlagreement/annotator_model.h), the estimates as R vectors.
 #include <Rcpp.h>
 
 #include <cmath>

@@ -1,5 +1,4 @@
-// R glue for the bootstrap engines (inst/include/mlagreement/boot_*.h): unwrap,
-// call the core, wrap. Undefined coefficients (NaN in the core) become NA.
+// R glue for the bootstrap engines (mlagreement/boot_*.h).
 #include <Rcpp.h>
 
 #include <cstdint>
@@ -16,7 +15,6 @@
 namespace {
 
 namespace mla = mlagreement;
-
 
 mla::CorpusStatistic corpus_statistic(bool single_label) {
   return single_label ? mla::CorpusStatistic::single_label : mla::CorpusStatistic::multi_label;
@@ -202,10 +200,9 @@ Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcp
   return out;
 }
 
-// Annotator (both = false) or two-way (both = true) bootstrap on the records
-// of `view` (annotation_view() of the fit's labels): the next chunk of `run`.
-// slot: each annotator's 0-based index among the n_drawn annotators that are
-// drawn, or -1.
+// Annotator (both = false) or two-way bootstrap on the records of `view`:
+// the next chunk of `run`; slot: each annotator's 0-based index among the
+// n_drawn drawn annotators, or -1.
 // [[Rcpp::export(rng = false)]]
 double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot,
                         int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units,

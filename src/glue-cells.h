@@ -1,6 +1,5 @@
-// R glue shared by the glue files that read item x label cells
-// (inst/include/mlagreement/cell_codes.h) from the bundle item_cells() builds in R
-// (R/annotations.R). Glue only: it sees Rcpp.
+// Shared glue: the item x label cells (cell_codes.h) of the bundle
+// item_cells() builds in R (R/annotations.R).
 #ifndef MLAGREEMENT_GLUE_CELLS_H
 #define MLAGREEMENT_GLUE_CELLS_H
 

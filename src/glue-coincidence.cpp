@@ -1,5 +1,5 @@
 // R glue for the single-label structured coefficients (coincidence.h) and
-// the label substitution table (substitution.h): unwrap, call, wrap.
+// the label substitution table (substitution.h).
 #include <RcppArmadillo.h>
 
 #include "glue-view.h"

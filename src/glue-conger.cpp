@@ -1,7 +1,5 @@
-// R glue for the annotator-specific baseline (conger.h): annotator x label
-// tallies, label and corpus estimates from them, influence sums and item
-// bootstrap replicates from the records, and annotator pairs' Cohen kappas.
-// Unwrap, call, wrap; undefined values become NA.
+// R glue for the annotator-specific baseline (conger.h) and the annotator
+// pairs' Cohen kappas (pair_cohen.h).
 #include <Rcpp.h>
 
 #include <cstdint>

@@ -1,8 +1,6 @@
-// R glue for the annotator-pair tables of the sufficient-statistics summary
-// (R/annotation-counts-pairs.R): the per-pair, per-label counts that
-// mlagreement/pairs.h accumulates (n2, dis, n1, psum) and the shared items of
-// each pair, from records; and annotator_agreement()'s pair statistics from
-// those counts, through the same reduction (detail::reduce_pairs()).
+// R glue for the annotator-pair tables of a summary
+// (R/annotation-counts-pairs.R): pairs.h's per-pair label counts from the
+// records, and the pair statistics from those counts (detail::reduce_pairs()).
 #include <Rcpp.h>
 
 #include <cstdint>

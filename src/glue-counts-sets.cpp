@@ -1,8 +1,6 @@
-// R glue for the set tables of the sufficient-statistics summary
-// (R/annotation-counts-sets.R): the distinct label sets of the pairable
-// records with their counts and the within-item ordered-pair histogram by
-// (m, |A|, |B|, |A n B|), from records; and Jaccard / MASI alpha from those
-// tables, through the set engine's own expected-disagreement code.
+// R glue for the set tables of a summary (R/annotation-counts-sets.R): the
+// distinct sets and the within-item pair histogram from the records, and
+// Jaccard / MASI alpha from those tables through the set engine.
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -81,14 +79,10 @@ Rcpp::List counts_set_tables_cpp(const Rcpp::List& view) {
           Rcpp::Named("n_shared") = si, Rcpp::Named("n_pairs") = np));
 }
 
-// Jaccard and MASI alpha from the set tables. sets: 1-based labels of each
-// distinct set (of n_labels), count: its pairable values; the pair
-// histogram (ordered pairs within items) as parallel vectors; custom: n_custom
-// set-size distance tables over sizes 0..max_size (set_custom.h), max_size
-// the largest set. D_e comes from
-// the set engine's expected-disagreement code on the distinct sets (the
-// same algorithm choice and integer sums as on the records); D_o from the
-// histogram, as the engine's counting path sums it.
+// Jaccard and MASI alpha from the set tables (sets: 1-based labels, count:
+// pairable values, the ordered-pair histogram, custom: set-size distance
+// tables over sizes 0..max_size): D_e by the set engine's own code on the
+// distinct sets, D_o from the histogram as its counting path sums it.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVector& count,
                                 int n_labels, const Rcpp::NumericVector& pair_m,
@@ -118,8 +112,7 @@ Rcpp::List counts_set_alpha_cpp(const Rcpp::List& sets, const Rcpp::NumericVecto
     max_size = std::max(max_size, std::max(size_a[r], size_b[r]));
   }
   const mlagreement::SimTable sim(max_size);
-  // user set-size distances, tabulated in R over sizes 0..max_size (the
-  // layout of sim, as set_alpha() shrinks them on the records)
+  // user distances in sim's layout, as set_alpha() shrinks them
   const mlagreement::SizeDistances table = glue::size_distances(custom, max_size, n_custom);
   const mlagreement::SizeDistances* cd = n_custom > 0 ? &table : nullptr;
   double oj = 0, om = 0;

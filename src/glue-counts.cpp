@@ -1,4 +1,4 @@
-// R glue for the counting pass: unwrap, call the core, wrap. Nothing else.
+// R glue for the counting pass (mlagreement/counts.h).
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -95,13 +95,11 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
 
 }  // namespace
 
-// view: annotation_view() of the object (the labels to count as label_cols,
-// validated in R); max_m: the largest number of records of one item;
-// keep_counts: return the items x labels tables x and m for the dense layout
-// too (the records layout always returns them); keep_codes: return the packed
-// class codes of a dense array's cells (`cells`: x4, m4 or NULL, chunk_m,
-// chunk; NULL for the records layout or more than 15 annotators). The values are checked here
-// in the same pass (bad_index >= 0 reports the first invalid one).
+// view: annotation_view() (the labels to count as label_cols); max_m: the
+// most records of one item; keep_counts: x and m for the dense layout too;
+// keep_codes: a dense array's packed class codes (`cells`; NULL for the
+// records layout or more than 15 annotators). bad_index >= 0: the first
+// invalid value.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List count_decisions_cpp(const Rcpp::List& view, int max_m, bool keep_counts, int threads,
                                bool keep_codes = false) {

@@ -1,5 +1,4 @@
-// R glue for the estimator kernel (inst/include/mlagreement/estimators.h): unwrap,
-// call the kernel, wrap. Undefined values (NaN in the kernel) become NA.
+// R glue for the estimator kernel (mlagreement/estimators.h).
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -16,7 +15,6 @@ namespace {
 namespace mla = mlagreement;
 
 constexpr int kB = mla::kBaselines;
-
 
 // Label level: one value per label, or labels x baselines.
 Rcpp::List label_estimates(const std::vector<mla::LabelSummary>& labels) {

@@ -1,6 +1,5 @@
-// Glue shared by the JSON readers' glue files: an owned C file, 64-bit
-// seeks on every platform, and the error lists of the parser's faults the R side turns into
-// classed errors. Glue only (not part of the header library).
+// Shared glue of the JSON readers: an owned C file, 64-bit seeks, and the
+// parser's faults as the lists R turns into classed errors.
 #ifndef MLAGREEMENT_GLUE_FILE_H
 #define MLAGREEMENT_GLUE_FILE_H
 
@@ -30,9 +29,8 @@ inline bool seek_to(std::FILE* f, double offset) {
 #endif
 }
 
-// The whole file at `path` into `buf`, reserved at the file's size (a
-// buffer grown by doubling holds up to one and a half files while it grows);
-// false when it cannot be opened or read.
+// The whole file into `buf`, reserved at its size (a buffer grown by doubling
+// holds up to 1.5 files); false when it cannot be read.
 inline bool read_whole_file(const std::string& path, std::vector<char>& buf) {
   File file(std::fopen(path.c_str(), "rb"));
   if (!file) return false;
@@ -62,7 +60,6 @@ inline Rcpp::List json_error_list(const char* kind, long line, const std::string
 // The names of mlagreement::JsonError, in its order.
 constexpr const char* kJsonErrorNames[] = {"none", "empty", "bad_utf8", "nul_byte", "invalid_json"};
 
-// What a value that is not an object holds, by its first character.
 // A parser fault (kind none: no fault gives R_NilValue).
 inline SEXP status_error(const mlagreement::JsonStatus& st) {
   if (st.error == mlagreement::JsonError::none) return R_NilValue;

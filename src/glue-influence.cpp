@@ -1,8 +1,5 @@
-// R glue for the analytic standard errors (inst/include/mlagreement/influence.h):
-// the kernel's point values from the label tables, the influence terms from
-// the item x label cells (item_cells() in R/annotations.R: the stored class
-// codes of a dense array, or the x/m tables of the records layout). Unwrap,
-// call, wrap; undefined values become NA.
+// R glue for the analytic standard errors (mlagreement/influence.h): point
+// values from the label tables, influence terms from item_cells().
 #include <Rcpp.h>
 
 #include <vector>

@@ -1,5 +1,4 @@
-// R glue for the ingestion of long decision tables (inst/include/mlagreement/ingest.h):
-// unwrap, call the core, wrap. Nothing else.
+// R glue for the ingestion of long decision tables (mlagreement/ingest.h).
 #include <Rcpp.h>
 
 #include <climits>
@@ -77,10 +76,9 @@ Rcpp::LogicalVector present_slots_cpp(const Rcpp::IntegerVector& x, double offse
   return Rcpp::LogicalVector(present.begin(), present.end());
 }
 
-// Records and their records x labels decisions from coded item, annotator and
-// label columns, repeats resolved by `keep_last`; status 0 when every row was
-// clean, else the reason (1 label, 2 value, 3 repeated decision), `row`, the
-// 1-based first row with it, and `count` (invalid values), for R's message.
+// Records and their records x labels decisions from coded item, annotator
+// and label columns (repeats resolved by `keep_last`); status 0, or the
+// reason (1 label, 2 value, 3 repeat) with the 1-based `row` and `count`.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp::List& annotator,
                                 int n_annotators, const Rcpp::List& label, int n_labels,

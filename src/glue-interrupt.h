@@ -1,7 +1,6 @@
-// Ctrl-C for every glue function that runs long C++ work: arms the core's
-// interrupt flag (mlagreement/threads.h) with R's check for the duration of
-// the call, and re-raises R's standard `interrupt` condition once the core
-// has returned early and freed its memory. Glue only: it sees R's API.
+// Ctrl-C for glue functions that run long C++ work: arms the core's
+// interrupt flag with R's check for the call and re-raises R's `interrupt`
+// condition once the core has returned early and freed its memory.
 #ifndef MLAGREEMENT_GLUE_INTERRUPT_H
 #define MLAGREEMENT_GLUE_INTERRUPT_H
 

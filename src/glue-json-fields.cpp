@@ -1,6 +1,5 @@
-// R glue for the field-path extractor (inst/include/mlagreement/json_fields.h):
-// unwrap the paths, run the parser over a chunk of lines or a whole file,
-// wrap the emissions as columns. Nothing else.
+// R glue for the field-path extractor (mlagreement/json_fields.h): a chunk
+// of lines or a whole file to columns of emissions.
 #include <Rcpp.h>
 
 #include <cstdint>
@@ -22,7 +21,6 @@ using Parser = mlagreement::JsonEventParser<mlagreement::JsonFieldCollector>;
 using glue::File;
 using glue::json_error_list;
 using glue::seek_to;
-
 
 std::vector<std::vector<std::string>> unwrap_paths(const Rcpp::List& paths) {
   std::vector<std::vector<std::string>> out;
@@ -135,10 +133,9 @@ Rcpp::List wrap_emissions(mlagreement::JsonEmissions& e, const mlagreement::Json
 
 }  // namespace
 
-// Up to `max_records` objects of a JSON-lines file from byte `offset` on,
-// whose first line is `line + 1`: list(line, fields, offset, last_line, eof,
-// error); `fields` holds the emissions (record = the object's ordinal in
-// the chunk, its line in `line`).
+// Up to `max_records` objects of a JSON-lines file from byte `offset` on
+// (first line `line + 1`): list(line, fields, offset, last_line, eof,
+// error); emission records are the objects' ordinals in the chunk.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List extract_json_lines_cpp(const std::string& path, Rcpp::List paths, double offset,
                                   double line, double max_records, double block_bytes) {

@@ -1,4 +1,4 @@
-// R glue for the JSON-lines scanner: unwrap, call the core, wrap. Nothing else.
+// R glue for the JSON-lines scanner (mlagreement/json_lines.h).
 #include <Rcpp.h>
 
 #include <cstdio>
@@ -12,10 +12,9 @@
 
 namespace {
 
-// One column of text kept as ids into its distinct values while the file is
-// scanned; R's strings are made once per distinct value at the end. No R
-// allocation happens during the scan, so no garbage collection (which cannot
-// be interrupted) runs inside it.
+// A text column kept as ids into its distinct values while the file is
+// scanned, R strings made once per value at the end: no R allocation, so no
+// garbage collection (which cannot be interrupted) runs inside the scan.
 class InternedColumn {
  public:
   void push(const mlagreement::JsonField& f) {
@@ -70,7 +69,6 @@ Rcpp::List error_list(const mlagreement::ScanResult& res) {
       Rcpp::Named("keys") = Rcpp::wrap(res.keys),
       Rcpp::Named("found") = Rcpp::wrap(res.found));
 }
-
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// R glue for the pairwise annotator statistics: unwrap, call the core, wrap.
+// R glue for the pairwise annotator statistics (mlagreement/pairs.h).
 #include <Rcpp.h>
 
 #include <new>

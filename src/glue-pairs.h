@@ -1,6 +1,4 @@
-// Glue shared by the annotator-pair statistics (glue-pairs.cpp) and the pair
-// tables of the summaries (glue-counts-pairs.cpp): a PairResult as R's list,
-// undefined values (NaN in the core) as NA. Glue only: it sees R's API.
+// Shared glue: a PairResult (pairs.h) as R's list, NaN as NA.
 #ifndef MLAGREEMENT_GLUE_PAIRS_H
 #define MLAGREEMENT_GLUE_PAIRS_H
 

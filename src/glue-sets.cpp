@@ -1,4 +1,4 @@
-// R glue for the set statistics: unwrap, call the core, wrap. Nothing else.
+// R glue for the set statistics (mlagreement/set_alpha.h, set_pairs.h).
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -45,10 +45,9 @@ Rcpp::List wrap_set_alpha(const mlagreement::SetData& d, const mlagreement::SetA
       Rcpp::Named("similarity_masi") = a.similarity_masi);
 }
 
-// Builds the label sets of `view` and runs `compute(d)` (the core's work)
-// with Ctrl-C armed. A partial record or running out of memory gives the
-// list the R side turns into its classed error; `compute` may return a list
-// of its own to stop early (R_NilValue: carry on), else wrap(d) is returned.
+// Builds the label sets of `view` and runs compute(d) with Ctrl-C armed; a
+// partial record or running out of memory gives R's classed-error list;
+// compute may return a list to stop early (R_NilValue: carry on).
 template <typename Compute, typename Wrap>
 Rcpp::List on_record_sets(const Rcpp::List& view, bool annotators, Compute compute, Wrap wrap) {
   mlagreement::SetData d;
@@ -122,10 +121,9 @@ Rcpp::List pair_measures_cpp(const Rcpp::List& view, int k_used, int R,
       });
 }
 
-// Set alpha with tabulated user distances: custom is a K1 x K1 x K1 x n array
-// (i fastest, then b, then a; K1 = max_size + 1) of d(a, b, i). When a set
-// is larger than max_size, nothing is computed and need_max_size says how
-// far to tabulate. The built-in distances come along.
+// Set alpha with tabulated user distances (custom: see size_distances());
+// when a set exceeds max_size nothing is computed and need_max_size says
+// how far to tabulate. The built-in distances come along.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List set_alpha_custom_cpp(const Rcpp::List& view, const Rcpp::NumericVector& custom,
                                 int max_size, int n_custom, int threads) {

@@ -1,6 +1,5 @@
-// Glue shared by the set statistics (glue-sets.cpp), the set tables of the
-// summaries (glue-counts-sets.cpp): the label sets of the records, built by
-// the set engine from R's values. Glue only: it sees R's API.
+// Shared glue: the label sets of the records of R's view bundle (dense,
+// records or sparse layout).
 #ifndef MLAGREEMENT_GLUE_SETS_H
 #define MLAGREEMENT_GLUE_SETS_H
 

@@ -1,7 +1,4 @@
-// R glue for percent and specific agreement (inst/include/mlagreement/agreement_shares.h):
-// influence sums from the item x label cells (item_cells() in R), item
-// bootstrap replicates and leave-one-unit-out values from the x/m tables.
-// Unwrap, call, wrap; undefined values become NA.
+// R glue for percent and specific agreement (mlagreement/agreement_shares.h).
 #include <Rcpp.h>
 
 #include <vector>

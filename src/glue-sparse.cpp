@@ -1,6 +1,5 @@
-// R glue for the sparse records layout (inst/include/mlagreement/sparse_records.h):
-// the counting pass of a sparse annotations object. Unwrap, call the core,
-// wrap. The label sets of the layout are built in glue-sets.h.
+// R glue for the counting pass of the sparse records layout
+// (mlagreement/sparse_records.h); its label sets are built in glue-sets.h.
 #include <Rcpp.h>
 
 #include <stdexcept>
@@ -9,11 +8,9 @@
 #include "glue-view.h"
 #include "mlagreement/sparse_records.h"
 
-// item, annotator: 0-based ids of the records; start, label: the selected
-// labels of each record (offsets, 0-based labels); cols: 0-based labels to
-// count, in table order (validated in R); keep_counts: also the items x
-// labels tables x and m. Returns what count_decisions_cpp() returns for the
-// same records held densely.
+// item, annotator: 0-based record ids; start, label: each record's selected
+// labels; cols: 0-based labels to count, in table order. Returns what
+// count_decisions_cpp() returns for the same records held densely.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List count_sparse_cpp(const Rcpp::IntegerVector& item, int n_items,
                             const Rcpp::IntegerVector& annotator, int n_annotators,

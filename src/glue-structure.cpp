@@ -1,6 +1,5 @@
-// R glue for labels with structure (inst/include/mlagreement/label_groups.h): the
-// closing and grouping pass over the records, and the weighted estimates of
-// the variables (free labels and groups). Unwrap, call the core, wrap.
+// R glue for labels with structure (mlagreement/label_groups.h,
+// structured_estimates.h).
 #include <Rcpp.h>
 
 #include <algorithm>

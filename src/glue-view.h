@@ -1,6 +1,5 @@
-// R glue shared by the glue files: the bundle annotation_view() builds in R
-// (R/annotations.R) as a core RecordView of the right value type. Glue only:
-// it sees Rcpp, so it lives next to the glue-*.cpp files, not in mlagreement/.
+// Shared glue: the bundle annotation_view() builds in R (R/annotations.R)
+// as a core RecordView of the right value type; NaN to NA.
 #ifndef MLAGREEMENT_GLUE_VIEW_H
 #define MLAGREEMENT_GLUE_VIEW_H
 

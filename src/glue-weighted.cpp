@@ -1,7 +1,4 @@
-// R glue for the weighted single-label coefficients (weighted_agreement.h):
-// estimate, influence sums, item bootstrap replicates and jackknife, all
-// from the items x categories counts and the weight matrix. Unwrap, call,
-// wrap; undefined values become NA.
+// R glue for the weighted single-label coefficients (weighted_agreement.h).
 #include <RcppArmadillo.h>
 
 #include <algorithm>

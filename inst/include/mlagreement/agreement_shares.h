@@ -1,22 +1,7 @@
-// Percent agreement (observed agreement A_o) and positive / negative specific
-// agreement: their analytic standard errors, item bootstrap replicates and
-// leave-one-unit-out values, from each item's (m, x) on a label.
-//
-// Label j, over its items (n = items with a decision, n2 = pairable ones,
-// m >= 2; y = m - x, d = 2 x y / (m (m - 1))):
-//   A_o = mean over pairable items of 1 - d          (irrCAC's pa.coeff.raw)
-//   PA  = sum x (x - 1) / sum x (m - 1),  NA = sum y (y - 1) / sum y (m - 1)
-// Influence terms, whose mean over the n items is the estimate:
-//   A_o: t_i = (n / n2) [m_i >= 2] (1 - d_i)         (Gwet; irrCAC's pa.ivec)
-//   PA:  t_i = PA + n (a_i - PA b_i) / B,  a = x (x - 1), b = x (m - 1),
-//        B = sum b (the delta method for a ratio of sums; NA alike)
-// and R turns sum_i (t_i - est)^2 into var = (1 - f) sum / (n (n - 1)).
-// Corpus percent agreement, the mean over the L labels with a pairable item:
-//   t_i = (n / L) sum_j [m_ij >= 2] (1 - d_ij) / n2_j, n = items decided on one.
-// Single-label designs (q categories, r = m on each): A_o = mean over
-// pairable items of 1 - sum_k x_k (r - x_k) / (r (r - 1)),
-//   t_i = (n / n2) [r_i >= 2] (1 - sum_k x_ik (r_i - x_ik) / (r_i (r_i - 1))).
-// Pure C++: no R headers.
+// Percent agreement and positive / negative specific agreement: analytic
+// standard errors, item bootstrap replicates and leave-one-unit-out values
+// from each item's (m, x) on a label.
+// See DESIGN.md, Algorithms: Percent and specific agreement.
 #ifndef MLAGREEMENT_AGREEMENT_SHARES_H
 #define MLAGREEMENT_AGREEMENT_SHARES_H
 
@@ -41,7 +26,6 @@ struct ShareInfluence {
   double n = 0;
 };
 
-// Label j from its cells and the kernel's summary s.
 template <typename Cells>
 ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
   ShareInfluence out;
@@ -71,9 +55,9 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
 }
 
 namespace detail {
-// Percent agreement pooled over the labels `used`, with influence terms
-// weight_u (base_u - f x (m - x) / (m (m - 1))) per cell with m >= 2; every
-// baseline's slot of the Influence holds the same sum.
+// Percent agreement pooled over the labels `used`, each cell with m >= 2
+// adding weight_u (base_u - f x (m - x) / (m (m - 1))); all three baseline
+// slots hold the same sum.
 template <typename Cells>
 Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_t>& used,
                                     const std::vector<double>& weight, const std::vector<double>& base,
@@ -94,8 +78,7 @@ Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_
 }
 }  // namespace detail
 
-// Corpus percent agreement of a multi-label fit: the mean over the used
-// labels of 1 - D_o.
+// Corpus percent agreement of a multi-label fit (mean over used labels).
 template <typename Cells>
 Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                     const CorpusSummary& corpus) {
@@ -113,8 +96,7 @@ Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSumma
                                            2.0, out.n, 1.0 - corpus.d_obs);
 }
 
-// Corpus percent agreement of a single-label design, one label per
-// category; est = 1 - D_o of the q-category corpus.
+// Corpus percent agreement of a single-label design; est = 1 - D_o.
 template <typename Cells>
 Influence single_label_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                           double est) {
@@ -130,9 +112,8 @@ Influence single_label_observed_influence(const Cells& c, const std::vector<Labe
   return detail::pooled_observed_influence(c, all, weight, base, 1.0, out.n, est);
 }
 
-// Per-item parts of specific agreement on every label (items x labels,
-// column-major; zero unless m >= 2): a = x (x - 1), b = x (m - 1) and the
-// same for the negatives.
+// Per-item parts of specific agreement (items x labels; zero unless m >= 2):
+// a = x (x - 1), b = x (m - 1), and the same for the negatives.
 struct SpecificItems {
   std::size_t n_items = 0, n_labels = 0;
   std::vector<double> pos_a, pos_b, neg_a, neg_b;
@@ -158,8 +139,8 @@ inline SpecificItems specific_items(const int* x, const int* m, std::size_t n_it
   return it;
 }
 
-// Positive (columns 0 .. k - 1) and negative (k .. 2k - 1) agreement of the
-// items with multiplicities v (nullptr: every item once) into out[col * stride].
+// Positive (columns 0 .. k - 1) and negative (k .. 2k - 1) agreement for
+// item multiplicities v (nullptr: once) into out[col * stride].
 template <typename V>
 void specific_values(const SpecificItems& it, const V* v, double* out, std::size_t stride) {
   const std::size_t n = it.n_items, k = it.n_labels;
@@ -179,8 +160,7 @@ void specific_values(const SpecificItems& it, const V* v, double* out, std::size
   }
 }
 
-// Item bootstrap replicates r in [first, last) of stream `stream`, with the
-// draws of every other engine (boot_units.h); out: column-major n_rep x 2k.
+// Item bootstrap replicates of one stream (out: n_rep x 2k).
 inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
   for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
@@ -188,9 +168,7 @@ inline void specific_replicates(const SpecificItems& it, const UnitDesign& u, st
   });
 }
 
-// Leave-one-unit-out values by subtraction from the full sums: unit k owns
-// items unit_items[unit_start[k] .. unit_start[k + 1] - 1]; out: column-major
-// n_units x 2k.
+// Leave-one-unit-out values by subtraction from the full sums (n_units x 2k).
 inline void specific_jackknife(const SpecificItems& it, std::size_t n_units, const int* unit_start,
                                const int* unit_items, double* out) {
   const std::size_t n = it.n_items, k = it.n_labels;

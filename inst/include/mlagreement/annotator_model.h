@@ -1,12 +1,6 @@
-// The latent-class annotator model of Dawid and Skene (1979), fitted by EM:
-// each item has a latent true class z in 0..q-1 with prevalence p_z, and an
-// annotator a reports class y with probability pi_a[z][y] (a confusion
-// matrix: "two-coin"), or with one accuracy pi_a[z][z] = acc_a and
-// (1 - acc_a) / (q - 1) off the diagonal ("one-coin"). A multi-label design
-// is one binary problem (q = 2) per label; with `pooled` the annotators'
-// parameters are shared by all labels while each label keeps its prevalence.
-// A single-label design is one problem with q categories.
-// Pure C++: no R headers.
+// The latent-class annotator model of Dawid and Skene (1979): problems,
+// E- and M-steps (binary per label, pooled, one-coin, multi-class).
+// See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_H
 
@@ -22,9 +16,8 @@
 
 namespace mlagreement {
 
-// One latent-class problem: the decisions, grouped by item (CSR-like:
-// item i owns decisions start[i] .. start[i + 1] - 1). Missing decisions are
-// simply absent, never zeros.
+// One latent-class problem: the decisions grouped by item (item i owns
+// start[i] .. start[i + 1] - 1); missing decisions are absent, never zeros.
 struct ClassProblem {
   std::size_t n_items = 0;
   std::vector<std::int64_t> start;    // n_items + 1
@@ -39,15 +32,15 @@ struct ClassModelOptions {
   int max_iter = 500;
   double tol = 1e-8;  // log-likelihood still to gain (em_converged())
   bool accelerate = false;  // SQUAREM cycles instead of plain EM steps
-  // Parameters are kept in [floor, 1 - floor]: one decision an annotator
-  // "never" makes would otherwise give zero likelihood to every class.
+  // parameters kept in [floor, 1 - floor]: a response an annotator "never"
+  // gives would otherwise give every class zero likelihood
   double floor = 1e-6;
   int threads = 1;
 };
 
 struct ClassModelFit {
-  // per problem: q prevalences; posterior n_items x q (item-major), NaN for
-  // items without decisions
+  // per problem: q prevalences; posterior n_items x q (item-major, NaN for
+  // items without decisions)
   std::vector<std::vector<double>> prevalence, posterior;
   // per parameter group (one per problem, or one when pooled):
   // n_annotators x q x q, entry [(a * q + z) * q + y] = P(y | z)
@@ -87,9 +80,8 @@ inline void constrained_row(const double* c, int q, double floor, double* pi) {
   }
 }
 
-// Weights of one problem accumulated by an E-step (or the start): per
-// annotator q x q sums of posteriors by (true class, response), and per
-// class the sum of posteriors over items with decisions.
+// An E-step's weights (or the start's): per annotator q x q posterior sums
+// by (true class, response), per class the posterior sum.
 struct ClassCounts {
   std::vector<double> cell, prev;
   void reset(std::size_t n_annotators, int q) {
@@ -108,8 +100,7 @@ inline void add_item(const ClassProblem& pr, std::size_t i, const double* mu, in
   }
 }
 
-// The start: each item's posterior is its share of decisions for each
-// class (a soft majority vote).
+// The start: each item's share of decisions per class (soft majority vote).
 inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& post,
                          ClassCounts& cnt) {
   for (std::size_t i = 0; i < pr.n_items; ++i) {
@@ -126,9 +117,8 @@ inline void start_counts(const ClassProblem& pr, int q, std::vector<double>& pos
   }
 }
 
-// The fixed part of a binary problem for its E-steps: per decision one
-// int32 key a * 2 + y (annotator, response), per key the number of
-// decisions, and the number of items with decisions.
+// The fixed part of a binary problem: per decision the key 2a + y, per key
+// its decisions, and the items with decisions.
 struct BinaryIndex {
   std::vector<std::int32_t> key;
   std::vector<double> n_key;
@@ -147,9 +137,8 @@ inline BinaryIndex binary_index(const ClassProblem& pr, std::size_t n_annotators
   return b;
 }
 
-// The per-iteration tables of a binary parameter group from its log
-// confusion: per key the log-odds step w = log P(y | 1) - log P(y | 0) and
-// log P(y | 0).
+// Per key of a binary group: the log-odds step w = log P(y | 1) -
+// log P(y | 0), and log P(y | 0).
 inline void binary_tables(const std::vector<double>& log_conf, std::size_t n_annotators,
                           std::vector<double>& w, std::vector<double>& l0) {
   w.resize(2 * n_annotators);
@@ -161,13 +150,7 @@ inline void binary_tables(const std::vector<double>& log_conf, std::size_t n_ann
     }
 }
 
-// The E-step of a binary problem in one pass over its decisions: an item's
-// log-odds of z = 1 is the prior log-odds plus one table entry per decision,
-// then one exp per item; its posteriors are added to the M-step weights of
-// the same decisions while they are in cache. The log-likelihood is
-// sum_i [l0_i + log(1 + exp(s_i))], where sum_i l0_i (the z = 0 terms) is a
-// sum over keys of counts times log P(y | 0); the log(1 + e) terms (each in
-// [0, log 2]) are multiplied up and logged once per 256 items.
+// The E-step of a binary problem in one pass over its decisions (DESIGN.md).
 inline double e_step_binary(const ClassProblem& pr, const BinaryIndex& bi,
                             const std::vector<double>& log_prev, const std::vector<double>& w,
                             const std::vector<double>& l0, std::vector<double>& post,
@@ -212,8 +195,8 @@ inline double e_step_binary(const ClassProblem& pr, const BinaryIndex& bi,
   return ll + std::log(prod);
 }
 
-// One E-step from log parameters: posteriors, the log-likelihood, and the
-// weights of the next M-step in the same pass over the decisions.
+// One E-step from log parameters: posteriors, log-likelihood and the next
+// M-step's weights in one pass.
 inline double e_step(const ClassProblem& pr, int q, const std::vector<double>& log_prev,
                      const std::vector<double>& log_conf, std::vector<double>& post,
                      ClassCounts& cnt, bool& stop) {

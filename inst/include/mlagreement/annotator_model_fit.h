@@ -1,6 +1,5 @@
-// Fitting the annotator model of annotator_model.h: plain EM or SQUAREM
-// cycles of EM steps, and the convergence rule.
-// Pure C++: no R headers.
+// Fitting the annotator model: plain EM or SQUAREM cycles, and the stopping
+// rule. See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_FIT_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_FIT_H
 
@@ -19,15 +18,10 @@ namespace mlagreement {
 
 namespace detail {
 
-// Whether EM has converged after the last E-step of `trace`: the
-// log-likelihood still to gain, projected by Aitken's acceleration from the
-// last two gains d0, d1 (rate a = d1 / d0, limit l_{t-1} + d1 / (1 - a)),
-// is at most tol in log-likelihood units, so that a stop leaves the
-// parameters about sqrt(2 tol) standard errors from the maximum whatever
-// the number of decisions; or no gain is left above the rounding of the
-// sum. A relative change of the log-likelihood is not that: it allows
-// errors that grow with the number of decisions, and a slow rate (spammers
-// and adversarial annotators) stops EM far from the maximum.
+// Whether EM has converged: the log-likelihood still to gain, projected by
+// Aitken's acceleration from the last two gains (rate a = d1 / d0, limit
+// l + d1 / (1 - a)), is at most tol, or no gain is left above rounding.
+// Why not a relative change: DESIGN.md.
 inline bool em_converged(const std::vector<double>& trace, double tol) {
   const std::size_t t = trace.size();
   if (t < 2) return false;
@@ -43,14 +37,13 @@ inline bool em_converged(const std::vector<double>& trace, double tol) {
 
 }  // namespace detail
 
-// The parameters of a fit: per problem q prevalences, per parameter group
-// the n_annotators x q x q confusion (as in ClassModelFit).
+// The parameters of a fit (laid out as in ClassModelFit).
 struct ClassParams {
   std::vector<std::vector<double>> prevalence, confusion;
 };
 
-// One EM step's two halves for every problem, with the fixed parts (binary
-// keys) and the E-step weights kept between calls.
+// The two halves of an EM step for every problem; the binary keys and the
+// E-step weights persist between calls.
 class ClassEm {
  public:
   ClassEm(const std::vector<ClassProblem>& problems, std::size_t n_annotators,
@@ -61,7 +54,6 @@ class ClassEm {
     for (std::size_t j = 0; j < bin_.size(); ++j) bin_[j] = detail::binary_index(problems[j], n_ann_);
   }
 
-  // The start: posteriors are the soft majority vote.
   void start(std::vector<std::vector<double>>& post) {
     post.resize(problems_.size());
     for (std::size_t j = 0; j < problems_.size(); ++j) {
@@ -71,8 +63,8 @@ class ClassEm {
     }
   }
 
-  // M-step from the weights of the last E-step (or the start); parameters
-  // without weight keep their value in `p`.
+  // M-step from the last E-step's weights (or the start's); parameters
+  // without weight keep their value.
   void m_step(ClassParams& p) const {
     std::vector<double> cell;
     for (std::size_t j = 0; j < problems_.size(); ++j)
@@ -86,8 +78,8 @@ class ClassEm {
     }
   }
 
-  // E-step at `p`: posteriors, the next M-step's weights and the observed
-  // log-likelihood (summed in problem order). False when interrupted.
+  // E-step at p; the log-likelihood summed in problem order. False when
+  // interrupted.
   bool e_step(const ClassParams& p, std::vector<std::vector<double>>& post, double& total) {
     const int q = o_.q;
     const std::size_t n_prob = problems_.size();
@@ -138,8 +130,7 @@ class ClassEm {
 
 namespace detail {
 
-// Calls f(value of p, of a, of b, ...) over every parameter of same-shaped
-// parameter sets, in a fixed order.
+// Calls f(out, a, b, c) on every parameter of same-shaped sets, in order.
 template <typename F>
 void for_each_parameter(ClassParams& out, const ClassParams& a, const ClassParams& b,
                         const ClassParams& c, F f) {
@@ -151,8 +142,8 @@ void for_each_parameter(ClassParams& out, const ClassParams& a, const ClassParam
       f(out.confusion[g][s], a.confusion[g][s], b.confusion[g][s], c.confusion[g][s]);
 }
 
-// Every row of probabilities kept within [floor, 1 - floor] and summing to 1
-// (an extrapolated point can leave the simplex).
+// Rows clamped to [floor, 1 - floor] and renormalised (an extrapolated point
+// can leave the simplex).
 inline void into_simplex(ClassParams& p, int q, double floor) {
   auto fix = [&](double* row) {
     double total = 0;
@@ -164,8 +155,7 @@ inline void into_simplex(ClassParams& p, int q, double floor) {
     for (std::size_t r = 0; r < conf.size(); r += q) fix(&conf[r]);
 }
 
-// The parameters before the first M-step: equal prevalences, and for
-// annotators who keep no weight a mildly informative 0.7 correct.
+// The parameters before the first M-step (DESIGN.md).
 inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
                                 const ClassModelOptions& o) {
   const int q = o.q;
@@ -181,22 +171,8 @@ inline ClassParams start_params(std::size_t n_prob, std::size_t n_annotators,
 
 }  // namespace detail
 
-// Fits the model by EM from the soft majority vote. Plain EM: iteration t
-// is the t-th E-step and trace[t] its observed log-likelihood. Accelerated
-// (o.accelerate): SQUAREM (Varadhan and Roland 2008, scheme S3 with the
-// step-length rules of their SQUAREM package): two EM steps from theta0
-// give r = theta1 - theta0 and v = theta2 - theta1 - r; the point
-// theta0 + 2 alpha r + alpha^2 v (alpha = |r| / |v|, at least 1, at most a
-// bound that grows while it is reached) is moved into the parameter space
-// and followed by one EM step; it is kept if its log-likelihood is at least
-// theta0's, else theta2 is. trace holds the log-likelihood of each cycle's
-// kept point (never decreasing) and `iterations` counts E-steps (plain steps
-// use up the last ones of max_iter). Either way
-// EM stops when detail::em_converged(trace) (converged) or once max_iter
-// E-steps are done; the parameters returned are those of the last kept
-// point and the posteriors are computed from them. Problems run in
-// parallel; sums are in a fixed order, so results do not depend on
-// `threads`.
+// Fits by EM from the soft majority vote, plain or in SQUAREM cycles
+// (o.accelerate), until em_converged() or max_iter E-steps (DESIGN.md).
 inline ClassModelFit fit_class_model(const std::vector<ClassProblem>& problems,
                                      std::size_t n_annotators, const ClassModelOptions& o) {
   const int q = o.q;

@@ -1,14 +1,7 @@
-// The observed information of the binary annotator model (q = 2) at its
-// estimates, for standard errors: minus the Hessian of the observed
-// log-likelihood, item by item by Louis' identity, which for a two-class
-// mixture is exact: with mu_z the posterior of class z, g_z and D_z the
-// gradient and (diagonal) Hessian of log(p_z prod_d pi(a_d, z, y_d)),
-//   d2 l_i = sum_z mu_z D_z + mu_1 mu_0 (g_1 - g_0)(g_1 - g_0)'.
-// Parameters of a group: the prevalences P(z = 1) of its labels, then per
-// annotator (sensitivity, specificity) (two-coin) or the accuracy (one-coin).
-// class_information() does the same for the q-class (single-label) model,
-// whose Louis term is the posterior covariance of the g_z.
-// Pure C++: no R headers.
+// The observed information of the annotator model at its estimates, for
+// standard errors: minus the Hessian of the observed log-likelihood by
+// Louis' identity, binary (observed_information()) and q-class
+// (class_information()). See DESIGN.md, Algorithms: Annotator model.
 #ifndef MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 #define MLAGREEMENT_ANNOTATOR_MODEL_INFO_H
 
@@ -27,8 +20,8 @@ struct InfoEntry {
   double g1, g0, d1, d0;
 };
 
-// Adds the Bernoulli log-density terms of one response to an entry:
-// `agree` when the response matches what `theta` is the probability of.
+// Adds one response's Bernoulli log-density terms (`agree`: the response is
+// what theta is the probability of).
 inline void add_bernoulli(double theta, bool agree, double& g, double& d) {
   if (agree) { g += 1.0 / theta; d -= 1.0 / (theta * theta); }
   else { g -= 1.0 / (1.0 - theta); d -= 1.0 / ((1.0 - theta) * (1.0 - theta)); }
@@ -44,8 +37,7 @@ inline InfoEntry& entry_for(std::vector<InfoEntry>& e, std::size_t index) {
 }  // namespace detail
 
 // Minus the Hessian (P x P, column-major) of each parameter group of a
-// converged binary fit: P = labels in the group + annotators x (2 two-coin,
-// 1 one-coin).
+// converged binary fit.
 inline std::vector<std::vector<double>> observed_information(
     const std::vector<ClassProblem>& problems, std::size_t n_annotators,
     const ClassModelOptions& o, const ClassModelFit& fit) {
@@ -103,8 +95,7 @@ inline std::vector<std::vector<double>> observed_information(
 
 namespace detail {
 
-// One term of the gradient g_z of an item's log(p_z prod_d pi_a(z, y_d)):
-// parameter `index`, class `z`, value `g`.
+// One term of the gradient g_z of an item's log(p_z prod_d pi_a(z, y_d)).
 struct ClassComponent {
   std::size_t index;
   int z;
@@ -117,9 +108,8 @@ inline void add_component(std::vector<ClassComponent>& e, std::size_t index, int
   e.push_back(ClassComponent{index, z, g});
 }
 
-// The components of one item's g_z, all z: prevalences, then one row of
-// pi_a(z, .) per decision and class (r = q - 1 free entries, the last one
-// balancing the sum), or the annotator's accuracy (one-coin).
+// The components of one item's g_z, all z (r = q - 1 free entries per row,
+// the last entry balancing the sum).
 inline void class_components(const ClassProblem& pr, std::size_t i, const ClassModelOptions& o,
                              const ClassModelFit& fit, std::vector<ClassComponent>& e) {
   const int q = o.q, r = q - 1;
@@ -146,8 +136,7 @@ inline void class_components(const ClassProblem& pr, std::size_t i, const ClassM
   }
 }
 
-// The sum over items of -sum_z mu_z D_z: posterior weights (`cnt`, as the
-// M-step sums them) times minus the second derivatives of each log term.
+// The sum over items of -sum_z mu_z D_z from the posterior weights `cnt`.
 inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators,
                                 const ClassModelOptions& o, const ClassModelFit& fit,
                                 std::size_t P, std::vector<double>& H) {
@@ -185,13 +174,8 @@ inline void add_class_curvature(const ClassCounts& cnt, std::size_t n_annotators
 
 }  // namespace detail
 
-// Minus the Hessian (P x P, column-major) of the observed log-likelihood of
-// a converged single-label fit (one problem, q classes, q >= 2) in its free
-// parameters: p_0 .. p_{q-2} (p_{q-1} = 1 - their sum), then per annotator
-// a and true class z the row pi_a(z, 0 .. q-2) at (q - 1) + (a q + z)(q - 1)
-// (two-coin; pi_a(z, q-1) = 1 - the row's sum), or the accuracy at
-// (q - 1) + a (one-coin). Item i adds, by Louis' identity,
-//   -sum_z mu_z D_z - [sum_z mu_z g_z g_z' - gbar gbar'],  gbar = sum_z mu_z g_z.
+// Minus the Hessian (P x P, column-major) of a converged single-label fit in
+// its free parameters (layout: DESIGN.md).
 inline std::vector<double> class_information(const ClassProblem& pr, std::size_t n_annotators,
                                              const ClassModelOptions& o,
                                              const ClassModelFit& fit) {

@@ -1,13 +1,7 @@
-// Item (and cluster) bootstrap and jackknife by class codes (paper section
-// 5.5). Item resampling never revisits the records: per label, an item's
-// (x, m) pair is one of the classes that occur in the data (at most one per
-// cell, and at most max_m (max_m + 3) / 2 per label), so each cell gets a
-// compact class code once and a replicate only adds item multiplicities into
-// class bins (one add per cell). Only classes that occur get a bin, so memory
-// is O(classes) and a replicate O(items x labels + classes + labels x max_m),
-// however many annotators an item has. The bins give a label table (cnt, sx,
-// sdis are integer sums, so they are exact) and the estimator kernel runs on it.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Item (and cluster) bootstrap and jackknife by class codes: a replicate
+// adds item multiplicities into (m, x) class bins, never revisiting the
+// records. OpenMP regions touch no R API.
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_ITEMS_H
 #define MLAGREEMENT_BOOT_ITEMS_H
 
@@ -28,9 +22,9 @@
 
 namespace mlagreement {
 
-// The (m, x) classes that occur, label by label in ascending (m, x) order
-// (the order the bins are summed in): label j owns classes start[j] ..
-// start[j + 1] - 1, and class g has code 1 + g (code 0: no decision, a sink).
+// The (m, x) classes that occur, per label ascending (the order bins are
+// summed in): label j owns classes start[j] .. start[j + 1] - 1, class g has
+// code 1 + g (code 0: no decision, a sink).
 struct ClassTable {
   std::vector<int> start, m, x;
   std::size_t n_classes() const { return m.size(); }
@@ -43,9 +37,8 @@ inline std::uint64_t class_key(int m, int x) {
 }  // namespace detail
 
 namespace detail {
-// The cells of the count tables x, m (items x labels, column-major), by
-// class when no m exceeds kMaxClassSide and the classes are not more than
-// the items (then presence flags and a lookup replace sorting and searching).
+// The cells of x/m tables, by class when m < kMaxClassSide and the classes
+// are not more than the items (presence flags instead of sorting).
 constexpr int kMaxClassSide = 256;
 inline CountCells count_cells(const int* x, const int* m, std::size_t n_items, std::size_t k) {
   int largest = 0;
@@ -89,14 +82,12 @@ ClassTable class_table(const Cells& c) {
   return tab;
 }
 
-// The classes of the count tables x, m (items x labels, column-major).
 inline ClassTable class_table(const int* x, const int* m, std::size_t n_items, std::size_t k) {
   return class_table(detail::count_cells(x, m, n_items, k));
 }
 
-// A non-owning view: the codes and the class table live in memory the caller
-// owns (in R, a raw vector with the table as attributes, built once per
-// bootstrap), item-major: codes[i * n_labels + j].
+// A non-owning view of the codes (item-major: codes[i * n_labels + j]) and
+// their class table, kept by R as a raw vector with attributes.
 template <typename Code>
 struct ClassCodes {
   std::size_t n_items = 0, n_labels = 0, max_m = 0, n_bins = 0;
@@ -161,15 +152,13 @@ void build_codes(const Cells& c, const ClassTable& tab, Code* out) {
   }
 }
 
-// Fills out (n_items * k codes) from the count tables x, m (items x labels)
-// and their class table.
+// The same from the count tables x, m (items x labels).
 template <typename Code>
 void build_codes(const int* x, const int* m, std::size_t n_items, std::size_t k,
                  const ClassTable& tab, Code* out) {
   build_codes(detail::count_cells(x, m, n_items, k), tab, out);
 }
 
-// Per-thread scratch of the item engines.
 struct ItemScratch {
   std::vector<std::uint32_t> unit_w, buf;
   std::vector<std::int64_t> bins;
@@ -184,9 +173,8 @@ struct ItemScratch {
   }
 };
 
-// Bins -> label table -> kernel -> coefficients into out[s * stride]. Within
-// a label the classes ascend in (m, x), so every table cell sums its bins in
-// the order of x, as dense bins would (the same doubles).
+// Bins -> label table -> kernel -> coefficients into out[s * stride]; classes
+// ascend in (m, x), so each cell sums its bins in the order of dense bins.
 template <typename Code, typename Bin>
 void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
                      std::vector<LabelSummary>& ls, double* out, std::size_t stride) {
@@ -222,8 +210,7 @@ void fill_bins(const ClassCodes<Code>& cc, const W* w, std::int64_t* bins) {
   }
 }
 
-// Adds (sign = 1) or removes (sign = -1) the cells of items [first, last) of
-// `items` to the bins.
+// Adds (sign = 1) or removes (sign = -1) the cells of items [first, last).
 template <typename Code>
 void shift_bins(const ClassCodes<Code>& cc, const int* first, const int* last, int sign,
                 std::int64_t* bins) {
@@ -234,8 +221,7 @@ void shift_bins(const ClassCodes<Code>& cc, const int* first, const int* last, i
   }
 }
 
-// One replicate into out (one row of an n_out-row column-major matrix): unit
-// multiplicities drawn from rng, spread over the items, added into the bins.
+// One replicate into a row of out (n_out rows, column-major).
 template <typename Code>
 void item_replicate(const ClassCodes<Code>& cc, const UnitDesign& u, Rng& rng, ItemScratch& w,
                     double* out, std::size_t n_out) {
@@ -255,11 +241,10 @@ void item_stream(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t 
   }
 }
 
-// Runs streams [s0, s1) of an item bootstrap with n_rep replicates; writes
-// rows block_begin(s0) .. block_begin(s1) - 1 into out (row r at out[r - row0],
-// n_out rows, column-major). The glue runs the same replicates in chunks
-// (item_replicate() through advance_streams()); this whole-window form
-// serves the fuzz target and the C++ unit tests.
+// Runs streams [s0, s1) of an item bootstrap into rows block_begin(s0) ..
+// block_begin(s1) - 1 of out (row r at out[r - row0]). The glue runs the
+// same replicates in chunks (advance_streams()); this form serves the fuzz
+// target and the C++ unit tests.
 template <typename Code>
 bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
                 std::size_t n_rep, int s0, int s1, int threads, double* out, std::size_t n_out) {
@@ -282,9 +267,8 @@ bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t s
   return !failed;
 }
 
-// Leave-one-unit-out values by subtraction from the full-data bins:
-// out is n_units x n_stats. unit_items lists items grouped by unit
-// (unit v owns unit_items[unit_start[v]] .. unit_items[unit_start[v + 1] - 1]).
+// Leave-one-unit-out values by subtraction from the full-data bins (n_units
+// x n_stats); unit v owns unit_items[unit_start[v] .. unit_start[v + 1] - 1].
 template <typename Code>
 bool jackknife_items(const ClassCodes<Code>& cc, std::size_t n_units, const int* unit_start,
                      const int* unit_items, int threads, double* out) {

@@ -1,11 +1,6 @@
-// Leave-one-annotator-out values of the annotator bootstrap's statistic (the
-// jackknife behind jackknife_se(), BCa and as_boot() after annotator
-// resampling), linear in the records: the per-(item, label) counts X, M and
-// the per-label sums are built once from every drawn annotator; leaving
-// annotator a out changes only the cells a decided, so its per-label sums
-// are the full sums minus those cells' contributions plus the contributions
-// of the cells without a. No J x J multiplicity matrix.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Leave-one-annotator-out values of the annotator bootstrap's statistic,
+// linear in the records: the full sums less the left-out annotator's cells.
+// OpenMP regions touch no R API. See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_JACKKNIFE_H
 #define MLAGREEMENT_BOOT_JACKKNIFE_H
 
@@ -23,18 +18,16 @@ namespace mlagreement {
 
 namespace detail {
 
-// Rated cells with a positive, with a negative, and pairable cells with
-// both, counted exactly beside the sums: subtraction leaves a residue of
-// about 1e-32 in a dd sum whose terms all cancel, and a label left constant
-// (every positive was the left-out annotator's) would get 2pq of that
-// residue, a coefficient where the statistic is undefined.
+// Rated cells with a positive, with a negative, and pairable mixed cells,
+// counted exactly beside the sums: subtraction leaves a residue of about
+// 1e-32 in a dd sum whose terms all cancel, and a label left constant would
+// get a coefficient from it where the statistic is undefined.
 struct CellKinds {
   std::int64_t positive = 0, negative = 0, mixed = 0;
 };
 
-// Adds (sign = 1) or removes (sign = -1) the contribution of a cell with X
-// positives among M decisions of M distinct annotators (records_stats() with
-// multiplicities 0 or 1, so Q = M): rated when M > 0, pairable when M > 1.
+// Adds (sign = 1) or removes (sign = -1) a cell with X positives among M
+// decisions of M distinct annotators (multiplicities 0 or 1, so Q = M).
 inline void shift_cell(LabelSums<dd>& s, CellKinds& kinds, double X, double M, double sign) {
   if (!(M > 0)) return;
   const std::int64_t step = sign > 0 ? 1 : -1;
@@ -63,8 +56,7 @@ inline void exact_sums(LabelSums<dd>& s, const CellKinds& kinds) {
   if (kinds.mixed == 0) s.d_sum = dd(0.0);
 }
 
-// Records of each drawn annotator slot: slot a owns
-// order[start[a]] .. order[start[a + 1] - 1] (records layout; counting sort).
+// Records of each drawn annotator slot (records layout; counting sort).
 struct RecordsBySlot {
   std::vector<std::size_t> start, order;
 };
@@ -87,7 +79,7 @@ RecordsBySlot records_by_slot(const RecordView<T>& v, const DrawnAnnotators& d) 
   return g;
 }
 
-// Calls f(record) for each record of drawn annotator `slot` (`original`: its
+// f(record) for each record of drawn annotator `slot` (`original`: its
 // annotator index, the dense layout's block).
 template <typename T, typename F>
 void for_records_of(const RecordView<T>& v, const RecordsBySlot& g, std::size_t slot,
@@ -101,9 +93,8 @@ void for_records_of(const RecordView<T>& v, const RecordsBySlot& g, std::size_t 
 
 }  // namespace detail
 
-// out: n_drawn x n_boot_stats(k), column-major; row a leaves out the drawn
-// annotator with slot a. Returns false when interrupted() (out incomplete)
-// or when a thread ran out of memory (`failed` set).
+// out: n_drawn x n_boot_stats(k), row a without the drawn annotator a. False
+// when interrupted() or a thread ran out of memory (`failed` set).
 template <typename T, typename Codes>
 bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                           int threads, double* out, bool& failed) {

@@ -1,10 +1,7 @@
-// Annotator and two-way bootstrap on the records (paper section 5.5). A
-// replicate accumulates per-(item, label) sums over the drawn annotator
-// copies, read straight from the canonical object's records (a RecordView:
-// no copy, no transpose), and counts only pairs of distinct original
-// annotators as pairs; the estimator kernel turns the per-label sums into
-// coefficients.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// Annotator and two-way bootstrap on the records: per-(item, label) sums
+// over the drawn annotator copies, read straight from the records; only
+// copies of distinct annotators form pairs. OpenMP regions touch no R API.
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_RECORDS_H
 #define MLAGREEMENT_BOOT_RECORDS_H
 
@@ -21,9 +18,8 @@
 
 namespace mlagreement {
 
-// The annotators that are drawn: slot[a] is annotator a's index among the
-// n_drawn annotators with a decision on the labels of the view, -1 for the
-// others (they contribute nothing).
+// The drawn annotators: slot[a] is a's index among the n_drawn annotators
+// with a decision on the view's labels, -1 for the others.
 struct DrawnAnnotators {
   const int* slot = nullptr;
   std::size_t n_drawn = 0;
@@ -31,9 +27,8 @@ struct DrawnAnnotators {
   CorpusStatistic corpus = CorpusStatistic::multi_label;
 };
 
-// Weighted counts per (item, label), label-major (j * n_items + i), and the
-// per-label sums and summaries of one replicate.
-// copies: each record's annotator multiplicity (records layout).
+// Weighted counts per (item, label), label-major, and one replicate's label
+// summaries; copies: each record's annotator multiplicity (records layout).
 struct RecordScratch {
   std::vector<double> X, M, Q, copies;
   std::vector<LabelSummary> ls;
@@ -48,7 +43,6 @@ struct RecordScratch {
 
 namespace detail {
 
-// Adds a decision with annotator multiplicity c to cell `cell`.
 template <typename T, typename Codes>
 inline void add_copies(const Codes& codes, T val, double c, std::size_t cell, RecordScratch& s) {
   if (!codes.decided(val)) return;
@@ -57,8 +51,8 @@ inline void add_copies(const Codes& codes, T val, double c, std::size_t cell, Re
   s.Q[cell] += c * c;
 }
 
-// X = sum c_a v_a, M = sum c_a, Q = sum c_a^2 over the annotators with a
-// decision, per (item, label); cells accumulate in record order.
+// X, M, Q per (item, label) over the annotators with a decision (DESIGN.md),
+// accumulated in record order.
 template <typename T, typename Codes, typename A>
 void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                      const A* ann_w, RecordScratch& s) {
@@ -94,10 +88,8 @@ void weighted_counts(const RecordView<T>& v, const Codes& codes, const DrawnAnno
 
 }  // namespace detail
 
-// One replicate with annotator multiplicities c_a and item multiplicities w_i
-// (nullptr: every item once). Ordered pairs of copies of distinct original
-// annotators number M^2 - Q, of which 2 X (M - X) disagree. Prevalence uses
-// every copy (X / M).
+// One replicate with annotator multiplicities c_a and item multiplicities
+// w_i (nullptr: every item once); pairs and prevalence as DESIGN.md says.
 template <typename T, typename Codes, typename A, typename W>
 void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                    const A* ann_w, const W* item_w, RecordScratch& s, double* out,
@@ -127,7 +119,6 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
   write_stats(s.ls, out, stride, d.corpus);
 }
 
-// Per-thread scratch of the annotator and two-way bootstrap.
 struct RecordReplicateScratch {
   std::vector<std::uint32_t> ann_w, unit_w, buf;
   RecordScratch s;
@@ -144,9 +135,8 @@ RecordReplicateScratch record_replicate_scratch(const RecordView<T>& v, const Dr
   return w;
 }
 
-// Replicate `row` of an annotator (both = false) or two-way (both = true)
-// bootstrap, drawn from `rng` (its stream, boot_streams.h): annotators
-// first, then units, as boot_draws() (boot_units.h).
+// One replicate of an annotator (both = false) or two-way bootstrap from its
+// stream's rng: annotators first, then units, as boot_draws().
 template <typename T, typename Codes>
 void records_replicate(const RecordView<T>& v, const Codes& codes, const DrawnAnnotators& d,
                        const UnitDesign& u, bool both, Rng& rng, RecordReplicateScratch& w,

@@ -1,10 +1,6 @@
-// A bootstrap run in chunks of any size (paper section 5.5). Replicates are
-// split into kStreams contiguous blocks, block s drawn by stream s (rng.h);
-// the cursor keeps each stream's generator and next replicate between
-// chunks, so a run in chunks of any size gives the replicates of a run in
-// one go, whatever the number of threads. The caller sizes chunks by time
-// (progress, interrupts); the loop also polls interrupted() per replicate.
-// Pure C++: no R headers. OpenMP regions touch no R API.
+// A bootstrap run in chunks of any size, giving the replicates of a run in
+// one go whatever the chunks and threads. OpenMP regions touch no R API.
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_STREAMS_H
 #define MLAGREEMENT_BOOT_STREAMS_H
 
@@ -38,10 +34,9 @@ struct StreamCursor {
   }
 };
 
-// Up to `per_stream` further replicates of every stream, streams in
-// parallel. make_scratch() builds a thread's scratch; replicate(scratch,
-// rng, r) computes replicate r. Returns false when a replicate threw (out of
-// memory); stops early (returns true) when interrupted(): check the flag.
+// Up to per_stream more replicates of every stream, streams in parallel.
+// False when a replicate threw (out of memory); stops early, returning true,
+// when interrupted().
 template <typename MakeScratch, typename Replicate>
 bool advance_streams(StreamCursor& c, std::size_t per_stream, int threads, MakeScratch&& make_scratch,
                      Replicate&& replicate) {

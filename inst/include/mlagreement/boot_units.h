@@ -1,8 +1,6 @@
-// What a bootstrap replicate draws (paper section 5.5): multiplicities of the
-// resampled units (items or clusters of items, optionally within strata) and
-// of the annotators. Both engines (boot_items.h, boot_records.h) draw through
-// these functions, so a replicate's draws do not depend on the engine.
-// Pure C++: no R headers.
+// What a bootstrap replicate draws: multiplicities of the resampled units
+// (items or clusters, optionally within strata) and of the annotators. Every
+// engine draws through these functions. See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_BOOT_UNITS_H
 #define MLAGREEMENT_BOOT_UNITS_H
 
@@ -14,8 +12,7 @@
 
 namespace mlagreement {
 
-// Resampled units, optionally within strata:
-// stratum h owns units order[start[h]], ..., order[start[h + 1] - 1].
+// Resampled units; stratum h owns units order[start[h] .. start[h + 1] - 1].
 struct UnitDesign {
   std::size_t n_items = 0, n_units = 0;
   const int* unit_of_item = nullptr;  // nullptr: unit == item
@@ -42,10 +39,8 @@ inline const std::uint32_t* item_weights(const UnitDesign& u, const std::uint32_
   return buf;
 }
 
-// Calls f(r, item_multiplicities) for replicates r of stream `stream` of an
-// item bootstrap with n_rep replicates, with the draws every engine makes
-// (so a statistic computed here sees the same items as the class-code
-// engine's replicate r for the same seed and units).
+// Calls f(r, item_multiplicities) for the replicates r of one stream of an
+// item bootstrap, with the draws every engine makes.
 template <typename F>
 void for_each_item_draw(const UnitDesign& u, std::uint64_t seed, int stream, std::size_t n_rep,
                         F&& f) {
@@ -63,9 +58,8 @@ inline void draw_annotators(Rng& rng, std::size_t n_annotators, std::uint32_t* a
   for (std::uint32_t t = 0; t < n; ++t) ++ann_w[bounded_u32(rng, n)];
 }
 
-// The multiplicities the engines draw, for checks against a reference:
-// mode 0 items, 1 annotators, 2 both. item_out: n_items x n_rep,
-// ann_out: n_annotators x n_rep (either may be null when unused).
+// The engines' draws, for checks against a reference: mode 0 items, 1
+// annotators, 2 both (item_out: n_items x n_rep, ann_out: n_annotators x n_rep).
 inline void boot_draws(int mode, const UnitDesign& u, std::size_t n_annotators, std::uint64_t seed,
                        std::size_t n_rep, int* item_out, int* ann_out) {
   std::vector<std::uint32_t> ann_w(n_annotators), unit_w(u.n_units),

@@ -1,13 +1,6 @@
-// Item x label cells as class codes: an item's counts (m decisions, x
-// positives) on one label as the single number m * side + x. The counting
-// pass of a dense array with at most 15 annotators stores them packed
-// (counts.h): x as a nibble per cell, and m as a nibble per cell only where
-// the items of a chunk differ in m on a label; otherwise the chunk's common m
-// is one byte per chunk x label. A complete 5e5 x 5 x 20 array keeps 5 MB (x
-// and m tables would be 80 MB): fresh memory costs a page fault per 4 KB, so
-// every byte written at construction counts. The influence terms
-// (influence.h) and item_label_counts() read cells through the two views
-// here, whichever the object keeps. Pure C++: no R headers.
+// Item x label cells as class codes m * side + x, from x/m tables or packed
+// nibbles (dense arrays of at most 15 annotators), read through one view.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_CELL_CODES_H
 #define MLAGREEMENT_CELL_CODES_H
 
@@ -40,8 +33,7 @@ struct CountCells {
   std::size_t code(std::size_t j, std::size_t i) const {
     return static_cast<std::size_t>(m_at(j, i)) * side + static_cast<std::size_t>(x_at(j, i));
   }
-  // The codes of items [start, start + len) of column j (side > 0) into
-  // out[0], out[stride], ...
+  // Codes of items [start, start + len) of column j into out[i * stride].
   void chunk_codes(std::size_t j, std::size_t start, std::size_t len, std::uint16_t* out,
                    std::size_t stride = 1) const {
     const int* xj = x + j * n_items + start;
@@ -76,8 +68,8 @@ struct PackedCells {
   std::size_t code(std::size_t j, std::size_t i) const {
     return static_cast<std::size_t>(m_at(j, i)) * kPackedSide + static_cast<std::size_t>(x_at(j, i));
   }
-  // The codes of items [start, start + len) of column j into out[0],
-  // out[stride], ...; start is a multiple of kCellChunk, len at most kCellChunk.
+  // Codes of items [start, start + len) of column j into out[i * stride];
+  // start a multiple of kCellChunk, len at most kCellChunk.
   void chunk_codes(std::size_t j, std::size_t start, std::size_t len, std::uint16_t* out,
                    std::size_t stride = 1) const {
     const std::uint8_t* xb = x_cols[j] + start / 2;
@@ -108,9 +100,8 @@ struct PackedCells {
     *m = chunk_m[(start / kCellChunk) * chunk_stride + label_of[j]];
     return true;
   }
-  // Adds the items [start, start + len) of column j to the class bins
-  // (start a multiple of kCellChunk): a chunk with a common m tallies its
-  // bytes of x, two items each, in four interleaved byte bins.
+  // Adds items [start, start + len) of column j to the class bins; a chunk
+  // with a common m bins its bytes of x, two items each (four byte bins).
   void add_class_counts(std::size_t j, std::size_t start, std::size_t len, std::int64_t* bins) const {
     if (!m_cols.empty()) {
       for (std::size_t i = start; i < start + len; ++i) ++bins[code(j, i)];

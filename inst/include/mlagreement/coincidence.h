@@ -1,17 +1,7 @@
 // Single-label designs with structured categories: Krippendorff's alpha with
-// the nominal, ordinal, interval and ratio metrics (coincidence matrices),
-// and irrCAC's agreement weights, all from the items x categories counts X
-// (X[u, c] = ratings of item u in category c; categories in their declared order).
-//
-// Alpha (Krippendorff 2011): over the pairable items (m_u = sum_c X[u, c] >= 2)
-//   coincidences  o_ck = sum_u X[u, c] (X[u, k] - [c = k]) / (m_u - 1),
-//   marginals     n_c = sum_k o_ck,  n = sum_c n_c,
-//   D_o = sum_ck o_ck delta_ck / n,  D_e = sum_ck n_c n_k delta_ck / (n (n - 1)).
-// The diagonal of delta is 0, so o = X' diag(1 / (m - 1)) X serves for D_o.
-//
-// The weighted Fleiss / AC2 / Brennan-Prediger coefficients with these
-// weights are in weighted_agreement.h.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// the nominal, ordinal, interval and ratio metrics, and irrCAC's agreement
+// weights, from the items x categories counts. The glue includes
+// RcppArmadillo.h first. See DESIGN.md, Algorithms: Categorical metrics.
 #ifndef MLAGREEMENT_COINCIDENCE_H
 #define MLAGREEMENT_COINCIDENCE_H
 
@@ -31,10 +21,8 @@ enum class WeightScheme {
   bipolar = 7
 };
 
-// Krippendorff's squared metric differences delta_ck. values: the numeric
-// value of each category (interval, ratio); marginals: n_c (ordinal ranks
-// the categories by their declared order, with the marginal-sum metric
-// (sum_{g = c..k} n_g - (n_c + n_k) / 2)^2).
+// Krippendorff's squared metric differences delta_ck (DESIGN.md); values:
+// the categories' numeric values, marginals: n_c (ordinal).
 inline arma::mat metric_distances(CategoryMetric metric, const arma::vec& values,
                                   const arma::vec& marginals) {
   const arma::uword q = values.n_elem;
@@ -69,9 +57,8 @@ inline arma::mat metric_distances(CategoryMetric metric, const arma::vec& values
   return delta;
 }
 
-// irrCAC's weight matrices (identity.weights() ... bipolar.weights()):
-// values are the category values (irrCAC: the sorted numeric categories, or
-// 1..q for character ones); "ordinal" always uses the ranks 1..q.
+// irrCAC's weight matrices (identity.weights() ... bipolar.weights()) on the
+// category values; "ordinal" always uses the ranks 1..q.
 inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values) {
   const arma::uword q = values.n_elem;
   arma::mat w(q, q, arma::fill::eye);
@@ -122,7 +109,6 @@ inline arma::mat agreement_weights(WeightScheme scheme, const arma::vec& values)
   return w;
 }
 
-// Ratings per item (row sums of X).
 inline arma::vec item_ratings(const arma::mat& X) { return arma::sum(X, 1); }
 
 struct CoincidenceAlpha {
@@ -133,8 +119,7 @@ struct CoincidenceAlpha {
   arma::mat delta;                   // the metric used
 };
 
-// metric and values as in metric_distances(); the ordinal metric takes its
-// marginals from the coincidences.
+// The ordinal metric takes its marginals from the coincidences.
 inline CoincidenceAlpha coincidence_alpha(const arma::mat& X, CategoryMetric metric,
                                           const arma::vec& values) {
   CoincidenceAlpha out;

@@ -1,13 +1,6 @@
-// Item bootstrap and jackknife of Krippendorff's alpha with the nominal,
-// ordinal, interval and ratio metrics (coincidence.h). The coincidence
-// matrix is a sum of per-item parts,
-//   o = sum_u w_u (X_u X_u' - diag(X_u)) / (m_u - 1)   (pairable items),
-// so a replicate with item multiplicities w (drawn as boot_units.h draws them
-// for every engine: replicate b of a seed resamples the items of
-// mla_boot()'s item replicate b) reweights them, and leaving item u out
-// subtracts its part. The ordinal metric takes its marginals from each
-// replicate's own coincidences.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// Item bootstrap and jackknife of alpha with the nominal, ordinal, interval
+// and ratio metrics, by reweighting per-item coincidences. The glue includes
+// RcppArmadillo.h first. See DESIGN.md, Algorithms: Categorical metrics.
 #ifndef MLAGREEMENT_COINCIDENCE_BOOT_H
 #define MLAGREEMENT_COINCIDENCE_BOOT_H
 

@@ -1,24 +1,7 @@
-// The annotator-specific ("conger") baseline: chance agreement from each
-// annotator's own marginal (Conger 1980; Cohen's kappa for two annotators),
-// in Gwet's unequal-raters form under missing data, as irrCAC's
-// conger.kappa.raw() computes it. With p_gk the share of annotator g's
-// decisions (on one label, or of its single-label ratings) in category k,
-// over the r annotators with a decision there and agreement weights W,
-//   pe = sum_{g != h} p_g' W p_h / (r (r - 1)) = (S' W S - sum_g p_g' W p_g) / (r (r - 1)),
-// S = sum_g p_g. A binary label is the case q = 2, W = I; its chance
-// disagreement 1 - pe = 2 (S_p S_q - sum_g p_g q_g) / (r (r - 1)), with
-// q_g = 1 - p_g counted from the negative decisions.
-//
-// The point estimates need only the annotator x label tallies (positives
-// and decisions per annotator and label: one pass over the records). The
-// influence terms and the item bootstrap need each record's category, so
-// they run one "problem" (one label, or the q categories) over the records:
-//   c_i* = (n / n2) [r_i >= 2] (pa_i - pe) / (1 - pe) - 2 (1 - c) (pe_i - pe) / (1 - pe),
-//   pe_i = sum_g lambda_ig / (r (r - 1)) (irrCAC's pe.ivec),
-// where lambda_ig = const_g = sum_k (W p_g)_k v_gk for an annotator without a
-// decision on item i, and const_g + (n / n_g) (B_gc - const_g) for one that
-// chose category c (v_gk = S_k - p_gk, B_gc = sum_k W_kc v_gk).
-// Pure C++: no R headers.
+// The annotator-specific ("conger") baseline (Conger 1980, as irrCAC's
+// conger.kappa.raw()): point estimates from annotator x label tallies,
+// influence terms and item replicates from the records.
+// See DESIGN.md, Algorithms: Annotator-specific chance.
 #ifndef MLAGREEMENT_CONGER_H
 #define MLAGREEMENT_CONGER_H
 
@@ -71,8 +54,8 @@ AnnotatorTallies annotator_tallies(const View& v, const Codes& codes) {
   return t;
 }
 
-// Chance disagreement of one binary label from its annotators' positives and
-// decisions (n of them); NaN with fewer than two annotators with decisions.
+// Chance disagreement of a binary label from its annotators' positives and
+// decisions; NaN with fewer than two annotators with decisions.
 inline double conger_binary_disagreement(const double* pos, const double* dec, std::size_t n,
                                          double* n_raters = nullptr) {
   long double sp = 0, sq = 0, spq = 0, r = 0;
@@ -90,9 +73,8 @@ inline double conger_binary_disagreement(const double* pos, const double* dec, s
   return static_cast<double>(2.0L * (sp * sq - spq) / (r * (r - 1)));
 }
 
-// pe of q categories with weights W (q x q, column-major) from the
-// annotators' category shares p (n x q, column-major; rows with dec <= 0 left
-// out): NaN with fewer than two annotators.
+// pe of q categories with weights W (q x q) from the annotators' category
+// counts (n x q, column-major; rows with dec <= 0 left out).
 inline double conger_weighted_chance(const double* counts, const double* dec, std::size_t n,
                                      std::size_t q, const double* W) {
   std::vector<long double> S(q, 0.0L), p(q);
@@ -114,10 +96,9 @@ inline double conger_weighted_chance(const double* counts, const double* dec, st
   return static_cast<double>((cross - diag) / (r * (r - 1)));
 }
 
-// One problem (one label, or the categories of a single-label design) on the
-// records: category(r) is the record's category or -1 (no decision); v the
-// items' multiplicities (nullptr: each item once). With `terms`, the items'
-// pa_i - pe (pairable items) and pe_i - pe (rated items) for the influence.
+// One problem (one label, or the categories of a single-label design):
+// category(r) the record's category or -1; mult the items' multiplicities
+// (nullptr: once). With `terms`, each item's pa_i - pe and pe_i - pe.
 struct CongerProblem {
   double n = 0, n2 = 0, pa = kNA, pe = kNA, estimate = kNA;
   std::vector<unsigned char> rated, pairable;
@@ -214,8 +195,7 @@ struct BinaryCategory {
   }
 };
 
-// The category of each record of a single-label (one-hot) design, -1 for
-// records without decisions.
+// The category of each record of a one-hot design (-1: no decisions).
 template <typename View, typename Codes>
 std::vector<int> single_label_categories(const View& v, const Codes& codes) {
   std::vector<int> cat(v.n_records, -1);
@@ -227,10 +207,8 @@ std::vector<int> single_label_categories(const View& v, const Codes& codes) {
   return cat;
 }
 
-// The item bootstrap and jackknife of the binary labels: each item's
-// agreement on each label does not change between replicates, so it is
-// computed once; a replicate reweights it and recounts only the annotators'
-// weighted positives and decisions (one pass over the records).
+// The item bootstrap and jackknife of the binary labels: an item's agreement
+// does not change between replicates, so it is computed once.
 struct BinaryItems {
   std::size_t n_items = 0, n_labels = 0;
   std::vector<double> pa;                    // items x labels: agreement of pairable items
@@ -317,8 +295,7 @@ void binary_replicate(const View& v, const Codes& codes, const BinaryItems& b, c
   *corpus = (any && w_sum > 0) ? static_cast<double>((w_sum - d_sum) / w_sum) : kNA;
 }
 
-// The multi-label corpus coefficient from the labels' problems (labels with
-// a pairable item): 1 - sum_j D_o,j / sum_j D_e,j, with D_o,j = 1 - pa_j.
+// The multi-label corpus coefficient over labels with a pairable item.
 inline double conger_corpus(const std::vector<CongerProblem>& labels) {
   long double d = 0, w = 0;
   bool any = false;
@@ -347,8 +324,7 @@ inline void conger_label_influence(const CongerProblem& p, double* sum_sq, doubl
   *sum_sq = static_cast<double>(s);
 }
 
-// The corpus's: c_i* = (sum_j (n / n2_j) a_ij - (1 - c) sum_j (n / n_j) 2 e_ij) / sum_j D_e,j
-// over the items rated on a used label (n of them).
+// The same for the corpus coefficient (formula: DESIGN.md).
 inline void conger_corpus_influence(const std::vector<CongerProblem>& labels, double c,
                                     double* sum_sq, double* n_out) {
   *sum_sq = kNA;

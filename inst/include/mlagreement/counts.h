@@ -1,9 +1,7 @@
-// Sufficient statistics of a multi-label annotation design.
-//
-// One pass over the record matrix (records x labels, column-major, R's layout)
-// gives, for every item i and label j, x[i, j] = positive decisions and
-// m[i, j] = non-missing decisions. Values are validated in the same pass.
-// Pure C++: no R headers, so the core can be tested and reused outside R.
+// The counting pass: one pass over the records x labels values gives, per
+// item i and label j, x[i, j] positives and m[i, j] decisions, validates the
+// values and tallies the label tables.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_COUNTS_H
 #define MLAGREEMENT_COUNTS_H
 
@@ -19,25 +17,19 @@
 #include "tally.h"
 #include "threads.h"
 
-
 namespace mlagreement {
 
-// Output buffers are owned by the caller (R allocates them, so no copy is made):
-// x, m: n_items x n_labels, column-major, zero-filled for the records layout
-// (the dense pass writes every cell); the dense layout accepts nullptr, and
-// then only the label tables are produced (writing the two tables would cost
-// as much as reading the input); per-item and per-annotator record counts
-// zeroed.
+// Output buffers owned by the caller (R allocates them: no copy). x, m:
+// n_items x n_labels, column-major, zero-filled for the records layout; the
+// dense layout accepts nullptr and then produces only the label tables.
 struct CountOutput {
   int* x;
   int* m;
   int* item_annotators;       // records with >= 1 decision, per item
   int* annotator_records;     // records with >= 1 decision, per annotator
-  // Dense layout only, optional (nullptr: none): the packed class codes of
-  // the cells (cell_codes.h), label-major, nibble_bytes(n_items) per label.
-  // x4 gets every cell's x; chunk_m (chunks x labels) the common m of a
-  // chunk's items on a label, or -1 when they differ, and then m4 gets that
-  // chunk's m (the caller completes or drops m4 after the pass).
+  // Dense layout, optional: packed class codes (cell_codes.h), label-major;
+  // chunk_m (chunks x labels) the chunk's common m or -1, and then m4 holds
+  // that chunk's m (the caller completes or drops m4).
   std::uint8_t* x4 = nullptr;
   std::uint8_t* m4 = nullptr;
   std::int8_t* chunk_m = nullptr;
@@ -48,14 +40,10 @@ struct CountOutput {
 
 namespace detail {
 
-// Adds kWays consecutive annotator blocks (stride apart) of a chunk of items
-// to the chunk's counters and returns non-zero if any value is invalid.
-// Several blocks per pass read and write the counters once for all of them
-// (four blocks: the 5e5 x 5 x 20 pass went from 1.5x to about the time of
-// one plain sum over the array). With kLen > 0 the trip count is a
-// compile-time constant, which lets -O2's cheap vectoriser take the loop; the
-// integer OR-reduction (a bool one would block it) and the conditional
-// expressions of the Codes turn into compare-and-mask instructions.
+// Adds kWays annotator blocks (stride apart) of a chunk to its counters;
+// non-zero if a value is invalid. Several blocks per pass touch the counters
+// once; a compile-time kLen lets -O2's cheap vectoriser take the loop, with
+// an integer OR-reduction (a bool one would block it).
 template <std::size_t kLen, std::size_t kWays, typename T, typename Codes>
 inline int accumulate_blocks(const T* first, std::size_t stride, std::size_t len,
                              const Codes& codes, int* xs, int* ms) {
@@ -111,8 +99,8 @@ inline int accumulate_label(const T* first, std::size_t stride, std::size_t n_bl
   return bad;
 }
 
-// Records layout: counts one label column by scattering into x/m; returns the
-// flat index of the first invalid value or -1.
+// Records layout: one label column scattered into x/m; the flat index of the
+// first invalid value or -1.
 template <typename T, typename Codes>
 std::int64_t count_label_records(const RecordView<T>& v, const Codes& codes_in, std::size_t j,
                                  int* x_out, int* m_out) {
@@ -137,13 +125,11 @@ inline void store_packed(const int* xs, const int* ms, std::size_t len, std::siz
   if (differ) pack_nibbles(ms, len, out.m4 + cell);
 }
 
-// Items per chunk of the dense pass: a chunk's counters (two ints per item)
-// stay in L1 while its values stream through.
+// Items per chunk of the dense pass (the counters stay in L1).
 constexpr std::size_t kDenseChunk = kCellChunk;  // the packed codes' chunks
 
-// Records of a dense chunk with at least one decision, for a chunk where no
-// label is decided in every record: the chunk's values are read again, from
-// cache. Adds to the chunk's item_annotators and to annotators[c].
+// Records with a decision in a dense chunk where no label is decided in
+// every record: the chunk is read again, from cache.
 template <typename T, typename Codes>
 void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t start,
                          std::size_t len, int* item_annotators, std::int64_t* annotators) {
@@ -164,9 +150,8 @@ void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t
   }
 }
 
-// Flat index of the first invalid value of label j in the items
-// [start, start + len) of a dense view, in record order (a chunk where the
-// counting pass met one).
+// Flat index of the first invalid value of label j in items [start, start +
+// len) of a dense view, in record order.
 template <typename T, typename Codes>
 std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, std::size_t j,
                                     std::size_t start, std::size_t len) {
@@ -183,8 +168,7 @@ std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, 
   return std::numeric_limits<std::int64_t>::max();
 }
 
-// The chunk's cells of label j as the pass keeps them: x/m tables and, for
-// a dense array, its packed class codes (each when asked for).
+// The chunk's cells of label j as the pass keeps them (each when asked for).
 inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std::size_t j,
                               std::size_t start, std::size_t chunk, std::size_t n_labels,
                               std::size_t n_items, CountOutput& out) {
@@ -197,12 +181,7 @@ inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std
   }
 }
 
-// Dense layout: item chunks in parallel. For each label the chunk's counters
-// stay in L1 while every annotator block streams through them; each output
-// cell is written once and tallied at once. The records with a decision are
-// counted per chunk too: when some label is decided in every record of the
-// chunk (always, for complete data) they all are, otherwise the chunk is
-// read again while it is still in cache. Returns the first invalid index.
+// Dense layout: item chunks in parallel (DESIGN.md); the first invalid index.
 template <typename T, typename Codes>
 std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int threads,
                          CountOutput& out, TallyOutput& tally) {
@@ -316,7 +295,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     tally_counts(out.x, out.m, v.n_items, v.n_labels, tally.table.max_m, threads, tally);
   }
 
-  // decisions = sum over labels and m of m x (items with that m)
+  // decisions: m times the items with that m, over labels and m
   const IntTable& t = tally.table;
   for (std::size_t s = 0; s < t.cnt.size(); ++s) {
     out.n_decisions += t.cnt[s] * static_cast<std::int64_t>(s % t.max_m + 1);
@@ -324,7 +303,7 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
   if (v.item == nullptr) return;  // the dense pass counted the records with decisions
   const std::int64_t full = static_cast<std::int64_t>(v.n_records) * k;
   if (out.n_decisions == full) {
-    // Complete records: every record has a decision, no second pass needed.
+    // complete records: every record has a decision
     for (std::size_t r = 0; r < v.n_records; ++r) {
       ++out.item_annotators[v.item_of(r)];
       ++out.annotator_records[v.annotator_of(r)];
@@ -332,7 +311,6 @@ void count_decisions(const RecordView<T>& v, const Codes& codes, int threads, Co
     out.n_nonempty_records = static_cast<std::int64_t>(v.n_records);
     return;
   }
-  // Some decisions missing: find the records with at least one decision.
   std::vector<unsigned char> seen(v.n_records, 0);
   for (std::size_t j = 0; j < v.n_labels; ++j) {
     const T* col = v.column(j);

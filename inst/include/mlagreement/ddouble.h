@@ -1,9 +1,6 @@
-// Double-double arithmetic (about 32 significant digits) for the few
-// per-label operations where chance-corrected coefficients cancel: a label
-// with one positive in a million decisions has observed and chance
-// disagreement equal to 6 digits, so (w - d) / w in plain double would keep
-// only 10. Knuth's two-sum and an fma-based two-product are exact error-free
-// transformations; everything here is O(labels), never per decision.
+// Double-double arithmetic (about 32 digits) for the per-label operations
+// where chance-corrected coefficients cancel; O(labels), never per decision.
+// See DESIGN.md, Algorithms: The estimator kernel.
 #ifndef MLAGREEMENT_DDOUBLE_H
 #define MLAGREEMENT_DDOUBLE_H
 

@@ -1,14 +1,7 @@
-// The estimator kernel: the one place that turns (x, m) counts or weighted
-// counts into Hamming estimates (paper sections 3.1-3.5, with Gwet's
-// unequal-raters conventions for missing decisions): observed and chance
-// disagreement, label and corpus coefficients, eq. 6 weights, eq. 7 floors,
-// specific agreement, item coefficients, the pooled coefficient of an
-// annotator pair, and the reason each undefined value is undefined.
-// Undefined values are NaN (the glue turns them into NA).
-//
-// Disagreement is computed directly (2pq, 2x(m-x)/(m(m-1))) rather than as
-// 1 - agreement, so rare labels keep full relative precision.
-// Pure C++: no R headers.
+// The estimator kernel: (x, m) counts or weighted counts to Hamming
+// estimates (coefficients, eq. 6 weights, eq. 7 floors, specific agreement,
+// item and pair values, reasons for undefined values; NaN when undefined).
+// See DESIGN.md, Algorithms: The estimator kernel.
 #ifndef MLAGREEMENT_ESTIMATORS_H
 #define MLAGREEMENT_ESTIMATORS_H
 
@@ -48,8 +41,8 @@ struct LabelSummary {
   dd p_dd, q_dd, d_obs_dd, d_max_dd;  // the same in double-double, for the coefficients
 };
 
-// Per-label sums the summaries are means of. Acc is dd for the label tables
-// and double for the annotator bootstrap (whose items carry weighted counts).
+// Per-label sums the summaries are means of: Acc is dd for label tables,
+// double for the annotator bootstrap's weighted counts.
 template <typename Acc>
 struct LabelSums {
   double n_rated = 0, n_pairable = 0, decisions = 0, positives = 0;
@@ -62,11 +55,10 @@ namespace detail {
 inline dd mean_of(const dd& sum, double n) { return sum / dd(n); }
 inline dd mean_of(double sum, double n) { return dd(sum / n); }
 
-// Largest sum over pairable items of 2x(m-x)/(m(m-1)) with the positive total
-// fixed. The objective is separable and concave in each item's x, so taking the
-// `positives` largest marginal gains (greedy) is exact. Items with m = 1 absorb
-// a positive at zero gain. Equal-m items share one gain sequence, so the list
-// holds sum(m) entries, not one per item.
+// Largest sum over pairable items of 2x(m-x)/(m(m-1)) with the positives
+// fixed: separable and concave in each x, so greedy on marginal gains is
+// exact (m = 1 absorbs a positive at zero gain). Equal-m items share one
+// gain sequence: sum(m) entries, not one per item.
 template <typename Count>
 dd max_disagreement(const Count* cnt, std::size_t max_m, double positives) {
   struct Gain {
@@ -102,8 +94,7 @@ dd max_disagreement(const Count* cnt, std::size_t max_m, double positives) {
 
 }  // namespace detail
 
-// Means from the sums: prevalences over rated items, disagreement over
-// pairable items.
+// Means from the sums (prevalences over rated, disagreement over pairable items).
 template <typename Acc>
 LabelSummary summarise_sums(const LabelSums<Acc>& a) {
   LabelSummary s;
@@ -128,8 +119,7 @@ LabelSummary summarise_sums(const LabelSums<Acc>& a) {
   return s;
 }
 
-// Label j of a table. with_floor = false skips the eq. 7 floor (a sort per
-// label), which the bootstrap replicates do not report.
+// Label j of a table; with_floor = false skips the eq. 7 floor (a sort).
 template <typename Count>
 LabelSummary summarise_label(const CountTable<Count>& t, std::size_t j, bool with_floor = true) {
   const std::size_t mm = t.max_m;
@@ -184,15 +174,15 @@ inline double coefficient(double d_obs, double w) {
   return 1.0 - d_obs / w;
 }
 
-// The same as (w - d) / w in double-double: full relative precision even
-// when observed and chance disagreement agree to many digits.
+// (w - d) / w in double-double: full relative precision when observed and
+// chance disagreement agree to many digits.
 inline double coefficient(const dd& d_obs, const dd& w) {
   if (!(w.hi > 0.0) || std::isnan(d_obs.hi)) return kNA;
   return ((w - d_obs) / w).value();
 }
 
-// Chance disagreement, coefficient and normalised floor of one label under
-// one baseline (NaN without a pairable item).
+// Chance disagreement, coefficient and floor of one label (NaN without a
+// pairable item).
 inline double label_chance_disagreement(const LabelSummary& s, int baseline) {
   if (!(s.n_pairable > 0)) return kNA;
   return chance_disagreement(baseline, s.p_dd, s.q_dd).value();
@@ -246,10 +236,8 @@ inline CorpusSummary summarise_corpus(const std::vector<LabelSummary>& labels) {
   return c;
 }
 
-// Eq. 6 weights of the labels under one baseline: chance disagreements
-// normalised to sum to 1 over the pairable labels (NaN elsewhere, and
-// everywhere when they sum to 0). The sum is taken in long double, in label
-// order, as R's colSums() took it.
+// Eq. 6 weights: chance disagreements normalised to sum to 1 over the
+// pairable labels (NaN elsewhere), summed in long double as R's colSums().
 inline std::vector<double> label_weights(const std::vector<LabelSummary>& labels, int baseline) {
   std::vector<double> out(labels.size());
   long double total = 0.0L;
@@ -262,9 +250,8 @@ inline std::vector<double> label_weights(const std::vector<LabelSummary>& labels
   return out;
 }
 
-// Item level: observed disagreement, the mean over the item's pairable labels
-// of 2x(m-x)/(m(m-1)), and its coefficient against a corpus chance
-// disagreement w (a diagnostic, paper section 3.2).
+// Item level: mean over the item's pairable labels of 2x(m-x)/(m(m-1)), and
+// its coefficient against a corpus chance disagreement w (section 3.2).
 inline double item_disagreement(double d_sum, double n_pairable) {
   return n_pairable > 0.0 ? d_sum / n_pairable : kNA;
 }
@@ -273,9 +260,7 @@ inline double item_coefficient(double d_obs, double w) {
 }
 
 // An annotator pair's pooled-marginal coefficient from its label counts
-// (L: n2 items both decided, dis of them disagreeing, n1 items either
-// decided, psum 2x/m summed over those): what the kernel gives on the
-// two-annotator subset of their shared items.
+// (pairs.h): the kernel's value on the two-annotator subset.
 struct PairEstimate {
   double n_decisions = 0, agree = 0, n_labels_used = 0;
   double d_obs = kNA, w = kNA, observed = kNA, estimate = kNA;
@@ -306,9 +291,8 @@ PairEstimate pooled_pair(const L* labels, std::size_t k) {
   return e;
 }
 
-// Pooled over pairs: agreeing over joint decisions, and the coefficients
-// weighted by shared items (undefined pairs left out). Long double sums in
-// pair order, as R's sum() took them.
+// Pooled over pairs (agreement over joint decisions, coefficients weighted
+// by shared items); long double sums in pair order, as R's sum().
 struct PairPool {
   long double agree = 0, n_decisions = 0, weighted = 0, weight = 0;
   void add(const PairEstimate& e, double n_items) {
@@ -326,12 +310,8 @@ struct PairPool {
   }
 };
 
-// Krippendorff's alpha with Hamming distance from a label table, pooled over
-// labels: per label j, over the items with m >= 2, n_j = sum m, n1_j = sum x,
-// D_o,j = sum 2 x (m - x) / (m - 1) / n_j and D_e,j = 2 n1_j (n_j - n1_j) /
-// (n_j (n_j - 1)) (binary coincidences); observed and expected are the means
-// over labels with n_j > 0. Sums and means in long double, as R's colSums()
-// and mean() take them.
+// Hamming alpha from a label table, pooled over labels (DESIGN.md); sums and
+// means in long double, as R's colSums() and mean().
 struct HammingAlpha {
   double observed = kNA, expected = kNA, n_labels_used = 0;
 };

@@ -1,19 +1,7 @@
-// The package's look-up tables, one per kind of key. Each gives dense ids in
-// order of first insertion, so no result depends on the hash function or
-// the table size, only the time does.
-// * PairIndex: annotator pair (a, b) -> pair id; a dense a x b table for few
-//   annotators, a hash map otherwise (pairs.h, set_pairs.h through
-//   pair_index.h).
-// * CodeTable<Code>: a label set or subset coded in one 32- or 64-bit word
-//   -> id; open addressing, the code stored in the slot (one cache line per
-//   probe). Distinct sets of the fast building path (set_build.h), subset
-//   rows of hashed subset counting (set_expected.h).
-// * StringTable: byte strings -> ids (text columns of the JSON-lines
-//   scanner, src/glue-json.cpp).
-// * find_set(): a label set of any number of 64-bit words -> slot of an
-//   open-addressing table of ids into the caller's list of sets (the general
-//   building path, set_build.h).
-// Pure C++: no R headers.
+// The package's look-up tables, one per kind of key (PairIndex, CodeTable,
+// StringTable, find_set()). Each gives dense ids in order of first
+// insertion, so no result depends on the hash function or the table size.
+// See DESIGN.md, Algorithms: Look-up tables.
 #ifndef MLAGREEMENT_HASH_TABLES_H
 #define MLAGREEMENT_HASH_TABLES_H
 
@@ -57,9 +45,8 @@ class PairIndex {
   std::unordered_map<std::uint64_t, std::int64_t> map_;
 };
 
-// StringTable: byte strings -> dense ids in order of first sight, the
-// strings back to back in one arena; open addressing over FNV-1a hashes, the
-// table doubles when half full (text columns of the JSON-lines scanner).
+// Byte strings -> ids, the strings back to back in one arena; FNV-1a,
+// open addressing, doubling when half full.
 class StringTable {
  public:
   StringTable() : slots_(1024, -1) {}
@@ -149,9 +136,8 @@ class CodeTable {
   }
 };
 
-// Slot of x in an open-addressing table of distinct sets (ids into sets,
-// n_words words each); -1 slots are empty. Returns the slot holding x, or
-// the empty slot where it belongs.
+// Slot of x (n_words words) in an open-addressing table of ids into `sets`
+// (-1: empty): the slot holding x, or the empty slot where it belongs.
 inline std::size_t find_set(const std::vector<int>& table, const std::vector<std::uint64_t>& sets,
                             std::size_t n_words, const std::uint64_t* x) noexcept {
   const std::size_t mask = table.size() - 1;

@@ -1,30 +1,7 @@
-// Analytic standard errors: Gwet's linearisation over items, as irrCAC
-// implements it (fleiss.kappa.raw(), gwet.ac1.raw(), bp.coeff.raw()),
-// generalised to multi-label corpus coefficients. The point values come from
-// the estimator kernel (estimators.h, single_label.h); this file only adds
-// each item's influence term c_i*, whose mean is the coefficient c, and
-// returns sum_i (c_i* - c)^2 over the n sampled items. R turns it into
-// var = (1 - f) / (n (n - 1)) * sum (finite-population correction f = n / N).
-//
-// One label (irrCAC's binary case; n = items rated on it, n2 = pairable ones,
-// w = 1 - A_e its chance disagreement, d_i = 2 x (m - x) / (m (m - 1))):
-//   c_i  = (n / n2) [m_i >= 2] (w - d_i) / w            observed part
-//   c_i* = c_i - (1 - c) e'(p) (x_i / m_i - p) / w       chance part
-// with e'(p) = dA_e/dp = 4p - 2 (Fleiss), 2 - 4p (AC1), 0 (PABAK).
-// Corpus (means over the L labels with a pairable item, n = items rated on
-// one of them, W and D the corpus chance and observed disagreement):
-//   O_i     = mean_j (n / n2_j) [m_ij >= 2] (w_j - d_ij)
-//   delta_i = mean_j e'_j(p_j) (n / n1_j) [m_ij >= 1] (x_ij / m_ij - p_j)
-//   c_i*    = (O_i - (1 - c) delta_i) / W
-// which is the one-label formula when L = 1.
-//
-// An item's terms depend on its cell (i, j) only through the cell's class
-// (m, x) (cell_codes.h). So a label's sum is one term per class times the
-// class's items, and a corpus term c_i* is a sum over labels of per-class
-// terms: tables per label, one lookup and add per cell. Cells come from the
-// stored codes of a dense array or from the x/m tables of the records layout
-// (cell by cell when there are too many classes to tabulate).
-// Pure C++: no R headers.
+// Analytic standard errors: each item's influence term c_i* (Gwet's
+// linearisation over items, as irrCAC, generalised to multi-label corpus
+// coefficients), returned as sum_i (c_i* - c)^2; R makes the variance.
+// See DESIGN.md, Algorithms: Analytic standard errors.
 #ifndef MLAGREEMENT_INFLUENCE_H
 #define MLAGREEMENT_INFLUENCE_H
 
@@ -40,7 +17,6 @@
 
 namespace mlagreement {
 
-
 // dA_e / dp for one binary label: A_e = 1 - 2pq (Fleiss), 2pq (AC1), 1/2.
 inline double chance_slope(int baseline, double p) {
   switch (baseline) {
@@ -53,7 +29,6 @@ inline double chance_slope(int baseline, double p) {
 namespace detail {
 inline double pair_disagreement(double x, double m) { return 2.0 * x * (m - x) / (m * (m - 1.0)); }
 
-
 // Items of each class of column j (side * side bins), chunk by chunk.
 template <typename Cells>
 std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
@@ -64,8 +39,8 @@ std::vector<std::int64_t> class_counts(const Cells& c, std::size_t j) {
   return bins;
 }
 
-// f(x, m, items) for the cells of label j with m >= 1: one call per class
-// weighted by its items when the cells carry class codes, else per item.
+// f(x, m, items) for the cells of label j with m >= 1: per class weighted by
+// its items when the cells carry codes, else per item.
 template <typename Cells, typename F>
 void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
   if (tabulated(c)) {
@@ -85,8 +60,7 @@ void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
 }
 }  // namespace detail
 
-// Label j, all baselines; s = the kernel's summary of label j. With class
-// codes, one term per class weighted by its items; otherwise item by item.
+// Label j, all baselines; s: the kernel's summary of label j.
 template <typename Cells>
 Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
   Influence out;
@@ -116,10 +90,7 @@ Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) 
   return out;
 }
 
-
-// Corpus level of a multi-label fit from the kernel's label summaries and
-// corpus summary: c_i* = sum over the used labels j of
-//   (n / L) ([m >= 2] (w_j - d) / n2_j - (1 - c) e' [m >= 1] (x / m - p_j) / n1_j) / W.
+// Corpus level of a multi-label fit (c_i*: DESIGN.md).
 template <typename Cells>
 Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                            const CorpusSummary& corpus) {
@@ -152,12 +123,9 @@ Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labe
   return f;
 }
 
-// Corpus level of a single-label design (q categories, one-hot labels; every
-// record decides every category, so an item's r = m is the same on each):
-// irrCAC's multi-category formulas, pe_i - pe = sum_k (u_ik - pi_k) pi_k
-// (Fleiss), its negative over q - 1 (AC1, as sum_k u_ik = sum_k pi_k = 1), 0
-// (Brennan-Prediger). pi = the kernel's category prevalences; w, est =
-// summarise_single_label(); labels: the categories' summaries.
+// Corpus level of a single-label design (one-hot categories, r = m on every
+// category): irrCAC's multi-category formulas (DESIGN.md); pi: the kernel's
+// category prevalences; w, est: summarise_single_label().
 template <typename Cells>
 Influence single_label_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                  const std::vector<double>& pi, const double* w, const double* est) {

@@ -1,9 +1,6 @@
-// The sums behind the analytic standard errors (influence.h): sum_i (t_ib -
-// est_b)^2 over items, where an item's term t_ib of baseline b is a sum of
-// per-cell terms over labels. Cells are read by class (cell_codes.h) from
-// per-label tables, or cell by cell; complete chunks straight from the
-// stored x nibbles, in the two-sum form of TwoSums.
-// Pure C++: no R headers.
+// The sums behind the analytic standard errors (influence.h): sum_i
+// (t_ib - est_b)^2 with t_ib a sum of per-cell terms over labels.
+// See DESIGN.md, Algorithms: Analytic standard errors.
 #ifndef MLAGREEMENT_INFLUENCE_SUMS_H
 #define MLAGREEMENT_INFLUENCE_SUMS_H
 
@@ -38,9 +35,8 @@ bool tabulated(const Cells& c) {
 // Items per chunk of the pooled pass: a chunk's sums stay in L1.
 constexpr std::size_t kInfluenceChunk = 1024;
 
-// sum_i (t_ib - est_b)^2 over the items decided on one of the columns cols,
-// t_ib = sum_u T_u,b(cell (i, cols[u])); add(u, j, i, t) adds the three
-// T_u,b of one cell to t. The corpus terms of both designs are such sums.
+// sum_i (t_ib - est_b)^2 over the items decided on one of cols, where
+// add(u, j, i, t) adds a cell's three terms T_u,b to t.
 template <typename Cells, typename Add>
 Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
                       Add add) {
@@ -70,12 +66,10 @@ Influence pooled_sums(const Cells& c, const std::vector<std::size_t>& cols, cons
   return out;
 }
 
-// A cell's term of each baseline b in two-sum form,
-//   T_b(u, m, x) = alpha_b(u, m) + beta_b P(u, m, x) + gamma_b Q(u, m, x),
-// with beta, gamma the same for every cell: the observed part (P) and the
-// chance part (Q) of the linearisation, alpha the part that does not depend
-// on x. Where every column has one m on a chunk's items, an item's sums are
-// then a chunk constant plus two sums of table values (one per part).
+// A cell's term of baseline b in two-sum form T_b = alpha_b(u, m) +
+// beta_b P(u, m, x) + gamma_b Q(u, m, x), beta and gamma the same for every
+// cell (observed part P, chance part Q): with one m per chunk and column an
+// item's sums are a chunk constant plus two sums of table values.
 struct TwoSums {
   double beta[kBaselines] = {0.0, 0.0, 0.0};
   double gamma[kBaselines] = {0.0, 0.0, 0.0};
@@ -87,10 +81,8 @@ struct TwoSums {
 // SIMD where the target has it, else scalar).
 typedef double PQ __attribute__((vector_size(16)));
 
-// (P, Q) tables of label pairs for common_m_sums(): entry x_a | x_b << 4 of
-// pair v is P, Q of label 2v at x_a plus those of label 2v + 1 at x_b, so a
-// pair of cells is one lookup. Rebuilt only when a pair's m changes (never,
-// on complete data).
+// (P, Q) tables of label pairs: entry x_a | x_b << 4 of pair v sums labels
+// 2v and 2v + 1, so two cells are one look-up; rebuilt when an m changes.
 struct PairTables {
   std::vector<double> pq;        // v * 512 + entry * 2 + {P, Q}
   std::vector<int> m_a, m_b;     // the m each pair's table was built for
@@ -118,10 +110,8 @@ inline PQ load_pq(const double* p) {
   return v;
 }
 
-// One chunk of tabulated_sums() when every column has one m on its items
-// (complete data): sum_u P and sum_u Q straight from the x nibbles (two
-// items a byte, labels two at a time through PairTables, four items at a
-// time), then the three baselines' terms from them.
+// One chunk of tabulated_sums() when every column has one m (complete data):
+// sums of P and Q straight from the x nibbles, four items at a time.
 template <typename Cells>
 bool common_m_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
                    const TwoSums& ts, PairTables& pairs, std::size_t start, std::size_t len,
@@ -183,9 +173,8 @@ bool common_m_sums(const Cells& c, const std::vector<std::size_t>& cols, const d
   return true;
 }
 
-// pooled_sums() by class: tables[(u * side^2 + code) * 3 + b] = T_u,b. A
-// chunk's codes of every column, then item by item with the sums in
-// registers (labels in order, so an item's sum is the same in any layout).
+// pooled_sums() by class (tables[(u * side^2 + code) * 3 + b] = T_u,b),
+// labels in order so an item's sum is the same in any layout.
 template <typename Cells>
 Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, const double* est,
                          const std::vector<double>& tables, const TwoSums& ts) {
@@ -199,9 +188,8 @@ Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, c
     const std::size_t len = std::min(kCellChunk, c.n_items - start);
     if (common_m_sums(c, cols, est, ts, pairs, start, len, out, sum)) continue;
     for (std::size_t u = 0; u < k; ++u) c.chunk_codes(cols[u], start, len, &codes[u], k);
-    // four items at a time: their sums are independent chains of adds
-    // (written out: compilers keep an indexed lane array in memory). A
-    // chunk's squares are summed in double, the chunks in long double.
+    // four items at a time, written out (compilers keep an indexed lane
+    // array in memory); squares in double per chunk, chunks in long double
     double chunk_sum[kBaselines] = {0.0, 0.0, 0.0};
     const auto add_item = [&](double t0, double t1, double t2, std::size_t rated) {
       if (rated == 0) return;
@@ -255,10 +243,8 @@ Influence tabulated_sums(const Cells& c, const std::vector<std::size_t>& cols, c
   return out;
 }
 
-// pooled_sums() with the cell terms in two-sum form: parts(u, m, x, alpha,
-// P, Q) (m >= 1; a cell with m = 0 adds nothing) and the coefficients beta,
-// gamma of `form`; tabulated by class when the cells have codes, else
-// computed per cell.
+// pooled_sums() with the cell terms in two-sum form (parts(u, m, x, alpha,
+// P, Q), m >= 1), tabulated by class when the cells have codes.
 template <typename Cells, typename Parts>
 Influence pooled_influence(const Cells& c, const std::vector<std::size_t>& cols,
                            const double* est, TwoSums form, Parts parts) {

@@ -1,17 +1,7 @@
-// Ingestion of long decision tables (annotations_long(), R/annotations-long.R):
-// distinct values of an id column, and the records x labels matrix built from
-// coded rows in two passes. The pass reports the first offending row and a
-// reason code (IngestResult); R formats the message, so this kernel never
-// decides what a message says.
-// * distinct_codes(): 64-bit keys (an integer, a double's bits, a string's
-//   address) -> 1-based codes in order of first occurrence, and the first row
-//   of each. R merges keys that are equal values with different bits (0 and
-//   -0, one string in two encodings) when it sorts the distinct values.
-// * DecisionIngest: records are the distinct (item, annotator) pairs ordered by
-//   item then annotator; rows are taken in runs of one record (rows usually
-//   come grouped), sorted by item by counting, annotators within an item by
-//   std::sort of a few values.
-// Pure C++: no R headers.
+// Ingestion of long decision tables (annotations_long()): distinct values of
+// an id column, and the records x labels matrix from coded rows. Reports the
+// first offending row and a reason code; R writes the message.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_INGEST_H
 #define MLAGREEMENT_INGEST_H
 
@@ -28,7 +18,6 @@ class KeyTable {
  public:
   explicit KeyTable(std::size_t expected) { rehash(grow_to(expected)); }
 
-  // 0-based id of `key`, registering it with the next id when new.
   int find_or_add(std::uint64_t key) {
     std::size_t s = slot_of(key);
     while (ids_[s] >= 0) {
@@ -76,8 +65,7 @@ class KeyTable {
 };
 
 // codes[r] = 1-based id of key_at(r) in order of first occurrence; returns
-// the 0-based first row of each id. A repeat of the previous row's key skips
-// the look-up (ids usually come in runs).
+// each id's first row. A repeat of the previous key skips the look-up.
 template <typename KeyAt>
 std::vector<std::size_t> distinct_codes(std::size_t n, KeyAt key_at, int* codes) {
   std::vector<std::size_t> first;
@@ -97,8 +85,8 @@ std::vector<std::size_t> distinct_codes(std::size_t n, KeyAt key_at, int* codes)
   return first;
 }
 
-// Which slots 1..span of the whole numbers x[r] - offset occur (R's integer
-// NA never reaches here: R checks for it first).
+// Which slots 1..span the whole numbers x[r] - offset occupy (R has checked
+// for NA).
 inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std::int64_t offset,
                                                 std::size_t span) {
   std::vector<unsigned char> present(span, 0);
@@ -112,9 +100,8 @@ inline std::vector<unsigned char> present_slots(const int* x, std::size_t n, std
   return present;
 }
 
-// A coded column: row r has the 1-based code pos[x[r] - offset - 1]; 0 when
-// x[r] is R's NA or outside pos, or pos holds NA (negative): an undeclared or
-// missing label, which fill() reports.
+// A coded column: row r has the 1-based code pos[x[r] - offset - 1], or 0
+// (NA, outside pos, or pos NA: an undeclared or missing label).
 struct CodedColumn {
   const int* x;
   std::int64_t offset;
@@ -131,8 +118,7 @@ struct CodedColumn {
   }
 };
 
-// Reason codes, in the order R reports them: a label without a code (missing
-// or undeclared) before an invalid value before a repeated decision.
+// Reason codes, in the order R reports them.
 enum class IngestStatus { ok = 0, bad_label = 1, bad_value = 2, repeated = 3 };
 
 // The reason, the 0-based first row with it and (invalid values) how many.
@@ -161,12 +147,10 @@ class DecisionIngest {
     }
   }
 
-  // Fills the records x labels matrix `out` (column-major, n_records() rows,
-  // n_labels columns) with the 0/1/NA decisions; `codes` says what a value is
-  // (IntCodes, RealCodes of record_view.h). Stops at the first row with a
+  // Fills the records x labels matrix (column-major) with 0/1/NA. Stops at a
   // label without a code; otherwise reports the first invalid value (and
-  // counts them), else the first repeated decision (the last one kept when
-  // `keep_last`, else the first).
+  // counts them), else the first repeated decision (the last kept when
+  // keep_last, else the first).
   template <typename V, typename Codes>
   IngestResult fill(const CodedColumn& label, std::size_t n_labels, const V* values,
                     const Codes& codes, int na, bool keep_last, int* out) const {
@@ -218,7 +202,7 @@ class DecisionIngest {
   }
 
   // Records in item order (runs counted by item), annotators sorted within
-  // an item; run_rec_ is the record of each run.
+  // an item; run_rec_: the record of each run.
   void number_records() {
     const std::size_t n_runs = run_item_.size();
     std::vector<std::size_t> start(n_items_ + 1, 0);

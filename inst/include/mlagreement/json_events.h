@@ -1,17 +1,7 @@
-// A JSON parser (RFC 8259) that reports what it reads as events to a handler
-// (SAX style), so the caller builds its own values without an intermediate
-// tree. Strict: the input must be UTF-8 without NUL bytes; \uXXXX escapes
-// are decoded (surrogate pairs as one code point; lone surrogates and
-// \u0000 refused, as R strings cannot hold them); errors give the line, the
-// column and a reason. Numbers follow jsonlite::parse_json(): an integer
-// when written without fraction or exponent and within R's integer range,
-// else a double; numbers under one of the `id_fields` keys (at any depth)
-// are given as their text, so ids never pass through a double. Pure C++.
-//
-// Handler: null_value(), bool_value(bool), integer_value(int),
-// double_value(double), string_value(const char*, std::size_t),
-// begin_object(), key(const char*, std::size_t), end_object(std::size_t n),
-// begin_array(), end_array(std::size_t n).
+// A strict JSON parser (RFC 8259) reporting events to a handler (SAX style):
+// null_value(), bool_value(bool), integer_value(int), double_value(double),
+// string_value(p, n), begin_object(), key(p, n), end_object(n),
+// begin_array(), end_array(n). See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_EVENTS_H
 #define MLAGREEMENT_JSON_EVENTS_H
 
@@ -35,8 +25,7 @@ struct JsonStatus {
   std::string detail;
 };
 
-// What a value holds, from its first character (for messages about a
-// value of the wrong kind).
+// What a value holds, from its first character (for messages).
 inline const char* json_value_name(char first) {
   return first == '[' ? "an array" : first == '{' ? "an object" : first == '"' ? "a string"
        : first == 'n' ? "null" : (first == 't' || first == 'f') ? "a logical value" : "a number";
@@ -49,9 +38,8 @@ class JsonEventParser {
   JsonEventParser(Handler& h, const std::vector<std::string>& id_fields, const char* unit)
       : h_(h), ids_(id_fields), unit_(unit) {}
 
-  // Parses [begin, end) as one value with optional white space around it;
-  // `first_line` is the line number of `begin`. A leading byte-order mark
-  // is skipped when `bom` is true.
+  // Parses [begin, end) as one value with optional white space around it
+  // (first_line: the line of begin; bom: skip a byte-order mark).
   bool parse(const char* begin, const char* end, long first_line, bool bom = false) {
     status_ = JsonStatus();
     if (bom && end - begin >= 3 && std::memcmp(begin, "\xEF\xBB\xBF", 3) == 0) begin += 3;
@@ -326,8 +314,8 @@ class JsonEventParser {
     return true;
   }
 
-  // A string at p_ ('"'): a key (kept in key_ and reported) or a value.
-  // Without escapes it is reported as a view into the input.
+  // A string at p_: a key (kept in key_) or a value; without escapes it is
+  // reported as a view into the input.
   bool string(bool is_key) {
     ++p_;
     const char* run = p_;

@@ -1,16 +1,6 @@
-// Field-path extraction from the JSON event parser (json_events.h): the
-// values at given paths of each record (a line of a JSON-lines file, or a
-// whole document), as flat columns that the readers assemble with
-// vectorised code. A path is a list of segments: a key, "*" (any key) or
-// "[]" (any array element), e.g. {"options", "[]", "id"}. Every value met at
-// a path is one emission: its record, its path, its kind (so shapes can be
-// checked: a string where an array is expected is not an array), its text
-// (strings decoded, numbers in canonical form, true/false as "TRUE"/"FALSE"),
-// for every "[]" and "*" segment along the way the serial number of the
-// element or member it passed (numbered in document order over all
-// containers at that depth, so one option has one number in every path
-// through it) and the key of the last "*". Values off every path are parsed
-// (validated) but not kept. Pure C++.
+// Field-path extraction from the JSON event parser: the values at given
+// paths of each record as flat columns (emissions) that the readers
+// assemble with vectorised code. See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_FIELDS_H
 #define MLAGREEMENT_JSON_FIELDS_H
 
@@ -96,12 +86,10 @@ class JsonPathSet {
   std::size_t depth_of(int k) const { return k == 0 ? 0 : static_cast<std::size_t>(depths_[static_cast<std::size_t>(k) - 1]); }
 };
 
-// The emissions, column by column; strings live in one buffer. A whole
-// document is one record: `record` is then left empty (keep_record false).
-// Lengths are 32-bit (R strings are shorter than 2^31 bytes); a longer
-// text sets `overlong` and is not stored. An emission holds only what its
-// path has: `captures` its path's captures (JsonPathSet::captures_of), and
-// key_at/key_len an entry only when its path is keyed, both in emission order.
+// The emissions, column by column; strings in one buffer. A whole document
+// leaves `record` empty. Lengths are 32-bit (R strings are shorter than
+// 2^31 bytes): a longer text sets `overlong` and is not stored. `captures`
+// and key_at/key_len hold entries only for paths that have them.
 struct JsonEmissions {
   enum : std::uint32_t { kNoText = 0xFFFFFFFFu, kMaxText = 0x7FFFFFFFu };
   bool keep_record = true;
@@ -210,14 +198,13 @@ class JsonFieldCollector {
     return here_;
   }
 
-  // An element off every path still takes its serial (serials count every
-  // element at a depth, whatever its kind).
+  // serials count every element at a depth, off every path too
   void skip_element() {
     if (top_ > 0 && frames_[top_ - 1].array) frames_[top_ - 1].serial = ++serials_[top_ - 1];
   }
 
-  // Whether the value that starts now may be on a path (numbers are only
-  // made canonical then); does not advance the array ordinal.
+  // Whether the value that starts now may be on a path (only then numbers
+  // are made canonical); does not advance the array ordinal.
   bool matching() const {
     if (top_ == 0) return true;
     const Frame& f = frames_[top_ - 1];

@@ -1,10 +1,6 @@
-// Streaming scanner of JSON-lines files (one JSON object per line) that takes
-// a few top-level scalar fields of every line as text: strings decoded,
-// numbers in the canonical form of json_number.h (by value, never through a
-// double), true/false as "TRUE"/"FALSE". Every line is validated in full by
-// the one JSON parser (json_events.h), so errors name the line. The file is
-// read in blocks; memory is one block plus the longest line, whatever the
-// number of lines. Pure C++.
+// Streaming scanner of JSON-lines files taking a few top-level scalar fields
+// of every line as text, each line validated in full by the JSON parser.
+// See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_LINES_H
 #define MLAGREEMENT_JSON_LINES_H
 
@@ -87,9 +83,8 @@ struct JsonField {
   std::string text;
 };
 
-// The handler of JsonEventParser for scan_json_lines(): the requested
-// top-level fields of one object (the first occurrence of a repeated key);
-// nested values are validated by the parser but not kept.
+// The handler for scan_json_lines(): the requested top-level fields of one
+// object (the first of a repeated key); nested values are not kept.
 class TopLevelFields {
  public:
   TopLevelFields(const std::vector<std::string>& fields, std::vector<JsonField>& out)
@@ -184,9 +179,8 @@ inline ScanError line_error(JsonError e) {
        : e == JsonError::nul_byte ? ScanError::nul_byte : ScanError::invalid_json;
 }
 
-// Scans every line; sink(line, values) receives the records in order until
-// the first error. fields[guess] == "" is the label to guess: the one of
-// `candidates` that the first record holds as a key.
+// Scans every line; sink(line, values) gets the records in order until the
+// first error. fields[guess] == "": the label to guess among `candidates`.
 template <typename Sink>
 ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector<std::string>& fields,
                            const std::vector<bool>& required, std::size_t guess,
@@ -269,8 +263,7 @@ ScanResult scan_json_lines(std::FILE* file, std::size_t block_bytes, std::vector
   return res;
 }
 
-// A chunk of a JSON-lines file read as values: every non-blank line must be
-// one JSON object, reported to the parser's handler in full.
+// A chunk of JSON lines read as values: each non-blank line one object.
 struct ValueLinesResult {
   JsonStatus status;        // the first fault; error none when there is none
   bool io = false;          // the file could not be read
@@ -280,9 +273,8 @@ struct ValueLinesResult {
   bool eof = false;
 };
 
-// Lines after line number `line` until `max_records` objects were read or
-// the input ends; on_record(line) follows every object. A byte-order mark
-// is skipped on line 1.
+// Lines after `line` until max_records objects are read or the input ends;
+// on_record(line) after each. A byte-order mark on line 1 is skipped.
 template <typename Handler, typename OnRecord>
 ValueLinesResult scan_value_lines(BlockLineReader& reader, JsonEventParser<Handler>& parser,
                                   long line, long max_records, OnRecord&& on_record) {

@@ -1,5 +1,6 @@
-// Numbers and escapes of the JSON event parser (json_events.h): the
-// integer-or-double rule of jsonlite::parse_json(). Pure C++.
+// Numbers and escapes of the JSON event parser: jsonlite's integer-or-double
+// rule and the canonical text of a number.
+// See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_JSON_NUMBER_H
 #define MLAGREEMENT_JSON_NUMBER_H
 

@@ -1,16 +1,7 @@
-// Labels with structure: a taxonomy whose selected
-// children imply their ancestors, mutually exclusive groups of labels that
-// are one nominal variable each, and weights per variable.
-//
-// One pass over the records closes each record under the taxonomy, checks
-// that it selects at most one label of each group, and counts per item the
-// closed labels and the categories of each group. The result is a label
-// table (label_table.h) whose first k columns are the closed binary labels
-// and whose other columns are the groups' categories (the group's labels in
-// order, then "none"), so the estimator kernel (estimators.h,
-// replicate_stats.h, single_label.h) turns it into estimates as it does for
-// the plain counting pass; structured_estimates.h weighs the variables.
-// Pure C++: no R headers.
+// Labels with structure: one pass closes each record under the taxonomy,
+// checks the mutually exclusive groups and counts per item the closed labels
+// and the groups' categories, as label tables for the kernel.
+// See DESIGN.md, Algorithms: Labels with structure.
 #ifndef MLAGREEMENT_LABEL_GROUPS_H
 #define MLAGREEMENT_LABEL_GROUPS_H
 
@@ -52,10 +43,9 @@ struct StructurePass {
 
 namespace detail {
 
-// Records per block and items per chunk of the pass, as the counting pass's
-// chunks (counts.h): a label's counters of a chunk stay in L1.
+// Items per chunk (a label's counters stay in L1, as in counts.h) and
+// records per sub-block of the buffered labels of dense arrays.
 constexpr std::size_t kStructureBlock = kDenseChunk;
-// Records per block of the buffered labels of dense arrays.
 constexpr std::size_t kSubBlock = 256;
 
 // Column of the first category of group g (after the k closed labels).
@@ -84,9 +74,8 @@ inline std::vector<char> buffered_labels(const LabelStructure& s) {
   return out;
 }
 
-// Reads `len` consecutive records starting at `first`: buffered labels into
-// the block; with `direct`, the others are added to the counters x, m
-// (column j at x + j * len) as they are read.
+// Reads records [first, first + len): buffered labels into the block; with
+// `direct`, the others straight into the counters x, m.
 template <typename T, typename Codes>
 void read_block(const RecordView<T>& v, const Codes& codes, const std::vector<char>& buffered,
                 bool direct, std::size_t first, std::size_t len, Block& b, int* x, int* m) {
@@ -131,10 +120,9 @@ inline void close_block(const LabelStructure& s, Block& b) {
 }
 
 // Adds the block's closed labels and group categories to the counters x, m
-// (column c at x + c * stride; a group's decisions in its first column only). A group is decided by a selected label, or
-// (category "none") when all its labels are decided. Returns the position
-// in the block of the first record selecting two labels of a group (its
-// group in bad_group), or -1.
+// (column c at x + c * stride; a group's decisions in its first column).
+// Returns the block position of the first record selecting two labels of a
+// group (the group in bad_group), or -1.
 inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::size_t>& off,
                                 const std::vector<char>& buffered, Block& b, int* x, int* m,
                                 std::size_t stride, int& bad_group) {
@@ -192,11 +180,9 @@ inline std::ptrdiff_t add_block(const LabelStructure& s, const std::vector<std::
   return bad;
 }
 
-// Tallies a chunk of items column by column: adds each column's counts to
-// the table and the items' weighted disagreement over their pairable
-// variables: per free label 2x(m-x)/(m(m-1)), per group
-// sum_c x_c(m-x_c)/(m(m-1)) (half the sum of its categories' terms). The
-// kernel's tally_label_chunk() gives each column's terms.
+// Tallies a chunk of items column by column: each column's counts into the
+// table, and the items' weighted disagreement over their pairable variables
+// (a group's term is half the sum of its categories' terms).
 class ChunkTally {
  public:
   ChunkTally(const LabelStructure& s, const std::vector<std::size_t>& off, std::size_t max_m)
@@ -245,8 +231,7 @@ class ChunkTally {
 
 namespace detail {
 
-// What the two layouts of the pass share: the columns, the buffered labels,
-// the block and the chunk's counters (column c at x + c * chunk length).
+// What the two layouts of the pass share.
 struct PassContext {
   PassContext(const LabelStructure& structure, std::size_t k, std::size_t max_m)
       : s(structure), off(group_offsets(structure, k)), buffered(buffered_labels(structure)),
@@ -283,10 +268,8 @@ struct PassContext {
   std::vector<int> x, m;
 };
 
-// Dense arrays, a chunk of items at a time: the labels neither the taxonomy
-// nor a group reads are counted label by label over all annotators, as the
-// counting pass does (counts.h); the others record by record, annotator by
-// annotator, in sub-blocks whose values stay in L1.
+// Dense arrays by item chunks: unbuffered labels over all annotators as in
+// counts.h, buffered ones in sub-blocks that stay in L1.
 template <typename T, typename Codes>
 void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
   constexpr std::size_t kB = kStructureBlock;
@@ -325,8 +308,7 @@ void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, St
   }
 }
 
-// Records layout: blocks of records scattered into per-item counters (items
-// x columns), tallied at the end.
+// Records layout: blocks scattered into per-item counters, tallied at the end.
 template <typename T, typename Codes>
 void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, StructurePass& out) {
   constexpr std::size_t kB = kStructureBlock;

@@ -1,8 +1,5 @@
-// Per-label tables of the sufficient statistics, grouped by the number of
-// decisions m an item has on that label. Every label-level and corpus-level
-// Hamming estimator is a function of these small tables, so they are what the
-// counting pass tallies (integer counts) and what a bootstrap replicate
-// recomputes (item multiplicities as weights).
+// Per-label tables of the sufficient statistics by the number of decisions
+// m an item has on the label. See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_LABEL_TABLE_H
 #define MLAGREEMENT_LABEL_TABLE_H
 
@@ -16,9 +13,8 @@ namespace mlagreement {
 //   cnt  = items with exactly m decisions (or their total weight),
 //   sx   = their positive decisions, sum of x,
 //   sdis = sum of x * (m - x), half the disagreeing ordered pairs.
-// Count is std::int64_t for the counting pass (exact, reduced across threads
-// in any order) and double for weighted or R-held tables (sums of integers
-// stay exact in double up to 2^53).
+// Count: std::int64_t in the counting pass (exact in any reduction order),
+// double for weighted or R-held tables (exact to 2^53).
 template <typename Count>
 struct CountTable {
   std::size_t n_labels = 0, max_m = 0;

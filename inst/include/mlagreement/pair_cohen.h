@@ -1,12 +1,6 @@
-// Each annotator pair's own Cohen kappa (the conger baseline of conger.h for
-// two annotators) on the cells both decided: per label, with n_j shared
-// decisions, A and B positives and `agree` agreeing cells,
-//   D_o,j = 1 - agree / n_j,  D_e,j = pA (1 - pB) + pB (1 - pA),  kappa_j = 1 - D_o,j / D_e,j;
-// the pair's multi-label coefficient is 1 - sum_j D_o,j / sum_j D_e,j over
-// its labels with a shared decision (eq. 6 for two annotators). A
-// single-label design gives Cohen's kappa over the q categories. Light's
-// kappa is the mean of these over pairs (R/light.R).
-// Pure C++: no R headers.
+// Each annotator pair's own Cohen kappa on the cells both decided, per label
+// and pooled (Light's kappa is their mean, R/light.R).
+// See DESIGN.md, Algorithms: Annotator-specific chance.
 #ifndef MLAGREEMENT_PAIR_COHEN_H
 #define MLAGREEMENT_PAIR_COHEN_H
 
@@ -36,7 +30,7 @@ inline double cohen_binary(double n, double pa, double pb, double agree, double*
   return *d_e > 0 ? 1.0 - *d_o / *d_e : kNA;
 }
 
-// Records grouped by item (counting sort): item i owns rec[start[i]] ... rec[start[i + 1] - 1].
+// Records grouped by item (counting sort).
 template <typename View>
 void records_by_item(const View& v, std::vector<std::size_t>& start, std::vector<std::size_t>& rec) {
   start.assign(v.n_items + 1, 0);
@@ -48,10 +42,8 @@ void records_by_item(const View& v, std::vector<std::size_t>& start, std::vector
 }
 }  // namespace detail
 
-// Pairs (a[p], b[p]), 0-based annotators; single: q categories (the labels),
-// with category(r) the record's category or -1. One pass over the record
-// pairs within items (as the pair table is built), each added to its pair's
-// per-label counts (n, positives of a and of b, agreements).
+// Pairs (a[p], b[p]), 0-based; single: q categories, category(r) the
+// record's category or -1. One pass over the record pairs within items.
 template <typename View, typename Codes, typename CategoryOf>
 PairCohen pair_cohen(const View& v, const Codes& codes, const int* a, const int* b, std::size_t n_pairs,
                      bool single, CategoryOf category) {

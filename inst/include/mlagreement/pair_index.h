@@ -1,12 +1,5 @@
-// The one enumerator of within-item annotator pairs (pairs.h: Hamming
-// statistics per annotator pair; set_pairs.h: set measures per pair).
-//
-// Records are bucketed by item (counting sort); within an item they are
-// visited in annotator order, so every comparison (r, s) has annotator(r) <
-// annotator(s). Pairs get ids 0, 1, ... in order of first appearance
-// (PairIndex, hash_tables.h). Only pairs that share an item are ever
-// created, so sparse designs cost sum_i m_i^2, never n_annotators^2.
-// Pure C++: no R headers.
+// The one enumerator of within-item annotator pairs (pairs.h, set_pairs.h).
+// See DESIGN.md, Algorithms: Annotator pairs.
 #ifndef MLAGREEMENT_PAIR_INDEX_H
 #define MLAGREEMENT_PAIR_INDEX_H
 
@@ -28,8 +21,7 @@ struct ItemBuckets {
   std::size_t n_items() const noexcept { return start.empty() ? 0 : start.size() - 1; }
 };
 
-// The records r < n_records with keep[r] != 0, bucketed by item_of(r) < n_items
-// (counting sort: records of an item in their own order).
+// The records with keep[r] != 0 bucketed by item (counting sort).
 template <typename ItemOf>
 ItemBuckets bucket_by_item(std::size_t n_items, const std::vector<unsigned char>& keep, ItemOf item_of) {
   ItemBuckets b;
@@ -47,14 +39,10 @@ ItemBuckets bucket_by_item(std::size_t n_items, const std::vector<unsigned char>
   return b;
 }
 
-// Calls, for every item and every two of its records r, s with annotators
-// a < b (0-based, < n_annotators):
-//   visitor.new_pair(a, b)       when (a, b) first appears (its id: the count so far),
-//   visitor.start_record(r)      before the comparisons of r,
-//   visitor.compare(pair, r, s)  for each comparison;
-// visitor.annotator(r) gives r's annotator. `interrupted()` is polled
-// between items, about every 2^24 label comparisons (k labels per record
-// comparison); when it returns true the enumeration stops and returns false.
+// For every item and two of its records r, s with annotators a < b:
+// visitor.new_pair(a, b) when the pair first appears (its id: the count so
+// far), visitor.start_record(r) before r's comparisons, visitor.compare(pair,
+// r, s). False when interrupted() (polled about every 2^24 label comparisons).
 template <typename Visitor, typename Interrupted>
 bool visit_item_pairs(ItemBuckets& items, std::size_t n_annotators, std::size_t k, Visitor& visitor,
                       Interrupted&& interrupted) {

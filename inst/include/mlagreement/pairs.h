@@ -1,19 +1,6 @@
-// Pairwise annotator statistics over the items two annotators share.
-//
-// One pass over the items: the non-empty records of each item are visited
-// pair by pair, and for every pair of annotators (a < b) and label j four
-// counts are accumulated:
-//   n2   items where both decided on j (pairable),
-//   dis  of those, items where they disagree,
-//   n1   items where at least one of the two decided on j (rated),
-//   psum 2 * x / m summed over the rated items (x positives, m decisions),
-// plus the number of items the pair shares. Only pairs that share an item are
-// ever created, so sparse designs cost sum_i m_i^2 k, never n_annotators^2 k.
-// The counts are then reduced to the pair's statistics (as mla() computes them
-// on the two-annotator subset): Hamming agreement, label-averaged observed
-// disagreement and pooled-marginal chance disagreement.
-// Per annotator: positive decisions, decisions and non-empty records.
-// Pure C++: no R headers.
+// Pairwise annotator statistics over the items two annotators share, in one
+// pass over the items, and per-annotator sums.
+// See DESIGN.md, Algorithms: Annotator pairs.
 #ifndef MLAGREEMENT_PAIRS_H
 #define MLAGREEMENT_PAIRS_H
 
@@ -35,28 +22,23 @@ struct PairResult {
   // d_obs, w, observed, estimate: NaN when undefined (estimator kernel)
   std::vector<double> d_obs, w, n_labels_used, observed, estimate;
   std::vector<double> ann_positives, ann_decisions, ann_items;
-  // Per annotator over their pairs: agreeing and joint decisions, and the
-  // shared-item weights and weighted coefficients of the defined pairs, and
-  // the three per-annotator shares (NaN when undefined).
+  // Per annotator over their pairs, and the per-annotator shares.
   std::vector<double> ann_agree, ann_joint, ann_wsum, ann_esum;
   std::vector<double> ann_prevalence, ann_observed, ann_estimate;
-  // Pooled over every pair (agreement over joint decisions; coefficients
-  // weighted by shared items).
+  // Pooled over every pair.
   double pooled_observed = kNA, pooled_estimate = kNA;
 };
 
 namespace detail {
 
-// Label counts of one pair. Each count is bounded by 2 * n_items, and R item
-// indices are < 2^31, so 32-bit unsigned counters cannot overflow; they halve
-// the memory of designs with very many pairs.
+// Label counts of one pair: each is at most 2 * n_items < 2^32, so 32-bit
+// counters cannot overflow; they halve the memory of designs with many pairs.
 struct PairLabel {
   std::uint32_t n2 = 0, dis = 0, n1 = 0, psum = 0;
 };
 
-// The label counts of every comparison of two records (the visitor of
-// visit_item_pairs(), pair_index.h): registers new pairs in `out`, adds
-// to the pair's shared items and to its label counts in `lab` (k per pair).
+// Visitor of visit_item_pairs(): registers new pairs and adds each
+// comparison to its pair's shared items and label counts (k per pair).
 template <typename T, typename Codes>
 struct PairLabelCounter {
   const RecordView<T>& v;
@@ -96,8 +78,8 @@ struct PairLabelCounter {
   }
 };
 
-// Per annotator: positive decisions, decisions and non-empty records; then
-// the non-empty records bucketed by item.
+// Per annotator: positives, decisions and non-empty records; the non-empty
+// records bucketed by item.
 template <typename T, typename Codes>
 ItemBuckets count_annotators(const RecordView<T>& v, const Codes& codes, PairResult& out) {
   const std::size_t k = v.n_labels, n_rec = v.n_records;
@@ -123,8 +105,7 @@ ItemBuckets count_annotators(const RecordView<T>& v, const Codes& codes, PairRes
   return bucket_by_item(v.n_items, keep, [&v](std::size_t r) { return v.item_of(r); });
 }
 
-// Reduces the label counts of each pair (k per pair, in pair order) to its
-// statistics with the estimator kernel, and sums them per annotator.
+// Each pair's counts to its statistics by the kernel, summed per annotator.
 inline void reduce_pairs(const PairLabel* lab, std::size_t k, std::size_t n_annotators,
                          PairResult& out) {
   const std::size_t n_pairs = out.a.size();
@@ -173,11 +154,8 @@ inline void reduce_pairs(const PairLabel* lab, std::size_t k, std::size_t n_anno
 
 }  // namespace detail
 
-// `interrupted()` is polled between items, about every 2^24 label comparisons
-// (a fraction of a second); when it returns true the pass stops and
-// pair_sums() returns false with `out` incomplete. The work is
-// sum_i m_i (m_i - 1) / 2 * k for m_i records of item i, which for dense
-// designs with many annotators runs for minutes.
+// `interrupted()` is polled about every 2^24 label comparisons; when it is
+// true, returns false with `out` incomplete.
 template <typename T, typename Codes, typename Interrupted>
 bool pair_sums(const RecordView<T>& v, const Codes& codes, PairResult& out,
                Interrupted&& interrupted) {

@@ -1,7 +1,6 @@
-// The records as the C++ core sees them: a non-owning view of R's records x
-// labels values, the missing-value conventions of their storage types, and
-// the guards every pass over a view relies on.
-// Pure C++: no R headers, so the core can be tested and reused outside R.
+// The records as the core sees them: a non-owning view of R's records x
+// labels values, the missing-value codes of its storage types, and guards.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_RECORD_VIEW_H
 #define MLAGREEMENT_RECORD_VIEW_H
 
@@ -12,12 +11,9 @@
 
 namespace mlagreement {
 
-// Missing-value conventions of the two storage types R hands us.
-// R stores integer and logical NA as INT_MIN, so valid integer codes are
-// exactly the bit patterns 0x0, 0x1 and 0x80000000. Bit arithmetic on the
-// unsigned pattern classifies a value without branches or compares, which is
-// what lets the counting loop run at memory speed (measured: 3x faster than
-// the same loop written with comparisons).
+// R's integer and logical NA is INT_MIN, so valid codes are exactly the bit
+// patterns 0x0, 0x1 and 0x80000000: bit arithmetic classifies a value
+// without branches or compares, so the counting loop runs at memory speed.
 struct IntCodes {
   static unsigned bits(int v) noexcept { return static_cast<unsigned>(v); }
   // 1 unless NA (sign bit set)
@@ -29,9 +25,8 @@ struct IntCodes {
   }
   int positive(int v) const noexcept { return static_cast<int>(bits(v) & 1u); }
 };
-// Doubles: 0, 1, or R's NA_real_, the NaN whose low word is 1954 (R_IsNA()'s
-// test). Any other NaN is R's NaN: refused like every value other than 0, 1
-// and NA (NA is the one missing-decision marker, the rule of every adapter).
+// Doubles: 0, 1 or R's NA_real_ (the NaN whose low word is 1954, R_IsNA()'s
+// test); any other NaN is refused like every value other than 0, 1 and NA.
 // Conditional expressions become compare-and-mask instructions.
 struct RealCodes {
   static std::uint32_t low_word(double v) noexcept {
@@ -58,9 +53,8 @@ struct RecordView {
   std::size_t n_items;
   const int* annotator;  // 0-based annotator of each record (nullptr when dense)
   std::size_t n_annotators;
-  // Columns of the labels to read, n_labels of them (nullptr: every column;
-  // the counting pass and the annotator bootstrap read it, through column()).
-  // Counting a subset of labels reads only their columns.
+  // Columns of the labels to read (nullptr: every column), so counting a
+  // subset of labels reads only their columns.
   const int* label_cols = nullptr;
   std::size_t column_of(std::size_t j) const noexcept {
     return label_cols ? static_cast<std::size_t>(label_cols[j]) : j;
@@ -85,9 +79,8 @@ void check_view_extents(const RecordView<T>& v) {
   }
 }
 
-// Number of values other than 0, 1 and NA of the labels of v (for the
-// message of a bad value: counted here so that no full-size temporary is
-// needed in R, whatever the size of the input).
+// Values other than 0, 1 and NA of the labels of v, counted here so that R
+// needs no full-size temporary for the message.
 template <typename T, typename Codes>
 std::int64_t count_invalid(const RecordView<T>& v, const Codes& codes) {
   check_view_extents(v);

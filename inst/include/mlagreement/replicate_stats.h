@@ -1,7 +1,6 @@
-// What a fit and each bootstrap replicate report at corpus level: the
-// Hamming-based MLA coefficients, or, on single-label designs, the
-// categorical coefficients; and the layout of a replicate's statistics.
-// Part of the estimator kernel (estimators.h). Pure C++: no R headers.
+// What a fit and each bootstrap replicate report at corpus level, and the
+// layout of a replicate's statistics.
+// See DESIGN.md, Algorithms: The estimator kernel.
 #ifndef MLAGREEMENT_REPLICATE_STATS_H
 #define MLAGREEMENT_REPLICATE_STATS_H
 
@@ -25,13 +24,8 @@ inline std::size_t n_boot_stats(std::size_t k) {
 // kappa, Gwet's AC1 and Brennan-Prediger for q categories.
 enum class CorpusStatistic { multi_label, single_label };
 
-// Single-label corpus coefficients from the one-hot labels' summaries
-// (Gwet's unequal-raters formulas, as irrCAC implements them). Every record
-// decides every category, so all labels share the pairable items and
-//   1 - pa = sum_k D_k / 2 (D_k the label's mean 2x(m-x)/(m(m-1))),
-//   1 - pe = sum_k p_k q_k (Fleiss), 1 - sum_k p_k q_k / (q - 1) (AC1),
-//   1 - 1/q (Brennan-Prediger).
-// Computed as disagreements in double-double, like the label coefficients.
+// Single-label corpus coefficients from the one-hot labels' summaries, as
+// disagreements in double-double (formulas: DESIGN.md).
 struct SingleLabelCorpus {
   double d_obs = kNA;
   double w[kBaselines] = {kNA, kNA, kNA};

@@ -1,17 +1,6 @@
-// Reproducible parallel random numbers: every draw of the package.
-//
-// Bootstrap:
-// The replicates are split into a fixed number of streams (kStreams), each a
-// contiguous block of replicates. Stream k is dqrng's xoshiro256+ seeded from
-// the 64-bit seed and advanced by k long jumps (2^192 draws each), so every
-// replicate's draws depend only on (seed, replicate), never on which thread
-// runs the stream. Bounded integers use Lemire's multiply-shift rejection
-// method on the upper 32 bits (the low bits of xoshiro256+ are weaker), so
-// results do not depend on the standard library's distributions.
-//
-// Per-pair streams (boot-F1, set_pairs.h): pair p's generator is seeded with
-// the 64-bit seed mixed with p (pair_stream()), so a pair's draws do not
-// depend on which thread runs it.
+// Reproducible parallel random numbers: every draw of the package
+// (bootstrap streams, per-pair streams, bounded integers).
+// See DESIGN.md, Algorithms: Bootstrap.
 #ifndef MLAGREEMENT_RNG_H
 #define MLAGREEMENT_RNG_H
 
@@ -46,8 +35,7 @@ inline Rng stream_rng(std::uint64_t seed, int stream) {
   return rng;
 }
 
-// The stream of unit p (0-based) of a per-unit scheme: the seed plus
-// (p + 1) golden-ratio increments, mixed (SplitMix64's sequence).
+// The stream of unit p of a per-unit scheme (SplitMix64's sequence).
 inline Rng pair_stream(std::uint64_t seed, std::size_t p) {
   return Rng(mix64(seed + 0x9e3779b97f4a7c15ULL * (p + 1)));
 }

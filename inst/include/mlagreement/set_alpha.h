@@ -1,8 +1,6 @@
-// Krippendorff's alpha with set distances (Jaccard, MASI) and the average
-// pairwise set similarities (Hamming alpha comes from the label tables of
-// the counting pass, in R/krippendorff-alpha.R).
-// The expected set disagreement is in set_expected.h.
-// Pure C++: no R headers.
+// Krippendorff's alpha with set distances (Jaccard, MASI, tabulated user
+// distances) and the average pairwise set similarities.
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_ALPHA_H
 #define MLAGREEMENT_SET_ALPHA_H
 
@@ -19,12 +17,7 @@
 #include "sets.h"
 #include "threads.h"
 
-
 namespace mlagreement {
-
-// ---------------------------------------------------------------------------
-// Krippendorff's alpha with set distances (coincidence form) and the average
-// pairwise set similarities.
 
 struct SetAlpha {
   double observed_jaccard = 0, observed_masi = 0;  // D_o
@@ -38,14 +31,9 @@ struct SetAlpha {
 
 namespace detail {
 
-// The observed part by counting: the within-item pairs by (m, a, b, i) (m
-// the item's records, a, b the set sizes, i the intersection), then one
-// weighted sum per cell. A count is an increment where summing the
-// similarities per pair takes four floating-point additions; integer
-// counts, so the result does not depend on the order of items or on
-// threads. For one-word sets with tabulated similarities, items of at most
-// kMaxRecords records and a bounded table; returns false otherwise (the
-// caller then sums per item).
+// D_o by counting the within-item pairs by (m, a, b, i) (DESIGN.md); false
+// unless the sets are one word, the similarities tabulated and items of at
+// most kMaxRecords records.
 constexpr std::size_t kMaxRecords = 64;
 inline bool observed_by_counts(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                                int threads, double& oj, double& om, double& sj, double& sm,
@@ -124,10 +112,8 @@ inline bool observed_by_counts(const SetData& d, const SimTable& sim, const Size
   return true;
 }
 
-// The within-item sums of one item with many records over its distinct
-// sets: pairs of records with sets s != t count c_s c_t times, pairs within
-// one set c_s (c_s - 1) / 2 times, so the work is the distinct sets squared
-// (two sets among 1e5 records: one comparison), not the records squared.
+// Within-item sums of an item with many records over its distinct sets:
+// the work is the distinct sets squared, not the records squared.
 struct ItemSums {
   double dj = 0, dm = 0, simj = 0, simm = 0;
 };
@@ -192,10 +178,7 @@ inline ItemSums item_by_pairs(const SetData& d, const SimTable& sim, const SizeD
   return out;
 }
 
-// The observed part item by item (any sets, any item sizes): items of more
-// than kMaxRecords records over their distinct sets, others pair by pair
-// (the same doubles either way). Items are summed in a fixed order after the
-// parallel loop, so results do not depend on threads.
+// D_o item by item, summed in item order after the parallel loop.
 inline void observed_by_items(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& oj, double& om, double& sj_sum, double& sm_sum,
                               std::vector<double>& oc) {
@@ -234,9 +217,8 @@ int histogram_by(ExpectedMethod m, const SetData& d, const CompactSets& c, int t
   return histogram_hashed<Cell>(d, c, threads, h);
 }
 
-// Postings instead of pairs for more than 64 labels in use (built-in
-// distances only) where they are cheaper: a pair of sets costs about 2.8 ns
-// per word, a postings visit about 10 ns.
+// Postings instead of pairs over more than 64 labels in use (built-in
+// distances only) when their estimated work is lower.
 inline ExpectedMethod choose_postings(const SetData& d, const SizeDistances* custom,
                                       ExpectedMethod chosen) {
   if (chosen != ExpectedMethod::pairs || custom != nullptr || d.n_words <= 1) return chosen;
@@ -246,9 +228,8 @@ inline ExpectedMethod choose_postings(const SetData& d, const SizeDistances* cus
   return cost_postings < cost_pairs ? ExpectedMethod::postings : chosen;
 }
 
-// The sums of D_e over ordered pairs of values (ej, em), with the method
-// used (and whether in 128 bits) in out. The counts of d give the values
-// (the records need not be there).
+// The sums of D_e over ordered pairs of values from the counts of d, and the
+// method used.
 inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                           int threads, SetAlpha& out, double& ej, double& em) {
   const CompactSets c = compact_sets(d);
@@ -276,14 +257,8 @@ inline void expected_sums(const SetData& d, const SimTable& sim, const SizeDista
 
 }  // namespace detail
 
-// D_o = (1/n) sum_i 1/(m_i - 1) sum_{r != s in i} d(r, s);
-// D_e = 1/(n (n - 1)) sum_{r != s over all pairable values} d(r, s), summed
-// over distinct sets with their counts (set_expected.h). D_o by counting
-// pairs where possible, else item by item (both independent of threads).
-// with_expected = false skips D_e (the average similarities need only items).
-// custom: tabulated user distances over set sizes 0..max (at least the
-// largest set; nullptr for none), reported as observed_custom and
-// expected_custom.
+// D_o and D_e (DESIGN.md); with_expected = false skips D_e (the similarities
+// need only items); custom: user tables over set sizes 0..max, or nullptr.
 inline SetAlpha set_alpha(const SetData& d, bool with_expected, int threads,
                           const SizeDistances* custom = nullptr) {
   SetAlpha out;

@@ -1,20 +1,6 @@
 // Bootstrap replicates of Krippendorff's alpha over items from per-item
-// summaries (R/alpha-intervals.R), never from the records.
-//
-// Alpha is a ratio of item sums: every distance's observed disagreement is
-// sum_i w_i obs_i / n(w) with n(w) = sum_i w_i m_i, and Hamming's per-label
-// terms are item sums too, so a replicate's linear part is W %*% terms. The
-// expected disagreement of a set distance needs the reweighted counts of the
-// distinct sets, n_s(w) = sum_i w_i c_is, and their quadratic form
-// Q(w) = sum_{s,t} n_s n_t d(s, t) (D_e = Q / (n (n - 1))), with a dense
-// S x S distance matrix per distance (the caller checks that it fits).
-//
-// Draws: the item streams of the bootstrap engines (boot_units.h, rng.h):
-// replicate b of seed s draws the same multiplicities as mla_boot()'s item
-// replicate b, whatever thread runs it. Each replicate's sums run in one
-// fixed order, so results do not depend on the thread count.
-//
-// Pure C++: no R headers.
+// summaries, never from the records (R/alpha-intervals.R).
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_BOOT_H
 #define MLAGREEMENT_SET_BOOT_H
 
@@ -38,9 +24,8 @@ struct ItemSetCounts {
   std::vector<double> count;
 };
 
-// From the records of the pairable groups (group g owns rec_set[gstart[g]]
-// .. rec_set[gstart[g + 1] - 1], set_build.h) and the item of each group;
-// items without a group get no sets.
+// From the records of the pairable groups (set_build.h) and each group's
+// item; items without a group get no sets.
 inline ItemSetCounts item_set_counts(const double* gstart, std::size_t n_groups, const int* rec_set,
                                      const int* item_of_group, std::size_t n_items) {
   std::vector<std::vector<int>> per_item(n_items);
@@ -66,9 +51,7 @@ inline ItemSetCounts item_set_counts(const double* gstart, std::size_t n_groups,
   return out;
 }
 
-// c_i' D c_i for each item (the ordered within-item record pairs' distance
-// sum, plus the diagonal d(s, s) which is 0 for a distance). D: S x S,
-// column-major.
+// c_i' D c_i per item (D: S x S, column-major; its diagonal is 0).
 inline void item_quadratic_forms(const ItemSetCounts& c, const double* D, std::size_t S, double* out) {
   const std::size_t n = c.start.size() - 1;
   for (std::size_t i = 0; i < n; ++i) {
@@ -93,18 +76,13 @@ struct AlphaBootInput {
   std::vector<const double*> D;  // S x S per set distance, column-major, symmetric
 };
 
-// Replicates are processed kLanes at a time: their multiplicities are kept
-// item-major (kLanes per item), so an item's contribution to the block's
-// item sums and set counts is one short vector operation, and the
-// quadratic forms keep each distance's partial sums of kLanes replicates
-// in registers. Every replicate's sums still run in the same order as one
-// replicate alone (items in order; sets in order), so results do not depend
-// on the blocking.
+// Replicates run kLanes at a time, multiplicities item-major; each
+// replicate's sums keep the order of one replicate alone, so results do
+// not depend on the blocking.
 constexpr std::size_t kLanes = 8;
 
-// Two replicates' values as one SSE2-sized vector (GCC and clang vector
-// extensions; a plain pair elsewhere). Lane-wise IEEE operations, so a
-// lane's sums are exactly those of the scalar loop.
+// Two replicates' values as one SSE2-sized vector (GCC/clang extension, a
+// plain pair elsewhere); lane-wise IEEE operations equal the scalar loop.
 #if defined(__GNUC__)
 typedef double LanePair __attribute__((vector_size(16)));
 inline LanePair splat(double d) {
@@ -157,9 +135,8 @@ inline void add_row_form(const LaneSums& z, double dss, const double* xs, double
   for (std::size_t b = 0; b < kLanes; ++b) acc[b] += xs[b] * (2.0 * zb[b] + dss * xs[b]);
 }
 
-// za += sum_{t < n} ca[t] x_t and zb += sum_{t < n} cb[t] x_t, in order of t:
-// two columns share each load of x_t, and eight independent sums are in
-// flight (the additions' latency, not their count, bounds one column).
+// za += sum_{t < n} ca[t] x_t and zb likewise, in order of t: two columns
+// share each load, eight independent sums in flight (latency bound).
 inline void two_column_sums(const double* ca, const double* cb, std::size_t n, const double* X,
                             LaneSums& za, LaneSums& zb) {
   for (std::size_t t = 0; t < n; ++t) {
@@ -169,11 +146,8 @@ inline void two_column_sums(const double* ca, const double* cb, std::size_t n, c
   }
 }
 
-// Quadratic forms x_b' D x_b of the kLanes count vectors in X (S x kLanes,
-// set-major: X[s * kLanes + b]), from the lower triangle:
-// q_b = sum_s x_sb (2 z_sb + d_ss x_sb) with z_sb = sum_{t < s} d_ts x_tb,
-// both sums in index order. D is symmetric, so column s is row s. One
-// distance: rows s and s + 1 together. acc: kLanes sums.
+// Quadratic forms x_b' D x_b of the kLanes count vectors in X (set-major)
+// from the lower triangle, in index order; rows s and s + 1 together.
 inline void one_distance_forms(const double* D, std::size_t S, const double* X, double* acc) {
   std::size_t s = 0;
   for (; s + 2 <= S; s += 2) {
@@ -242,10 +216,8 @@ inline void lane_item_sums(const AlphaBootInput& in, const double* rows, const s
 }
 
 // Replicates [r0, r1) of stream st, kLanes at a time (the last block padded
-// with zero multiplicities): sums (replicates x n_terms) and quad
-// (replicates x n_distances), both column-major. rows: the terms
-// item-major (rows[i * n_terms + j]). Rows of sums and quad are replicates
-// minus row0, n_out rows in all.
+// with zero multiplicities) into rows r - row0 of sums (x n_terms) and quad
+// (x n_distances), column-major; rows: the terms item-major.
 inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, const UnitDesign& u,
                               std::uint64_t seed, int st, std::size_t n_rep, std::size_t row0,
                               std::size_t n_out, double* sums, double* quad) {
@@ -280,9 +252,8 @@ inline void alpha_boot_stream(const AlphaBootInput& in, const double* rows, cons
   }
 }
 
-// The replicates of streams [s0, s1) of n_rep (rows block_begin(s0) ..
-// block_begin(s1) - 1 of sums and quad), streams in parallel. Returns false
-// if a thread failed (out of memory).
+// The replicates of streams [s0, s1), streams in parallel; false if a thread
+// ran out of memory.
 inline bool alpha_boot(const AlphaBootInput& in, const UnitDesign& u, std::uint64_t seed,
                        std::size_t n_rep, int s0, int s1, int threads, double* sums, double* quad) {
   std::vector<double> rows(in.n_items * in.n_terms);

@@ -1,16 +1,6 @@
-// Records to label sets: the distinct sets with their counts and, per
-// pairable item, the distinct set of each of its records (SetData, sets.h).
-//
-// Two paths giving the same SetData (same set ids, same record order):
-// * complete dense arrays of at most 32 labels (no missing value, every
-//   item pairable; the common case): each block of records is turned into
-//   bit words and hashed to the distinct sets while its words are in L1;
-//   no missing-value flags, no per-item counting. A missing value met on
-//   the way hands over to the general path.
-// * the general path: missing flags per record, records of each item
-//   counted, only pairable items kept.
-//
-// Pure C++: no R headers.
+// Records to label sets (SetData, sets.h): a fast path for complete dense
+// arrays of at most 32 labels and a general path, giving the same SetData.
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_BUILD_H
 #define MLAGREEMENT_SET_BUILD_H
 
@@ -25,17 +15,12 @@
 
 namespace mlagreement {
 
-
 namespace detail {
 
-// Bits and missing flags of every record, one word (W = 1) or W words per
-// record. A block of records at a time (the block's bit words and missing
-// flags stay in L1 while every label column streams through). The column
-// loop has no branches (random 0/1 data would mispredict them) and is
-// vectorised where OpenMP's simd is available. flag[r]: bit 0 some label
-// missing, bit 1 some label decided. One word is held as two 32-bit halves
-// (the high one only for k > 32), so the vectorised loop has a single
-// element width.
+// Bits and missing flags (bit 0 some label missing, bit 1 some decided) of
+// every record, a block of records at a time so the block stays in L1. The
+// column loop has no branches (random 0/1 data would mispredict them); one
+// word is two 32-bit halves so the vectorised loop has one element width.
 struct RecordBits {
   std::vector<std::uint64_t> words;   // W > 1: n x W
   std::vector<std::uint32_t> lo, hi;  // W = 1
@@ -81,10 +66,9 @@ void record_bits(const RecordView<T>& v, const Codes codes, std::size_t W, Recor
 
 constexpr std::size_t kNotPairable = static_cast<std::size_t>(-1);
 
-// The complete records of pairable items grouped by item (counting sort):
-// out.start, and per item the first slot of its records (kNotPairable for
-// items with fewer than two). Returns the number of kept records, or sets
-// out.bad_record on a record with some but not all labels missing.
+// Complete records of pairable items grouped by item (counting sort): each
+// item's first slot, kNotPairable below two records. Returns the kept
+// records; sets out.bad_record on a partly missing record.
 template <typename T>
 std::size_t pairable_slots(const RecordView<T>& v, const std::vector<std::uint8_t>& flag, SetData& out,
                            std::vector<std::size_t>& slot) {
@@ -119,9 +103,8 @@ std::size_t pairable_slots(const RecordView<T>& v, const std::vector<std::uint8_
   return total;
 }
 
-// Id of the set x (W words) among out's distinct sets, added when new. The
-// table doubles when half full, so it stays about the size of the distinct
-// sets (usually few: it then stays in cache).
+// Id of the set x among out's distinct sets, added when new; the table
+// doubles when half full.
 inline int distinct_set_id(std::vector<int>& table, SetData& out, std::size_t W, const std::uint64_t* x) {
   const std::size_t pos = find_set(table, out.bits, W, x);
   int id = table[pos];
@@ -143,10 +126,8 @@ inline int distinct_set_id(std::vector<int>& table, SetData& out, std::size_t W,
   return id;
 }
 
-// The distinct-set lists reserved and the empty table of distinct_set_id(),
-// for `total` records of k labels: the table starts at about half the most
-// distinct sets possible (at most 2^16 slots), since fresh pages cost a
-// fault each; the record lists are sized.
+// Reserves the distinct-set lists; the empty table of distinct_set_id()
+// starts large (fresh pages cost a fault each).
 inline std::vector<int> start_distinct_sets(SetData& out, std::size_t total, std::size_t k,
                                             std::size_t W, bool annotators) {
   const std::size_t most = std::min<std::size_t>(total, k < 30 ? std::size_t{1} << k : total);
@@ -162,9 +143,7 @@ inline std::vector<int> start_distinct_sets(SetData& out, std::size_t total, std
 
 }  // namespace detail
 
-// The general path: bits and flags of every record, records of each item
-// counted, then the distinct sets by open addressing on the bit words,
-// records in their own order; each kept record goes to its item's next slot.
+// The general path; each kept record goes to its item's next slot.
 template <typename T, typename Codes>
 void build_sets_general(const RecordView<T>& v, const Codes& codes, bool annotators, SetData& out) {
   const std::size_t k = v.n_labels, n = v.n_records, W = (k + 63) / 64, N = v.n_items;
@@ -202,10 +181,8 @@ void build_sets_general(const RecordView<T>& v, const Codes& codes, bool annotat
 
 namespace detail {
 
-// Fast path: the 32-bit codes of records r0 .. r0 + len - 1 into lo (k <= 32);
-// false on a missing value. Four columns per pass: one read-modify-write of
-// the bit words per four values; bits by masks (no shifts of the compared
-// values).
+// Fast path: 32-bit codes of records r0 .. r0 + len - 1 (k <= 32), four
+// columns per pass; false on a missing value.
 template <typename T, typename Codes>
 bool block_codes(const RecordView<T>& v, const Codes codes, std::size_t r0, std::size_t len,
                  std::uint32_t* lo) {
@@ -235,8 +212,7 @@ bool block_codes(const RecordView<T>& v, const Codes codes, std::size_t r0, std:
   return missing == 0U;
 }
 
-// Every item has A >= 2 complete records: all pairable, records of item i
-// at i * A + annotator (record r is item r % N, annotator r / N).
+// Every item has A >= 2 complete records: item i's at i * A + annotator.
 inline void complete_layout(std::size_t N, std::size_t A, bool annotators, SetData& out) {
   out.start.resize(N + 1);
   for (std::size_t i = 0; i <= N; ++i) out.start[i] = i * A;
@@ -250,8 +226,7 @@ inline void complete_layout(std::size_t N, std::size_t A, bool annotators, SetDa
 
 }  // namespace detail
 
-// The fast path (see the top of the file). Returns false, out undefined, on
-// a missing value.
+// The fast path; false, out undefined, on a missing value.
 template <typename T, typename Codes>
 bool build_sets_complete(const RecordView<T>& v, const Codes& codes, bool annotators, SetData& out) {
   const std::size_t k = v.n_labels, n = v.n_records, N = v.n_items, A = v.n_annotators;
@@ -262,11 +237,8 @@ bool build_sets_complete(const RecordView<T>& v, const Codes& codes, bool annota
   detail::complete_layout(N, A, annotators, out);
   int* const rec_set = out.rec_set.data();
   std::size_t item = 0, annotator = 0;  // of the next record
-  // Memory: fresh pages cost a fault each (about a microsecond), so the set
-  // lists are reserved for the worst case (untouched pages cost nothing)
-  // rather than grown by copying, and the hash table starts at about half
-  // the most distinct sets possible (at most 2^16 slots, 512 KB) rather than
-  // doubling from small (a doubling from 2^15 slots costs about 0.4 ms).
+  // fresh pages cost a fault each: reserve for the worst case (untouched
+  // pages cost nothing) and start the table large instead of doubling
   const std::size_t most = std::min<std::size_t>(n, std::size_t{1} << std::min<std::size_t>(k, 30));
   out.bits.reserve(most);
   out.size.reserve(most);

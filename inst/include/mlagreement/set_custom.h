@@ -1,15 +1,6 @@
-// User distances between label sets for Krippendorff's alpha.
-//
-// * Set-size distances d(|A|, |B|, |A n B|), tabulated once in R over the
-//   size triples (SizeDistances), enter the engine of set_alpha.h exactly
-//   where the built-in Jaccard and MASI distances do: the observed part
-//   weighs the within-item pair counts by (a, b, i), the expected part the
-//   pair histogram N(a, b, i) of set_expected.h (or the pairs of distinct
-//   sets). So they cost what the built-in distances cost.
-// * General distances d(A, B) are evaluated in R once per pair of distinct
-//   sets; the core supplies the distinct sets, their counts and the
-//   within-item pair weights (set_pair_weights()).
-// Pure C++: no R headers.
+// User distances between label sets for alpha: tabulated set-size distances
+// (SizeDistances) and the within-item pair weights for general distances.
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_CUSTOM_H
 #define MLAGREEMENT_SET_CUSTOM_H
 
@@ -38,8 +29,7 @@ struct SizeDistances {
   double value(std::size_t t, int a, int b, int i) const noexcept { return d[t * cells() + at(a, b, i)]; }
 };
 
-// The same tables on a smaller size range (K1 = max_size + 1), the layout the
-// engine's SimTable uses, so one cell index serves both.
+// The same tables over sizes 0..max_size, SimTable's layout.
 inline SizeDistances shrink_distances(const SizeDistances& from, int max_size) {
   SizeDistances out;
   out.K1 = static_cast<std::size_t>(max_size) + 1;
@@ -55,9 +45,8 @@ inline SizeDistances shrink_distances(const SizeDistances& from, int max_size) {
   return out;
 }
 
-// Within-item pairs of distinct sets s < t with their weight
-// sum over items of (ordered pairs of records with sets s and t) / (m - 1),
-// sorted by (s, t). Pairs of equal sets are left out (distance 0).
+// Within-item pairs of distinct sets s < t (sorted) with their weight, the
+// sum over items of ordered record pairs with sets s, t over m - 1.
 struct SetPairWeights {
   std::vector<int> s, t;
   std::vector<double> w;

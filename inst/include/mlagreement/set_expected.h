@@ -1,44 +1,6 @@
-// Expected disagreement of Krippendorff's alpha with set distances:
-//   sum over ordered pairs of pairable values of d(r, s),
-// where d (Jaccard or MASI) depends only on the two set sizes a, b and the
-// intersection size i. The values are compressed to S distinct sets s with
-// counts c_s, so the sum is sum over (a, b, i) of N(a, b, i) d(a, b, i), with
-// N(a, b, i) the number of ordered pairs of values of sizes a and b whose
-// sets share i labels (pairs of a value with itself included: d = 0 there).
-//
-// Four ways to get the sum (choose_expected_method() picks by estimated
-// work; all are exact up to the final floating-point sum):
-//
-// 1. pairs: every pair of distinct sets, O(S^2) intersections. Any labels,
-//    any distances; the only method for user distances over more than 64
-//    labels in use, for sets of more than 22 labels and for 2^32 values or
-//    more.
-//
-// 2. sparse subset counting (at most 22 labels in use; set_sparse.h).
-//    Recode the sets to the k labels in use. For a subset Q of the labels
-//    and a size class b let T_b[Q] = sum of c_t over sets t of size b
-//    containing Q. Then, for classes a <= b,
-//      C(q, a, b) = sum over |Q| = q of T_a[Q] T_b[Q]
-//                 = sum over pairs (s of size a, t of size b) of c_s c_t binom(|s n t|, q),
-//    and binomial inversion gives the pair histogram exactly:
-//      N(a, b, i) = sum over q >= i of (-1)^(q - i) binom(q, i) C(q, a, b).
-//    Work: sum_s 2^|s| row updates plus a few products per subset, in
-//    cache-sized blocks: cheap when sets are small, whatever their number.
-//
-// 3. hashed subset counting (23 to 64 labels in use, sets of at most 22
-//    labels): the rows of 2 found through a hash table on the 64-bit subset
-//    codes, a random access per update. Gives up (pairs instead) when the
-//    rows outgrow the memory cap.
-//
-// 4. postings (set_postings.h; more than 64 labels in use, built-in
-//    distances): pairs of sets that share a label through an inverted
-//    index; the others are disjoint (distance 1 for Jaccard and MASI).
-//
-// bench/README.md has the designs that need each of them.
-//
-// Exactness and the shared counting steps: set_moments.h.
-//
-// Pure C++: no R headers.
+// Expected disagreement of alpha with set distances: the methods (pairs,
+// sparse and hashed subset counting, postings) and the choice among them.
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_SET_EXPECTED_H
 #define MLAGREEMENT_SET_EXPECTED_H
 
@@ -62,11 +24,8 @@ namespace mlagreement {
 namespace detail {
 
 // Hashed counting: the rows of sparse counting for the subsets that occur,
-// found through a hash table on the 64-bit subset codes. Each distinct set
-// adds its count to the rows of its 2^|s| subsets, a random access each, so
-// it pays when sets are small and the S^2 pairs many.
-// Memory of hashed counting: rows of W counters plus a 16-byte slot (table half
-// full) per subset that occurs; estimated with one subset in 4 new.
+// through a hash table on the 64-bit subset codes. Memory: W counters plus a
+// 16-byte slot (table half full) per row; estimated with one subset in 4 new.
 constexpr double kHashedRowBytes = 36.0;
 inline double hashed_bytes(const CompactSets& c, double rows) {
   return rows * (4.0 * static_cast<double>(c.cls_size.size()) + kHashedRowBytes);
@@ -75,8 +34,7 @@ inline double hashed_rows_estimate(const CompactSets& c) {
   return std::min(c.sum_pow / 4.0, std::ldexp(1.0, static_cast<int>(std::min<std::size_t>(c.k, 62))));
 }
 
-// Returns 1 when done, 0 on an internal error, -1 when the rows outgrow
-// twice the memory cap (the caller then uses pairs).
+// 1 done, 0 internal error, -1 rows over twice the memory cap (use pairs).
 template <typename Cell>
 int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const std::size_t W = c.cls_size.size(), K1 = c.cls_of_size.size();
@@ -111,8 +69,8 @@ int histogram_hashed(const SetData& d, const CompactSets& c, int threads, PairHi
   return invert_moments(C, c, K1, h) ? 1 : 0;
 }
 
-// sum over (a, b, i) of the ordered pairs times the distances; pairs of
-// different classes are met once, so they count twice.
+// sum over (a, b, i) of ordered pairs times distances; pairs of different
+// classes are met once, so they count twice.
 inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c,
                                     const SizeDistances* custom, double& sum_j, double& sum_m,
                                     std::vector<double>& sum_c) {
@@ -136,8 +94,7 @@ inline void expected_from_histogram(const PairHistogram& h, const CompactSets& c
   }
 }
 
-// Pairs: every pair of distinct sets, O(S^2). Each set's row is summed
-// in a fixed order, so results do not depend on threads.
+// Pairs: every pair of distinct sets, each set's row summed in a fixed order.
 inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeDistances* custom,
                               int threads, double& sum_j, double& sum_m, std::vector<double>& sum_c) {
   const std::size_t S = d.n_sets();
@@ -172,9 +129,8 @@ inline void expected_by_pairs(const SetData& d, const SimTable& sim, const SizeD
 
 }  // namespace detail
 
-// The algorithms of the expected disagreement (see the top of the file);
-// none: not computed. Postings (set_postings.h) apply to the built-in
-// distances only (set_alpha.h decides).
+// none: D_e not computed; postings apply to the built-in distances only
+// (set_alpha.h decides).
 enum class ExpectedMethod { none, pairs, sparse, hashed, postings };
 
 // The name the R side reports.
@@ -183,27 +139,16 @@ inline const char* method_name(ExpectedMethod m) noexcept {
   return kNames[static_cast<int>(m)];
 }
 
-// The total count of the distinct sets: the pairable values (exact: integer
-// counts below 2^53).
+// The pairable values (exact: integer counts below 2^53).
 inline double total_count(const SetData& d) {
   double n = 0;
   for (double c : d.count) n += c;
   return n;
 }
 
-// The method among pairs and subset counting with the least estimated work.
-// Sparse counting needs at most kMaxSubsetLabels labels in use, hashed
-// counting at most 64 labels in use and sets of at most kMaxSubsetLabels
-// labels; both need fewer than 2^32 values (32-bit rows).
-//
-// Estimated work in nanoseconds, fitted on 1e5 random records over 20
-// labels (bench/alpha.R; 4,956 to 95,355 distinct sets) and 40 labels:
-// a pair of sets 2.8; blocked counting 1.1 per subset update plus about 30
-// per row (at most 2^k rows, and about one per 8 updates); hashed counting
-// 15 to 80 per subset update (random accesses into tables that outgrow the
-// caches), taken as 40. Only the order matters: a wrong choice costs time,
-// never accuracy. The counting methods also pay about 2 microseconds of
-// set-up.
+// The method among pairs and subset counting with the least estimated work
+// in ns (constants fitted with bench/alpha.R); see DESIGN.md for the limits
+// of each method.
 inline ExpectedMethod choose_expected_method(const SetData& d, const detail::CompactSets& c) {
   const bool counts_ok = total_count(d) < 4000000000.0;
   const bool blocked_ok = counts_ok && c.k <= detail::kMaxSubsetLabels;

@@ -1,23 +1,6 @@
-// Pair counts by intersection size from label-subset counts: the shared
-// machinery of the subset-counting methods of set_expected.h.
-//
-// Recode the distinct sets to the k labels in use. For a subset Q of the
-// labels and a size class b let T_b[Q] = sum of c_t over sets t of size b
-// containing Q. Then, for size classes a <= b,
-//   C(q, a, b) = sum over |Q| = q of T_a[Q] T_b[Q]
-//              = sum over pairs (s of size a, t of size b) of c_s c_t binom(|s n t|, q),
-// and binomial inversion gives the pair histogram exactly:
-//   N(a, b, i) = sum over q >= i of (-1)^(q - i) binom(q, i) C(q, a, b).
-// T is held as one row of W counters (W = number of size classes) per subset.
-//
-// Exactness: T <= n (pairable values, < 2^32), so each product fits 64 bits;
-// C(q, a, b) <= n_a n_b binom(a, q), so when n^2 binom(M, M/2) < 2^64 (M the
-// largest set size, at most 22) the products are summed in 64 bits,
-// otherwise in 128 bits (uint128.h). The inversion runs in 128 bits and N
-// fits 64 bits. Integer sums do not depend on their order, so the result
-// does not depend on threads.
-//
-// Pure C++: no R headers.
+// Pair counts by intersection size from label-subset counts, exactly: the
+// shared steps of the subset-counting methods of set_expected.h.
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_SET_MOMENTS_H
 #define MLAGREEMENT_SET_MOMENTS_H
 
@@ -32,7 +15,6 @@
 #include "uint128.h"
 #include "threads.h"
 
-
 namespace mlagreement {
 
 namespace detail {
@@ -42,9 +24,8 @@ namespace detail {
 constexpr std::size_t kMaxSubsetLabels = 22;
 constexpr double kCountingBytes = 256.0 * 1024 * 1024;  // memory cap of hashed counting's rows
 
-// Distinct sets recoded to the labels in use, and their size classes.
-// Labels are numbered by decreasing frequency among the distinct sets (ties
-// by position), so the low bits of a code hold the most frequent labels.
+// Distinct sets recoded to the labels in use (numbered by decreasing
+// frequency, so the low bits hold the most frequent), with size classes.
 struct CompactSets {
   std::size_t k = 0;                // labels in use
   std::vector<std::uint64_t> code;  // per distinct set (filled when k <= 64)
@@ -179,11 +160,8 @@ inline bool moments_fit_64(double n_values, std::size_t k) {
   return mul_64x64(nn.lo, binom).hi == 0;
 }
 
-// cq[x * W + y] += row[x] row[y] for x <= y, over the range of non-zero
-// entries (usually without gaps: the sizes of the supersets of Q), for both
-// accumulator types (uint128.h's add_product). The 64-bit version multiplies
-// 32-bit counts into 64-bit sums, which vectorises (SSE2 pmuludq) where
-// OpenMP's simd is available; the sums of different y are independent.
+// cq[x * W + y] += row[x] row[y] for x <= y over the non-zero range; the
+// 64-bit version (32-bit counts into 64-bit sums) vectorises.
 template <typename Cell>
 inline void accumulate_row(const std::uint32_t* row, std::size_t W, Cell* cq) {
   std::size_t lo = 0, hi = W;
@@ -200,10 +178,8 @@ inline void accumulate_row(const std::uint32_t* row, std::size_t W, Cell* cq) {
   }
 }
 
-// C(q, x, y) += T_x[Q] T_y[Q] over rows Q; row r has |Q| = q_of(r).
-// C is indexed (q * W + x) * W + y, x <= y. Each thread sums its rows into
-// its own accumulators; integer sums, so the total is the same for any
-// number of threads.
+// C(q, x, y) += T_x[Q] T_y[Q] over rows Q (|Q| = q_of(r)), C at
+// (q * W + x) * W + y; per-thread integer sums.
 template <typename Cell, typename QOf>
 void accumulate_rows(const std::uint32_t* rows, std::size_t n_rows, std::size_t W, std::size_t K1,
                      QOf q_of, int threads, std::vector<U128>& C) {

@@ -1,5 +1,5 @@
 // Annotator-pair comparison measures of the paper: Augmented kappa, Am and
-// boot-F1, from the label sets of the records. Pure C++: no R headers.
+// boot-F1. See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SET_PAIRS_H
 #define MLAGREEMENT_SET_PAIRS_H
 
@@ -18,9 +18,6 @@
 
 namespace mlagreement {
 
-// ---------------------------------------------------------------------------
-// Annotator-pair measures: Augmented kappa, Am, boot-F1.
-
 struct PairMeasures {
   std::vector<int> a, b;               // annotators, a < b
   std::vector<double> n_shared;        // items both annotated (complete records)
@@ -34,10 +31,8 @@ struct PairMeasures {
 
 namespace detail {
 
-// The comparisons of each annotator pair (the distinct sets of the two
-// records, the smaller annotator's first), grouped by pair, pairs ordered
-// by (a, b); pair p owns the comparisons start[p] .. start[p + 1] - 1, in
-// item order.
+// The comparisons of each annotator pair (the two records' distinct sets,
+// the smaller annotator's first), pairs ordered by (a, b), each in item order.
 struct PairSets {
   std::vector<int> a, b;
   std::vector<std::size_t> start;
@@ -186,12 +181,8 @@ inline void measure_pair(const SetData& d, const PairSets& ps, std::size_t p, st
 
 }  // namespace detail
 
-// k_used: size of the label inventory of Am (labels selected at least once).
-// Chance of boot-F1: in each of R replicates, both annotators' sets on the
-// shared items are drawn with replacement (independently) from their own
-// sets on those items; pair p uses its own generator stream, seeded from
-// (seed, p), so results do not depend on the number of threads.
-// Throws std::bad_alloc when memory runs out (also inside the parallel loop).
+// k_used: the label inventory of Am. Throws std::bad_alloc when memory runs
+// out.
 inline PairMeasures pair_measures(const SetData& d, std::size_t n_labels, std::size_t n_annotators,
                                   int k_used, int R, std::uint64_t seed, int threads) {
   const detail::PairSets ps = detail::pair_sets(d, n_annotators);

@@ -1,18 +1,6 @@
-// Method 4 of the expected set disagreement (set_expected.h): postings.
-//
-// With many labels (more than 64 in use) and small sets, the pairs method
-// compares S^2 / 2 pairs of distinct sets, each over ceil(k / 64) words: 6e4
-// sets over 5,000 labels is 1.4e11 word operations. But two sets with no
-// label in common have Jaccard and MASI similarity 0 (two distinct sets are
-// never both empty), so
-//   sum over s < t of c_s c_t d(s, t)
-//     = sum over s < t of c_s c_t  -  sum over s < t sharing a label of c_s c_t sim(s, t),
-// and the pairs that share a label are found through an inverted index (for
-// each label, the sets that hold it): the work is the sum over labels of
-// the pairs of sets holding it, not S^2. Only for the built-in distances
-// (a user distance of disjoint sets need not be 1).
-//
-// Pure C++: no R headers.
+// Expected set disagreement by postings (more than 64 labels in use,
+// built-in distances): only pairs of sets sharing a label are visited.
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_SET_POSTINGS_H
 #define MLAGREEMENT_SET_POSTINGS_H
 
@@ -52,8 +40,7 @@ inline Postings set_postings(const SetData& d) {
   return p;
 }
 
-// Pair visits of the postings method: pairs of sets sharing a label, once
-// per shared label (freq: distinct sets per label, label_frequencies()).
+// Pair visits of the postings method (freq: distinct sets per label).
 inline double postings_work(const std::vector<std::size_t>& freq) {
   double w = 0;
   for (const std::size_t f : freq) w += static_cast<double>(f) * (static_cast<double>(f) - 1.0) / 2.0;
@@ -89,9 +76,7 @@ inline void similar_after(const SetData& d, const Postings& p, const SimTable& s
   }
 }
 
-// The sums of D_e over ordered pairs of values (sum_j, sum_m), as
-// expected_by_pairs() defines them. Each set's row is summed in a fixed
-// order and the rows in set order, so results do not depend on threads.
+// The sums of D_e over ordered pairs of values, as expected_by_pairs().
 inline void expected_by_postings(const SetData& d, const SimTable& sim, int threads, double& sum_j,
                                  double& sum_m) {
   const std::size_t S = d.n_sets();

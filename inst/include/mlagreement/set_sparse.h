@@ -1,34 +1,6 @@
-// Method 2 of set_expected.h: sparse (blocked) subset counting.
-//
-// The k labels in use are split into kH high and kL = k - kH low bits, so a
-// subset is Q = (QH, QL). The rows T[Q] (W size-class counters each, see
-// set_moments.h) with one high part QH form a block of at most 2^kL rows,
-// small enough for the cache; blocks are independent. Sets are grouped by
-// their high part sH; a block QH visits the groups with sH containing QH
-// (listed beforehand by enumerating the subsets of every sH), and each set
-// of those adds its count to the rows of the subsets of its low part. Then
-// the block's rows are multiplied out and cleared. Work: sum_s 2^|s| row
-// updates plus, per row, the products of its size classes. A block that
-// would take more updates than kL 2^kL W / 8 (the blocks of small QH, which
-// most sets visit: on the bench design the block QH = {} alone took half of
-// all updates) instead adds each set to the row of its low part only and
-// takes the superset sums over the kL low bits (contiguous, vectorised).
-//
-// What makes it fast (measured on 1e5 records, 20 labels, 25,810 distinct
-// sets, 2.6 million updates; bench/alpha.R): branch mispredictions, not
-// arithmetic, dominated, so
-// * an update is a single add (offsets sub * W precomputed per low part);
-//   the rows in use are not marked per update but found afterwards as the
-//   down-closure of the marked low parts (a bitmap, kL word-wide passes);
-// * within a group the sets are ordered by the size of their low part, so
-//   the trip counts of the update loop repeat (predictable loop exits);
-// * the products of a row run over the whole range of size classes a
-//   subset of that size can meet in the block (zeros included), unrolled
-//   for each length of that range, with the rows taken by subset size so
-//   the length repeats. Skipping zero classes costs more in mispredictions
-//   than the extra multiplications.
-//
-// Pure C++: no R headers.
+// Sparse (blocked) subset counting for the expected set disagreement (at
+// most 22 labels in use).
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_SET_SPARSE_H
 #define MLAGREEMENT_SET_SPARSE_H
 
@@ -41,7 +13,6 @@
 #include "set_moments.h"
 #include "sets.h"
 #include "threads.h"
-
 
 namespace mlagreement {
 
@@ -56,10 +27,8 @@ inline int lowest_bit(std::uint64_t x) noexcept {
 #endif
 }
 
-// cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, with
-// the range length L fixed at compile time: fully unrolled, no loop
-// branches. row and cq start at the first size class of the range. The row
-// is cleared on the way (its entries outside the range are zero already).
+// cq[x * W + y] += row[x] row[y] for 0 <= x <= y < L, zeros included, L
+// fixed at compile time (fully unrolled, no loop branches); clears the row.
 template <std::size_t L>
 void accumulate_fixed(std::uint32_t* row, std::size_t W, std::uint64_t* cq) {
   std::uint64_t v[L + 1];
@@ -95,8 +64,7 @@ inline FixedProducts fixed_products(std::size_t L) {
 }
 static_assert(kMaxSubsetLabels == 22, "extend the table of fixed_products()");
 
-// Products of one row over the size classes lo .. hi - 1 (f: fixed_products(hi - lo)),
-// then the row cleared.
+// Products of one row over size classes lo .. hi - 1, then the row cleared.
 inline void accumulate_clear(std::uint32_t* row, std::size_t lo, std::size_t W, FixedProducts f,
                              std::uint64_t* cq) {
   f(row + lo, W, cq + lo * W + lo);
@@ -111,8 +79,8 @@ inline void accumulate_clear(std::uint32_t* row, std::size_t, std::size_t W, Fix
 // Low bits of the split: blocks of 2^kL rows of W counters.
 inline std::size_t sparse_low_bits(std::size_t k) { return k / 2; }
 
-// The distinct sets in the order of sparse counting and the index tables
-// the blocks read (all shared, read-only, by the threads).
+// The sets in sparse counting's order and the index tables the blocks read
+// (shared, read-only).
 struct SparseLayout {
   std::size_t W = 0, K1 = 0, kL = 0, nH = 0, nL = 0, nwords = 0;
   // per set, ordered by (high part, size of the low part): low part, size class, count
@@ -234,14 +202,14 @@ inline SparseLayout sparse_layout(const SetData& d, const CompactSets& c) {
   order_sets(d, c, L);
   block_groups(L);
   row_tables(c, L);
-  // superset sums: kL nL W / 2 additions of contiguous memory, vectorised,
-  // measured about 4 times cheaper each than an update
+  // superset sums: kL nL W / 2 contiguous, vectorised additions, each about
+  // 4 times cheaper than an update
   L.dense_work = L.kL * L.nL * L.W / 8;
   return L;
 }
 
-// Fills block b (rows blk, nL x W) from the sets of its groups and marks
-// their low parts; returns the largest size class met.
+// Fills block b from the sets of its groups and marks their low parts;
+// returns the largest size class met.
 inline std::uint32_t fill_block(const SparseLayout& L, std::size_t b, std::uint32_t* const blk,
                                 std::uint64_t* const mark) {
   const std::size_t W = L.W;
@@ -263,9 +231,8 @@ inline std::uint32_t fill_block(const SparseLayout& L, std::size_t b, std::uint3
     }
     return top;
   }
-  // many updates (the blocks of small QH, which most sets visit): each set
-  // adds to its low part's row only, then the superset sums over the kL
-  // low bits, adding contiguous runs of rows
+  // many updates: each set adds to its low part's row only, then the
+  // superset sums over the kL low bits
   for (std::size_t e = L.bstart[b]; e < L.bstart[b + 1]; ++e) {
     const std::size_t g = L.bgroups[e];
     for (std::size_t p = L.gstart[g]; p < L.gstart[g + 1]; ++p) {
@@ -327,8 +294,7 @@ void multiply_block(const SparseLayout& L, std::size_t b, std::uint32_t top, std
   }
 }
 
-// Returns false on an internal error; throws std::bad_alloc when memory
-// runs out (also inside the parallel region).
+// False on an internal error; throws std::bad_alloc when memory runs out.
 template <typename Cell>
 bool histogram_sparse(const SetData& d, const CompactSets& c, int threads, PairHistogram& h) {
   const SparseLayout L = sparse_layout(d, c);

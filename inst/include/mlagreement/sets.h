@@ -1,16 +1,6 @@
-// Set statistics of a multi-label annotation design.
-//
-// Krippendorff's alpha with set distances (Jaccard, MASI) and the comparison
-// measures of the paper (average pairwise MASI / Jaccard, Augmented kappa,
-// Am, boot-F1) need the full label sets, not only the (x, m) tables. Records
-// are compressed to bitsets (one pass over the label columns, a block of
-// records at a time, without branches) and hashed to the distinct sets,
-// which are kept once with their counts (set_build.h): the expected disagreement of alpha
-// works on the S distinct sets (set_expected.h), never on pairs of records.
-// Every set similarity used here is a function of (|A|, |B|, |A n B|) only,
-// so it can be tabulated (SimTable).
-//
-// Pure C++: no R headers.
+// Label sets of the records (SetData) and the set similarities, functions of
+// (|A|, |B|, |A n B|) only, with their table (SimTable).
+// See DESIGN.md, Algorithms: Label sets.
 #ifndef MLAGREEMENT_SETS_H
 #define MLAGREEMENT_SETS_H
 
@@ -44,9 +34,8 @@ inline int ctz64(std::uint64_t x) noexcept {
 
 }  // namespace detail
 
-// Similarities of two sets with sizes a, b and intersection size i.
-// Two empty sets are identical (similarity 1); an empty and a non-empty set
-// are disjoint (0).
+// Similarities of sets of sizes a, b sharing i labels; two empty sets are
+// identical, an empty and a non-empty set disjoint.
 inline double jaccard_similarity(int a, int b, int i) noexcept {
   const int u = a + b - i;
   return u == 0 ? 1.0 : static_cast<double>(i) / static_cast<double>(u);
@@ -66,9 +55,8 @@ inline double dice_similarity(int a, int b, int i) noexcept {
   return a + b == 0 ? 1.0 : 2.0 * static_cast<double>(i) / static_cast<double>(a + b);
 }
 
-// Both similarities by (a, b, i) from a table when every set has at most
-// kMaxTabulated labels (a look-up instead of a division), else computed.
-// The table holds the values of the functions above, so results agree.
+// Similarities from a table when no set exceeds kMaxTabulated labels (a
+// look-up instead of a division); the same values as the functions above.
 struct SimTable {
   static constexpr int kMaxTabulated = 40;
   std::size_t K1 = 0;
@@ -99,8 +87,7 @@ struct SimTable {
   }
 };
 
-// Missing-value conventions of the storage types R hands us (kept here so the
-// set routines do not depend on the counting pass's internals).
+// Missing-value codes of R's storage types (independent of counts.h).
 struct SetIntCodes {
   int na;
   bool is_na(int v) const noexcept { return v == na; }
@@ -111,10 +98,8 @@ struct SetRealCodes {
   bool positive(double v) const noexcept { return v == 1.0; }
 };
 
-// The records of a design as label sets. Only items with at least two
-// complete records (pairable items) are kept; whole missing records are
-// absent, records with some but not all labels missing are an error
-// (bad_record >= 0).
+// Pairable items only (at least two complete records); bad_record >= 0: a
+// record with some but not all labels missing.
 struct SetData {
   std::size_t n_words = 0;
   std::vector<std::uint64_t> bits;  // distinct sets, set-major (n_sets x n_words)

@@ -1,12 +1,6 @@
-// Krippendorff's nominal alpha of a single-label (categorical) design from
-// the label tables of its one-hot labels: category k is label k and every
-// record decides every label, so item i has m_i values, x_ik of them in
-// category k. Coincidences within units with m >= 2 values:
-//   D_o = sum_u sum_c n_uc (m_u - n_uc) / (m_u - 1) / n..,
-//   D_e = sum_c n_c (n.. - n_c) / (n.. (n.. - 1)),
-// in double-double. The agreement coefficients (Fleiss, AC1, Brennan-
-// Prediger) are the estimator kernel's (summarise_single_label() in
-// estimators.h). Pure C++: no R headers.
+// Krippendorff's nominal alpha of a single-label design from the label
+// tables of its one-hot labels, in double-double.
+// See DESIGN.md, Algorithms: The estimator kernel.
 #ifndef MLAGREEMENT_SINGLE_LABEL_H
 #define MLAGREEMENT_SINGLE_LABEL_H
 

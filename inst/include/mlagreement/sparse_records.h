@@ -1,18 +1,6 @@
-// The sparse records layout: selected-labels designs over a large label
-// universe, where every record is fully decided (no missing value) and most
-// decisions are zeros. Record r (item[r], annotator[r], 0-based) selects the
-// labels label[start[r]] .. label[start[r + 1] - 1] (0-based, strictly
-// increasing); every other label of the record is 0. Nothing of size
-// records x labels or items x labels is built unless asked for.
-//
-// Two passes give exactly what the dense passes give on the same records:
-// * count_sparse(): the counting pass (label tables, item disagreement,
-//   records per item and annotator, optionally the items x labels tables) of
-//   a subset of the labels, as counts.h does for a RecordView;
-// * build_sets_sparse(): the label sets of the records (SetData), the same
-//   set ids in the same record order as set_build.h's general path.
-//
-// Pure C++: no R headers.
+// The sparse records layout (selected labels over a large universe): the
+// counting pass and the label sets, equal to the dense passes' results.
+// See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_SPARSE_RECORDS_H
 #define MLAGREEMENT_SPARSE_RECORDS_H
 
@@ -39,8 +27,8 @@ struct SparseRecords {
   const int* label;  // start[n_records] selected labels, 0-based
 };
 
-// The guards every pass relies on (R builds the layout; a broken one is an
-// internal error, never an out-of-bounds read).
+// Guards every pass relies on (a broken layout is an internal error, never
+// an out-of-bounds read).
 inline void check_sparse_records(const SparseRecords& s) {
   if (s.n_labels == 0 || s.n_items == 0) {
     throw std::invalid_argument("Internal error: a sparse view with no labels or no items.");
@@ -64,8 +52,7 @@ inline void check_sparse_records(const SparseRecords& s) {
 
 namespace detail {
 
-// Records grouped by item (a stable counting sort: records keep their order
-// within an item): first[i] .. first[i + 1] - 1 index into order.
+// Records grouped by item (stable counting sort).
 struct ItemGroups {
   std::vector<std::size_t> first, order;
 };
@@ -83,14 +70,8 @@ inline ItemGroups group_by_item(const SparseRecords& s) {
 
 }  // namespace detail
 
-// The counting pass over the labels with col_of_label[j] >= 0 (their
-// position among the n_cols counted labels, the order of the label tables
-// and of x/m): the same CountOutput and TallyOutput as count_decisions() on
-// the dense records. out.x / out.m (n_items x n_cols, zero-filled) may be
-// nullptr: then only the label tables and record counts are produced, and
-// the work is proportional to the selected labels, not records x labels.
-// Each item's disagreement is summed in column order, as the dense pass does
-// (a label without positives adds an exact 0).
+// The counting pass over the labels with col_of_label[j] >= 0 (their column
+// among n_cols): count_decisions()'s outputs, out.x/out.m optional.
 inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::size_t n_cols,
                          CountOutput& out, TallyOutput& tally) {
   check_sparse_records(s);
@@ -143,10 +124,7 @@ inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::s
   out.n_decisions = static_cast<std::int64_t>(s.n_records) * static_cast<std::int64_t>(n_cols);
 }
 
-// The label sets of the records: SetData as build_sets_general() gives it
-// for the dense records (records of items with at least two records, in
-// record order, distinct sets numbered as first met). One record's bit words
-// at a time, cleared after use.
+// The label sets of the records, as build_sets_general() gives them.
 inline void build_sets_sparse(const SparseRecords& s, bool annotators, SetData& out) {
   check_sparse_records(s);
   const std::size_t k = s.n_labels, n = s.n_records, W = (k + 63) / 64, N = s.n_items;

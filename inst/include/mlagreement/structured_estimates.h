@@ -1,9 +1,6 @@
-// The estimates of labels with structure (label_groups.h) from the label
-// tables of its pass: each variable (a free label, binary, or a group,
-// nominal over its categories) gets its observed and chance disagreement
-// from the estimator kernel (estimators.h, replicate_stats.h,
-// single_label.h), and the corpus and alpha are their means weighted by the
-// user's weights u_v. Pure C++: no R headers.
+// The estimates of labels with structure from the label tables of
+// label_groups.h's pass: per variable from the kernel, then weighted means.
+// See DESIGN.md, Algorithms: Labels with structure.
 #ifndef MLAGREEMENT_STRUCTURED_ESTIMATES_H
 #define MLAGREEMENT_STRUCTURED_ESTIMATES_H
 
@@ -17,16 +14,14 @@
 
 namespace mlagreement {
 
-// One variable of the corpus: its observed and chance disagreement (per
-// baseline), in double-double, and whether it has a pairable item.
+// One variable's observed and chance disagreement (double-double).
 struct VariableSummary {
   bool pairable = false;
   dd d_obs, w[kBaselines];
 };
 
-// A group's categories as a single-label design (summarise_single_label()):
-// "none" is a category only when some record uses it, so a group that every
-// record answers is the single-label design of its labels.
+// A group's categories as a single-label design; "none" only when some
+// record uses it.
 inline std::vector<LabelSummary> group_categories(const LabelTable& t, std::size_t first,
                                                   std::size_t n_labels) {
   std::vector<LabelSummary> cats;
@@ -66,10 +61,7 @@ inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
   return v;
 }
 
-// The corpus as a weighted mean over variables u_v:
-//   estimate_b = sum_v u_v (w_vb - d_v) / sum_v u_v w_vb,
-// eq. 6 weights u_v w_vb / sum_v u_v w_vb; observed and chance agreement
-// the u-weighted means of 1 - d_v and 1 - w_vb over the pairable variables.
+// The corpus as a weighted mean over variables (DESIGN.md).
 struct StructuredCorpus {
   double n_used = 0, observed = kNA;
   double expected[kBaselines] = {kNA, kNA, kNA}, w[kBaselines] = {kNA, kNA, kNA};
@@ -104,8 +96,7 @@ inline StructuredCorpus structured_corpus(const std::vector<VariableSummary>& va
   return c;
 }
 
-// Krippendorff's coincidences of one variable: binary for a free label (as
-// hamming_alpha()), nominal over the categories for a group (nominal_alpha()).
+// One variable's coincidences: binary for a free label, nominal for a group.
 struct VariableAlpha {
   double d_obs = kNA, d_exp = kNA;
 };
@@ -137,8 +128,8 @@ inline VariableAlpha group_alpha(const LabelTable& t, std::size_t first, std::si
   return a;
 }
 
-// alpha = 1 - sum_v u_v D_o,v / sum_v u_v D_e,v over the variables with
-// pairable values; observed and expected are the u-weighted means.
+// alpha = 1 - sum_v u_v D_o,v / sum_v u_v D_e,v over variables with pairable
+// values.
 inline HammingAlpha structured_alpha(const std::vector<VariableAlpha>& vars,
                                      const std::vector<double>& u) {
   long double o = 0.0L, e = 0.0L, total = 0.0L;

@@ -1,13 +1,7 @@
-// Label substitution: for every item and every ordered pair of different
-// annotators (records) of it, how often the first selected label j while the
-// second selected label l. Per item with record vectors v_r and sum s,
-//   sum_{r != q} v_r v_q' = s s' - sum_r v_r v_r',
-// so over the corpus the table is X'X - V'V, X the items x labels positive
-// counts and V the records x labels 0/1 values (missing decisions count as
-// not selected: a pair counts only decisions both annotators made).
-// X'X is one dense product (Armadillo); V'V is summed record by record over
-// the selected labels only.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// Label substitution: over items and ordered pairs of different records of
+// an item, how often the first selected label j while the second selected
+// l, as X'X - V'V. The glue includes RcppArmadillo.h first.
+// See DESIGN.md, Algorithms: Annotator pairs.
 #ifndef MLAGREEMENT_SUBSTITUTION_H
 #define MLAGREEMENT_SUBSTITUTION_H
 

@@ -1,11 +1,6 @@
-// Per-label tables and per-item disagreement, tallied from the x/m counts of
-// a chunk of items. The dense counting pass calls this while a chunk's counts
-// are still in L1, so mla() needs no second pass over the data; the records
-// layout and label subsets tally the stored x/m tables instead.
-//
-// Results do not depend on the number of threads: label tables are integer
-// sums (reduced exactly), and each item's disagreement is summed over labels
-// in label order by the one thread that owns the item's chunk.
+// Per-label tables and per-item disagreement from the x/m counts of a chunk
+// of items, tallied while the chunk is in L1 (dense pass) or from stored
+// tables. See DESIGN.md, Algorithms: The counting pass.
 #ifndef MLAGREEMENT_TALLY_H
 #define MLAGREEMENT_TALLY_H
 
@@ -16,7 +11,6 @@
 
 #include "label_table.h"
 #include "threads.h"
-
 
 namespace mlagreement {
 
@@ -29,10 +23,9 @@ inline std::vector<double> pair_factors(std::size_t max_m) {
   return f;
 }
 
-// Whether some of m[0 .. len - 1] (len >= 1) differs from m[0]: an OR of
-// XORs (SSE2 has no 32-bit integer min/max). `omp simd`: R compiles with
-// -O2, whose cheap vectoriser skips loops with a run-time trip count (the
-// tally was 40% of the dense pass without).
+// Whether some of m[0 .. len - 1] differs from m[0]: an OR of XORs (SSE2 has
+// no 32-bit integer min/max); `omp simd` because -O2's cheap vectoriser
+// skips loops with a run-time trip count.
 inline bool m_differs(const int* m, std::size_t len) {
   const int m0 = m[0];
   int differ = 0;

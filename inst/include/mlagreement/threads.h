@@ -1,9 +1,6 @@
-// The two OpenMP facts the parallel routines need, with the answers for a
-// build without OpenMP, so per-thread scratch is sized and picked in one way,
-// the exception guard every parallel region uses, the one interrupt flag
-// long loops poll (Ctrl-C within about a second), and the parallel loop of
-// independent iterations that needs no per-thread scratch.
-// Pure C++: no R headers.
+// OpenMP helpers (team size, thread slot, the exception guard), the one
+// interrupt flag long loops poll, and the parallel loop of independent
+// iterations. See DESIGN.md, Algorithms: Threads and interrupts.
 #ifndef MLAGREEMENT_THREADS_H
 #define MLAGREEMENT_THREADS_H
 
@@ -18,8 +15,7 @@
 
 namespace mlagreement {
 
-// Per-thread slots to allocate for a team asked for `threads` threads
-// (a team never has more; without OpenMP there is one).
+// Per-thread slots for a team asked for `threads` (one without OpenMP).
 inline int team_size(int threads) noexcept {
 #ifdef _OPENMP
   return threads > 0 ? threads : 1;
@@ -38,9 +34,8 @@ inline int thread_slot() noexcept {
 #endif
 }
 
-// The one exception guard of every parallel region: exceptions (std::bad_alloc
-// above all) must not leave an OpenMP region. Runs `f`; on an exception sets
-// `failed` (declare it `reduction(|| : failed)` on the pragma) and returns
+// The exception guard of every parallel region (no exception may leave one):
+// runs f; on an exception sets `failed` (reduce it with `||`) and returns
 // false. The caller rethrows or reports after the region.
 template <typename F>
 inline bool guarded(bool& failed, F&& f) noexcept {
@@ -53,12 +48,9 @@ inline bool guarded(bool& failed, F&& f) noexcept {
   }
 }
 
-// Ctrl-C for long loops. Worker threads only read an atomic flag; the owner
-// thread (the one that entered the computation, R's main thread) runs the
-// check it was given (in R: R_CheckUserInterrupt() inside R_ToplevelExec())
-// at most once per `interval` and raises the flag when it reports an
-// interrupt. Loops return early once interrupted() is true; the caller frees
-// its memory and re-raises the interrupt where it may (the glue).
+// Ctrl-C for long loops: worker threads only read an atomic flag; the owner
+// thread (R's main thread) runs its check at most once per interval and
+// raises the flag. Loops return early; the glue frees and re-raises.
 class InterruptFlag {
  public:
   using Check = bool (*)();
@@ -77,8 +69,8 @@ class InterruptFlag {
     raised_.store(false, std::memory_order_relaxed);
   }
   bool raised() const noexcept { return raised_.load(std::memory_order_relaxed); }
-  // The polling helper: true once an interrupt was seen. Any thread may call
-  // it; only the owner runs the check.
+  // True once an interrupt was seen; any thread may call it, only the owner
+  // runs the check.
   template <typename F>
   bool poll(F&& check) noexcept {
     if (raised()) return true;
@@ -101,27 +93,24 @@ class InterruptFlag {
   std::chrono::steady_clock::time_point next_{};
 };
 
-// The process's one flag: R calls into the package one at a time, so one
-// flag serves every computation (the glue arms it, src/glue-interrupt.h).
+// The process's one flag (R calls into the package one at a time; the glue
+// arms it, src/glue-interrupt.h).
 inline InterruptFlag& interrupt_flag() noexcept {
   static InterruptFlag flag;
   return flag;
 }
 
-// What long loops call, every few milliseconds of work at most: true when
-// the user asked to stop (then return early; results are discarded).
+// What long loops call, every few milliseconds of work at most.
 inline bool interrupted() noexcept { return interrupt_flag().poll(); }
 
-// For tight loops: polls at every `every`-th iteration i (a power of two)
-// and only reads the flag in between.
+// Tight loops: a poll every `every`-th i (a power of two), else a read.
 inline bool interrupted_at(std::int64_t i, std::int64_t every) noexcept {
   return (i & (every - 1)) == 0 ? interrupted() : interrupt_flag().raised();
 }
 
-// body(i) for 0 <= i < n on `threads` threads, handed out `chunk` at a time
-// (1 for iterations of very different cost). With poll_every > 0 (a power of
-// two) it stops handing out work once the user interrupts (the caller
-// discards the results); 0 leaves polling to the body. False if a body threw.
+// body(i) for 0 <= i < n on `threads` threads, `chunk` at a time. With
+// poll_every > 0 (a power of two) it stops handing out work once
+// interrupted; 0 leaves polling to the body. False if a body threw.
 template <typename F>
 inline bool parallel_for_each(std::size_t n, int threads, int chunk, std::int64_t poll_every,
                               F&& body) noexcept {

@@ -1,8 +1,7 @@
-// Exact unsigned 128-bit integers from two 64-bit halves, in portable C++
-// (no compiler extension, so no -pedantic warning and the same results on
-// every platform). Used where a sum of products of counts may exceed 2^64:
-// the pair histograms of the expected set disagreement (set_expected.h).
-// Pure C++: no R headers.
+// Exact unsigned 128-bit integers in portable C++ (no compiler extension:
+// no -pedantic warning, the same results everywhere), for sums of products
+// of counts that may exceed 2^64.
+// See DESIGN.md, Algorithms: Expected set disagreement.
 #ifndef MLAGREEMENT_UINT128_H
 #define MLAGREEMENT_UINT128_H
 

@@ -1,4 +1,5 @@
-// UTF-8 checks and encoding for the JSON scanner. Pure C++.
+// UTF-8 checks and encoding for the JSON parser.
+// See DESIGN.md, Algorithms: JSON readers.
 #ifndef MLAGREEMENT_UTF8_H
 #define MLAGREEMENT_UTF8_H
 

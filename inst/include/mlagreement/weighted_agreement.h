@@ -1,19 +1,8 @@
-// Weighted single-label agreement (Gwet 2014, as irrCAC computes it) with
-// agreement weights W (q x q, unit diagonal) on the items x categories
-// counts X (X[i, k] = ratings of item i in category k, r_i = sum_k X[i, k]):
-//   1 - pa = mean over items with r_i >= 2 of d_i = X_i' (1 - W) X_i / (r_i (r_i - 1)),
-//   pi_k   = mean over items with r_i >= 1 of u_ik = X[i, k] / r_i,
-//   pe: Fleiss pi' W pi; AC2 sum(W) sum_k pi_k (1 - pi_k) / (q (q - 1));
-//   Brennan-Prediger sum(W) / q^2.
-// Every quantity is a (re)weighted mean of per-item parts built once
-// (WeightedItems): the estimate (multiplicities 1), the item bootstrap
-// (multiplicities drawn as boot_units.h draws them for every engine), the
-// jackknife (the full sums less one unit's) and Gwet's influence terms
-// (irrCAC's fleiss.kappa.raw(), gwet.ac1.raw(), bp.coeff.raw() with weights):
-//   c_i* = (n / n2) [r_i >= 2] (pa_i - pe) / (1 - pe) - 2 (1 - c) (pe_i - pe) / (1 - pe),
-//   pe_i = u_i' W pi (Fleiss), sum(W) u_i' (1 - pi) / (q (q - 1)) (AC2), pe (BP).
-// With W = I these are the unweighted single-label coefficients.
-// Pure C++: no R headers (the glue includes RcppArmadillo.h first).
+// Weighted single-label agreement (Gwet 2014, as irrCAC) with a q x q
+// agreement-weight matrix: estimate, influence terms, item bootstrap and
+// jackknife from per-item parts built once. The glue includes
+// RcppArmadillo.h first. See DESIGN.md, Algorithms: Weighted single-label
+// agreement.
 #ifndef MLAGREEMENT_WEIGHTED_AGREEMENT_H
 #define MLAGREEMENT_WEIGHTED_AGREEMENT_H
 
@@ -69,7 +58,6 @@ inline WeightedItems weighted_items(const arma::mat& X, const arma::mat& W) {
   return it;
 }
 
-// Multiplicity-weighted sums of the items' parts.
 struct WeightedSums {
   double d_sum = 0, n_pairable = 0, n_rated = 0;
   arma::vec pi_sum;
@@ -156,9 +144,8 @@ inline Influence weighted_influence(const WeightedItems& it) {
   return out;
 }
 
-// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw with
-// weights): sum over rated items of (t_i - pa)^2, t_i = (n / n2) [r_i >= 2]
-// (1 - d_i); n = rated items. sum_sq[0] holds it.
+// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw): sum over
+// rated items of (t_i - pa)^2 with t_i = (n / n2) [r_i >= 2] (1 - d_i).
 inline Influence weighted_observed_influence(const WeightedItems& it) {
   const WeightedAgreement a = weighted_agreement(it);
   Influence out;
@@ -179,8 +166,7 @@ inline Influence weighted_observed_influence(const WeightedItems& it) {
   return out;
 }
 
-// Item bootstrap replicates r in [first, last) of stream `stream` with the
-// draws of every other engine (boot_units.h); out: column-major n_rep x 3.
+// Item bootstrap replicates of one stream (out: n_rep x 3).
 inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, std::uint64_t seed,
                                 int stream, std::size_t n_rep, double* out) {
   for_each_item_draw(u, seed, stream, n_rep, [&](std::size_t r, const std::uint32_t* iw) {
@@ -189,8 +175,7 @@ inline void weighted_replicates(const WeightedItems& it, const UnitDesign& u, st
   });
 }
 
-// Leave-one-unit-out coefficients: unit k owns items unit_items[unit_start[k]
-// .. unit_start[k + 1] - 1]; out: column-major n_units x 3.
+// Leave-one-unit-out coefficients (out: n_units x 3).
 inline void weighted_jackknife(const WeightedItems& it, std::size_t n_units, const int* unit_start,
                                const int* unit_items, double* out) {
   const WeightedSums full = weighted_sums<double>(it, nullptr);
