@@ -3,7 +3,7 @@
 # expected values are worked out by hand on tiny tables, as exact fractions
 # with the arithmetic beside them; undefined values must be NaN.
 
-# NaN exactly where expected (not NA, not a number), the rest to 1e-13.
+# NaN exactly where expected (not NA, not a number), the rest to 1e-13
 expect_values <- function(object, expected) {
   expect_identical(is.nan(object), is.nan(expected))
   expect_equal(object, expected, tolerance = 1e-13)
@@ -65,8 +65,7 @@ test_that("tally.h: tables by m and item disagreement sums", {
 
 test_that("estimators.h: label coefficients, floors and specific agreement by hand", {
   l <- cpp_harness("estimators.cpp")$kernel_labels(full_x, full_m)
-  expect_identical(l$n_rated, c(3, 3))
-  expect_identical(l$n_pairable, c(3, 3))
+  expect_identical(cbind(l$n_rated, l$n_pairable), matrix(3, 2, 2))
   # p = mean x/m: A (1 + 2/3 + 0)/3 = 5/9, B (1/3 + 1/3 + 0)/3 = 2/9
   expect_values(l$p, c(5 / 9, 2 / 9))
   expect_values(l$q, c(4 / 9, 7 / 9))
@@ -122,8 +121,7 @@ test_that("estimators.h: corpus and item values by hand", {
 test_that("estimators.h: missing decisions, and NaN with a reason where undefined", {
   h <- cpp_harness("estimators.cpp")
   l <- h$kernel_labels(gaps_x, gaps_m)
-  expect_identical(l$n_rated, c(3, 3, 3, 0))
-  expect_identical(l$n_pairable, c(2, 2, 0, 0))
+  expect_identical(cbind(l$n_rated, l$n_pairable), cbind(c(3, 3, 3, 0), c(2, 2, 0, 0)))
   # C: p over the rated items (1/2 + 2/3 + 1)/3 = 13/18; D_o over the
   # pairable ones (1 + 2/3)/2 = 5/6. N: p = (1 + 0 + 1)/3; R: no p
   expect_values(l$p, c(13 / 18, 0, 2 / 3, NaN))
@@ -180,15 +178,14 @@ test_that("estimators.h: Hamming alpha and pooled annotator pairs by hand", {
 
 # Fleiss (1971), Table 1: 30 patients, 6 psychiatrists, 5 diagnoses
 # (depression, personality disorder, schizophrenia, neurosis, other).
-fleiss_1971 <- matrix(c(
+fleiss_1971 <- matrix(as.integer(c(
   0, 0, 0, 6, 0,  0, 3, 0, 0, 3,  0, 1, 4, 0, 1,  0, 0, 0, 0, 6,  0, 3, 0, 3, 0,
   2, 0, 4, 0, 0,  0, 0, 4, 0, 2,  2, 0, 3, 1, 0,  2, 0, 0, 4, 0,  0, 0, 0, 0, 6,
   1, 0, 0, 5, 0,  1, 1, 0, 4, 0,  0, 3, 3, 0, 0,  1, 0, 0, 5, 0,  0, 2, 0, 3, 1,
   0, 0, 5, 0, 1,  3, 0, 0, 1, 2,  5, 1, 0, 0, 0,  0, 2, 0, 4, 0,  1, 0, 2, 0, 3,
   0, 0, 0, 0, 6,  0, 1, 0, 5, 0,  0, 2, 0, 1, 3,  2, 0, 0, 4, 0,  1, 0, 0, 4, 1,
   0, 5, 0, 1, 0,  4, 0, 0, 0, 2,  0, 2, 0, 4, 0,  1, 0, 5, 0, 0,  0, 0, 0, 0, 6
-), 30, 5, byrow = TRUE)
-storage.mode(fleiss_1971) <- "integer"
+)), 30, 5, byrow = TRUE)
 
 # Three items rated by three annotators into three ordered categories.
 three_x <- rbind(c(3L, 0L, 0L), c(1L, 2L, 0L), c(0L, 1L, 2L))
@@ -219,8 +216,7 @@ test_that("single_label.h / replicate_stats.h: Fleiss (1971) and a 3 x 3 table b
   expect_values(a$nominal, c(d_obs = 4 / 9, d_exp = 13 / 18, alpha = 5 / 13))
   # every rating in one category: chance agreement 1 under Fleiss and no
   # expected disagreement; AC1 and BP are 1
-  one <- cbind(c(3L, 2L), 0L)
-  a <- h$kernel_alpha(one, cbind(c(3L, 2L), c(3L, 2L)))
+  a <- h$kernel_alpha(cbind(c(3L, 2L), 0L), cbind(c(3L, 2L), c(3L, 2L)))
   expect_values(a$single$estimate, c(NaN, 1, 1))
   expect_values(a$nominal, c(d_obs = 0, d_exp = 0, alpha = NaN))
   # a category without a pairable item: no corpus row
@@ -251,13 +247,15 @@ ref_influence_sum <- function(x, m, baseline) {
   term <- (rowMeans(obs) - (1 - est) * rowMeans(dev)) / W
   sum((term[items] - est)^2)
 }
+ref_influence_sums <- function(x, m) {
+  unname(vapply(c("fleiss", "ac1", "pabak"), ref_influence_sum, 0, x = x, m = m))
+}
 
 test_that("influence.h: analytic SE sums by hand and against plain R", {
   h <- cpp_harness("estimators.cpp")
   f <- h$influence_sums(full_x, full_m, 0L)
-  # label A, Fleiss: w = 40/81, c = 11/20, e' = 4p - 2 = 2/9, so
-  # (1 - c) e' / w = 81/400 and t_i = (w - d_i)/w - (81/400)(x_i/m - p)
-  #   = 1 - 36/400, -14/20 - 9/400, 1 + 45/400 = (364, -149, 445)/400;
+  # label A, Fleiss: w = 40/81, c = 11/20, e' = 4p - 2 = 2/9, (1 - c) e'/w =
+  # 81/400, t_i = (w - d_i)/w - (81/400)(x_i/m - p) = (364, -149, 445)/400;
   # (t_i - c)^2 summed: (144^2 + 369^2 + 225^2)/400^2 = 103761/80000.
   # AC1: e' = -2/9, t_i = (1825, -497, 1501)/1681, c = 943/1681:
   # (882^2 + 1440^2 + 558^2)/1681^2. PABAK: t_i = 1 - 2 d_i = 1, -1/3, 1
@@ -265,26 +263,23 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   # about -14/49: (81 + 81 + 324)/49^2
   expect_values(f$label$sum_sq[1, ], c(103761 / 80000, 3162888 / 2825761, 32 / 27))
   expect_values(f$label$sum_sq[2, 1], 486 / 2401)
-  expect_identical(f$label$n, c(3, 3))
   # corpus, Fleiss: O_i = (7, -20, 34)/81, delta_i = (-1, -4, 5)/81, W = 34/81,
   # c = 7/34: t_i = (265, -572, 1021)/1156 about 238/1156:
   # (27^2 + 810^2 + 783^2)/1156^2. AC1 (O_i = (20, -7, 47)/81, delta_i
   # negated): t_i = (913, -437, 2344)/2209 about 940/2209. PABAK: t_i = 2 O_i
   # = 1/3, -1/3, 1 about 1/3: 8/9
   expect_values(f$corpus$sum_sq, c(1269918 / 1336336, 3868074 / 4879681, 8 / 9))
-  expect_identical(f$corpus$n, 3)
+  expect_identical(c(f$label$n, f$corpus$n), c(3, 3, 3))
   # six copies of the items: the same terms, six times the sums; 18 items
   # with side 4 (16 classes) take the tabulated path
-  copies <- function(v) v[rep(1:3, 6), , drop = FALSE]
-  f6 <- h$influence_sums(copies(full_x), copies(full_m), 4L)
+  f6 <- h$influence_sums(full_x[rep(1:3, 6), ], full_m[rep(1:3, 6), ], 4L)
   expect_values(f6$corpus$sum_sq, 6 * f$corpus$sum_sq)
   expect_values(f6$label$sum_sq, 6 * f$label$sum_sq)
   expect_identical(f6$corpus$n, 18)
   # missing decisions: n / n2 and n / n1 differ by label; Z has no Fleiss
-  # coefficient, so no sum; N and R are left out of the corpus
+  # coefficient, so no sum; N and R are not in the corpus
   g <- h$influence_sums(gaps_x, gaps_m, 0L)
-  ref <- vapply(c("fleiss", "ac1", "pabak"), ref_influence_sum, 0, x = gaps_x, m = gaps_m)
-  expect_equal(g$corpus$sum_sq, unname(ref), tolerance = 1e-12)
+  expect_equal(g$corpus$sum_sq, ref_influence_sums(gaps_x, gaps_m), tolerance = 1e-12)
   expect_values(g$label$sum_sq[2, ], c(NaN, 3 / 2, 3 / 2))  # t_i = 3/2, 3/2, 0 about 1
   expect_identical(g$label$n, c(3, 3, 3, 0))
   # a larger table with gaps, cell by cell (side 0) and by class (side 5)
@@ -292,13 +287,12 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   m <- matrix(sample(0:4, 120, replace = TRUE), 40, 3)
   x <- matrix(stats::rbinom(120, m, 0.3), 40, 3)
   storage.mode(x) <- "integer"
-  ref <- unname(vapply(c("fleiss", "ac1", "pabak"), ref_influence_sum, 0, x = x, m = m))
-  expect_equal(h$influence_sums(x, m, 0L)$corpus$sum_sq, ref, tolerance = 1e-12)
-  expect_equal(h$influence_sums(x, m, 5L)$corpus$sum_sq, ref, tolerance = 1e-12)
+  expect_equal(h$influence_sums(x, m, 0L)$corpus$sum_sq, ref_influence_sums(x, m), tolerance = 1e-12)
+  by_class <- h$influence_sums(x, m, 5L)
+  expect_equal(by_class$corpus$sum_sq, ref_influence_sums(x, m), tolerance = 1e-12)
   for (j in 1:3) {
-    ref_j <- vapply(c("fleiss", "ac1", "pabak"), ref_influence_sum, 0,
-                    x = x[, j, drop = FALSE], m = m[, j, drop = FALSE])
-    expect_equal(h$influence_sums(x, m, 5L)$label$sum_sq[j, ], unname(ref_j), tolerance = 1e-12)
+    expect_equal(by_class$label$sum_sq[j, ], ref_influence_sums(x[, j, drop = FALSE], m[, j, drop = FALSE]),
+                 tolerance = 1e-12)
   }
 })
 
@@ -319,9 +313,9 @@ ref_weighted_sum <- function(X, W) {
   est <- (pa - pe) / (1 - pe)
   scale <- length(r) / sum(r >= 2)
   vapply(1:3, function(b) {
-    t <- ifelse(r >= 2, scale * (pa_i - pe[b]) / (1 - pe[b]), 0) -
+    term <- ifelse(r >= 2, scale * (pa_i - pe[b]) / (1 - pe[b]), 0) -
       2 * (1 - est[b]) * (pe_i[, b] - pe[b]) / (1 - pe[b])
-    sum((t - est[b])^2)
+    sum((term - est[b])^2)
   }, 0)
 }
 
@@ -347,8 +341,7 @@ test_that("influence.h / weighted_agreement.h: single-label coefficients and the
   # BP pe = 5/9: (7/9 - 5/9)/(4/9)
   W <- 1 - abs(outer(1:3, 1:3, "-")) / 2
   w <- h$weighted_fit(X, W)
-  expect_values(w$d_obs, 2 / 9)
-  expect_values(w$pi, c(4, 3, 2) / 9)
+  expect_values(c(w$d_obs, w$pi), c(2, 4, 3, 2) / 9)
   expect_values(w$estimate, c(8 / 17, 59 / 113, 1 / 2))
   # Fleiss: pe_i = u_i'W pi = (99, 105, 78)/162, t_i = (533, 20, 263)/578
   # about 272/578: (261^2 + 252^2 + 9^2)/578^2 = 65853/167042
