@@ -1,12 +1,14 @@
-# The C++ unit-test harnesses (cpp/headers.cpp, cpp/interrupts.cpp): the
-# package's installed headers (system.file("include"), the header library in
-# inst/include/) with the glue's helpers, each file compiled with
+# The C++ unit-test harnesses, one per header family (cpp/primitives.cpp,
+# cpp/estimators.cpp, cpp/sets.cpp, cpp/boot.cpp) plus cpp/interrupts.cpp:
+# the package's installed headers (system.file("include"), the header library
+# in inst/include/) with the glue's helpers, each file compiled with
 # Rcpp::sourceCpp() into an environment, once per session. Needs the source
 # tree (src/ next to tests/) and a compiler, so it is skipped on CRAN and for
-# installed tests.
+# installed tests. The default is the bootstrap harness, whose engine draws
+# other tests read.
 cpp_harness <- local({
   envs <- list()
-  function(file = "headers.cpp") {
+  function(file = "boot.cpp") {
     testthat::skip_on_cran()
     # the source tree, or under R CMD check the unpacked sources beside the
     # check's copy of the tests
@@ -37,6 +39,6 @@ cpp_boot_draws <- function(bs) {
   mode <- match(bs$resample, c("items", "annotators", "both")) - 1L
   n_items <- bs$design$n_items
   n_annotators <- if (mode == 0L) 0L else sum(bs$fit$annotations$annotator_records > 0)
-  cpp_harness()$boot_draws(mode, n_items, n_annotators, u$unit_of_item, u$n_units, u$order,
+  cpp_harness("boot.cpp")$boot_draws(mode, n_items, n_annotators, u$unit_of_item, u$n_units, u$order,
                            u$start, bs$seed, bs$R)
 }

@@ -134,7 +134,7 @@ test_that("JSON lines are streamed in chunks, with faults naming the line", {
 })
 
 # A string of 2^31 bytes or more cannot be an R string; the extractor flags it
-# (its C++ unit is in test-cpp-headers.R) and both JSON glues report it as a
+# (its C++ unit is in test-cpp-primitives.R) and both JSON glues report it as a
 # classed error naming the file. The 2 GB file itself is not written here.
 test_that("a string longer than R strings can be is a classed error", {
   overlong <- function(...) list(error = list(kind = "overlong", line = 0, detail = ""))
