@@ -1,6 +1,6 @@
 // Unit-test harness for Ctrl-C: the interrupt flag of mlagreement/threads.h,
 // the long loops that poll it, and the glue's InterruptScope
-// (src/glue-interrupt.h). Compiled by helper-cpp.R like headers.cpp. The
+// (src/glue-interrupt.h). Compiled by helper-cpp.R like the other harnesses. The
 // harness arms its own copy of the flag with a check that reports Ctrl-C at
 // its n-th call, so no signal and no timing is involved; the checks are in
 // test-boot-interrupts.R.
