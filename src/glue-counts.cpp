@@ -49,18 +49,7 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   // records pass scatters into zeroed tables, so it always keeps them.
   const bool dense = view.item == nullptr;
   const bool keep = keep_counts || !dense;
-  Rcpp::IntegerMatrix x = !keep ? Rcpp::IntegerMatrix(0, 0)
-                          : dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, k))
-                                  : Rcpp::IntegerMatrix(n_items, k);
-  Rcpp::IntegerMatrix m = !keep ? Rcpp::IntegerMatrix(0, 0)
-                          : dense ? Rcpp::IntegerMatrix(Rcpp::no_init(n_items, k))
-                                  : Rcpp::IntegerMatrix(n_items, k);
-  Rcpp::IntegerVector item_annotators(n_items),
-      annotator_records(static_cast<int>(view.n_annotators));
-  Rcpp::NumericVector d_sum(n_items);
-  Rcpp::IntegerVector n_pairable(n_items);
-  mlagreement::CountOutput out{keep ? x.begin() : nullptr, keep ? m.begin() : nullptr,
-                               item_annotators.begin(), annotator_records.begin()};
+  glue::CountResult r(n_items, static_cast<int>(view.n_annotators), k, max_m, keep, !dense);
   // packed class codes: dense layout only (the records layout keeps x and m)
   const bool packed = keep_codes && dense && max_m <= mlagreement::kPackedMaxM;
   const std::size_t n_chunks = (view.n_items + mlagreement::kCellChunk - 1) / mlagreement::kCellChunk;
@@ -68,29 +57,21 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   Rcpp::RawVector x4(Rcpp::no_init(nibbles)), m4(Rcpp::no_init(nibbles));
   Rcpp::RawVector chunk_m(Rcpp::no_init(packed ? static_cast<R_xlen_t>(n_chunks) * k : 0));
   if (packed) {
-    out.x4 = RAW(x4);
-    out.m4 = RAW(m4);
-    out.chunk_m = reinterpret_cast<std::int8_t*>(RAW(chunk_m));
+    r.out.x4 = RAW(x4);
+    r.out.m4 = RAW(m4);
+    r.out.chunk_m = reinterpret_cast<std::int8_t*>(RAW(chunk_m));
   }
-  mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
-  tally.table.reset(view.n_labels, static_cast<std::size_t>(max_m));
-  mlagreement::count_decisions(view, codes, threads, out, tally);
-  const bool keep_m4 = packed && out.bad_index < 0 && complete_m4(out, view.n_items, view.n_labels);
-  return Rcpp::List::create(
-      Rcpp::Named("x") = keep ? static_cast<SEXP>(x) : R_NilValue,
-      Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
-      Rcpp::Named("item_annotators") = item_annotators,
-      Rcpp::Named("annotator_records") = annotator_records,
-      Rcpp::Named("tally") = glue::wrap_tally(tally, d_sum, n_pairable),
-      Rcpp::Named("bad_index") = static_cast<double>(out.bad_index),
-      Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
-      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records),
-      Rcpp::Named("cells") = packed ? static_cast<SEXP>(Rcpp::List::create(
-                                 Rcpp::Named("x4") = x4,
-                                 Rcpp::Named("m4") = keep_m4 ? static_cast<SEXP>(m4) : R_NilValue,
-                                 Rcpp::Named("chunk_m") = chunk_m,
-                                 Rcpp::Named("chunk") = static_cast<int>(mlagreement::kCellChunk)))
-                                    : R_NilValue);
+  mlagreement::count_decisions(view, codes, threads, r.out, r.tally);
+  const bool keep_m4 = packed && r.out.bad_index < 0 && complete_m4(r.out, view.n_items, view.n_labels);
+  Rcpp::List res = r.wrap(static_cast<double>(r.out.bad_index));
+  res.push_back(packed ? static_cast<SEXP>(Rcpp::List::create(
+                             Rcpp::Named("x4") = x4,
+                             Rcpp::Named("m4") = keep_m4 ? static_cast<SEXP>(m4) : R_NilValue,
+                             Rcpp::Named("chunk_m") = chunk_m,
+                             Rcpp::Named("chunk") = static_cast<int>(mlagreement::kCellChunk)))
+                       : R_NilValue,
+                "cells");
+  return res;
 }
 
 }  // namespace

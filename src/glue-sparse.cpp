@@ -34,23 +34,7 @@ Rcpp::List count_sparse_cpp(const Rcpp::IntegerVector& item, int n_items,
                                      item.begin(), static_cast<std::size_t>(n_items),
                                      annotator.begin(), static_cast<std::size_t>(n_annotators),
                                      start.begin(), label.begin()};
-  Rcpp::IntegerMatrix x = keep_counts ? Rcpp::IntegerMatrix(n_items, k) : Rcpp::IntegerMatrix(0, 0);
-  Rcpp::IntegerMatrix m = keep_counts ? Rcpp::IntegerMatrix(n_items, k) : Rcpp::IntegerMatrix(0, 0);
-  Rcpp::IntegerVector item_annotators(n_items), annotator_records(n_annotators);
-  Rcpp::NumericVector d_sum(n_items);
-  Rcpp::IntegerVector n_pairable(n_items);
-  mlagreement::CountOutput out{keep_counts ? x.begin() : nullptr, keep_counts ? m.begin() : nullptr,
-                               item_annotators.begin(), annotator_records.begin()};
-  mlagreement::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
-  tally.table.reset(static_cast<std::size_t>(k), static_cast<std::size_t>(max_m));
-  mlagreement::count_sparse(s, col_of_label.data(), static_cast<std::size_t>(k), out, tally);
-  return Rcpp::List::create(
-      Rcpp::Named("x") = keep_counts ? static_cast<SEXP>(x) : R_NilValue,
-      Rcpp::Named("m") = keep_counts ? static_cast<SEXP>(m) : R_NilValue,
-      Rcpp::Named("item_annotators") = item_annotators,
-      Rcpp::Named("annotator_records") = annotator_records,
-      Rcpp::Named("tally") = glue::wrap_tally(tally, d_sum, n_pairable),
-      Rcpp::Named("bad_index") = -1.0,
-      Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
-      Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));
+  glue::CountResult r(n_items, n_annotators, k, max_m, keep_counts, true);
+  mlagreement::count_sparse(s, col_of_label.data(), static_cast<std::size_t>(k), r.out, r.tally);
+  return r.wrap(-1.0);
 }

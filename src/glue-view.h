@@ -7,12 +7,15 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <type_traits>
 
 #include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
 #include "mlagreement/label_table.h"
+#include "mlagreement/rng.h"
 
 namespace glue {
 
@@ -59,6 +62,50 @@ inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::Nume
                             Rcpp::Named("sdis") = sdis, Rcpp::Named("d_sum") = d_sum,
                             Rcpp::Named("n_pairable") = n_pairable);
 }
+
+// The R vectors a counting pass (dense, records or sparse layout) writes
+// into, and the list count_decisions_cpp() returns of them. x, m: items x k
+// when kept (zeroed unless the pass writes every cell), else 0 x 0.
+struct CountResult {
+  Rcpp::IntegerMatrix x, m;
+  Rcpp::IntegerVector item_annotators, annotator_records;
+  Rcpp::NumericVector d_sum;
+  Rcpp::IntegerVector n_pairable;
+  mlagreement::CountOutput out;
+  mlagreement::TallyOutput tally;
+  bool keep;
+
+  CountResult(int n_items, int n_annotators, int k, int max_m, bool keep_xm, bool zeroed)
+      : x(table(n_items, k, keep_xm, zeroed)), m(table(n_items, k, keep_xm, zeroed)),
+        item_annotators(n_items), annotator_records(n_annotators), d_sum(n_items),
+        n_pairable(n_items),
+        out{keep_xm ? x.begin() : nullptr, keep_xm ? m.begin() : nullptr, item_annotators.begin(),
+            annotator_records.begin()},
+        tally{{}, d_sum.begin(), n_pairable.begin()},
+        keep(keep_xm) {
+    tally.table.reset(static_cast<std::size_t>(k), static_cast<std::size_t>(max_m));
+  }
+  CountResult(const CountResult&) = delete;
+  CountResult& operator=(const CountResult&) = delete;
+
+  Rcpp::List wrap(double bad_index) const {
+    return Rcpp::List::create(
+        Rcpp::Named("x") = keep ? static_cast<SEXP>(x) : R_NilValue,
+        Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
+        Rcpp::Named("item_annotators") = item_annotators,
+        Rcpp::Named("annotator_records") = annotator_records,
+        Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
+        Rcpp::Named("bad_index") = bad_index,
+        Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
+        Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));
+  }
+
+ private:
+  static Rcpp::IntegerMatrix table(int n_items, int k, bool keep_xm, bool zeroed) {
+    if (!keep_xm) return Rcpp::IntegerMatrix(0, 0);
+    return zeroed ? Rcpp::IntegerMatrix(n_items, k) : Rcpp::IntegerMatrix(Rcpp::no_init(n_items, k));
+  }
+};
 
 inline const int* ids_or_null(const Rcpp::IntegerVector& v) {
   return v.size() > 0 ? INTEGER_RO(v) : nullptr;
@@ -109,6 +156,42 @@ V& nan_to_na(V& v) {
   return v;
 }
 inline double nan_to_na(double x) { return std::isnan(x) ? NA_REAL : x; }
+
+// A fixed set of values (one per baseline or coefficient) as an R vector.
+template <std::size_t N>
+Rcpp::NumericVector na_vector(const double (&v)[N]) {
+  Rcpp::NumericVector out(v, v + N);
+  return nan_to_na(out);
+}
+
+// Influence sums (influence_sums.h) as R's list(sum_sq, n): one sum per
+// baseline, or with first_only the single one of percent agreement.
+template <typename Influence>
+Rcpp::List wrap_influence(const Influence& f, bool first_only = false) {
+  Rcpp::NumericVector sum_sq(std::begin(f.sum_sq), first_only ? f.sum_sq + 1 : std::end(f.sum_sq));
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = nan_to_na(sum_sq), Rcpp::Named("n") = f.n);
+}
+
+// run(seed, stream) for every stream of an item bootstrap in turn, Ctrl-C
+// checked between streams: the draws of boot_items_cpp() for the same seed.
+template <typename F>
+void for_each_stream(const Rcpp::IntegerVector& seed, F&& run) {
+  const std::uint64_t s = mlagreement::combine_seed(seed[0], seed[1]);
+  for (int stream = 0; stream < mlagreement::kStreams; ++stream) {
+    Rcpp::checkUserInterrupt();
+    run(s, stream);
+  }
+}
+
+// Leave-one-unit-out values (units x n_col) that fill(n_units, out) writes;
+// unit_start: R's 0-based unit offsets (one more than units).
+template <typename F>
+Rcpp::NumericMatrix unit_rows(const Rcpp::IntegerVector& unit_start, int n_col, F&& fill) {
+  const std::size_t nu = static_cast<std::size_t>(unit_start.size() - 1);
+  Rcpp::NumericMatrix out(static_cast<int>(nu), n_col);
+  fill(nu, out.begin());
+  return nan_to_na(out);
+}
 
 }  // namespace glue
 
