@@ -93,12 +93,10 @@ Rcpp::NumericVector category_alpha_boot_cpp(const Rcpp::IntegerMatrix& counts, i
   const Rcpp::IntegerVector start = Rcpp::IntegerVector::create(0, static_cast<int>(n));
   const mlagreement::UnitDesign u =
       glue::unit_design(n, Rcpp::IntegerVector(0), static_cast<int>(n), order, start);
-  const std::uint64_t s = mlagreement::combine_seed(seed[0], seed[1]);
   Rcpp::NumericVector out(n_rep);
-  for (int stream = 0; stream < mlagreement::kStreams; ++stream) {
-    Rcpp::checkUserInterrupt();
+  glue::for_each_stream(seed, [&](std::uint64_t s, int stream) {
     mlagreement::coincidence_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
-  }
+  });
   return glue::nan_to_na(out);
 }
 

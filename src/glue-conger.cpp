@@ -166,14 +166,12 @@ Rcpp::NumericMatrix conger_boot_cpp(const Rcpp::List& view, bool single,
                                     const Rcpp::IntegerVector& start) {
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     const mla::UnitDesign u = glue::unit_design(v.n_items, unit_of_item, n_units, order, start);
-    const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
     const std::size_t k = v.n_labels, R = static_cast<std::size_t>(n_rep);
     Rcpp::NumericMatrix out(n_rep, static_cast<int>(k + 1));
     const std::vector<int> cat = single ? mla::single_label_categories(v, codes) : std::vector<int>();
     const mla::BinaryItems items = mla::binary_items(v, codes);
     std::vector<double> mult(v.n_items), row(k), pos, dec;
-    for (int stream = 0; stream < mla::kStreams; ++stream) {
-      Rcpp::checkUserInterrupt();
+    glue::for_each_stream(seed, [&](std::uint64_t s, int stream) {
       mla::for_each_item_draw(u, s, stream, R, [&](std::size_t r, const std::uint32_t* w) {
         for (std::size_t i = 0; i < v.n_items; ++i) mult[i] = w[i];
         double corpus;
@@ -182,7 +180,7 @@ Rcpp::NumericMatrix conger_boot_cpp(const Rcpp::List& view, bool single,
         out(static_cast<int>(r), 0) = corpus;
         for (std::size_t j = 0; j < k; ++j) out(static_cast<int>(r), static_cast<int>(j + 1)) = row[j];
       });
-    }
+    });
     return glue::nan_to_na(out);
   });
 }

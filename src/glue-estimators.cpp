@@ -60,16 +60,15 @@ Rcpp::List label_estimates(const std::vector<mla::LabelSummary>& labels) {
 
 // Corpus level: one value per baseline.
 Rcpp::List corpus_estimates(const mla::CorpusSummary& c) {
-  Rcpp::NumericVector w(c.w, c.w + kB), estimate(c.estimate, c.estimate + kB),
-      floor(c.floor, c.floor + kB), expected(kB);
+  Rcpp::NumericVector expected(kB);
   for (int b = 0; b < kB; ++b) expected[b] = 1.0 - c.w[b];
   return Rcpp::List::create(
       Rcpp::Named("n_labels_used") = c.n_labels_used,
       Rcpp::Named("observed") = glue::nan_to_na(1.0 - c.d_obs),
       Rcpp::Named("expected") = glue::nan_to_na(expected),
-      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("estimate") = glue::na_vector(c.estimate),
       Rcpp::Named("floor_observed") = glue::nan_to_na(1.0 - c.d_max),
-      Rcpp::Named("floor") = glue::nan_to_na(floor), Rcpp::Named("w") = glue::nan_to_na(w),
+      Rcpp::Named("floor") = glue::na_vector(c.floor), Rcpp::Named("w") = glue::na_vector(c.w),
       Rcpp::Named("reason") = Rcpp::IntegerVector(c.reason, c.reason + kB));
 }
 
@@ -79,10 +78,7 @@ Rcpp::List corpus_estimates(const mla::CorpusSummary& c) {
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_table_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
                                    const Rcpp::NumericMatrix& sdis) {
-  const mla::LabelTable table = glue::label_table(cnt, sx, sdis);
-  const std::size_t k = table.n_labels;
-  std::vector<mla::LabelSummary> labels(k);
-  for (std::size_t j = 0; j < k; ++j) labels[j] = mla::summarise_label(table, j);
+  const std::vector<mla::LabelSummary> labels = mla::summarise_labels(glue::label_table(cnt, sx, sdis));
   return Rcpp::List::create(Rcpp::Named("label") = label_estimates(labels),
                             Rcpp::Named("corpus") = corpus_estimates(mla::summarise_corpus(labels)));
 }
@@ -147,16 +143,13 @@ Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
                                       const Rcpp::NumericMatrix& sdis) {
   const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
-  std::vector<mla::LabelSummary> labels(t.n_labels);
-  for (std::size_t j = 0; j < t.n_labels; ++j) labels[j] = mla::summarise_label(t, j, false);
-  const mla::SingleLabelCorpus c = mla::summarise_single_label(labels);
+  const mla::SingleLabelCorpus c = mla::summarise_single_label(mla::summarise_labels(t, false));
   const mla::NominalAlpha a = mla::nominal_alpha(t.cnt.data(), t.sx.data(), t.sdis.data(),
                                                  t.max_m, t.n_labels);
-  Rcpp::NumericVector w(c.w, c.w + kB), estimate(c.estimate, c.estimate + kB);
   return Rcpp::List::create(
       Rcpp::Named("q") = static_cast<double>(t.n_labels),
-      Rcpp::Named("d_obs") = glue::nan_to_na(c.d_obs), Rcpp::Named("w") = glue::nan_to_na(w),
-      Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+      Rcpp::Named("d_obs") = glue::nan_to_na(c.d_obs), Rcpp::Named("w") = glue::na_vector(c.w),
+      Rcpp::Named("estimate") = glue::na_vector(c.estimate),
       Rcpp::Named("alpha_d_obs") = glue::nan_to_na(a.d_obs),
       Rcpp::Named("alpha_d_exp") = glue::nan_to_na(a.d_exp),
       Rcpp::Named("alpha") = glue::nan_to_na(a.alpha));

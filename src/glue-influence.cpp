@@ -15,20 +15,6 @@ namespace {
 
 namespace mla = mlagreement;
 
-std::vector<mla::LabelSummary> label_summaries(const Rcpp::NumericMatrix& cnt,
-                                               const Rcpp::NumericMatrix& sx,
-                                               const Rcpp::NumericMatrix& sdis) {
-  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
-  std::vector<mla::LabelSummary> out(t.n_labels);
-  for (std::size_t j = 0; j < t.n_labels; ++j) out[j] = mla::summarise_label(t, j, false);
-  return out;
-}
-
-Rcpp::NumericVector sum_sq_vector(const mla::Influence& f) {
-  Rcpp::NumericVector out(f.sum_sq, f.sum_sq + mla::kBaselines);
-  return glue::nan_to_na(out);
-}
-
 }  // namespace
 
 // cells: item_cells() of the fit's labels; cnt, sx, sdis: the same labels'
@@ -38,14 +24,13 @@ Rcpp::NumericVector sum_sq_vector(const mla::Influence& f) {
 Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                              const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis,
                              bool corpus) {
-  const std::vector<mla::LabelSummary> labels = label_summaries(cnt, sx, sdis);
+  const std::vector<mla::LabelSummary> labels =
+      mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);  // no floors needed
   const std::size_t k = labels.size();
   const std::size_t max_m = static_cast<std::size_t>(cnt.nrow());
   return glue::with_cells(cells, k, max_m, [&](const auto& c) {
     if (corpus) {
-      const mla::Influence f = mla::corpus_influence(c, labels, mla::summarise_corpus(labels));
-      return Rcpp::List::create(Rcpp::Named("sum_sq") = sum_sq_vector(f),
-                                Rcpp::Named("n") = f.n);
+      return glue::wrap_influence(mla::corpus_influence(c, labels, mla::summarise_corpus(labels)));
     }
     Rcpp::NumericMatrix sum_sq(static_cast<int>(k), mla::kBaselines);
     Rcpp::NumericVector n(static_cast<int>(k));
@@ -64,14 +49,14 @@ Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix&
 Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
                                       const Rcpp::NumericMatrix& sdis) {
-  const std::vector<mla::LabelSummary> labels = label_summaries(cnt, sx, sdis);
+  const std::vector<mla::LabelSummary> labels =
+      mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);  // no floors needed
   const std::size_t q = labels.size();
   const mla::SingleLabelCorpus s = mla::summarise_single_label(labels);
   std::vector<double> pi(q);
   for (std::size_t k = 0; k < q; ++k) pi[k] = labels[k].p;
   return glue::with_cells(cells, q, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
-    const mla::Influence f = mla::single_label_influence(c, labels, pi, s.w, s.estimate);
-    return Rcpp::List::create(Rcpp::Named("sum_sq") = sum_sq_vector(f), Rcpp::Named("n") = f.n);
+    return glue::wrap_influence(mla::single_label_influence(c, labels, pi, s.w, s.estimate));
   });
 }
 

@@ -15,14 +15,6 @@ namespace {
 
 namespace mla = mlagreement;
 
-std::vector<mla::LabelSummary> share_summaries(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
-                                               const Rcpp::NumericMatrix& sdis) {
-  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
-  std::vector<mla::LabelSummary> out(t.n_labels);
-  for (std::size_t j = 0; j < t.n_labels; ++j) out[j] = mla::summarise_label(t, j, false);
-  return out;
-}
-
 mla::SpecificItems specific_of(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
   if (x.nrow() != m.nrow() || x.ncol() != m.ncol()) Rcpp::stop("Internal error: x and m differ in shape.");
   return mla::specific_items(x.begin(), m.begin(), static_cast<std::size_t>(x.nrow()),
@@ -37,15 +29,16 @@ mla::SpecificItems specific_of(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
 // [[Rcpp::export(rng = false)]]
 Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                                const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, int level) {
-  const std::vector<mla::LabelSummary> labels = share_summaries(cnt, sx, sdis);
+  const std::vector<mla::LabelSummary> labels =
+      mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);
   const std::size_t k = labels.size();
   return glue::with_cells(cells, k, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
     if (level == 1 || level == 2) {
-      const mla::Influence f = level == 1
-          ? mla::corpus_observed_influence(c, labels, mla::summarise_corpus(labels))
-          : mla::single_label_observed_influence(c, labels, 1.0 - mla::summarise_single_label(labels).d_obs);
-      return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(f.sum_sq[0]),
-                                Rcpp::Named("n") = f.n);
+      return glue::wrap_influence(
+          level == 1 ? mla::corpus_observed_influence(c, labels, mla::summarise_corpus(labels))
+                     : mla::single_label_observed_influence(
+                           c, labels, 1.0 - mla::summarise_single_label(labels).d_obs),
+          true);
     }
     Rcpp::NumericMatrix est(static_cast<int>(k), mla::kShares), sum_sq(static_cast<int>(k), mla::kShares);
     Rcpp::NumericVector n(static_cast<int>(k));
@@ -72,12 +65,10 @@ Rcpp::NumericMatrix specific_boot_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::
                                       const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start) {
   const mla::SpecificItems it = specific_of(x, m);
   const mla::UnitDesign u = glue::unit_design(it.n_items, unit_of_item, n_units, order, start);
-  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
   Rcpp::NumericMatrix out(n_rep, static_cast<int>(2 * it.n_labels));
-  for (int stream = 0; stream < mla::kStreams; ++stream) {
-    Rcpp::checkUserInterrupt();
+  glue::for_each_stream(seed, [&](std::uint64_t s, int stream) {
     mla::specific_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
-  }
+  });
   return glue::nan_to_na(out);
 }
 
@@ -87,8 +78,7 @@ Rcpp::NumericMatrix specific_jack_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::
                                       const Rcpp::IntegerVector& unit_start,
                                       const Rcpp::IntegerVector& unit_items) {
   const mla::SpecificItems it = specific_of(x, m);
-  const std::size_t nu = static_cast<std::size_t>(unit_start.size() - 1);
-  Rcpp::NumericMatrix out(static_cast<int>(nu), static_cast<int>(2 * it.n_labels));
-  mla::specific_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out.begin());
-  return glue::nan_to_na(out);
+  return glue::unit_rows(unit_start, static_cast<int>(2 * it.n_labels), [&](std::size_t nu, double* out) {
+    mla::specific_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out);
+  });
 }

@@ -108,8 +108,6 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
       estimate(v, b) = s.pairable ? mla::coefficient(s.d_obs, s.w[b]) : mla::kNA;
     }
   }
-  Rcpp::NumericVector c_expected(c.expected, c.expected + kB), c_w(c.w, c.w + kB),
-      c_estimate(c.estimate, c.estimate + kB);
   return Rcpp::List::create(
       Rcpp::Named("variable") = Rcpp::List::create(
           Rcpp::Named("observed") = glue::nan_to_na(observed),
@@ -120,9 +118,9 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
           Rcpp::Named("alpha_expected") = glue::nan_to_na(alpha_exp)),
       Rcpp::Named("corpus") = Rcpp::List::create(
           Rcpp::Named("n_used") = c.n_used, Rcpp::Named("observed") = glue::nan_to_na(c.observed),
-          Rcpp::Named("expected") = glue::nan_to_na(c_expected),
-          Rcpp::Named("w") = glue::nan_to_na(c_w),
-          Rcpp::Named("estimate") = glue::nan_to_na(c_estimate)),
+          Rcpp::Named("expected") = glue::na_vector(c.expected),
+          Rcpp::Named("w") = glue::na_vector(c.w),
+          Rcpp::Named("estimate") = glue::na_vector(c.estimate)),
       Rcpp::Named("alpha") = Rcpp::List::create(
           Rcpp::Named("observed") = glue::nan_to_na(a.observed),
           Rcpp::Named("expected") = glue::nan_to_na(a.expected),

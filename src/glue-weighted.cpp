@@ -22,11 +22,6 @@ mla::WeightedItems items_of(const Rcpp::IntegerMatrix& counts, const Rcpp::Numer
   return mla::weighted_items(X, W);
 }
 
-Rcpp::NumericVector coefficients(const double* v) {
-  Rcpp::NumericVector out(v, v + mla::kWeightedCoefficients);
-  return glue::nan_to_na(out);
-}
-
 }  // namespace
 
 // counts: items x categories ratings; weights: q x q with unit diagonal.
@@ -38,7 +33,7 @@ Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
   return Rcpp::List::create(
       Rcpp::Named("d_obs") = a.d_obs,
       Rcpp::Named("w") = Rcpp::NumericVector(a.w, a.w + mla::kWeightedCoefficients),
-      Rcpp::Named("estimate") = coefficients(a.estimate),
+      Rcpp::Named("estimate") = glue::na_vector(a.estimate),
       Rcpp::Named("item_d") = Rcpp::wrap(it.d));
 }
 
@@ -46,9 +41,7 @@ Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
 // [[Rcpp::export(rng = false)]]
 Rcpp::List weighted_influence_cpp(const Rcpp::IntegerMatrix& counts,
                                   const Rcpp::NumericMatrix& weights) {
-  const mla::Influence f = mla::weighted_influence(items_of(counts, weights));
-  return Rcpp::List::create(Rcpp::Named("sum_sq") = coefficients(f.sum_sq),
-                            Rcpp::Named("n") = f.n);
+  return glue::wrap_influence(mla::weighted_influence(items_of(counts, weights)));
 }
 
 // Item (or cluster) bootstrap replicates (n_rep x 3) with the draws of
@@ -62,12 +55,10 @@ Rcpp::NumericMatrix weighted_boot_cpp(const Rcpp::IntegerMatrix& counts,
                                       const Rcpp::IntegerVector& start) {
   const mla::WeightedItems it = items_of(counts, weights);
   const mla::UnitDesign u = glue::unit_design(it.n_items, unit_of_item, n_units, order, start);
-  const std::uint64_t s = mla::combine_seed(seed[0], seed[1]);
   Rcpp::NumericMatrix out(n_rep, mla::kWeightedCoefficients);
-  for (int stream = 0; stream < mla::kStreams; ++stream) {
-    Rcpp::checkUserInterrupt();
+  glue::for_each_stream(seed, [&](std::uint64_t s, int stream) {
     mla::weighted_replicates(it, u, s, stream, static_cast<std::size_t>(n_rep), out.begin());
-  }
+  });
   return glue::nan_to_na(out);
 }
 
@@ -78,17 +69,14 @@ Rcpp::NumericMatrix weighted_jack_cpp(const Rcpp::IntegerMatrix& counts,
                                       const Rcpp::IntegerVector& unit_start,
                                       const Rcpp::IntegerVector& unit_items) {
   const mla::WeightedItems it = items_of(counts, weights);
-  const std::size_t nu = static_cast<std::size_t>(unit_start.size() - 1);
-  Rcpp::NumericMatrix out(static_cast<int>(nu), mla::kWeightedCoefficients);
-  mla::weighted_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out.begin());
-  return glue::nan_to_na(out);
+  return glue::unit_rows(unit_start, mla::kWeightedCoefficients, [&](std::size_t nu, double* out) {
+    mla::weighted_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out);
+  });
 }
 
 // The weighted percent agreement's sum of squared influence deviations and n.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List weighted_observed_influence_cpp(const Rcpp::IntegerMatrix& counts,
                                            const Rcpp::NumericMatrix& weights) {
-  const mla::Influence f = mla::weighted_observed_influence(items_of(counts, weights));
-  return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(f.sum_sq[0]),
-                            Rcpp::Named("n") = f.n);
+  return glue::wrap_influence(mla::weighted_observed_influence(items_of(counts, weights)), true);
 }

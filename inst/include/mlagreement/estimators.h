@@ -156,6 +156,14 @@ LabelSummary summarise_label(const CountTable<Count>& t, std::size_t j, bool wit
   return s;
 }
 
+// Every label of a table, as summarise_label().
+template <typename Count>
+std::vector<LabelSummary> summarise_labels(const CountTable<Count>& t, bool with_floor = true) {
+  std::vector<LabelSummary> out(t.n_labels);
+  for (std::size_t j = 0; j < t.n_labels; ++j) out[j] = summarise_label(t, j, with_floor);
+  return out;
+}
+
 // num / den, NaN when den is not positive (specific agreement, pooled shares).
 inline double ratio_or_nan(double num, double den) { return den > 0.0 ? num / den : kNA; }
 
@@ -330,24 +338,35 @@ inline double r_mean(const std::vector<double>& x) {
   }
   return static_cast<double>(s);
 }
+
+// Label j's binary alpha: observed and expected disagreement over the
+// pairable values; false (outputs untouched) when no item has two decisions.
+template <typename Count>
+bool binary_alpha(const CountTable<Count>& t, std::size_t j, double& d_obs, double& d_exp) {
+  long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
+  for (std::size_t slot = 1; slot < t.max_m; ++slot) {
+    const double m = static_cast<double>(slot + 1);
+    const std::size_t at = j * t.max_m + slot;
+    n += static_cast<double>(t.cnt[at]) * m;
+    n1 += static_cast<double>(t.sx[at]);
+    dis += static_cast<double>(t.sdis[at]) * (2.0 / (m - 1.0));
+  }
+  const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
+  if (!(nd > 0.0)) return false;
+  d_obs = static_cast<double>(dis) / nd;
+  d_exp = nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0;
+  return true;
+}
 }  // namespace detail
 
 template <typename Count>
 HammingAlpha hamming_alpha(const CountTable<Count>& t) {
   std::vector<double> observed, expected;
   for (std::size_t j = 0; j < t.n_labels; ++j) {
-    long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
-    for (std::size_t slot = 1; slot < t.max_m; ++slot) {
-      const double m = static_cast<double>(slot + 1);
-      const std::size_t at = j * t.max_m + slot;
-      n += static_cast<double>(t.cnt[at]) * m;
-      n1 += static_cast<double>(t.sx[at]);
-      dis += static_cast<double>(t.sdis[at]) * (2.0 / (m - 1.0));
-    }
-    const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
-    if (!(nd > 0.0)) continue;
-    observed.push_back(static_cast<double>(dis) / nd);
-    expected.push_back(nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0);
+    double d_obs, d_exp;
+    if (!detail::binary_alpha(t, j, d_obs, d_exp)) continue;
+    observed.push_back(d_obs);
+    expected.push_back(d_exp);
   }
   HammingAlpha a;
   a.n_labels_used = static_cast<double>(observed.size());

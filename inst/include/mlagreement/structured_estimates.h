@@ -103,18 +103,7 @@ struct VariableAlpha {
 
 inline VariableAlpha label_alpha(const LabelTable& t, std::size_t j) {
   VariableAlpha a;
-  long double n = 0.0L, n1 = 0.0L, dis = 0.0L;
-  for (std::size_t slot = 1; slot < t.max_m; ++slot) {
-    const double m = static_cast<double>(slot + 1);
-    const std::size_t at = j * t.max_m + slot;
-    n += t.cnt[at] * m;
-    n1 += t.sx[at];
-    dis += t.sdis[at] * (2.0 / (m - 1.0));
-  }
-  const double nd = static_cast<double>(n), n1d = static_cast<double>(n1);
-  if (!(nd > 0.0)) return a;
-  a.d_obs = static_cast<double>(dis) / nd;
-  a.d_exp = nd > 1.0 ? 2.0 * n1d * (nd - n1d) / (nd * (nd - 1.0)) : 0.0;
+  detail::binary_alpha(t, j, a.d_obs, a.d_exp);
   return a;
 }
 
