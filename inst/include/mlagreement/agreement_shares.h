@@ -82,18 +82,14 @@ Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_
 template <typename Cells>
 Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                     const CorpusSummary& corpus) {
-  std::vector<std::size_t> used;
-  std::vector<double> weight;
-  for (std::size_t j = 0; j < labels.size(); ++j) {
-    if (labels[j].n_pairable > 0) used.push_back(j);
-  }
+  const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
   Influence out;
-  out.n = detail::items_decided(c, used, labels);
-  if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
-  const double scale = out.n / corpus.n_labels_used;
-  for (std::size_t j : used) weight.push_back(scale / labels[j].n_pairable);
-  return detail::pooled_observed_influence(c, used, weight, std::vector<double>(used.size(), 1.0),
-                                           2.0, out.n, 1.0 - corpus.d_obs);
+  out.n = ci.n;
+  if (!ci.ok) return out;
+  std::vector<double> weight;
+  for (std::size_t j : ci.used) weight.push_back(ci.scale / labels[j].n_pairable);
+  return detail::pooled_observed_influence(c, ci.used, weight, std::vector<double>(ci.used.size(), 1.0),
+                                           2.0, ci.n, 1.0 - corpus.d_obs);
 }
 
 // Corpus percent agreement of a single-label design; est = 1 - D_o.

@@ -94,14 +94,12 @@ Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) 
 template <typename Cells>
 Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                            const CorpusSummary& corpus) {
-  std::vector<std::size_t> used;
-  for (std::size_t j = 0; j < labels.size(); ++j) {
-    if (labels[j].n_pairable > 0) used.push_back(j);
-  }
+  const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
   Influence out;
-  out.n = detail::items_decided(c, used, labels);
-  if (!(corpus.n_labels_used > 0) || !(out.n > 1)) return out;
-  const double scale = out.n / corpus.n_labels_used;  // n / L
+  out.n = ci.n;
+  if (!ci.ok) return out;
+  const std::vector<std::size_t>& used = ci.used;
+  const double scale = ci.scale;  // n / L
   const double sign[kBaselines] = {1.0, -1.0, 0.0};   // e'_AC1 = -e'_Fleiss, PABAK 0
   const double* est = corpus.estimate;
   // T_b = scale (obs_b - (1 - c_b) sign_b chance) / W_b, obs_b = [m >= 2] (w_jb - d) / n2_j

@@ -297,6 +297,28 @@ double items_decided(const Cells& c, const std::vector<std::size_t>& cols,
   return n;
 }
 
+// What every corpus-level influence of a multi-label fit starts from: the
+// labels of the corpus mean (some item with two decisions), the items
+// decided on them (n) and n / L; ok = false: too little for an influence.
+struct CorpusItems {
+  std::vector<std::size_t> used;
+  double n = 0, scale = 0;
+  bool ok = false;
+};
+
+template <typename Cells>
+CorpusItems corpus_items(const Cells& c, const std::vector<LabelSummary>& labels,
+                         const CorpusSummary& corpus) {
+  CorpusItems ci;
+  for (std::size_t j = 0; j < labels.size(); ++j) {
+    if (labels[j].n_pairable > 0) ci.used.push_back(j);
+  }
+  ci.n = items_decided(c, ci.used, labels);
+  ci.ok = corpus.n_labels_used > 0 && ci.n > 1;
+  if (ci.ok) ci.scale = ci.n / corpus.n_labels_used;
+  return ci;
+}
+
 }  // namespace detail
 
 }  // namespace mlagreement
