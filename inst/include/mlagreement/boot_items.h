@@ -249,22 +249,11 @@ template <typename Code>
 bool boot_items(const ClassCodes<Code>& cc, const UnitDesign& u, std::uint64_t seed,
                 std::size_t n_rep, int s0, int s1, int threads, double* out, std::size_t n_out) {
   const std::size_t row0 = block_begin(s0, n_rep);
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) reduction(|| : failed)
-#endif
-  {
-    ItemScratch w;
-    const bool ready = guarded(failed, [&] { w.init(cc, u); });
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (int s = s0; s < s1; ++s) {
-      if (!ready) continue;
-      guarded(failed, [&] { item_stream(cc, u, seed, n_rep, s, w, out, row0, n_out); });
-    }
-  }
-  return !failed;
+  return parallel_for_scratch<ItemScratch>(
+      s0, s1, threads, 1, [&](ItemScratch& w) { w.init(cc, u); },
+      [&](ItemScratch& w, std::int64_t s) {
+        item_stream(cc, u, seed, n_rep, static_cast<int>(s), w, out, row0, n_out);
+      });
 }
 
 // Leave-one-unit-out values by subtraction from the full-data bins (n_units

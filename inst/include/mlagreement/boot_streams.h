@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "rng.h"
@@ -40,29 +41,17 @@ struct StreamCursor {
 template <typename MakeScratch, typename Replicate>
 bool advance_streams(StreamCursor& c, std::size_t per_stream, int threads, MakeScratch&& make_scratch,
                      Replicate&& replicate) {
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) reduction(|| : failed)
-#endif
-  {
-    decltype(make_scratch()) scratch;
-    const bool ready = guarded(failed, [&] { scratch = make_scratch(); });
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-    for (int s = 0; s < kStreams; ++s) {
-      if (!ready) continue;
-      guarded(failed, [&] {
+  using Scratch = std::decay_t<decltype(make_scratch())>;
+  return parallel_for_scratch<Scratch>(
+      0, kStreams, threads, 1, [&](Scratch& scratch) { scratch = make_scratch(); },
+      [&](Scratch& scratch, std::int64_t i) {
+        const int s = static_cast<int>(i);
         const std::size_t last = std::min(c.end(s), c.next[s] + per_stream);
         while (c.next[s] < last && !interrupted()) {
           replicate(scratch, c.rng[s], c.next[s]);
           ++c.next[s];
         }
       });
-    }
-  }
-  (void)threads;
-  return !failed;
 }
 
 }  // namespace mlagreement

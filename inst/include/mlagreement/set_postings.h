@@ -83,28 +83,18 @@ inline void expected_by_postings(const SetData& d, const SimTable& sim, int thre
   const Postings p = set_postings(d);
   std::vector<double> rj(S, 0.0), rm(S, 0.0);
   const std::int64_t SS = static_cast<std::int64_t>(S);
-  bool failed = false;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) reduction(|| : failed)
-#endif
-  {
+  struct Scratch {
     std::vector<int> inter, touched;
-    const bool ready = guarded(failed, [&] { inter.assign(S, 0); });
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 64)
-#endif
-    for (std::int64_t si = 0; si < SS; ++si) {
-      if (!ready) continue;
-      const std::size_t s = static_cast<std::size_t>(si);
-      guarded(failed, [&] {
-        similar_after(d, p, sim, s, inter, touched, rj[s], rm[s]);
+  };
+  const bool ok = parallel_for_scratch<Scratch>(
+      0, SS, threads, 64, [&](Scratch& w) { w.inter.assign(S, 0); },
+      [&](Scratch& w, std::int64_t si) {
+        const std::size_t s = static_cast<std::size_t>(si);
+        similar_after(d, p, sim, s, w.inter, w.touched, rj[s], rm[s]);
         rj[s] *= d.count[s];
         rm[s] *= d.count[s];
       });
-    }
-  }
-  (void)threads;
-  if (failed) throw std::bad_alloc();  // outside the parallel region; the glue reports it
+  if (!ok) throw std::bad_alloc();  // outside the parallel region; the glue reports it
   // all pairs of distinct sets, c_s c_t summed in long double (exact integers
   // beyond 2^53), minus the similar ones
   long double n = 0, sq = 0, simj = 0, simm = 0;

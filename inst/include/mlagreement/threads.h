@@ -128,6 +128,32 @@ inline bool parallel_for_each(std::size_t n, int threads, int chunk, std::int64_
   return !failed;
 }
 
+// body(scratch, i) for first <= i < last on `threads` threads, `chunk` at a
+// time; each thread sets up its own scratch once by init(scratch), in the
+// guard (a thread whose init threw does no work). False if anything threw.
+template <typename Scratch, typename Init, typename F>
+inline bool parallel_for_scratch(std::int64_t first, std::int64_t last, int threads, int chunk,
+                                 Init&& init, F&& body) noexcept {
+  bool failed = false;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) reduction(|| : failed)
+#endif
+  {
+    Scratch scratch;
+    const bool ready = guarded(failed, [&] { init(scratch); });
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, chunk)
+#endif
+    for (std::int64_t i = first; i < last; ++i) {
+      if (!ready) continue;
+      guarded(failed, [&] { body(scratch, i); });
+    }
+  }
+  (void)threads;
+  (void)chunk;
+  return !failed;
+}
+
 }  // namespace mlagreement
 
 #endif
