@@ -16,27 +16,37 @@ namespace {
 
 using mlagreement::ClassProblem;
 
-// The decisions of label column j (binary) grouped by item, in record order.
-template <typename T, typename Codes>
-ClassProblem binary_problem(const mlagreement::RecordView<T>& v, const Codes& codes,
-                            std::size_t j) {
+// The records' responses grouped by item, in record order: response(r) is
+// record r's response, or negative when the record is absent.
+template <typename T, typename Response>
+ClassProblem grouped_problem(const mlagreement::RecordView<T>& v, Response response) {
   ClassProblem pr;
   pr.n_items = v.n_items;
   pr.start.assign(v.n_items + 1, 0);
-  const T* col = v.column(j);
   for (std::size_t r = 0; r < v.n_records; ++r)
-    if (codes.decided(col[r])) ++pr.start[v.item_of(r) + 1];
+    if (response(r) >= 0) ++pr.start[v.item_of(r) + 1];
   for (std::size_t i = 0; i < v.n_items; ++i) pr.start[i + 1] += pr.start[i];
   std::vector<std::int64_t> next(pr.start.begin(), pr.start.end() - 1);
   pr.annotator.resize(static_cast<std::size_t>(pr.start[v.n_items]));
   pr.response.resize(pr.annotator.size());
   for (std::size_t r = 0; r < v.n_records; ++r) {
-    if (!codes.decided(col[r])) continue;
+    const int y = response(r);
+    if (y < 0) continue;
     const std::int64_t d = next[v.item_of(r)]++;
     pr.annotator[d] = static_cast<int>(v.annotator_of(r));
-    pr.response[d] = static_cast<std::uint8_t>(codes.positive(col[r]));
+    pr.response[d] = static_cast<std::uint8_t>(y);
   }
   return pr;
+}
+
+// The decisions of label column j (binary).
+template <typename T, typename Codes>
+ClassProblem binary_problem(const mlagreement::RecordView<T>& v, const Codes& codes,
+                            std::size_t j) {
+  const T* col = v.column(j);
+  return grouped_problem(v, [&](std::size_t r) {
+    return codes.decided(col[r]) ? static_cast<int>(codes.positive(col[r])) : -1;
+  });
 }
 
 // One problem whose response is the category (column) a record selects;
@@ -44,28 +54,13 @@ ClassProblem binary_problem(const mlagreement::RecordView<T>& v, const Codes& co
 // decided with exactly one positive, or all missing: checked in R).
 template <typename T, typename Codes>
 ClassProblem category_problem(const mlagreement::RecordView<T>& v, const Codes& codes) {
-  ClassProblem pr;
-  pr.n_items = v.n_items;
-  pr.start.assign(v.n_items + 1, 0);
   std::vector<int> cat(v.n_records, -1);
   for (std::size_t j = 0; j < v.n_labels; ++j) {
     const T* col = v.column(j);
     for (std::size_t r = 0; r < v.n_records; ++r)
       if (codes.decided(col[r]) && codes.positive(col[r])) cat[r] = static_cast<int>(j);
   }
-  for (std::size_t r = 0; r < v.n_records; ++r)
-    if (cat[r] >= 0) ++pr.start[v.item_of(r) + 1];
-  for (std::size_t i = 0; i < v.n_items; ++i) pr.start[i + 1] += pr.start[i];
-  std::vector<std::int64_t> next(pr.start.begin(), pr.start.end() - 1);
-  pr.annotator.resize(static_cast<std::size_t>(pr.start[v.n_items]));
-  pr.response.resize(pr.annotator.size());
-  for (std::size_t r = 0; r < v.n_records; ++r) {
-    if (cat[r] < 0) continue;
-    const std::int64_t d = next[v.item_of(r)]++;
-    pr.annotator[d] = static_cast<int>(v.annotator_of(r));
-    pr.response[d] = static_cast<std::uint8_t>(cat[r]);
-  }
-  return pr;
+  return grouped_problem(v, [&](std::size_t r) { return cat[r]; });
 }
 
 Rcpp::List wrap_fit(const std::vector<ClassProblem>& problems, std::size_t n_annotators,
