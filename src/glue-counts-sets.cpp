@@ -14,21 +14,6 @@
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
 
-namespace {
-
-// Distinct sets as a list of 1-based label indices.
-Rcpp::List set_label_list(const mlagreement::SetData& d) {
-  Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
-  for (std::size_t s = 0; s < d.n_sets(); ++s) {
-    std::vector<int> lab = mlagreement::set_labels(d, s);
-    for (int& j : lab) ++j;
-    sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
-  }
-  return sets;
-}
-
-}  // namespace
-
 // The set tables of a summary from the records: distinct sets (1-based
 // labels) and their counts over the pairable records; the ordered pairs of
 // records within items by (m, size_a, size_b, n_shared), as integer counts.
@@ -38,9 +23,7 @@ Rcpp::List counts_set_tables_cpp(const Rcpp::List& view) {
   std::map<std::tuple<int, int, int, int>, double> hist;
   try {
     glue::build_record_sets(view, false, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
+    if (d.bad_record >= 0) return glue::bad_record(d);
     for (std::size_t g = 0; g < d.n_items(); ++g) {
       const std::size_t b = d.start[g], e = d.start[g + 1];
       const int m = static_cast<int>(e - b);
@@ -57,7 +40,7 @@ Rcpp::List counts_set_tables_cpp(const Rcpp::List& view) {
       }
     }
   } catch (const std::bad_alloc&) {
-    return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
+    return glue::out_of_memory();
   }
   const R_xlen_t n = static_cast<R_xlen_t>(hist.size());
   Rcpp::NumericVector m(n), sa(n), sb(n), si(n), np(n);
@@ -72,7 +55,7 @@ Rcpp::List counts_set_tables_cpp(const Rcpp::List& view) {
   }
   return Rcpp::List::create(
       Rcpp::Named("bad_record") = -1.0,
-      Rcpp::Named("sets") = set_label_list(d),
+      Rcpp::Named("sets") = glue::set_label_list(d),
       Rcpp::Named("count") = Rcpp::wrap(d.count),
       Rcpp::Named("pairs") = Rcpp::DataFrame::create(
           Rcpp::Named("m") = m, Rcpp::Named("size_a") = sa, Rcpp::Named("size_b") = sb,

@@ -15,11 +15,6 @@
 
 namespace {
 
-// What the R side turns into a classed error naming the design's size.
-Rcpp::List out_of_memory() {
-  return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
-}
-
 // The set sizes that occur, ascending.
 Rcpp::IntegerVector sizes_present(const mlagreement::SetData& d) {
   std::vector<int> s(d.size.begin(), d.size.end());
@@ -54,13 +49,11 @@ Rcpp::List on_record_sets(const Rcpp::List& view, bool annotators, Compute compu
   glue::InterruptScope interrupts;
   try {
     glue::build_record_sets(view, annotators, d);
-    if (d.bad_record >= 0) {
-      return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
-    }
+    if (d.bad_record >= 0) return glue::bad_record(d);
     SEXP early = compute(d);
     if (early != R_NilValue) return Rcpp::List(early);
   } catch (const std::bad_alloc&) {
-    return out_of_memory();
+    return glue::out_of_memory();
   }
   interrupts.rethrow();
   return wrap(d);
@@ -162,18 +155,12 @@ Rcpp::List set_distinct_cpp(const Rcpp::List& view) {
         return R_NilValue;
       },
       [&](const mlagreement::SetData& d) {
-        Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
-        for (std::size_t s = 0; s < d.n_sets(); ++s) {
-          std::vector<int> lab = mlagreement::set_labels(d, s);
-          for (int& j : lab) ++j;
-          sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
-        }
         Rcpp::IntegerVector s(p.s.begin(), p.s.end()), t(p.t.begin(), p.t.end());
         return Rcpp::List::create(
             Rcpp::Named("bad_record") = -1.0,
             Rcpp::Named("n_items") = static_cast<double>(d.n_items()),
             Rcpp::Named("n_values") = static_cast<double>(d.n_values()),
-            Rcpp::Named("sets") = sets, Rcpp::Named("count") = Rcpp::wrap(d.count),
+            Rcpp::Named("sets") = glue::set_label_list(d), Rcpp::Named("count") = Rcpp::wrap(d.count),
             Rcpp::Named("pair_s") = s + 1, Rcpp::Named("pair_t") = t + 1,
             Rcpp::Named("pair_weight") = Rcpp::wrap(p.w));
       });

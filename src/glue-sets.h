@@ -5,9 +5,12 @@
 
 #include <Rcpp.h>
 
+#include <vector>
+
 #include "glue-view.h"
 #include "mlagreement/set_alpha.h"
 #include "mlagreement/set_build.h"
+#include "mlagreement/set_custom.h"
 #include "mlagreement/sparse_records.h"
 
 namespace glue {
@@ -56,6 +59,26 @@ inline mlagreement::SizeDistances size_distances(const Rcpp::NumericVector& cust
   }
   table.d.assign(custom.begin(), custom.end());
   return table;
+}
+
+// What R turns into a classed error: the first partial record (>= 0), or
+// running out of memory (R names the design's size).
+inline Rcpp::List bad_record(const mlagreement::SetData& d) {
+  return Rcpp::List::create(Rcpp::Named("bad_record") = static_cast<double>(d.bad_record));
+}
+inline Rcpp::List out_of_memory() {
+  return Rcpp::List::create(Rcpp::Named("bad_record") = -1.0, Rcpp::Named("out_of_memory") = true);
+}
+
+// The distinct sets as a list of 1-based label indices.
+inline Rcpp::List set_label_list(const mlagreement::SetData& d) {
+  Rcpp::List sets(static_cast<R_xlen_t>(d.n_sets()));
+  for (std::size_t s = 0; s < d.n_sets(); ++s) {
+    std::vector<int> lab = mlagreement::set_labels(d, s);
+    for (int& j : lab) ++j;
+    sets[static_cast<R_xlen_t>(s)] = Rcpp::wrap(lab);
+  }
+  return sets;
 }
 
 // The label sets of the records of `view` (annotation_view(), R/annotations.R):
