@@ -48,7 +48,8 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
   if (any(fault > 0L)) {
     k <- which(fault > 0L)[1]
     if (fault[k] == 1L) {
-      mla_abort(c("Every annotation must have an annotator id.", "x" = paste0(where(k), " has none."),
+      mla_abort(c("Every annotation must have an annotator id.",
+                  "x" = paste0(where(k), " has none."),
                   "i" = "Give one file per user, or name the user field in {.arg annotator}."),
                 class = "annotator", call = call)
     }

@@ -123,7 +123,8 @@ json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
                 "x" = "{.file {path}} holds {json_first_kind(x$first)} at the top level."),
               class = "version", call = call)
   }
-  check_json_kind(x, el, "object", "elements", "objects", function(k) line_of(k, path, "Element"), call)
+  element <- function(k) line_of(k, path, "Element")
+  check_json_kind(x, el, "object", "elements", "objects", element, call)
   # elements are numbered 1, 2, ... in order: their serial is the record
   x$record <- if (identical(x$cap[[1]][el], seq_along(el))) x$cap[[1]] else
     match(x$cap[[1]], x$cap[[1]][el])

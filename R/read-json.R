@@ -48,7 +48,8 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines <- readLines(con, n = n, warn = FALSE, encoding = "UTF-8")
   bad <- which(!validUTF8(lines))
   if (length(bad) > 0L) {
-    abort_json_lines(list(kind = "bad_utf8", line = first_line + bad[1] - 1L), path, character(), call)
+    line <- first_line + bad[1] - 1L
+    abort_json_lines(list(kind = "bad_utf8", line = line), path, character(), call)
   }
   lines
 }

@@ -105,7 +105,8 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
                   "i" = "Declared: {.val {levels}}."),
                 class = "unknown_label", call = call)
     })
-    label_studio_decisions(found$ann, sel$annotation, code, ctl, levels, prefix = length(controls) > 1L)
+    label_studio_decisions(found$ann, sel$annotation, code, ctl, levels,
+                           prefix = length(controls) > 1L)
   })
   levels <- lapply(decisions, attr, "levels")
   off <- cumsum(c(0L, lengths(levels)))

@@ -151,7 +151,8 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   member <- function(name, field) {
     i <- x$at[[nm(name)]]
     j <- i[match(opt, json_unit(x, i, d + 1L))]
-    check_json_units(x, j, json_kinds[1:5], field, "a string or a number", function(u) w(eu[u]), call)
+    check_json_units(x, j, json_kinds[1:5], field, "a string or a number",
+                     function(u) w(eu[u]), call)
     j
   }
   j <- member("option_id", "id")
@@ -162,7 +163,8 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   label <- ids
   label[use] <- text[use]
   ai <- json_first(x, nm("accept"), uu, d)
-  check_json_units(x, ai, c("null", "array"), "accept", "an array of the accepted option ids", w, call)
+  check_json_units(x, ai, c("null", "array"), "accept", "an array of the accepted option ids",
+                   w, call)
   ae <- x$at[[nm("accepted")]]
   au <- match(json_unit(x, ae, d), uu)
   ae <- ae[!is.na(au)]
