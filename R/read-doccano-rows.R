@@ -34,9 +34,8 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
   # the label list: null (none) or an array
   cont <- rep(NA_integer_, x$n)
   for (k in 1:3) cont[pick %in% k] <- first[[k]][pick %in% k]
-  on <- !legacy & !is.na(cont)
-  check_json_kind(x, cont[on], c("null", "array"), doccano_label_keys[pick[on]][1],
-                  "an array of label names", function(k) where(which(on)[k]), call)
+  check_json_units(x, cont, c("null", "array"), doccano_label_keys[pick], "an array of label names",
+                   where, call, use = !legacy)
   el <- sort(unlist(lapply(1:3, function(k) {
     i <- x$at[[paste0(doccano_label_keys[k], "[]")]]
     i[x$record[i] %in% which(!legacy & pick %in% k)]
@@ -48,7 +47,12 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
   fault[!legacy & (is.na(who) | !nzchar(who))] <- 1L
   if (any(fault > 0L)) {
     k <- which(fault > 0L)[1]
-    if (fault[k] == 1L) doccano_no_annotator(where(k), call)
+    if (fault[k] == 1L) {
+      mla_abort(c("Every annotation must have an annotator id.",
+                  "x" = paste0(where(k), " has none."),
+                  "i" = "Give one file per user, or name the user field in {.arg annotator}."),
+                class = "annotator", call = call)
+    }
     mla_abort(c("Every label of a doccano text-classification export must be a name.",
                 "x" = paste0(where(k), " has spans ({.code [start, end, label]})."),
                 "i" = "Sequence-labeling exports hold spans, not classifications."),
@@ -56,17 +60,16 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
   }
   rec <- x$record[el]
   lab <- x$text[el]
-  keep <- !duplicated(rec * (length(lab) + 1) + match(lab, lab))
+  keep <- !duplicated_pairs(rec, lab)
   rec <- rec[keep]
   lab <- lab[keep]
   none <- which(!legacy & !records %in% rec)
-  confirmed <- json_first(x, "is_confirmed", records)
-  confirmed <- !is.na(confirmed) & x$kind[confirmed] == 2L
+  confirmed <- json_true(x, json_first(x, "is_confirmed", records))
   unannotated <- is.null(annotator) && empty == "unannotated"
   r <- c(rec, none, entries$record)
   o <- order(r, method = "radix")
   r <- r[o]
-  list(line = x$line[r], item = ids[r],
+  list(file = rep(source, length(r)), line = x$line[r], item = ids[r],
        annotator = c(who[rec], who[none], entries$annotator)[o],
        label = c(lab, rep(NA_character_, length(none)), entries$label)[o],
        unannotated = c(rep(FALSE, length(rec)), unannotated & !confirmed[none],
@@ -78,8 +81,8 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
 # The legacy entries, one row per (user, label); annotator NA without a user.
 doccano_legacy <- function(x, legacy, where, call) {
   ai <- json_first(x, "annotations", seq_len(x$n))
-  check_json_kind(x, ai[legacy], "array", "annotations", "an array of {label, user} entries",
-                  function(k) where(which(legacy)[k]), call)
+  check_json_units(x, ai, "array", "annotations", "an array of {label, user} entries", where, call,
+                   use = legacy)
   en <- x$at$entry
   en <- en[legacy[x$record[en]]]
   check_json_kind(x, en, "object", "annotations", "an array of {label, user} entries",
@@ -87,8 +90,8 @@ doccano_legacy <- function(x, legacy, where, call) {
   member <- function(name, field) {
     i <- x$at[[name]]
     j <- i[match(x$cap[[1]][en], x$cap[[1]][i])]
-    check_json_kind(x, j[!is.na(j)], json_kinds[1:5], field, "a string or a number",
-                    function(k) where(x$record[en][!is.na(j)][k]), call)
+    check_json_units(x, j, json_kinds[1:5], field, "a string or a number",
+                     function(u) where(x$record[en][u]), call)
     x$text[j]
   }
   list(record = x$record[en], annotator = member("entry_user", "user"),

@@ -75,24 +75,21 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
     }, call = call)
     tbl <- bind_rows_plain(chunks)
     check_doccano_repeats(tbl, path[[f]], item, call)
-    tbl$file <- rep(names(path)[f], nrow(tbl))
     tbl
   })
   out <- bind_rows_plain(parts)
   check_doccano_annotators(out, path, annotator)
   out <- doccano_unannotated(out, names(path))
   out$label <- doccano_label_text(out$label, out$legacy, universe$ids)
-  used <- sort(unique(out$label[!is.na(out$label)]))
-  universe <- if (is.null(universe$text)) used else universe$text
-  undeclared <- setdiff(used, universe)
-  if (length(undeclared) > 0L) {
-    k <- match(undeclared[1], out$label)
+  universe <- universe$text %||% sort(unique(out$label[!is.na(out$label)]))
+  code <- universe_codes(out$label, universe, function(rows) {
+    k <- rows[order(out$label[rows])[1]]  # the first undeclared label in sorted order
     mla_abort(c("Every label must be in the declared {.arg labels}.",
-                "x" = "Line {out$line[k]} of {.val {out$file[k]}} has {.val {undeclared[1]}}.",
+                "x" = "Line {out$line[k]} of {.val {out$file[k]}} has {.val {out$label[k]}}.",
                 "i" = "Declared: {.val {universe}}."),
-              class = "unknown_label")
-  }
-  out$label <- factor(out$label, levels = universe)
+              class = "unknown_label", call = call)
+  })
+  out$label <- codes_factor(code, universe)
   out[c("file", "line", "item", "annotator", "label")]
 }
 
@@ -166,8 +163,7 @@ doccano_universe <- function(labels, call = rlang::caller_env()) {
                   mlagreement_error_version = function(e) NULL,
                   mlagreement_error_json_shape = function(e) NULL)
     records <- seq_len(x$n %||% 0L)
-    tj <- if (is.null(x)) integer() else json_first(x, "text", records)
-    text <- ifelse(!is.na(tj) & x$kind[tj] == 4L, x$text[tj], NA_character_)
+    text <- if (is.null(x)) character() else json_string(x, json_first(x, "text", records))
     if (length(text) == 0L || anyNA(text)) {
       mla_abort(c("{.arg labels} must be doccano's label file: a JSON array of {.code {{\"text\": ...}}}.",
                   "x" = "{.file {labels}} is not."), class = "labels", call = call)
@@ -179,11 +175,4 @@ doccano_universe <- function(labels, call = rlang::caller_env()) {
   }
   check_label_universe(labels, call = call)
   list(text = as.character(labels), ids = ids)
-}
-
-doccano_no_annotator <- function(where, call) {
-  mla_abort(c("Every annotation must have an annotator id.",
-              "x" = paste0(where, " has none."),
-              "i" = "Give one file per user, or name the user field in {.arg annotator}."),
-            class = "annotator", call = call)
 }

@@ -37,13 +37,13 @@ json_fields_lines <- function(path, paths, handler, chunk_lines = 50000L,
   }, call = call)
 }
 
-# One JSON document as one record; `x$first` is its first character.
-json_fields_file <- function(path, paths, call = rlang::caller_env(), records = TRUE) {
+# One JSON document; `x$first` is its first character. Its records are the
+# caller's: array elements or object members.
+json_fields_file <- function(path, paths, call = rlang::caller_env()) {
   table <- json_path_table(paths)
   res <- extract_json_file_cpp(enc2native(path.expand(path)), table$paths)
   if (!is.null(res$error)) abort_json_document(res$error, path, call)
   x <- json_extract(res$fields, 1L, table)
-  if (records) x$record <- rep.int(1L, length(x$kind))
   x$first <- res$first
   x
 }
@@ -79,24 +79,35 @@ check_json_kind <- function(x, i, ok, field, expected, unit_where, call) {
   abort_json_shape(unit_where(k), field[min(k, length(field))], expected, x$kind[i][k], sum(bad), call)
 }
 
+# check_json_kind() of `j`, one emission per unit (NA: absent, skipped), for
+# the units where `use` holds; `field` is one name or one per unit, `where(u)`
+# names unit u.
+check_json_units <- function(x, j, ok, field, expected, where, call, use = TRUE) {
+  u <- which(use & !is.na(j))
+  if (length(field) > 1L) field <- field[u]
+  check_json_kind(x, j[u], ok, field, expected, function(k) where(u[k]), call)
+}
+
+# Texts of emissions `j` that are strings (NA otherwise); whether they are `true`.
+json_string <- function(x, j) ifelse(!is.na(j) & x$kind[j] == 4L, x$text[j], NA_character_)
+json_true <- function(x, j) !is.na(j) & x$kind[j] == 2L
+
 # Scalar values (text) of one field for `units` (NA when absent or null);
 # arrays and objects are refused. `where(u)` names unit u.
 json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 0L,
                         call = rlang::caller_env()) {
-  j <- json_first(x, name, units, depth)
+  json_scalar_at(x, json_first(x, name, units, depth), field, where, required, call)
+}
+
+# json_scalar() of emissions `j`, one per unit (NA: absent).
+json_scalar_at <- function(x, j, field, where, required = FALSE, call = rlang::caller_env()) {
   kind <- x$kind[j]
   nested <- !is.na(kind) & kind >= 5L
   missing <- is.na(kind) | kind == 0L
   bad <- nested | (required & missing)
   if (any(bad)) {
     k <- which(bad)[1]
-    problem <- if (nested[k]) paste0("has a non-scalar {.field {field}} (", json_kind_text[kind[k] + 1L], ")") else "has no field {.field {field}}"
-    mla_abort(
-      c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-        "x" = paste0(where(k), " ", problem, "."),
-        "i" = "{sum(bad)} record{?s} affected."),
-      class = "json_field", call = call
-    )
+    abort_json_field(where(k), field, if (nested[k]) json_kind_text[kind[k] + 1L], sum(bad), call)
   }
   x$text[j]
 }
@@ -105,15 +116,15 @@ json_scalar <- function(x, name, units, field, where, required = FALSE, depth = 
 # are relative to each element, `line` is the element's position.
 json_fields_array <- function(path, paths, what, call = rlang::caller_env()) {
   x <- json_fields_file(path, c(list(.element = "[]"), lapply(paths, function(p) c("[]", p))),
-                        call = call, records = FALSE)
+                        call = call)
   el <- x$at$.element
   if (x$first != "[") {
     mla_abort(c("{.arg path} must be {what}.",
                 "x" = "{.file {path}} holds {json_first_kind(x$first)} at the top level."),
               class = "version", call = call)
   }
-  check_json_kind(x, el, "object", "elements", "objects",
-                  function(k) paste0("Element ", k, " of ", cli::format_inline("{.file {path}}")), call)
+  element <- function(k) line_of(k, path, "Element")
+  check_json_kind(x, el, "object", "elements", "objects", element, call)
   # elements are numbered 1, 2, ... in order: their serial is the record
   x$record <- if (identical(x$cap[[1]][el], seq_along(el))) x$cap[[1]] else
     match(x$cap[[1]], x$cap[[1]][el])

@@ -48,9 +48,8 @@ read_utf8_lines <- function(con, path, n = -1L, first_line = 1L, call = rlang::c
   lines <- readLines(con, n = n, warn = FALSE, encoding = "UTF-8")
   bad <- which(!validUTF8(lines))
   if (length(bad) > 0L) {
-    mla_abort(c("{.arg path} must be UTF-8 text.",
-                "x" = "Line {first_line + bad[1] - 1L} of {.file {path}} is not valid UTF-8."),
-              class = "encoding", call = call)
+    line <- first_line + bad[1] - 1L
+    abort_json_lines(list(kind = "bad_utf8", line = line), path, character(), call)
   }
   lines
 }
@@ -91,7 +90,61 @@ abort_json_document <- function(err, path, call) {
       class = "json", call = call
     )
   }
-  abort_json_lines(err, path, character(), call)  # io, UTF-8 and NUL faults (R/read-tid8.R)
+  abort_json_lines(err, path, character(), call)  # io, UTF-8 and NUL faults
+}
+
+# The classed error for the first fault a C++ scanner met (json_lines.h,
+# json_fields.h); `fields` are the field names of read_tid8().
+abort_json_lines <- function(err, path, fields, call) {
+  line <- err$line
+  where <- line_of(line, path)
+  field <- fields[err$field]
+  one_object <- "Every line of {.arg path} must be one JSON object."
+  msg <- switch(err$kind,
+    io = c("{.arg path} must name readable files.", "x" = "{.file {path}} could not be read."),
+    empty = c("{.arg path} must contain at least one record.",
+              "x" = "{.file {path}} has no non-blank line."),
+    bad_utf8 = c("{.arg path} must be UTF-8 text.", "x" = paste(where, "is not valid UTF-8.")),
+    nul_byte = c("{.arg path} must be a text file.", "x" = paste(where, "holds a NUL byte.")),
+    invalid_json = c(one_object, "x" = paste(where, "is not valid JSON."),
+                     "i" = "Parser: {err$detail}."),
+    not_object = c(one_object, "x" = paste0(where, " holds ", err$detail, ".")),
+    overlong = c("{.arg path} must hold strings R can store.",
+                 "x" = "{.file {path}} holds a string of 2^31 bytes or more."),
+    label_guess = c(
+      "{.arg label} must name the label field of the records.",
+      "x" = if (length(err$found) == 0L) {
+        "Line {line} has none of the TID-8 task fields."
+      } else {
+        "Line {line} has several TID-8 task fields: {.val {err$found}}."
+      },
+      "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
+    abort_json_field(where, field, if (err$kind == "field_nested") paste0("an ", err$value),
+                     err$affected, call)
+  )
+  class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
+                  invalid_json = , not_object = , overlong = "json", "json_field")
+  mla_abort(msg, class = class, call = call)
+}
+
+# Row-binds tibbles with the same columns (vctrs is not in Imports).
+bind_rows_plain <- function(parts) {
+  cols <- names(parts[[1]])
+  col <- if (length(parts) == 1L) function(nm) parts[[1]][[nm]] else {
+    function(nm) unlist(lapply(parts, `[[`, nm), use.names = FALSE)
+  }
+  tibble::as_tibble(stats::setNames(lapply(cols, col), cols))
+}
+
+# A record without a single value in `field`: `nested` names the array or
+# object there (NULL: no such field).
+abort_json_field <- function(where, field, nested, affected, call) {
+  problem <- if (is.null(nested)) "has no field {.field {field}}" else {
+    paste0("has a non-scalar {.field {field}} (", nested, ")")
+  }
+  mla_abort(c("Every record of {.arg path} must have a single value in field {.field {field}}.",
+              "x" = paste0(where, " ", problem, "."), "i" = "{affected} record{?s} affected."),
+            class = "json_field", call = call)
 }
 
 # The chunk loop of the JSON-lines readers: `read_chunk(file, offset, line)`
@@ -111,10 +164,7 @@ json_line_chunks <- function(path, read_chunk, use, call = rlang::caller_env()) 
     offset <- res$offset
     line <- res$last_line
   }
-  if (length(out) == 0L) {
-    mla_abort(c("{.arg path} must contain at least one record.",
-                "x" = "{.file {path}} has no non-blank line."), class = "empty", call = call)
-  }
+  if (length(out) == 0L) abort_json_lines(list(kind = "empty"), path, character(), call)
   out
 }
 
@@ -125,20 +175,13 @@ scalars_as_text <- function(v) {
   if (!any(num)) return(out)
   res <- character(length(v))
   res[!num] <- out
-  res[num] <- number_text(unlist(v[num], use.names = FALSE))
+  res[num] <- id_text(unlist(v[num], use.names = FALSE))  # R/adapter-utils.R
   res
 }
 
-number_text <- function(x) {
-  whole <- !is.na(x) & is.finite(x) & x == trunc(x) & abs(x) < 2^53
-  out <- as.character(x)
-  out[whole] <- formatC(x[whole], format = "f", digits = 0)
-  out
-}
-
-# "Line 4 of file.jsonl", escaped for cli.
-line_of <- function(line, path) {
-  paste0("Line ", line, " of ", cli::format_inline("{.file {path}}"))
+# "Line 4 of file.jsonl" (or "Task 4 of ..."), escaped for cli.
+line_of <- function(line, path, what = "Line") {
+  paste0(what, " ", line, " of ", cli::format_inline("{.file {path}}"))
 }
 
 first_line <- function(msg) strsplit(msg, "\n", fixed = TRUE)[[1]][1]
@@ -147,6 +190,26 @@ first_line <- function(msg) strsplit(msg, "\n", fixed = TRUE)[[1]][1]
 # ids (Le-Wi-Di and TID-8 ids restart in every split).
 source_item_ids <- function(item, source, unique_items) {
   if (unique_items && length(unique(source)) > 1L) paste0(source, ":", item) else item
+}
+
+# Positions of `label` in `universe`; `undeclared(rows)` raises the error for
+# the rows whose label is outside it.
+universe_codes <- function(label, universe, undeclared = NULL) {
+  code <- match(label, universe)
+  rows <- which(is.na(code) & !is.na(label))
+  if (length(rows) > 0L) undeclared(rows)
+  code
+}
+
+# Whether each (unit, value) pair appeared before; values compare by match().
+duplicated_pairs <- function(unit, value) {
+  duplicated(unit * (length(value) + 1) + match(value, value))
+}
+
+# Decisions of `n` units on `k` labels, unit by unit: 1 where a selection
+# (`unit`, `label`: label codes) names the pair, else 0.
+selection_grid <- function(n, k, unit, label) {
+  as.integer(tabulate((unit - 1) * k + label, n * k) > 0L)
 }
 
 # factor(levels[code], levels), built from the codes.

@@ -84,8 +84,7 @@ min_control_labels <- function(x, j, declared, where, ctl, call) {
   o <- order(out$rec, out$pos, out$sub, method = "radix")
   rec <- out$rec[o]
   label <- out$label[o]
-  code <- match(label, label)
-  keep <- !is.na(label) & !duplicated((rec - 1) * length(label) + code)
+  keep <- !is.na(label) & !duplicated_pairs(rec, label)
   list(rec = rec[keep], label = label[keep])
 }
 
@@ -108,7 +107,7 @@ min_object_labels <- function(x, mem, arr, tax, unit_of, depth) {
   t <- uses(t_unit, "taxonomy")
   o <- which(t)[order(t_unit[t], cap(tax, 1L)[t], cap(tax, 2L)[t], method = "radix")]
   path_of <- cap(tax, 1L)[o]
-  first <- !duplicated(match(t_unit[o], t_unit[o]) * (length(o) + 1) + match(path_of, path_of))
+  first <- !duplicated_pairs(t_unit[o], path_of)
   paths <- list(unit = t_unit[o][first], sub = path_of[first],
                 label = unname(vapply(split(x$text[tax][o], cumsum(first)), paste, "",
                                       collapse = "/")))

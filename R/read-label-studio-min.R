@@ -6,7 +6,7 @@
 
 label_studio_min_results <- function(path, universe, control, call) {
   controls <- label_studio_flat_controls(universe, control, path, "JSON-MIN", call)
-  where <- function(k) paste0("Record ", k, " of ", cli::format_inline("{.file {path}}"))
+  where <- function(k) line_of(k, path, "Record")
   flat <- label_studio_min_flat(path, controls, universe, where, call)
   label_studio_flat_results(flat, controls, universe, where, path, call)
 }
@@ -16,13 +16,14 @@ label_studio_csv_results <- function(path, universe, control, call) {
   fmt <- if (identical(attr(tbl, "sep"), "\t")) "TSV" else "CSV"
   controls <- label_studio_flat_controls(universe, control, path, fmt, call)
   # data row k is after the header: line k + 1 when no cell spans lines
-  where <- function(k) paste0("Data row ", k, " of ", cli::format_inline("{.file {path}}"))
+  where <- function(k) line_of(k, path, "Data row")
   text <- function(name) {
     if (name %in% names(tbl)) flat_text(tbl[[name]]) else rep(NA_character_, nrow(tbl))
   }
   rec <- seq_len(nrow(tbl))
   labels <- lapply(controls, function(ctl) {
-    if (ctl %in% names(tbl)) string_labels(tbl[[ctl]], rec, universe[[ctl]]) else no_labels()
+    if (!ctl %in% names(tbl)) return(list(rec = integer(), label = character()))
+    string_labels(tbl[[ctl]], rec, universe[[ctl]])
   })
   cancelled <- logical(nrow(tbl))
   if ("was_cancelled" %in% names(tbl)) cancelled <- tolower(tbl$was_cancelled) %in% "true"
@@ -121,8 +122,6 @@ flat_text <- function(v) {
   v
 }
 
-no_labels <- function() list(rec = integer(), label = character())
-
 # (record, label) pairs of texts; a text that looks like JSON (a multi-choice
 # value in CSV) is parsed, unless it is a declared label.
 string_labels <- function(text, rec, declared) {
@@ -150,4 +149,16 @@ flat_labels <- function(v, declared) {
   if (is.list(v) && !is.null(names(v))) return(label_studio_value_labels(v) %||% character())
   if (is.list(v)) return(unique(unlist(lapply(v, flat_labels, declared), use.names = FALSE)))
   scalars_as_text(as.list(v))
+}
+
+# The labels of a result value: taxonomy paths, else choices, else the first
+# `*labels` member.
+label_studio_value_labels <- function(v) {
+  if (!is.list(v) || is.null(names(v))) return(NULL)
+  if (!is.null(v[["taxonomy"]])) {
+    return(vapply(v[["taxonomy"]], function(p) paste(unlist(p), collapse = "/"), ""))
+  }
+  key <- if (!is.null(v[["choices"]])) "choices" else grep("labels$", names(v), value = TRUE)[1]
+  if (is.na(key)) return(NULL)
+  unique(as.character(unlist(v[[key]])))
 }

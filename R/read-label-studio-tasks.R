@@ -23,7 +23,7 @@ label_studio_is_min <- function(x) {
 
 label_studio_results_x <- function(x, path, call) {
   tasks <- seq_len(x$n)
-  task_where <- function(k) paste0("Task ", k, " of ", cli::format_inline("{.file {path}}"))
+  task_where <- function(k) line_of(k, path, "Task")
   ai <- json_first(x, "annotations", tasks)
   none <- is.na(ai) | x$kind[ai] == 0L
   if (x$n == 0L) {
@@ -51,8 +51,7 @@ label_studio_results_x <- function(x, path, call) {
   rec <- x$record[an]
   index <- seq_along(an) - match(rec, rec) + 1L
   where <- function(k) cli::format_inline("Annotation {index[k]} of task {.val {item[rec[k]]}} in {.file {path}}")
-  cancelled <- json_first(x, "cancelled", unit, 1L)
-  cancelled <- !is.na(cancelled) & x$kind[cancelled] == 2L
+  cancelled <- json_true(x, json_first(x, "cancelled", unit, 1L))
   who <- label_studio_completed_by(x, unit, where, call)
   who[cancelled] <- "-"
   if (anyNA(who) || !all(nzchar(who))) {
@@ -74,16 +73,15 @@ label_studio_results_x <- function(x, path, call) {
 # with `email` (else `id`); NA where there is none.
 label_studio_completed_by <- function(x, unit, where, call) {
   j <- json_first(x, "by", unit, 1L)
-  check_json_kind(x, j[!is.na(j)], json_kinds[-6], "completed_by",
-                  "a user id or an object with the user's email", function(k) where(which(!is.na(j))[k]), call)
+  expected <- "a user id or an object with the user's email"
+  check_json_units(x, j, json_kinds[-6], "completed_by", expected, where, call)
   who <- rep(NA_character_, length(j))
   scalar <- which(x$kind[j] %in% 1:4)
   who[scalar] <- x$text[j[scalar]]
   obj <- !is.na(j) & x$kind[j] == 6L
   for (f in c("by_id", "by_email")) {
     e <- json_first(x, f, unit, 1L)
-    check_json_kind(x, e[obj & !is.na(e)], json_kinds[1:5], "completed_by", "a user id or an object with the user's email",
-                    function(k) where(which(obj & !is.na(e))[k]), call)
+    check_json_units(x, e, json_kinds[1:5], "completed_by", expected, where, call, use = obj)
     use <- obj & !is.na(e) & x$kind[e] != 0L
     who[use] <- x$text[e[use]]
   }
@@ -98,15 +96,14 @@ label_studio_selections <- function(x, unit, aid, item, where, call) {
   a <- a[!is.na(a)]
   res <- x$cap[[2]][rl]
   rc <- json_first(x, "result", unit, 1L)
-  check_json_kind(x, rc[!is.na(rc)], c("null", "array"), "result", "an array of results",
-                  function(k) where(which(!is.na(rc))[k]), call)
-  check_json_kind(x, rl, "object", "result", "an array of results (objects)", function(k) where(a[k]), call)
+  check_json_units(x, rc, c("null", "array"), "result", "an array of results", where, call)
+  where_result <- function(k) where(a[k])  # result k's annotation
+  check_json_kind(x, rl, "object", "result", "an array of results (objects)", where_result, call)
   from <- json_first(x, "from_name", res, 2L)
-  check_json_kind(x, from[!is.na(from)], c("null", "string"), "from_name", "a control name",
-                  function(k) where(a[!is.na(from)][k]), call)
+  check_json_units(x, from, c("null", "string"), "from_name", "a control name", where_result, call)
   val <- json_first(x, "value", res, 2L)
   ok <- !is.na(from) & x$kind[from] == 4L & !is.na(val)
-  check_json_kind(x, val[ok], "object", "value", "an object", function(k) where(a[ok][k]), call)
+  check_json_units(x, val, "object", "value", "an object", where_result, call, use = ok)
   # the selection key of each result: taxonomy, choices, else the first *labels
   vk <- x$at$value_key
   vk <- vk[x$cap[[2]][vk] %in% res[ok]]
@@ -138,7 +135,7 @@ label_studio_selections <- function(x, unit, aid, item, where, call) {
   tax_el <- tax_el[el_keep]
   control <- x$text[from[match(x$cap[[2]][el], res)]]
   # choices and labels count once per result; taxonomy paths as given
-  dup <- !tax_el & duplicated(x$cap[[2]][el] * (length(label) + 1) + match(label, label))
+  dup <- !tax_el & duplicated_pairs(x$cap[[2]][el], label)
   tibble::tibble(item = item[ea][!dup], annotation = aid[ea][!dup], control = control[!dup],
                  label = label[!dup])
 }

@@ -98,15 +98,15 @@ read_label_studio <- function(path, config = NULL, control = NULL, ...) {
   decisions <- lapply(controls, function(ctl) {
     sel <- if (one) found$sel else found$sel[found$sel$control == ctl, ]
     levels <- if (is.null(universe)) unique(sel$label) else universe[[ctl]]
-    undeclared <- setdiff(sel$label, levels)
-    if (length(undeclared) > 0L) {
-      k <- match(undeclared[1], sel$label)
+    code <- universe_codes(sel$label, levels, function(rows) {
+      k <- rows[1]
       mla_abort(c("Every selection must be a choice declared in {.arg config}.",
-                  "x" = "Task {.val {sel$item[k]}}, annotation {.val {sel$annotation[k]}} selects {.val {undeclared[1]}} in {.val {ctl}}.",
+                  "x" = "Task {.val {sel$item[k]}}, annotation {.val {sel$annotation[k]}} selects {.val {sel$label[k]}} in {.val {ctl}}.",
                   "i" = "Declared: {.val {levels}}."),
                 class = "unknown_label", call = call)
-    }
-    label_studio_decisions(found$ann, sel, ctl, levels, prefix = length(controls) > 1L)
+    })
+    label_studio_decisions(found$ann, sel$annotation, code, ctl, levels,
+                           prefix = length(controls) > 1L)
   })
   levels <- lapply(decisions, attr, "levels")
   off <- cumsum(c(0L, lengths(levels)))
@@ -133,30 +133,18 @@ label_studio_read <- function(path, universe, control, call = rlang::caller_env(
   found
 }
 
-# The labels of a result value (JSON-MIN and CSV records, read-label-studio-min.R).
-label_studio_value_labels <- function(v) {
-  if (!is.list(v) || is.null(names(v))) return(NULL)
-  if (!is.null(v[["taxonomy"]])) {
-    return(vapply(v[["taxonomy"]], function(p) paste(unlist(p), collapse = "/"), ""))
-  }
-  key <- if (!is.null(v[["choices"]])) "choices" else grep("labels$", names(v), value = TRUE)[1]
-  if (is.na(key)) return(NULL)
-  unique(as.character(unlist(v[[key]])))
-}
-
 # The decisions of one control: a row per (annotation, label); annotations
-# sharing an id share selections.
-label_studio_decisions <- function(ann, sel, ctl, levels, prefix) {
+# sharing an id share selections (`annotation`, label `code`).
+label_studio_decisions <- function(ann, annotation, code, ctl, levels, prefix) {
   n <- nrow(ann)
   k <- length(levels)
-  # (annotation, label) pairs as numbers
   ids <- unique(ann$annotation)
-  chosen <- tabulate((match(sel$annotation, ids) - 1) * k + match(sel$label, levels), length(ids) * k)
+  chosen <- selection_grid(length(ids), k, match(annotation, ids), code)
   pair <- if (length(ids) == n) seq_len(n * k) else
     (rep(match(ann$annotation, ids), each = k) - 1) * k + rep(seq_len(k), n)
   rows <- rep(seq_len(n), each = k)
   out <- list(item = ann$item[rows], annotator = ann$annotator[rows],
               annotation = ann$annotation[rows], control = rep(ctl, n * k),
-              label = rep(seq_len(k), n), value = as.integer(chosen[pair] > 0L))
+              label = rep(seq_len(k), n), value = chosen[pair])
   structure(out, levels = if (prefix) paste0(ctl, ":", levels) else levels)
 }

@@ -14,7 +14,7 @@ lewidi_paths <- function() {
 }
 
 lewidi_answers <- function(path, source, call = rlang::caller_env()) {
-  x <- json_fields_file(path, lewidi_paths(), call = call, records = FALSE)  # units are items
+  x <- json_fields_file(path, lewidi_paths(), call = call)  # units are items
   it <- x$at$item
   if (x$first != "{" || length(it) == 0L || any(x$kind[it] != 6L)) {
     what <- if (x$first != "{") json_first_kind(x$first) else if (length(it) == 0L) "an empty object" else {
@@ -31,13 +31,12 @@ lewidi_answers <- function(path, source, call = rlang::caller_env()) {
   per <- function(name) json_first(x, name, item, 1L)
   where <- function(k) cli::format_inline("item {.val {ids[k]}} of {.file {path}}")
   ann <- lewidi_annotators(x, item, per, where, call)
-  task <- per("task")
-  main <- ifelse(!is.na(task) & x$kind[task] == 4L, x$text[task], "annotations")
+  main <- json_string(x, per("task"))
+  main[is.na(main)] <- "annotations"
   layers <- lewidi_layers(x, item, main, per)
   answer <- lewidi_layer_answers(x, layers, ann, where, call)
-  split <- per("split")
-  split <- ifelse(!is.na(split) & x$kind[split] == 4L & nzchar(x$text[split]) %in% TRUE,
-                  x$text[split], source)
+  split <- json_string(x, per("split"))
+  split[is.na(split) | !nzchar(split)] <- source
   # the answers are `code` into `levels`, layer instance by instance; an
   # instance's answers start after `ans0`, its annotators after `who0`
   n <- ann$n[layers$item]
@@ -81,11 +80,11 @@ lewidi_annotators <- function(x, item, per, where, call) {
   start <- cumsum(n) - n + 1L
   bad <- n == 0L
   # empty or repeated names: keys one by one, strings once per distinct string
-  bad[ka[!nzchar(key) | duplicated(ka * (length(key) + 1) + match(key, key))]] <- TRUE
+  bad[ka[!nzchar(key) | duplicated_pairs(ka, key)]] <- TRUE
   lv <- parts$levels
   of_u <- rep(seq_along(parts$len), parts$len)
   bad_u <- logical(length(parts$len))
-  bad_u[of_u[!nzchar(lv) | duplicated(of_u * (length(lv) + 1) + match(lv, lv))]] <- TRUE
+  bad_u[of_u[!nzchar(lv) | duplicated_pairs(of_u, lv)]] <- TRUE
   bad[which(str)[bad_u[parts$at]]] <- TRUE
   if (any(bad)) {
     k <- which(bad)[1]

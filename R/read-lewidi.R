@@ -102,11 +102,6 @@ read_lewidi <- function(path, layers = NULL, unique_items = TRUE, ...) {
 # The answers of all files as one, indices shifted to match.
 lewidi_combine <- function(read) {
   names <- unique(unlist(lapply(read, `[[`, "layer_names")))
-  if (length(read) == 1L) {
-    r <- read[[1]]
-    r$files <- r$file
-    return(r)
-  }
   shift <- function(field, by) {
     off <- cumsum(c(0L, vapply(read, function(r) length(r[[by]]), 0L)))
     unlist(lapply(seq_along(read), function(f) read[[f]][[field]] + off[f]), use.names = FALSE)
@@ -212,9 +207,7 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
                   class = "mlagreement_warning_lewidi_value", call = call)
   }
   k <- length(universe)
-  # (answer, category) pairs as numbers
-  selected <- (of - 1) * k + match(chosen$flat, universe)
-  value <- as.integer(tabulate(selected, length(answer) * k) > 0L)
+  value <- selection_grid(length(answer), k, of, match(chosen$flat, universe))
   value[rep(is.na(answer), each = k)] <- NA_integer_
   list(value = value, cat = rep(seq_len(k), length(answer)),
        universe = if (prefix) paste0(layer, ": ", universe) else universe)

@@ -23,7 +23,7 @@ prodigy_decisions <- function(x, path, item, named, call = rlang::caller_env()) 
   tasks <- prodigy_tasks(x, where_line, call)
   where <- function(k) where_line(tasks$record[k])
   annotator <- prodigy_annotator(x, tasks, where, optional = named, call = call)
-  answer <- prodigy_field(x, "answer", tasks, where, required = TRUE, call = call)
+  answer <- json_scalar_at(x, prodigy_first(x, "answer", tasks), "answer", where, TRUE, call)
   bad <- !answer %in% c("accept", "reject", "ignore")
   if (any(bad)) {
     k <- which(bad)[1]
@@ -43,10 +43,8 @@ prodigy_decisions <- function(x, path, item, named, call = rlang::caller_env()) 
 # (version, session); `unit` is the record or the version's serial.
 prodigy_tasks <- function(x, where, call) {
   records <- seq_len(x$n)
-  vi <- json_first(x, "versions", records)
-  vk <- x$kind[vi]
-  check_json_kind(x, vi[!is.na(vk)], c("null", "array"), "versions",
-                  "an array of the reviewed versions", function(k) where(which(!is.na(vk))[k]), call)
+  check_json_units(x, json_first(x, "versions", records), c("null", "array"), "versions",
+                   "an array of the reviewed versions", where, call)
   ver <- x$at$version
   check_json_kind(x, ver, "object", "versions", "an array of objects (one per version)",
                   function(k) where(x$record[ver][k]), call)
@@ -66,18 +64,6 @@ prodigy_tasks <- function(x, where, call) {
   list(record = record, unit = c(plain, x$cap[[1]][se])[o], depth = depth,
        session = c(rep(NA_character_, length(plain)), x$text[se])[o],
        sub = ifelse(depth == 1L, sub, 0L))
-}
-
-# A scalar field of every task: from the line, or from the task's version.
-prodigy_field <- function(x, name, tasks, where, required = FALSE, call) {
-  out <- rep(NA_character_, length(tasks$record))
-  for (d in 0:1) {
-    at <- which(tasks$depth == d)
-    if (length(at) == 0L) next
-    out[at] <- json_scalar(x, if (d == 0L) name else paste0("v_", name), tasks$unit[at], name,
-                           function(k) where(at[k]), required = required, depth = d, call = call)
-  }
-  out
 }
 
 prodigy_annotator <- function(x, tasks, where, optional = FALSE, call = rlang::caller_env()) {
@@ -113,10 +99,8 @@ prodigy_rows <- function(x, tasks, answer, where, call) {
     choice[at] <- parts[[d + 1L]]$choice
     fault[at] <- parts[[d + 1L]]$fault
   }
-  lab <- prodigy_first(x, "label", tasks)
-  label <- lab$text
-  binary_ok <- !is.na(lab$kind) & lab$kind == 4L
-  fault[!choice & !binary_ok] <- 4L
+  label <- json_string(x, prodigy_first(x, "label", tasks))
+  fault[!choice & is.na(label)] <- 4L
   if (any(fault > 0L)) prodigy_abort_task(which(fault > 0L)[1], fault, parts, tasks, where, call)
   rows <- lapply(0:1, function(d) {
     group <- which(tasks$depth == d)
@@ -136,14 +120,14 @@ prodigy_rows <- function(x, tasks, answer, where, call) {
        kind = rep(c("choice", "binary"), c(n_choice, length(bin)))[o])
 }
 
-# Kind and text of a field of every task, unchecked.
+# The emission of a field of every task: on its line, or in its version.
 prodigy_first <- function(x, name, tasks) {
   j <- rep(NA_integer_, length(tasks$record))
   for (d in 0:1) {
     at <- which(tasks$depth == d)
     j[at] <- json_first(x, if (d == 0L) name else paste0("v_", name), tasks$unit[at], d)
   }
-  list(kind = x$kind[j], text = x$text[j])
+  j
 }
 
 # The options and accepted ids of the tasks of one depth; per distinct unit
@@ -157,7 +141,7 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   oi <- json_first(x, nm("options"), uu, d)
   has <- !is.na(oi) & x$kind[oi] != 0L
   shape <- "an array of options (objects with an id and a text)"
-  check_json_kind(x, oi[has], "array", "options", shape, function(k) w(which(has)[k]), call)
+  check_json_units(x, oi, "array", "options", shape, w, call, use = has)
   el <- x$at[[nm("option")]]
   eu <- match(json_unit(x, el, d), uu)
   el <- el[!is.na(eu)]
@@ -167,8 +151,8 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   member <- function(name, field) {
     i <- x$at[[nm(name)]]
     j <- i[match(opt, json_unit(x, i, d + 1L))]
-    check_json_kind(x, j[!is.na(j)], json_kinds[1:5], field, "a string or a number",
-                    function(k) w(eu[!is.na(j)][k]), call)
+    check_json_units(x, j, json_kinds[1:5], field, "a string or a number",
+                     function(u) w(eu[u]), call)
     j
   }
   j <- member("option_id", "id")
@@ -179,8 +163,8 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   label <- ids
   label[use] <- text[use]
   ai <- json_first(x, nm("accept"), uu, d)
-  check_json_kind(x, ai[!is.na(ai)], c("null", "array"), "accept",
-                  "an array of the accepted option ids", function(k) w(which(!is.na(ai))[k]), call)
+  check_json_units(x, ai, c("null", "array"), "accept", "an array of the accepted option ids",
+                   w, call)
   ae <- x$at[[nm("accepted")]]
   au <- match(json_unit(x, ae, d), uu)
   ae <- ae[!is.na(au)]
@@ -195,7 +179,7 @@ prodigy_options <- function(x, prefix, units, d, where, call) {
   acc_key <- pair(au, accepted)  # an id not offered has code 0, so no match
   fault <- integer(length(uu))
   fault[au[!acc_key %in% opt_key & has[au]]] <- 3L
-  fault[eu[duplicated(pair(eu, label)) & !is.na(ids)]] <- 2L
+  fault[eu[duplicated_pairs(eu, label) & !is.na(ids)]] <- 2L
   fault[eu[is.na(ids)]] <- 1L
   fault[!has] <- 0L
   list(choice = has[task_unit], fault = fault[task_unit], task_unit = task_unit,

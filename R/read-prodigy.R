@@ -79,7 +79,7 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
     if (!is.null(annotator)) tbl$annotator <- prodigy_file_annotator(tbl, annotator[f], path[[f]], call)
     tbl
   })
-  out <- if (length(parts) == 1L) parts[[1]] else bind_rows_plain(parts)
+  out <- bind_rows_plain(parts)
   # options offered declare the universe, also on tasks that are excluded
   choice <- out$kind == "choice"
   universe <- union(unique(out$label[choice]), sort(unique(out$label[!choice])))
@@ -94,7 +94,7 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
                     `rejected choice` = sum(first & excluded & out$answer == "reject")),
                   what = "task")
   out <- out[!excluded, ]
-  out$label <- factor(out$label, levels = universe)
+  out$label <- codes_factor(match(out$label, universe), universe)
   cols <- c(if (length(path) > 1L) "file", "line", "item", "annotator", "label", "option",
             "value", "answer")
   out[cols]

@@ -110,51 +110,5 @@ read_tid8_file <- function(path, label, item, annotator, text, block_bytes = 2^2
   tbl
 }
 
-# The classed error for the first fault the scanner met.
-abort_json_lines <- function(err, path, fields, call) {
-  line <- err$line
-  where <- line_of(line, path)
-  field <- fields[err$field]
-  one_object <- "Every line of {.arg path} must be one JSON object."
-  msg <- switch(err$kind,
-    io = c("{.arg path} must name readable files.", "x" = "{.file {path}} could not be read."),
-    empty = c("{.arg path} must contain at least one record.",
-              "x" = "{.file {path}} has no non-blank line."),
-    bad_utf8 = c("{.arg path} must be UTF-8 text.", "x" = paste(where, "is not valid UTF-8.")),
-    nul_byte = c("{.arg path} must be a text file.", "x" = paste(where, "holds a NUL byte.")),
-    invalid_json = c(one_object, "x" = paste(where, "is not valid JSON."),
-                     "i" = "Parser: {err$detail}."),
-    not_object = c(one_object, "x" = paste0(where, " holds ", err$detail, ".")),
-    overlong = c("{.arg path} must hold strings R can store.",
-                 "x" = "{.file {path}} holds a string of 2^31 bytes or more."),
-    label_guess = c(
-      "{.arg label} must name the label field of the records.",
-      "x" = if (length(err$found) == 0L) {
-        "Line {line} has none of the TID-8 task fields."
-      } else {
-        "Line {line} has several TID-8 task fields: {.val {err$found}}."
-      },
-      "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
-    c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-      "x" = paste0(where, " ", if (err$kind == "field_nested") {
-        paste0("has a non-scalar {.field {field}} (", if (err$value == "array") "an array" else "an object", ")")
-      } else {
-        "has no field {.field {field}}"
-      }, "."),
-      "i" = "{err$affected} record{?s} affected.")
-  )
-  class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
-                  invalid_json = , not_object = , overlong = "json", "json_field")
-  mla_abort(msg, class = class, call = call)
-}
-
-# Row-binds tibbles with the same columns (vctrs is not in Imports).
-bind_rows_plain <- function(parts) {
-  cols <- names(parts[[1]])
-  if (length(parts) == 1L) return(tibble::as_tibble(stats::setNames(lapply(cols, function(nm) parts[[1]][[nm]]), cols)))
-  tibble::as_tibble(stats::setNames(
-    lapply(cols, function(nm) unlist(lapply(parts, `[[`, nm), use.names = FALSE)), cols))
-}
-
 tid8_label_fields <- c("indirect_ans", "pejorative", "hs_brexit", "offensive", "emotion",
                        "humor", "certainty", "sentiment", "toxic_score")
