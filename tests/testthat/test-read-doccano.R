@@ -123,3 +123,14 @@ test_that("read_doccano() reports bad files", {
   expect_error(read_doccano(noid), class = "mlagreement_error_json_field")
   expect_error(read_doccano(tempdir()), class = "mlagreement_error_file")
 })
+
+test_that("read_doccano() names the label field of the failing line", {
+  # line 1 uses `label`, line 2 `labels` with a string: the error is about `labels`
+  u1 <- local_text_file(c('{"id": 1, "text": "a", "label": ["A"]}',
+                          '{"id": 2, "text": "b", "labels": "B"}'), "u1.jsonl")
+  u2 <- local_text_file(c('{"id": 1, "text": "a", "label": ["A"]}',
+                          '{"id": 2, "text": "b", "label": ["B"]}'), "u2.jsonl")
+  err <- expect_error(read_doccano(c(al = u1, bo = u2)), class = "mlagreement_error_json_field")
+  expect_match(conditionMessage(err), "The labels field", fixed = TRUE)
+  expect_match(conditionMessage(err), "Line 2 of", fixed = TRUE)
+})

@@ -109,3 +109,10 @@ test_that("a JSON-MIN record with a control twice is a classed error", {
                class = "mlagreement_error_json_field")
   expect_mla_snapshot(read_label_studio(path, control = "topic"), "json_field")
 })
+
+test_that("flat export cells keep numeric labels at full precision", {
+  # 0.1 + 0.2 and 0.3 are two labels; -0 is the label 0
+  expect_identical(flat_labels("[0.30000000000000004, 0.3, -0, 100000]", character()),
+                   c("0.30000000000000004", "0.3", "0", "100000"))
+  expect_identical(scalars_as_text(list(0.1 + 0.2, "a", 7L)), c("0.30000000000000004", "a", "7"))
+})

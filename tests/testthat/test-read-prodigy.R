@@ -118,3 +118,17 @@ test_that("read_prodigy() reads review tasks by version and session", {
   pg <- suppressMessages(read_prodigy(bin))
   expect_equal(paste(pg$annotator, pg$value), c("s1 1", "s2 1", "s3 0"))
 })
+
+test_that("read_prodigy() reports the first task without an answer, plain or review", {
+  review <- readLines(fixture("prodigy-review-choice.jsonl"))[1]
+  # the first version (sessions alex and blake) loses its answer
+  no_answer <- sub('"answer":"accept","_annotator_id"', '"_annotator_id"', review, fixed = TRUE)
+  expect_false(identical(no_answer, review))
+  good <- '{"text": "a", "label": "X", "answer": "accept", "_input_hash": 1, "_session_id": "s"}'
+  plain <- '{"text": "b", "label": "X", "_input_hash": 7, "_session_id": "s"}'
+  path <- local_text_file(c(good, no_answer, plain), "p.jsonl")
+  err <- expect_error(read_prodigy(path), class = "mlagreement_error_json_field")
+  expect_match(conditionMessage(err), "Line 2 of", fixed = TRUE)
+  # two records of the review version (one per session) and the plain task
+  expect_match(conditionMessage(err), "3 records affected", fixed = TRUE)
+})
