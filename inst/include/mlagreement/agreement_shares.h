@@ -83,9 +83,7 @@ template <typename Cells>
 Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                                     const CorpusSummary& corpus) {
   const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
-  Influence out;
-  out.n = ci.n;
-  if (!ci.ok) return out;
+  if (!ci.ok) return ci.undefined();
   std::vector<double> weight;
   for (std::size_t j : ci.used) weight.push_back(ci.scale / labels[j].n_pairable);
   return detail::pooled_observed_influence(c, ci.used, weight, std::vector<double>(ci.used.size(), 1.0),

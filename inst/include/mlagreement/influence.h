@@ -95,9 +95,7 @@ template <typename Cells>
 Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
                            const CorpusSummary& corpus) {
   const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
-  Influence out;
-  out.n = ci.n;
-  if (!ci.ok) return out;
+  if (!ci.ok) return ci.undefined();
   const std::vector<std::size_t>& used = ci.used;
   const double scale = ci.scale;  // n / L
   const double sign[kBaselines] = {1.0, -1.0, 0.0};   // e'_AC1 = -e'_Fleiss, PABAK 0
@@ -117,7 +115,7 @@ Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labe
     }
   };
   Influence f = detail::pooled_influence(c, used, est, form, parts);
-  f.n = out.n;
+  f.n = ci.n;
   return f;
 }
 

@@ -304,6 +304,12 @@ struct CorpusItems {
   std::vector<std::size_t> used;
   double n = 0, scale = 0;
   bool ok = false;
+  // The result before any sum: n set, sums undefined.
+  Influence undefined() const {
+    Influence out;
+    out.n = n;
+    return out;
+  }
 };
 
 template <typename Cells>
