@@ -19,6 +19,9 @@ cpp_harness <- local({
     src <- candidates[found][1]
     include <- system.file("include", package = "mlagreement")
     testthat::skip_if_not(nzchar(include), "installed headers not found")
+    # R CMD check --as-cran hides packages outside Depends/Imports/Suggests,
+    # LinkingTo included; sourceCpp() needs every package the file depends on
+    for (pkg in cpp_depends(testthat::test_path("cpp", file))) testthat::skip_if_not_installed(pkg)
     if (is.null(envs[[file]])) {
       env <- new.env()
       flags <- paste0("-I", shQuote(normalizePath(c(include, src))), collapse = " ")
@@ -31,6 +34,13 @@ cpp_harness <- local({
     envs[[file]]
   }
 })
+
+# The packages a harness names in its Rcpp::depends attribute.
+cpp_depends <- function(path) {
+  line <- grep("Rcpp::depends(", readLines(path), fixed = TRUE, value = TRUE)
+  inside <- sub(".*Rcpp::depends\\(([^)]*)\\).*", "\\1", line)
+  trimws(unlist(strsplit(inside, ",", fixed = TRUE)))
+}
 
 # The multiplicities each replicate of an mla_boot object used (the engines'
 # draws): item (n_items x R) and annotator (drawn annotators x R).
