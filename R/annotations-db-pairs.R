@@ -47,7 +47,8 @@ db_pairs <- function(src, universe) {
   temp <- db_temporary(db_distinct(if (src$selected) d else rows, item, annotator))
   on.exit(temp$drop(), add = TRUE)
   recs <- temp$table
-  q <- if (src$selected) db_selected_pair_queries(rows, recs) else db_decision_pair_queries(rows, recs)
+  queries <- if (src$selected) db_selected_pair_queries else db_decision_pair_queries
+  q <- queries(rows, recs)
   q$pair_items <- db_count_by(db_join_others(recs), annotator_a, annotator_b, name = "n_items")
   q$shared <- db_count_by(db_pairable_records(recs), annotator, name = "n_shared_items")
   t <- lapply(q, dplyr::collect)
@@ -132,7 +133,7 @@ fold_pair_tables <- function(pair_items, one, both, annotators, shared, selected
                       n_positives = normalise_count(annotators$n_positives),
                       n_decisions = normalise_count(annotators$n_decisions))
   }
-  shared_items <- normalise_count(shared$n_shared_items)[match(ann$annotator, chr(shared$annotator))]
-  ann$n_shared_items <- ifelse(is.na(shared_items), 0, shared_items)
+  n_shared <- normalise_count(shared$n_shared_items)[match(ann$annotator, chr(shared$annotator))]
+  ann$n_shared_items <- ifelse(is.na(n_shared), 0, n_shared)
   new_counts_pairs(pairs, labels, ann)
 }

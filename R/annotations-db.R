@@ -132,13 +132,12 @@ db_count <- function(q) {
 
 # Empty tables, NULL ids and (with decisions) NULL labels, in one query.
 db_check_rows <- function(d, has_value, call, label = TRUE) {
-  checks <- list(n_rows = quote(n()),
-                 na_item = quote(sum(ifelse(is.na(item), 1L, 0L), na.rm = TRUE)),
-                 na_annotator = quote(sum(ifelse(is.na(annotator), 1L, 0L), na.rm = TRUE)))
-  if (label && has_value) {
-    checks$na_label <- quote(sum(ifelse(is.na(label), 1L, 0L), na.rm = TRUE))
-  }
-  s <- lapply(dplyr::collect(dplyr::summarise(d, !!!checks)), normalise_count)
+  ids <- c("item", "annotator", if (label && has_value) "label")
+  checks <- lapply(rlang::syms(ids), function(id) {
+    rlang::expr(sum(ifelse(is.na(!!id), 1L, 0L), na.rm = TRUE))
+  })
+  names(checks) <- paste0("na_", ids)
+  s <- lapply(dplyr::collect(dplyr::summarise(d, n_rows = n(), !!!checks)), normalise_count)
   if (s$n_rows == 0) {
     mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
   }
