@@ -27,19 +27,11 @@ counts_pairs_memory <- function(a) {
 }
 
 new_counts_pairs <- function(pairs, labels, annotators) {
-  num <- function(df, cols) {
-    for (cl in cols) df[[cl]] <- normalise_count(df[[cl]])
-    for (cl in intersect(c("annotator1", "annotator2", "annotator", "label"), names(df))) {
-      df[[cl]] <- as.character(df[[cl]])
-    }
-    tibble::as_tibble(df)
-  }
-  list(pairs = num(pairs[c("annotator1", "annotator2", "n_items")], "n_items"),
-       labels = num(labels[c("annotator1", "annotator2", "label", "n_both", "n_disagree",
-                             "n_either", "sum_positive")],
-                    c("n_both", "n_disagree", "n_either", "sum_positive")),
-       annotators = num(annotators[c("annotator", "n_positives", "n_decisions", "n_shared_items")],
-                        c("n_positives", "n_decisions", "n_shared_items")))
+  list(pairs = count_table(pairs, c("annotator1", "annotator2"), "n_items"),
+       labels = count_table(labels, c("annotator1", "annotator2", "label"),
+                            c("n_both", "n_disagree", "n_either", "sum_positive")),
+       annotators = count_table(annotators, "annotator",
+                                c("n_positives", "n_decisions", "n_shared_items")))
 }
 
 # The pair tables of annotation_counts() from plain tables.
@@ -56,10 +48,9 @@ counts_pairs_from_tables <- function(pairs, labels, annotators, call = rlang::ca
                                 "n_either", "sum_positive"), call = call)
   check_table_columns(annotators, c("n_positives", "n_decisions", "n_shared_items"),
                       arg = "annotators", call = call)
-  check_count_column(pairs, "n_items", "annotator_pairs", call = call)
-  for (cl in c("n_both", "n_disagree", "n_either", "sum_positive")) {
-    check_count_column(labels, cl, "pair_labels", call = call)
-  }
+  check_count_columns(pairs, "n_items", "annotator_pairs", call = call)
+  check_count_columns(labels, c("n_both", "n_disagree", "n_either", "sum_positive"), "pair_labels",
+                      call = call)
   new_counts_pairs(pairs, labels, annotators)
 }
 
@@ -120,9 +111,7 @@ counts_annotator_table <- function(x) {
   out <- x$annotators
   ann <- x$annotator_pairs$annotators
   if (is.null(ann)) return(out)
-  j <- match(as.character(out$annotator), ann$annotator)
-  out$n_positives <- ann$n_positives[j]
-  out$n_decisions <- ann$n_decisions[j]
-  out$n_shared_items <- ann$n_shared_items[j]
+  cols <- c("n_positives", "n_decisions", "n_shared_items")
+  out[cols] <- ann[match(as.character(out$annotator), ann$annotator), cols]
   out
 }

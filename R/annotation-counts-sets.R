@@ -23,13 +23,12 @@ counts_sets_memory <- function(a, call = rlang::caller_env()) {
   new_counts_sets(res$sets, res$count, res$pairs)
 }
 
+# Counts as doubles, whatever their source (C++, SQL or a user's table).
 new_counts_sets <- function(sets, count, pairs) {
-  pairs <- fast_tibble(m = as.double(pairs$m), size_a = as.double(pairs$size_a),
-                       size_b = as.double(pairs$size_b), n_shared = as.double(pairs$n_shared),
-                       n_pairs = as.double(pairs$n_pairs))
+  pairs <- count_table(pairs, counts = c("m", "size_a", "size_b", "n_shared", "n_pairs"))
   pairs <- pairs[pairs$n_pairs > 0, ]
   pairs <- pairs[order(pairs$m, pairs$size_a, pairs$size_b, pairs$n_shared), ]
-  list(sets = lapply(sets, function(s) sort(as.integer(s))), count = as.double(count),
+  list(sets = lapply(sets, function(s) sort(as.integer(s))), count = normalise_count(count),
        pairs = pairs)
 }
 
@@ -44,10 +43,9 @@ counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::cal
   check_data_frame(set_pairs, call = call)
   check_table_columns(sets, c("labels", "n_values"), call = call)
   check_table_columns(set_pairs, c("m", "size_a", "size_b", "n_shared", "n_pairs"), call = call)
-  check_count_column(sets, "n_values", "sets", call = call)
-  for (col in c("m", "size_a", "size_b", "n_shared", "n_pairs")) {
-    check_count_column(set_pairs, col, "set_pairs", call = call)
-  }
+  check_count_columns(sets, "n_values", "sets", call = call)
+  check_count_columns(set_pairs, c("m", "size_a", "size_b", "n_shared", "n_pairs"), "set_pairs",
+                      call = call)
   lab <- sets$labels
   if (!is.list(lab)) {
     lab <- as.character(lab)
@@ -60,8 +58,7 @@ counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::cal
                 "x" = "Row {bad[1]} has {.val {setdiff(as.character(lab[[bad[1]]]), universe)}}."),
               class = "unknown_label", call = call)
   }
-  out <- new_counts_sets(idx, normalise_count(sets$n_values),
-                         lapply(set_pairs, normalise_count))
+  out <- new_counts_sets(idx, sets$n_values, set_pairs)
   check_sets_consistent(out, call = call)
   out
 }

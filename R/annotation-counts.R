@@ -148,11 +148,10 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   check_table_columns(labels, c("label", "m", "n_items", "sum_x", "sum_dis"))
   check_table_columns(design, c("n_records", "pairable", "n_items"))
   check_table_columns(annotators, c("annotator", "n_records"))
-  for (col in c("m", "n_items", "sum_x", "sum_dis")) check_count_column(labels, col, "labels")
-  for (col in c("n_records", "n_items", intersect("n_stored", names(design)))) {
-    check_count_column(design, col, "design")
-  }
-  check_count_column(annotators, "n_records", "annotators")
+  check_count_columns(labels, c("m", "n_items", "sum_x", "sum_dis"), "labels")
+  check_count_columns(design, c("n_records", "n_items", intersect("n_stored", names(design))),
+                      "design")
+  check_count_columns(annotators, "n_records", "annotators")
   lab <- as.character(labels$label)
   universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
@@ -169,20 +168,21 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
 }
 
 # The object, from a tally (max_m x k matrices cnt, sx, sdis) and the design
-# and annotator tables; optional set, pair and per-item tables, and for a
-# database the query that computes them when asked (`db_source`).
+# and annotator tables (counts of any type: normalise_count()); optional set,
+# pair and per-item tables, and for a database the query that computes them
+# when asked (`db_source`).
 new_annotation_counts <- function(tally, universe, design, annotators, single_label = FALSE,
                                   source = "tables", sets = NULL, annotator_pairs = NULL,
                                   db_source = NULL, item_cells = NULL) {
   design <- fast_tibble(
-    n_records = as.double(design$n_records),
-    n_stored = as.double(design$n_stored),
+    n_records = normalise_count(design$n_records),
+    n_stored = normalise_count(design$n_stored),
     pairable = as.logical(design$pairable),
-    n_items = as.double(design$n_items)
+    n_items = normalise_count(design$n_items)
   )
   design <- design[order(design$n_records, design$n_stored, design$pairable), ]
   annotators <- fast_tibble(annotator = annotators$annotator,
-                            n_records = as.double(annotators$n_records))
+                            n_records = normalise_count(annotators$n_records))
   annotators <- annotators[order(annotators$annotator), ]
   # the records of the largest item bound every m (as in new_annotations())
   max_m <- max(1, design$n_stored, nrow(tally$cnt))
@@ -246,7 +246,7 @@ is_annotation_counts <- function(x) inherits(x, "annotation_counts")
 # Per-label tables (label, m, n_items, sum_x, sum_dis) -> max_m x k matrices.
 tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   j <- match(as.character(labels$label), universe)
-  m <- as.double(labels$m)
+  m <- normalise_count(labels$m)
   max_m <- max(1, m)
   k <- length(universe)
   cnt <- sx <- sdis <- matrix(0, max_m, k)
@@ -256,9 +256,9 @@ tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
                 "x" = "Repeated: {format_first(unique(paste0(labels$label, ', m = ', m)[duplicated(paste(m, j))]))}."),
               class = "counts_table", call = call)
   }
-  cnt[idx] <- as.double(labels$n_items)
-  sx[idx] <- as.double(labels$sum_x)
-  sdis[idx] <- as.double(labels$sum_dis)
+  cnt[idx] <- normalise_count(labels$n_items)
+  sx[idx] <- normalise_count(labels$sum_x)
+  sdis[idx] <- normalise_count(labels$sum_dis)
   bad <- which(sx[idx] > m * cnt[idx] | sdis[idx] > m * m / 4 * cnt[idx])
   if (length(bad) > 0) {
     mla_abort(c("{.arg labels} must have {.code sum_x <= m * n_items} and {.code sum_dis <= m^2 n_items / 4}.",
@@ -306,13 +306,15 @@ check_table_columns <- function(df, cols, arg = rlang::caller_arg(df), call = rl
   }
 }
 
-check_count_column <- function(df, col, arg, call = rlang::caller_env()) {
-  v <- suppressWarnings(as.double(normalise_count(df[[col]])))
-  bad <- which(is.na(v) | v < 0 | v != round(v))
-  if (length(bad) > 0) {
-    mla_abort(c("Column {.field {col}} of {.arg {arg}} must hold whole numbers >= 0.",
-                "x" = "Row {bad[1]} is {.val {format(df[[col]][bad[1]])}}."),
-              class = "counts_table", call = call)
+check_count_columns <- function(df, cols, arg, call = rlang::caller_env()) {
+  for (col in cols) {
+    v <- suppressWarnings(as.double(normalise_count(df[[col]])))
+    bad <- which(is.na(v) | v < 0 | v != round(v))
+    if (length(bad) > 0) {
+      mla_abort(c("Column {.field {col}} of {.arg {arg}} must hold whole numbers >= 0.",
+                  "x" = "Row {bad[1]} is {.val {format(df[[col]][bad[1]])}}."),
+                class = "counts_table", call = call)
+    }
   }
 }
 
@@ -332,6 +334,12 @@ check_universe_labels <- function(universe, lab, call = rlang::caller_env()) {
 normalise_count <- function(v) {
   if (inherits(v, "integer64") || is.character(v)) return(as.numeric(as.character(v)))
   as.double(v)
+}
+
+# A table of the summary: `ids` as text, then `counts` as doubles.
+count_table <- function(df, ids = character(), counts) {
+  cols <- c(lapply(df[ids], as.character), lapply(df[counts], normalise_count))
+  tibble::new_tibble(cols, nrow = length(cols[[1]]))
 }
 
 abort_needs_records <- function(what, arg = "x", call = rlang::caller_env(),

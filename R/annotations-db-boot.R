@@ -1,46 +1,36 @@
-# The per-item tables of a database summary for the item bootstrap.
+# The per-item tables of a database summary for the item bootstrap, from the
+# per-item queries of the summary (annotations-db-counts.R).
 
 db_item_cells <- function(src, s, call = rlang::caller_env()) {
-  if (!is.null(src$item_cells)) return(src$item_cells)
-  check_item_cell_size(s$n_items, length(s$labels), call)
-  d <- src$query
-  src$item_cells <- tryCatch(
-    if (src$selected) db_selected_item_cells(d, s$labels) else db_decision_item_cells(d, s$labels),
-    error = function(e) abort_db_query("per-item", e, call)
-  )
-  src$item_cells
+  if (is.null(src$item_cells)) check_item_cell_size(s$n_items, length(s$labels), call)
+  db_cached(src, "item_cells", "per-item", call, function() {
+    cells <- if (src$selected) db_selected_item_cells else db_decision_item_cells
+    cells(src$query, s$labels)
+  })
 }
 
 db_decision_item_cells <- function(d, universe) {
-  cells <- dplyr::summarise(dplyr::group_by(d, item, label),
-                            m = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-                            x = sum(value, na.rm = TRUE), .groups = "drop")
-  cells <- dplyr::collect(dplyr::filter(cells, m > 0L))
-  items <- sort(unique(dplyr::collect(db_distinct(d, item))$item))
-  # records with a decision, per item (items without one have none)
-  decided <- db_distinct(dplyr::filter(d, !is.na(value)), item, annotator)
-  per_item <- dplyr::collect(db_count_by(decided, item, name = "n"))
-  n_records <- normalise_count(per_item$n)[match(items, per_item$item)]
-  fill_item_cells(items, universe, cells$item, cells$label, normalise_count(cells$m),
-                  normalise_count(cells$x), ifelse(is.na(n_records), 0, n_records))
+  cells <- dplyr::collect(dplyr::filter(db_decision_cells(d), m > 0L))
+  # every item, with its records with a decision (items without one have none)
+  per_item <- dplyr::collect(db_decision_items(db_decision_records(d)))
+  items <- sort(unique(per_item$item))
+  compact_item_cells(items, item_label_matrix(items, universe, cells, "x"),
+                     item_label_matrix(items, universe, cells, "m"),
+                     normalise_count(per_item$n_records)[match(items, per_item$item)])
 }
 
 db_selected_item_cells <- function(d, universe) {
-  per_item <- dplyr::collect(db_count_by(db_distinct(d, item, annotator), item, name = "m"))
-  cells <- dplyr::collect(db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x"))
-  items <- sort(unique(per_item$item))
-  k <- length(universe)
-  m_item <- normalise_count(per_item$m)[match(items, per_item$item)]
-  out <- fill_item_cells(items, universe, cells$item, cells$label, rep(0, nrow(cells)),
-                         normalise_count(cells$x), m_item)
-  compact_item_cells(items, as.integer(out$x), rep(m_item, k), m_item)
+  q <- lapply(db_selected_cells(d)[c("items", "cells")], dplyr::collect)
+  items <- sort(unique(q$items$item))
+  m_item <- normalise_count(q$items$m)[match(items, q$items$item)]
+  compact_item_cells(items, item_label_matrix(items, universe, q$cells, "x"),
+                     rep(m_item, length(universe)), m_item)
 }
 
-fill_item_cells <- function(items, universe, item, label, m, x, n_records) {
-  i <- match(item, items)
-  j <- match(as.character(label), universe)
-  xm <- mm <- matrix(0L, length(items), length(universe))
-  xm[cbind(i, j)] <- as.integer(x)
-  mm[cbind(i, j)] <- as.integer(m)
-  compact_item_cells(items, xm, mm, n_records)
+# Column `col` of per-(item, label) rows as an items x labels matrix, 0 elsewhere.
+item_label_matrix <- function(items, universe, cells, col) {
+  out <- matrix(0L, length(items), length(universe))
+  out[cbind(match(cells$item, items), match(as.character(cells$label), universe))] <-
+    as.integer(normalise_count(cells[[col]]))
+  out
 }

@@ -8,22 +8,14 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 # Decisions; seen: the labels as stored; records: db_records() of d, if known.
 db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE,
                                records = NULL) {
-  q <- db_decision_queries(d, records)
-  counts_from_db(dplyr::collect(q$labels), dplyr::collect(q$design),
-                 dplyr::collect(q$annotators), universe, db_source(d, selected = FALSE, seen),
-                 single_label = single_label)
+  q <- lapply(db_decision_queries(d, records), dplyr::collect)
+  counts_from_db(q$labels, q$design, q$annotators, universe,
+                 db_source(d, selected = FALSE, seen), single_label)
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
 db_decision_queries <- function(d, records = NULL) {
-  # per (item, label): decisions m and positives x
-  cells <- dplyr::summarise(
-    dplyr::group_by(d, item, label),
-    m = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-    x = sum(value, na.rm = TRUE),
-    .groups = "drop"
-  )
-  cells <- dplyr::mutate(cells, x = dplyr::coalesce(x, 0L))
+  cells <- db_decision_cells(d)
   label_rows <- dplyr::ungroup(dplyr::summarise(
     dplyr::group_by(dplyr::filter(cells, m > 0L), label, m),
     n_items = n(),
@@ -31,93 +23,87 @@ db_decision_queries <- function(d, records = NULL) {
     sum_dis = sum(!!sql_disagreement(), na.rm = TRUE),
     .groups = "drop"
   ))
-  # per record: does it carry a decision; per item: records with decisions,
-  # stored records, and whether some label has two decisions
-  if (is.null(records)) {
-    records <- dplyr::summarise(
-      dplyr::group_by(d, item, annotator),
-      dec = max(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-      .groups = "drop"
-    )
-  }
-  per_item <- dplyr::summarise(dplyr::group_by(records, item),
-                               n_records = sum(dec, na.rm = TRUE), n_stored = n(),
-                               .groups = "drop")
+  # per item: records with decisions, stored records, and whether some label
+  # has two decisions
+  if (is.null(records)) records <- db_decision_records(d)
   pair_item <- dplyr::summarise(dplyr::group_by(cells, item), max_m = max(m, na.rm = TRUE),
                                 .groups = "drop")
-  design <- dplyr::inner_join(per_item, pair_item, by = "item")
+  design <- dplyr::inner_join(db_decision_items(records), pair_item, by = "item")
   design <- dplyr::mutate(design, pairable = ifelse(max_m >= 2L, 1L, 0L))
-  design <- dplyr::ungroup(dplyr::summarise(
-    dplyr::group_by(design, n_records, n_stored, pairable),
-    n_items = n(),
-    .groups = "drop"
-  ))
-  annotators <- dplyr::ungroup(dplyr::summarise(
-    dplyr::group_by(records, annotator),
-    n_records = sum(dec, na.rm = TRUE),
-    .groups = "drop"
-  ))
+  design <- dplyr::summarise(dplyr::group_by(design, n_records, n_stored, pairable),
+                             n_items = n(), .groups = "drop")
+  annotators <- dplyr::summarise(dplyr::group_by(records, annotator),
+                                 n_records = sum(dec, na.rm = TRUE), .groups = "drop")
   list(labels = label_rows, design = design, annotators = annotators)
+}
+
+# Per (item, label): decisions m and positives x (also the item bootstrap's).
+db_decision_cells <- function(d) {
+  cells <- dplyr::summarise(
+    dplyr::group_by(d, item, label),
+    m = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
+    x = sum(value, na.rm = TRUE),
+    .groups = "drop"
+  )
+  dplyr::mutate(cells, x = dplyr::coalesce(x, 0L))
+}
+
+# Per record: does it carry a decision (as db_records() with a value).
+db_decision_records <- function(d) {
+  dplyr::summarise(dplyr::group_by(d, item, annotator),
+                   dec = max(ifelse(is.na(value), 0L, 1L), na.rm = TRUE), .groups = "drop")
+}
+
+# Per item: records with a decision and stored records.
+db_decision_items <- function(records) {
+  dplyr::summarise(dplyr::group_by(records, item), n_records = sum(dec, na.rm = TRUE),
+                   n_stored = n(), .groups = "drop")
 }
 
 # Selected labels (label NULL: annotated, nothing selected): every record
 # decides every label, so m is the item's number of records.
 db_selected_counts <- function(d, universe, seen = universe, records = NULL) {
-  q <- db_selected_queries(d, records)
-  positives <- dplyr::collect(q$labels)
-  hist <- dplyr::collect(q$design)
-  annotators <- dplyr::collect(q$annotators)
-  hist$m <- normalise_count(hist$m)
-  hist$n_items <- normalise_count(hist$n_items)
+  q <- lapply(db_selected_queries(d, records), dplyr::collect)
+  m <- normalise_count(q$design$m)
+  n_items <- normalise_count(q$design$n_items)
   # every label has a row for every m (labels nobody selected: x = 0)
-  grid <- expand.grid(m = hist$m, label = universe, stringsAsFactors = FALSE)
-  grid$n_items <- hist$n_items[match(grid$m, hist$m)]
-  key <- paste(positives$label, normalise_count(positives$m))
-  hit <- match(paste(grid$label, grid$m), key)
-  grid$sum_x <- ifelse(is.na(hit), 0, normalise_count(positives$sum_x)[hit])
-  grid$sum_dis <- ifelse(is.na(hit), 0, normalise_count(positives$sum_dis)[hit])
-  design <- data.frame(n_records = hist$m, n_stored = hist$m, pairable = hist$m >= 2,
-                       n_items = hist$n_items)
-  counts_from_db(grid, design, annotators, universe, db_source(d, selected = TRUE, seen))
+  grid <- expand.grid(m = m, label = universe, stringsAsFactors = FALSE)
+  grid$n_items <- n_items[match(grid$m, m)]
+  pos <- q$labels
+  hit <- match(paste(grid$label, grid$m), paste(pos$label, normalise_count(pos$m)))
+  grid$sum_x <- ifelse(is.na(hit), 0, normalise_count(pos$sum_x)[hit])
+  grid$sum_dis <- ifelse(is.na(hit), 0, normalise_count(pos$sum_dis)[hit])
+  design <- data.frame(n_records = m, n_stored = m, pairable = m >= 2, n_items = n_items)
+  counts_from_db(grid, design, q$annotators, universe, db_source(d, selected = TRUE, seen))
 }
 
 db_selected_queries <- function(d, records = NULL) {
-  if (is.null(records)) records <- db_distinct(d, item, annotator)
-  records <- dplyr::select(records, item, annotator)
-  items <- db_count_by(records, item, name = "m")
-  cells <- db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x")
-  positives <- dplyr::ungroup(dplyr::summarise(
-    dplyr::group_by(dplyr::inner_join(cells, items, by = "item"), label, m),
+  q <- db_selected_cells(d, records)
+  positives <- dplyr::summarise(
+    dplyr::group_by(dplyr::inner_join(q$cells, q$items, by = "item"), label, m),
     sum_x = sum(x, na.rm = TRUE),
     sum_dis = sum(!!sql_disagreement(), na.rm = TRUE),
     .groups = "drop"
-  ))
-  list(labels = positives, design = db_count_by(items, m, name = "n_items"),
-       annotators = db_count_by(records, annotator, name = "n_records"))
+  )
+  list(labels = positives, design = db_count_by(q$items, m, name = "n_items"),
+       annotators = db_count_by(q$records, annotator, name = "n_records"))
 }
 
-counts_from_db <- function(label_rows, design, annotators, universe, db_source = NULL,
+# Selected labels: the records, records per item (m) and positives per
+# (item, label) (x); also the item bootstrap's.
+db_selected_cells <- function(d, records = NULL) {
+  if (is.null(records)) records <- db_distinct(d, item, annotator)
+  records <- dplyr::select(records, item, annotator)
+  list(records = records, items = db_count_by(records, item, name = "m"),
+       cells = db_count_by(dplyr::filter(d, !is.na(label)), item, label, name = "x"))
+}
+
+# Counts of any type from the driver; pairable as 0/1.
+counts_from_db <- function(label_rows, design, annotators, universe, db_source,
                            single_label = FALSE) {
-  label_rows <- as.data.frame(label_rows)
-  for (col in c("m", "n_items", "sum_x", "sum_dis")) {
-    label_rows[[col]] <- normalise_count(label_rows[[col]])
-  }
-  label_rows$label <- as.character(label_rows$label)
-  design <- data.frame(n_records = normalise_count(design$n_records),
-                       n_stored = normalise_count(design$n_stored),
-                       pairable = normalise_count(design$pairable) == 1,
-                       n_items = normalise_count(design$n_items))
-  annotators <- data.frame(annotator = annotators$annotator,
-                           n_records = normalise_count(annotators$n_records))
-  new_annotation_counts(
-    tally = tally_from_table(label_rows, universe),
-    universe = universe,
-    design = design,
-    annotators = annotators,
-    source = "database",
-    db_source = db_source,
-    single_label = single_label
-  )
+  design$pairable <- normalise_count(design$pairable) == 1
+  new_annotation_counts(tally_from_table(label_rows, universe), universe, design, annotators,
+                        single_label, source = "database", db_source = db_source)
 }
 
 # As check_selected_shape() in memory: most records selecting every label

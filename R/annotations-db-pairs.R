@@ -13,14 +13,13 @@ db_source <- function(d, selected, seen) {
   src
 }
 
-db_sets <- function(src, universe, call = rlang::caller_env()) {
-  if (!is.null(src$sets)) return(src$sets)
-  src$sets <- tryCatch(
-    if (src$selected) db_selected_sets(src$query, universe, src$seen)
-    else db_decision_sets(src$query, universe, src$seen),
-    error = function(e) abort_db_query("set", e, call)
-  )
-  src$sets
+# Table `name` of the summary, computed by compute() when first asked; an
+# engine error names the `what` tables.
+db_cached <- function(src, name, what, call, compute) {
+  if (is.null(src[[name]])) {
+    src[[name]] <- tryCatch(compute(), error = function(e) abort_db_query(what, e, call))
+  }
+  src[[name]]
 }
 
 abort_db_query <- function(what, e, call) {
@@ -29,138 +28,112 @@ abort_db_query <- function(what, e, call) {
             parent = e, class = "db_query", call = call)
 }
 
+db_sets <- function(src, universe, call = rlang::caller_env()) {
+  db_cached(src, "sets", "set", call, function() {
+    sets <- if (src$selected) db_selected_sets else db_decision_sets
+    sets(src$query, universe, src$seen)
+  })
+}
+
 db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
-  if (!is.null(src$tables)) return(src$tables)
-  src$tables <- tryCatch(
-    if (src$selected) db_selected_pairs(src$query, universe) else db_decision_pairs(src$query),
-    error = function(e) abort_db_query("annotator-pair", e, call)
-  )
+  db_cached(src, "tables", "annotator-pair", call, function() db_pairs(src, universe))
 }
 
-# Records with a decision, and the ordered pairs of them within items.
-db_record_pairs <- function(recs) {
-  p <- dplyr::inner_join(dplyr::rename(recs, annotator_a = annotator),
-                         dplyr::rename(recs, annotator_b = annotator), by = "item")
-  dplyr::filter(p, annotator_a != annotator_b)
-}
-
-# Rows joined with the other records of their item (annotator_b): two
-# relations, not a join of a join.
-db_with_other_records <- function(rows, recs) {
-  p <- dplyr::inner_join(dplyr::rename(rows, annotator_a = annotator),
-                         dplyr::rename(recs, annotator_b = annotator), by = "item")
-  dplyr::filter(p, annotator_a != annotator_b)
-}
-
-db_shared_items <- function(recs) {
-  items <- dplyr::filter(db_count_by(recs, item, name = "m"), m >= 2L)
-  db_count_by(dplyr::inner_join(recs, items, by = "item"), annotator, name = "n_shared_items")
-}
-
-db_decision_pairs <- function(d) {
-  dec <- dplyr::filter(d, !is.na(value))
-  temp <- db_temporary(db_distinct(dec, item, annotator))
+# The records with a decision (selected labels: every record), a temporary
+# table that every pair query joins.
+db_pairs <- function(src, universe) {
+  d <- src$query
+  rows <- if (src$selected) dplyr::filter(d, !is.na(label)) else dplyr::filter(d, !is.na(value))
+  temp <- db_temporary(db_distinct(if (src$selected) d else rows, item, annotator))
   on.exit(temp$drop(), add = TRUE)
   recs <- temp$table
-  one <- db_with_other_records(dplyr::select(dec, item, annotator, label, value), recs)
-  one <- dplyr::ungroup(dplyr::summarise(dplyr::group_by(one, annotator_a, annotator_b, label),
-                                         n_dec = n(), n_pos = sum(value, na.rm = TRUE),
-                                         .groups = "drop"))
-  d1 <- dplyr::select(dec, item, label, annotator_a = annotator, value_a = value)
-  d2 <- dplyr::select(dec, item, label, annotator_b = annotator, value_b = value)
-  both <- dplyr::filter(dplyr::inner_join(d1, d2, by = c("item", "label")), annotator_a != annotator_b)
-  both <- dplyr::ungroup(dplyr::summarise(
+  queries <- if (src$selected) db_selected_pair_queries else db_decision_pair_queries
+  q <- queries(rows, recs)
+  q$pair_items <- db_count_by(db_join_others(recs), annotator_a, annotator_b, name = "n_items")
+  q$shared <- db_count_by(db_pairable_records(recs), annotator, name = "n_shared_items")
+  t <- lapply(q, dplyr::collect)
+  fold_pair_tables(t$pair_items, t$one, t$both, t$annotators, t$shared, src$selected, universe)
+}
+
+# Per ordered pair and label: decisions and positives of a on the items b
+# annotated (one), and over the items both decided (both).
+db_decision_pair_queries <- function(dec, recs) {
+  one <- db_join_others(dplyr::select(dec, item, annotator, label, value), recs)
+  one <- dplyr::summarise(dplyr::group_by(one, annotator_a, annotator_b, label),
+                          n_dec = n(), n_pos = sum(value, na.rm = TRUE), .groups = "drop")
+  both <- db_join_others(dplyr::select(dec, item, label, annotator, value_a = value),
+                         dplyr::select(dec, item, label, annotator, value_b = value),
+                         by = c("item", "label"))
+  both <- dplyr::summarise(
     dplyr::group_by(both, annotator_a, annotator_b, label),
     n_both = n(), n_disagree = sum(ifelse(value_a != value_b, 1L, 0L), na.rm = TRUE),
     pos_both = sum(value_a + value_b, na.rm = TRUE), .groups = "drop"
-  ))
-  ann <- dplyr::ungroup(dplyr::summarise(dplyr::group_by(dec, annotator), n_decisions = n(),
-                                         n_positives = sum(value, na.rm = TRUE), .groups = "drop"))
-  fold_pair_tables(
-    pair_items = dplyr::collect(db_count_by(db_record_pairs(recs), annotator_a, annotator_b,
-                                            name = "n_items")),
-    one = dplyr::collect(one), both = dplyr::collect(both),
-    annotators = dplyr::collect(ann), shared = dplyr::collect(db_shared_items(recs)),
-    selected = FALSE
   )
+  ann <- dplyr::summarise(dplyr::group_by(dec, annotator), n_decisions = n(),
+                          n_positives = sum(value, na.rm = TRUE), .groups = "drop")
+  list(one = one, both = both, annotators = ann)
 }
 
 # Selected labels: every record decides every label, so both decided wherever
-# both annotated.
-db_selected_pairs <- function(d, universe) {
-  temp <- db_temporary(db_distinct(d, item, annotator))
-  on.exit(temp$drop(), add = TRUE)
-  recs <- temp$table
-  pos <- dplyr::filter(d, !is.na(label))
-  one <- db_with_other_records(dplyr::select(pos, item, annotator, label), recs)
-  one <- db_count_by(one, annotator_a, annotator_b, label, name = "n_pos")
-  both <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator),
-                            dplyr::rename(pos, annotator_b = annotator), by = c("item", "label"))
-  both <- db_count_by(dplyr::filter(both, annotator_a != annotator_b), annotator_a, annotator_b,
-                      label, name = "pos_shared")
-  ann <- dplyr::left_join(db_count_by(recs, annotator, name = "n_records"),
-                          db_count_by(pos, annotator, name = "n_positives"), by = "annotator")
-  fold_pair_tables(
-    pair_items = dplyr::collect(db_count_by(db_record_pairs(recs), annotator_a, annotator_b,
-                                            name = "n_items")),
-    one = dplyr::collect(one), both = dplyr::collect(both),
-    annotators = dplyr::collect(ann), shared = dplyr::collect(db_shared_items(recs)),
-    selected = TRUE, universe = universe
-  )
+# both annotated; only positives are counted.
+db_selected_pair_queries <- function(pos, recs) {
+  one <- db_join_others(dplyr::select(pos, item, annotator, label), recs)
+  both <- db_join_others(pos, pos, by = c("item", "label"))
+  list(one = db_count_by(one, annotator_a, annotator_b, label, name = "n_pos"),
+       both = db_count_by(both, annotator_a, annotator_b, label, name = "pos_shared"),
+       annotators = dplyr::left_join(db_count_by(recs, annotator, name = "n_records"),
+                                     db_count_by(pos, annotator, name = "n_positives"),
+                                     by = "annotator"))
 }
 
 # Ordered rows (a, b) and (b, a) to one row per unordered pair: with cnt_a,
 # pos_a the decisions and positives of a on the pair's items, n1 = cnt_a +
 # cnt_b - n2 and sum_positive = 2 pos_a + 2 pos_b - (x_a + x_b over both).
-fold_pair_tables <- function(pair_items, one, both, annotators, shared, selected, universe = NULL) {
-  chr <- function(v) as.character(v)
+fold_pair_tables <- function(pair_items, one, both, annotators, shared, selected, universe) {
+  chr <- as.character
   keep <- chr(pair_items$annotator_a) < chr(pair_items$annotator_b)
   pairs <- data.frame(annotator1 = chr(pair_items$annotator_a)[keep],
                       annotator2 = chr(pair_items$annotator_b)[keep],
                       n_items = normalise_count(pair_items$n_items)[keep])
-  # every (unordered pair, label) with a row in `one` (some decision)
-  key <- function(a, b, l) paste(chr(a), chr(b), chr(l), sep = "\r")
-  lo <- ifelse(chr(one$annotator_a) < chr(one$annotator_b), chr(one$annotator_a), chr(one$annotator_b))
-  hi <- ifelse(chr(one$annotator_a) < chr(one$annotator_b), chr(one$annotator_b), chr(one$annotator_a))
-  cells <- unique(data.frame(annotator1 = lo, annotator2 = hi, label = chr(one$label)))
+  k <- length(universe)
   if (selected) {  # every record decides every label
-    cells <- data.frame(annotator1 = rep(pairs$annotator1, each = length(universe)),
-                        annotator2 = rep(pairs$annotator2, each = length(universe)),
+    cells <- data.frame(annotator1 = rep(pairs$annotator1, each = k),
+                        annotator2 = rep(pairs$annotator2, each = k),
                         label = rep(universe, nrow(pairs)))
+  } else {  # every (unordered pair, label) with a row in `one` (some decision)
+    a <- chr(one$annotator_a)
+    b <- chr(one$annotator_b)
+    cells <- unique(data.frame(annotator1 = ifelse(a < b, a, b), annotator2 = ifelse(a < b, b, a),
+                               label = chr(one$label)))
   }
-  look <- function(tab, a, b, col) {
+  key <- function(a, b, l) paste(chr(a), chr(b), chr(l), sep = "\r")
+  # column `col` of tab's rows (annotator1, annotator2), or (annotator2, annotator1)
+  look <- function(tab, col, reverse = FALSE) {
+    a <- if (reverse) cells$annotator2 else cells$annotator1
+    b <- if (reverse) cells$annotator1 else cells$annotator2
     v <- normalise_count(tab[[col]])[match(key(a, b, cells$label),
                                            key(tab$annotator_a, tab$annotator_b, tab$label))]
     ifelse(is.na(v), 0, v)
   }
-  pos_a <- look(one, cells$annotator1, cells$annotator2, "n_pos")
-  pos_b <- look(one, cells$annotator2, cells$annotator1, "n_pos")
+  pos <- look(one, "n_pos") + look(one, "n_pos", reverse = TRUE)
   if (selected) {
-    shared_pos <- look(both, cells$annotator1, cells$annotator2, "pos_shared")
-    n_items <- pairs$n_items[match(paste(cells$annotator1, cells$annotator2),
-                                   paste(pairs$annotator1, pairs$annotator2))]
-    labels <- data.frame(cells, n_both = n_items, n_disagree = pos_a + pos_b - 2 * shared_pos,
-                         n_either = n_items, sum_positive = pos_a + pos_b)
+    n_items <- rep(pairs$n_items, each = k)
+    labels <- data.frame(cells, n_both = n_items, n_disagree = pos - 2 * look(both, "pos_shared"),
+                         n_either = n_items, sum_positive = pos)
     ann <- data.frame(annotator = chr(annotators$annotator),
                       n_positives = ifelse(is.na(annotators$n_positives), 0,
                                            normalise_count(annotators$n_positives)),
-                      n_decisions = normalise_count(annotators$n_records) * length(universe))
+                      n_decisions = normalise_count(annotators$n_records) * k)
   } else {
-    n2 <- look(both, cells$annotator1, cells$annotator2, "n_both")
-    labels <- data.frame(cells, n_both = n2,
-                         n_disagree = look(both, cells$annotator1, cells$annotator2, "n_disagree"),
-                         n_either = look(one, cells$annotator1, cells$annotator2, "n_dec") +
-                           look(one, cells$annotator2, cells$annotator1, "n_dec") - n2,
-                         sum_positive = 2 * pos_a + 2 * pos_b -
-                           look(both, cells$annotator1, cells$annotator2, "pos_both"))
+    n2 <- look(both, "n_both")
+    labels <- data.frame(cells, n_both = n2, n_disagree = look(both, "n_disagree"),
+                         n_either = look(one, "n_dec") + look(one, "n_dec", reverse = TRUE) - n2,
+                         sum_positive = 2 * pos - look(both, "pos_both"))
     ann <- data.frame(annotator = chr(annotators$annotator),
                       n_positives = normalise_count(annotators$n_positives),
                       n_decisions = normalise_count(annotators$n_decisions))
   }
-  ann$n_shared_items <- normalise_count(shared$n_shared_items)[match(ann$annotator, chr(shared$annotator))]
-  ann$n_shared_items[is.na(ann$n_shared_items)] <- 0
+  n_shared <- normalise_count(shared$n_shared_items)[match(ann$annotator, chr(shared$annotator))]
+  ann$n_shared_items <- ifelse(is.na(n_shared), 0, n_shared)
   new_counts_pairs(pairs, labels, ann)
 }
-
-utils::globalVariables(c("value_a", "value_b", "n_dec", "n_pos", "pos_shared", "n_positives",
-                         "n_decisions", "n_shared_items"))

@@ -9,19 +9,13 @@ kSetCodeBits <- 30L
 # tables, only the first of them.
 db_decision_sets <- function(d, universe, seen) {
   k <- length(universe)
-  recs <- dplyr::summarise(
-    dplyr::group_by(d, item, annotator),
-    n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-    size = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE),
-    .groups = "drop"
-  )
-  temp <- db_temporary(recs)  # read three times below (annotations-db.R)
+  temp <- db_temporary(db_record_decisions(d))  # read three times below
   on.exit(temp$drop(), add = TRUE)
   recs <- temp$table
   partial <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k)
-  first <- collect_rows(dplyr::arrange(partial, item, annotator), 1L)
+  first <- db_first(partial, c("item", "annotator"))
   if (nrow(first) > 0) return(list(partial = db_partial_record(d, partial, first, universe)))
-  complete <- dplyr::select(dplyr::filter(recs, n_dec == !!k), item, annotator, size)
+  complete <- dplyr::select(dplyr::filter(recs, n_dec == !!k), item, annotator, size = n_pos)
   db_set_tables(complete, dplyr::filter(d, value == 1L), universe, seen)
 }
 
@@ -60,26 +54,19 @@ db_set_codes <- function(positives, universe, seen) {
 # The distinct sets of the pairable items and the ordered pairs within items,
 # from the complete records and their positive rows.
 db_set_tables <- function(recs, positives, universe, seen) {
-  items <- dplyr::filter(db_count_by(recs, item, name = "m"), m >= 2L)
-  recs <- dplyr::inner_join(recs, items, by = "item")
+  recs <- db_pairable_records(recs)
   pos <- dplyr::select(positives, item, annotator, label)
   codes <- db_set_codes(pos, universe, seen)
   # records without positives (empty sets) have no code row: code 0
   coded <- dplyr::left_join(recs, codes$table, by = c("item", "annotator"))
   fill <- lapply(rlang::syms(codes$cols), function(cl) rlang::expr(dplyr::coalesce(!!cl, 0L)))
   coded <- dplyr::mutate(coded, !!!stats::setNames(fill, codes$cols))
-  sets <- dplyr::ungroup(dplyr::summarise(
-    dplyr::group_by(coded, !!!rlang::syms(codes$cols)),
-    size = max(size, na.rm = TRUE), n_values = n(), .groups = "drop"
-  ))
-  shared <- dplyr::inner_join(dplyr::rename(pos, annotator_a = annotator),
-                              dplyr::rename(pos, annotator_b = annotator),
-                              by = c("item", "label"))
-  shared <- dplyr::filter(shared, annotator_a != annotator_b)
-  shared <- db_count_by(shared, item, annotator_a, annotator_b, name = "n_shared")
-  ra <- dplyr::select(recs, item, annotator_a = annotator, size_a = size, m)
-  rb <- dplyr::select(recs, item, annotator_b = annotator, size_b = size)
-  pairs <- dplyr::filter(dplyr::inner_join(ra, rb, by = "item"), annotator_a != annotator_b)
+  sets <- dplyr::summarise(dplyr::group_by(coded, !!!rlang::syms(codes$cols)),
+                           size = max(size, na.rm = TRUE), n_values = n(), .groups = "drop")
+  shared <- db_count_by(db_join_others(pos, pos, by = c("item", "label")),
+                        item, annotator_a, annotator_b, name = "n_shared")
+  pairs <- db_join_others(dplyr::select(recs, item, annotator, size_a = size, m),
+                          dplyr::select(recs, item, annotator, size_b = size))
   pairs <- dplyr::left_join(pairs, shared, by = c("item", "annotator_a", "annotator_b"))
   pairs <- dplyr::mutate(pairs, n_shared = dplyr::coalesce(n_shared, 0L))
   pairs <- db_count_by(pairs, m, size_a, size_b, n_shared, name = "n_pairs")
@@ -96,7 +83,7 @@ sets_from_db <- function(sets, pairs, code_cols) {
       which(floor(codes[r, b] / powers) %% 2 == 1) + (b - 1L) * kSetCodeBits
     }))
   })
-  new_counts_sets(labels, normalise_count(sets$n_values), lapply(pairs, normalise_count))
+  new_counts_sets(labels, sets$n_values, pairs)
 }
 
 # The first partial record, its undecided labels and the number of partial
@@ -108,6 +95,3 @@ db_partial_record <- function(d, partial, first, universe) {
   list(item = as.character(first$item[1]), annotator = as.character(first$annotator[1]),
        missing = setdiff(universe, decided), n_partial = db_count(partial))
 }
-
-utils::globalVariables(c("n_dec", "size", "annotator_a", "annotator_b", "size_a", "size_b",
-                         "n_shared", "n_values"))

@@ -76,7 +76,7 @@ db_first_as_text <- function(q, col, order) {
   names(shown) <- paste0("mla_text_", cols)
   # ordered by the stored values, in the outer query (no ORDER BY in a subquery)
   q <- dplyr::arrange(dplyr::mutate(q, !!!shown), !!!rlang::syms(order))
-  first <- collect_rows(dplyr::select(q, !!!rlang::syms(names(shown))), 1L)
+  first <- dplyr::collect(utils::head(dplyr::select(q, !!!rlang::syms(names(shown))), 1L))
   stats::setNames(first, cols)
 }
 

@@ -7,12 +7,10 @@
 annotations_long_db <- function(data, item, annotator, label, value, labels, duplicates,
                                 single_label, value_missing = FALSE, call = rlang::caller_env()) {
   proto <- lazy_prototype(data, call)
-  cols <- c(item = lazy_column(item, proto, "item", call),
-            annotator = lazy_column(annotator, proto, "annotator", call),
-            label = lazy_column(label, proto, "label", call))
+  cols <- lazy_columns(proto, call, item = item, annotator = annotator, label = label)
   check_value_given(value_missing, setdiff(names(proto), cols), call)
   has_value <- !rlang::quo_is_null(value)
-  if (has_value) cols <- c(cols, value = lazy_column(value, proto, "value", call))
+  if (has_value) cols <- c(cols, lazy_columns(proto, call, value = value))
   check_bool(single_label, call = call)
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols))
@@ -48,8 +46,7 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
 annotations_wide_db <- function(data, item, annotator, labels, duplicates,
                                 call = rlang::caller_env()) {
   proto <- lazy_prototype(data, call)
-  cols <- c(item = lazy_column(item, proto, "item", call),
-            annotator = lazy_column(annotator, proto, "annotator", call))
+  cols <- lazy_columns(proto, call, item = item, annotator = annotator)
   label_cols <- names(select_columns(labels, proto, "labels", call = call))
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols), !!!rlang::syms(label_cols))
@@ -85,8 +82,12 @@ lazy_prototype <- function(data, call) {
   proto
 }
 
-lazy_column <- function(quo, proto, arg, call) {
-  names(select_columns(quo, proto, arg, one = TRUE, call = call))
+# The columns named by quosures (item = quo, ...), one column each.
+lazy_columns <- function(proto, call, ...) {
+  quos <- list(...)
+  vapply(names(quos), function(arg) {
+    names(select_columns(quos[[arg]], proto, arg, one = TRUE, call = call))
+  }, "")
 }
 
 check_db_duplicates <- function(duplicates, call) {
@@ -120,7 +121,10 @@ db_binary_value <- function(d, col, proto_col, call, check = TRUE) {
   d
 }
 
-collect_rows <- function(q, n) dplyr::collect(utils::head(q, n))
+# The first n rows of q by `order`: the rows an error names.
+db_first <- function(q, order, n = 1L) {
+  dplyr::collect(utils::head(dplyr::arrange(q, !!!rlang::syms(order)), n))
+}
 
 db_count <- function(q) {
   normalise_count(dplyr::collect(dplyr::summarise(dplyr::ungroup(q), n_rows = n()))$n_rows)
@@ -128,13 +132,12 @@ db_count <- function(q) {
 
 # Empty tables, NULL ids and (with decisions) NULL labels, in one query.
 db_check_rows <- function(d, has_value, call, label = TRUE) {
-  checks <- list(n_rows = quote(n()),
-                 na_item = quote(sum(ifelse(is.na(item), 1L, 0L), na.rm = TRUE)),
-                 na_annotator = quote(sum(ifelse(is.na(annotator), 1L, 0L), na.rm = TRUE)))
-  if (label && has_value) {
-    checks$na_label <- quote(sum(ifelse(is.na(label), 1L, 0L), na.rm = TRUE))
-  }
-  s <- lapply(dplyr::collect(dplyr::summarise(d, !!!checks)), normalise_count)
+  ids <- c("item", "annotator", if (label && has_value) "label")
+  checks <- lapply(rlang::syms(ids), function(id) {
+    rlang::expr(sum(ifelse(is.na(!!id), 1L, 0L), na.rm = TRUE))
+  })
+  names(checks) <- paste0("na_", ids)
+  s <- lapply(dplyr::collect(dplyr::summarise(d, n_rows = n(), !!!checks)), normalise_count)
   if (s$n_rows == 0) {
     mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
   }
@@ -142,8 +145,7 @@ db_check_rows <- function(d, has_value, call, label = TRUE) {
     n_na <- s[[paste0("na_", id)]]
     if (n_na > 0) {
       others <- setdiff(c("item", "annotator", if (label) "label"), id)
-      first <- collect_rows(dplyr::arrange(dplyr::filter(d, is.na(!!rlang::sym(id))),
-                                           !!!rlang::syms(others)), 1L)
+      first <- db_first(dplyr::filter(d, is.na(!!rlang::sym(id))), others)
       mla_abort(
         c("Column {.arg {id}} must not contain {.code NA}.",
           "x" = "{n_na} {.code NULL} id{?s}; first (by {paste(others, collapse = ', ')}): {describe_db_row(first, others)}."),
@@ -152,7 +154,7 @@ db_check_rows <- function(d, has_value, call, label = TRUE) {
     }
   }
   if (!is.null(s$na_label) && s$na_label > 0) {
-    first <- collect_rows(dplyr::arrange(dplyr::filter(d, is.na(label)), item, annotator), 1L)
+    first <- db_first(dplyr::filter(d, is.na(label)), c("item", "annotator"))
     mla_abort(
       c("Column {.arg label} must not be {.code NA} when {.arg value} is given.",
         "x" = "{s$na_label} row{?s} with label {.code NULL}; first: {describe_db_row(first, c('item', 'annotator'))}.",
@@ -187,7 +189,7 @@ db_label_universe <- function(d, labels, has_value, call) {
 db_check_values <- function(d, col, keys, arg, call) {
   sym <- rlang::sym(col)
   bad <- dplyr::filter(d, !is.na(!!sym), !!sym != 0, !!sym != 1)
-  first <- collect_rows(dplyr::arrange(bad, !!!rlang::syms(keys)), 1L)
+  first <- db_first(bad, keys)
   if (nrow(first) == 0) return(invisible())
   n_bad <- db_count(bad)
   mla_abort(
@@ -215,7 +217,7 @@ db_records <- function(d, by_label, has_value) {
 # each key's rows but one.
 db_check_duplicates <- function(records, what, call) {
   reps <- dplyr::filter(records, n_rows > n_keys)
-  shown <- collect_rows(dplyr::arrange(dplyr::select(reps, item, annotator), item, annotator), 5L)
+  shown <- db_first(dplyr::select(reps, item, annotator), c("item", "annotator"), 5L)
   if (nrow(shown) == 0) return(invisible())
   s <- lapply(dplyr::collect(dplyr::summarise(
     records, n_pairs = sum(ifelse(n_rows > n_keys, 1L, 0L), na.rm = TRUE),
@@ -241,6 +243,27 @@ db_count_by <- function(q, ..., name) dplyr::ungroup(dplyr::count(q, ..., name =
 # parallel DISTINCT that spills to disk far slower (bench/README.md).
 db_distinct <- function(q, ...) {
   dplyr::summarise(dplyr::group_by(dplyr::ungroup(q), ...), .groups = "drop")
+}
+
+# Rows of `a` joined with the rows of other annotators in `b` on `by`: the
+# self-join of every pair and set table (annotator_a, annotator_b).
+db_join_others <- function(a, b = a, by = "item") {
+  p <- dplyr::inner_join(dplyr::rename(a, annotator_a = annotator),
+                         dplyr::rename(b, annotator_b = annotator), by = by)
+  dplyr::filter(p, annotator_a != annotator_b)
+}
+
+# The records of items with two or more of them, with that number (m).
+db_pairable_records <- function(recs) {
+  items <- dplyr::filter(db_count_by(recs, item, name = "m"), m >= 2L)
+  dplyr::inner_join(recs, items, by = "item")
+}
+
+# Per record: its decisions (n_dec) and positives (n_pos).
+db_record_decisions <- function(d) {
+  dplyr::summarise(dplyr::group_by(d, item, annotator),
+                   n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
+                   n_pos = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE), .groups = "drop")
 }
 
 # A per-record query as a temporary table, ANALYZEd and indexed on item, so
@@ -280,11 +303,8 @@ db_one_hot <- function(d, universe, seen) {
 }
 
 db_check_single_label <- function(d, k, call) {
-  recs <- dplyr::summarise(dplyr::group_by(d, item, annotator),
-                           n_dec = sum(ifelse(is.na(value), 0L, 1L), na.rm = TRUE),
-                           n_pos = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE), .groups = "drop")
-  bad <- dplyr::filter(recs, n_dec > 0L, n_dec < !!k | n_pos != 1L)
-  first <- collect_rows(dplyr::arrange(bad, item, annotator), 1L)
+  bad <- dplyr::filter(db_record_decisions(d), n_dec > 0L, n_dec < !!k | n_pos != 1L)
+  first <- db_first(bad, c("item", "annotator"))
   if (nrow(first) == 0) return(invisible())
   what <- if (normalise_count(first$n_dec) < k) {
     "has a missing decision on some categories"
@@ -299,10 +319,14 @@ db_check_single_label <- function(d, k, call) {
   )
 }
 
-# Columns and dbplyr's n() in the dplyr verbs of this file and
-# annotations-db-counts.R (tidy evaluation, not R variables).
-utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "n_rows", "n_keys",
-                         "n_sel", "dec", "n_records", "n_stored", "pairable", "max_m"))
+# Columns and dbplyr's n() in the dplyr verbs of annotations-db*.R (tidy
+# evaluation, not R variables).
+utils::globalVariables(c(
+  "item", "annotator", "label", "value", "m", "x", "n", "n_rows", "n_keys", "n_sel", "dec",
+  "n_records", "n_stored", "pairable", "max_m", "value_a", "value_b", "n_dec", "n_pos",
+  "pos_shared", "n_positives", "n_decisions", "n_shared_items", "size", "annotator_a",
+  "annotator_b", "size_a", "size_b", "n_shared", "n_values"
+))
 
 #' The SQL behind a database summary
 #'
@@ -326,16 +350,15 @@ utils::globalVariables(c("item", "annotator", "label", "value", "m", "x", "n", "
 #' dplyr::show_query(q$labels)
 annotation_queries <- function(data, item, annotator, label, value = NULL) {
   check_inherits(data, "tbl_lazy", "dplyr::tbl", class = "db_input")
-  proto <- lazy_prototype(data, rlang::current_env())
-  cols <- c(item = lazy_column(rlang::enquo(item), proto, "item", rlang::current_env()),
-            annotator = lazy_column(rlang::enquo(annotator), proto, "annotator", rlang::current_env()),
-            label = lazy_column(rlang::enquo(label), proto, "label", rlang::current_env()))
+  call <- rlang::current_env()
+  proto <- lazy_prototype(data, call)
+  cols <- lazy_columns(proto, call, item = rlang::enquo(item), annotator = rlang::enquo(annotator),
+                       label = rlang::enquo(label))
   value <- rlang::enquo(value)
   if (rlang::quo_is_null(value)) {
     return(db_selected_queries(dplyr::select(data, !!!rlang::syms(cols))))
   }
-  cols <- c(cols, value = lazy_column(value, proto, "value", rlang::current_env()))
+  cols <- c(cols, lazy_columns(proto, call, value = value))
   d <- dplyr::select(data, !!!rlang::syms(cols))
-  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], rlang::current_env(),
-                                      check = FALSE))
+  db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], call, check = FALSE))
 }
