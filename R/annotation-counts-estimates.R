@@ -60,8 +60,8 @@ format.annotation_counts <- function(x, ...) {
   source <- switch(x$source, database = "computed in the database",
                    memory = "summarised from records", "from tables")
   cli::cli_format_method({
-    cli::cli_text("{.cls annotation_counts} ({source}): {count_noun(x$n_items, 'item')}, ",
-                  "{x$n_annotators} annotator{?s}, {length(x$labels)} label{?s}{kind}")
+    cli::cli_text("{.cls annotation_counts} ({source}): {count_noun(n_items(x), 'item')}, ",
+                  "{n_annotators(x)} annotator{?s}, {length(x$labels)} label{?s}{kind}")
     for (line in format_design_counts(counts)) cli::cli_text(line)
     cli::cli_text("Labels: {.val {utils::head(x$labels, 8)}}",
                   if (length(x$labels) > 8) " ..." else "")
@@ -78,7 +78,7 @@ print.annotation_counts <- function(x, ...) {
 # design_counts() for a summary, from the design histogram.
 design_counts_summary <- function(x) {
   k <- length(x$labels)
-  grid <- as.double(x$n_items) * x$n_annotators
+  grid <- as.double(n_items(x)) * n_annotators(x)
   empty <- x$n_stored_records - x$n_records
   list(
     n_grid = grid,

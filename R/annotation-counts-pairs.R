@@ -58,7 +58,7 @@ counts_pairs_from_tables <- function(pairs, labels, annotators, call = rlang::ca
 # same reduction in C++.
 counts_pair_sums <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
-  ids <- as.character(x$annotators$annotator)
+  ids <- as.character(x$annotators)
   k <- length(x$labels)
   i1 <- match(pt$pairs$annotator1, ids)
   i2 <- match(pt$pairs$annotator2, ids)
@@ -77,13 +77,13 @@ counts_pair_sums <- function(x, call = rlang::caller_env()) {
   ann$n_decisions[is.na(ann$n_decisions)] <- 0
   counts_pair_reduce_cpp(as.integer(a - 1L), as.integer(b - 1L), pt$pairs$n_items,
                          mat("n_both"), mat("n_disagree"), mat("n_either"), mat("sum_positive"), k,
-                         ann$n_positives, ann$n_decisions, x$annotators$n_records)
+                         ann$n_positives, ann$n_decisions, x$annotator_records)
 }
 
 counts_shared_items <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
   ann <- pt$annotators
-  shared <- ann$n_shared_items[match(as.character(x$annotators$annotator), ann$annotator)]
+  shared <- ann$n_shared_items[match(as.character(x$annotators), ann$annotator)]
   as.integer(ifelse(is.na(shared), 0, shared))
 }
 
@@ -108,7 +108,7 @@ counts_chance_disagreement <- function(x, call = rlang::caller_env()) {
 }
 
 counts_annotator_table <- function(x) {
-  out <- x$annotators
+  out <- fast_tibble(annotator = x$annotators, n_records = x$annotator_records)
   ann <- x$annotator_pairs$annotators
   if (is.null(ann)) return(out)
   cols <- c("n_positives", "n_decisions", "n_shared_items")

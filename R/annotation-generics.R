@@ -23,14 +23,12 @@ n_items <- function(x) UseMethod("n_items")
 n_items.annotations <- function(x) length(x$items)
 n_items.annotation_counts <- function(x) x$n_items
 
-n_annotators <- function(x) UseMethod("n_annotators")
-n_annotators.annotations <- function(x) length(x$annotators)
-n_annotators.annotation_counts <- function(x) x$n_annotators
+# Both sources keep the annotator ids in `$annotators` and their records in
+# `$annotator_records`, in the object's annotator order.
+n_annotators <- function(x) length(x$annotators)
 
-# Annotator ids as text, in the object's annotator order.
-annotator_ids <- function(x) UseMethod("annotator_ids")
-annotator_ids.annotations <- function(x) id_text(x$annotators)
-annotator_ids.annotation_counts <- function(x) id_text(x$annotators$annotator)
+# Annotator ids as text.
+annotator_ids <- function(x) id_text(x$annotators)
 
 # Records stored (dense arrays: items x annotators; summaries: with decisions).
 stored_records <- function(x) UseMethod("stored_records")

@@ -72,7 +72,8 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12, optional = TRUE) {
   ref <- as_annotation_counts(a)
   expect_equal(tidy(s, "labels"), tidy(ref, "labels"))
   expect_equal(tidy(s, "design"), tidy(ref, "design"))
-  expect_equal(s$n_annotators, ref$n_annotators)
+  expect_identical(annotator_ids(s), annotator_ids(ref))
+  expect_equal(annotator_record_counts(s), annotator_record_counts(ref))
 }
 
 # Estimable designs only (the shapes of helper-property.R all are).
