@@ -25,7 +25,12 @@
 #' \eqn{n/n_{1,j}}), \eqn{n} = items with a decision on one of them; on one
 #' label it is the label row. Single-label designs use irrCAC's
 #' \eqn{q}-category formulas for the corpus rows, with the category weights
-#' of a weighted fit (`mla(weights = )`).
+#' of a weighted fit (`mla(weights = )`). Fits with a label structure
+#' (`label_weights`, `label_groups`, `label_tree`) linearise each variable
+#' with these formulas (a group: its categories, "none" included when
+#' used) and weight the variables' observed and chance terms by
+#' \eqn{u_v}, as the estimate does; a group's row is that of the group
+#' alone.
 #'
 #' `conf.low` and `conf.high` are `estimate` \eqn{\mp t_{n-1} \cdot}
 #' `std.error`; the upper bound is capped at 1, as irrCAC does, and the lower
@@ -83,7 +88,9 @@ NULL
 analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
                                threads = mla_threads(), inputs = influence_inputs_once(fit, threads),
                                call = rlang::caller_env()) {
-  if (!is.null(fit$structure)) return(structure_no_inference(fit, level, conf.level, N))
+  if (!is.null(fit$structure)) {
+    return(structured_inference(fit, level, conf.level, N, annotators, call = call))  # R/label-structure-fit.R
+  }
   if (annotators == "random") {
     require_records(fit$annotations, "annotators sampled from a population", call = call)
   }

@@ -2,10 +2,10 @@
 # the groups and counts per item; its tables hold the k closed labels, then
 # each group's categories (its labels, then "none").
 
-structure_pass <- function(a, st, cols = NULL, call = rlang::caller_env()) {
+structure_pass <- function(a, st, cols = NULL, keep_items = FALSE, call = rlang::caller_env()) {
   res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
                             as.integer(st$free - 1L), lapply(st$groups, function(j) as.integer(j - 1L)),
-                            unname(st$weights), nrow(label_tally(a)$cnt))
+                            unname(st$weights), nrow(label_tally(a)$cnt), keep_items)
   if (res$bad_record >= 0) abort_group_record(a, st, res, call)
   res
 }
@@ -22,11 +22,18 @@ abort_group_record <- function(a, st, res, call) {
   )
 }
 
-structure_estimates <- function(tab, st) {
+# The variables in the pass's columns: free labels (0-based), each group's
+# first column and number of labels, and the weights.
+structure_variables <- function(st) {
   size <- lengths(st$groups)
   first <- length(st$labels) + c(0L, cumsum(size + 1L))[seq_along(size)]
-  structured_estimates_cpp(tab$cnt, tab$sx, tab$sdis, as.integer(st$free - 1L),
-                           as.integer(first), as.integer(size), unname(st$weights))
+  list(free = as.integer(st$free - 1L), group_first = as.integer(first),
+       group_size = as.integer(size), weights = unname(st$weights))
+}
+
+structure_estimates <- function(tab, st) {
+  v <- structure_variables(st)
+  structured_estimates_cpp(tab$cnt, tab$sx, tab$sdis, v$free, v$group_first, v$group_size, v$weights)
 }
 
 # mla() with a label structure: the label rows of the closed labels (the
@@ -152,14 +159,37 @@ abort_structure_boot <- function(fit, call = rlang::caller_env()) {
   )
 }
 
-# tidy(conf.int = TRUE) on a structured fit: the analytic linearisation is
-# that of the plain coefficients, so the columns are NA (with a message).
-structure_no_inference <- function(fit, level, conf.level, N) {
-  est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
-  cli::cli_inform(
-    c("i" = "Analytic standard errors are not available for labels with structure yet; they are {.code NA}."),
-    class = "mlagreement_message_no_inference", .frequency = "regularly",
-    .frequency_id = "mlagreement_structure_inference"
-  )
-  inference_columns(est, rep(NA_real_, length(est)), rep(0, length(est)), conf.level, N)
+# tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from
+# the structure's influence terms (structured_influence.h), the label rows
+# as a plain fit's (each closed label a binary label).
+structured_inference <- function(fit, level, conf.level, N, annotators, call = rlang::caller_env()) {
+  st <- fit$structure
+  if (annotators == "random") {
+    mla_abort(
+      c("{.code annotators = \"random\"} is not available with a label structure yet.",
+        "x" = "{.arg x} uses {structure_text(st)}.",
+        "i" = "Use {.code annotators = \"fixed\"}."),
+      class = "label_structure", call = call
+    )
+  }
+  pass <- structure_pass(fit$annotations, st, fit$label_index, keep_items = TRUE, call = call)
+  v <- structure_variables(st)
+  influence <- function(corpus) {
+    structured_influence_cpp(pass$x, pass$m, pass$cnt, pass$sx, pass$sdis, v$free, v$group_first,
+                             v$group_size, v$weights, corpus)
+  }
+  if (level == "corpus") {
+    f <- influence(TRUE)
+    return(inference_columns(fit$corpus$estimate, f$sum_sq, rep(f$n, n_baselines), conf.level, N))
+  }
+  k <- seq_along(st$labels)
+  closed <- function(t) t[, k, drop = FALSE]
+  cells <- list(n_items = nrow(pass$x), label_cols = k - 1L, x4 = NULL, x = closed(pass$x),
+                m = closed(pass$m))
+  labels <- mla_influence_cpp(cells, closed(pass$cnt), closed(pass$sx), closed(pass$sdis), FALSE)
+  groups <- influence(FALSE)
+  g <- length(st$free) + seq_along(st$groups)
+  sum_sq <- as.vector(rbind(labels$sum_sq, groups$sum_sq[g, , drop = FALSE]))
+  n <- rep(c(labels$n, groups$n[g]), n_baselines)
+  inference_columns(fit$label$estimate, sum_sq, n, conf.level, N)
 }

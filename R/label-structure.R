@@ -52,9 +52,13 @@
 #' the \eqn{u}-weighted mean over its pairable variables. The label rows
 #' hold every (closed) label and one row per group (label = the group's
 #' name); labels inside a group have `weight = NA`, as they enter through
-#' their group. The eq. 7 floors, analytic standard errors and the
-#' bootstrap are not available for structured fits yet (`NA`, and an error
-#' from [mla_boot()]). `print()` and `glance()` (`design`) name the
+#' their group. `tidy(fit)` gives analytic standard errors and intervals:
+#' each variable linearised as irrCAC's formulas (a group as a single-label
+#' design, a label as a binary one), \eqn{u}-weighted over the variables
+#' for the corpus row (see [tidy.mla()]). The eq. 7 floors, the standard
+#' errors of percent and specific agreement, `annotators = "random"` and
+#' the bootstrap are not available for structured fits yet (`NA`, and an
+#' error from [mla_boot()]). `print()` and `glance()` (`design`) name the
 #' structure used.
 #' @name mla
 NULL

@@ -78,3 +78,10 @@ report("  same, prebuilt object (no target)", t_pass, cputime(as_annotations(arr
 report("mla(), weights + group + taxonomy, from the array",
        cputime(mla(arr, label_weights = weights, label_groups = groups, label_tree = tree)),
        cputime(mla(arr)), ref = "mla()")
+
+# tidy() with analytic standard errors: the structure pass again, keeping
+# each item's counts, then the influence terms item by item.
+fit_structured <- mla(a, label_weights = weights, label_groups = groups, label_tree = tree)
+fit_plain <- mla(a)
+report("tidy() with standard errors, weights + group + taxonomy", cputime(tidy(fit_structured)),
+       cputime(tidy(fit_plain)), ref = "tidy() of the plain fit")

@@ -803,8 +803,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // structure_pass_cpp
-Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent, const Rcpp::IntegerVector& closure_order, const Rcpp::IntegerVector& free, const Rcpp::List& groups, const Rcpp::NumericVector& weights, int max_m);
-RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP parentSEXP, SEXP closure_orderSEXP, SEXP freeSEXP, SEXP groupsSEXP, SEXP weightsSEXP, SEXP max_mSEXP) {
+Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent, const Rcpp::IntegerVector& closure_order, const Rcpp::IntegerVector& free, const Rcpp::List& groups, const Rcpp::NumericVector& weights, int max_m, bool keep_items);
+RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP parentSEXP, SEXP closure_orderSEXP, SEXP freeSEXP, SEXP groupsSEXP, SEXP weightsSEXP, SEXP max_mSEXP, SEXP keep_itemsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
@@ -814,7 +814,27 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::List& >::type groups(groupsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
-    rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, parent, closure_order, free, groups, weights, max_m));
+    Rcpp::traits::input_parameter< bool >::type keep_items(keep_itemsSEXP);
+    rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, parent, closure_order, free, groups, weights, max_m, keep_items));
+    return rcpp_result_gen;
+END_RCPP
+}
+// structured_influence_cpp
+Rcpp::List structured_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, const Rcpp::IntegerVector& free, const Rcpp::IntegerVector& group_first, const Rcpp::IntegerVector& group_size, const Rcpp::NumericVector& weights, bool corpus);
+RcppExport SEXP _mlagreement_structured_influence_cpp(SEXP xSEXP, SEXP mSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP freeSEXP, SEXP group_firstSEXP, SEXP group_sizeSEXP, SEXP weightsSEXP, SEXP corpusSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type m(mSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type free(freeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group_first(group_firstSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type group_size(group_sizeSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< bool >::type corpus(corpusSEXP);
+    rcpp_result_gen = Rcpp::wrap(structured_influence_cpp(x, m, cnt, sx, sdis, free, group_first, group_size, weights, corpus));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -958,7 +978,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
     {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
-    {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 7},
+    {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 8},
+    {"_mlagreement_structured_influence_cpp", (DL_FUNC) &_mlagreement_structured_influence_cpp, 10},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},
     {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},

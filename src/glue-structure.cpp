@@ -8,6 +8,7 @@
 #include "glue-view.h"
 #include "mlagreement/label_groups.h"
 #include "mlagreement/structured_estimates.h"
+#include "mlagreement/structured_influence.h"
 
 namespace {
 
@@ -45,26 +46,69 @@ Rcpp::NumericMatrix as_matrix(const std::vector<std::int64_t>& v, std::size_t nr
 // bundle: annotation_view(); parent: 0-based parent per label (-1: root);
 // closure_order: labels with a parent, deepest first; free: 0-based labels
 // in no group; groups: 0-based labels of each group; weights: per variable
-// (free labels, then groups).
+// (free labels, then groups); keep_items: also the items x columns counts
+// x and m.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent,
                               const Rcpp::IntegerVector& closure_order,
                               const Rcpp::IntegerVector& free, const Rcpp::List& groups,
-                              const Rcpp::NumericVector& weights, int max_m) {
+                              const Rcpp::NumericVector& weights, int max_m, bool keep_items = false) {
   const mla::LabelStructure s = label_structure(parent, closure_order, free, groups, weights);
   const mla::StructurePass p = glue::with_record_view(bundle, [&](const auto& view, auto codes) {
     if (s.parent.size() != view.n_labels) Rcpp::stop("Internal error: one parent per label expected.");
-    return mla::structure_pass(view, codes, s, static_cast<std::size_t>(max_m));
+    return mla::structure_pass(view, codes, s, static_cast<std::size_t>(max_m), keep_items);
   });
   const std::size_t mm = p.table.max_m, nc = p.table.n_labels;
   Rcpp::NumericVector d(p.item_disagreement.begin(), p.item_disagreement.end());
-  return Rcpp::List::create(
+  Rcpp::List out = Rcpp::List::create(
       Rcpp::Named("cnt") = as_matrix(p.table.cnt, mm, nc),
       Rcpp::Named("sx") = as_matrix(p.table.sx, mm, nc),
       Rcpp::Named("sdis") = as_matrix(p.table.sdis, mm, nc),
       Rcpp::Named("item_disagreement") = glue::nan_to_na(d),
       Rcpp::Named("bad_record") = static_cast<double>(p.bad_record),
       Rcpp::Named("bad_group") = p.bad_group);
+  if (keep_items) {
+    const int n = static_cast<int>(p.item_disagreement.size());
+    out["x"] = Rcpp::IntegerMatrix(n, static_cast<int>(nc), p.item_x.begin());
+    out["m"] = Rcpp::IntegerMatrix(n, static_cast<int>(nc), p.item_m.begin());
+  }
+  return out;
+}
+
+// Influence sums of labels with structure from the pass's item tables x, m
+// and label tables: corpus = TRUE, of the corpus (sum_sq per baseline, n);
+// FALSE, of each variable alone (variables x baselines, n per variable).
+// [[Rcpp::export(rng = false)]]
+Rcpp::List structured_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+                                    const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
+                                    const Rcpp::NumericMatrix& sdis,
+                                    const Rcpp::IntegerVector& free,
+                                    const Rcpp::IntegerVector& group_first,
+                                    const Rcpp::IntegerVector& group_size,
+                                    const Rcpp::NumericVector& weights, bool corpus) {
+  const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
+  if (x.ncol() != cnt.ncol() || m.ncol() != x.ncol() || m.nrow() != x.nrow()) {
+    Rcpp::stop("Internal error: item tables and label tables of different shapes.");
+  }
+  const mla::CountCells cells{INTEGER_RO(x), INTEGER_RO(m), static_cast<std::size_t>(x.nrow()),
+                              static_cast<std::size_t>(x.ncol()), 0};
+  std::vector<mla::StructureVariable> vars;
+  for (int j : free) vars.push_back({static_cast<std::size_t>(j), 1, false});
+  for (R_xlen_t g = 0; g < group_first.size(); ++g) {
+    vars.push_back({static_cast<std::size_t>(group_first[g]), static_cast<std::size_t>(group_size[g]), true});
+  }
+  const std::vector<double> u(weights.begin(), weights.end());
+  if (u.size() != vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
+  if (corpus) return glue::wrap_influence(mla::structured_influence(cells, t, vars, u));
+  const int nv = static_cast<int>(vars.size());
+  Rcpp::NumericMatrix sum_sq(nv, kB);
+  Rcpp::NumericVector n(nv);
+  for (int v = 0; v < nv; ++v) {
+    const mla::Influence f = mla::structured_influence(cells, t, {vars[static_cast<std::size_t>(v)]}, {1.0});
+    n[v] = f.n;
+    for (int b = 0; b < kB; ++b) sum_sq(v, b) = f.sum_sq[b];
+  }
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n);
 }
 
 // The variables' estimates from a table whose first columns are labels and

@@ -44,14 +44,14 @@ ref_structured_distance <- function(labels, groups = list(), parent = NULL, weig
   }
 }
 
-# MLA from explicit pairs of records: per variable, the share of agreeing
-# ordered pairs within items and Gwet's category prevalences.
-ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL) {
+# Per variable, from explicit records: each item's share of agreeing ordered
+# pairs, category counts and decisions, Gwet's category prevalences ("none"
+# of a group only when used) and chance agreement per baseline.
+ref_structured_variables <- function(a, groups = list(), parent = NULL) {
   by_item <- ref_records_by_item(a)
   vars <- lapply(by_item, function(recs) lapply(recs, ref_variables, a$labels, groups, parent))
   names_v <- c(setdiff(a$labels, unlist(groups)), names(groups))
-  u <- ref_variable_weights(names_v, weights)
-  per_var <- lapply(names_v, function(v) {
+  out <- lapply(names_v, function(v) {
     vals <- lapply(vars, function(recs) vapply(recs, function(r) r[[v]], ""))
     cats <- if (v %in% names(groups)) c(groups[[v]], "none") else c("0", "1")
     item_ao <- vapply(vals, function(x) {
@@ -61,15 +61,24 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
       (sum(pairs) - m) / (m * (m - 1))
     }, numeric(1))
     counts <- t(vapply(vals, function(x) as.numeric(table(factor(x, cats))), numeric(length(cats))))
+    colnames(counts) <- cats
     pi <- stats::setNames(ref_prevalence(counts, lengths(vals)), cats)
     if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
-    ae <- unname(ref_chance_categories(pi))
-    list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = ae)
+    list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = unname(ref_chance_categories(pi)),
+         counts = counts, m = lengths(vals), pi = pi)
   })
+  stats::setNames(out, names_v)
+}
+
+# MLA from explicit pairs of records: per variable, the share of agreeing
+# ordered pairs within items and Gwet's category prevalences.
+ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL) {
+  per_var <- ref_structured_variables(a, groups, parent)
+  u <- ref_variable_weights(names(per_var), weights)
   ao <- vapply(per_var, `[[`, 0, "ao")
   ae <- vapply(per_var, `[[`, numeric(3), "ae")
-  items <- vapply(per_var, `[[`, numeric(length(by_item)), "item")
-  if (!is.matrix(items)) items <- matrix(items, nrow = length(by_item))
+  items <- vapply(per_var, `[[`, numeric(length(a$items)), "item")
+  if (!is.matrix(items)) items <- matrix(items, nrow = length(a$items))
   item_obs <- apply(items, 1, function(x) sum((u * x)[!is.na(x)]) / sum(u[!is.na(x)]))
   expected <- colSums(u * t(ae)) / sum(u)
   list(
@@ -80,6 +89,33 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
     item_observed = item_obs,
     item_estimate = 1 - outer(1 - item_obs, 1 - expected, `/`)
   )
+}
+
+# Standard errors of the structured corpus (fleiss, ac1, pabak): Gwet's
+# linearisation of each variable as irrCAC's q-category formulas (a free
+# label: q = 2), u-weighted over the variables, item by item:
+# c_i* = sum_v u_v ([m >= 2] n/n2_v (w_v - d_iv) + (1 - c) n/n1_v dw_v/dpi .
+# (x_i/m_i - pi_v)) / sum_v u_v w_v, w = 1 - chance agreement.
+ref_structured_se <- function(a, groups = list(), parent = NULL, weights = NULL) {
+  per_var <- ref_structured_variables(a, groups, parent)
+  u <- ref_variable_weights(names(per_var), weights)
+  est <- unname(ref_structured_mla(a, groups, parent, weights)$estimate)
+  used <- names(per_var)[vapply(per_var, function(p) any(p$m >= 2), TRUE)]
+  rated <- Reduce(`|`, lapply(per_var[used], function(p) p$m >= 1))
+  n <- sum(rated)
+  w_bar <- rowSums(vapply(used, function(v) u[[v]] * (1 - per_var[[v]]$ae), numeric(3))) / sum(u[used])
+  terms <- matrix(0, length(rated), 3)
+  for (v in used) {
+    p <- per_var[[v]]
+    slope <- c(1, -1 / (length(p$pi) - 1), 0)  # dw/dpi_c = slope (1 - 2 pi_c)
+    for (i in which(p$m >= 1)) {
+      obs <- if (p$m[i] >= 2) n / sum(p$m >= 2) * ((1 - p$ae) - (1 - p$item[i])) else 0
+      dev <- sum((1 - 2 * p$pi) * (p$counts[i, names(p$pi)] / p$m[i] - p$pi))
+      terms[i, ] <- terms[i, ] + u[[v]] * (obs + (1 - est) * slope * n / sum(p$m >= 1) * dev)
+    }
+  }
+  ci <- sweep(terms[rated, , drop = FALSE], 2, sum(u[used]) * w_bar, `/`)
+  sqrt(colSums(sweep(ci, 2, est)^2) / (n * (n - 1)))
 }
 
 # Random design: items x annotators x labels, some whole records absent;

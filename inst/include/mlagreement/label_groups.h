@@ -39,6 +39,9 @@ struct StructurePass {
   std::vector<double> item_disagreement;  // weighted, NaN without a pairable variable
   std::int64_t bad_record = -1;  // first record selecting two labels of a group
   int bad_group = -1;
+  // with keep_items: each item's counts per column (column-major, items x
+  // columns; a category's m is its group's), for the influence terms
+  std::vector<int> item_x, item_m;
 };
 
 namespace detail {
@@ -198,7 +201,14 @@ class ChunkTally {
       pairs_[off[g]] = s.weight[n_free + g];
     }
   }
-  void start(std::size_t len) {
+  // keeps each item's counts in x, m (n_items per column) when not null
+  void keep_items(int* x, int* m, std::size_t n_items) {
+    keep_x_ = x;
+    keep_m_ = m;
+    n_items_ = n_items;
+  }
+  void start(std::size_t first_item, std::size_t len) {
+    first_ = first_item;
     len_ = len;
     std::fill(num_.begin(), num_.begin() + len, 0.0);
     std::fill(den_.begin(), den_.begin() + len, 0.0);
@@ -208,6 +218,10 @@ class ChunkTally {
     std::fill(d_.begin(), d_.begin() + len_, 0.0);
     std::fill(n_.begin(), n_.begin() + len_, 0);
     tally_label_chunk(x, m, len_, c, factor_.data(), t, d_.data(), n_.data());
+    if (keep_x_ != nullptr) {
+      std::copy(x, x + len_, keep_x_ + c * n_items_ + first_);
+      std::copy(m, m + len_, keep_m_ + c * n_items_ + first_);
+    }
     const double u = scale_[c], w = pairs_[c];
     if (u == 0.0 && w == 0.0) return;
     MLAGREEMENT_SIMD
@@ -224,7 +238,9 @@ class ChunkTally {
   std::vector<double> factor_, scale_, pairs_;  // scale_: of the terms; pairs_: of pairability
   std::vector<double> num_, den_, d_;
   std::vector<int> n_;
-  std::size_t len_ = 0;
+  std::size_t len_ = 0, first_ = 0, n_items_ = 0;
+  int* keep_x_ = nullptr;
+  int* keep_m_ = nullptr;
 };
 
 }  // namespace detail
@@ -279,7 +295,7 @@ void dense_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, St
   int xs[kB], ms[kB];
   for (std::size_t start = 0; start < n; start += kB) {
     const std::size_t len = std::min(kB, n - start);
-    ctx.tally.start(len);
+    ctx.tally.start(start, len);
     for (std::size_t j = 0; j < k; ++j) {
       if (ctx.buffered[j]) continue;
       const T* first = v.column(j) + start;
@@ -329,7 +345,7 @@ void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, 
     }
   }
   for (std::size_t start = 0; start < n; start += kB) {
-    ctx.tally.start(std::min(kB, n - start));
+    ctx.tally.start(start, std::min(kB, n - start));
     for (std::size_t c = 0; c < n_cols; ++c) {
       ctx.tally.add(c, xs.data() + c * n + start, ms.data() + ctx.m_col[c] * n + start, out.table);
     }
@@ -340,14 +356,20 @@ void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, 
 }  // namespace detail
 
 // The pass: label tables of the closed labels and the groups' categories,
-// the items' weighted disagreement, the first record breaking a group.
+// the items' weighted disagreement, the first record breaking a group, and
+// with keep_items the items' counts.
 template <typename T, typename Codes>
 StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
-                             std::size_t max_m) {
+                             std::size_t max_m, bool keep_items = false) {
   detail::PassContext ctx(s, v.n_labels, max_m);
   StructurePass out;
   out.table.reset(ctx.off.back(), max_m);
   out.item_disagreement.assign(v.n_items, kNA);
+  if (keep_items) {
+    out.item_x.assign(ctx.off.back() * v.n_items, 0);
+    out.item_m.assign(ctx.off.back() * v.n_items, 0);
+    ctx.tally.keep_items(out.item_x.data(), out.item_m.data(), v.n_items);
+  }
   if (v.item == nullptr) {
     detail::dense_pass(v, codes, ctx, out);
   } else {

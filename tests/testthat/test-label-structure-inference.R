@@ -1,0 +1,99 @@
+# Analytic standard errors of fits with a label structure: identities with
+# plain fits, irrCAC on a group that is a single-label design, and the plain-R
+# linearisation of helper-label-structure.R on mixed structures.
+
+se_of <- function(fit, level = "corpus") tidy(fit, level)$std.error
+
+test_that("unit weights and a taxonomy alone give the plain fit's standard errors", {
+  withr::local_seed(301)
+  arr <- random_structured_array(40, 4, c("a", "b", "c", "d"))
+  expect_equal(se_of(mla(arr, label_weights = c(a = 1))), se_of(mla(arr)), tolerance = 1e-12)
+  expect_equal(se_of(mla(arr, label_weights = c(a = 1)), "label"), se_of(mla(arr), "label"),
+               tolerance = 1e-12)
+  # a taxonomy is the plain fit of the closed array
+  parent <- c(b = "a", c = "a")
+  closed <- arr
+  for (l in c("b", "c")) closed[, , "a"][closed[, , l] %in% 1] <- 1L
+  expect_equal(se_of(mla(arr, label_tree = parent)), se_of(mla(closed)), tolerance = 1e-12)
+  expect_equal(se_of(mla(arr, label_tree = parent), "label"), se_of(mla(closed), "label"),
+               tolerance = 1e-12)
+})
+
+test_that("an integer weight is the plain fit with the label repeated", {
+  withr::local_seed(302)
+  arr <- random_structured_array(35, 3, c("a", "b", "c"))
+  twice <- array(c(arr, arr[, , "b"]), c(dim(arr)[1:2], 4),
+                 dimnames = list(dimnames(arr)[[1]], dimnames(arr)[[2]], c("a", "b", "c", "b2")))
+  weighted <- tidy(mla(arr, label_weights = c(b = 2)))
+  plain <- tidy(mla(twice))
+  expect_equal(weighted$estimate, plain$estimate, tolerance = 1e-12)
+  expect_equal(weighted$std.error, plain$std.error, tolerance = 1e-12)
+})
+
+test_that("a group is irrCAC's single-label design, with and without 'none'", {
+  skip_if_not_installed("irrCAC")
+  labels <- c("pos", "neg", "neu")
+  for (seed in 303:305) {
+    withr::local_seed(seed)
+    arr <- random_structured_array(30, 4, labels, list(s = labels), absent = 0.1)
+    if (seed == 303) {  # every record answers: the categories are the group's labels
+      empty <- apply(arr, c(1, 2), function(v) isTRUE(all(v == 0)))
+      for (l in labels) arr[, , l][empty] <- NA
+    }
+    ratings <- apply(arr, c(1, 2), function(v) {
+      if (anyNA(v)) NA_character_ else if (all(v == 0)) "none" else labels[v == 1]
+    })
+    ratings <- ratings[rowSums(!is.na(ratings)) > 0, ]  # irrCAC: NaN with an unrated item
+    fit <- mla(arr, label_groups = list(s = labels))
+    refs <- list(irrCAC::fleiss.kappa.raw(ratings)$est, irrCAC::gwet.ac1.raw(ratings)$est,
+                 irrCAC::bp.coeff.raw(ratings)$est)
+    corpus <- tidy(fit)
+    group <- tidy(fit, "label")
+    group <- group[group$label == "s", ]
+    for (b in 1:3) {
+      expect_irrcac_se(corpus$std.error[b], refs[[b]], nrow(ratings))
+      expect_equal(group$std.error[b], corpus$std.error[b], tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("mixed structures match the plain-R linearisation, in both layouts", {
+  withr::local_seed(306)
+  labels <- c("toxic", "insult", "pos", "neg", "x")
+  groups <- list(s = c("pos", "neg"))
+  parent <- c(insult = "toxic")
+  arr <- random_structured_array(30, 5, labels, groups)
+  a <- as_annotations(arr)
+  for (w in list(NULL, c(x = 2, s = 0.5, toxic = 3))) {
+    fit <- mla(a, label_groups = groups, label_tree = parent, label_weights = w)
+    expect_equal(se_of(fit), ref_structured_se(a, groups, parent, w), tolerance = 1e-12)
+    long <- annotations_long(ref_long(arr), item, annotator, label, value)
+    fit_long <- mla(long, label_groups = groups, label_tree = parent, label_weights = w)
+    expect_equal(tidy(fit_long), tidy(fit), tolerance = 1e-12)
+    by_term <- function(t) t[order(t$term), ]
+    expect_equal(by_term(tidy(fit_long, "label")), by_term(tidy(fit, "label")), tolerance = 1e-12)
+  }
+  # one variable's rows: a group alone, a free label as its plain label row
+  fit <- mla(a, label_groups = groups, label_tree = parent)
+  rows <- tidy(fit, "label")
+  expect_equal(rows$std.error[rows$label == "s"],
+               ref_structured_se(as_annotations(arr[, , c("pos", "neg")]), groups), tolerance = 1e-12)
+  plain <- tidy(mla(arr[, , c("x", "pos")]), "label")
+  expect_equal(rows$std.error[rows$label == "x"], plain$std.error[plain$label == "x"],
+               tolerance = 1e-12)
+})
+
+test_that("intervals follow the standard errors; weights apply to the labels analysed", {
+  withr::local_seed(307)
+  arr <- random_structured_array(25, 4, c("a", "b", "c", "d"), list(g = c("b", "c")))
+  fit <- mla(arr, label_groups = list(g = c("b", "c")))
+  out <- tidy(fit, conf.level = 0.9)
+  half <- stats::qt(0.95, fit$design$n_items - 1) * out$std.error
+  expect_equal(out$conf.low, out$estimate - half, tolerance = 1e-12)
+  expect_equal(out$conf.high, pmin(1, out$estimate + half), tolerance = 1e-12)
+  err <- expect_mla_error(tidy(fit, annotators = "random"), "label_structure")
+  expect_match(conditionMessage(err), "annotators")
+  subset <- mla(arr, labels = c("a", "c"), label_weights = c(a = 3))
+  expect_equal(se_of(subset), ref_structured_se(as_annotations(arr[, , c("a", "c")]), weights = c(a = 3)),
+               tolerance = 1e-12)
+})
