@@ -23,6 +23,7 @@
 #include "mlagreement/influence.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
+#include "mlagreement/structured_influence.h"
 #include "mlagreement/tally.h"
 #include "mlagreement/weighted_agreement.h"
 
@@ -249,6 +250,30 @@ Rcpp::List influence_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatri
       Rcpp::Named("label") = Rcpp::List::create(Rcpp::Named("sum_sq") = label_sq,
                                                 Rcpp::Named("n") = label_n),
       Rcpp::Named("corpus") = influence_list(corpus), Rcpp::Named("single") = influence_list(single));
+}
+
+// Labels with structure: the corpus sums of free labels (0-based columns)
+// and groups (first column, labels; "none" the next column) with weights u
+// over the columns of x, m.
+// [[Rcpp::export]]
+Rcpp::List structured_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
+                           const Rcpp::IntegerVector& free, const Rcpp::IntegerVector& group_first,
+                           const Rcpp::IntegerVector& group_size, const Rcpp::NumericVector& u) {
+  const Fit f = fit_of(x, m);
+  mla::LabelTable t;
+  t.reset(f.k, f.max_m);
+  for (std::size_t s = 0; s < f.table.cnt.size(); ++s) {
+    t.cnt[s] = static_cast<double>(f.table.cnt[s]);
+    t.sx[s] = static_cast<double>(f.table.sx[s]);
+    t.sdis[s] = static_cast<double>(f.table.sdis[s]);
+  }
+  const mla::CountCells cells{x.begin(), m.begin(), f.n_items, f.k, 0};
+  std::vector<mla::StructureVariable> vars;
+  for (int j : free) vars.push_back({static_cast<std::size_t>(j), 1, false});
+  for (R_xlen_t g = 0; g < group_first.size(); ++g) {
+    vars.push_back({static_cast<std::size_t>(group_first[g]), static_cast<std::size_t>(group_size[g]), true});
+  }
+  return influence_list(mla::structured_influence(cells, t, vars, std::vector<double>(u.begin(), u.end())));
 }
 
 // ------------------------------------------------------ weighted / alpha ----
