@@ -89,7 +89,7 @@ analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
                                threads = mla_threads(), inputs = influence_inputs_once(fit, threads),
                                call = rlang::caller_env()) {
   if (!is.null(fit$structure)) {
-    return(structured_inference(fit, level, conf.level, N, annotators, call = call))  # R/label-structure-fit.R
+    return(structured_inference(fit, level, conf.level, N, annotators, inputs()$pass, call = call))  # R/label-structure-fit.R
   }
   if (annotators == "random") {
     require_records(fit$annotations, "annotators sampled from a population", call = call)
@@ -191,6 +191,9 @@ influence_inputs_once <- function(fit, threads) {
 influence_inputs <- function(fit, threads) {
   a <- fit$annotations
   cols <- fit$label_index
+  if (!is.null(fit$structure)) {  # the structure pass, keeping the items' counts
+    return(list(pass = structure_pass(a, fit$structure, cols, keep_items = TRUE)))
+  }
   cells <- item_cells(a, cols)
   if (is.null(cells)) {
     counts <- item_count_cells(a, cols, threads = threads)  # R/annotation-generics.R

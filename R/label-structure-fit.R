@@ -161,35 +161,66 @@ abort_structure_boot <- function(fit, call = rlang::caller_env()) {
 
 # tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from
 # the structure's influence terms (structured_influence.h), the label rows
-# as a plain fit's (each closed label a binary label).
-structured_inference <- function(fit, level, conf.level, N, annotators, call = rlang::caller_env()) {
-  st <- fit$structure
+# as a plain fit's (each closed label a binary label). `pass`: the structure
+# pass with item tables (influence_inputs()).
+structured_inference <- function(fit, level, conf.level, N, annotators, pass,
+                                 call = rlang::caller_env()) {
   if (annotators == "random") {
     mla_abort(
       c("{.code annotators = \"random\"} is not available with a label structure yet.",
-        "x" = "{.arg x} uses {structure_text(st)}.",
+        "x" = "{.arg x} uses {structure_text(fit$structure)}.",
         "i" = "Use {.code annotators = \"fixed\"}."),
       class = "label_structure", call = call
     )
   }
-  pass <- structure_pass(fit$annotations, st, fit$label_index, keep_items = TRUE, call = call)
+  f <- structured_influence_sums(fit$structure, pass, level)
+  sum_sq <- if (level == "corpus") f$sum_sq else as.vector(rbind(f$labels$sum_sq, f$groups$sum_sq))
+  n <- if (level == "corpus") f$n else c(f$labels$n, f$groups$n)
+  est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
+  inference_columns(est, sum_sq, rep(n, length.out = length(est)), conf.level, N)
+}
+
+# Percent agreement (corpus and group rows) and the closed labels' specific
+# agreement of a structured fit, as share_inference() gives them.
+structured_share_inference <- function(fit, level, conf.level, N, pass) {
+  f <- structured_influence_sums(fit$structure, pass, level)
+  if (level == "corpus") {
+    k <- nrow(fit$corpus)
+    inf <- inference_columns(fit$corpus$observed, rep(f$observed_sum_sq, k), rep(f$n, k), conf.level, N)
+    return(share_columns(share_names[1], list(inf[c("std.error", "conf.low", "conf.high")])))
+  }
+  n_groups <- length(f$groups$n)
+  shares <- f$labels$shares
+  observed <- c(shares$sum_sq[, 1], f$groups$observed_sum_sq)
+  n <- rep(c(shares$n, f$groups$n), n_baselines)
+  cols <- lapply(seq_along(share_names), function(s) {
+    est <- if (s == 1L) fit$label$observed else rep(c(shares$estimate[, s], rep(NA, n_groups)), n_baselines)
+    sum_sq <- if (s == 1L) observed else c(shares$sum_sq[, s], rep(NA, n_groups))
+    inf <- inference_columns(est, rep(sum_sq, length.out = length(est)), n, conf.level, N)
+    inf[c("std.error", "conf.low", "conf.high")]
+  })
+  share_columns(share_names, cols)
+}
+
+# The influence sums of a structured fit: the corpus's, or those of the label
+# rows (closed labels through the plain kernel, shares included) and of each
+# group alone.
+structured_influence_sums <- function(st, pass, level) {
   v <- structure_variables(st)
   influence <- function(corpus) {
     structured_influence_cpp(pass$x, pass$m, pass$cnt, pass$sx, pass$sdis, v$free, v$group_first,
                              v$group_size, v$weights, corpus)
   }
-  if (level == "corpus") {
-    f <- influence(TRUE)
-    return(inference_columns(fit$corpus$estimate, f$sum_sq, rep(f$n, n_baselines), conf.level, N))
-  }
+  if (level == "corpus") return(influence(TRUE))
   k <- seq_along(st$labels)
   closed <- function(t) t[, k, drop = FALSE]
   cells <- list(n_items = nrow(pass$x), label_cols = k - 1L, x4 = NULL, x = closed(pass$x),
                 m = closed(pass$m))
-  labels <- mla_influence_cpp(cells, closed(pass$cnt), closed(pass$sx), closed(pass$sdis), FALSE)
+  tables <- list(closed(pass$cnt), closed(pass$sx), closed(pass$sdis))
+  labels <- mla_influence_cpp(cells, tables[[1]], tables[[2]], tables[[3]], FALSE)
+  labels$shares <- share_influence_cpp(cells, tables[[1]], tables[[2]], tables[[3]], 0L)
   groups <- influence(FALSE)
   g <- length(st$free) + seq_along(st$groups)
-  sum_sq <- as.vector(rbind(labels$sum_sq, groups$sum_sq[g, , drop = FALSE]))
-  n <- rep(c(labels$n, groups$n[g]), n_baselines)
-  inference_columns(fit$label$estimate, sum_sq, n, conf.level, N)
+  list(labels = labels, groups = list(sum_sq = groups$sum_sq[g, , drop = FALSE], n = groups$n[g],
+                                      observed_sum_sq = groups$observed_sum_sq[g]))
 }

@@ -55,10 +55,10 @@
 #' their group. `tidy(fit)` gives analytic standard errors and intervals:
 #' each variable linearised as irrCAC's formulas (a group as a single-label
 #' design, a label as a binary one), \eqn{u}-weighted over the variables
-#' for the corpus row (see [tidy.mla()]). The eq. 7 floors, the standard
-#' errors of percent and specific agreement, `annotators = "random"` and
-#' the bootstrap are not available for structured fits yet (`NA`, and an
-#' error from [mla_boot()]). `print()` and `glance()` (`design`) name the
+#' for the corpus row, and for percent agreement (corpus and group rows) and
+#' the closed labels' specific agreement (see [tidy.mla()]). The eq. 7
+#' floors, `annotators = "random"` and the bootstrap are not available for
+#' structured fits yet (`NA`, and an error from [mla_boot()]). `print()` and `glance()` (`design`) name the
 #' structure used.
 #' @name mla
 NULL

@@ -11,7 +11,10 @@ share_inference <- function(fit, level, conf.level, N, threads = mla_threads(),
                             inputs = influence_inputs_once(fit, threads)) {
   shares <- if (level == "corpus") share_names[1] else share_names
   n_rows <- if (level == "corpus") nrow(fit$corpus) else nrow(fit$label)
-  if (!is.null(fit$structure) || !has_item_cells(fit$annotations)) {
+  if (!is.null(fit$structure)) {
+    return(structured_share_inference(fit, level, conf.level, N, inputs()$pass))  # R/label-structure-fit.R
+  }
+  if (!has_item_cells(fit$annotations)) {
     na <- rep(NA_real_, n_rows)
     return(share_columns(shares, lapply(shares, function(s) list(std.error = na, conf.low = na, conf.high = na))))
   }

@@ -76,8 +76,9 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVecto
 }
 
 // Influence sums of labels with structure from the pass's item tables x, m
-// and label tables: corpus = TRUE, of the corpus (sum_sq per baseline, n);
-// FALSE, of each variable alone (variables x baselines, n per variable).
+// and label tables: corpus = TRUE, of the corpus (sum_sq per baseline, n,
+// observed_sum_sq of percent agreement); FALSE, of each variable alone
+// (variables x baselines, n and observed_sum_sq per variable).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List structured_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
                                     const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx,
@@ -99,16 +100,25 @@ Rcpp::List structured_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::In
   }
   const std::vector<double> u(weights.begin(), weights.end());
   if (u.size() != vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
-  if (corpus) return glue::wrap_influence(mla::structured_influence(cells, t, vars, u));
+  if (corpus) {
+    const mla::StructuredInfluence f = mla::structured_influence(cells, t, vars, u);
+    Rcpp::List out = glue::wrap_influence(f.coefficient);
+    Rcpp::NumericVector observed = Rcpp::NumericVector::create(f.observed.sum_sq[0]);
+    out["observed_sum_sq"] = glue::nan_to_na(observed);
+    return out;
+  }
   const int nv = static_cast<int>(vars.size());
   Rcpp::NumericMatrix sum_sq(nv, kB);
-  Rcpp::NumericVector n(nv);
+  Rcpp::NumericVector n(nv), observed(nv);
   for (int v = 0; v < nv; ++v) {
-    const mla::Influence f = mla::structured_influence(cells, t, {vars[static_cast<std::size_t>(v)]}, {1.0});
-    n[v] = f.n;
-    for (int b = 0; b < kB; ++b) sum_sq(v, b) = f.sum_sq[b];
+    const mla::StructuredInfluence f =
+        mla::structured_influence(cells, t, {vars[static_cast<std::size_t>(v)]}, {1.0});
+    n[v] = f.coefficient.n;
+    observed[v] = f.observed.sum_sq[0];
+    for (int b = 0; b < kB; ++b) sum_sq(v, b) = f.coefficient.sum_sq[b];
   }
-  return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n);
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n,
+                            Rcpp::Named("observed_sum_sq") = glue::nan_to_na(observed));
 }
 
 // The variables' estimates from a table whose first columns are labels and

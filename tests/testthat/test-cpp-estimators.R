@@ -311,6 +311,8 @@ test_that("structured_influence.h: a group, its free label and their weighted me
   group <- h$structured_sums(x, m, integer(), 0L, 2L, 1)
   expect_values(group$sum_sq, want)
   expect_identical(group$n, 3)
+  # percent agreement: A_i* = 1 - d_i = 1, 0, 1 about 2/3: (1 + 4 + 1)/9
+  expect_values(group$observed_sum_sq, 2 / 3)
   # label A alone is the same design (a free label is the q = 2 case)
   expect_values(h$structured_sums(x, m, 0L, integer(), integer(), 1)$sum_sq, want)
   # the two as variables of one structure: any weights give the same terms

@@ -4,19 +4,27 @@
 
 se_of <- function(fit, level = "corpus") tidy(fit, level)$std.error
 
+# The inference columns of tidy(), coefficients' and shares'.
+inference_of <- function(fit, level = "corpus") {
+  out <- tidy(fit, level)
+  out[grep("std.error|conf|statistic|p.value", names(out))]
+}
+
 test_that("unit weights and a taxonomy alone give the plain fit's standard errors", {
   withr::local_seed(301)
   arr <- random_structured_array(40, 4, c("a", "b", "c", "d"))
-  expect_equal(se_of(mla(arr, label_weights = c(a = 1))), se_of(mla(arr)), tolerance = 1e-12)
-  expect_equal(se_of(mla(arr, label_weights = c(a = 1)), "label"), se_of(mla(arr), "label"),
-               tolerance = 1e-12)
+  for (level in c("corpus", "label")) {
+    expect_equal(inference_of(mla(arr, label_weights = c(a = 1)), level), inference_of(mla(arr), level),
+                 tolerance = 1e-12)
+  }
   # a taxonomy is the plain fit of the closed array
   parent <- c(b = "a", c = "a")
   closed <- arr
   for (l in c("b", "c")) closed[, , "a"][closed[, , l] %in% 1] <- 1L
-  expect_equal(se_of(mla(arr, label_tree = parent)), se_of(mla(closed)), tolerance = 1e-12)
-  expect_equal(se_of(mla(arr, label_tree = parent), "label"), se_of(mla(closed), "label"),
-               tolerance = 1e-12)
+  for (level in c("corpus", "label")) {
+    expect_equal(inference_of(mla(arr, label_tree = parent), level), inference_of(mla(closed), level),
+                 tolerance = 1e-12)
+  }
 })
 
 test_that("an integer weight is the plain fit with the label repeated", {
@@ -46,7 +54,7 @@ test_that("a group is irrCAC's single-label design, with and without 'none'", {
     ratings <- ratings[rowSums(!is.na(ratings)) > 0, ]  # irrCAC: NaN with an unrated item
     fit <- mla(arr, label_groups = list(s = labels))
     refs <- list(irrCAC::fleiss.kappa.raw(ratings)$est, irrCAC::gwet.ac1.raw(ratings)$est,
-                 irrCAC::bp.coeff.raw(ratings)$est)
+                 irrCAC::bp.coeff.raw(ratings)$est, irrCAC::pa.coeff.raw(ratings)$est)
     corpus <- tidy(fit)
     group <- tidy(fit, "label")
     group <- group[group$label == "s", ]
@@ -54,6 +62,8 @@ test_that("a group is irrCAC's single-label design, with and without 'none'", {
       expect_irrcac_se(corpus$std.error[b], refs[[b]], nrow(ratings))
       expect_equal(group$std.error[b], corpus$std.error[b], tolerance = 1e-12)
     }
+    expect_irrcac_se(corpus$observed.std.error[1], refs[[4]], nrow(ratings))
+    expect_equal(group$observed.std.error, corpus$observed.std.error, tolerance = 1e-12)
   }
 })
 

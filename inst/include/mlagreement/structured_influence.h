@@ -81,14 +81,20 @@ void item_variable_terms(const Cells& c, const StructureVariable& v, const Varia
 
 }  // namespace detail
 
+// The coefficients' sums, and in sum_sq[0] of `observed` percent agreement's
+// (irrCAC's pa.coeff.raw(): A_i* = sum_v u_v [m >= 2] (n / n2_v)(1 - d_iv) / U).
+struct StructuredInfluence {
+  Influence coefficient, observed;
+};
+
 // The corpus of the variables `vars` with weights u, as structured_corpus():
 // c_i* = sum_v u_v ([m >= 2] (n / n2_v) (w_vb - d_iv)
 //        + (1 - c_b) (n / n1_v) dw_vb/dpi . (x_i/m_i - pi_v)) / (U W_b),
 // n: items with a decision on a pairable variable (DESIGN.md).
 template <typename Cells>
-Influence structured_influence(const Cells& c, const LabelTable& t,
-                               const std::vector<StructureVariable>& vars,
-                               const std::vector<double>& u) {
+StructuredInfluence structured_influence(const Cells& c, const LabelTable& t,
+                                         const std::vector<StructureVariable>& vars,
+                                         const std::vector<double>& u) {
   std::vector<detail::VariableTerms> terms;
   std::vector<VariableSummary> summaries;
   for (const StructureVariable& v : vars) {
@@ -96,7 +102,8 @@ Influence structured_influence(const Cells& c, const LabelTable& t,
     summaries.push_back(terms.back().summary);
   }
   const StructuredCorpus corpus = structured_corpus(summaries, u);
-  Influence out;
+  StructuredInfluence result;
+  Influence& out = result.coefficient;
   double total = 0.0;
   for (std::size_t v = 0; v < vars.size(); ++v) {
     if (terms[v].summary.pairable) total += u[v];
@@ -107,17 +114,19 @@ Influence structured_influence(const Cells& c, const LabelTable& t,
     for (std::size_t i = 0; i < c.n_items; ++i) rated[i] |= c.m_at(vars[v].first, i) >= 1;
   }
   for (char r : rated) out.n += r;
-  if (!(total > 0.0) || !(out.n > 1)) return out;
-  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
+  result.observed.n = out.n;
+  if (!(total > 0.0) || !(out.n > 1)) return result;
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L}, sum_observed = 0.0L;
   for (std::size_t i = 0; i < c.n_items; ++i) {
     if (!rated[i]) continue;
-    double term[kBaselines] = {0.0, 0.0, 0.0};
+    double term[kBaselines] = {0.0, 0.0, 0.0}, agree = 0.0;
     for (std::size_t v = 0; v < vars.size(); ++v) {
       const detail::VariableTerms& vt = terms[v];
       const double m = c.m_at(vars[v].first, i);
       if (!vt.summary.pairable || m < 1) continue;
       double d, chance;
       detail::item_variable_terms(c, vars[v], vt, i, m, d, chance);
+      if (m >= 2) agree += u[v] * out.n / vt.n_pairable * (1.0 - d);
       for (int b = 0; b < kBaselines; ++b) {
         const double obs = m >= 2 ? out.n / vt.n_pairable * (vt.summary.w[b].value() - d) : 0.0;
         const double slope = detail::chance_factor(b, vt.q) * out.n / vt.n_rated * chance;
@@ -128,11 +137,14 @@ Influence structured_influence(const Cells& c, const LabelTable& t,
       const double dev = term[b] / (total * corpus.w[b]) - corpus.estimate[b];
       sum[b] += static_cast<long double>(dev) * dev;
     }
+    const double dev = agree / total - corpus.observed;
+    sum_observed += static_cast<long double>(dev) * dev;
   }
   for (int b = 0; b < kBaselines; ++b) {
     if (!std::isnan(corpus.estimate[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }
-  return out;
+  result.observed.sum_sq[0] = static_cast<double>(sum_observed);
+  return result;
 }
 
 }  // namespace mlagreement

@@ -254,7 +254,7 @@ Rcpp::List influence_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatri
 
 // Labels with structure: the corpus sums of free labels (0-based columns)
 // and groups (first column, labels; "none" the next column) with weights u
-// over the columns of x, m.
+// over the columns of x, m, and percent agreement's sum.
 // [[Rcpp::export]]
 Rcpp::List structured_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
                            const Rcpp::IntegerVector& free, const Rcpp::IntegerVector& group_first,
@@ -273,7 +273,11 @@ Rcpp::List structured_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatr
   for (R_xlen_t g = 0; g < group_first.size(); ++g) {
     vars.push_back({static_cast<std::size_t>(group_first[g]), static_cast<std::size_t>(group_size[g]), true});
   }
-  return influence_list(mla::structured_influence(cells, t, vars, std::vector<double>(u.begin(), u.end())));
+  const mla::StructuredInfluence inf =
+      mla::structured_influence(cells, t, vars, std::vector<double>(u.begin(), u.end()));
+  Rcpp::List out = influence_list(inf.coefficient);
+  out["observed_sum_sq"] = inf.observed.sum_sq[0];
+  return out;
 }
 
 // ------------------------------------------------------ weighted / alpha ----
