@@ -29,16 +29,16 @@ boot_run_result_cpp <- function(run) {
     .Call(`_mlagreement_boot_run_result_cpp`, run)
 }
 
-boot_items_cpp <- function(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label) {
-    .Call(`_mlagreement_boot_items_cpp`, run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label)
+boot_items_cpp <- function(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_items_cpp`, run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure)
 }
 
-boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label) {
-    .Call(`_mlagreement_boot_jack_items_cpp`, codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label)
+boot_jack_items_cpp <- function(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_jack_items_cpp`, codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label, structure)
 }
 
-boot_stats_items_cpp <- function(x, m, max_m, w, single_label) {
-    .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w, single_label)
+boot_stats_items_cpp <- function(x, m, max_m, w, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w, single_label, structure)
 }
 
 boot_records_cpp <- function(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label) {

@@ -30,6 +30,9 @@ n_annotators <- function(x) length(x$annotators)
 # Annotator ids as text.
 annotator_ids <- function(x) id_text(x$annotators)
 
+# Item ids, in the records' item order.
+item_ids <- function(x, call = rlang::caller_env()) require_records(x, "item ids", call = call)$items
+
 # Records stored (dense arrays: items x annotators; summaries: with decisions).
 stored_records <- function(x) UseMethod("stored_records")
 stored_records.annotations <- function(x) {

@@ -141,7 +141,7 @@ boot_index_statistic <- function(x) {
       uw <- tabulate(i, n)
       w <- if (length(u$unit_of_item)) uw[u$unit_of_item + 1L] else uw
       drop(boot_stats_items_cpp(data$x, data$m, data$max_m, matrix(as.integer(w)),
-                                isTRUE(data$single_label)))
+                                isTRUE(data$single_label), data$structure))
     } else if (resample == "annotators") {
       aw <- matrix(tabulate(i, data$n_annotators))
       drop(boot_records_statistic(data, aw))

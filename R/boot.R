@@ -51,7 +51,10 @@
 #' A fit with category weights ([mla()]'s `weights`) is resampled by items
 #' (with clusters and strata as above): its corpus replicates are the
 #' weighted coefficients, its label replicates the unweighted
-#' category-versus-rest ones. Annotator resampling is refused for it.
+#' category-versus-rest ones. Annotator resampling is refused for it. A fit
+#' with a label structure (`label_weights`, `label_groups`, `label_tree`)
+#' is resampled by items too, every corpus, label and group row from the
+#' same draws; annotator resampling is refused for it as well.
 #'
 #' Fewer than 2 items (or clusters) to resample are an error, and fewer than
 #' 20 give a warning: with so few items bootstrap intervals cover less than
@@ -122,7 +125,6 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
                      cluster = NULL, strata = NULL, threads = mla_threads(), ...) {
   check_dots_empty0(...)
   check_inherits(fit, "mla", "mla", class = "boot_fit")
-  abort_structure_boot(fit)  # R/label-structure-fit.R
   R <- check_whole(R, min = 2, class = "replicates")
   n_stats <- nrow(boot_stat_table(fit))
   check_memory(8 * as.double(R) * n_stats,
@@ -193,6 +195,7 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   a <- fit$annotations
   cols <- fit$label_index
   check_boot_weights(fit, resample, call = call)
+  if (!is.null(fit$structure)) return(structure_boot_data(fit, resample, call = call))  # R/label-structure-fit.R
   if (resample == "items") {
     cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
     data <- boot_item_data(cells)
@@ -265,12 +268,12 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
 # their generators between chunks, so chunking does not change the
 # replicates): the progress bar moves and Ctrl-C is honoured between chunks.
 boot_run <- function(data, units, resample, seed, R, threads) {
-  run <- boot_run_cpp(seed, R, data$n_labels)
+  run <- boot_run_cpp(seed, R, data$n_label_rows %||% data$n_labels)
   chunk <- if (resample == "items") {
     function(per_stream) {
       boot_items_cpp(run, data$codes, data$n_items, data$n_labels, data$max_m,
                      units$unit_of_item, units$n_units, units$order, units$start,
-                     per_stream, threads, data$single_label)
+                     per_stream, threads, isTRUE(data$single_label), data$structure)
     }
   } else {
     function(per_stream) {
@@ -323,7 +326,8 @@ progress_close <- function(bar) {
 boot_jackknife <- function(data, units, resample, threads) {
   if (resample == "items") {
     jack <- boot_jack_items_cpp(data$codes, data$n_items, data$n_labels, data$max_m,
-                                units$unit_start, units$unit_items, threads, data$single_label)
+                                units$unit_start, units$unit_items, threads, isTRUE(data$single_label),
+                                data$structure)
     if (!is.null(data$weighted)) {
       jack[, seq_len(n_baselines)] <- weighted_jack_cpp(data$weighted$counts, data$weighted$matrix,
                                                         units$unit_start, units$unit_items)

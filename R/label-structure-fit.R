@@ -150,13 +150,27 @@ structure_text <- function(st) {
   paste0("labels with structure: ", paste(parts, collapse = "; "))
 }
 
-abort_structure_boot <- function(fit, call = rlang::caller_env()) {
+abort_structure_boot <- function(fit, what = "The bootstrap comparison of fits",
+                                 call = rlang::caller_env()) {
   if (is.null(fit$structure)) return(invisible())
   mla_abort(
-    c("The bootstrap of a fit with a label structure is not available yet.",
+    c("{what} with a label structure is not available yet.",
       "x" = "{.arg fit} uses {structure_text(fit$structure)}."),
     class = "label_structure", call = call
   )
+}
+
+# The item bootstrap's inputs for a structured fit: the codes of the
+# structure pass's columns and what a replicate reports
+# (write_structure_stats() in structured_estimates.h).
+structure_boot_data <- function(fit, resample, call = rlang::caller_env()) {
+  if (resample != "items") abort_structure_boot(fit, "Resampling annotators", call = call)
+  st <- fit$structure
+  pass <- structure_pass(fit$annotations, st, fit$label_index, keep_items = TRUE, call = call)
+  data <- boot_item_data(list(x = pass$x, m = pass$m, items = item_ids(fit$annotations)))
+  data$structure <- c(list(n_closed = length(st$labels)), structure_variables(st))
+  data$n_label_rows <- length(st$labels) + length(st$groups)
+  data
 }
 
 # tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from

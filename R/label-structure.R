@@ -56,10 +56,12 @@
 #' each variable linearised as irrCAC's formulas (a group as a single-label
 #' design, a label as a binary one), \eqn{u}-weighted over the variables
 #' for the corpus row, and for percent agreement (corpus and group rows) and
-#' the closed labels' specific agreement (see [tidy.mla()]). The eq. 7
-#' floors, `annotators = "random"` and the bootstrap are not available for
-#' structured fits yet (`NA`, and an error from [mla_boot()]). `print()` and `glance()` (`design`) name the
-#' structure used.
+#' the closed labels' specific agreement (see [tidy.mla()]); [mla_boot()]
+#' resamples items (clusters, strata) with every row's replicates. The eq. 7
+#' floors, `annotators = "random"`, annotator resampling and
+#' [mla_compare()] are not available for structured fits yet (`NA`, or a
+#' classed error). `print()` and `glance()` (`design`) name the structure
+#' used.
 #' @name mla
 NULL
 

@@ -62,7 +62,7 @@ boot_specific <- function(x) {
   if (x$resample != "items") return(NULL)
   cache <- x$cache
   if (is.environment(cache) && !is.null(cache$specific)) return(cache$specific)
-  data <- boot_engine_data(x)
+  data <- boot_label_cells(x)
   u <- x$units
   spec <- list(t = specific_boot_cpp(data$x, data$m, x$seed, x$R, u$unit_of_item, u$n_units,
                                      u$order, u$start))
@@ -88,7 +88,9 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   ci <- replicate_intervals(specific$t, t0, names, conf.level, type, accel, call = call)
   se <- apply(specific$t, 2, stats::sd, na.rm = TRUE)
   se[is.na(t0)] <- NA_real_
-  rows <- rep(seq_len(k), length(fit_baselines(x$fit)))
+  # per baseline the labels, then a structured fit's groups (no specific agreement)
+  n_baselines_fit <- length(fit_baselines(x$fit))
+  rows <- rep(c(seq_len(k), rep(NA_integer_, nrow(lab) / n_baselines_fit - k)), n_baselines_fit)
   cols <- lapply(1:2, function(s) {
     j <- (s - 1L) * k + rows
     list(std.error = unname(se[j]), conf.low = ci[j, 1], conf.high = ci[j, 2])
@@ -96,9 +98,18 @@ boot_specific_columns <- function(x, conf.level, type, call = rlang::caller_env(
   share_columns(shares, cols)
 }
 
+# The items x labels tables of the fit's labels in the engine's inputs (a
+# structured fit's engine also holds its groups' categories).
+boot_label_cells <- function(x) {
+  data <- boot_engine_data(x)
+  if (is.null(data$structure)) return(data)
+  k <- seq_len(data$structure$n_closed)
+  list(x = data$x[, k, drop = FALSE], m = data$m[, k, drop = FALSE])
+}
+
 # BCa's acceleration of positive and negative agreement.
 specific_acceleration <- function(x) {
-  data <- boot_engine_data(x)
+  data <- boot_label_cells(x)
   jack <- specific_jack_cpp(data$x, data$m, x$units$unit_start, x$units$unit_items)
   vapply(seq_len(ncol(jack)), function(s) {
     L <- jackknife_influence(jack[, s])

@@ -109,8 +109,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_items_cpp
-double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_items_cpp(SEXP runSEXP, SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_items_cpp(SEXP runSEXP, SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type run(runSEXP);
@@ -125,13 +125,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type per_stream(per_streamSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_items_cpp(run, codes, n_items, n_labels, max_m, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_jack_items_cpp
-Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels, int max_m, const Rcpp::IntegerVector& unit_start, const Rcpp::IntegerVector& unit_items, int threads, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_jack_items_cpp(SEXP codesSEXP, SEXP n_itemsSEXP, SEXP n_labelsSEXP, SEXP max_mSEXP, SEXP unit_startSEXP, SEXP unit_itemsSEXP, SEXP threadsSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::RawVector& >::type codes(codesSEXP);
@@ -142,13 +143,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type unit_items(unit_itemsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_items_cpp(codes, n_items, n_labels, max_m, unit_start, unit_items, threads, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_stats_items_cpp
-Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerMatrix& w, bool single_label);
-RcppExport SEXP _mlagreement_boot_stats_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP wSEXP, SEXP single_labelSEXP) {
+Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int max_m, const Rcpp::IntegerMatrix& w, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_stats_items_cpp(SEXP xSEXP, SEXP mSEXP, SEXP max_mSEXP, SEXP wSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type x(xSEXP);
@@ -156,7 +158,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type w(wSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_stats_items_cpp(x, m, max_m, w, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_items_cpp(x, m, max_m, w, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -926,9 +929,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_codes_cpp", (DL_FUNC) &_mlagreement_boot_codes_cpp, 2},
     {"_mlagreement_boot_run_cpp", (DL_FUNC) &_mlagreement_boot_run_cpp, 3},
     {"_mlagreement_boot_run_result_cpp", (DL_FUNC) &_mlagreement_boot_run_result_cpp, 1},
-    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 12},
-    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 8},
-    {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 5},
+    {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
+    {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 9},
+    {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 6},
     {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 12},
     {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 5},
     {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},

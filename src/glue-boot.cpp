@@ -28,6 +28,37 @@ mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_dra
 
 void nan_to_na(Rcpp::NumericMatrix& out) { glue::nan_to_na(out); }
 
+// A structured fit's replicate statistics from R's description (NULL for
+// other fits): n_closed, free (0-based columns), group_first, group_size,
+// weights.
+struct Structure {
+  bool present = false;
+  mla::StructureStats stats;
+  const mla::StructureStats* get() const { return present ? &stats : nullptr; }
+};
+
+Structure structure_of(const Rcpp::Nullable<Rcpp::List>& description) {
+  Structure s;
+  if (description.isNull()) return s;
+  const Rcpp::List d(description.get());
+  s.present = true;
+  s.stats.n_closed = static_cast<std::size_t>(Rcpp::as<int>(d["n_closed"]));
+  const Rcpp::IntegerVector free = d["free"], first = d["group_first"], size = d["group_size"];
+  for (int j : free) s.stats.vars.push_back({static_cast<std::size_t>(j), 1, false});
+  for (R_xlen_t g = 0; g < first.size(); ++g) {
+    s.stats.vars.push_back({static_cast<std::size_t>(first[g]), static_cast<std::size_t>(size[g]), true});
+  }
+  const Rcpp::NumericVector u = d["weights"];
+  s.stats.u.assign(u.begin(), u.end());
+  if (s.stats.u.size() != s.stats.vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
+  return s;
+}
+
+// Statistics per replicate: a structured fit's, or n_boot_stats() of k labels.
+std::size_t n_stats(const Structure& s, std::size_t k) {
+  return s.present ? s.stats.n_stats() : mla::n_boot_stats(k);
+}
+
 // A bootstrap run in chunks (boot_run() in R/boot.R): the streams' cursor and
 // the R x n_stats replicate matrix, which the external pointer protects and
 // only boot_run_result_cpp() hands out.
@@ -64,7 +95,7 @@ bool small_codes(std::size_t n_classes) { return 1 + n_classes <= 65535; }
 // view of Code (uint16 or uint32, by the number of classes) passed to f.
 template <typename F>
 auto with_codes(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k,
-                std::size_t max_m, bool single_label, F f) {
+                std::size_t max_m, bool single_label, const Structure& structure, F f) {
   const Rcpp::IntegerVector start = codes.attr("class_start"), cm = codes.attr("class_m"),
                             cx = codes.attr("class_x");
   const std::size_t n_classes = static_cast<std::size_t>(cm.size());
@@ -75,6 +106,7 @@ auto with_codes(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k
   auto view = [&](auto* p) {
     auto cc = mla::class_codes(p, n_items, k, max_m, INTEGER_RO(start), INTEGER_RO(cm), INTEGER_RO(cx));
     cc.corpus = corpus_statistic(single_label);
+    cc.structure = structure.get();
     return cc;
   };
   if (bytes == sizeof(std::uint16_t)) return f(view(reinterpret_cast<const std::uint16_t*>(RAW_RO(codes))));
@@ -82,7 +114,8 @@ auto with_codes(const Rcpp::RawVector& codes, std::size_t n_items, std::size_t k
 }
 
 void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std::size_t max_m,
-                 const Rcpp::IntegerMatrix& w, bool single_label, Rcpp::NumericMatrix& out) {
+                 const Rcpp::IntegerMatrix& w, bool single_label, const Structure& structure,
+                 Rcpp::NumericMatrix& out) {
   const std::size_t n = static_cast<std::size_t>(x.nrow());
   const std::size_t k = static_cast<std::size_t>(x.ncol());
   const mla::ClassTable tab = mla::class_table(x.begin(), m.begin(), n, k);
@@ -90,6 +123,7 @@ void run_weights(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, std
   mla::build_codes(x.begin(), m.begin(), n, k, tab, codes.data());
   mla::ClassCodes<std::uint32_t> cc = mla::class_codes(codes.data(), n, k, max_m, tab);
   cc.corpus = corpus_statistic(single_label);
+  cc.structure = structure.get();
   std::vector<std::int64_t> bins(cc.n_bins);
   std::vector<mla::LabelSummary> ls(cc.n_labels);
   mla::LabelTable t;
@@ -122,7 +156,8 @@ Rcpp::RawVector boot_codes_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
   return out;
 }
 
-// The state of a bootstrap run of n_rep replicates with n_labels labels.
+// The state of a bootstrap run of n_rep replicates with n_labels label rows
+// per baseline.
 // [[Rcpp::export(rng = false)]]
 SEXP boot_run_cpp(const Rcpp::IntegerVector& seed, double n_rep, int n_labels) {
   const std::size_t k = static_cast<std::size_t>(n_labels);
@@ -145,13 +180,16 @@ Rcpp::NumericMatrix boot_run_result_cpp(SEXP run) {
 
 // Item (or cluster) bootstrap: the next chunk of `run`, up to per_stream
 // replicates per stream. unit_of_item: 0-based unit per item, or integer(0)
-// when units are items; order/start: units grouped by stratum.
+// when units are items; order/start: units grouped by stratum; structure:
+// a structured fit's statistics (structure_of()), or NULL.
 // [[Rcpp::export(rng = false)]]
 double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n_labels,
                       int max_m, const Rcpp::IntegerVector& unit_of_item, int n_units,
                       const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
-                      double per_stream, int threads, bool single_label) {
+                      double per_stream, int threads, bool single_label,
+                      Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
   BootRun& r = boot_run_of(run);
+  const Structure st = structure_of(structure);
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
@@ -165,7 +203,7 @@ double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n
       mla::item_replicate(cc, u, rng, w, r.out + row, r.n_out);
     }, "item");
   };
-  return with_codes(codes, n, k, mm, single_label, chunk);
+  return with_codes(codes, n, k, mm, single_label, st, chunk);
 }
 
 // Leave-one-unit-out coefficients (n_units x n_stats).
@@ -173,13 +211,15 @@ double boot_items_cpp(SEXP run, const Rcpp::RawVector& codes, int n_items, int n
 Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_items, int n_labels,
                                         int max_m, const Rcpp::IntegerVector& unit_start,
                                         const Rcpp::IntegerVector& unit_items, int threads,
-                                        bool single_label) {
+                                        bool single_label,
+                                        Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
   const std::size_t n = static_cast<std::size_t>(n_items);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const std::size_t mm = static_cast<std::size_t>(max_m);
-  Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(mla::n_boot_stats(k)));
+  const Structure st = structure_of(structure);
+  Rcpp::NumericMatrix out(static_cast<int>(unit_start.size() - 1), static_cast<int>(n_stats(st, k)));
   const std::size_t nu = static_cast<std::size_t>(out.nrow());
-  const bool ok = with_codes(codes, n, k, mm, single_label, [&](const auto& cc) {
+  const bool ok = with_codes(codes, n, k, mm, single_label, st, [&](const auto& cc) {
     return mla::jackknife_items(cc, nu, unit_start.begin(), unit_items.begin(), threads, out.begin());
   });
   if (!ok) Rcpp::stop("Internal error: the jackknife failed (out of memory?).");
@@ -191,11 +231,13 @@ Rcpp::NumericMatrix boot_jack_items_cpp(const Rcpp::RawVector& codes, int n_item
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m,
                                          int max_m, const Rcpp::IntegerMatrix& w,
-                                         bool single_label) {
+                                         bool single_label,
+                                         Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
   const std::size_t k = static_cast<std::size_t>(x.ncol());
-  Rcpp::NumericMatrix out(w.ncol(), static_cast<int>(mla::n_boot_stats(k)));
+  const Structure st = structure_of(structure);
+  Rcpp::NumericMatrix out(w.ncol(), static_cast<int>(n_stats(st, k)));
   const std::size_t mm = static_cast<std::size_t>(max_m);
-  run_weights(x, m, mm, w, single_label, out);
+  run_weights(x, m, mm, w, single_label, st, out);
   nan_to_na(out);
   return out;
 }

@@ -107,3 +107,48 @@ test_that("intervals follow the standard errors; weights apply to the labels ana
   expect_equal(se_of(subset), ref_structured_se(as_annotations(arr[, , c("a", "c")]), weights = c(a = 3)),
                tolerance = 1e-12)
 })
+
+# The fit's statistics in the order of mla_boot()'s replicates.
+fit_stats <- function(fit) unname(c(fit$corpus$estimate, fit$label$estimate))
+
+test_that("item replicates and leave-one-out values of a structured fit are refits", {
+  withr::local_seed(308)
+  labels <- c("toxic", "insult", "pos", "neg", "neu", "x")
+  groups <- list(s = c("pos", "neg", "neu"))
+  parent <- c(insult = "toxic")
+  w <- c(x = 2, s = 3)
+  arr <- random_structured_array(25, 4, labels, groups)
+  structured <- function(a) mla(a, label_groups = groups, label_tree = parent, label_weights = w)
+  fit <- structured(arr)
+  bs <- withr::with_seed(9, mla_boot(fit, R = 6))
+  expect_equal(unname(bs$t0), fit_stats(fit))
+  draws <- cpp_boot_draws(bs)$item
+  for (b in seq_len(6)) {
+    # a replicate is the fit of the items drawn, each as often as drawn
+    drawn <- arr[rep(seq_len(25), draws[, b]), , , drop = FALSE]
+    dimnames(drawn)[[1]] <- seq_len(dim(drawn)[1])
+    replicate <- structured(drawn)
+    expect_equal(unname(bs$t[b, ]), fit_stats(replicate), tolerance = 1e-12)
+  }
+  jack <- mlagreement:::boot_jack_values(bs)
+  expect_equal(unname(jack[7, ]), fit_stats(structured(arr[-7, , ])), tolerance = 1e-12)
+  # boot::boot()'s statistic gives the fit on the original indices
+  statistic <- mlagreement:::boot_index_statistic(bs)
+  expect_equal(unname(statistic(NULL, seq_len(25))), fit_stats(fit), tolerance = 1e-12)
+  # intervals, with the closed labels' specific agreement and none for groups
+  out <- tidy(withr::with_seed(10, mla_boot(fit, R = 500)), "label", type = "perc")
+  expect_false(anyNA(out$conf.low))
+  expect_identical(is.na(out$positive_agreement.std.error), out$label == "s")
+  # clusters and strata go through the same engine
+  clusters <- rep(1:21, length.out = 25)
+  expect_s3_class(mla_boot(fit, R = 20, cluster = clusters, strata = clusters %% 2), "mla_boot")
+})
+
+test_that("what a structured bootstrap cannot do is a classed error", {
+  withr::local_seed(309)
+  arr <- random_structured_array(20, 4, c("a", "b", "c"), list(g = c("a", "b")))
+  fit <- mla(arr, label_groups = list(g = c("a", "b")))
+  err <- expect_mla_error(mla_boot(fit, R = 20, resample = "annotators"), "label_structure")
+  expect_match(conditionMessage(err), "Resampling annotators")
+  expect_mla_error(mla_compare(fit, mla(arr)), "label_structure")
+})

@@ -18,6 +18,7 @@
 #include "replicate_stats.h"
 #include "label_table.h"
 #include "rng.h"
+#include "structured_estimates.h"
 #include "threads.h"
 
 namespace mlagreement {
@@ -97,6 +98,8 @@ struct ClassCodes {
   const int* class_x = nullptr;
   // the corpus coefficients the replicates report (single-label designs)
   CorpusStatistic corpus = CorpusStatistic::multi_label;
+  // a structured fit's statistics (the codes: the structure pass's columns)
+  const StructureStats* structure = nullptr;
 };
 
 template <typename Code>
@@ -195,7 +198,11 @@ void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
     }
     ls[j] = summarise_label(t, j, /*with_floor=*/false);
   }
-  write_stats(ls, out, stride, cc.corpus);
+  if (cc.structure != nullptr) {
+    write_structure_stats(t, ls, *cc.structure, out, stride);
+  } else {
+    write_stats(ls, out, stride, cc.corpus);
+  }
 }
 
 template <typename Code, typename W>

@@ -20,6 +20,13 @@ struct VariableSummary {
   dd d_obs, w[kBaselines];
 };
 
+// A variable's columns in the pass's tables: a free label (one column, its
+// categories x and m - x) or a group (its labels' columns, then "none").
+struct StructureVariable {
+  std::size_t first = 0, n_labels = 1;
+  bool group = false;
+};
+
 // A group's categories as a single-label design; "none" only when some
 // record uses it.
 inline std::vector<LabelSummary> group_categories(const LabelTable& t, std::size_t first,
@@ -94,6 +101,45 @@ inline StructuredCorpus structured_corpus(const std::vector<VariableSummary>& va
     }
   }
   return c;
+}
+
+// What a replicate of a structured fit reports: the corpus coefficients,
+// then per baseline the n_closed labels' and the groups' coefficients (the
+// rows of tidy(fit, "label")); vars and their weights u as in the fit.
+struct StructureStats {
+  std::size_t n_closed = 0;
+  std::vector<StructureVariable> vars;
+  std::vector<double> u;
+  std::size_t n_groups() const {
+    std::size_t g = 0;
+    for (const StructureVariable& v : vars) g += v.group;
+    return g;
+  }
+  std::size_t n_stats() const { return kBaselines * (1 + n_closed + n_groups()); }
+};
+
+inline VariableSummary variable_summary(const LabelTable& t, const StructureVariable& v) {
+  return v.group ? group_variable(t, v.first, v.n_labels) : label_variable(t, v.first);
+}
+
+// A replicate's statistics into out[s * stride]; ls: the summaries of the
+// table's columns (the closed labels first).
+inline void write_structure_stats(const LabelTable& t, const std::vector<LabelSummary>& ls,
+                                  const StructureStats& s, double* out, std::size_t stride) {
+  std::vector<VariableSummary> vars;
+  for (const StructureVariable& v : s.vars) vars.push_back(variable_summary(t, v));
+  const StructuredCorpus c = structured_corpus(vars, s.u);
+  const std::size_t rows = s.n_closed + s.n_groups();
+  for (int b = 0; b < kBaselines; ++b) {
+    const std::size_t base = static_cast<std::size_t>(kBaselines) + static_cast<std::size_t>(b) * rows;
+    out[static_cast<std::size_t>(b) * stride] = c.estimate[b];
+    for (std::size_t j = 0; j < s.n_closed; ++j) out[(base + j) * stride] = label_coefficient(ls[j], b);
+    std::size_t g = s.n_closed;
+    for (std::size_t v = 0; v < vars.size(); ++v) {
+      if (!s.vars[v].group) continue;
+      out[(base + g++) * stride] = vars[v].pairable ? coefficient(vars[v].d_obs, vars[v].w[b]) : kNA;
+    }
+  }
 }
 
 // One variable's coincidences: binary for a free label, nominal for a group.

@@ -16,13 +16,6 @@
 
 namespace mlagreement {
 
-// A variable's columns in the pass's tables: a free label (one column, its
-// categories x and m - x) or a group (its labels' columns, then "none").
-struct StructureVariable {
-  std::size_t first = 0, n_labels = 1;
-  bool group = false;
-};
-
 namespace detail {
 
 // What an item's terms need of one variable, from the kernel's summaries.
