@@ -150,13 +150,34 @@ structure_text <- function(st) {
   paste0("labels with structure: ", paste(parts, collapse = "; "))
 }
 
-abort_structure_boot <- function(fit, what = "The bootstrap comparison of fits",
-                                 call = rlang::caller_env()) {
+abort_structure_boot <- function(fit, what, call = rlang::caller_env()) {
   if (is.null(fit$structure)) return(invisible())
   mla_abort(
     c("{what} with a label structure is not available yet.",
       "x" = "{.arg fit} uses {structure_text(fit$structure)}."),
     class = "label_structure", call = call
+  )
+}
+
+# The arguments of mla() that give the structure `st` back (refits on items).
+structure_arguments <- function(st) {
+  has_parent <- st$parent >= 0L
+  list(
+    label_weights = stats::setNames(unname(st$weights), c(st$labels[st$free], names(st$groups))),
+    label_groups = if (length(st$groups) > 0L) lapply(st$groups, function(j) st$labels[j]),
+    label_tree = if (st$tree) stats::setNames(st$labels[st$parent[has_parent] + 1L], st$labels[has_parent])
+  )
+}
+
+# mla_compare() compares fits of one structure (or none).
+check_same_structure <- function(a, b, call = rlang::caller_env()) {
+  if (identical(a$structure, b$structure)) return(invisible())
+  text <- function(fit) if (is.null(fit$structure)) "no label structure" else structure_text(fit$structure)
+  mla_abort(
+    c("{.arg a} and {.arg b} must use the same label structure.",
+      "x" = "{.arg a} uses {text(a)}, {.arg b} {text(b)}.",
+      "i" = "Refit both with the same {.arg label_weights}, {.arg label_groups} and {.arg label_tree}."),
+    class = "compare_structure", call = call
   )
 }
 

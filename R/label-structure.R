@@ -57,10 +57,10 @@
 #' design, a label as a binary one), \eqn{u}-weighted over the variables
 #' for the corpus row, and for percent agreement (corpus and group rows) and
 #' the closed labels' specific agreement (see [tidy.mla()]); [mla_boot()]
-#' resamples items (clusters, strata) with every row's replicates. The eq. 7
-#' floors, `annotators = "random"`, annotator resampling and
-#' [mla_compare()] are not available for structured fits yet (`NA`, or a
-#' classed error). `print()` and `glance()` (`design`) name the structure
+#' resamples items (clusters, strata) with every row's replicates, and
+#' [mla_compare()] compares two fits of the same structure. The eq. 7
+#' floors, `annotators = "random"` and annotator resampling are not
+#' available for structured fits yet (`NA`, or a classed error). `print()` and `glance()` (`design`) name the structure
 #' used.
 #' @name mla
 NULL

@@ -44,7 +44,8 @@
 #' Student's t with Satterthwaite's degrees of freedom for the three parts
 #' (items: number of items - 1; each condition's annotators: their number - 1).
 #'
-#' @param a,b Two `mla` fits with the same labels.
+#' @param a,b Two `mla` fits with the same labels, category weights and
+#'   label structure (`label_weights`, `label_groups`, `label_tree`).
 #' @inheritParams mla_boot
 #' @inheritParams tidy.mla
 #' @param annotators `"fixed"` or `"random"` (see the section *Annotators as
@@ -85,8 +86,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   check_same_kind(a, b)
   check_same_labels(a, b)
   check_same_weights(a, b)
-  abort_structure_boot(a)
-  abort_structure_boot(b)
+  check_same_structure(a, b)  # R/label-structure-fit.R
   common <- intersect(id_text(a$annotations$items), id_text(b$annotations$items))
   if (is.null(paired)) paired <- length(common) >= 2L
   check_bool(paired)
@@ -126,8 +126,10 @@ refit_items <- function(fit, items) {
   sub <- a[items, , fit$label_index]
   # all categories of a single-label design stay one: keep the mark
   if (is.list(fit$single_label)) sub <- mark_single_label(sub, check = FALSE)
-  mla(sub, baseline = fit$baseline,
-      weights = if (is.null(fit$weights)) "identity" else fit$weights$matrix)
+  structure <- if (is.null(fit$structure)) list() else structure_arguments(fit$structure)
+  do.call(mla, c(list(sub, baseline = fit$baseline,
+                      weights = if (is.null(fit$weights)) "identity" else fit$weights$matrix),
+                 structure))
 }
 
 new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_var = NULL,

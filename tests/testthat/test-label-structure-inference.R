@@ -144,11 +144,34 @@ test_that("item replicates and leave-one-out values of a structured fit are refi
   expect_s3_class(mla_boot(fit, R = 20, cluster = clusters, strata = clusters %% 2), "mla_boot")
 })
 
-test_that("what a structured bootstrap cannot do is a classed error", {
+test_that("what a structured bootstrap or comparison cannot do is a classed error", {
   withr::local_seed(309)
   arr <- random_structured_array(20, 4, c("a", "b", "c"), list(g = c("a", "b")))
   fit <- mla(arr, label_groups = list(g = c("a", "b")))
   err <- expect_mla_error(mla_boot(fit, R = 20, resample = "annotators"), "label_structure")
   expect_match(conditionMessage(err), "Resampling annotators")
-  expect_mla_error(mla_compare(fit, mla(arr)), "label_structure")
+  err <- expect_mla_error(mla_compare(fit, mla(arr)), "compare_structure")
+  expect_match(conditionMessage(err), "no label structure")
+})
+
+test_that("mla_compare() pairs structured fits on their common items", {
+  withr::local_seed(310)
+  labels <- c("toxic", "insult", "pos", "neg", "x")
+  structure <- list(label_groups = list(s = c("pos", "neg")), label_tree = c(insult = "toxic"),
+                    label_weights = c(x = 2, s = 0.5))
+  structured <- function(a) do.call(mla, c(list(a), structure))
+  arr <- random_structured_array(40, 6, labels, structure$label_groups)
+  a <- structured(arr[1:35, 1:3, ])
+  b <- structured(arr[40:6, 4:6, ])  # items 6-35 shared, in another order
+  # the structure's arguments give the structure back
+  expect_identical(do.call(mla, c(list(arr), mlagreement:::structure_arguments(a$structure)))$structure,
+                   a$structure)
+  cmp <- withr::with_seed(4, mla_compare(a, b, R = 99))
+  common <- dimnames(arr)[[1]][6:35]
+  expect_equal(cmp$estimate_a, structured(arr[common, 1:3, ])$corpus$estimate, tolerance = 1e-12)
+  expect_equal(cmp$estimate_b, structured(arr[common, 4:6, ])$corpus$estimate, tolerance = 1e-12)
+  # paired replicates: the refits' mla_boot() replicates with one seed
+  seed_boot <- function(fit) withr::with_seed(4, mla_boot(fit, R = 99))
+  ref <- seed_boot(structured(arr[common, 1:3, ]))$t[, 1:3] - seed_boot(structured(arr[common, 4:6, ]))$t[, 1:3]
+  expect_equal(unname(attr(cmp, "replicates")), unname(ref), tolerance = 1e-12)
 })
