@@ -52,3 +52,10 @@ cpp_boot_draws <- function(bs) {
   cpp_harness("boot.cpp")$boot_draws(mode, n_items, n_annotators, u$unit_of_item, u$n_units, u$order,
                            u$start, bs$seed, bs$R)
 }
+
+# The harnesses' values: NaN exactly where expected (not NA, not a number),
+# the rest to 1e-13.
+expect_values <- function(object, expected) {
+  testthat::expect_identical(is.nan(object), is.nan(expected))
+  testthat::expect_equal(object, expected, tolerance = 1e-13)
+}

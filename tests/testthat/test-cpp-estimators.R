@@ -3,12 +3,6 @@
 # expected values are worked out by hand on tiny tables, as exact fractions
 # with the arithmetic beside them; undefined values must be NaN.
 
-# NaN exactly where expected (not NA, not a number), the rest to 1e-13
-expect_values <- function(object, expected) {
-  expect_identical(is.nan(object), is.nan(expected))
-  expect_equal(object, expected, tolerance = 1e-13)
-}
-
 # Three items, three annotators, two labels, every decision made (m = 3):
 # label A is chosen by 3, 2 and 0 annotators, label B by 1, 1 and 0.
 # Per cell d = 2x(m - x) / (m(m - 1)) = x(3 - x) / 3: A 0, 2/3, 0; B 2/3, 2/3, 0.
@@ -294,36 +288,6 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
     expect_equal(by_class$label$sum_sq[j, ], ref_influence_sums(x[, j, drop = FALSE], m[, j, drop = FALSE]),
                  tolerance = 1e-12)
   }
-})
-
-test_that("structured_influence.h: a group, its free label and their weighted mean by hand", {
-  h <- cpp_harness("estimators.cpp")
-  # three items, m = 2: group (A, B, none) with A chosen by 2, 1, 2 and B by
-  # 0, 1, 0; d_i = 0, 1, 0; pi = (5/6, 1/6), none unused (q = 2).
-  x <- cbind(c(2L, 1L, 2L), c(0L, 1L, 0L), 0L)
-  m <- matrix(2L, 3, 3)
-  # Fleiss: w = 2 (5/6)(1/6) = 5/18, c = -1/5; chance deviations
-  # sum_c (1 - 2 pi_c)(x_c/m - pi_c) = (-2, 4, -2)/9, so t_i =
-  # (w - d_i + (6/5) dev_i) / w = (1, -17, 1)/25 about -1/5: (36 + 144 + 36)/625.
-  # AC1: w = 13/18, c = 7/13, slope -1: t_i = (193, -113, 193)/169 about
-  # 91/169: (102^2 + 204^2 + 102^2)/169^2. PABAK: t_i = 1, -1, 1 about 1/3: 8/3.
-  want <- c(216 / 625, 62424 / 28561, 8 / 3)
-  group <- h$structured_sums(x, m, integer(), 0L, 2L, 1)
-  expect_values(group$sum_sq, want)
-  expect_identical(group$n, 3)
-  # percent agreement: A_i* = 1 - d_i = 1, 0, 1 about 2/3: (1 + 4 + 1)/9
-  expect_values(group$observed_sum_sq, 2 / 3)
-  # label A alone is the same design (a free label is the q = 2 case)
-  expect_values(h$structured_sums(x, m, 0L, integer(), integer(), 1)$sum_sq, want)
-  # the two as variables of one structure: any weights give the same terms
-  expect_values(h$structured_sums(x, m, 0L, 0L, 2L, c(3, 1))$sum_sq, want)
-  # a second free label B with no decisions on item 3 and weight 2 enters
-  # through n / n1 and n / n2: the plain-R reference of the corpus sums
-  # (u = 1) agrees with the weighted form when u = 1
-  xb <- cbind(x, c(1L, 0L, 0L))
-  mb <- cbind(m, c(2L, 2L, 0L))
-  expect_equal(h$structured_sums(xb, mb, c(0L, 3L), integer(), integer(), c(1, 1))$sum_sq,
-               ref_influence_sums(xb[, c(1, 4)], mb[, c(1, 4)]), tolerance = 1e-12)
 })
 
 # irrCAC's weighted coefficients and influence terms in plain R (items x
