@@ -85,3 +85,9 @@ fit_structured <- mla(a, label_weights = weights, label_groups = groups, label_t
 fit_plain <- mla(a)
 report("tidy() with standard errors, weights + group + taxonomy", cputime(tidy(fit_structured)),
        cputime(tidy(fit_plain)), ref = "tidy() of the plain fit")
+
+# The item bootstrap: the structure pass once, then replicates from the class
+# codes of its columns (the closed labels and the group's categories).
+report("mla_boot(R = 200), weights + group + taxonomy",
+       cputime(mla_boot(fit_structured, R = 200), times = 3),
+       cputime(mla_boot(fit_plain, R = 200), times = 3), ref = "mla_boot() of the plain fit")
