@@ -33,6 +33,11 @@ annotator_ids <- function(x) id_text(x$annotators)
 # Item ids, in the records' item order.
 item_ids <- function(x, call = rlang::caller_env()) require_records(x, "item ids", call = call)$items
 
+# The item and annotator of records r, as text for messages naming them.
+record_ids <- function(a, r) {
+  list(item = id_text(a$items[record_item(a)[r]]), annotator = id_text(a$annotators[record_annotator(a)[r]]))
+}
+
 # Records stored (dense arrays: items x annotators; summaries: with decisions).
 stored_records <- function(x) UseMethod("stored_records")
 stored_records.annotations <- function(x) {

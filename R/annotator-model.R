@@ -239,7 +239,7 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
   structure(
     list(
       model = model, pooled = pooled, single_label = single, labels = a$labels,
-      items = id_text(a$items), annotators = annotator_ids(a), groups = groups,
+      items = id_text(item_ids(a)), annotators = annotator_ids(a), groups = groups,
       prevalence = res$prevalence, posterior = res$posterior, confusion = confusion,
       item_n = res$item_n, annotator_n = res$annotator_n,
       covariance = if (info && single) single_label_covariance(res, n_ann, model)

@@ -60,7 +60,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
     )
   }
   if (!is.null(items)) {
-    items <- check_choice(id_text(items), id_text(object$annotations$items),
+    items <- check_choice(id_text(items), id_text(item_ids(object$annotations)),
                           multiple = TRUE, arg_name = "items", class = "plot_argument")
   }
   switch(type,

@@ -233,7 +233,7 @@ boot_record_data <- function(a, cols, threads) {
   slot[active] <- seq_along(active) - 1L
   list(view = annotation_view(a, cols), slot = slot, n_annotators = length(active),
        n_items = n_items(a), n_labels = length(cols), annotator_names = a$annotators[active],
-       items = a$items)
+       items = item_ids(a))
 }
 
 # Coefficients for annotator multiplicities aw (annotators x B) and item

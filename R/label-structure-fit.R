@@ -14,9 +14,10 @@ abort_group_record <- function(a, st, res, call) {
   r <- res$bad_record + 1
   g <- res$bad_group + 1L
   selected <- st$labels[st$groups[[g]]][record_values(a)[r, st$groups[[g]]] %in% 1]
+  ids <- record_ids(a, r)
   mla_abort(
     c("A record must select at most one label of each group of {.arg label_groups}.",
-      "x" = "Item {.val {as.character(a$items[record_item(a)[r]])}}, annotator {.val {as.character(a$annotators[record_annotator(a)[r]])}} selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}.",
+      "x" = "Item {.val {ids$item}}, annotator {.val {ids$annotator}} selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}.",
       "i" = "A group is one nominal variable: its labels exclude one another."),
     class = "label_group_record", call = call
   )

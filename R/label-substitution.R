@@ -41,7 +41,7 @@ label_substitution <- function(x, ...) {
   n_pairs <- sum(as.double(m) * (m - 1))
   check_pairable(sum(m >= 2), what = "A label substitution table")
   count <- label_substitution_cpp(record_values(a), length(a$labels), record_item(a) - 1L,
-                                  length(a$items))
+                                  n_items(a))
   dimnames(count) <- list(a$labels, a$labels)
   row_sum <- rowSums(count)
   share <- count / ifelse(row_sum > 0, row_sum, NA_real_)

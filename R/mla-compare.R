@@ -87,7 +87,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   check_same_labels(a, b)
   check_same_weights(a, b)
   check_same_structure(a, b)  # R/label-structure-fit.R
-  common <- intersect(id_text(a$annotations$items), id_text(b$annotations$items))
+  common <- intersect(id_text(item_ids(a$annotations)), id_text(item_ids(b$annotations)))
   if (is.null(paired)) paired <- length(common) >= 2L
   check_bool(paired)
   if (paired) {

@@ -44,11 +44,10 @@ abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang:
   row <- vals[r, ]
   missing <- a$labels[is.na(row)]
   n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
-  i <- record_item(a)[r]
-  k <- record_annotator(a)[r]
+  ids <- record_ids(a, r)
   mla_abort(
     c("{what} need complete label sets: a record must have a decision on every label or none.",
-      "x" = "Item {.val {as.character(a$items[i])}}, annotator {.val {as.character(a$annotators[k])}} has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others.",
+      "x" = "Item {.val {ids$item}}, annotator {.val {ids$annotator}} has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others.",
       "i" = "{n_partial} such record{?s} in all. Whole missing records are fine.",
       hint),
     class = "partial_record", call = call

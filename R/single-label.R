@@ -26,9 +26,10 @@ check_single_label_records <- function(a, call) {
   } else {
     paste0("selects ", n_pos[r], " categories")
   }
+  ids <- record_ids(a, r)
   mla_abort(
     c("Every record of a single-label design must select exactly one category.",
-      "x" = "{length(bad)} record{?s} do{?es/} not; item {.val {as.character(a$items[record_item(a)[r]])}}, annotator {.val {as.character(a$annotators[record_annotator(a)[r]])}} {what}.",
+      "x" = "{length(bad)} record{?s} do{?es/} not; item {.val {ids$item}}, annotator {.val {ids$annotator}} {what}.",
       "i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
     class = "single_label", call = call
   )
