@@ -18,7 +18,8 @@
 #' Both parts contain the item-by-annotator interaction, so the sum errs on
 #' the wide side. With fewer than 8 annotators the annotator part rests on
 #' few values and the interval is unreliable; a message says so. It needs
-#' the records (not a summary) and an unweighted fit.
+#' the records (not a summary) and an unweighted fit; a fit with a label
+#' structure is refitted without each annotator (one structure pass each).
 #' @param annotators `"fixed"` (condition on the annotators) or `"random"`
 #'   (annotators sampled from a population of annotators; see the section
 #'   *Annotators as a sample*).
@@ -68,7 +69,11 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
       class = "mlagreement_message_few_annotators"
     )
   }
-  jack <- boot_jack_records_cpp(data$view, data$slot, n_ann, threads, data$single_label)
+  jack <- if (is.null(fit$structure)) {
+    boot_jack_records_cpp(data$view, data$slot, n_ann, threads, data$single_label)
+  } else {
+    structured_annotator_jack(fit, data$slot)  # R/label-structure-fit.R
+  }
   n_corpus <- nrow(fit$corpus)
   cols <- if (level == "corpus") seq_len(n_corpus) else n_corpus + seq_len(nrow(fit$label))
   var <- apply(jack[, cols, drop = FALSE], 2L, jackknife_variance)

@@ -201,19 +201,29 @@ structure_boot_data <- function(fit, resample, call = rlang::caller_env()) {
 # pass with item tables (influence_inputs()).
 structured_inference <- function(fit, level, conf.level, N, annotators, pass,
                                  call = rlang::caller_env()) {
-  if (annotators == "random") {
-    mla_abort(
-      c("{.code annotators = \"random\"} is not available with a label structure yet.",
-        "x" = "{.arg x} uses {structure_text(fit$structure)}.",
-        "i" = "Use {.code annotators = \"fixed\"}."),
-      class = "label_structure", call = call
-    )
-  }
   f <- structured_influence_sums(fit$structure, pass, level)
   sum_sq <- if (level == "corpus") f$sum_sq else as.vector(rbind(f$labels$sum_sq, f$groups$sum_sq))
   n <- if (level == "corpus") f$n else c(f$labels$n, f$groups$n)
   est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
-  inference_columns(est, sum_sq, rep(n, length.out = length(est)), conf.level, N)
+  extra <- if (annotators == "random") annotator_variance(fit, level, call = call)  # R/analytic-annotators.R
+  inference_columns(est, sum_sq, rep(n, length.out = length(est)), conf.level, N, extra)
+}
+
+# Leave-one-annotator-out values of a structured fit (annotators x the
+# statistics of mla_boot()): refits without each annotator with decisions
+# (slot >= 0), one structure pass each.
+structured_annotator_jack <- function(fit, slot) {
+  a <- fit$annotations
+  n_stats <- nrow(fit$corpus) + nrow(fit$label)
+  values <- vapply(which(slot >= 0L), function(j) {
+    refit <- tryCatch(
+      do.call(mla, c(list(a[, -j, fit$label_index], baseline = fit$baseline),
+                     structure_arguments(fit$structure))),
+      mlagreement_error = function(e) NULL  # nothing left to estimate: undefined
+    )
+    if (is.null(refit)) rep(NA_real_, n_stats) else c(refit$corpus$estimate, refit$label$estimate)
+  }, numeric(n_stats))
+  t(matrix(values, nrow = n_stats))
 }
 
 # Percent agreement (corpus and group rows) and the closed labels' specific

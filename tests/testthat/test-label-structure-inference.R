@@ -10,13 +10,9 @@ inference_of <- function(fit, level = "corpus") {
   out[grep("std.error|conf|statistic|p.value", names(out))]
 }
 
-test_that("unit weights and a taxonomy alone give the plain fit's standard errors", {
+test_that("a taxonomy alone gives the plain fit's standard errors", {
   withr::local_seed(301)
   arr <- random_structured_array(40, 4, c("a", "b", "c", "d"))
-  for (level in c("corpus", "label")) {
-    expect_equal(inference_of(mla(arr, label_weights = c(a = 1)), level), inference_of(mla(arr), level),
-                 tolerance = 1e-12)
-  }
   # a taxonomy is the plain fit of the closed array
   parent <- c(b = "a", c = "a")
   closed <- arr
@@ -101,8 +97,6 @@ test_that("intervals follow the standard errors; weights apply to the labels ana
   half <- stats::qt(0.95, fit$design$n_items - 1) * out$std.error
   expect_equal(out$conf.low, out$estimate - half, tolerance = 1e-12)
   expect_equal(out$conf.high, pmin(1, out$estimate + half), tolerance = 1e-12)
-  err <- expect_mla_error(tidy(fit, annotators = "random"), "label_structure")
-  expect_match(conditionMessage(err), "annotators")
   subset <- mla(arr, labels = c("a", "c"), label_weights = c(a = 3))
   expect_equal(se_of(subset), ref_structured_se(as_annotations(arr[, , c("a", "c")]), weights = c(a = 3)),
                tolerance = 1e-12)
@@ -175,3 +169,30 @@ test_that("mla_compare() pairs structured fits on their common items", {
   ref <- seed_boot(structured(arr[common, 1:3, ]))$t[, 1:3] - seed_boot(structured(arr[common, 4:6, ]))$t[, 1:3]
   expect_equal(unname(attr(cmp, "replicates")), unname(ref), tolerance = 1e-12)
 })
+
+test_that("annotators as a sample: the annotator jackknife of structured refits", {
+  withr::local_seed(311)
+  arr <- random_structured_array(30, 9, c("a", "b", "c"))
+  # a taxonomy is the plain fit of the closed array, whose annotator
+  # jackknife runs in C++
+  closed <- arr
+  closed[, , "a"][closed[, , "b"] %in% 1] <- 1L
+  random <- function(fit, level) {
+    tidy(fit, level, annotators = "random")[c("std.error", "statistic", "p.value", "conf.low", "conf.high")]
+  }
+  for (level in c("corpus", "label")) {
+    expect_equal(random(mla(arr, label_tree = c(b = "a")), level), random(mla(closed), level),
+                 tolerance = 1e-12)
+  }
+  # a group every record answers is the single-label design of its labels
+  labels <- c("pos", "neg", "neu")
+  one <- random_structured_array(30, 9, labels, list(s = labels), absent = 0.1)
+  empty <- apply(one, c(1, 2), function(v) isTRUE(all(v == 0)))
+  for (l in labels) one[, , l][empty] <- NA
+  single <- annotations_long(ref_long(one), item, annotator, label, value, single_label = TRUE)
+  grouped <- tidy(mla(one, label_groups = list(s = labels)), annotators = "random")
+  plain <- tidy(mla(single), annotators = "random")
+  expect_equal(grouped$std.error, plain$std.error, tolerance = 1e-12)
+  expect_true(all(grouped$std.error > tidy(mla(one, label_groups = list(s = labels)))$std.error))
+})
+
