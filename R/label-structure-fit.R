@@ -3,6 +3,12 @@
 # each group's categories (its labels, then "none").
 
 structure_pass <- function(a, st, cols = NULL, keep_items = FALSE, call = rlang::caller_env()) {
+  if (keep_items) {  # x and m per item and column, twice over for R's copy
+    n_cols <- length(st$labels) + sum(lengths(st$groups) + 1L)
+    check_memory(16 * as.double(n_items(a)) * n_cols,
+                 paste0("The per-item counts of ", n_items(a), " items x ", n_cols, " structure columns"),
+                 "Use fewer labels, or {.code conf.int = FALSE}.", class = "memory", call = call)
+  }
   res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
                             as.integer(st$free - 1L), lapply(st$groups, function(j) as.integer(j - 1L)),
                             unname(st$weights), nrow(label_tally(a)$cnt), keep_items)

@@ -146,6 +146,10 @@ test_that("what a structured bootstrap or comparison cannot do is a classed erro
   expect_match(conditionMessage(err), "Resampling annotators")
   err <- expect_mla_error(mla_compare(fit, mla(arr)), "compare_structure")
   expect_match(conditionMessage(err), "no label structure")
+  # the per-item counts of the influence terms stay within the memory limit
+  withr::local_options(mlagreement.max_memory = 1000)
+  err <- expect_mla_error(tidy(fit), "memory")
+  expect_match(conditionMessage(err), "20 items x 6 structure columns")
 })
 
 test_that("mla_compare() pairs structured fits on their common items", {
