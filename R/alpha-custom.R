@@ -145,9 +145,9 @@ alpha_set_rows <- function(a, specs, threads, call) {
   args <- set_core_args(a)
   # every size up to k when the table is small (one build of the sets),
   # else up to 40 and again if a set is larger
-  max_size <- min(length(a$labels), 40L)
+  max_size <- min(length(label_names(a)), 40L)
   repeat {
-    grid <- size_triples(max_size, length(a$labels))
+    grid <- size_triples(max_size, length(label_names(a)))
     tables <- lapply(size_specs, function(s) evaluate_size_distance(s$fn, s$name, grid, call))
     res <- set_alpha_custom_cpp(args, custom = unlist(tables, use.names = FALSE), max_size = max_size,
                                 n_custom = length(tables), threads = threads)
@@ -193,7 +193,7 @@ alpha_pair_row <- function(a, spec, call) {
   check_set_memory(res, args, call = call)
   check_set_record(a, res, call = call)
   check_pairable(res$n_items, call = call)
-  sets <- lapply(res$sets, function(j) a$labels[j])
+  sets <- lapply(res$sets, function(j) label_names(a)[j])
   check_pair_distance(spec$fn, sets, spec$name, call)
   expected_sum <- pair_expected_sum(spec$fn, sets, res$count, spec$name, call)
   # observed: the within-item pairs of distinct sets

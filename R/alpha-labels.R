@@ -31,7 +31,7 @@ alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
   tot <- colSums(terms)
   n <- tot[cols$n]
   estimate <- drop(hamming_label_alpha_from_sums(rbind(n), rbind(tot[cols$n1]), rbind(tot[cols$dis])))
-  labels <- as.character(a$labels)
+  labels <- as.character(label_names(a))
   out <- tibble::new_tibble(list(
     term = paste0(labels, ":hamming"),
     label = labels,

@@ -30,6 +30,9 @@ n_annotators <- function(x) length(x$annotators)
 # Annotator ids as text.
 annotator_ids <- function(x) id_text(x$annotators)
 
+# The label universe as declared, in the object's label order (both sources).
+label_names <- function(x) x$labels
+
 # Item ids, in the records' item order.
 item_ids <- function(x, call = rlang::caller_env()) require_records(x, "item ids", call = call)$items
 

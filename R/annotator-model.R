@@ -181,12 +181,12 @@ last_gain <- function(trace) {
 }
 
 check_model_memory <- function(a, single, call = rlang::caller_env()) {
-  cells <- as.double(n_items(a)) * if (single) 1 else length(a$labels)
-  q <- if (single) length(a$labels) else 2
+  cells <- as.double(n_items(a)) * if (single) 1 else length(label_names(a))
+  q <- if (single) length(label_names(a)) else 2
   bytes <- 40 * cells + 8 * cells * q + 16 * a$n_decisions +
-    24 * as.double(n_annotators(a)) * q * q * (if (single) 1 else length(a$labels))
+    24 * as.double(n_annotators(a)) * q * q * (if (single) 1 else length(label_names(a)))
   check_memory(bytes, paste0("The annotator model of ", format_count(n_items(a)), " items x ",
-                             length(a$labels), " labels"),
+                             length(label_names(a)), " labels"),
                "Fit fewer labels at a time ({.code x[, , labels]}).", class = "memory", call = call)
 }
 
@@ -196,7 +196,7 @@ check_model_memory <- function(a, single, call = rlang::caller_env()) {
 want_information <- function(a, single, model, pool_labels) {
   n_ann <- n_annotators(a)
   if (n_ann > annotator_model_se_max) return(FALSE)
-  k <- length(a$labels)
+  k <- length(label_names(a))
   per <- if (model == "one-coin") 1 else if (single) k * (k - 1) else 2
   p <- (if (single) k - 1 else if (pool_labels) k else 1) + per * as.double(n_ann)
   if (single && (k < 2L || p > 2 * annotator_model_se_max + 1)) return(FALSE)
@@ -221,9 +221,9 @@ check_model_design <- function(a, single, pool_labels, call = rlang::caller_env(
       class = "arg", call = call
     )
   }
-  if (single && length(a$labels) > 255L) {
+  if (single && length(label_names(a)) > 255L) {
     mla_abort(c("A single-label model takes at most 255 categories.",
-                "x" = "{.arg x} has {length(a$labels)}."), class = "design", call = call)
+                "x" = "{.arg x} has {length(label_names(a))}."), class = "design", call = call)
   }
   invisible()
 }
@@ -231,19 +231,19 @@ check_model_design <- function(a, single, pool_labels, call = rlang::caller_env(
 new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, info) {
   q <- nrow(res$prevalence)
   n_ann <- n_annotators(a)
-  groups <- if (single) "(all)" else if (pooled) "(pooled)" else a$labels
+  groups <- if (single) "(all)" else if (pooled) "(pooled)" else label_names(a)
   # [annotator, truth, response, group]
   confusion <- vapply(res$confusion, function(v) aperm(array(v, c(q, q, n_ann)), c(3, 2, 1)),
                       array(0, c(n_ann, q, q)))
   dim(confusion) <- c(n_ann, q, q, length(groups))
   structure(
     list(
-      model = model, pooled = pooled, single_label = single, labels = a$labels,
+      model = model, pooled = pooled, single_label = single, labels = label_names(a),
       items = id_text(item_ids(a)), annotators = annotator_ids(a), groups = groups,
       prevalence = res$prevalence, posterior = res$posterior, confusion = confusion,
       item_n = res$item_n, annotator_n = res$annotator_n,
       covariance = if (info && single) single_label_covariance(res, n_ann, model)
-                   else if (info) model_covariance(res, pooled, n_ann, model, length(a$labels)),
+                   else if (info) model_covariance(res, pooled, n_ann, model, length(label_names(a))),
       trace = res$trace, iterations = res$iterations, converged = res$converged,
       max_iter = max_iter, tol = tol, n_decisions = a$n_decisions
     ),

@@ -223,7 +223,7 @@ boot_item_data <- function(cells) {
 # The records read in place; the annotators drawn are those with a decision
 # on the fit's labels (slot: 0-based index among them, -1 for the others).
 boot_record_data <- function(a, cols, threads) {
-  per_annotator <- if (identical(as.integer(cols), seq_along(a$labels))) {
+  per_annotator <- if (identical(as.integer(cols), seq_along(label_names(a)))) {
     annotator_record_counts(a)
   } else {
     count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records

@@ -93,11 +93,11 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
   given <- !c(is.null(label_weights), is.null(label_groups), is.null(label_tree))
   if (!any(given)) return(NULL)
   require_records(a, "labels with structure", call = call)
-  labels <- if (is.null(cols)) a$labels else a$labels[cols]
-  if ((given[2] || given[3]) && length(labels) != length(a$labels)) {
+  labels <- if (is.null(cols)) label_names(a) else label_names(a)[cols]
+  if ((given[2] || given[3]) && length(labels) != length(label_names(a))) {
     mla_abort(
       c("{.arg label_groups} and {.arg label_tree} need the full label universe.",
-        "x" = "{.arg labels} selects {length(labels)} of {length(a$labels)} labels.",
+        "x" = "{.arg labels} selects {length(labels)} of {length(label_names(a))} labels.",
         "i" = "Subset the annotations instead, e.g. {.code x[, , labels]}."),
       class = "label_structure", call = call
     )
@@ -106,7 +106,7 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
   parent <- check_label_tree(label_tree, labels, call)
   in_group <- unlist(groups, use.names = FALSE)
   free <- setdiff(seq_along(labels), in_group)
-  weights <- check_label_weights(label_weights, labels, free, groups, call, declared = a$labels)
+  weights <- check_label_weights(label_weights, labels, free, groups, call, declared = label_names(a))
   tree <- any(parent >= 0L)
   if (length(groups) == 0L && !tree && length(unique(weights)) == 1L) return(NULL)
   list(labels = labels, parent = parent, closure_order = closure_order(parent),

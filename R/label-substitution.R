@@ -40,13 +40,13 @@ label_substitution <- function(x, ...) {
   m <- item_annotator_counts(a)
   n_pairs <- sum(as.double(m) * (m - 1))
   check_pairable(sum(m >= 2), what = "A label substitution table")
-  count <- label_substitution_cpp(record_values(a), length(a$labels), record_item(a) - 1L,
+  count <- label_substitution_cpp(record_values(a), length(label_names(a)), record_item(a) - 1L,
                                   n_items(a))
-  dimnames(count) <- list(a$labels, a$labels)
+  dimnames(count) <- list(label_names(a), label_names(a))
   row_sum <- rowSums(count)
   share <- count / ifelse(row_sum > 0, row_sum, NA_real_)
   structure(
-    list(count = count, share = share, labels = a$labels, n_pairs = n_pairs),
+    list(count = count, share = share, labels = label_names(a), n_pairs = n_pairs),
     class = "mla_substitution"
   )
 }

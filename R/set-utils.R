@@ -42,8 +42,8 @@ abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang:
   r <- bad_record + 1
   vals <- record_values(a)
   row <- vals[r, ]
-  missing <- a$labels[is.na(row)]
-  n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
+  missing <- label_names(a)[is.na(row)]
+  n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(label_names(a)) - 1L))
   ids <- record_ids(a, r)
   mla_abort(
     c("{what} need complete label sets: a record must have a decision on every label or none.",

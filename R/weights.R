@@ -40,11 +40,11 @@ weight_schemes <- c("identity", "linear", "quadratic", "ordinal", "radical", "ra
 # Numeric values of the categories: the labels as numbers when all are,
 # else (or with ranks = TRUE) their ranks in the declared order.
 category_values <- function(a, ranks = FALSE) {
-  v <- suppressWarnings(as.numeric(a$labels))
-  if (ranks || anyNA(v)) seq_along(a$labels) else v
+  v <- suppressWarnings(as.numeric(label_names(a)))
+  if (ranks || anyNA(v)) seq_along(label_names(a)) else v
 }
 
-numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(a$labels)))
+numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(label_names(a))))
 
 # The weighted corpus rows of an mla() fit on a single-label design.
 apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) {
@@ -150,7 +150,7 @@ alpha_category_row <- function(a, metric, call) {
 # non-negative ones); ordinal reads only their order.
 metric_category_values <- function(a, metric, call) {
   if (metric %in% c("interval", "ratio") && !numeric_categories(a)) {
-    not_numbers <- utils::head(a$labels[is.na(suppressWarnings(as.numeric(a$labels)))], 5)
+    not_numbers <- utils::head(label_names(a)[is.na(suppressWarnings(as.numeric(label_names(a))))], 5)
     mla_abort(
       c("{.arg distance} {.val {metric}} needs numeric categories.",
         "x" = "Categories {.val {not_numbers}} are not numbers.",
@@ -162,7 +162,7 @@ metric_category_values <- function(a, metric, call) {
   if (metric == "ratio" && any(values < 0)) {
     mla_abort(
       c("{.arg distance} {.val ratio} needs non-negative category values (a ratio scale).",
-        "x" = "Categor{?y/ies} {.val {a$labels[values < 0]}} {?is/are} negative.",
+        "x" = "Categor{?y/ies} {.val {label_names(a)[values < 0]}} {?is/are} negative.",
         "i" = "Use {.code distance = \"interval\"} for scales with negative values."),
       class = "distance", call = call
     )
