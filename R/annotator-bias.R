@@ -111,13 +111,13 @@ annotator_bias <- function(x, conf.level = 0.95, correct = TRUE, ...) {
   }
   d <- bias_decisions(x)
   complete <- complete_item_sums(d, J)
-  report_incomplete_items(complete, x$labels, J)
-  tests <- bias_tests(complete, x$labels, J, correct)
+  report_incomplete_items(complete, label_names(x), J)
+  tests <- bias_tests(complete, label_names(x), J, correct)
   if (is_single_label(x) && J == 2L) tests <- rbind(tests, category_homogeneity(x, d))
   structure(
-    list(annotators = prevalence_deviations(d, x$labels, annotator_ids(x), conf.level),
-         tests = tests, indices = bias_indices(complete, x$labels, J),
-         labels = x$labels, n_items = n_items(x), n_annotators = J,
+    list(annotators = prevalence_deviations(d, label_names(x), annotator_ids(x), conf.level),
+         tests = tests, indices = bias_indices(complete, label_names(x), J),
+         labels = label_names(x), n_items = n_items(x), n_annotators = J,
          conf.level = conf.level, single_label = is_single_label(x)),
     class = "mla_annotator_bias"
   )

@@ -3,7 +3,7 @@
 # told apart: grid cells without a record, records without any decision, and
 # missing decisions inside records (in an array the first two are one).
 
-design_counts <- function(x, n_labels = length(x$labels), n_decisions = x$n_decisions) {
+design_counts <- function(x, n_labels = length(label_names(x)), n_decisions = x$n_decisions) {
   n_items <- n_items(x)
   n_annotators <- n_annotators(x)
   grid <- as.double(n_items) * n_annotators

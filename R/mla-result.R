@@ -8,7 +8,7 @@ mla_estimates <- function(tally) mla_table_estimates_cpp(tally$cnt, tally$sx, ta
 new_mla <- function(x, cols, est, tally, baseline) {
   lab <- est$label
   k <- length(cols)
-  labels <- x$labels[cols]
+  labels <- label_names(x)[cols]
   label_tbl <- fast_tibble(
     label = rep_baselines(labels),
     baseline = baseline_column(k),
@@ -70,7 +70,7 @@ mla_design <- function(x, labels, lab, cor) {
     sparse_labels = labels[!is.na(sparse_label_notes(lab))],
     annotators_per_item = item_annotator_counts(x),
     n_pairable_items = sum(item_annotator_counts(x) >= 2),
-    single_label = is_single_label(x) && length(labels) == length(x$labels)
+    single_label = is_single_label(x) && length(labels) == length(label_names(x))
   )
 }
 

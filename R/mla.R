@@ -96,7 +96,7 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak", "conger"), labels = NU
 # weights and single-label designs are inputs of it.
 mla_records <- function(x, baseline, labels, structure, weights, threads, call) {
   cols <- select_labels(x, labels, call = call)
-  tally <- if (identical(cols, seq_along(x$labels))) {
+  tally <- if (identical(cols, seq_along(label_names(x)))) {
     label_tally(x)
   } else {
     count_labels(x, cols, keep_counts = FALSE, threads = threads)$tally  # reads only these labels
@@ -110,7 +110,7 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
   }
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is not a single-label design
-  if (is_single_label(x) && length(cols) == length(x$labels)) {
+  if (is_single_label(x) && length(cols) == length(label_names(x))) {
     fit <- single_label_corpus(fit, tally)
   }
   fit <- apply_category_weights(fit, x, weights, call = call)
@@ -127,9 +127,9 @@ abort_structure_conger <- function(call) {
 }
 
 select_labels <- function(x, labels, call = rlang::caller_env()) {
-  if (is.null(labels)) return(seq_along(x$labels))
+  if (is.null(labels)) return(seq_along(label_names(x)))
   labels <- check_label_universe(labels, call = call)
-  idx <- match(labels, x$labels)
+  idx <- match(labels, label_names(x))
   if (anyNA(idx)) {
     mla_abort(
       c("{.arg labels} must be declared labels of {.arg x}.",

@@ -65,8 +65,8 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   }
   label_pos <- select_columns(rlang::enquo(labels), predictions, "labels", "predictions")
   check_nonempty_rows(predictions)
-  pred_values <- prediction_matrix(predictions, label_pos, x$labels, item_col)
-  pi <- match_ids(item_col, x$items, "item")
+  pred_values <- prediction_matrix(predictions, label_pos, label_names(x), item_col)
+  pi <- match_ids(item_col, item_ids(x), "item")
   pa <- if (per_annotator) match_ids(ann_col, x$annotators, "annotator")
   n_ann <- length(x$annotators)
   key <- if (per_annotator) (pi - 1) * n_ann + pa else pi
@@ -98,7 +98,7 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   # records with decisions (dense arrays also hold the unassigned cells)
   has <- which(!is.na(pred_row) & rowSums(!is.na(human)) > 0)
   values <- rbind(human, pred_values[pred_row[has], , drop = FALSE], human[has, , drop = FALSE])
-  view <- record_view(values, length(x$labels),
+  view <- record_view(values, length(label_names(x)),
                       c(rec_item, rec_item[has], rec_item[has]) - 1L, n_items(x),
                       c(rec_ann, n_ann + rec_ann[has], 2L * n_ann + rec_ann[has]) - 1L, 3L * n_ann)
   sums <- pair_sums_checked(view)

@@ -35,7 +35,7 @@ rating_table.annotations <- function(x, item, annotator, value, call = rlang::ca
   if (!is_single_label(x) || !numeric_categories(x)) {
     mla_abort(
       c("{.arg x} must be a single-label {.cls annotations} object whose categories are numbers.",
-        "x" = if (!is_single_label(x)) "It is multi-label." else "Categories {.val {utils::head(x$labels[is.na(suppressWarnings(as.numeric(x$labels)))], 5)}} are not numbers.",
+        "x" = if (!is_single_label(x)) "It is multi-label." else "Categories {.val {utils::head(label_names(x)[is.na(suppressWarnings(as.numeric(label_names(x))))], 5)}} are not numbers.",
         "i" = "Pass numeric ratings as a matrix or a long data frame instead."),
       class = "ratings", call = call
     )

@@ -53,7 +53,7 @@ apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) 
                             class = "weights")
     if (weights == "identity") return(fit)
   }
-  if (!is_single_label(x) || !isTRUE(fit$single_label$q == length(x$labels))) {
+  if (!is_single_label(x) || !isTRUE(fit$single_label$q == length(label_names(x)))) {
     mla_abort(
       c("{.arg weights} need a single-label design over all its categories.",
         "x" = if (is_single_label(x)) "{.arg labels} selects a subset of the categories." else "{.arg x} is multi-label.",
@@ -77,18 +77,18 @@ apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) 
 }
 
 category_weight_matrix <- function(x, weights, call) {
-  q <- length(x$labels)
+  q <- length(label_names(x))
   if (is.character(weights)) {
     if (weights == "ratio" && any(category_values(x) < 0)) {
       mla_abort(
         c("{.arg weights} {.val ratio} need non-negative category values.",
-          "x" = "Categories {.val {x$labels[category_values(x) < 0]}} are negative."),
+          "x" = "Categories {.val {label_names(x)[category_values(x) < 0]}} are negative."),
         class = "weights", call = call
       )
     }
     W <- category_weights_cpp(match(weights, weight_schemes) - 1L,
                               category_values(x, ranks = weights == "ordinal"))
-    dimnames(W) <- list(x$labels, x$labels)
+    dimnames(W) <- list(label_names(x), label_names(x))
     return(W)
   }
   ok <- is.matrix(weights) && is.numeric(weights) && identical(dim(weights), c(q, q)) &&
@@ -103,7 +103,7 @@ category_weight_matrix <- function(x, weights, call) {
     )
   }
   W <- unname(weights) + 0
-  dimnames(W) <- list(x$labels, x$labels)
+  dimnames(W) <- list(label_names(x), label_names(x))
   W
 }
 
