@@ -89,7 +89,8 @@ analytic_inference <- function(fit, level, conf.level, N, annotators = "fixed",
                                threads = mla_threads(), inputs = influence_inputs_once(fit, threads),
                                call = rlang::caller_env()) {
   if (!is.null(fit$structure)) {
-    return(structured_inference(fit, level, conf.level, N, annotators, inputs()$pass, call = call))  # R/label-structure-fit.R
+    sums <- inputs()$structured(level)  # R/label-structure-fit.R
+    return(structured_inference(fit, level, conf.level, N, annotators, sums, call = call))
   }
   if (annotators == "random") {
     require_records(fit$annotations, "annotators sampled from a population", call = call)
@@ -191,8 +192,14 @@ influence_inputs_once <- function(fit, threads) {
 influence_inputs <- function(fit, threads) {
   a <- fit$annotations
   cols <- fit$label_index
-  if (!is.null(fit$structure)) {  # the structure pass, keeping the items' counts
-    return(list(pass = structure_pass(a, fit$structure, cols, keep_items = TRUE)))
+  if (!is.null(fit$structure)) {  # one structure pass, its sums per level once
+    pass <- structure_pass(a, fit$structure, cols, keep_items = TRUE)
+    sums <- list()
+    structured <- function(level) {
+      if (is.null(sums[[level]])) sums[[level]] <<- structured_influence_sums(fit$structure, pass, level)
+      sums[[level]]
+    }
+    return(list(structured = structured))
   }
   cells <- item_cells(a, cols)
   if (is.null(cells)) {

@@ -203,11 +203,10 @@ structure_boot_data <- function(fit, resample, call = rlang::caller_env()) {
 
 # tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from
 # the structure's influence terms (structured_influence.h), the label rows
-# as a plain fit's (each closed label a binary label). `pass`: the structure
-# pass with item tables (influence_inputs()).
-structured_inference <- function(fit, level, conf.level, N, annotators, pass,
+# as a plain fit's (each closed label a binary label). `f`: the influence
+# sums of structured_influence_sums() (influence_inputs() makes them once).
+structured_inference <- function(fit, level, conf.level, N, annotators, f,
                                  call = rlang::caller_env()) {
-  f <- structured_influence_sums(fit$structure, pass, level)
   sum_sq <- if (level == "corpus") f$sum_sq else as.vector(rbind(f$labels$sum_sq, f$groups$sum_sq))
   n <- if (level == "corpus") f$n else c(f$labels$n, f$groups$n)
   est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
@@ -233,9 +232,9 @@ structured_annotator_jack <- function(fit, slot) {
 }
 
 # Percent agreement (corpus and group rows) and the closed labels' specific
-# agreement of a structured fit, as share_inference() gives them.
-structured_share_inference <- function(fit, level, conf.level, N, pass) {
-  f <- structured_influence_sums(fit$structure, pass, level)
+# agreement of a structured fit, as share_inference() gives them, from the
+# same sums `f`.
+structured_share_inference <- function(fit, level, conf.level, N, f) {
   if (level == "corpus") {
     k <- nrow(fit$corpus)
     inf <- inference_columns(fit$corpus$observed, rep(f$observed_sum_sq, k), rep(f$n, k), conf.level, N)

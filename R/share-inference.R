@@ -12,7 +12,7 @@ share_inference <- function(fit, level, conf.level, N, threads = mla_threads(),
   shares <- if (level == "corpus") share_names[1] else share_names
   n_rows <- if (level == "corpus") nrow(fit$corpus) else nrow(fit$label)
   if (!is.null(fit$structure)) {
-    return(structured_share_inference(fit, level, conf.level, N, inputs()$pass))  # R/label-structure-fit.R
+    return(structured_share_inference(fit, level, conf.level, N, inputs()$structured(level)))  # R/label-structure-fit.R
   }
   if (!has_item_cells(fit$annotations)) {
     na <- rep(NA_real_, n_rows)

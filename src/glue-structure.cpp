@@ -54,9 +54,19 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVecto
                               const Rcpp::IntegerVector& free, const Rcpp::List& groups,
                               const Rcpp::NumericVector& weights, int max_m, bool keep_items = false) {
   const mla::LabelStructure s = label_structure(parent, closure_order, free, groups, weights);
+  Rcpp::IntegerMatrix item_x, item_m;  // zero-filled, written by the pass
   const mla::StructurePass p = glue::with_record_view(bundle, [&](const auto& view, auto codes) {
     if (s.parent.size() != view.n_labels) Rcpp::stop("Internal error: one parent per label expected.");
-    return mla::structure_pass(view, codes, s, static_cast<std::size_t>(max_m), keep_items);
+    mla::ItemCounts items;
+    if (keep_items) {
+      std::size_t n_cols = view.n_labels;
+      for (const std::vector<int>& g : s.groups) n_cols += g.size() + 1;
+      item_x = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), static_cast<int>(n_cols));
+      item_m = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), static_cast<int>(n_cols));
+      items.x = item_x.begin();
+      items.m = item_m.begin();
+    }
+    return mla::structure_pass(view, codes, s, static_cast<std::size_t>(max_m), items);
   });
   const std::size_t mm = p.table.max_m, nc = p.table.n_labels;
   Rcpp::NumericVector d(p.item_disagreement.begin(), p.item_disagreement.end());
@@ -68,9 +78,8 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVecto
       Rcpp::Named("bad_record") = static_cast<double>(p.bad_record),
       Rcpp::Named("bad_group") = p.bad_group);
   if (keep_items) {
-    const int n = static_cast<int>(p.item_disagreement.size());
-    out["x"] = Rcpp::IntegerMatrix(n, static_cast<int>(nc), p.item_x.begin());
-    out["m"] = Rcpp::IntegerMatrix(n, static_cast<int>(nc), p.item_m.begin());
+    out["x"] = item_x;
+    out["m"] = item_m;
   }
   return out;
 }

@@ -39,9 +39,14 @@ struct StructurePass {
   std::vector<double> item_disagreement;  // weighted, NaN without a pairable variable
   std::int64_t bad_record = -1;  // first record selecting two labels of a group
   int bad_group = -1;
-  // with keep_items: each item's counts per column (column-major, items x
-  // columns; a category's m is its group's), for the influence terms
-  std::vector<int> item_x, item_m;
+};
+
+// Where the pass keeps each item's counts per column, for the influence
+// terms: caller-owned items x columns arrays (column-major; a category's m is
+// its group's), or null pointers for none.
+struct ItemCounts {
+  int* x = nullptr;
+  int* m = nullptr;
 };
 
 namespace detail {
@@ -357,19 +362,15 @@ void records_pass(const RecordView<T>& v, const Codes& codes, PassContext& ctx, 
 
 // The pass: label tables of the closed labels and the groups' categories,
 // the items' weighted disagreement, the first record breaking a group, and
-// with keep_items the items' counts.
+// and into `items` (when given) the items' counts.
 template <typename T, typename Codes>
 StructurePass structure_pass(const RecordView<T>& v, const Codes& codes, const LabelStructure& s,
-                             std::size_t max_m, bool keep_items = false) {
+                             std::size_t max_m, ItemCounts items = ItemCounts()) {
   detail::PassContext ctx(s, v.n_labels, max_m);
   StructurePass out;
   out.table.reset(ctx.off.back(), max_m);
   out.item_disagreement.assign(v.n_items, kNA);
-  if (keep_items) {
-    out.item_x.assign(ctx.off.back() * v.n_items, 0);
-    out.item_m.assign(ctx.off.back() * v.n_items, 0);
-    ctx.tally.keep_items(out.item_x.data(), out.item_m.data(), v.n_items);
-  }
+  if (items.x != nullptr) ctx.tally.keep_items(items.x, items.m, v.n_items);
   if (v.item == nullptr) {
     detail::dense_pass(v, codes, ctx, out);
   } else {

@@ -109,28 +109,40 @@ StructuredInfluence structured_influence(const Cells& c, const LabelTable& t,
   for (char r : rated) out.n += r;
   result.observed.n = out.n;
   if (!(total > 0.0) || !(out.n > 1)) return result;
-  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L}, sum_observed = 0.0L;
-  for (std::size_t i = 0; i < c.n_items; ++i) {
-    if (!rated[i]) continue;
-    double term[kBaselines] = {0.0, 0.0, 0.0}, agree = 0.0;
-    for (std::size_t v = 0; v < vars.size(); ++v) {
-      const detail::VariableTerms& vt = terms[v];
+  // variable by variable over its columns (contiguous), into each item's
+  // observed-agreement term and its three coefficient terms
+  const std::size_t n = c.n_items;
+  std::vector<double> agree(n, 0.0), term(n * kBaselines, 0.0);
+  for (std::size_t v = 0; v < vars.size(); ++v) {
+    const detail::VariableTerms& vt = terms[v];
+    if (!vt.summary.pairable) continue;
+    const double obs_scale = u[v] * out.n / vt.n_pairable;
+    double w[kBaselines], chance_scale[kBaselines];
+    for (int b = 0; b < kBaselines; ++b) {
+      w[b] = vt.summary.w[b].value();
+      chance_scale[b] =
+          u[v] * (1.0 - corpus.estimate[b]) * detail::chance_factor(b, vt.q) * out.n / vt.n_rated;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
       const double m = c.m_at(vars[v].first, i);
-      if (!vt.summary.pairable || m < 1) continue;
+      if (m < 1) continue;
       double d, chance;
       detail::item_variable_terms(c, vars[v], vt, i, m, d, chance);
-      if (m >= 2) agree += u[v] * out.n / vt.n_pairable * (1.0 - d);
+      const double pairs = m >= 2 ? obs_scale : 0.0;
+      agree[i] += pairs * (1.0 - d);
       for (int b = 0; b < kBaselines; ++b) {
-        const double obs = m >= 2 ? out.n / vt.n_pairable * (vt.summary.w[b].value() - d) : 0.0;
-        const double slope = detail::chance_factor(b, vt.q) * out.n / vt.n_rated * chance;
-        term[b] += u[v] * (obs + (1.0 - corpus.estimate[b]) * slope);
+        term[i * kBaselines + b] += pairs * (w[b] - d) + chance_scale[b] * chance;
       }
     }
+  }
+  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L}, sum_observed = 0.0L;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!rated[i]) continue;
     for (int b = 0; b < kBaselines; ++b) {
-      const double dev = term[b] / (total * corpus.w[b]) - corpus.estimate[b];
+      const double dev = term[i * kBaselines + b] / (total * corpus.w[b]) - corpus.estimate[b];
       sum[b] += static_cast<long double>(dev) * dev;
     }
-    const double dev = agree / total - corpus.observed;
+    const double dev = agree[i] / total - corpus.observed;
     sum_observed += static_cast<long double>(dev) * dev;
   }
   for (int b = 0; b < kBaselines; ++b) {
