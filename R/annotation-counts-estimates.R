@@ -68,13 +68,6 @@ format.annotation_counts <- function(x, ...) {
   })
 }
 
-#' @export
-print.annotation_counts <- function(x, ...) {
-  check_dots_empty0(...)
-  cat(format(x), sep = "\n")
-  invisible(x)
-}
-
 # design_counts() for a summary, from the design histogram.
 design_counts_summary <- function(x) {
   k <- length(x$labels)

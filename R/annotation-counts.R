@@ -124,7 +124,12 @@
 #'   tables (see the section below; `annotators` then needs the columns
 #'   `n_positives`, `n_decisions` and `n_shared_items`); without them
 #'   [annotator_agreement()] needs the records.
-#' @return An object of class `annotation_counts`.
+#' @return An `annotations` object without its records, of class
+#'   `c("annotation_counts", "annotations")`: every verb accepts it, and the
+#'   ones that need the records (item bootstrap of a summary without per-item
+#'   tables, subsetting, [as.data.frame()]) say so with an error of class
+#'   `mlagreement_error_needs_records`. `is_annotation_counts()` tells a
+#'   summary from the records.
 #' @family annotation constructors
 #' @export
 #' @examples
@@ -207,7 +212,9 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
       db_source = db_source,
       item_cells = item_cells
     ),
-    class = "annotation_counts"
+    # an `annotations` object without its records: the methods of a summary
+    # come first, the shared ones (dim(), print()) are the records'
+    class = c("annotation_counts", "annotations")
   )
 }
 
@@ -216,6 +223,7 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
 #' @export
 as_annotation_counts <- function(x) {
   check_inherits(x, "annotations", "as_annotations", class = "counts_input")
+  if (is_annotation_counts(x)) return(x)
   t <- label_tally(x)
   stored <- if (is_dense_layout(x)) x$item_annotators else tabulate(x$item, n_items(x))
   # one row per distinct (n_records, n_stored, pairable), by an exact numeric key
@@ -278,7 +286,9 @@ pad_tally <- function(tally, max_m) {
 # Records (a lazy table, an annotations object, item x annotator rows) are
 # the most likely wrong input: say which function summarises them.
 check_not_records <- function(labels, call = rlang::caller_env()) {
-  what <- if (inherits(labels, "tbl_lazy")) {
+  what <- if (is_annotation_counts(labels)) {
+    "already a summary ({.cls annotation_counts})"
+  } else if (inherits(labels, "tbl_lazy")) {
     "a database table"
   } else if (inherits(labels, "annotations")) {
     "an annotations object"
@@ -286,7 +296,9 @@ check_not_records <- function(labels, call = rlang::caller_env()) {
     "a table of annotation records (it has columns {.field item} and {.field annotator})"
   }
   if (is.null(what)) return(invisible())
-  hint <- if (inherits(labels, "tbl_lazy")) {
+  hint <- if (is_annotation_counts(labels)) {
+    "Pass it to the verbs as it is ({.fn mla}, {.fn krippendorff_alpha}, ...)."
+  } else if (inherits(labels, "tbl_lazy")) {
     "{.code annotations_long(data, item, annotator, label, value)} summarises a database table in the database."
   } else {
     "{.fn as_annotation_counts} summarises annotations made by {.fn annotations_long} or {.fn as_annotations}."

@@ -2,21 +2,20 @@
 # (`annotation_counts`), asked by dispatch so that no verb branches on the
 # class (DESIGN.md, "Where the code is not yet one path").
 
-# Anything a verb accepts, as one of the two sources.
+# Anything a verb accepts, as an `annotations` object (records or summary).
 as_annotation_source <- function(x, ...) UseMethod("as_annotation_source")
 as_annotation_source.default <- function(x, ...) as_annotations(x, ...)
 as_annotation_source.annotations <- function(x, ...) x
-as_annotation_source.annotation_counts <- function(x, ...) x
+
+# Whether the records are attached (a summary holds only their statistics).
+has_records <- function(x) UseMethod("has_records")
+has_records.annotations <- function(x) TRUE
+has_records.annotation_counts <- function(x) FALSE
 
 # The records themselves: `x` when it holds them, else the classed error.
 require_records <- function(x, what, arg = "x", call = rlang::caller_env()) {
-  UseMethod("require_records")
-}
-require_records.annotations <- function(x, what, arg = "x", call = rlang::caller_env()) {
+  if (!has_records(x)) abort_needs_records(what, arg = arg, call = call)
   invisible(x)
-}
-require_records.annotation_counts <- function(x, what, arg = "x", call = rlang::caller_env()) {
-  abort_needs_records(what, arg = arg, call = call)
 }
 
 n_items <- function(x) UseMethod("n_items")

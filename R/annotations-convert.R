@@ -41,6 +41,7 @@ NULL
 #' @export
 as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...) {
   check_dots_empty0(...)
+  require_records(x, "the records as a data frame")
   n_rec <- stored_records(x)
   k <- length(x$labels)
   rec <- rep.int(seq_len(n_rec), k)
@@ -70,6 +71,7 @@ ids_in_order <- function(ids) {
 #' @export
 as.array.annotations <- function(x, ...) {
   check_dots_empty0(...)
+  require_records(x, "the items x annotators x labels array")
   d <- dim(x)
   values <- record_values(x)
   dn <- list(item = id_text(x$items), annotator = id_text(x$annotators),
@@ -85,6 +87,7 @@ as.array.annotations <- function(x, ...) {
 #' @export
 `[.annotations` <- function(x, i, j, k, ..., drop = FALSE) {
   check_dots_empty0(...)
+  require_records(x, "a subset of items, annotators and labels")
   if (nargs() - (!missing(drop)) < 4L) {
     mla_abort(c("Subset {.cls annotations} with three indices: {.code x[items, annotators, labels]}.",
                 "i" = "Leave an index empty to keep all, e.g. {.code x[items, , ]}."),

@@ -223,14 +223,20 @@ format.annotations <- function(x, ...) {
 
 #' @export
 dim.annotations <- function(x) {
-  c(length(x$items), length(x$annotators), length(x$labels))
+  c(n_items(x), n_annotators(x), length(label_names(x)))
 }
 
 #' Is an object an `annotations` object?
 #'
 #' @param x Any object.
+#' A summary made by [annotation_counts()] (or from a database table) is an
+#' `annotations` object too, without its records; [is_annotation_counts()]
+#' tells the two apart.
+#'
 #' @return `TRUE` or `FALSE`.
 #' @export
 #' @examples
-#' is_annotations(as_annotations(array(0L, c(2, 2, 2))))
+#' a <- as_annotations(array(0L, c(2, 2, 2)))
+#' is_annotations(a)
+#' is_annotations(as_annotation_counts(a))
 is_annotations <- function(x) inherits(x, "annotations")

@@ -125,7 +125,7 @@ annotator_agreement <- function(x, ..., min_items = 10, pairs = TRUE) {
   structure(
     list(pairs = pair_rows, annotators = annotators, labels = label_names(x),
          n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs,
-         single_label = is_single_label(x), has_kappa = inherits(x, "annotations"),
+         single_label = is_single_label(x), has_kappa = has_records(x),
          prevalence_rho = prevalence_rank_correlation(annotators$estimate, annotators$prevalence),
          light = light_table(label_names(x), kappas)),
     class = "mla_annotator_agreement"

@@ -79,3 +79,24 @@ test_that("records given to annotation_counts() are refused with the function th
   expect_equal(tidy(mla(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label, value))),
                tidy(mla(a)))
 })
+
+test_that("a summary is an annotations object without its records", {
+  a <- bias_annotations()
+  s <- as_annotation_counts(a)
+  expect_s3_class(s, "annotations")
+  expect_true(is_annotations(s))
+  expect_true(is_annotation_counts(s))
+  expect_false(is_annotation_counts(a))
+  expect_equal(dim(s), dim(a))
+  expect_identical(as_annotation_counts(s), s)
+  # what reads the records asks for them, naming the summary
+  expect_error(as.data.frame(s), class = "mlagreement_error_needs_records")
+  expect_error(as.array(s), class = "mlagreement_error_needs_records")
+  expect_error(s[1:2, , ], class = "mlagreement_error_needs_records")
+  expect_error(as_annotations(s), class = "mlagreement_error_needs_records")
+  # the records' kappa column is absent, not zero, in a summary's annotator rows
+  expect_false(annotator_agreement(s)$has_kappa)
+  expect_true(annotator_agreement(a)$has_kappa)
+  expect_error(annotation_counts(s), class = "mlagreement_error_input_type")
+  expect_snapshot(print(s))
+})
