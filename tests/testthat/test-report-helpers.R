@@ -124,3 +124,22 @@ test_that("the template calls exported functions only", {
   expect_identical(intersect(setdiff(names$used, names$assigned), internal), character())
   expect_true(all(c("report_count", "report_complete_records", "fit") %in% names$assigned))
 })
+
+test_that("report helpers: a summary's records and annotators per item", {
+  local_report_helpers()
+  arr <- array(c(1L, 0L, 1L, 1L, 0L, 0L, NA, 1L), c(2, 2, 2))
+  s <- as_annotation_counts(as_annotations(arr))
+  rec <- report_complete_records(s)
+  # a summary knows its records but not how many are partial
+  expect_equal(rec$n_records, 4)
+  expect_true(is.na(rec$n_partial))
+  expect_identical(rec$annotations, s)
+  full <- as_annotation_counts(as_annotations(array(c(1L, 0L, 1L, 1L, 0L, 0L, 1L, 1L), c(2, 2, 2))))
+  expect_equal(unlist(report_complete_records(full)[c("n_records", "n_partial", "n_complete")]),
+               c(n_records = 4, n_partial = 0, n_complete = 4))
+  # the same text from a record fit's per-item counts and a summary's histogram
+  long <- data.frame(item = c(1, 1, 2, 2, 2), annotator = c("a", "b", "a", "b", "c"), label = "x", value = 1L)
+  x <- annotations_long(long, item, annotator, label, value)
+  expect_identical(report_annotators_per_item(mla(x)$design), "2 to 3, mean 2.50")
+  expect_identical(report_annotators_per_item(mla(as_annotation_counts(x))$design), "2 to 3, mean 2.50")
+})

@@ -102,3 +102,26 @@ test_that("single-label designs get the categorical report", {
   expect_length(rows, 1L)
   expect_false(grepl("hamming", html))
 })
+
+test_that("a summary (annotation_counts) gets the report of its records", {
+  skip_on_cran()
+  skip_if_not_installed("rmarkdown")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  dir <- withr::local_tempdir()
+  withr::local_seed(5)
+  arr <- array(rbinom(30 * 3 * 4, 1, 0.4), c(30, 3, 4))
+  arr[1, 1, 2] <- NA  # one partial record
+  a <- as_annotations(arr)
+  html <- render_report(list(data = as_annotation_counts(a), R = 0), dir)
+  expect_in_page(html, formatC(tidy(mla(a))$estimate[1], format = "f", digits = 3), fixed = TRUE)
+  # a summary cannot drop the partial record: the set distances are skipped
+  # with the message naming it
+  expect_in_page(html, "set\\s+distances\\s+were\\s+skipped")
+  expect_in_page(html, "Item\\s+.{0,12}1.{0,12},\\s+annotator")
+  # without missing decisions the summary reports the set distances
+  full <- as_annotations(array(rbinom(30 * 3 * 4, 1, 0.4), c(30, 3, 4)))
+  html_full <- render_report(list(data = as_annotation_counts(full), R = 0), withr::local_tempdir())
+  sets <- krippendorff_alpha(full, c("jaccard", "masi"))
+  for (e in sets$estimate) expect_in_page(html_full, formatC(e, format = "f", digits = 4), fixed = TRUE)
+  expect_in_page(html, "annotators per item: 3, mean 3.00", fixed = TRUE)
+})

@@ -54,6 +54,7 @@ report_distances <- function(distances) {
 # the complete records only (same label universe), for the set distances,
 # which need complete label sets.
 report_complete_records <- function(x) {
+  if (is_annotation_counts(x)) return(report_summary_records(x))
   long <- as.data.frame(x)
   record <- paste(match(long$item, unique(long$item)), match(long$annotator, unique(long$annotator)))
   n_missing <- tapply(is.na(long$value), record, sum)
@@ -69,6 +70,25 @@ report_complete_records <- function(x) {
   out$annotations <- annotations_long(kept, "item", "annotator", "label", "value",
                                       labels = levels(long$label))
   out
+}
+
+# A summary (annotation_counts()) cannot drop its partial records: when a
+# decision is missing, krippendorff_alpha() says which record is partial and
+# the report skips the set distances with that message.
+report_summary_records <- function(x) {
+  g <- glance(mla(x))
+  complete <- g$n_missing_decisions == 0
+  list(n_records = g$n_records, n_partial = if (complete) 0 else NA,
+       n_complete = if (complete) g$n_records else NA, annotations = x)
+}
+
+# "2 to 5, mean 3.40" from a fit's design: per item on records, as a
+# histogram (value, n) on a summary.
+report_annotators_per_item <- function(d) {
+  h <- d$annotators_per_item_hist
+  if (is.null(h)) h <- list(value = d$annotators_per_item, n = rep(1, length(d$annotators_per_item)))
+  paste0(paste(unique(range(h$value[h$n > 0])), collapse = " to "), ", mean ",
+         fmt(sum(h$value * h$n) / sum(h$n), 2))
 }
 
 # Rows of a label-level table in the order of the declared universe.
