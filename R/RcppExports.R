@@ -41,16 +41,16 @@ boot_stats_items_cpp <- function(x, m, max_m, w, single_label, structure = NULL)
     .Call(`_mlagreement_boot_stats_items_cpp`, x, m, max_m, w, single_label, structure)
 }
 
-boot_records_cpp <- function(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label) {
-    .Call(`_mlagreement_boot_records_cpp`, run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label)
+boot_records_cpp <- function(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_records_cpp`, run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure)
 }
 
-boot_jack_records_cpp <- function(view, slot, n_drawn, threads, single_label) {
-    .Call(`_mlagreement_boot_jack_records_cpp`, view, slot, n_drawn, threads, single_label)
+boot_jack_records_cpp <- function(view, slot, n_drawn, threads, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_jack_records_cpp`, view, slot, n_drawn, threads, single_label, structure)
 }
 
-boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label) {
-    .Call(`_mlagreement_boot_stats_records_cpp`, view, slot, n_drawn, aw, iw, single_label)
+boot_stats_records_cpp <- function(view, slot, n_drawn, aw, iw, single_label, structure = NULL) {
+    .Call(`_mlagreement_boot_stats_records_cpp`, view, slot, n_drawn, aw, iw, single_label, structure)
 }
 
 boot_streams_cpp <- function() {

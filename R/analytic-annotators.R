@@ -52,8 +52,7 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
       class = "annotator_variance", call = call
     )
   }
-  data <- boot_record_data(a, fit$label_index, threads)
-  data$single_label <- isTRUE(fit$design$single_label)
+  data <- annotator_record_data(fit, threads)  # R/boot.R
   n_ann <- data$n_annotators
   if (n_ann < 3L) {
     mla_abort(
@@ -69,11 +68,8 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
       class = "mlagreement_message_few_annotators"
     )
   }
-  jack <- if (is.null(fit$structure)) {
-    boot_jack_records_cpp(data$view, data$slot, n_ann, threads, data$single_label)
-  } else {
-    structured_annotator_jack(fit, data$slot)  # R/label-structure-fit.R
-  }
+  jack <- boot_jack_records_cpp(data$view, data$slot, n_ann, threads, data$single_label,
+                                data$structure)
   n_corpus <- nrow(fit$corpus)
   cols <- if (level == "corpus") seq_len(n_corpus) else n_corpus + seq_len(nrow(fit$label))
   var <- apply(jack[, cols, drop = FALSE], 2L, jackknife_variance)

@@ -53,8 +53,8 @@
 #' weighted coefficients, its label replicates the unweighted
 #' category-versus-rest ones. Annotator resampling is refused for it. A fit
 #' with a label structure (`label_weights`, `label_groups`, `label_tree`)
-#' is resampled by items too, every corpus, label and group row from the
-#' same draws; annotator resampling is refused for it as well.
+#' is resampled like any other, every corpus, label and group row from the
+#' same draws.
 #'
 #' Fewer than 2 items (or clusters) to resample are an error, and fewer than
 #' 20 give a warning: with so few items bootstrap intervals cover less than
@@ -195,16 +195,14 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   a <- fit$annotations
   cols <- fit$label_index
   check_boot_weights(fit, resample, call = call)
-  if (!is.null(fit$structure)) return(structure_boot_data(fit, resample, call = call))  # R/label-structure-fit.R
-  if (resample == "items") {
-    cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
-    data <- boot_item_data(cells)
-  } else {
+  if (resample != "items") {
     require_records(a, "annotator resampling", arg = "fit", call = call)
     check_annotator_design(a, call = call)
-    data <- boot_record_data(a, cols, threads)
-    cells <- NULL
+    return(annotator_record_data(fit, threads))
   }
+  if (!is.null(fit$structure)) return(structure_item_data(fit, call = call))  # R/label-structure-fit.R
+  cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
+  data <- boot_item_data(cells)
   data$single_label <- isTRUE(fit$design$single_label)
   # weighted fits: the weighted coefficients from the same draws
   if (!is.null(fit$weights)) data$weighted <- list(counts = cells$x, matrix = fit$weights$matrix)
@@ -218,6 +216,15 @@ boot_item_data <- function(cells) {
   max_m <- max(m)
   list(x = x, m = m, max_m = max_m, n_items = nrow(x), n_labels = ncol(x), items = cells$items,
        codes = boot_codes_cpp(x, m))
+}
+
+# The annotator bootstrap's and jackknife's inputs: the fit's records, or
+# for a structured fit the structure pass's columns of each record.
+annotator_record_data <- function(fit, threads) {
+  data <- boot_record_data(fit$annotations, fit$label_index, threads)
+  data$single_label <- isTRUE(fit$design$single_label)
+  if (!is.null(fit$structure)) data <- add_structure_records(data, fit)  # R/label-structure-fit.R
+  data
 }
 
 # The records read in place; the annotators drawn are those with a decision
@@ -240,7 +247,8 @@ boot_record_data <- function(a, cols, threads) {
 # multiplicities iw (items x B; NULL: every item once).
 boot_records_statistic <- function(data, aw, iw = NULL) {
   if (is.null(iw)) iw <- matrix(0L, data$n_items, 0L)
-  boot_stats_records_cpp(data$view, data$slot, data$n_annotators, aw, iw, isTRUE(data$single_label))
+  boot_stats_records_cpp(data$view, data$slot, data$n_annotators, aw, iw, isTRUE(data$single_label),
+                         data$structure)
 }
 
 check_annotator_design <- function(a, call = rlang::caller_env()) {
@@ -279,7 +287,7 @@ boot_run <- function(data, units, resample, seed, R, threads) {
     function(per_stream) {
       boot_records_cpp(run, data$view, data$slot, data$n_annotators, resample == "both",
                        units$unit_of_item, units$n_units, units$order, units$start,
-                       per_stream, threads, data$single_label)
+                       per_stream, threads, data$single_label, data$structure)
     }
   }
   bar <- progress_start("Bootstrapping", total = R)
@@ -337,7 +345,7 @@ boot_jackknife <- function(data, units, resample, threads) {
   }
   if (resample == "annotators") {
     return(boot_jack_records_cpp(data$view, data$slot, data$n_annotators, threads,
-                                 isTRUE(data$single_label)))
+                                 isTRUE(data$single_label), data$structure))
   }
   NULL
 }

@@ -157,15 +157,6 @@ structure_text <- function(st) {
   paste0("labels with structure: ", paste(parts, collapse = "; "))
 }
 
-abort_structure_boot <- function(fit, what, call = rlang::caller_env()) {
-  if (is.null(fit$structure)) return(invisible())
-  mla_abort(
-    c("{what} with a label structure is not available yet.",
-      "x" = "{.arg fit} uses {structure_text(fit$structure)}."),
-    class = "label_structure", call = call
-  )
-}
-
 # The arguments of mla() that give the structure `st` back (refits on items).
 structure_arguments <- function(st) {
   has_parent <- st$parent >= 0L
@@ -191,14 +182,53 @@ check_same_structure <- function(a, b, call = rlang::caller_env()) {
 # The item bootstrap's inputs for a structured fit: the codes of the
 # structure pass's columns and what a replicate reports
 # (write_structure_stats() in structured_estimates.h).
-structure_boot_data <- function(fit, resample, call = rlang::caller_env()) {
-  if (resample != "items") abort_structure_boot(fit, "Resampling annotators", call = call)
-  st <- fit$structure
-  pass <- structure_pass(fit$annotations, st, fit$label_index, keep_items = TRUE, call = call)
+structure_item_data <- function(fit, call = rlang::caller_env()) {
+  pass <- structure_pass(fit$annotations, fit$structure, fit$label_index, keep_items = TRUE, call = call)
   data <- boot_item_data(list(x = pass$x, m = pass$m, items = item_ids(fit$annotations)))
+  add_structure_stats(data, fit$structure)
+}
+
+add_structure_stats <- function(data, st) {
   data$structure <- c(list(n_closed = length(st$labels)), structure_variables(st))
   data$n_label_rows <- length(st$labels) + length(st$groups)
   data
+}
+
+# The annotator engines' inputs for a structured fit: each record's columns
+# of the structure pass (its closed labels, then each group's categories and
+# "none"; NA where the record does not decide them), so that the engines
+# weigh records by annotator copies as on plain labels.
+add_structure_records <- function(data, fit) {
+  a <- fit$annotations
+  v <- record_values(a)[, fit$label_index, drop = FALSE]
+  dec <- !is.na(v)
+  pos <- dec & v == 1
+  pos[is.na(pos)] <- FALSE
+  st <- fit$structure
+  for (j in st$closure_order + 1L) {  # deepest first: a selected child selects its parent
+    p <- st$parent[j] + 1L
+    pos[, p] <- pos[, p] | pos[, j]
+    dec[, p] <- dec[, p] | pos[, j]
+  }
+  cols <- list(decided_or_na(pos, dec))
+  for (g in st$groups) {
+    selected <- rowSums(pos[, g, drop = FALSE]) > 0
+    answered <- selected | rowSums(!dec[, g, drop = FALSE]) == 0
+    cols <- c(cols, list(decided_or_na(cbind(pos[, g, drop = FALSE], !selected), answered)))
+  }
+  values <- do.call(cbind, cols)
+  data$view <- record_view(values, ncol(values), record_item(a) - 1L, n_items(a),
+                           record_annotator(a) - 1L, n_annotators(a))
+  data$n_labels <- ncol(values)
+  add_structure_stats(data, st)
+}
+
+# 0/1 with NA where not decided (`decided`: a matrix like `pos`, or one
+# value per row).
+decided_or_na <- function(pos, decided) {
+  out <- pos + 0L
+  out[rep_len(!decided, length(out))] <- NA_integer_
+  out
 }
 
 # tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from
@@ -212,23 +242,6 @@ structured_inference <- function(fit, level, conf.level, N, annotators, f,
   est <- if (level == "corpus") fit$corpus$estimate else fit$label$estimate
   extra <- if (annotators == "random") annotator_variance(fit, level, call = call)  # R/analytic-annotators.R
   inference_columns(est, sum_sq, rep(n, length.out = length(est)), conf.level, N, extra)
-}
-
-# Leave-one-annotator-out values of a structured fit (annotators x the
-# statistics of mla_boot()): refits without each annotator with decisions
-# (slot >= 0), one structure pass each.
-structured_annotator_jack <- function(fit, slot) {
-  a <- fit$annotations
-  n_stats <- nrow(fit$corpus) + nrow(fit$label)
-  values <- vapply(which(slot >= 0L), function(j) {
-    refit <- tryCatch(
-      do.call(mla, c(list(a[, -j, fit$label_index], baseline = fit$baseline),
-                     structure_arguments(fit$structure))),
-      mlagreement_error = function(e) NULL  # nothing left to estimate: undefined
-    )
-    if (is.null(refit)) rep(NA_real_, n_stats) else c(refit$corpus$estimate, refit$label$estimate)
-  }, numeric(n_stats))
-  t(matrix(values, nrow = n_stats))
 }
 
 # Percent agreement (corpus and group rows) and the closed labels' specific

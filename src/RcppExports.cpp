@@ -164,8 +164,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // boot_records_cpp
-double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_records_cpp(SEXP runSEXP, SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units, const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start, double per_stream, int threads, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_records_cpp(SEXP runSEXP, SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP bothSEXP, SEXP unit_of_itemSEXP, SEXP n_unitsSEXP, SEXP orderSEXP, SEXP startSEXP, SEXP per_streamSEXP, SEXP threadsSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type run(runSEXP);
@@ -180,13 +180,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type per_stream(per_streamSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_records_cpp(run, view, slot, n_drawn, both, unit_of_item, n_units, order, start, per_stream, threads, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_jack_records_cpp
-Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, int threads, bool single_label);
-RcppExport SEXP _mlagreement_boot_jack_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP threadsSEXP, SEXP single_labelSEXP) {
+Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, int threads, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_jack_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP threadsSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
@@ -194,13 +195,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_drawn(n_drawnSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_jack_records_cpp(view, slot, n_drawn, threads, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_jack_records_cpp(view, slot, n_drawn, threads, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
 // boot_stats_records_cpp
-Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw, bool single_label);
-RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP, SEXP single_labelSEXP) {
+Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot, int n_drawn, const Rcpp::IntegerMatrix& aw, const Rcpp::IntegerMatrix& iw, bool single_label, Rcpp::Nullable<Rcpp::List> structure);
+RcppExport SEXP _mlagreement_boot_stats_records_cpp(SEXP viewSEXP, SEXP slotSEXP, SEXP n_drawnSEXP, SEXP awSEXP, SEXP iwSEXP, SEXP single_labelSEXP, SEXP structureSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
@@ -209,7 +211,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type aw(awSEXP);
     Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type iw(iwSEXP);
     Rcpp::traits::input_parameter< bool >::type single_label(single_labelSEXP);
-    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(view, slot, n_drawn, aw, iw, single_label));
+    Rcpp::traits::input_parameter< Rcpp::Nullable<Rcpp::List> >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(boot_stats_records_cpp(view, slot, n_drawn, aw, iw, single_label, structure));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -932,9 +935,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_boot_items_cpp", (DL_FUNC) &_mlagreement_boot_items_cpp, 13},
     {"_mlagreement_boot_jack_items_cpp", (DL_FUNC) &_mlagreement_boot_jack_items_cpp, 9},
     {"_mlagreement_boot_stats_items_cpp", (DL_FUNC) &_mlagreement_boot_stats_items_cpp, 6},
-    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 12},
-    {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 5},
-    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 6},
+    {"_mlagreement_boot_records_cpp", (DL_FUNC) &_mlagreement_boot_records_cpp, 13},
+    {"_mlagreement_boot_jack_records_cpp", (DL_FUNC) &_mlagreement_boot_jack_records_cpp, 6},
+    {"_mlagreement_boot_stats_records_cpp", (DL_FUNC) &_mlagreement_boot_stats_records_cpp, 7},
     {"_mlagreement_boot_streams_cpp", (DL_FUNC) &_mlagreement_boot_streams_cpp, 0},
     {"_mlagreement_category_alpha_cpp", (DL_FUNC) &_mlagreement_category_alpha_cpp, 3},
     {"_mlagreement_category_weights_cpp", (DL_FUNC) &_mlagreement_category_weights_cpp, 2},

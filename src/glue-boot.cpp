@@ -20,11 +20,6 @@ mla::CorpusStatistic corpus_statistic(bool single_label) {
   return single_label ? mla::CorpusStatistic::single_label : mla::CorpusStatistic::multi_label;
 }
 
-mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_drawn,
-                                      bool single_label) {
-  return mla::DrawnAnnotators{INTEGER_RO(slot), static_cast<std::size_t>(n_drawn),
-                              corpus_statistic(single_label)};
-}
 
 void nan_to_na(Rcpp::NumericMatrix& out) { glue::nan_to_na(out); }
 
@@ -52,6 +47,12 @@ Structure structure_of(const Rcpp::Nullable<Rcpp::List>& description) {
   s.stats.u.assign(u.begin(), u.end());
   if (s.stats.u.size() != s.stats.vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
   return s;
+}
+
+mla::DrawnAnnotators drawn_annotators(const Rcpp::IntegerVector& slot, int n_drawn,
+                                      bool single_label, const Structure& structure) {
+  return mla::DrawnAnnotators{INTEGER_RO(slot), static_cast<std::size_t>(n_drawn),
+                              corpus_statistic(single_label), structure.get()};
 }
 
 // Statistics per replicate: a structured fit's, or n_boot_stats() of k labels.
@@ -249,9 +250,11 @@ Rcpp::NumericMatrix boot_stats_items_cpp(const Rcpp::IntegerMatrix& x, const Rcp
 double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVector& slot,
                         int n_drawn, bool both, const Rcpp::IntegerVector& unit_of_item, int n_units,
                         const Rcpp::IntegerVector& order, const Rcpp::IntegerVector& start,
-                        double per_stream, int threads, bool single_label) {
+                        double per_stream, int threads, bool single_label,
+                        Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
   BootRun& r = boot_run_of(run);
-  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
+  const Structure st = structure_of(structure);
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label, st);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
     const mla::UnitDesign u = glue::unit_design(v.n_items, unit_of_item, n_units, order, start);
     return run_chunk(r, per_stream, threads, [&] { return mla::record_replicate_scratch(v, d, u); },
@@ -265,10 +268,12 @@ double boot_records_cpp(SEXP run, const Rcpp::List& view, const Rcpp::IntegerVec
 // bootstrap's statistic, without a J x J multiplicity matrix.
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
-                                          int n_drawn, int threads, bool single_label) {
-  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
+                                          int n_drawn, int threads, bool single_label,
+                                          Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
+  const Structure st = structure_of(structure);
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label, st);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
-    Rcpp::NumericMatrix out(n_drawn, static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    Rcpp::NumericMatrix out(n_drawn, static_cast<int>(n_stats(st, v.n_labels)));
     bool failed = false;
     glue::InterruptScope interrupts;
     mla::jackknife_annotators(v, codes, d, threads, out.begin(), failed);
@@ -280,14 +285,17 @@ Rcpp::NumericMatrix boot_jack_records_cpp(const Rcpp::List& view, const Rcpp::In
 }
 
 // Coefficients for given multiplicities of the drawn annotators (n_drawn x B)
-// and of the items (n_items x B, or a 0-column matrix for all ones).
+// and of the items (n_items x B, or a 0-column matrix for all ones);
+// structure as boot_items_cpp().
 // [[Rcpp::export(rng = false)]]
 Rcpp::NumericMatrix boot_stats_records_cpp(const Rcpp::List& view, const Rcpp::IntegerVector& slot,
                                            int n_drawn, const Rcpp::IntegerMatrix& aw,
-                                           const Rcpp::IntegerMatrix& iw, bool single_label) {
-  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label);
+                                           const Rcpp::IntegerMatrix& iw, bool single_label,
+                                           Rcpp::Nullable<Rcpp::List> structure = R_NilValue) {
+  const Structure st = structure_of(structure);
+  const mla::DrawnAnnotators d = drawn_annotators(slot, n_drawn, single_label, st);
   return glue::with_record_view(view, [&](const auto& v, const auto& codes) {
-    Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(mla::n_boot_stats(v.n_labels)));
+    Rcpp::NumericMatrix out(aw.ncol(), static_cast<int>(n_stats(st, v.n_labels)));
     mla::RecordScratch s;
     for (int b = 0; b < aw.ncol(); ++b) {
       const int* a = aw.begin() + static_cast<std::size_t>(b) * d.n_drawn;

@@ -154,3 +154,64 @@ expect_mla_matches <- function(fit, ref) {
   expect_equal(items$observed, rep(ref$item_observed, 3), tolerance = 1e-12)
   expect_equal(items$estimate, as.vector(ref$item_estimate), tolerance = 1e-12)
 }
+
+# Annotator bootstrap reference for a structured fit (complete records): the
+# statistics of mla_boot() when annotator a appears aw[a] times and item i
+# iw[i] times, ordered pairs of copies of one annotator not being pairs
+# (as ref_annotator_stats()). Per variable, from the closed records.
+ref_structured_annotator_stats <- function(arr, groups, parent, weights, aw, iw = rep(1L, dim(arr)[1])) {
+  labels <- dimnames(arr)[[3]]
+  ids <- rep(seq_len(dim(arr)[2]), aw)
+  per_item <- lapply(seq_len(dim(arr)[1]), function(i) {
+    keep <- !is.na(arr[i, ids, 1])
+    list(id = ids[keep], vars = lapply(which(keep), function(c) ref_variables(arr[i, ids[c], ], labels, groups, parent)))
+  })
+  closed <- arr
+  for (i in seq_len(dim(arr)[1])) for (c in seq_len(dim(arr)[2])) {
+    if (anyNA(arr[i, c, ])) next
+    v <- ref_variables(arr[i, c, ], labels, list(), parent)
+    closed[i, c, ] <- as.integer(unlist(v[labels]))
+  }
+  label_rows <- matrix(ref_annotator_stats(closed, aw, iw)[-(1:3)], ncol = 3)
+  var_names <- c(setdiff(labels, unlist(groups)), names(groups))
+  u <- ref_variable_weights(var_names, weights)
+  per_var <- lapply(var_names, function(v) {
+    cats <- if (v %in% names(groups)) c(groups[[v]], "none") else c("0", "1")
+    share <- numeric(0)
+    dis <- numeric(0)
+    for (i in seq_along(per_item)) {
+      x <- vapply(per_item[[i]]$vars, function(r) r[[v]], "")
+      if (length(x) == 0 || iw[i] == 0) next
+      share <- rbind(share, t(replicate(iw[i], as.numeric(table(factor(x, cats))) / length(x))))
+      distinct <- outer(per_item[[i]]$id, per_item[[i]]$id, "!=")
+      if (any(distinct)) dis <- c(dis, rep(sum(outer(x, x, "!=") & distinct) / sum(distinct), iw[i]))
+    }
+    pi <- stats::setNames(colMeans(share), cats)
+    if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
+    list(pairable = length(dis) > 0, ao = 1 - mean(dis), ae = ref_chance_categories(pi))
+  })
+  used <- vapply(per_var, `[[`, TRUE, "pairable")
+  ao <- vapply(per_var, `[[`, 0, "ao")[used]
+  ae <- vapply(per_var, `[[`, numeric(3), "ae")[, used, drop = FALSE]
+  corpus <- colSums(u[used] * (ao - t(ae))) / colSums(u[used] * (1 - t(ae)))
+  group_rows <- t(vapply(per_var[var_names %in% names(groups)], function(p) {
+    if (p$pairable) (p$ao - p$ae) / (1 - p$ae) else rep(NA_real_, 3)
+  }, numeric(3)))
+  unname(c(corpus, rbind(label_rows, group_rows)))
+}
+
+# Leave-one-annotator-out refits of a structured fit: annotators x the
+# statistics of mla_boot(), NA where nothing is left to estimate.
+ref_structured_annotator_jack <- function(fit, annotators) {
+  a <- fit$annotations
+  n_stats <- nrow(fit$corpus) + nrow(fit$label)
+  values <- vapply(annotators, function(j) {
+    refit <- tryCatch(
+      do.call(mla, c(list(a[, -j, fit$label_index], baseline = fit$baseline),
+                     mlagreement:::structure_arguments(fit$structure))),
+      mlagreement_error = function(e) NULL
+    )
+    if (is.null(refit)) rep(NA_real_, n_stats) else c(refit$corpus$estimate, refit$label$estimate)
+  }, numeric(n_stats))
+  unname(t(matrix(values, nrow = n_stats)))
+}

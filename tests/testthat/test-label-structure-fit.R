@@ -218,8 +218,6 @@ test_that("what a structured fit cannot do is a classed error naming the offende
                       "label_structure")
   expect_mla_error(krippendorff_alpha(arr, "hamming", R = 10, label_weights = c(a = 2)),
                    "label_structure")
-  fit <- mla(arr, label_weights = c(a = 2))
-  expect_mla_error(mla_boot(fit, R = 10, resample = "annotators"), "label_structure")
   expect_mla_error(mla(as_annotation_counts(as_annotations(arr)), label_weights = c(a = 2)),
                    "needs_records")
 })

@@ -138,12 +138,63 @@ test_that("item replicates and leave-one-out values of a structured fit are refi
   expect_s3_class(mla_boot(fit, R = 20, cluster = clusters, strata = clusters %% 2), "mla_boot")
 })
 
-test_that("what a structured bootstrap or comparison cannot do is a classed error", {
+test_that("annotator replicates of a structured fit weigh records by annotator copies", {
+  withr::local_seed(312)
+  labels <- c("toxic", "insult", "pos", "neg", "neu", "x")
+  groups <- list(s = c("pos", "neg", "neu"))
+  parent <- c(insult = "toxic")
+  w <- c(x = 2, s = 3)
+  arr <- random_structured_array(20, 6, labels, groups)
+  fit <- mla(arr, label_groups = groups, label_tree = parent, label_weights = w)
+  for (resample in c("annotators", "both")) {
+    bs <- withr::with_seed(5, mla_boot(fit, R = 5, resample = resample))
+    expect_equal(unname(bs$t0), fit_stats(fit))
+    draws <- cpp_boot_draws(bs)
+    for (b in seq_len(5)) {
+      iw <- if (resample == "both") draws$item[, b] else rep(1L, 20)
+      expect_equal(unname(bs$t[b, ]),
+                   ref_structured_annotator_stats(arr, groups, parent, w, draws$annotator[, b], iw),
+                   tolerance = 1e-12)
+    }
+  }
+  # the jackknife (BCa, annotators = "random") leaves out one annotator: refits
+  bs <- withr::with_seed(5, mla_boot(fit, R = 5, resample = "annotators"))
+  expect_equal(unname(mlagreement:::boot_jack_values(bs)), ref_structured_annotator_jack(fit, 1:6),
+               tolerance = 1e-12)
+  # BCa intervals from that jackknife
+  many <- mla(random_structured_array(30, 15, labels, groups), label_groups = groups,
+              label_tree = parent, label_weights = w)
+  bca <- tidy(withr::with_seed(6, mla_boot(many, R = 499, resample = "annotators")), type = "bca")
+  expect_true(all(bca$conf.low < bca$estimate & bca$estimate < bca$conf.high))
+})
+
+test_that("structured annotator replicates keep partial records as the fit does", {
+  withr::local_seed(313)
+  labels <- c("toxic", "insult", "pos", "neg", "x")
+  groups <- list(s = c("pos", "neg"))
+  arr <- random_structured_array(15, 5, labels, groups)
+  # single missing decisions: in a group (the record still answers it when
+  # it selects one of its labels) and below a taxonomy's parent
+  arr[1, 1, "pos"] <- NA
+  arr[2, 2, c("pos", "neg")] <- c(NA, 1L)
+  arr[3, 3, "toxic"] <- NA
+  arr[4, 4, "insult"] <- NA
+  fit <- mla(arr, label_groups = groups, label_tree = c(insult = "toxic"))
+  data <- mlagreement:::annotator_record_data(fit, threads = 1L)
+  stats <- function(aw) drop(mlagreement:::boot_records_statistic(data, matrix(as.integer(aw))))
+  # every annotator once is the fit; an annotator left out is the refit
+  expect_equal(unname(stats(rep(1, 5))), fit_stats(fit), tolerance = 1e-12)
+  expect_equal(unname(stats(c(1, 0, 1, 1, 1))), ref_structured_annotator_jack(fit, 2)[1, ],
+               tolerance = 1e-12)
+  expect_equal(unname(mlagreement:::boot_jackknife(data, NULL, "annotators", 1L)),
+               ref_structured_annotator_jack(fit, 1:5),
+               tolerance = 1e-12)
+})
+
+test_that("what a structured comparison cannot do is a classed error", {
   withr::local_seed(309)
   arr <- random_structured_array(20, 4, c("a", "b", "c"), list(g = c("a", "b")))
   fit <- mla(arr, label_groups = list(g = c("a", "b")))
-  err <- expect_mla_error(mla_boot(fit, R = 20, resample = "annotators"), "label_structure")
-  expect_match(conditionMessage(err), "Resampling annotators")
   err <- expect_mla_error(mla_compare(fit, mla(arr)), "compare_structure")
   expect_match(conditionMessage(err), "no label structure")
   # the per-item counts of the influence terms stay within the memory limit

@@ -199,7 +199,7 @@ void stats_from_bins(const ClassCodes<Code>& cc, const Bin* bins, LabelTable& t,
     ls[j] = summarise_label(t, j, /*with_floor=*/false);
   }
   if (cc.structure != nullptr) {
-    write_structure_stats(t, ls, *cc.structure, out, stride);
+    write_structure_stats(ls, *cc.structure, out, stride);
   } else {
     write_stats(ls, out, stride, cc.corpus);
   }

@@ -35,6 +35,7 @@ inline void shift_cell(LabelSums<dd>& s, CellKinds& kinds, double X, double M, d
   kinds.negative += X < M ? step : 0;
   kinds.mixed += M > 1 && X > 0 && X < M ? step : 0;
   s.n_rated += sign;
+  s.positives += sign * X;
   s.p_sum = s.p_sum + dd(sign) * (dd(X) / dd(M));
   s.q_sum = s.q_sum + dd(sign) * (dd(M - X) / dd(M));
   if (M > 1) {
@@ -147,7 +148,7 @@ bool jackknife_annotators(const RecordView<T>& v, const Codes& codes, const Draw
           detail::exact_sums(sums[j], kinds[j]);
           ls[j] = summarise_sums(sums[j]);
         }
-        write_stats(ls, out + a, J, d.corpus);
+        write_replicate(ls, d, out + a, J);
       });
     }
   }

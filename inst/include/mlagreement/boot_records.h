@@ -14,6 +14,7 @@
 #include "estimators.h"
 #include "replicate_stats.h"
 #include "rng.h"
+#include "structured_estimates.h"
 #include "threads.h"
 
 namespace mlagreement {
@@ -25,7 +26,20 @@ struct DrawnAnnotators {
   std::size_t n_drawn = 0;
   // the corpus coefficients the replicates report (single-label designs)
   CorpusStatistic corpus = CorpusStatistic::multi_label;
+  // a structured fit's statistics; the view's columns are then the
+  // structure pass's (closed labels, then the groups' categories)
+  const StructureStats* structure = nullptr;
 };
+
+// A replicate's statistics from its columns' summaries.
+inline void write_replicate(const std::vector<LabelSummary>& ls, const DrawnAnnotators& d,
+                            double* out, std::size_t stride) {
+  if (d.structure != nullptr) {
+    write_structure_stats(ls, *d.structure, out, stride);
+  } else {
+    write_stats(ls, out, stride, d.corpus);
+  }
+}
 
 // Weighted counts per (item, label), label-major, and one replicate's label
 // summaries; copies: each record's annotator multiplicity (records layout).
@@ -106,6 +120,7 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
       if (!(M > 0)) continue;
       const double X = s.X[j * n + i];
       sums.n_rated += w;
+      sums.positives += w * X;
       sums.p_sum += w * X / M;
       sums.q_sum += w * (M - X) / M;
       const double pairs = M * M - s.Q[j * n + i];
@@ -116,7 +131,7 @@ void records_stats(const RecordView<T>& v, const Codes& codes, const DrawnAnnota
     }
     s.ls[j] = summarise_sums(sums);
   }
-  write_stats(s.ls, out, stride, d.corpus);
+  write_replicate(s.ls, d, out, stride);
 }
 
 struct RecordReplicateScratch {

@@ -27,22 +27,22 @@ struct StructureVariable {
   bool group = false;
 };
 
-// A group's categories as a single-label design; "none" only when some
-// record uses it.
-inline std::vector<LabelSummary> group_categories(const LabelTable& t, std::size_t first,
-                                                  std::size_t n_labels) {
+// A group's categories as a single-label design, from the summaries of the
+// table's columns; "none" only when some record uses it.
+inline std::vector<LabelSummary> group_categories(const std::vector<LabelSummary>& ls,
+                                                  std::size_t first, std::size_t n_labels) {
   std::vector<LabelSummary> cats;
   for (std::size_t c = first; c <= first + n_labels; ++c) {
-    LabelSummary ls = summarise_label(t, c, false);
-    if (c == first + n_labels && !(ls.positives > 0)) break;
-    cats.push_back(ls);
+    if (c == first + n_labels && !(ls[c].positives > 0)) break;
+    cats.push_back(ls[c]);
   }
   return cats;
 }
 
-inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
+inline VariableSummary group_variable(const std::vector<LabelSummary>& ls, std::size_t first,
+                                      std::size_t n_labels) {
   VariableSummary v;
-  const std::vector<LabelSummary> cats = group_categories(t, first, n_labels);
+  const std::vector<LabelSummary> cats = group_categories(ls, first, n_labels);
   dd d_sum, pq_sum;
   for (const LabelSummary& s : cats) {
     if (!(s.n_pairable > 0)) return v;
@@ -58,14 +58,23 @@ inline VariableSummary group_variable(const LabelTable& t, std::size_t first, st
   return v;
 }
 
-inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
+inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
+  std::vector<LabelSummary> ls(first + n_labels + 1);
+  for (std::size_t c = first; c <= first + n_labels; ++c) ls[c] = summarise_label(t, c, false);
+  return group_variable(ls, first, n_labels);
+}
+
+inline VariableSummary label_variable(const LabelSummary& s) {
   VariableSummary v;
-  const LabelSummary s = summarise_label(t, j, false);
   if (!(s.n_pairable > 0)) return v;
   v.pairable = true;
   v.d_obs = s.d_obs_dd;
   for (int b = 0; b < kBaselines; ++b) v.w[b] = chance_disagreement(b, s.p_dd, s.q_dd);
   return v;
+}
+
+inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
+  return label_variable(summarise_label(t, j, false));
 }
 
 // The corpus as a weighted mean over variables (DESIGN.md).
@@ -118,16 +127,18 @@ struct StructureStats {
   std::size_t n_stats() const { return kBaselines * (1 + n_closed + n_groups()); }
 };
 
-inline VariableSummary variable_summary(const LabelTable& t, const StructureVariable& v) {
-  return v.group ? group_variable(t, v.first, v.n_labels) : label_variable(t, v.first);
+inline VariableSummary variable_summary(const std::vector<LabelSummary>& ls,
+                                       const StructureVariable& v) {
+  return v.group ? group_variable(ls, v.first, v.n_labels) : label_variable(ls[v.first]);
 }
 
-// A replicate's statistics into out[s * stride]; ls: the summaries of the
-// table's columns (the closed labels first).
-inline void write_structure_stats(const LabelTable& t, const std::vector<LabelSummary>& ls,
-                                  const StructureStats& s, double* out, std::size_t stride) {
+// A replicate's statistics into out[s * stride]; ls: the summaries of every
+// column of the pass's tables (the closed labels first, then the groups'
+// categories), from a table or from an annotator replicate's records.
+inline void write_structure_stats(const std::vector<LabelSummary>& ls, const StructureStats& s,
+                                  double* out, std::size_t stride) {
   std::vector<VariableSummary> vars;
-  for (const StructureVariable& v : s.vars) vars.push_back(variable_summary(t, v));
+  for (const StructureVariable& v : s.vars) vars.push_back(variable_summary(ls, v));
   const StructuredCorpus c = structured_corpus(vars, s.u);
   const std::size_t rows = s.n_closed + s.n_groups();
   for (int b = 0; b < kBaselines; ++b) {

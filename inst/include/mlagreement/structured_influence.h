@@ -29,12 +29,14 @@ inline VariableTerms variable_terms(const LabelTable& t, const StructureVariable
   VariableTerms out;
   std::vector<LabelSummary> cats;
   if (v.group) {
-    cats = group_categories(t, v.first, v.n_labels);
-    out.summary = group_variable(t, v.first, v.n_labels);
+    std::vector<LabelSummary> ls(v.first + v.n_labels + 1);
+    for (std::size_t c = v.first; c < ls.size(); ++c) ls[c] = summarise_label(t, c, false);
+    cats = group_categories(ls, v.first, v.n_labels);
+    out.summary = group_variable(ls, v.first, v.n_labels);
     out.q = static_cast<double>(cats.size());
   } else {
     cats.push_back(summarise_label(t, v.first, false));
-    out.summary = label_variable(t, v.first);
+    out.summary = label_variable(cats.front());
   }
   out.n_rated = cats.front().n_rated;
   out.n_pairable = cats.front().n_pairable;
