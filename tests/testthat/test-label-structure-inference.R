@@ -105,14 +105,17 @@ test_that("intervals follow the standard errors; weights apply to the labels ana
 # The fit's statistics in the order of mla_boot()'s replicates.
 fit_stats <- function(fit) unname(c(fit$corpus$estimate, fit$label$estimate))
 
+# The bootstrap tests' structure: a taxonomy, a group and weights.
+toxic <- list(labels = c("toxic", "insult", "pos", "neg", "neu", "x"),
+              groups = list(s = c("pos", "neg", "neu")), parent = c(insult = "toxic"),
+              weights = c(x = 2, s = 3))
+structured <- function(a) {
+  mla(a, label_groups = toxic$groups, label_tree = toxic$parent, label_weights = toxic$weights)
+}
+
 test_that("item replicates and leave-one-out values of a structured fit are refits", {
   withr::local_seed(308)
-  labels <- c("toxic", "insult", "pos", "neg", "neu", "x")
-  groups <- list(s = c("pos", "neg", "neu"))
-  parent <- c(insult = "toxic")
-  w <- c(x = 2, s = 3)
-  arr <- random_structured_array(25, 4, labels, groups)
-  structured <- function(a) mla(a, label_groups = groups, label_tree = parent, label_weights = w)
+  arr <- random_structured_array(25, 4, toxic$labels, toxic$groups)
   fit <- structured(arr)
   bs <- withr::with_seed(9, mla_boot(fit, R = 6))
   expect_equal(unname(bs$t0), fit_stats(fit))
@@ -140,12 +143,8 @@ test_that("item replicates and leave-one-out values of a structured fit are refi
 
 test_that("annotator replicates of a structured fit weigh records by annotator copies", {
   withr::local_seed(312)
-  labels <- c("toxic", "insult", "pos", "neg", "neu", "x")
-  groups <- list(s = c("pos", "neg", "neu"))
-  parent <- c(insult = "toxic")
-  w <- c(x = 2, s = 3)
-  arr <- random_structured_array(20, 6, labels, groups)
-  fit <- mla(arr, label_groups = groups, label_tree = parent, label_weights = w)
+  arr <- random_structured_array(20, 6, toxic$labels, toxic$groups)
+  fit <- structured(arr)
   for (resample in c("annotators", "both")) {
     bs <- withr::with_seed(5, mla_boot(fit, R = 5, resample = resample))
     expect_equal(unname(bs$t0), fit_stats(fit))
@@ -153,7 +152,8 @@ test_that("annotator replicates of a structured fit weigh records by annotator c
     for (b in seq_len(5)) {
       iw <- if (resample == "both") draws$item[, b] else rep(1L, 20)
       expect_equal(unname(bs$t[b, ]),
-                   ref_structured_annotator_stats(arr, groups, parent, w, draws$annotator[, b], iw),
+                   ref_structured_annotator_stats(arr, toxic$groups, toxic$parent, toxic$weights,
+                                                  draws$annotator[, b], iw),
                    tolerance = 1e-12)
     }
   }
@@ -162,8 +162,7 @@ test_that("annotator replicates of a structured fit weigh records by annotator c
   expect_equal(unname(mlagreement:::boot_jack_values(bs)), ref_structured_annotator_jack(fit, 1:6),
                tolerance = 1e-12)
   # BCa intervals from that jackknife
-  many <- mla(random_structured_array(30, 15, labels, groups), label_groups = groups,
-              label_tree = parent, label_weights = w)
+  many <- structured(random_structured_array(30, 15, toxic$labels, toxic$groups))
   bca <- tidy(withr::with_seed(6, mla_boot(many, R = 499, resample = "annotators")), type = "bca")
   expect_true(all(bca$conf.low < bca$estimate & bca$estimate < bca$conf.high))
 })
