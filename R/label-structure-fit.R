@@ -200,34 +200,32 @@ add_structure_stats <- function(data, st) {
 # weigh records by annotator copies as on plain labels.
 add_structure_records <- function(data, fit) {
   a <- fit$annotations
-  v <- record_values(a)[, fit$label_index, drop = FALSE]
-  dec <- !is.na(v)
-  pos <- dec & v == 1
-  pos[is.na(pos)] <- FALSE
   st <- fit$structure
+  closed <- record_values(a)[, fit$label_index, drop = FALSE]
+  storage.mode(closed) <- "integer"
   for (j in st$closure_order + 1L) {  # deepest first: a selected child selects its parent
-    p <- st$parent[j] + 1L
-    pos[, p] <- pos[, p] | pos[, j]
-    dec[, p] <- dec[, p] | pos[, j]
+    closed[which(closed[, j] == 1L), st$parent[j] + 1L] <- 1L
   }
-  cols <- list(decided_or_na(pos, dec))
-  for (g in st$groups) {
-    selected <- rowSums(pos[, g, drop = FALSE]) > 0
-    answered <- selected | rowSums(!dec[, g, drop = FALSE]) == 0
-    cols <- c(cols, list(decided_or_na(cbind(pos[, g, drop = FALSE], !selected), answered)))
-  }
+  cols <- c(list(closed), lapply(st$groups, group_record_columns, closed = closed))
   values <- do.call(cbind, cols)
-  data$view <- record_view(values, ncol(values), record_item(a) - 1L, n_items(a),
-                           record_annotator(a) - 1L, n_annotators(a))
+  dense <- is_dense_layout(a)  # records in the array's order: no ids to scatter by
+  data$view <- record_view(values, ncol(values), if (dense) integer() else record_item(a) - 1L,
+                           n_items(a), if (dense) integer() else record_annotator(a) - 1L,
+                           n_annotators(a))
   data$n_labels <- ncol(values)
   add_structure_stats(data, st)
 }
 
-# 0/1 with NA where not decided (`decided`: a matrix like `pos`, or one
-# value per row).
-decided_or_na <- function(pos, decided) {
-  out <- pos + 0L
-  out[rep_len(!decided, length(out))] <- NA_integer_
+# A group's categories per record: its labels and "none", decided when the
+# record selects one of them or decides them all (undecided labels of a
+# record that selects another count as not selected).
+group_record_columns <- function(g, closed) {
+  sub <- closed[, g, drop = FALSE]
+  selected <- rowSums(sub == 1L, na.rm = TRUE) > 0
+  answered <- selected | rowSums(is.na(sub)) == 0
+  out <- cbind(sub, as.integer(!selected))
+  out[is.na(out)] <- 0L
+  out[!answered, ] <- NA_integer_
   out
 }
 

@@ -91,3 +91,14 @@ report("tidy() with standard errors, weights + group + taxonomy", cputime(tidy(f
 report("mla_boot(R = 200), weights + group + taxonomy",
        cputime(mla_boot(fit_structured, R = 200), times = 3),
        cputime(mla_boot(fit_plain, R = 200), times = 3), ref = "mla_boot() of the plain fit")
+
+# Annotators as a sample: the records engine reads each record's columns of
+# the structure pass (made once per call), the plain fit its records.
+report("mla_boot(R = 50, resample = \"annotators\"), weights + group + taxonomy",
+       cputime(mla_boot(fit_structured, R = 50, resample = "annotators"), times = 3),
+       cputime(mla_boot(fit_plain, R = 50, resample = "annotators"), times = 3),
+       ref = "the plain fit's")
+report("tidy(annotators = \"random\"), weights + group + taxonomy",
+       cputime(suppressMessages(tidy(fit_structured, annotators = "random")), times = 3),
+       cputime(suppressMessages(tidy(fit_plain, annotators = "random")), times = 3),
+       ref = "the plain fit's")
