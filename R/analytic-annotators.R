@@ -19,7 +19,7 @@
 #' the wide side. With fewer than 8 annotators the annotator part rests on
 #' few values and the interval is unreliable; a message says so. It needs
 #' the records (not a summary) and an unweighted fit; a fit with a label
-#' structure is refitted without each annotator (one structure pass each).
+#' structure leaves out each annotator from the records of its structure.
 #' @param annotators `"fixed"` (condition on the annotators) or `"random"`
 #'   (annotators sampled from a population of annotators; see the section
 #'   *Annotators as a sample*).

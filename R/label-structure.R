@@ -57,13 +57,12 @@
 #' design, a label as a binary one), \eqn{u}-weighted over the variables
 #' for the corpus row, and for percent agreement (corpus and group rows) and
 #' the closed labels' specific agreement (see [tidy.mla()]); [mla_boot()]
-#' resamples items (clusters, strata) with every row's replicates, and
-#' [mla_compare()] compares two fits of the same structure;
-#' `tidy(fit, annotators = "random")` adds the annotator jackknife of refits
-#' without each annotator. The eq. 7 floors and annotator resampling in
-#' [mla_boot()] are not available for structured fits yet (`NA`, or a
-#' classed error). `print()` and `glance()` (`design`) name the structure
-#' used.
+#' resamples items (clusters, strata), annotators or both with every row's
+#' replicates, and [mla_compare()] compares two fits of the same structure;
+#' `tidy(fit, annotators = "random")` adds the annotator jackknife (the fit
+#' without each annotator). The eq. 7 floors are not available for
+#' structured fits yet (`NA`). `print()` and `glance()` (`design`) name the
+#' structure used.
 #' @name mla
 NULL
 
