@@ -178,16 +178,21 @@ test_that("structured annotator replicates keep partial records as the fit does"
   arr[2, 2, c("pos", "neg")] <- c(NA, 1L)
   arr[3, 3, "toxic"] <- NA
   arr[4, 4, "insult"] <- NA
-  fit <- mla(arr, label_groups = groups, label_tree = c(insult = "toxic"))
-  data <- mlagreement:::annotator_record_data(fit, threads = 1L)
-  stats <- function(aw) drop(mlagreement:::boot_records_statistic(data, matrix(as.integer(aw))))
-  # every annotator once is the fit; an annotator left out is the refit
-  expect_equal(unname(stats(rep(1, 5))), fit_stats(fit), tolerance = 1e-12)
-  expect_equal(unname(stats(c(1, 0, 1, 1, 1))), ref_structured_annotator_jack(fit, 2)[1, ],
-               tolerance = 1e-12)
-  expect_equal(unname(mlagreement:::boot_jackknife(data, NULL, "annotators", 1L)),
-               ref_structured_annotator_jack(fit, 1:5),
-               tolerance = 1e-12)
+  long <- annotations_long(ref_long(arr), item, annotator, label, value)
+  # dense array and records (long data); weights alone also on a label subset
+  structures <- list(list(label_groups = groups, label_tree = c(insult = "toxic")),
+                     list(labels = labels[-5], label_weights = c(toxic = 2)))
+  for (x in list(arr, long)) for (structure in structures) {
+    fit <- do.call(mla, c(list(x), structure))
+    data <- mlagreement:::annotator_record_data(fit, threads = 1L)
+    stats <- function(aw) drop(mlagreement:::boot_records_statistic(data, matrix(as.integer(aw))))
+    # every annotator once is the fit; an annotator left out is the refit
+    expect_equal(unname(stats(rep(1, 5))), fit_stats(fit), tolerance = 1e-12)
+    expect_equal(unname(stats(c(1, 0, 1, 1, 1))), ref_structured_annotator_jack(fit, 2)[1, ],
+                 tolerance = 1e-12)
+    expect_equal(unname(mlagreement:::boot_jackknife(data, NULL, "annotators", 1L)),
+                 ref_structured_annotator_jack(fit, 1:5), tolerance = 1e-12)
+  }
 })
 
 test_that("what a structured comparison cannot do is a classed error", {
