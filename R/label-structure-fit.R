@@ -72,19 +72,21 @@ structure_fit <- function(fit, st, est, item_disagreement) {
   fit$corpus$observed <- rep(cor$observed, n_baselines)
   fit$corpus$expected <- cor$expected
   fit$corpus$estimate <- cor$estimate
-  fit$corpus$floor_observed <- NA_real_
-  fit$corpus$floor <- NA_real_
+  fit$corpus$floor_observed <- cor$floor_observed
+  fit$corpus$floor <- cor$floor
   fit$corpus_w <- cor$w
   fit$item_disagreement <- item_disagreement
   fit$structure <- st
   fit$design$single_label <- FALSE
-  fit$notes <- fast_tibble(
-    level = c("corpus", fit$notes$level),
-    label = c(NA_character_, fit$notes$label),
-    baseline = c(NA_character_, fit$notes$baseline),
-    reason = c("labels with structure: the eq. 7 floor is defined for plain Hamming agreement",
-               fit$notes$reason)
-  )
+  if (length(st$groups) > 0L) {
+    fit$notes <- fast_tibble(
+      level = c("corpus", fit$notes$level),
+      label = c(NA_character_, fit$notes$label),
+      baseline = c(NA_character_, fit$notes$baseline),
+      reason = c("label groups: the eq. 7 floor is defined for binary labels, not for a group's nominal variable",
+                 fit$notes$reason)
+    )
+  }
   fit
 }
 

@@ -60,9 +60,9 @@
 #' resamples items (clusters, strata), annotators or both with every row's
 #' replicates, and [mla_compare()] compares two fits of the same structure;
 #' `tidy(fit, annotators = "random")` adds the annotator jackknife (the fit
-#' without each annotator). The eq. 7 floors are not available for
-#' structured fits yet (`NA`). `print()` and `glance()` (`design`) name the
-#' structure used.
+#' without each annotator). The corpus eq. 7 floor is the weighted mean of
+#' the closed labels' floors, and `NA` with label groups, whose rows have
+#' none. `print()` and `glance()` (`design`) name the structure used.
 #' @name mla
 NULL
 

@@ -25,7 +25,10 @@
 #' over placements of the label's positives on the items, each item with its
 #' own number of decisions \eqn{m_{ij}}; items with one decision can absorb a
 #' positive without adding agreement. `floor_observed` is this minimum;
-#' `floor` normalises it with the observed baseline.
+#' `floor` normalises it with the observed baseline. With label weights or a
+#' taxonomy the corpus floor is the weighted mean of the closed labels'
+#' floors, weighted as the estimate; with label groups it is `NA` (a group
+#' is a nominal variable, for which eq. 7 does not speak).
 #'
 #' @section Missing decisions:
 #' `NA` is never a "not selected". Per label, an item enters the observed

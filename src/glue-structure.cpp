@@ -144,7 +144,7 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
   std::vector<mla::VariableSummary> vars;
   std::vector<mla::VariableAlpha> alphas;
   for (int j : free) {
-    vars.push_back(mla::label_variable(t, static_cast<std::size_t>(j)));
+    vars.push_back(mla::label_variable(t, static_cast<std::size_t>(j), /*with_floor=*/true));
     alphas.push_back(mla::label_alpha(t, static_cast<std::size_t>(j)));
   }
   for (R_xlen_t g = 0; g < group_first.size(); ++g) {
@@ -183,7 +183,9 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
           Rcpp::Named("n_used") = c.n_used, Rcpp::Named("observed") = glue::nan_to_na(c.observed),
           Rcpp::Named("expected") = glue::na_vector(c.expected),
           Rcpp::Named("w") = glue::na_vector(c.w),
-          Rcpp::Named("estimate") = glue::na_vector(c.estimate)),
+          Rcpp::Named("estimate") = glue::na_vector(c.estimate),
+          Rcpp::Named("floor_observed") = glue::nan_to_na(c.floor_observed),
+          Rcpp::Named("floor") = glue::na_vector(c.floor)),
       Rcpp::Named("alpha") = Rcpp::List::create(
           Rcpp::Named("observed") = glue::nan_to_na(a.observed),
           Rcpp::Named("expected") = glue::nan_to_na(a.expected),

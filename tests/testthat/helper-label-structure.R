@@ -64,8 +64,10 @@ ref_structured_variables <- function(a, groups = list(), parent = NULL) {
     colnames(counts) <- cats
     pi <- stats::setNames(ref_prevalence(counts, lengths(vals)), cats)
     if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
+    # eq. 7: a free label's smallest agreement over placements of its positives
+    floor_ao <- if (v %in% names(groups)) NA_real_ else ref_floor_label(lengths(vals), sum(counts[, "1"]))
     list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = unname(ref_chance_categories(pi)),
-         counts = counts, m = lengths(vals), pi = pi)
+         counts = counts, m = lengths(vals), pi = pi, floor_ao = floor_ao)
   })
   stats::setNames(out, names_v)
 }
@@ -81,10 +83,13 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
   if (!is.matrix(items)) items <- matrix(items, nrow = length(a$items))
   item_obs <- apply(items, 1, function(x) sum((u * x)[!is.na(x)]) / sum(u[!is.na(x)]))
   expected <- colSums(u * t(ae)) / sum(u)
+  floor_ao <- sum(u * vapply(per_var, `[[`, 0, "floor_ao")) / sum(u)  # NA with a group
   list(
     estimate = colSums(u * (ao - t(ae))) / colSums(u * (1 - t(ae))),
     observed = sum(u * ao) / sum(u),
     expected = expected,
+    floor_observed = floor_ao,
+    floor = (floor_ao - expected) / (1 - expected),
     weight = u * (1 - t(ae)) / rep(colSums(u * (1 - t(ae))), each = length(u)),
     item_observed = item_obs,
     item_estimate = 1 - outer(1 - item_obs, 1 - expected, `/`)
@@ -150,6 +155,8 @@ expect_mla_matches <- function(fit, ref) {
   expect_equal(cor$estimate, unname(ref$estimate), tolerance = 1e-12)
   expect_equal(cor$observed, rep(ref$observed, 3), tolerance = 1e-12)
   expect_equal(cor$expected, unname(ref$expected), tolerance = 1e-12)
+  expect_equal(cor$floor_observed, rep(ref$floor_observed, 3), tolerance = 1e-12)
+  expect_equal(cor$floor, unname(ref$floor), tolerance = 1e-12)
   items <- tidy(fit, "item")
   expect_equal(items$observed, rep(ref$item_observed, 3), tolerance = 1e-12)
   expect_equal(items$estimate, as.vector(ref$item_estimate), tolerance = 1e-12)

@@ -221,3 +221,21 @@ test_that("what a structured fit cannot do is a classed error naming the offende
   expect_mla_error(mla(as_annotation_counts(as_annotations(arr)), label_weights = c(a = 2)),
                    "needs_records")
 })
+
+test_that("the corpus floor of a structured fit: weighted label floors, none for a group", {
+  withr::local_seed(168)
+  arr <- random_structured_array(12, 4, c("a", "b", "c"))
+  weighted <- mla(arr, label_weights = c(a = 3, b = 1, c = 0.5))
+  # eq. 7 per closed label (the plain fit's label floors), weighted as the estimate
+  plain <- ref_mla(arr)
+  u <- c(3, 1, 0.5)
+  expect_equal(weighted$corpus$floor_observed, rep(sum(u * plain$label$floor_ao) / sum(u), 3),
+               tolerance = 1e-12)
+  expect_false("corpus" %in% weighted$notes$level)
+  expect_match(paste(capture.output(print(weighted)), collapse = "\n"), "A_o,min")
+  groups <- list(g = c("a", "b"))
+  grouped <- mla(random_structured_array(12, 4, c("a", "b", "c"), groups), label_groups = groups)
+  expect_true(all(is.na(grouped$corpus$floor)))
+  expect_match(grouped$notes$reason[grouped$notes$level == "corpus"], "not for a group")
+  expect_match(paste(capture.output(print(grouped)), collapse = "\n"), "not for label groups")
+})

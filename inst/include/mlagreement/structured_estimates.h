@@ -4,6 +4,7 @@
 #ifndef MLAGREEMENT_STRUCTURED_ESTIMATES_H
 #define MLAGREEMENT_STRUCTURED_ESTIMATES_H
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace mlagreement {
 struct VariableSummary {
   bool pairable = false;
   dd d_obs, w[kBaselines];
+  bool has_floor = false;  // a binary label summarised with its eq. 7 floor
+  dd d_max;
 };
 
 // A variable's columns in the pass's tables: a free label (one column, its
@@ -69,12 +72,14 @@ inline VariableSummary label_variable(const LabelSummary& s) {
   if (!(s.n_pairable > 0)) return v;
   v.pairable = true;
   v.d_obs = s.d_obs_dd;
+  v.has_floor = !std::isnan(s.d_max);
+  v.d_max = s.d_max_dd;
   for (int b = 0; b < kBaselines; ++b) v.w[b] = chance_disagreement(b, s.p_dd, s.q_dd);
   return v;
 }
 
-inline VariableSummary label_variable(const LabelTable& t, std::size_t j) {
-  return label_variable(summarise_label(t, j, false));
+inline VariableSummary label_variable(const LabelTable& t, std::size_t j, bool with_floor = false) {
+  return label_variable(summarise_label(t, j, with_floor));
 }
 
 // The corpus as a weighted mean over variables (DESIGN.md).
@@ -82,6 +87,9 @@ struct StructuredCorpus {
   double n_used = 0, observed = kNA;
   double expected[kBaselines] = {kNA, kNA, kNA}, w[kBaselines] = {kNA, kNA, kNA};
   double estimate[kBaselines] = {kNA, kNA, kNA};
+  // eq. 7 floors, u-weighted as the estimate; only when every pairable
+  // variable is a binary label with its floor (a group has none)
+  double floor_observed = kNA, floor[kBaselines] = {kNA, kNA, kNA};
   std::vector<double> weight;  // variables x baselines, column-major
 };
 
@@ -90,20 +98,25 @@ inline StructuredCorpus structured_corpus(const std::vector<VariableSummary>& va
   StructuredCorpus c;
   const std::size_t n = vars.size();
   c.weight.assign(n * kBaselines, kNA);
-  dd d, w[kBaselines], total;
+  dd d, w[kBaselines], total, d_max;
+  bool floors = true;
   for (std::size_t v = 0; v < n; ++v) {
     if (!vars[v].pairable) continue;
     c.n_used += 1;
     total = total + dd(u[v]);
     d = d + dd(u[v]) * vars[v].d_obs;
+    floors = floors && vars[v].has_floor;
+    if (floors) d_max = d_max + dd(u[v]) * vars[v].d_max;
     for (int b = 0; b < kBaselines; ++b) w[b] = w[b] + dd(u[v]) * vars[v].w[b];
   }
   if (!(total.hi > 0.0)) return c;
   c.observed = 1.0 - (d / total).value();
+  if (floors) c.floor_observed = 1.0 - (d_max / total).value();
   for (int b = 0; b < kBaselines; ++b) {
     c.w[b] = (w[b] / total).value();
     c.expected[b] = 1.0 - c.w[b];
     c.estimate[b] = coefficient(d, w[b]);
+    if (floors) c.floor[b] = coefficient(d_max, w[b]);
     if (!(w[b].hi > 0.0)) continue;
     for (std::size_t v = 0; v < n; ++v) {
       if (vars[v].pairable) c.weight[b * n + v] = (dd(u[v]) * vars[v].w[b] / w[b]).value();
