@@ -214,7 +214,6 @@ add_structure_records <- function(data, fit) {
   data$view <- record_view(values, ncol(values), if (dense) integer() else record_item(a) - 1L,
                            n_items(a), if (dense) integer() else record_annotator(a) - 1L,
                            n_annotators(a))
-  data$n_labels <- ncol(values)
   add_structure_stats(data, st)
 }
 

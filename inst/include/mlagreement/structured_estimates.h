@@ -61,10 +61,17 @@ inline VariableSummary group_variable(const std::vector<LabelSummary>& ls, std::
   return v;
 }
 
-inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
+// The summaries of a group's columns of a table (its labels and "none"), at
+// their column positions, as group_categories() and group_variable() read them.
+inline std::vector<LabelSummary> group_column_summaries(const LabelTable& t, std::size_t first,
+                                                        std::size_t n_labels) {
   std::vector<LabelSummary> ls(first + n_labels + 1);
-  for (std::size_t c = first; c <= first + n_labels; ++c) ls[c] = summarise_label(t, c, false);
-  return group_variable(ls, first, n_labels);
+  for (std::size_t c = first; c < ls.size(); ++c) ls[c] = summarise_label(t, c, false);
+  return ls;
+}
+
+inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
+  return group_variable(group_column_summaries(t, first, n_labels), first, n_labels);
 }
 
 inline VariableSummary label_variable(const LabelSummary& s) {

@@ -29,8 +29,7 @@ inline VariableTerms variable_terms(const LabelTable& t, const StructureVariable
   VariableTerms out;
   std::vector<LabelSummary> cats;
   if (v.group) {
-    std::vector<LabelSummary> ls(v.first + v.n_labels + 1);
-    for (std::size_t c = v.first; c < ls.size(); ++c) ls[c] = summarise_label(t, c, false);
+    const std::vector<LabelSummary> ls = group_column_summaries(t, v.first, v.n_labels);
     cats = group_categories(ls, v.first, v.n_labels);
     out.summary = group_variable(ls, v.first, v.n_labels);
     out.q = static_cast<double>(cats.size());
