@@ -237,8 +237,12 @@ count_sparse_cpp <- function(item, n_items, annotator, n_annotators, start, labe
     .Call(`_mlagreement_count_sparse_cpp`, item, n_items, annotator, n_annotators, start, label, n_labels, cols, max_m, keep_counts)
 }
 
-structure_pass_cpp <- function(bundle, parent, closure_order, free, groups, weights, max_m, keep_items = FALSE) {
-    .Call(`_mlagreement_structure_pass_cpp`, bundle, parent, closure_order, free, groups, weights, max_m, keep_items)
+structure_pass_cpp <- function(bundle, structure, max_m, keep_items = FALSE) {
+    .Call(`_mlagreement_structure_pass_cpp`, bundle, structure, max_m, keep_items)
+}
+
+structure_records_cpp <- function(bundle, structure) {
+    .Call(`_mlagreement_structure_records_cpp`, bundle, structure)
 }
 
 structured_influence_cpp <- function(x, m, cnt, sx, sdis, free, group_first, group_size, weights, corpus) {

@@ -9,11 +9,16 @@ structure_pass <- function(a, st, cols = NULL, keep_items = FALSE, call = rlang:
                  paste0("The per-item counts of ", n_items(a), " items x ", n_cols, " structure columns"),
                  "Use fewer labels, or {.code conf.int = FALSE}.", class = "memory", call = call)
   }
-  res <- structure_pass_cpp(annotation_view(a, cols), st$parent, st$closure_order,
-                            as.integer(st$free - 1L), lapply(st$groups, function(j) as.integer(j - 1L)),
-                            unname(st$weights), nrow(label_tally(a)$cnt), keep_items)
+  res <- structure_pass_cpp(annotation_view(a, cols), structure_core(st), nrow(label_tally(a)$cnt),
+                            keep_items)
   if (res$bad_record >= 0) abort_group_record(a, st, res, call)
   res
+}
+
+# The structure as the C++ core takes it (LabelStructure, 0-based).
+structure_core <- function(st) {
+  list(parent = st$parent, closure_order = st$closure_order, free = as.integer(st$free - 1L),
+       groups = lapply(st$groups, function(j) as.integer(j - 1L)), weights = unname(st$weights))
 }
 
 abort_group_record <- function(a, st, res, call) {
@@ -197,37 +202,16 @@ add_structure_stats <- function(data, st) {
 }
 
 # The annotator engines' inputs for a structured fit: each record's columns
-# of the structure pass (its closed labels, then each group's categories and
-# "none"; NA where the record does not decide them), so that the engines
-# weigh records by annotator copies as on plain labels.
+# of the structure pass (structure_records() in label_groups.h), so that the
+# engines weigh records by annotator copies as on plain labels.
 add_structure_records <- function(data, fit) {
   a <- fit$annotations
-  st <- fit$structure
-  closed <- record_values(a)[, fit$label_index, drop = FALSE]
-  storage.mode(closed) <- "integer"
-  for (j in st$closure_order + 1L) {  # deepest first: a selected child selects its parent
-    closed[which(closed[, j] == 1L), st$parent[j] + 1L] <- 1L
-  }
-  cols <- c(list(closed), lapply(st$groups, group_record_columns, closed = closed))
-  values <- do.call(cbind, cols)
+  values <- structure_records_cpp(annotation_view(a, fit$label_index), structure_core(fit$structure))
   dense <- is_dense_layout(a)  # records in the array's order: no ids to scatter by
   data$view <- record_view(values, ncol(values), if (dense) integer() else record_item(a) - 1L,
                            n_items(a), if (dense) integer() else record_annotator(a) - 1L,
                            n_annotators(a))
-  add_structure_stats(data, st)
-}
-
-# A group's categories per record: its labels and "none", decided when the
-# record selects one of them or decides them all (undecided labels of a
-# record that selects another count as not selected).
-group_record_columns <- function(g, closed) {
-  sub <- closed[, g, drop = FALSE]
-  selected <- rowSums(sub == 1L, na.rm = TRUE) > 0
-  answered <- selected | rowSums(is.na(sub)) == 0
-  out <- cbind(sub, as.integer(!selected))
-  out[is.na(out)] <- 0L
-  out[!answered, ] <- NA_integer_
-  out
+  add_structure_stats(data, fit$structure)
 }
 
 # tidy(conf.int = TRUE) on a structured fit: the corpus and group rows from

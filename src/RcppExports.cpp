@@ -809,19 +809,26 @@ BEGIN_RCPP
 END_RCPP
 }
 // structure_pass_cpp
-Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent, const Rcpp::IntegerVector& closure_order, const Rcpp::IntegerVector& free, const Rcpp::List& groups, const Rcpp::NumericVector& weights, int max_m, bool keep_items);
-RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP parentSEXP, SEXP closure_orderSEXP, SEXP freeSEXP, SEXP groupsSEXP, SEXP weightsSEXP, SEXP max_mSEXP, SEXP keep_itemsSEXP) {
+Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::List& structure, int max_m, bool keep_items);
+RcppExport SEXP _mlagreement_structure_pass_cpp(SEXP bundleSEXP, SEXP structureSEXP, SEXP max_mSEXP, SEXP keep_itemsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type parent(parentSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type closure_order(closure_orderSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type free(freeSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type groups(groupsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type structure(structureSEXP);
     Rcpp::traits::input_parameter< int >::type max_m(max_mSEXP);
     Rcpp::traits::input_parameter< bool >::type keep_items(keep_itemsSEXP);
-    rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, parent, closure_order, free, groups, weights, max_m, keep_items));
+    rcpp_result_gen = Rcpp::wrap(structure_pass_cpp(bundle, structure, max_m, keep_items));
+    return rcpp_result_gen;
+END_RCPP
+}
+// structure_records_cpp
+Rcpp::IntegerMatrix structure_records_cpp(const Rcpp::List& bundle, const Rcpp::List& structure);
+RcppExport SEXP _mlagreement_structure_records_cpp(SEXP bundleSEXP, SEXP structureSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type bundle(bundleSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type structure(structureSEXP);
+    rcpp_result_gen = Rcpp::wrap(structure_records_cpp(bundle, structure));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -984,7 +991,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
     {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},
-    {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 8},
+    {"_mlagreement_structure_pass_cpp", (DL_FUNC) &_mlagreement_structure_pass_cpp, 4},
+    {"_mlagreement_structure_records_cpp", (DL_FUNC) &_mlagreement_structure_records_cpp, 2},
     {"_mlagreement_structured_influence_cpp", (DL_FUNC) &_mlagreement_structured_influence_cpp, 10},
     {"_mlagreement_structured_estimates_cpp", (DL_FUNC) &_mlagreement_structured_estimates_cpp, 7},
     {"_mlagreement_weighted_agreement_cpp", (DL_FUNC) &_mlagreement_weighted_agreement_cpp, 2},

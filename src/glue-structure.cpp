@@ -16,10 +16,12 @@ namespace mla = mlagreement;
 
 constexpr int kB = mla::kBaselines;
 
-mla::LabelStructure label_structure(const Rcpp::IntegerVector& parent,
-                                    const Rcpp::IntegerVector& closure_order,
-                                    const Rcpp::IntegerVector& free, const Rcpp::List& groups,
-                                    const Rcpp::NumericVector& weights) {
+// structure: structure_core() (R/label-structure-fit.R), 0-based indices.
+mla::LabelStructure label_structure(const Rcpp::List& structure, std::size_t n_labels) {
+  const Rcpp::IntegerVector parent = structure["parent"], closure_order = structure["closure_order"],
+                            free = structure["free"];
+  const Rcpp::List groups = structure["groups"];
+  const Rcpp::NumericVector weights = structure["weights"];
   mla::LabelStructure s;
   s.parent.assign(parent.begin(), parent.end());
   s.closure_order.assign(closure_order.begin(), closure_order.end());
@@ -32,7 +34,14 @@ mla::LabelStructure label_structure(const Rcpp::IntegerVector& parent,
   if (s.weight.size() != s.free.size() + s.groups.size()) {
     Rcpp::stop("Internal error: one weight per variable expected.");
   }
+  if (s.parent.size() != n_labels) Rcpp::stop("Internal error: one parent per label expected.");
   return s;
+}
+
+std::size_t n_structure_columns(const mla::LabelStructure& s) {
+  std::size_t n = s.parent.size();
+  for (const std::vector<int>& g : s.groups) n += g.size() + 1;
+  return n;
 }
 
 Rcpp::NumericMatrix as_matrix(const std::vector<std::int64_t>& v, std::size_t nrow, std::size_t ncol) {
@@ -43,26 +52,19 @@ Rcpp::NumericMatrix as_matrix(const std::vector<std::int64_t>& v, std::size_t nr
 
 }  // namespace
 
-// bundle: annotation_view(); parent: 0-based parent per label (-1: root);
-// closure_order: labels with a parent, deepest first; free: 0-based labels
-// in no group; groups: 0-based labels of each group; weights: per variable
-// (free labels, then groups); keep_items: also the items x columns counts
-// x and m.
+// bundle: annotation_view(); structure: structure_core(); keep_items: also
+// the items x columns counts x and m.
 // [[Rcpp::export(rng = false)]]
-Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVector& parent,
-                              const Rcpp::IntegerVector& closure_order,
-                              const Rcpp::IntegerVector& free, const Rcpp::List& groups,
-                              const Rcpp::NumericVector& weights, int max_m, bool keep_items = false) {
-  const mla::LabelStructure s = label_structure(parent, closure_order, free, groups, weights);
+Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::List& structure, int max_m,
+                              bool keep_items = false) {
   Rcpp::IntegerMatrix item_x, item_m;  // zero-filled, written by the pass
   const mla::StructurePass p = glue::with_record_view(bundle, [&](const auto& view, auto codes) {
-    if (s.parent.size() != view.n_labels) Rcpp::stop("Internal error: one parent per label expected.");
+    const mla::LabelStructure s = label_structure(structure, view.n_labels);
     mla::ItemCounts items;
     if (keep_items) {
-      std::size_t n_cols = view.n_labels;
-      for (const std::vector<int>& g : s.groups) n_cols += g.size() + 1;
-      item_x = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), static_cast<int>(n_cols));
-      item_m = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), static_cast<int>(n_cols));
+      const int n_cols = static_cast<int>(n_structure_columns(s));
+      item_x = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), n_cols);
+      item_m = Rcpp::IntegerMatrix(static_cast<int>(view.n_items), n_cols);
       items.x = item_x.begin();
       items.m = item_m.begin();
     }
@@ -82,6 +84,21 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::IntegerVecto
     out["m"] = item_m;
   }
   return out;
+}
+
+// Each record's structure columns (structure_records() in label_groups.h),
+// NA where the record does not decide them: records x columns.
+// [[Rcpp::export(rng = false)]]
+Rcpp::IntegerMatrix structure_records_cpp(const Rcpp::List& bundle, const Rcpp::List& structure) {
+  return glue::with_record_view(bundle, [&](const auto& view, auto codes) {
+    const mla::LabelStructure s = label_structure(structure, view.n_labels);
+    Rcpp::IntegerMatrix out(static_cast<int>(view.n_records), static_cast<int>(n_structure_columns(s)));
+    int bad_group = -1;
+    if (mla::structure_records(view, codes, s, NA_INTEGER, out.begin(), bad_group) >= 0) {
+      Rcpp::stop("Internal error: a record of a fitted structure breaks a group.");
+    }
+    return out;
+  });
 }
 
 // Influence sums of labels with structure from the pass's item tables x, m

@@ -30,3 +30,28 @@ test_that("structured_influence.h: a group, its free label and their weighted me
   expect_values(h$structured_sums(xb, mb, c(0L, 3L), integer(), integer(), c(1, 1))$sum_sq,
                 h$influence_sums(xb[, c(1, 4)], mb[, c(1, 4)], 0L)$corpus$sum_sq)
 })
+
+test_that("label_groups.h: each record's structure columns by hand", {
+  h <- cpp_harness("estimators.cpp")
+  # labels P, Q (child of P), R, S; group {Q, R}. Columns: the closed
+  # labels, then the group's Q, R and "none"; -1 where undecided.
+  values <- rbind(c(0L, 1L, 0L, 0L),    # Q selects P; the group says Q
+                  c(NA, NA, 1L, NA),    # R selected: the undecided Q counts 0
+                  c(1L, 0L, NA, 1L),    # nothing selected, R undecided: group undecided
+                  c(0L, 0L, 0L, 0L),    # "none"
+                  c(NA, 1L, NA, 0L))    # Q selects and decides P
+  want <- rbind(c(1L, 1L, 0L, 0L, 1L, 0L, 0L),
+                c(-1L, -1L, 1L, -1L, 0L, 1L, 0L),
+                c(1L, 0L, -1L, 1L, -1L, -1L, -1L),
+                c(0L, 0L, 0L, 0L, 0L, 0L, 1L),
+                c(1L, 1L, -1L, 0L, 1L, 0L, 0L))
+  res <- h$structure_columns(values, c(-1L, 0L, -1L, -1L), 1L, list(c(1L, 2L)))
+  expect_identical(res$columns, want)
+  expect_identical(res$bad, -1)
+  # across blocks of records, and the first record breaking the group
+  many <- values[rep(1:5, 1000), ]
+  many[4003, 2:3] <- 1L
+  res <- h$structure_columns(many, c(-1L, 0L, -1L, -1L), 1L, list(c(1L, 2L)))
+  expect_identical(res$columns[-4003, ], want[rep(1:5, 1000), ][-4003, ])
+  expect_identical(c(res$bad, res$bad_group), c(4002, 0))
+})

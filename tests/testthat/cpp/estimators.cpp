@@ -21,6 +21,7 @@
 #include "mlagreement/counts.h"
 #include "mlagreement/estimators.h"
 #include "mlagreement/influence.h"
+#include "mlagreement/label_groups.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
 #include "mlagreement/structured_influence.h"
@@ -278,6 +279,32 @@ Rcpp::List structured_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatr
   Rcpp::List out = influence_list(inf.coefficient);
   out["observed_sum_sq"] = inf.observed.sum_sq[0];
   return out;
+}
+
+// Each record's structure columns (label_groups.h) of a records x labels
+// matrix of 0/1/NA (dense layout, one item) under a taxonomy (0-based
+// parent, -1 for roots; closure order deepest first) and groups (0-based
+// labels), -1 where undecided; bad: the first record breaking a group.
+// [[Rcpp::export]]
+Rcpp::List structure_columns(const Rcpp::IntegerMatrix& values, const Rcpp::IntegerVector& parent,
+                             const Rcpp::IntegerVector& closure_order, const Rcpp::List& groups) {
+  mla::LabelStructure s;
+  s.parent.assign(parent.begin(), parent.end());
+  s.closure_order.assign(closure_order.begin(), closure_order.end());
+  for (R_xlen_t g = 0; g < groups.size(); ++g) {
+    const Rcpp::IntegerVector labels = groups[g];
+    s.groups.emplace_back(labels.begin(), labels.end());
+  }
+  const std::size_t n = static_cast<std::size_t>(values.nrow());
+  const mla::RecordView<int> v{values.begin(), n, static_cast<std::size_t>(values.ncol()), nullptr, n,
+                               nullptr, 1};
+  std::size_t n_cols = s.parent.size();
+  for (const std::vector<int>& g : s.groups) n_cols += g.size() + 1;
+  Rcpp::IntegerMatrix out(static_cast<int>(n), static_cast<int>(n_cols));
+  int bad_group = -1;
+  const std::int64_t bad = mla::structure_records(v, mla::IntCodes{}, s, -1, out.begin(), bad_group);
+  return Rcpp::List::create(Rcpp::Named("columns") = out, Rcpp::Named("bad") = static_cast<double>(bad),
+                            Rcpp::Named("bad_group") = bad_group);
 }
 
 // ------------------------------------------------------ weighted / alpha ----
