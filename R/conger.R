@@ -78,8 +78,11 @@ conger_single_corpus <- function(fit, tallies) {
   W <- if (is.null(fit$weights)) diag(ncol(tallies$positives)) else fit$weights$matrix
   pe <- conger_chance_cpp(tallies$positives, tallies$decisions[, 1], W)
   pa <- fit$corpus$observed[1L]
-  list(observed = pa, expected = pe, estimate = if (is.na(pe) || pe >= 1) NA_real_ else (pa - pe) / (1 - pe),
-       floor_observed = NA_real_, floor = NA_real_, reason = if (is.na(pe) || pe >= 1) 4L else 0L,
+  fo <- fit$corpus$floor_observed[1L]  # the nominal floor; NA for weighted fits
+  undefined <- is.na(pe) || pe >= 1
+  list(observed = pa, expected = pe, estimate = if (undefined) NA_real_ else (pa - pe) / (1 - pe),
+       floor_observed = fo, floor = if (undefined) NA_real_ else (fo - pe) / (1 - pe),
+       reason = if (undefined) 4L else 0L,
        why = "only one category in use: chance agreement is 1")
 }
 

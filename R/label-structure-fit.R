@@ -83,14 +83,11 @@ structure_fit <- function(fit, st, est, item_disagreement) {
   fit$item_disagreement <- item_disagreement
   fit$structure <- st
   fit$design$single_label <- FALSE
-  if (length(st$groups) > 0L) {
-    fit$notes <- fast_tibble(
-      level = c("corpus", fit$notes$level),
-      label = c(NA_character_, fit$notes$label),
-      baseline = c(NA_character_, fit$notes$baseline),
-      reason = c("label groups: the eq. 7 floor is defined for binary labels, not for a group's nominal variable",
-                 fit$notes$reason)
-    )
+  g <- n_free + seq_along(st$groups)
+  no_floor <- names(st$groups)[is.na(var$floor[g, 1]) & !is.na(var$observed[g])]
+  if (length(no_floor) > 0L) {
+    fit$notes <- add_nominal_floor_notes(fit$notes, c("corpus", rep("label", length(no_floor))),
+                                         c(NA_character_, no_floor))
   }
   fit
 }
@@ -108,7 +105,8 @@ add_group_rows <- function(label_tbl, st, var, n_free) {
     expected = as.vector(var$expected[g, , drop = FALSE]),
     estimate = as.vector(var$estimate[g, , drop = FALSE]),
     weight = as.vector(var$weight[g, , drop = FALSE]),
-    floor = NA_real_, positive_agreement = NA_real_, negative_agreement = NA_real_,
+    floor = as.vector(var$floor[g, , drop = FALSE]),
+    positive_agreement = NA_real_, negative_agreement = NA_real_,
     note = rep_baselines(paste0("group (one nominal variable): ", members))
   )
   n <- length(rows$label)

@@ -61,8 +61,8 @@
 #' replicates, and [mla_compare()] compares two fits of the same structure;
 #' `tidy(fit, annotators = "random")` adds the annotator jackknife (the fit
 #' without each annotator). The corpus eq. 7 floor is the weighted mean of
-#' the closed labels' floors, and `NA` with label groups, whose rows have
-#' none. `print()` and `glance()` (`design`) name the structure used.
+#' the variables' floors (a group's over its categories, see [mla()]).
+#' `print()` and `glance()` (`design`) name the structure used.
 #' @name mla
 NULL
 

@@ -157,8 +157,9 @@ format_mla_estimates <- function(x, single) {
     alpha <- x$single_label$alpha
     cli::cli_text("Krippendorff's alpha (nominal): {format_fixed(alpha)}; ",
                   "label rows of {.code tidy()} are category-versus-rest coefficients")
-  } else if (is.na(prim$floor_observed)) {
-    cli::cli_text("Conditional floor (eq. 7): defined for binary labels, not for label groups")
+  }
+  if (is.na(prim$floor_observed)) {
+    cli::cli_text("Conditional floor (eq. 7): undefined for this design")
   } else {
     cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
                   paste0(baseline_short(cor$baseline), " ", format_fixed(cor$floor), collapse = ", "))

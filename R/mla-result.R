@@ -102,6 +102,20 @@ undefined_reasons <- c(
   "every label is constant: chance agreement is 1"
 )
 
+# Notes for eq. 7 floors of nominal variables (single-label designs, label
+# groups) left undefined: the exact floor's work grows with the number of
+# different m (nominal_floor.h), and is capped.
+add_nominal_floor_notes <- function(notes, level, label) {
+  if (length(level) == 0L) return(notes)
+  fast_tibble(
+    level = c(level, notes$level),
+    label = c(label, notes$label),
+    baseline = c(rep(NA_character_, length(level)), notes$baseline),
+    reason = c(rep("eq. 7 floor not computed: the items have too many different numbers of decisions",
+                   length(level)), notes$reason)
+  )
+}
+
 # Why each undefined value is undefined: corpus rows, then label rows
 # (label-major within each baseline).
 undefined_notes <- function(labels, label_reason, corpus_reason) {

@@ -26,9 +26,13 @@
 #' own number of decisions \eqn{m_{ij}}; items with one decision can absorb a
 #' positive without adding agreement. `floor_observed` is this minimum;
 #' `floor` normalises it with the observed baseline. With label weights or a
-#' taxonomy the corpus floor is the weighted mean of the closed labels'
-#' floors, weighted as the estimate; with label groups it is `NA` (a group
-#' is a nominal variable, for which eq. 7 does not speak).
+#' structure the corpus floor is the weighted mean of the variables'
+#' floors, weighted as the estimate. A nominal variable (the corpus of a
+#' single-label design, a label group) has the same floor over its
+#' categories: the smallest agreement of any item x category table with the
+#' same category totals and items' numbers of decisions, computed exactly;
+#' it is `NA`, with a note, when the items have too many different numbers
+#' of decisions for the exact solver's budget, and with category weights.
 #'
 #' @section Missing decisions:
 #' `NA` is never a "not selected". Per label, an item enters the observed

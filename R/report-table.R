@@ -7,12 +7,12 @@
 #' * `"baselines"`: one row per baseline, the primary first (recommendation
 #'   3: a pre-specified chance model, the others a sensitivity analysis):
 #'   observed agreement \eqn{A_o}, chance agreement \eqn{A_e}, the
-#'   coefficient, its conditional floor (eq. 7; multi-label designs), its
+#'   coefficient, its conditional floor (eq. 7) where defined, its
 #'   standard error and confidence interval (recommendation 5).
 #' * `"labels"`: one row per label of the declared universe, in its order,
 #'   under the primary baseline (recommendation 4): prevalence, observed
-#'   agreement, coefficient and interval, eq. 6 weight, floor, and positive
-#'   and negative specific agreement.
+#'   agreement, coefficient and interval, eq. 6 weight, floor (multi-label
+#'   designs), and positive and negative specific agreement.
 #'
 #' Intervals are those of `boot` ([tidy.mla_boot()], its default interval
 #' type) when it is given, else the analytic ones of [tidy.mla()] (Gwet's
@@ -71,7 +71,7 @@ report_baselines <- function(fit, boot, conf.level, single) {
     `Observed agreement` = cor$observed, `Chance agreement` = cor$expected,
     Coefficient = cor$estimate, check.names = FALSE, stringsAsFactors = FALSE
   )
-  if (!single) out$Floor <- cor$floor
+  if (!all(is.na(cor$floor))) out$Floor <- cor$floor
   cbind(out, ci)[c(names(out), "Standard error", "conf.low", "conf.high")]
 }
 

@@ -43,8 +43,8 @@ single_label_corpus <- function(fit, tally) {
   corpus$observed <- rep(1 - est$d_obs, 3L)
   corpus$expected <- 1 - est$w
   corpus$estimate <- est$estimate
-  corpus$floor_observed <- NA_real_
-  corpus$floor <- NA_real_
+  corpus$floor_observed <- rep(est$floor_observed, 3L)
+  corpus$floor <- est$floor
   fit$corpus <- corpus
   fit$corpus_w <- est$w
   # item rows: observed = the item's share of agreeing pairs, 1 - q d / 2 of
@@ -53,13 +53,14 @@ single_label_corpus <- function(fit, tally) {
   fit$single_label <- list(q = est$q, alpha = est$alpha,
                            alpha_d_obs = est$alpha_d_obs, alpha_d_exp = est$alpha_d_exp)
   fit$notes <- single_label_notes(fit$notes, est)
+  if (is.na(est$floor_observed) && !is.na(est$d_obs)) {
+    fit$notes <- add_nominal_floor_notes(fit$notes, "corpus", NA_character_)
+  }
   fit
 }
 
 single_label_notes <- function(notes, est) {
   add <- list(
-    list("corpus", NA_character_, NA_character_,
-         "single-label design: the eq. 7 floor is defined for multi-label Hamming agreement"),
     list("label", NA_character_, NA_character_,
          "single-label design: label rows are category-versus-rest (one-hot) coefficients")
   )

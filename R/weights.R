@@ -68,6 +68,8 @@ apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) 
   corpus$observed <- rep(1 - est$d_obs, 3L)
   corpus$expected <- 1 - est$w
   corpus$estimate <- est$estimate
+  corpus$floor_observed <- NA_real_  # the nominal floor is of identity agreement
+  corpus$floor <- NA_real_
   fit$corpus <- corpus
   fit$corpus_w <- est$w
   fit$item_disagreement <- est$item_d
@@ -126,7 +128,7 @@ weight_notes <- function(notes, name) {
     label = c(NA_character_, notes$label),
     baseline = c(NA_character_, notes$baseline),
     reason = c(paste0("weighted coefficients (", name, " weights): fleiss = weighted Fleiss kappa, ",
-                      "ac1 = Gwet's AC2, pabak = weighted Brennan-Prediger"), notes$reason)
+                      "ac1 = Gwet's AC2, pabak = weighted Brennan-Prediger; no eq. 7 floor"), notes$reason)
   )
 }
 

@@ -6,6 +6,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/estimators.h"
+#include "mlagreement/nominal_floor.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
 #include "mlagreement/tally.h"
@@ -146,10 +147,15 @@ Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
   const mla::SingleLabelCorpus c = mla::summarise_single_label(mla::summarise_labels(t, false));
   const mla::NominalAlpha a = mla::nominal_alpha(t.cnt.data(), t.sx.data(), t.sdis.data(),
                                                  t.max_m, t.n_labels);
+  const mla::NominalFloor f = mla::nominal_floor(t, 0, t.n_labels);
+  double floor[kB] = {mla::kNA, mla::kNA, mla::kNA};
+  for (int b = 0; f.defined && b < kB; ++b) floor[b] = mla::coefficient(f.d_max, c.w_dd[b]);
   return Rcpp::List::create(
       Rcpp::Named("q") = static_cast<double>(t.n_labels),
       Rcpp::Named("d_obs") = glue::nan_to_na(c.d_obs), Rcpp::Named("w") = glue::na_vector(c.w),
       Rcpp::Named("estimate") = glue::na_vector(c.estimate),
+      Rcpp::Named("floor_observed") = f.defined ? 1.0 - f.d_max.value() : NA_REAL,
+      Rcpp::Named("floor") = glue::na_vector(floor),
       Rcpp::Named("alpha_d_obs") = glue::nan_to_na(a.d_obs),
       Rcpp::Named("alpha_d_exp") = glue::nan_to_na(a.d_exp),
       Rcpp::Named("alpha") = glue::nan_to_na(a.alpha));

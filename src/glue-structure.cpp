@@ -176,7 +176,7 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
   const mla::HammingAlpha a = mla::structured_alpha(alphas, u);
   const int nv = static_cast<int>(vars.size());
   Rcpp::NumericVector observed(nv), alpha_obs(nv), alpha_exp(nv);
-  Rcpp::NumericMatrix expected(nv, kB), estimate(nv, kB),
+  Rcpp::NumericMatrix expected(nv, kB), estimate(nv, kB), floor(nv, kB),
       weight(nv, kB, c.weight.begin());
   for (int v = 0; v < nv; ++v) {
     const mla::VariableSummary& s = vars[static_cast<std::size_t>(v)];
@@ -186,6 +186,7 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
     for (int b = 0; b < kB; ++b) {
       expected(v, b) = s.pairable ? 1.0 - s.w[b].value() : mla::kNA;
       estimate(v, b) = s.pairable ? mla::coefficient(s.d_obs, s.w[b]) : mla::kNA;
+      floor(v, b) = s.has_floor ? mla::coefficient(s.d_max, s.w[b]) : mla::kNA;
     }
   }
   return Rcpp::List::create(
@@ -193,6 +194,7 @@ Rcpp::List structured_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::
           Rcpp::Named("observed") = glue::nan_to_na(observed),
           Rcpp::Named("expected") = glue::nan_to_na(expected),
           Rcpp::Named("estimate") = glue::nan_to_na(estimate),
+          Rcpp::Named("floor") = glue::nan_to_na(floor),
           Rcpp::Named("weight") = glue::nan_to_na(weight),
           Rcpp::Named("alpha_observed") = glue::nan_to_na(alpha_obs),
           Rcpp::Named("alpha_expected") = glue::nan_to_na(alpha_exp)),

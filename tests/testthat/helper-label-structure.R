@@ -64,8 +64,13 @@ ref_structured_variables <- function(a, groups = list(), parent = NULL) {
     colnames(counts) <- cats
     pi <- stats::setNames(ref_prevalence(counts, lengths(vals)), cats)
     if (v %in% names(groups) && pi[["none"]] == 0) pi <- pi[names(pi) != "none"]
-    # eq. 7: a free label's smallest agreement over placements of its positives
-    floor_ao <- if (v %in% names(groups)) NA_real_ else ref_floor_label(lengths(vals), sum(counts[, "1"]))
+    # eq. 7: the smallest agreement over placements of the label's positives
+    # or of the group's categories
+    floor_ao <- if (v %in% names(groups)) {
+      ref_floor_nominal(rowSums(counts), colSums(counts))
+    } else {
+      ref_floor_label(lengths(vals), sum(counts[, "1"]))
+    }
     list(item = item_ao, ao = mean(item_ao, na.rm = TRUE), ae = unname(ref_chance_categories(pi)),
          counts = counts, m = lengths(vals), pi = pi, floor_ao = floor_ao)
   })
@@ -83,7 +88,7 @@ ref_structured_mla <- function(a, groups = list(), parent = NULL, weights = NULL
   if (!is.matrix(items)) items <- matrix(items, nrow = length(a$items))
   item_obs <- apply(items, 1, function(x) sum((u * x)[!is.na(x)]) / sum(u[!is.na(x)]))
   expected <- colSums(u * t(ae)) / sum(u)
-  floor_ao <- sum(u * vapply(per_var, `[[`, 0, "floor_ao")) / sum(u)  # NA with a group
+  floor_ao <- sum(u * vapply(per_var, `[[`, 0, "floor_ao")) / sum(u)
   list(
     estimate = colSums(u * (ao - t(ae))) / colSums(u * (1 - t(ae))),
     observed = sum(u * ao) / sum(u),

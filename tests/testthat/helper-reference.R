@@ -48,6 +48,37 @@ ref_floor_label <- function(m_i, total) {
   best[total + 1] / sum(m_i >= 2)
 }
 
+# The same for a nominal variable (a single-label design, a group): the
+# smallest mean agreement over all item x category count tables with the
+# items' numbers of decisions m_i and the category totals. Exact dynamic
+# programme over items, the state the totals left per category (keyed in
+# mixed radix; the smallest agreement sum kept per state).
+ref_floor_nominal <- function(m_i, totals) {
+  m_i <- m_i[m_i > 0]
+  stopifnot(sum(m_i) == sum(totals))
+  q <- length(totals)
+  radix <- cumprod(c(1, totals + 1))[seq_len(q)]
+  states <- matrix(totals, 1)
+  value <- 0
+  for (m in m_i) {
+    parts <- as.matrix(expand.grid(rep(list(0:m), q)))
+    parts <- parts[rowSums(parts) == m, , drop = FALSE]
+    agree <- if (m < 2) rep(0, nrow(parts)) else rowSums(parts * (parts - 1)) / (m * (m - 1))
+    s <- rep(seq_len(nrow(states)), each = nrow(parts))
+    p <- rep(seq_len(nrow(parts)), times = nrow(states))
+    left <- states[s, , drop = FALSE] - parts[p, , drop = FALSE]
+    ok <- rowSums(left < 0) == 0
+    left <- left[ok, , drop = FALSE]
+    v <- value[s[ok]] + agree[p[ok]]
+    key <- drop(left %*% radix)
+    o <- order(key, v)
+    first <- o[!duplicated(key[o])]
+    states <- left[first, , drop = FALSE]
+    value <- v[first]
+  }
+  value[rowSums(states) == 0] / sum(m_i >= 2)
+}
+
 # ---- prevalence and chance agreement: the one definition of each ----------
 # Every other reference (multi-label, single-label, weighted, structured,
 # bootstrap, annotator pairs) calls these two.

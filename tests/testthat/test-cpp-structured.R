@@ -55,3 +55,25 @@ test_that("label_groups.h: each record's structure columns by hand", {
   expect_identical(res$columns[-4003, ], want[rep(1:5, 1000), ][-4003, ])
   expect_identical(c(res$bad, res$bad_group), c(4002, 0))
 })
+
+test_that("nominal_floor.h: the largest disagreement by hand and by dynamic programming", {
+  h <- cpp_harness("estimators.cpp")
+  # items with m = 2 and 3, totals a = 3, b = 2: best is (1, 1) and (2, 1),
+  # disagreements 1 and 4/6, mean 5/6
+  expect_equal(h$nominal_max_disagreement(c(0, 1, 1), c(3, 2)), 5 / 6, tolerance = 1e-15)
+  # undefined without pairable items, or with totals that miss decisions
+  expect_true(is.nan(h$nominal_max_disagreement(c(4), c(2, 2))))
+  expect_true(is.nan(h$nominal_max_disagreement(c(0, 2), c(2, 1))))
+  # beyond its budget of arc relaxations
+  expect_true(is.nan(h$nominal_max_disagreement(rep(2, 30), c(400, 300, 230), max_work = 100)))
+  expect_false(is.nan(h$nominal_max_disagreement(rep(2, 30), c(400, 300, 230))))
+  withr::local_seed(21)
+  for (rep in 1:25) {
+    q <- sample(2:4, 1)
+    m_i <- sample(1:6, sample(3:9, 1), replace = TRUE)
+    m_i[1] <- 2L
+    totals <- tabulate(sample(q, sum(m_i), replace = TRUE, prob = seq_len(q)), q)
+    expect_equal(h$nominal_max_disagreement(tabulate(m_i, 6), totals),
+                 1 - ref_floor_nominal(m_i, totals), tolerance = 1e-12)
+  }
+})

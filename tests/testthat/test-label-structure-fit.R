@@ -233,9 +233,23 @@ test_that("the corpus floor of a structured fit: weighted label floors, none for
                tolerance = 1e-12)
   expect_false("corpus" %in% weighted$notes$level)
   expect_match(paste(capture.output(print(weighted)), collapse = "\n"), "A_o,min")
+})
+
+test_that("a group's eq. 7 floor is the nominal floor of its categories", {
+  withr::local_seed(169)
   groups <- list(g = c("a", "b"))
-  grouped <- mla(random_structured_array(12, 4, c("a", "b", "c"), groups), label_groups = groups)
-  expect_true(all(is.na(grouped$corpus$floor)))
-  expect_match(grouped$notes$reason[grouped$notes$level == "corpus"], "not for a group")
-  expect_match(paste(capture.output(print(grouped)), collapse = "\n"), "not for label groups")
+  arr <- random_structured_array(12, 4, c("a", "b", "c"), groups)  # absent records: unequal m
+  a <- as_annotations(arr)
+  fit <- mla(a, label_groups = groups, label_weights = c(g = 2, c = 1))
+  ref <- ref_structured_variables(a, groups)
+  g <- tidy(fit, "label")
+  g <- g[g$label == "g", ]
+  expect_equal(g$floor, (ref$g$floor_ao - ref$g$ae) / (1 - ref$g$ae), tolerance = 1e-12)
+  expect_equal(fit$corpus$floor_observed,
+               rep((2 * ref$g$floor_ao + ref$c$floor_ao) / 3, 3), tolerance = 1e-12)
+  expect_false("corpus" %in% fit$notes$level)
+  # a group of one label is that label with "none": the binary floor
+  one <- mla(a, label_groups = list(g1 = "c"))
+  expect_equal(tidy(one, "label")$floor[tidy(one, "label")$label == "g1"],
+               tidy(mla(a), "label")$floor[tidy(mla(a), "label")$label == "c"], tolerance = 1e-12)
 })

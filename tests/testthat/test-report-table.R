@@ -48,13 +48,14 @@ test_that("bootstrap intervals replace the analytic ones when given", {
   expect_identical(lab$`95% CI lower`, round(ci$conf.low[match(lab$Label, ci$label)], 3))
 })
 
-test_that("single-label designs name categories and their coefficients, without floors", {
+test_that("single-label designs name categories and their coefficients, with corpus floors", {
   withr::local_seed(4)
   m <- matrix(sample(c("a", "b", "c"), 90, TRUE), 30, 3)
   fit <- mla(as_annotations(m))
   tab <- report_table(fit, digits = 10)
   expect_identical(tab$Baseline, c("Fleiss' kappa", "Gwet's AC1", "Brennan-Prediger"))
-  expect_false("Floor" %in% names(tab))
+  expect_equal(tab$Floor, tidy(fit)$floor, tolerance = 1e-9)  # the nominal floor
+  expect_false("Floor" %in% names(report_table(fit, "labels")))
   expect_identical(names(report_table(fit, "labels"))[1], "Category")
   skip_if_not_installed("irr")
   expect_equal(tab$Coefficient[1], irr::kappam.fleiss(m)$value, tolerance = 1e-8)

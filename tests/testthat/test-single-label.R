@@ -40,6 +40,36 @@ test_that("Krippendorff's reliability data: nominal alpha 0.743, Fleiss 0.761", 
   expect_equal(tidy(fit)$estimate[1], irrcac_fixture("raw4raters")$est$coeff.val, tolerance = 1e-5)
 })
 
+test_that("the eq. 7 floor of a single-label design is the nominal floor, exact on unequal raters", {
+  withr::local_seed(12)
+  for (rep in 1:8) {
+    cats <- letters[seq_len(sample(2:4, 1))]
+    m <- random_categorical(sample(4:9, 1), sample(2:4, 1), cats)
+    counts <- t(apply(m, 1, function(row) table(factor(row, cats))))
+    floor_ao <- ref_floor_nominal(rowSums(counts), colSums(counts))
+    pe <- ref_single_label(m, cats)$pe
+    cor <- tidy(mla(as_annotations(m, labels = cats)))
+    expect_equal(cor$floor_observed, rep(floor_ao, 3), tolerance = 1e-12)
+    expect_equal(cor$floor, unname((floor_ao - pe) / (1 - pe)), tolerance = 1e-12)
+  }
+  # complete designs: every category spread as evenly as possible over the items
+  m <- random_categorical(200, 5, letters[1:6], missing = 0)
+  m[1, ] <- m[1, 1]
+  n_c <- table(factor(m, letters[1:6]))
+  j <- n_c %/% 200
+  r <- n_c %% 200
+  floor_ao <- sum((200 - r) * j * (j - 1) + r * (j + 1) * j) / (5 * 4) / 200
+  expect_equal(tidy(mla(m))$floor_observed, rep(floor_ao, 3), tolerance = 1e-12)
+  # category weights: no floor (the nominal floor is of identity agreement)
+  weighted <- mla(m, weights = "quadratic")
+  expect_true(all(is.na(weighted$corpus$floor)))
+  expect_match(paste(capture.output(print(weighted)), collapse = "\n"), "undefined for this design")
+  # Conger's row: the same floor against its own chance agreement
+  conger <- tidy(mla(m, baseline = "conger"))
+  cg <- conger[conger$baseline == "conger", ]
+  expect_equal(cg$floor, (floor_ao - cg$expected) / (1 - cg$expected), tolerance = 1e-12)
+})
+
 test_that("binary single-label data give the same values as the one-hot multi-label fit", {
   withr::local_seed(2)
   m <- random_categorical(30, 4, c(0, 1))
@@ -49,6 +79,7 @@ test_that("binary single-label data give the same values as the one-hot multi-la
   arr[, , 2] <- ifelse(is.na(m), NA, as.integer(m == 1))
   multi <- tidy(mla(arr))
   expect_equal(single$estimate, multi$estimate, tolerance = 1e-12)
+  expect_equal(single$floor, multi$floor, tolerance = 1e-12)  # nominal floor = binary floor
   expect_false(is_single_label(as_annotations(arr)))
 })
 
@@ -99,4 +130,20 @@ test_that("the bootstrap of a single-label fit resamples the categorical coeffic
   expect_equal(unname(ba$t0[corpus]), tidy(fit)$estimate, tolerance = 1e-14)
   expect_equal(unname(as_boot(ba)$statistic(NULL, seq_len(4))[1:3]),
                tidy(fit)$estimate, tolerance = 1e-12)
+})
+
+test_that("a nominal floor beyond the exact solver's budget is NA with a note", {
+  withr::local_seed(13)
+  m <- random_categorical(40, 4, letters[1:3])
+  real <- single_label_estimates_cpp
+  local_mocked_bindings_compat(single_label_estimates_cpp = function(...) {
+    est <- real(...)
+    est$floor_observed <- NA_real_  # as nominal_floor.h beyond its budget
+    est$floor[] <- NA_real_
+    est
+  })
+  fit <- mla(m)
+  expect_false(is.na(fit$corpus$estimate[1]))
+  expect_true(all(is.na(fit$corpus$floor_observed)))
+  expect_match(fit$notes$reason[fit$notes$level == "corpus"], "floor not computed", all = FALSE)
 })

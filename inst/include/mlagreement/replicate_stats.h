@@ -30,6 +30,7 @@ struct SingleLabelCorpus {
   double d_obs = kNA;
   double w[kBaselines] = {kNA, kNA, kNA};
   double estimate[kBaselines] = {kNA, kNA, kNA};
+  dd w_dd[kBaselines];  // w in double-double, for the floor's coefficients
 };
 
 inline SingleLabelCorpus summarise_single_label(const std::vector<LabelSummary>& ls) {
@@ -48,6 +49,7 @@ inline SingleLabelCorpus summarise_single_label(const std::vector<LabelSummary>&
   c.d_obs = d.value();
   for (int b = 0; b < kBaselines; ++b) {
     c.w[b] = w[b].value();
+    c.w_dd[b] = w[b];
     c.estimate[b] = coefficient(d, w[b]);
   }
   return c;

@@ -11,6 +11,7 @@
 #include "ddouble.h"
 #include "estimators.h"
 #include "label_table.h"
+#include "nominal_floor.h"
 #include "single_label.h"
 
 namespace mlagreement {
@@ -19,7 +20,7 @@ namespace mlagreement {
 struct VariableSummary {
   bool pairable = false;
   dd d_obs, w[kBaselines];
-  bool has_floor = false;  // a binary label summarised with its eq. 7 floor
+  bool has_floor = false;  // summarised with its eq. 7 floor
   dd d_max;
 };
 
@@ -70,8 +71,14 @@ inline std::vector<LabelSummary> group_column_summaries(const LabelTable& t, std
   return ls;
 }
 
+// With its eq. 7 floor (nominal_floor.h): the fit's, not the replicates'.
 inline VariableSummary group_variable(const LabelTable& t, std::size_t first, std::size_t n_labels) {
-  return group_variable(group_column_summaries(t, first, n_labels), first, n_labels);
+  VariableSummary v = group_variable(group_column_summaries(t, first, n_labels), first, n_labels);
+  if (!v.pairable) return v;
+  const NominalFloor f = nominal_floor(t, first, n_labels + 1);
+  v.has_floor = f.defined;
+  v.d_max = f.d_max;
+  return v;
 }
 
 inline VariableSummary label_variable(const LabelSummary& s) {
@@ -95,7 +102,7 @@ struct StructuredCorpus {
   double expected[kBaselines] = {kNA, kNA, kNA}, w[kBaselines] = {kNA, kNA, kNA};
   double estimate[kBaselines] = {kNA, kNA, kNA};
   // eq. 7 floors, u-weighted as the estimate; only when every pairable
-  // variable is a binary label with its floor (a group has none)
+  // variable has its floor
   double floor_observed = kNA, floor[kBaselines] = {kNA, kNA, kNA};
   std::vector<double> weight;  // variables x baselines, column-major
 };

@@ -22,6 +22,7 @@
 #include "mlagreement/estimators.h"
 #include "mlagreement/influence.h"
 #include "mlagreement/label_groups.h"
+#include "mlagreement/nominal_floor.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
 #include "mlagreement/structured_influence.h"
@@ -305,6 +306,17 @@ Rcpp::List structure_columns(const Rcpp::IntegerMatrix& values, const Rcpp::Inte
   const std::int64_t bad = mla::structure_records(v, mla::IntCodes{}, s, -1, out.begin(), bad_group);
   return Rcpp::List::create(Rcpp::Named("columns") = out, Rcpp::Named("bad") = static_cast<double>(bad),
                             Rcpp::Named("bad_group") = bad_group);
+}
+
+// The eq. 7 floor of a nominal variable (nominal_floor.h): the largest mean
+// disagreement over pairable items; n_items[s] items with s + 1 decisions,
+// totals per category. NaN when undefined or beyond max_work.
+// [[Rcpp::export]]
+double nominal_max_disagreement(const Rcpp::NumericVector& n_items, const Rcpp::NumericVector& totals,
+                                double max_work = 2e7) {
+  const mla::NominalFloor f = mla::nominal_floor(std::vector<double>(n_items.begin(), n_items.end()),
+                                                 std::vector<double>(totals.begin(), totals.end()), max_work);
+  return f.defined ? f.d_max.value() : NAN;
 }
 
 // ------------------------------------------------------ weighted / alpha ----
