@@ -200,7 +200,7 @@ add_structure_stats <- function(data, st) {
 }
 
 # The annotator engines' inputs for a structured fit: each record's columns
-# of the structure pass (structure_records() in label_groups.h), so that the
+# of the structure pass (structure_records() in structure_records.h), so that the
 # engines weigh records by annotator copies as on plain labels.
 add_structure_records <- function(data, fit) {
   a <- fit$annotations

@@ -7,6 +7,7 @@
 
 #include "glue-view.h"
 #include "mlagreement/label_groups.h"
+#include "mlagreement/structure_records.h"
 #include "mlagreement/structured_estimates.h"
 #include "mlagreement/structured_influence.h"
 
@@ -86,7 +87,7 @@ Rcpp::List structure_pass_cpp(const Rcpp::List& bundle, const Rcpp::List& struct
   return out;
 }
 
-// Each record's structure columns (structure_records() in label_groups.h),
+// Each record's structure columns (structure_records.h),
 // NA where the record does not decide them: records x columns.
 // [[Rcpp::export(rng = false)]]
 Rcpp::IntegerMatrix structure_records_cpp(const Rcpp::List& bundle, const Rcpp::List& structure) {

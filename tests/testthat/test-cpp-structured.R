@@ -31,7 +31,7 @@ test_that("structured_influence.h: a group, its free label and their weighted me
                 h$influence_sums(xb[, c(1, 4)], mb[, c(1, 4)], 0L)$corpus$sum_sq)
 })
 
-test_that("label_groups.h: each record's structure columns by hand", {
+test_that("structure_records.h: each record's structure columns by hand", {
   h <- cpp_harness("estimators.cpp")
   # labels P, Q (child of P), R, S; group {Q, R}. Columns: the closed
   # labels, then the group's Q, R and "none"; -1 where undecided.

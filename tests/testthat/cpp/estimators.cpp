@@ -22,6 +22,7 @@
 #include "mlagreement/estimators.h"
 #include "mlagreement/influence.h"
 #include "mlagreement/label_groups.h"
+#include "mlagreement/structure_records.h"
 #include "mlagreement/nominal_floor.h"
 #include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
