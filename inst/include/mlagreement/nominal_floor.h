@@ -37,7 +37,7 @@ class NominalTransport {
   }
 
   // Successive shortest paths; false when it would take more than
-  // `max_work` arc relaxations (designs with thousands of distinct m).
+  // `max_work` arc scans (designs with hundreds of distinct m).
   bool solve(double max_work) {
     double work = 0;
     while (true) {
@@ -67,41 +67,56 @@ class NominalTransport {
     const double j = static_cast<double>(y / n), r = static_cast<double>(y % n);
     return (static_cast<double>(n) - r) * j * j + r * (j + 1.0) * (j + 1.0);
   }
-  dd slope(std::size_t k, std::int64_t piece) const {
-    if (m_[k] < 2) return dd(0.0);
+  // Path lengths in doubles: a near tie (below kTie) chosen wrongly costs at
+  // most that much per unit moved; the floor itself is summed exactly.
+  static constexpr double kTie = 1e-13;
+  double slope(std::size_t k, std::int64_t piece) const {
+    if (m_[k] < 2) return 0.0;
     const double mm = static_cast<double>(m_[k]);
-    return dd(2.0 * static_cast<double>(piece) + 1.0) / dd(mm * (mm - 1.0));
+    return (2.0 * static_cast<double>(piece) + 1.0) / (mm * (mm - 1.0));
   }
-  static bool less(const dd& a, const dd& b) { return (a - b).value() < -1e-25; }
+  static bool less(double a, double b) { return a < b - kTie; }
 
-  // Bellman-Ford from every category with supply left; nodes: categories,
-  // then classes. pred_: the node before, or -1 at a source.
+  // Shortest paths from every category with supply left (a queue of the
+  // nodes whose distance fell: categories, then classes). pred_: the node
+  // before, or -1 at a source. False beyond the budget or on a cycle.
   bool shortest_paths(double& work, double max_work) {
     const std::size_t v = q_ + k_;
-    dist_.assign(v, dd(0.0));
+    dist_.assign(v, 0.0);
     reached_.assign(v, 0);
     pred_.assign(v, -1);
-    for (std::size_t c = 0; c < q_; ++c) reached_[c] = supply_[c] > 0;
-    for (std::size_t round = 0; round < v; ++round) {
-      bool changed = false;
-      for (std::size_t c = 0; c < q_; ++c) {
-        for (std::size_t k = 0; k < k_; ++k) {
-          const std::int64_t y = y_[c * k_ + k];
-          if (reached_[c] && y < m_[k] * n_[k]) changed |= relax(c, q_ + k, dist_[c] + slope(k, y / n_[k]));
-          if (reached_[q_ + k] && y > 0) changed |= relax(q_ + k, c, dist_[q_ + k] - slope(k, (y - 1) / n_[k]));
+    std::vector<char> queued(v, 0);
+    std::vector<std::size_t> queue;
+    for (std::size_t c = 0; c < q_; ++c) {
+      if (supply_[c] > 0) {
+        reached_[c] = queued[c] = 1;
+        queue.push_back(c);
+      }
+    }
+    std::size_t pops = 0;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const std::size_t u = queue[head];
+      queued[u] = 0;
+      if (++pops > v * v + v) return false;  // rounding made a negative cycle
+      work += static_cast<double>(u < q_ ? k_ : q_);
+      if (work > max_work) return false;
+      for (std::size_t w = 0; w < (u < q_ ? k_ : q_); ++w) {
+        const std::size_t c = u < q_ ? u : w, k = u < q_ ? w : u - q_;
+        const std::int64_t y = y_[c * k_ + k];
+        const bool open = u < q_ ? y < m_[k] * n_[k] : y > 0;
+        if (!open) continue;
+        const double d = u < q_ ? dist_[u] + slope(k, y / n_[k]) : dist_[u] - slope(k, (y - 1) / n_[k]);
+        const std::size_t to = u < q_ ? q_ + k : c;
+        if (reached_[to] && !less(d, dist_[to])) continue;
+        dist_[to] = d;
+        reached_[to] = 1;
+        pred_[to] = static_cast<int>(u);
+        if (!queued[to]) {
+          queued[to] = 1;
+          queue.push_back(to);
         }
       }
-      work += static_cast<double>(2 * q_ * k_);
-      if (work > max_work) return false;
-      if (!changed) return true;
     }
-    return true;
-  }
-  bool relax(std::size_t from, std::size_t to, const dd& d) {
-    if (reached_[to] && !less(d, dist_[to])) return false;
-    dist_[to] = d;
-    reached_[to] = 1;
-    pred_[to] = static_cast<int>(from);
     return true;
   }
 
@@ -145,7 +160,7 @@ class NominalTransport {
   std::vector<std::int64_t> m_, n_, supply_, demand_;
   std::size_t q_, k_;
   std::vector<std::int64_t> y_;  // categories x classes
-  std::vector<dd> dist_;
+  std::vector<double> dist_;
   std::vector<char> reached_;
   std::vector<int> pred_;
 };
@@ -160,7 +175,7 @@ class NominalTransport {
 // costs, solved exactly. Undefined without pairable items, with totals that
 // do not add up to the decisions, or beyond max_work.
 inline NominalFloor nominal_floor(const std::vector<double>& n_items, const std::vector<double>& totals,
-                                  double max_work = 2e7) {
+                                  double max_work = 2e8) {
   NominalFloor f;
   std::vector<std::int64_t> m, n, y;
   double decisions = 0, pairable = 0, total = 0;

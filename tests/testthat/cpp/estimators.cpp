@@ -314,7 +314,7 @@ Rcpp::List structure_columns(const Rcpp::IntegerMatrix& values, const Rcpp::Inte
 // totals per category. NaN when undefined or beyond max_work.
 // [[Rcpp::export]]
 double nominal_max_disagreement(const Rcpp::NumericVector& n_items, const Rcpp::NumericVector& totals,
-                                double max_work = 2e7) {
+                                double max_work = 2e8) {
   const mla::NominalFloor f = mla::nominal_floor(std::vector<double>(n_items.begin(), n_items.end()),
                                                  std::vector<double>(totals.begin(), totals.end()), max_work);
   return f.defined ? f.d_max.value() : NAN;
