@@ -153,8 +153,8 @@ hamming_alpha_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_hamming_alpha_cpp`, cnt, sx, sdis)
 }
 
-single_label_estimates_cpp <- function(cnt, sx, sdis) {
-    .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis)
+single_label_estimates_cpp <- function(cnt, sx, sdis, with_floor = TRUE) {
+    .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis, with_floor)
 }
 
 mla_influence_cpp <- function(cells, cnt, sx, sdis, corpus) {

@@ -137,7 +137,8 @@ weight_notes <- function(notes, name) {
 # coincidence matrix of the items x categories counts.
 alpha_category_row <- function(a, metric, call) {
   if (metric == "nominal") {
-    est <- single_label_estimates_cpp(label_tally(a)$cnt, label_tally(a)$sx, label_tally(a)$sdis)
+    est <- single_label_estimates_cpp(label_tally(a)$cnt, label_tally(a)$sx, label_tally(a)$sdis,
+                                      with_floor = FALSE)
     size <- alpha_hamming(a, call = call)
     return(list(observed = est$alpha_d_obs, expected = est$alpha_d_exp,
                 n_items = size$n_items, n_values = size$n_values))

@@ -533,14 +533,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // single_label_estimates_cpp
-Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
-RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, bool with_floor);
+RcppExport SEXP _mlagreement_single_label_estimates_cpp(SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP with_floorSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    rcpp_result_gen = Rcpp::wrap(single_label_estimates_cpp(cnt, sx, sdis));
+    Rcpp::traits::input_parameter< bool >::type with_floor(with_floorSEXP);
+    rcpp_result_gen = Rcpp::wrap(single_label_estimates_cpp(cnt, sx, sdis, with_floor));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -970,7 +971,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_cells_item_disagreement_cpp", (DL_FUNC) &_mlagreement_cells_item_disagreement_cpp, 3},
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
-    {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 3},
+    {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 4},
     {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
     {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 4},
     {"_mlagreement_decode_cells_cpp", (DL_FUNC) &_mlagreement_decode_cells_cpp, 1},

@@ -137,17 +137,17 @@ Rcpp::List hamming_alpha_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::Numeric
                             Rcpp::Named("n_labels_used") = a.n_labels_used);
 }
 
-// Single-label (categorical) corpus coefficients and nominal alpha from the
-// label tables of the one-hot design.
+// Single-label (categorical) corpus coefficients, nominal alpha and (with
+// with_floor) the eq. 7 floor from the label tables of the one-hot design.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List single_label_estimates_cpp(const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
-                                      const Rcpp::NumericMatrix& sdis) {
+                                      const Rcpp::NumericMatrix& sdis, bool with_floor = true) {
   const mla::LabelTable t = glue::label_table(cnt, sx, sdis);
   const mla::SingleLabelCorpus c = mla::summarise_single_label(mla::summarise_labels(t, false));
   const mla::NominalAlpha a = mla::nominal_alpha(t.cnt.data(), t.sx.data(), t.sdis.data(),
                                                  t.max_m, t.n_labels);
-  const mla::NominalFloor f = mla::nominal_floor(t, 0, t.n_labels);
+  const mla::NominalFloor f = with_floor ? mla::nominal_floor(t, 0, t.n_labels) : mla::NominalFloor();
   double floor[kB] = {mla::kNA, mla::kNA, mla::kNA};
   for (int b = 0; f.defined && b < kB; ++b) floor[b] = mla::coefficient(f.d_max, c.w_dd[b]);
   return Rcpp::List::create(

@@ -40,13 +40,11 @@ class NominalTransport {
   // `max_work` arc scans (designs with hundreds of distinct m).
   bool solve(double max_work) {
     double work = 0;
-    while (true) {
-      std::size_t c0 = q_;
-      for (std::size_t c = 0; c < q_; ++c) if (supply_[c] > 0) c0 = c;
-      if (c0 == q_) return true;
+    while (std::any_of(supply_.begin(), supply_.end(), [](std::int64_t s) { return s > 0; })) {
       if (!shortest_paths(work, max_work)) return false;
       if (!augment()) return false;
     }
+    return true;
   }
 
   // Sum over the pairable items of their largest disagreement.
