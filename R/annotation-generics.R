@@ -40,6 +40,15 @@ record_ids <- function(a, r) {
   list(item = id_text(a$items[record_item(a)[r]]), annotator = id_text(a$annotators[record_annotator(a)[r]]))
 }
 
+# The one error about a record: `rule`, broken first by the record `ids`
+# (record_ids()), which `does` something. Messages are cli text evaluated in
+# the caller's frame.
+abort_record <- function(ids, rule, does, hints = NULL, class, call, .envir = parent.frame()) {
+  env <- rlang::env(.envir, record_ids_ = ids)
+  x <- paste0("Item {.val {record_ids_$item}}, annotator {.val {record_ids_$annotator}} ", does, ".")
+  mla_abort(c(rule, "x" = x, hints), class = class, call = call, .envir = env)
+}
+
 # Records stored (dense arrays: items x annotators; summaries: with decisions).
 stored_records <- function(x) UseMethod("stored_records")
 stored_records.annotations <- function(x) {

@@ -20,12 +20,9 @@ abort_db_not_binary <- function(bad, col, call) {
   first <- db_first_as_text(bad, col, c("item", "annotator"))
   if (nrow(first) == 0) return(invisible())
   n_bad <- db_count(bad)
-  mla_abort(
-    c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
-      "x" = "It holds values other than 0 and 1 ({n_bad} row{?s}); first (by item, annotator): {.val {first[[col]][1]}} ({describe_db_row(first, c('item', 'annotator'))}).",
-      "i" = "Recode it in the database, after checking what each value means."),
-    class = "value_type", call = call
-  )
+  abort_not_binary(col, "It holds values other than 0 and 1 ({n_bad} row{?s}); first (by item, annotator): {.val {first[[col]][1]}} ({describe_db_row(first, c('item', 'annotator'))}).",
+                   c("i" = "Recode it in the database, after checking what each value means."),
+                   class = "value_type", call = call)
 }
 
 # Id and label columns on SQLite hold numbers or text, never both, and no

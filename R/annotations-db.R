@@ -114,9 +114,7 @@ db_binary_value <- function(d, col, proto_col, call, check = TRUE) {
     return(dplyr::mutate(d, !!col := ifelse(!!sym == "1", 1L, 0L)))
   }
   if (!is.numeric(proto_col)) {
-    mla_abort(c("Column {.arg {col}} must hold 0, 1 or {.code NA}.",
-                "x" = "It holds {.cls {class(proto_col)[1]}} values."),
-              class = "value_type", call = call)
+    abort_not_binary(col, "It holds {.cls {class(proto_col)[1]}} values.", class = "value_type", call = call)
   }
   d
 }
@@ -192,11 +190,8 @@ db_check_values <- function(d, col, keys, arg, call) {
   first <- db_first(bad, keys)
   if (nrow(first) == 0) return(invisible())
   n_bad <- db_count(bad)
-  mla_abort(
-    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-      "x" = "{n_bad} invalid value{?s}; first ({describe_db_row(first, keys)}): {.val {format(first[[col]][1], digits = 17)}}."),
-    class = "value", call = call
-  )
+  abort_not_binary(arg, "{n_bad} invalid value{?s}; first ({describe_db_row(first, keys)}): {.val {format(first[[col]][1], digits = 17)}}.",
+                   class = "value", call = call)
 }
 
 # Per record (item, annotator): its rows, its distinct keys (a NULL label
@@ -306,17 +301,8 @@ db_check_single_label <- function(d, k, call) {
   bad <- dplyr::filter(db_record_decisions(d), n_dec > 0L, n_dec < !!k | n_pos != 1L)
   first <- db_first(bad, c("item", "annotator"))
   if (nrow(first) == 0) return(invisible())
-  what <- if (normalise_count(first$n_dec) < k) {
-    "has a missing decision on some categories"
-  } else {
-    paste0("selects ", normalise_count(first$n_pos), " categories")
-  }
-  mla_abort(
-    c("Every record of a single-label design must select exactly one category.",
-      "x" = "{db_count(bad)} record{?s} do{?es/} not; item {.val {as.character(first$item)}}, annotator {.val {as.character(first$annotator)}} {what}.",
-      "i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
-    class = "single_label", call = call
-  )
+  ids <- list(item = as.character(first$item), annotator = as.character(first$annotator))
+  abort_single_label(ids, db_count(bad), normalise_count(first$n_dec), normalise_count(first$n_pos), k, call)
 }
 
 # Columns and dbplyr's n() in the dplyr verbs of annotations-db*.R (tidy

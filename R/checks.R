@@ -231,11 +231,7 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   if (is.factor(v)) v <- as.character(v)
   if (is.character(v)) v <- binary_strings(v, arg, call)
   if (!(is.logical(v) || is.numeric(v))) {
-    mla_abort(
-      c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-        "x" = "It holds {.cls {class(v)[1]}} values."),
-      class = "value_type", call = call
-    )
+    abort_not_binary(arg, "It holds {.cls {class(v)[1]}} values.", class = "value_type", call = call)
   }
   if (is.logical(v)) return(as.integer(v))
   if (is.integer(v) && all(range(0L, 1L, v, na.rm = TRUE) == c(0L, 1L))) return(v)
@@ -245,12 +241,17 @@ binary_values <- function(v, arg, rows_desc, call = rlang::caller_env()) {
   as.integer(v)
 }
 
+# The one error about a 0/1 column (records and databases): `does` says what
+# it holds instead; cli text evaluated in the caller's frame.
+abort_not_binary <- function(arg, does, hints = NULL, class, call, .envir = parent.frame()) {
+  env <- rlang::env(.envir, binary_arg_ = arg)
+  mla_abort(c("Column {.arg {binary_arg_}} must hold 0, 1 or {.code NA}.", "x" = does, hints),
+            class = class, call = call, .envir = env)
+}
+
 abort_invalid_values <- function(v, arg, n, first, rows_desc, call) {
-  mla_abort(
-    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-      "x" = "{n} invalid value{?s}; first at row {first} ({rows_desc(first)}): {.val {if (is.double(v)) exact_number(v[first]) else format(v[first])}}."),
-    class = "value", call = call
-  )
+  abort_not_binary(arg, "{n} invalid value{?s}; first at row {first} ({rows_desc(first)}): {.val {if (is.double(v)) exact_number(v[first]) else format(v[first])}}.",
+                   class = "value", call = call)
 }
 
 binary_strings <- function(v, arg, call) {
@@ -258,12 +259,9 @@ binary_strings <- function(v, arg, call) {
   ok <- is.na(s) | s %in% c("0", "1")
   if (all(ok)) return(ifelse(is.na(s), NA_integer_, as.integer(s == "1")))
   seen <- unique(s[!ok])
-  mla_abort(
-    c("Column {.arg {arg}} must hold 0, 1 or {.code NA}.",
-      "x" = "It holds text other than {.val 0} and {.val 1}: {.val {utils::head(seen, 5)}}{if (length(seen) > 5) ' ...' else ''}; first at row {which(!ok)[1]}.",
-      "i" = "Recode it explicitly, e.g. {.code as.integer(x == \"Yes\")}, after checking what each value means."),
-    class = "value_type", call = call
-  )
+  abort_not_binary(arg, "It holds text other than {.val 0} and {.val 1}: {.val {utils::head(seen, 5)}}{if (length(seen) > 5) ' ...' else ''}; first at row {which(!ok)[1]}.",
+                   c("i" = "Recode it explicitly, e.g. {.code as.integer(x == \"Yes\")}, after checking what each value means."),
+                   class = "value_type", call = call)
 }
 
 # One label per row: atomic character/factor/numeric/logical, no list-columns.

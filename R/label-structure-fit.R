@@ -25,13 +25,10 @@ abort_group_record <- function(a, st, res, call) {
   r <- res$bad_record + 1
   g <- res$bad_group + 1L
   selected <- st$labels[st$groups[[g]]][record_values(a)[r, st$groups[[g]]] %in% 1]
-  ids <- record_ids(a, r)
-  mla_abort(
-    c("A record must select at most one label of each group of {.arg label_groups}.",
-      "x" = "Item {.val {ids$item}}, annotator {.val {ids$annotator}} selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}.",
-      "i" = "A group is one nominal variable: its labels exclude one another."),
-    class = "label_group_record", call = call
-  )
+  abort_record(record_ids(a, r), "A record must select at most one label of each group of {.arg label_groups}.",
+               "selects {.val {selected}} of group {.val {names(st$groups)[g]}}{if (st$tree) ' (after adding the ancestors of label_tree)' else ''}",
+               c("i" = "A group is one nominal variable: its labels exclude one another."),
+               class = "label_group_record", call = call)
 }
 
 # The variables in the pass's columns: free labels (0-based), each group's

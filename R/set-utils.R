@@ -44,13 +44,9 @@ abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang:
   row <- vals[r, ]
   missing <- label_names(a)[is.na(row)]
   n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(label_names(a)) - 1L))
-  ids <- record_ids(a, r)
-  mla_abort(
-    c("{what} need complete label sets: a record must have a decision on every label or none.",
-      "x" = "Item {.val {ids$item}}, annotator {.val {ids$annotator}} has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others.",
-      "i" = "{n_partial} such record{?s} in all. Whole missing records are fine.",
-      hint),
-    class = "partial_record", call = call
-  )
+  abort_record(record_ids(a, r), "{what} need complete label sets: a record must have a decision on every label or none.",
+               "has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others",
+               c("i" = "{n_partial} such record{?s} in all. Whole missing records are fine.", hint),
+               class = "partial_record", call = call)
 }
 

@@ -21,18 +21,17 @@ check_single_label_records <- function(a, call) {
   bad <- which(n_dec > 0 & (n_dec < ncol(v) | n_pos != 1L))
   if (length(bad) == 0L) return(invisible())
   r <- bad[1]
-  what <- if (n_dec[r] < ncol(v)) {
-    "has a missing decision on some categories"
-  } else {
-    paste0("selects ", n_pos[r], " categories")
-  }
-  ids <- record_ids(a, r)
-  mla_abort(
-    c("Every record of a single-label design must select exactly one category.",
-      "x" = "{length(bad)} record{?s} do{?es/} not; item {.val {ids$item}}, annotator {.val {ids$annotator}} {what}.",
-      "i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
-    class = "single_label", call = call
-  )
+  abort_single_label(record_ids(a, r), length(bad), n_dec[r], n_pos[r], ncol(v), call)
+}
+
+# The single-label rule broken first by the record `ids`, which has `n_dec`
+# decisions and `n_pos` positives on `k` categories (records and databases).
+abort_single_label <- function(ids, n_bad, n_dec, n_pos, k, call) {
+  what <- if (n_dec < k) "has a missing decision on some categories" else paste0("selects ", n_pos, " categories")
+  abort_record(ids, "Every record of a single-label design must select exactly one category.",
+               "{what}; {n_bad} such record{?s} in all",
+               c("i" = "Leave {.arg single_label} at {.code FALSE} for multi-label data."),
+               class = "single_label", call = call)
 }
 
 # Replaces the corpus rows of a single-label fit by the categorical

@@ -108,8 +108,11 @@ test_that("single-label categories in a database table", {
   expect_same_estimates(s2, annotations_long(dec, item, annotator, label, value, single_label = TRUE))
   bad <- dec
   bad$value[bad$item == 3 & bad$annotator == "a2"] <- 1L
-  expect_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
-               class = "mlagreement_error_single_label")
+  in_memory <- expect_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
+                            class = "mlagreement_error_single_label")
+  in_db <- expect_error(annotations_long(db_table(con, bad), item, annotator, label, value,
+                                         single_label = TRUE), class = "mlagreement_error_single_label")
+  expect_identical(conditionMessage(in_db), conditionMessage(in_memory))
   expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value,
                                        single_label = TRUE))
   # two categories for one record: a repeated (item, annotator) pair, as in memory
