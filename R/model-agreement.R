@@ -59,31 +59,33 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   check_data_frame(predictions)
   item_col <- select_column(rlang::enquo(item), predictions, "item", "predictions")
   ann_quo <- rlang::enquo(annotator)
-  per_annotator <- !rlang::quo_is_null(ann_quo)
-  ann_col <- if (per_annotator) {
-    select_column(ann_quo, predictions, "annotator", "predictions")
-  }
+  ann_col <- if (!rlang::quo_is_null(ann_quo)) select_column(ann_quo, predictions, "annotator", "predictions")
   label_pos <- select_columns(rlang::enquo(labels), predictions, "labels", "predictions")
   check_nonempty_rows(predictions)
   pred_values <- prediction_matrix(predictions, label_pos, label_names(x), item_col)
-  pi <- match_ids(item_col, item_ids(x), "item")
-  pa <- if (per_annotator) match_ids(ann_col, x$annotators, "annotator")
+  stand_in_rows(x, pred_values, prediction_row_of_records(x, item_col, ann_col))
+}
+
+# Each record's row of `predictions` (NA where it has none): by item, or by
+# (item, annotator) pair when `ann_col` is given; a repeated key is refused.
+prediction_row_of_records <- function(x, item_col, ann_col, call = rlang::caller_env()) {
   n_ann <- length(x$annotators)
-  key <- if (per_annotator) (pi - 1) * n_ann + pa else pi
-  dup <- duplicated(key)
-  if (any(dup)) {
-    what <- if (per_annotator) "(item, annotator) pair" else "item"
-    mla_abort(
-      c("{.arg predictions} must have one row per {what}.",
-        "x" = "{sum(dup)} repeated row{?s}, first at row {which(dup)[1]}."),
-      class = "duplicates"
-    )
+  key <- match_ids(item_col, item_ids(x), "item", call = call)
+  rec_key <- record_item(x)
+  if (!is.null(ann_col)) {
+    key <- (key - 1) * n_ann + match_ids(ann_col, x$annotators, "annotator", call = call)
+    rec_key <- (rec_key - 1) * n_ann + record_annotator(x)
   }
-  rec_item <- record_item(x)
-  rec_ann <- record_annotator(x)
-  rec_key <- if (per_annotator) (rec_item - 1) * n_ann + rec_ann else rec_item
-  pred_row <- match(rec_key, key)
-  stand_in_rows(x, pred_values, pred_row)
+  dup <- which(duplicated(key))
+  if (length(dup) > 0L) {
+    r <- dup[1]
+    what <- if (is.null(ann_col)) "item" else "(item, annotator) pair"
+    shown <- if (is.null(ann_col)) id_text(item_col[r]) else paste0("(", id_text(item_col[r]), ", ", id_text(ann_col[r]), ")")
+    mla_abort(c("{.arg predictions} must have one row per {what}.",
+                "x" = "Row {r} repeats {what} {.val {shown}}; {length(dup)} repeated row{?s} in all."),
+              class = "duplicates", call = call)
+  }
+  match(rec_key, key)
 }
 
 # For every annotator a, two stand-ins on a's records that have a

@@ -146,4 +146,7 @@ test_that("model_agreement() errors", {
   expect_mla_snapshot(model_agreement(codes, "ok", item, labels = label))
   expect_mla_snapshot(model_agreement(codes, transform(ok, item = c("i1", NA)),
                                                 item, labels = label))
+  per_rater <- data.frame(item = c("i1", "i2", "i1"), rater = c("r1", "r1", "r1"), label = "a")
+  expect_mla_snapshot(model_agreement(codes, per_rater, item, rater, labels = label))
+  expect_no_error(model_agreement(codes, per_rater[1:2, ], item, rater, labels = label))
 })
