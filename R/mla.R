@@ -118,7 +118,8 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   # a subset of the categories is not a single-label design
   if (is_single_label(x) && length(cols) == length(label_names(x))) {
-    fit <- single_label_corpus(fit, tally)
+    # category weights replace the corpus rows, and have no eq. 7 floor
+    fit <- single_label_corpus(fit, tally, with_floor = identical(weights, "identity"))
   }
   fit <- apply_category_weights(fit, x, weights, call = call)
   if (baseline == "conger") fit <- add_conger(fit, x, cols, tally, call = call)  # R/conger.R

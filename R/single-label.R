@@ -35,9 +35,10 @@ abort_single_label <- function(ids, n_bad, n_dec, n_pos, k, call) {
 }
 
 # Replaces the corpus rows of a single-label fit by the categorical
-# coefficients from the kernel.
-single_label_corpus <- function(fit, tally) {
-  est <- single_label_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
+# coefficients from the kernel, with the eq. 7 floor unless `with_floor` is
+# FALSE.
+single_label_corpus <- function(fit, tally, with_floor = TRUE) {
+  est <- single_label_estimates_cpp(tally$cnt, tally$sx, tally$sdis, with_floor = with_floor)
   corpus <- fit$corpus
   corpus$observed <- rep(1 - est$d_obs, 3L)
   corpus$expected <- 1 - est$w
@@ -52,7 +53,7 @@ single_label_corpus <- function(fit, tally) {
   fit$single_label <- list(q = est$q, alpha = est$alpha,
                            alpha_d_obs = est$alpha_d_obs, alpha_d_exp = est$alpha_d_exp)
   fit$notes <- single_label_notes(fit$notes, est)
-  if (is.na(est$floor_observed) && !is.na(est$d_obs)) {
+  if (with_floor && is.na(est$floor_observed) && !is.na(est$d_obs)) {
     fit$notes <- add_nominal_floor_notes(fit$notes, "corpus", NA_character_)
   }
   fit

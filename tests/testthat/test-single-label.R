@@ -64,6 +64,18 @@ test_that("the eq. 7 floor of a single-label design is the nominal floor, exact 
   weighted <- mla(m, weights = "quadratic")
   expect_true(all(is.na(weighted$corpus$floor)))
   expect_match(paste(capture.output(print(weighted)), collapse = "\n"), "undefined for this design")
+  # ... and it is not solved to be dropped
+  real <- single_label_estimates_cpp
+  floor_asked <- logical()
+  local_mocked_bindings_compat(single_label_estimates_cpp = function(..., with_floor = TRUE) {
+    floor_asked <<- c(floor_asked, with_floor)
+    real(..., with_floor = with_floor)
+  })
+  expect_equal(tidy(mla(m, weights = "quadratic")), tidy(weighted))
+  expect_true(all(is.na(mla(m, weights = diag(6))$corpus$floor)))
+  expect_false(any(floor_asked))
+  expect_equal(tidy(mla(m))$floor_observed, rep(floor_ao, 3), tolerance = 1e-12)
+  expect_true(floor_asked[length(floor_asked)])
   # Conger's row: the same floor against its own chance agreement
   conger <- tidy(mla(m, baseline = "conger"))
   cg <- conger[conger$baseline == "conger", ]
