@@ -175,13 +175,7 @@ alpha_set_rows <- function(a, specs, threads, call) {
 }
 
 check_set_record <- function(a, res, what = "Set distances", call) {
-  if (res$bad_record >= 0) {
-    abort_partial_record(
-      a, res$bad_record, what,
-      hint = c("i" = "{.code distance = \"hamming\"} handles single missing decisions."),
-      call = call
-    )
-  }
+  if (res$bad_record >= 0) abort_partial_record(a, res$bad_record, what, hamming_handles_partial, call = call)
 }
 
 # --- General distances d(A, B) of two label sets: evaluated once per pair of

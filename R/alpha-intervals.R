@@ -144,7 +144,7 @@ hamming_item_terms <- function(a) {
 set_item_terms <- function(a, specs, kinds, call) {
   rs <- alpha_record_sets_cpp(annotation_view(a))
   check_set_memory(rs, set_core_args(a), call = call)
-  if (rs$bad_record >= 0) abort_partial_record(a, rs$bad_record, "Set distances", call = call)
+  check_set_record(a, rs, call = call)  # R/alpha-custom.R
   n_sets <- nrow(rs$incidence)
   check_distance_memory(n_sets, length(kinds), call)
   D <- set_distance_matrices(rs$incidence, specs, kinds, call)

@@ -138,13 +138,7 @@ counts_sets_or_abort <- function(a, what, call) {
   }
   if (!is.null(a$sets_partial)) {
     p <- a$sets_partial
-    mla_abort(
-      c("{what} need complete label sets: a record must have a decision on every label or none.",
-        "x" = "Item {.val {p$item}}, annotator {.val {p$annotator}} has missing decisions on {length(p$missing)} label{?s} ({format_first(p$missing)}) but not on the others.",
-        "i" = "{p$n_partial} such record{?s} in all. Whole missing records are fine.",
-        "i" = "{.code distance = \"hamming\"} handles single missing decisions."),
-      class = "partial_record", call = call
-    )
+    abort_partial_set(p[c("item", "annotator")], p$missing, p$n_partial, what, hamming_handles_partial, call)
   }
   if (is.null(a$sets)) abort_needs_records("the set distances (the summary has no set tables)", call = call)
   a$sets

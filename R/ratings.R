@@ -98,8 +98,8 @@ new_ratings <- function(item, annotator, value, items, annotators, call) {
 # The one error about a rating: `rule` broken first by the rating of `item`
 # by `annotator`.
 abort_rating <- function(rule, item, annotator, does, n_in_all, call) {
-  mla_abort(c(rule, "x" = "Item {.val {item}}, annotator {.val {annotator}} {does}; {n_in_all} in all."),
-            class = "ratings", call = call)
+  abort_record(list(item = item, annotator = annotator), rule, "{does}; {n_in_all} in all",
+               class = "ratings", call = call)
 }
 
 # Codes of the items rated by every annotator (a crossed design's items).

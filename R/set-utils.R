@@ -41,10 +41,17 @@ check_set_memory <- function(res, args, call = rlang::caller_env()) {
 abort_partial_record <- function(a, bad_record, what, hint = NULL, call = rlang::caller_env()) {
   r <- bad_record + 1
   vals <- record_values(a)
-  row <- vals[r, ]
-  missing <- label_names(a)[is.na(row)]
+  missing <- label_names(a)[is.na(vals[r, ])]
   n_partial <- sum(rowSums(is.na(vals)) %in% seq_len(length(label_names(a)) - 1L))
-  abort_record(record_ids(a, r), "{what} need complete label sets: a record must have a decision on every label or none.",
+  abort_partial_set(record_ids(a, r), missing, n_partial, what, hint, call)
+}
+
+# What to do instead, for alpha with set distances.
+hamming_handles_partial <- c("i" = "{.code distance = \"hamming\"} handles single missing decisions.")
+
+# The partial-record error, from the records or from a database summary.
+abort_partial_set <- function(ids, missing, n_partial, what, hint = NULL, call) {
+  abort_record(ids, "{what} need complete label sets: a record must have a decision on every label or none.",
                "has missing decisions on {length(missing)} label{?s} ({format_first(missing)}) but not on the others",
                c("i" = "{n_partial} such record{?s} in all. Whole missing records are fine.", hint),
                class = "partial_record", call = call)
