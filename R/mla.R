@@ -119,7 +119,7 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
   # a subset of the categories is not a single-label design
   if (is_single_label(x) && length(cols) == length(label_names(x))) {
     # category weights replace the corpus rows, and have no eq. 7 floor
-    fit <- single_label_corpus(fit, tally, with_floor = identical(weights, "identity"))
+    fit <- single_label_corpus(fit, tally, with_floor = !uses_category_weights(weights, call))
   }
   fit <- apply_category_weights(fit, x, weights, call = call)
   if (baseline == "conger") fit <- add_conger(fit, x, cols, tally, call = call)  # R/conger.R

@@ -46,13 +46,16 @@ category_values <- function(a, ranks = FALSE) {
 
 numeric_categories <- function(a) !anyNA(suppressWarnings(as.numeric(label_names(a))))
 
+# Whether `weights` asks for weighted coefficients: a matrix, or a scheme
+# other than "identity" (its name checked).
+uses_category_weights <- function(weights, call = rlang::caller_env()) {
+  !is.character(weights) ||
+    check_choice(weights, weight_schemes, arg_name = "weights", call = call, class = "weights") != "identity"
+}
+
 # The weighted corpus rows of an mla() fit on a single-label design.
 apply_category_weights <- function(fit, x, weights, call = rlang::caller_env()) {
-  if (is.character(weights)) {
-    weights <- check_choice(weights, weight_schemes, arg_name = "weights", call = call,
-                            class = "weights")
-    if (weights == "identity") return(fit)
-  }
+  if (!uses_category_weights(weights, call)) return(fit)
   if (!is_single_label(x) || !isTRUE(fit$single_label$q == length(label_names(x)))) {
     mla_abort(
       c("{.arg weights} need a single-label design over all its categories.",
