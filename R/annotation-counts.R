@@ -221,9 +221,18 @@ new_annotation_counts <- function(tally, universe, design, annotators, single_la
 #' @rdname annotation_counts
 #' @param x An [annotations][as_annotations] object.
 #' @export
-as_annotation_counts <- function(x) {
+as_annotation_counts <- function(x) UseMethod("as_annotation_counts")
+
+#' @export
+as_annotation_counts.default <- function(x) {
   check_inherits(x, "annotations", "as_annotations", class = "counts_input")
-  if (is_annotation_counts(x)) return(x)
+}
+
+#' @export
+as_annotation_counts.annotation_counts <- function(x) x
+
+#' @export
+as_annotation_counts.annotations <- function(x) {
   t <- label_tally(x)
   stored <- if (is_dense_layout(x)) x$item_annotators else tabulate(x$item, n_items(x))
   # one row per distinct (n_records, n_stored, pairable), by an exact numeric key
@@ -286,27 +295,35 @@ pad_tally <- function(tally, max_m) {
 # Records (a lazy table, an annotations object, item x annotator rows) are
 # the most likely wrong input: say which function summarises them.
 check_not_records <- function(labels, call = rlang::caller_env()) {
-  what <- if (is_annotation_counts(labels)) {
-    "already a summary ({.cls annotation_counts})"
-  } else if (inherits(labels, "tbl_lazy")) {
-    "a database table"
-  } else if (inherits(labels, "annotations")) {
-    "an annotations object"
-  } else if (is.data.frame(labels) && all(c("item", "annotator") %in% names(labels))) {
-    "a table of annotation records (it has columns {.field item} and {.field annotator})"
-  }
-  if (is.null(what)) return(invisible())
-  hint <- if (is_annotation_counts(labels)) {
-    "Pass it to the verbs as it is ({.fn mla}, {.fn krippendorff_alpha}, ...)."
-  } else if (inherits(labels, "tbl_lazy")) {
-    "{.code annotations_long(data, item, annotator, label, value)} summarises a database table in the database."
-  } else {
-    "{.fn as_annotation_counts} summarises annotations made by {.fn annotations_long} or {.fn as_annotations}."
-  }
+  found <- records_not_table(labels)
+  if (is.null(found)) return(invisible())
   mla_abort(c("{.arg labels} must be the per-label table of sufficient statistics.",
-              "x" = paste0("It is ", what, "."), "i" = hint),
+              "x" = paste0("It is ", found[["what"]], "."), "i" = found[["hint"]]),
             class = "input_type", call = call)
 }
+
+# What such an input is and what to do with it; NULL for anything else.
+records_not_table <- function(labels) UseMethod("records_not_table")
+records_not_table.default <- function(labels) NULL
+records_not_table.annotation_counts <- function(labels) {
+  c(what = "already a summary ({.cls annotation_counts})",
+    hint = "Pass it to the verbs as it is ({.fn mla}, {.fn krippendorff_alpha}, ...).")
+}
+records_not_table.tbl_lazy <- function(labels) {
+  c(what = "a database table",
+    hint = "{.code annotations_long(data, item, annotator, label, value)} summarises a database table in the database.")
+}
+records_not_table.annotations <- function(labels) {
+  c(what = "an annotations object", hint = summarise_annotations_hint)
+}
+records_not_table.data.frame <- function(labels) {
+  if (!all(c("item", "annotator") %in% names(labels))) return(NULL)
+  c(what = "a table of annotation records (it has columns {.field item} and {.field annotator})",
+    hint = summarise_annotations_hint)
+}
+summarise_annotations_hint <-
+  "{.fn as_annotation_counts} summarises annotations made by {.fn annotations_long} or {.fn as_annotations}."
+
 
 check_table_columns <- function(df, cols, arg = rlang::caller_arg(df), call = rlang::caller_env()) {
   missing <- setdiff(cols, names(df))

@@ -53,8 +53,9 @@ report_distances <- function(distances) {
 # Records with some but not all decisions missing, and the annotations of
 # the complete records only (same label universe), for the set distances,
 # which need complete label sets.
-report_complete_records <- function(x) {
-  if (is_annotation_counts(x)) return(report_summary_records(x))
+report_complete_records <- function(x) UseMethod("report_complete_records")
+
+report_complete_records.annotations <- function(x) {
   long <- as.data.frame(x)
   record <- paste(match(long$item, unique(long$item)), match(long$annotator, unique(long$annotator)))
   n_missing <- tapply(is.na(long$value), record, sum)
@@ -75,7 +76,7 @@ report_complete_records <- function(x) {
 # A summary (annotation_counts()) cannot drop its partial records: when a
 # decision is missing, krippendorff_alpha() says which record is partial and
 # the report skips the set distances with that message.
-report_summary_records <- function(x) {
+report_complete_records.annotation_counts <- function(x) {
   g <- glance(mla(x))
   complete <- g$n_missing_decisions == 0
   list(n_records = g$n_records, n_partial = if (complete) 0 else NA,
