@@ -100,3 +100,12 @@ test_that("a summary is an annotations object without its records", {
   expect_error(annotation_counts(s), class = "mlagreement_error_input_type")
   expect_snapshot(print(s))
 })
+
+test_that("as_annotation_counts() and annotation_counts() dispatch on what they are given", {
+  a <- bias_annotations()
+  s <- as_annotation_counts(a)
+  expect_mla_snapshot(as_annotation_counts(data.frame(label = "L01")))
+  expect_mla_snapshot(annotation_counts(a))
+  expect_mla_snapshot(annotation_counts(s))
+  expect_error(annotation_counts(s), class = "mlagreement_error_input_type")
+})
