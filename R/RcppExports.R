@@ -137,10 +137,6 @@ mla_table_estimates_cpp <- function(cnt, sx, sdis) {
     .Call(`_mlagreement_mla_table_estimates_cpp`, cnt, sx, sdis)
 }
 
-mla_item_disagreement_cpp <- function(d_sum, n_pairable) {
-    .Call(`_mlagreement_mla_item_disagreement_cpp`, d_sum, n_pairable)
-}
-
 cells_item_disagreement_cpp <- function(x, m, threads) {
     .Call(`_mlagreement_cells_item_disagreement_cpp`, x, m, threads)
 }

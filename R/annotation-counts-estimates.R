@@ -8,7 +8,7 @@ mla_counts <- function(x, baseline, labels, call = rlang::caller_env()) {
   cols <- select_labels(x, labels, call = call)
   t <- label_tally(x)
   tally <- list(cnt = t$cnt[, cols, drop = FALSE], sx = t$sx[, cols, drop = FALSE],
-                sdis = t$sdis[, cols, drop = FALSE], d_sum = numeric(), n_pairable = integer())
+                sdis = t$sdis[, cols, drop = FALSE], item_disagreement = numeric())
   check_estimable(x, tally, call = call)
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
   d <- x$design

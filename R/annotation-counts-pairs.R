@@ -102,7 +102,7 @@ counts_pairs_or_abort <- function(x, call) {
 # annotator_agreement()'s corpus chance disagreement from the label tables.
 counts_chance_disagreement <- function(x, call = rlang::caller_env()) {
   t <- label_tally(x)
-  tally <- list(cnt = t$cnt, sx = t$sx, sdis = t$sdis, d_sum = numeric(), n_pairable = integer())
+  tally <- list(cnt = t$cnt, sx = t$sx, sdis = t$sdis, item_disagreement = numeric())
   check_estimable(x, tally, call = call)
   mla_estimates(tally)$corpus$w[1]
 }

@@ -237,7 +237,7 @@ as_annotation_counts.annotations <- function(x) {
   stored <- if (is_dense_layout(x)) x$item_annotators else tabulate(x$item, n_items(x))
   # one row per distinct (n_records, n_stored, pairable), by an exact numeric key
   span <- max(stored) + 1
-  key <- (as.double(stored) * span + x$item_annotators) * 2 + (t$n_pairable > 0L)
+  key <- (as.double(stored) * span + x$item_annotators) * 2 + (!is.na(t$item_disagreement))
   keys <- sort(unique(key))
   design <- data.frame(n_records = (keys %/% 2) %% span, n_stored = (keys %/% 2) %/% span,
                        pairable = keys %% 2 == 1, n_items = tabulate(match(key, keys), length(keys)))

@@ -155,8 +155,8 @@ alpha_hamming <- function(a, call = rlang::caller_env()) UseMethod("alpha_hammin
 alpha_hamming.annotations <- function(a, call = rlang::caller_env()) {
   t <- label_tally(a)
   est <- hamming_alpha_estimates(t)
-  if (!any(t$n_pairable > 0L)) check_pairable(0, call = call)
-  pairable <- t$n_pairable > 0L
+  pairable <- !is.na(t$item_disagreement)
+  if (!any(pairable)) check_pairable(0, call = call)
   list(observed = est$observed, expected = est$expected, n_items = sum(pairable),
        n_values = sum(a$item_annotators[pairable]))
 }

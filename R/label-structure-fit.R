@@ -56,13 +56,12 @@ structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_
   pass <- structure_pass(x, st, cols, call = call)
   k <- seq_along(st$labels)
   closed <- list(cnt = pass$cnt[, k, drop = FALSE], sx = pass$sx[, k, drop = FALSE],
-                 sdis = pass$sdis[, k, drop = FALSE], d_sum = numeric(n_items(x)),
-                 n_pairable = integer(n_items(x)))
+                 sdis = pass$sdis[, k, drop = FALSE], item_disagreement = pass$item_disagreement)
   fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline)
-  structure_fit(fit, st, structure_estimates(pass, st), pass$item_disagreement)
+  structure_fit(fit, st, structure_estimates(pass, st))
 }
 
-structure_fit <- function(fit, st, est, item_disagreement) {
+structure_fit <- function(fit, st, est) {
   var <- est$variable
   cor <- est$corpus
   k <- length(st$labels)
@@ -77,7 +76,6 @@ structure_fit <- function(fit, st, est, item_disagreement) {
   fit$corpus$floor_observed <- cor$floor_observed
   fit$corpus$floor <- cor$floor
   fit$corpus_w <- cor$w
-  fit$item_disagreement <- item_disagreement
   fit$structure <- st
   fit$design$single_label <- FALSE
   g <- n_free + seq_along(st$groups)
@@ -124,7 +122,7 @@ alpha_structured <- function(a, st, call = rlang::caller_env()) {
   tab <- if (length(st$groups) == 0L && !st$tree) t else structure_pass(a, st, call = call)
   est <- structure_estimates(tab, st)
   if (!(est$alpha$n_used > 0)) check_pairable(0, call = call)
-  pairable <- t$n_pairable > 0L
+  pairable <- !is.na(t$item_disagreement)
   list(observed = est$alpha$observed, expected = est$alpha$expected,
        n_items = sum(pairable), n_values = sum(item_annotator_counts(a)[pairable]))
 }

@@ -37,7 +37,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
       corpus = corpus_tbl,
       label = label_tbl,
       # item rows (items x baselines) are built by tidy(): one value per item
-      item_disagreement = mla_item_disagreement_cpp(tally$d_sum, tally$n_pairable),
+      item_disagreement = tally$item_disagreement,
       corpus_w = cor$w,
       design = mla_design(x, labels, lab, cor),
       baseline = baseline,
@@ -69,9 +69,15 @@ mla_design <- function(x, labels, lab, cor) {
     always_selected = labels[lab$positives == lab$decisions & lab$n_rated > 0],
     sparse_labels = labels[!is.na(sparse_label_notes(lab))],
     annotators_per_item = item_annotator_counts(x),
-    n_pairable_items = sum(item_annotator_counts(x) >= 2),
+    n_pairable_items = n_pairable_items(item_annotator_counts(x)),
     single_label = is_single_label(x) && length(labels) == length(label_names(x))
   )
+}
+
+# Items with at least two records, without an items-long temporary.
+n_pairable_items <- function(records_per_item) {
+  if (length(records_per_item) == 0L) return(0L)
+  sum(tabulate(records_per_item, nbins = max(records_per_item))[-1L])
 }
 
 # Labels where no item has two positive (or two negative) decisions: the

@@ -486,17 +486,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mla_item_disagreement_cpp
-Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum, const Rcpp::IntegerVector& n_pairable);
-RcppExport SEXP _mlagreement_mla_item_disagreement_cpp(SEXP d_sumSEXP, SEXP n_pairableSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::NumericVector& >::type d_sum(d_sumSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::IntegerVector& >::type n_pairable(n_pairableSEXP);
-    rcpp_result_gen = Rcpp::wrap(mla_item_disagreement_cpp(d_sum, n_pairable));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cells_item_disagreement_cpp
 Rcpp::NumericVector cells_item_disagreement_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int threads);
 RcppExport SEXP _mlagreement_cells_item_disagreement_cpp(SEXP xSEXP, SEXP mSEXP, SEXP threadsSEXP) {
@@ -967,7 +956,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_count_invalid_cpp", (DL_FUNC) &_mlagreement_count_invalid_cpp, 1},
     {"_mlagreement_max_threads_cpp", (DL_FUNC) &_mlagreement_max_threads_cpp, 0},
     {"_mlagreement_mla_table_estimates_cpp", (DL_FUNC) &_mlagreement_mla_table_estimates_cpp, 3},
-    {"_mlagreement_mla_item_disagreement_cpp", (DL_FUNC) &_mlagreement_mla_item_disagreement_cpp, 2},
     {"_mlagreement_cells_item_disagreement_cpp", (DL_FUNC) &_mlagreement_cells_item_disagreement_cpp, 3},
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},

@@ -84,17 +84,6 @@ Rcpp::List mla_table_estimates_cpp(const Rcpp::NumericMatrix& cnt, const Rcpp::N
                             Rcpp::Named("corpus") = corpus_estimates(mla::summarise_corpus(labels)));
 }
 
-// Items' observed disagreement from the counting pass's per-item sums.
-// [[Rcpp::export(rng = false)]]
-Rcpp::NumericVector mla_item_disagreement_cpp(const Rcpp::NumericVector& d_sum,
-                                              const Rcpp::IntegerVector& n_pairable) {
-  Rcpp::NumericVector out(d_sum.size());
-  for (R_xlen_t i = 0; i < d_sum.size(); ++i) {
-    out[i] = mla::item_disagreement(d_sum[i], static_cast<double>(n_pairable[i]));
-  }
-  return glue::nan_to_na(out);
-}
-
 // Items' observed disagreement from stored items x labels tables x and m (a
 // summary's per-item tables), by the counting pass's own tally.
 // [[Rcpp::export(rng = false)]]
@@ -102,16 +91,16 @@ Rcpp::NumericVector cells_item_disagreement_cpp(const Rcpp::IntegerMatrix& x,
                                                 const Rcpp::IntegerMatrix& m, int threads) {
   const std::size_t n = static_cast<std::size_t>(x.nrow()), k = static_cast<std::size_t>(x.ncol());
   const int max_m = m.size() > 0 ? *std::max_element(m.begin(), m.end()) : 0;
-  Rcpp::NumericVector d_sum(x.nrow());
-  Rcpp::IntegerVector n_pairable(x.nrow());
-  mla::TallyOutput tally{{}, d_sum.begin(), n_pairable.begin()};
+  Rcpp::NumericVector item_d(x.nrow());
+  mla::TallyOutput tally{{}, item_d.begin()};
   mla::tally_counts(x.begin(), m.begin(), n, k, static_cast<std::size_t>(std::max(max_m, 0)),
                     threads, tally);
-  return mla_item_disagreement_cpp(d_sum, n_pairable);
+  return glue::nan_to_na(item_d);
 }
 
 // Item agreement (1 - d) and coefficients (items x baselines) against the
-// corpus chance disagreement w of each baseline; d: mla_item_disagreement_cpp().
+// corpus chance disagreement w of each baseline; d: the counting pass's
+// item_disagreement.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_item_estimates_cpp(const Rcpp::NumericVector& d, const Rcpp::NumericVector& w) {
   const R_xlen_t n = d.size();

@@ -46,10 +46,22 @@ inline mlagreement::LabelTable label_table(const Rcpp::NumericMatrix& cnt, const
   return t;
 }
 
+// Undefined values (NaN in the core) become NA.
+inline void nan_to_na(double* first, double* last) {
+  for (double* p = first; p < last; ++p)
+    if (std::isnan(*p)) *p = NA_REAL;
+}
+template <typename V>
+V& nan_to_na(V& v) {
+  nan_to_na(v.begin(), v.end());
+  return v;
+}
+inline double nan_to_na(double x) { return std::isnan(x) ? NA_REAL : x; }
+
 // Label tables (max_m x labels) and item disagreement of a counting pass
 // (dense, records or sparse layout) as the R list count_labels() returns.
-inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::NumericVector& d_sum,
-                              const Rcpp::IntegerVector& n_pairable) {
+inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t,
+                              const Rcpp::NumericVector& item_disagreement) {
   const int k = static_cast<int>(t.table.n_labels);
   const int mm = static_cast<int>(t.table.max_m);
   Rcpp::NumericMatrix cnt(mm, k), sx(mm, k), sdis(mm, k);
@@ -59,8 +71,8 @@ inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::Nume
     sdis[s] = static_cast<double>(t.table.sdis[s]);
   }
   return Rcpp::List::create(Rcpp::Named("cnt") = cnt, Rcpp::Named("sx") = sx,
-                            Rcpp::Named("sdis") = sdis, Rcpp::Named("d_sum") = d_sum,
-                            Rcpp::Named("n_pairable") = n_pairable);
+                            Rcpp::Named("sdis") = sdis,
+                            Rcpp::Named("item_disagreement") = item_disagreement);
 }
 
 // The R vectors a counting pass (dense, records or sparse layout) writes
@@ -69,32 +81,32 @@ inline Rcpp::List wrap_tally(const mlagreement::TallyOutput& t, const Rcpp::Nume
 struct CountResult {
   Rcpp::IntegerMatrix x, m;
   Rcpp::IntegerVector item_annotators, annotator_records;
-  Rcpp::NumericVector d_sum;
-  Rcpp::IntegerVector n_pairable;
+  Rcpp::NumericVector item_disagreement;  // NA where no label is pairable
   mlagreement::CountOutput out;
   mlagreement::TallyOutput tally;
   bool keep;
 
   CountResult(int n_items, int n_annotators, int k, int max_m, bool keep_xm, bool zeroed)
       : x(table(n_items, k, keep_xm, zeroed)), m(table(n_items, k, keep_xm, zeroed)),
-        item_annotators(n_items), annotator_records(n_annotators), d_sum(n_items),
-        n_pairable(n_items),
+        item_annotators(n_items), annotator_records(n_annotators),
+        item_disagreement(n_items),
         out{keep_xm ? x.begin() : nullptr, keep_xm ? m.begin() : nullptr, item_annotators.begin(),
             annotator_records.begin()},
-        tally{{}, d_sum.begin(), n_pairable.begin()},
+        tally{{}, item_disagreement.begin()},
         keep(keep_xm) {
     tally.table.reset(static_cast<std::size_t>(k), static_cast<std::size_t>(max_m));
   }
   CountResult(const CountResult&) = delete;
   CountResult& operator=(const CountResult&) = delete;
 
-  Rcpp::List wrap(double bad_index) const {
+  Rcpp::List wrap(double bad_index) {
+    nan_to_na(item_disagreement);
     return Rcpp::List::create(
         Rcpp::Named("x") = keep ? static_cast<SEXP>(x) : R_NilValue,
         Rcpp::Named("m") = keep ? static_cast<SEXP>(m) : R_NilValue,
         Rcpp::Named("item_annotators") = item_annotators,
         Rcpp::Named("annotator_records") = annotator_records,
-        Rcpp::Named("tally") = wrap_tally(tally, d_sum, n_pairable),
+        Rcpp::Named("tally") = wrap_tally(tally, item_disagreement),
         Rcpp::Named("bad_index") = bad_index,
         Rcpp::Named("n_decisions") = static_cast<double>(out.n_decisions),
         Rcpp::Named("n_nonempty_records") = static_cast<double>(out.n_nonempty_records));
@@ -144,18 +156,6 @@ auto with_record_view(const Rcpp::List& bundle, F&& f) {
     default: Rcpp::stop("Internal error: unsupported storage type for `values`.");
   }
 }
-
-// Undefined values (NaN in the core) become NA.
-inline void nan_to_na(double* first, double* last) {
-  for (double* p = first; p < last; ++p)
-    if (std::isnan(*p)) *p = NA_REAL;
-}
-template <typename V>
-V& nan_to_na(V& v) {
-  nan_to_na(v.begin(), v.end());
-  return v;
-}
-inline double nan_to_na(double x) { return std::isnan(x) ? NA_REAL : x; }
 
 // A fixed set of values (one per baseline or coefficient) as an R vector.
 template <std::size_t N>

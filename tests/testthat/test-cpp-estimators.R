@@ -35,7 +35,7 @@ test_that("counts.h: value codes classify 0, 1, missing and invalid values", {
   }
 })
 
-test_that("tally.h: tables by m and item disagreement sums", {
+test_that("tally.h: tables by m and item disagreement", {
   h <- cpp_harness("estimators.cpp")
   t <- h$tally_table(full_x, full_m)
   # all items in row m = 3; sx = sum x: A 3 + 2 + 0, B 1 + 1 + 0;
@@ -43,18 +43,17 @@ test_that("tally.h: tables by m and item disagreement sums", {
   expect_identical(t$cnt, rbind(0, 0, c(3, 3)))
   expect_identical(t$sx, rbind(0, 0, c(5, 2)))
   expect_identical(t$sdis, rbind(0, 0, c(2, 4)))
-  # item sums of d over labels: 0 + 2/3, 2/3 + 2/3, 0 + 0
-  expect_values(t$d_sum, c(2 / 3, 4 / 3, 0))
-  expect_identical(t$n_pairable, c(2L, 2L, 2L))
+  # item sums of d over labels: 0 + 2/3, 2/3 + 2/3, 0 + 0; two pairable labels each
+  expect_values(t$item_disagreement, c(1 / 3, 2 / 3, 0))
   t <- h$tally_table(gaps_x, gaps_m)
   # C: one item each with m = 1 (x 1), 2 (x 1), 3 (x 2); x(m - x) = 0, 1, 2
   # N: three items with m = 1, x = 1 + 0 + 1; R: nothing
   expect_identical(t$cnt, cbind(c(1, 1, 1), c(1, 1, 1), c(3, 0, 0), 0))
   expect_identical(t$sx, cbind(c(1, 1, 2), 0, c(2, 0, 0), 0))
   expect_identical(t$sdis, cbind(c(0, 1, 2), 0, 0, 0))
-  # only C and Z have m >= 2: item 1 d = 2*1*1/2 + 0, item 2 2*2*1/6 + 0
-  expect_values(t$d_sum, c(1, 2 / 3, 0))
-  expect_identical(t$n_pairable, c(2L, 2L, 0L))
+  # only C and Z have m >= 2: item 1 d = (2*1*1/2 + 0) / 2, item 2 (2*2*1/6 + 0) / 2;
+  # item 3 has no pairable label (NaN in the core)
+  expect_values(t$item_disagreement, c(1 / 2, 1 / 3, NaN))
 })
 
 test_that("estimators.h: label coefficients, floors and specific agreement by hand", {

@@ -206,6 +206,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
     int xs[kDenseChunk], ms[kDenseChunk];
     const std::size_t me = static_cast<std::size_t>(thread_slot());
     IntTable& mine = partial[me];
+    ItemChunk items(kDenseChunk);
     std::int64_t* annotators = per_annotator[me].data();
 #ifdef _OPENMP
 #pragma omp for schedule(static) reduction(min : first_bad)
@@ -214,6 +215,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
       const std::size_t start = static_cast<std::size_t>(ch) * kDenseChunk;
       const std::size_t len = std::min(kDenseChunk, n_items - start);
       bool all_records_decided = false;  // some label decided in every record
+      items.start(len);
       for (std::size_t j = 0; j < v.n_labels; ++j) {
         const T* col = v.column(j);
         for (std::size_t i = 0; i < len; ++i) xs[i] = ms[i] = 0;
@@ -227,8 +229,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
         }
         store_label_cells(xs, ms, len, j, start, static_cast<std::size_t>(ch), v.n_labels,
                           n_items, out);
-        tally_label_chunk(xs, ms, len, j, factor.data(), mine, tally.d_sum + start,
-                          tally.n_pairable + start);
+        tally_label_chunk(xs, ms, len, j, factor.data(), mine, items.d_sum(), items.n_pairable());
         if (!all_records_decided) {
           int all = 1;
 #ifdef _OPENMP
@@ -238,6 +239,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
           all_records_decided = all != 0;
         }
       }
+      items.finish(tally.item_disagreement + start);
       int* item_annotators = out.item_annotators + start;
       if (all_records_decided) {
         for (std::size_t i = 0; i < len; ++i) item_annotators[i] = all_blocks;

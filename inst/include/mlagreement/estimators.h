@@ -258,11 +258,8 @@ inline std::vector<double> label_weights(const std::vector<LabelSummary>& labels
   return out;
 }
 
-// Item level: mean over the item's pairable labels of 2x(m-x)/(m(m-1)), and
-// its coefficient against a corpus chance disagreement w (section 3.2).
-inline double item_disagreement(double d_sum, double n_pairable) {
-  return n_pairable > 0.0 ? d_sum / n_pairable : kNA;
-}
+// An item's coefficient against a corpus chance disagreement w (section 3.2;
+// its disagreement: item_disagreement() in tally.h).
 inline double item_coefficient(double d_obs, double w) {
   return (w > 0.0) ? 1.0 - d_obs / w : kNA;
 }

@@ -85,6 +85,7 @@ inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::s
   IntTable& t = tally.table;
   for (std::size_t i = 0; i < s.n_items; ++i) {
     const std::size_t m = g.first[i + 1] - g.first[i];
+    tally.item_disagreement[i] = item_disagreement(0.0, 0.0);
     if (m == 0) continue;
     if (m > max_m) throw std::invalid_argument("Internal error: max_m is below the records of an item.");
     ++items_with_m[m];
@@ -100,17 +101,18 @@ inline void count_sparse(const SparseRecords& s, const int* col_of_label, std::s
     }
     std::sort(touched.begin(), touched.end());
     const std::int64_t mm = static_cast<std::int64_t>(m);
+    double d_sum = 0.0;
     for (const std::size_t c : touched) {
       const std::int64_t xi = x[c];
       const std::int64_t dis = xi * (mm - xi);
       const std::size_t slot = c * max_m + m - 1;
       t.sx[slot] += xi;
       t.sdis[slot] += dis;
-      if (m >= 2) tally.d_sum[i] += static_cast<double>(dis) * factor[m];
+      if (m >= 2) d_sum += static_cast<double>(dis) * factor[m];
       if (out.x != nullptr) out.x[c * s.n_items + i] = static_cast<int>(xi);
       x[c] = 0;
     }
-    if (m >= 2) tally.n_pairable[i] = static_cast<int>(n_cols);
+    if (m >= 2) tally.item_disagreement[i] = item_disagreement(d_sum, static_cast<double>(n_cols));
     if (out.m != nullptr) {
       for (std::size_t c = 0; c < n_cols; ++c) out.m[c * s.n_items + i] = static_cast<int>(m);
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "label_table.h"
@@ -86,10 +87,37 @@ inline void tally_label_chunk(const int* x, const int* m, std::size_t len, std::
   }
 }
 
+// Item level: mean over the item's pairable labels of 2x(m-x)/(m(m-1)), NaN
+// without one (section 3.2).
+inline double item_disagreement(double d_sum, double n_pairable) {
+  return n_pairable > 0.0 ? d_sum / n_pairable : std::numeric_limits<double>::quiet_NaN();
+}
+
+// One chunk's per-item sums over its labels: finish() writes each item's
+// disagreement, so the pass keeps no per-item sums beside its result.
+class ItemChunk {
+ public:
+  explicit ItemChunk(std::size_t chunk) : d_sum_(chunk), n_pairable_(chunk) {}
+  void start(std::size_t len) {
+    len_ = len;
+    std::fill(d_sum_.begin(), d_sum_.begin() + len, 0.0);
+    std::fill(n_pairable_.begin(), n_pairable_.begin() + len, 0);
+  }
+  double* d_sum() { return d_sum_.data(); }
+  int* n_pairable() { return n_pairable_.data(); }
+  void finish(double* item_d) const {
+    for (std::size_t i = 0; i < len_; ++i) item_d[i] = item_disagreement(d_sum_[i], n_pairable_[i]);
+  }
+
+ private:
+  std::vector<double> d_sum_;
+  std::vector<int> n_pairable_;
+  std::size_t len_ = 0;
+};
+
 struct TallyOutput {
   IntTable table;
-  double* d_sum;    // n_items, zeroed by the caller
-  int* n_pairable;  // n_items, zeroed by the caller
+  double* item_disagreement;  // n_items, every one written by the pass
 };
 
 // Tallies stored x/m tables (items x labels, column-major) in item chunks.
@@ -106,16 +134,19 @@ inline void tally_counts(const int* x, const int* m, std::size_t n_items, std::s
 #endif
   {
     IntTable& mine = partial[static_cast<std::size_t>(thread_slot())];
+    ItemChunk items(kChunk);
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
     for (std::int64_t ch = 0; ch < n_chunks; ++ch) {
       const std::size_t start = static_cast<std::size_t>(ch) * kChunk;
       const std::size_t len = std::min(kChunk, n_items - start);
+      items.start(len);
       for (std::size_t j = 0; j < n_labels; ++j) {
         tally_label_chunk(x + j * n_items + start, m + j * n_items + start, len, j,
-                          factor.data(), mine, out.d_sum + start, out.n_pairable + start);
+                          factor.data(), mine, items.d_sum(), items.n_pairable());
       }
+      items.finish(out.item_disagreement + start);
     }
   }
   for (const IntTable& p : partial) out.table.add(p);

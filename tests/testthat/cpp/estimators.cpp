@@ -38,8 +38,7 @@ namespace {
 struct Fit {
   std::size_t n_items = 0, k = 0, max_m = 0;
   mla::IntTable table;
-  std::vector<double> d_sum;
-  std::vector<int> n_pairable;
+  std::vector<double> item_d;  // NaN where no label is pairable
   std::vector<mla::LabelSummary> labels;
 };
 
@@ -49,9 +48,8 @@ Fit fit_of(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
   f.n_items = static_cast<std::size_t>(x.nrow());
   f.k = static_cast<std::size_t>(x.ncol());
   f.max_m = m.size() > 0 ? static_cast<std::size_t>(Rcpp::max(m)) : 0;
-  f.d_sum.assign(f.n_items, 0.0);
-  f.n_pairable.assign(f.n_items, 0);
-  mla::TallyOutput out{mla::IntTable(), f.d_sum.data(), f.n_pairable.data()};
+  f.item_d.assign(f.n_items, 0.0);
+  mla::TallyOutput out{mla::IntTable(), f.item_d.data()};
   mla::tally_counts(x.begin(), m.begin(), f.n_items, f.k, f.max_m, 1, out);
   f.table = out.table;
   for (std::size_t j = 0; j < f.k; ++j) f.labels.push_back(mla::summarise_label(f.table, j));
@@ -100,7 +98,7 @@ Rcpp::IntegerMatrix value_codes(SEXP v) {
 
 // ----------------------------------------------------------------- tally ----
 // The tally of x, m (items x labels): cnt, sx, sdis (max_m x labels, row m)
-// and each item's disagreement sum and pairable labels.
+// and each item's disagreement (mean over its pairable labels).
 // [[Rcpp::export]]
 Rcpp::List tally_table(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m) {
   const Fit f = fit_of(x, m);
@@ -108,8 +106,7 @@ Rcpp::List tally_table(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& 
       Rcpp::Named("cnt") = table_matrix(f.table.cnt, f.max_m, f.k),
       Rcpp::Named("sx") = table_matrix(f.table.sx, f.max_m, f.k),
       Rcpp::Named("sdis") = table_matrix(f.table.sdis, f.max_m, f.k),
-      Rcpp::Named("d_sum") = Rcpp::NumericVector(f.d_sum.begin(), f.d_sum.end()),
-      Rcpp::Named("n_pairable") = Rcpp::IntegerVector(f.n_pairable.begin(), f.n_pairable.end()));
+      Rcpp::Named("item_disagreement") = Rcpp::NumericVector(f.item_d.begin(), f.item_d.end()));
 }
 
 // ------------------------------------------------------------ estimators ----
@@ -164,8 +161,7 @@ Rcpp::List kernel_corpus(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix
   Rcpp::NumericVector item_d(n);
   Rcpp::NumericMatrix item_coef(n, mla::kBaselines);
   for (int i = 0; i < n; ++i) {
-    item_d[i] = mla::item_disagreement(f.d_sum[static_cast<std::size_t>(i)],
-                                       f.n_pairable[static_cast<std::size_t>(i)]);
+    item_d[i] = f.item_d[static_cast<std::size_t>(i)];
     for (int b = 0; b < mla::kBaselines; ++b) item_coef(i, b) = mla::item_coefficient(item_d[i], c.w[b]);
   }
   return Rcpp::List::create(
