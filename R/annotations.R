@@ -230,8 +230,8 @@ dim.annotations <- function(x) {
 #'
 #' @param x Any object.
 #' A summary made by [annotation_counts()] (or from a database table) is an
-#' `annotations` object too, without its records; [is_annotation_counts()]
-#' tells the two apart.
+#' `annotations` object too, without its records; see [annotation_counts()]
+#' to tell the two apart.
 #'
 #' @return `TRUE` or `FALSE`.
 #' @export
