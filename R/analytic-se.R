@@ -19,7 +19,10 @@
 #' where \eqn{n_2} counts items with two decisions and \eqn{e'(p) = dA_e/dp}
 #' is \eqn{4p - 2} (Fleiss), \eqn{2 - 4p} (AC1) and 0 (PABAK). A label row
 #' uses the label's own items (\eqn{n} = items with a decision on it), so it
-#' equals irrCAC's `coeff.se` on that label's 0/1 column. The corpus row
+#' equals irrCAC's `coeff.se` on that label's 0/1 column, given irrCAC only
+#' the rows with a decision (on rows without any, `fleiss.kappa.raw()` and
+#' `gwet.ac1.raw()` return `NaN` and `conger.kappa.raw()` counts them in
+#' \eqn{n}). The corpus row
 #' averages the items' observed and chance terms over the labels with a
 #' pairable item (each label scaled by its own \eqn{n/n_{2,j}} and
 #' \eqn{n/n_{1,j}}), \eqn{n} = items with a decision on one of them; on one

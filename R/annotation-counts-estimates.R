@@ -35,7 +35,7 @@ counts_alpha_hamming <- function(a, call = rlang::caller_env()) {
   )
 }
 
-# "3 per item" or "2-5 per item, mean 3.40".
+# "3 per item" or "2-5 per item, mean 3.40", then how many items have no record.
 annotators_per_item_text <- function(d) {
   if (is.null(d$annotators_per_item_hist)) {
     value <- d$annotators_per_item
@@ -44,12 +44,15 @@ annotators_per_item_text <- function(d) {
     value <- d$annotators_per_item_hist$value
     n <- d$annotators_per_item_hist$n
   }
+  n_empty <- sum(n[value == 0])
   keep <- value > 0 & n > 0
   value <- value[keep]
   n <- n[keep]
-  if (length(unique(value)) == 1L) return(paste0(value[1], " per item"))
-  paste0(min(value), "-", max(value), " per item, mean ",
-         formatC(sum(value * n) / sum(n), digits = 2, format = "f"))
+  text <- if (length(unique(value)) == 1L) paste0(value[1], " per item") else
+    paste0(min(value), "-", max(value), " per item, mean ",
+           formatC(sum(value * n) / sum(n), digits = 2, format = "f"))
+  if (n_empty == 0) return(text)
+  paste0(text, "; ", count_noun(n_empty, "item"), " without a record")
 }
 
 #' @export

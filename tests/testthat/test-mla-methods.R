@@ -26,6 +26,16 @@ test_that("print() and summary() give a readable report", {
   expect_snapshot(print(summary(fit)))
 })
 
+test_that("print() counts items without a record, the same for records and a summary", {
+  arr <- array(c(1L, 0L, NA, 1L, 1L, NA, 0L, 0L, NA, 1L, 0L, NA), c(3, 2, 2))
+  for (x in list(arr, as_annotation_counts(as_annotations(arr)))) {
+    design <- grep("^Design", format(mla(x)), value = TRUE)
+    expect_identical(design, "Design: 3 items, 2 annotators (2 per item; 1 item without a record), 2 labels")
+  }
+  full <- grep("^Design", format(mla(arr[1:2, , ])), value = TRUE)
+  expect_identical(full, "Design: 2 items, 2 annotators (2 per item), 2 labels")
+})
+
 test_that("tidy(baseline = ) keeps one baseline's rows: one row per item", {
   fit <- mla(annotations_long(bias_example, item, annotator, label, value))
   items <- tidy(fit, level = "item", baseline = "fleiss")
