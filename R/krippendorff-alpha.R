@@ -95,7 +95,16 @@
 #' * `irr::kripp.alpha()` (nominal) equals the Hamming alpha on one-hot data
 #'   when there are two coders or some values are missing; on complete data
 #'   with more than two coders it returns a different value, which a brute
-#'   force over all pairs of values (the definition above) does not confirm.
+#'   force over all pairs of values (the definition above) does not confirm:
+#'   without a missing value it weights a unit's pairs by 1 instead of
+#'   \eqn{1 / (m_u - 1)}, and the \eqn{n - 1} of the expected disagreement
+#'   no longer cancels. This affects all four of its metrics.
+#' * irrCAC's `krippen.alpha.raw()` gives the interval and ratio alpha with
+#'   `weights = "quadratic"` and `"ratio"` (rounded to 5 digits), on the
+#'   categories' values; given `categ.labels` it turns them into text and
+#'   weighs by ranks instead. Its `"ordinal"` weights are Gwet's, from the
+#'   ranks alone, not Krippendorff's ordinal metric, which depends on the
+#'   categories' frequencies.
 #'
 #' @section Undefined values:
 #' When the expected disagreement is 0 (every pairable value is the same)

@@ -253,6 +253,23 @@ test_that("interval and ratio alpha SEs are close to irrCAC's analytic SEs", {
   }
 })
 
+test_that("interval and ratio alpha equal irrCAC's quadratic and ratio weights on the values", {
+  skip_if_not_installed("irrCAC")
+  withr::local_seed(71)
+  for (case in 1:6) {
+    values <- sort(sample(1:12, sample(3:6, 1)))
+    codes <- matrix(sample(values, 30 * 4, TRUE), 30, 4)
+    if (case > 3) codes[stats::runif(length(codes)) < 0.25] <- NA
+    codes <- codes[rowSums(!is.na(codes)) > 0, , drop = FALSE]
+    res <- krippendorff_alpha(codes, c("interval", "ratio"))
+    for (h in 1:2) {
+      ref <- irrCAC::krippen.alpha.raw(as.data.frame(codes), weights = c("quadratic", "ratio")[h])$est
+      expect_lte(abs(res$estimate[h] - ref$coeff.val), 5e-6 + 1e-12)
+      expect_equal(res$estimate[h], ref_category_alpha(codes, res$distance[h]), tolerance = 1e-12)
+    }
+  }
+})
+
 test_that("constant replicates and too few items are reported", {
   perfect <- matrix(rep(c(1, 2, 3), 10), 30, 3)
   expect_warning(res <- withr::with_seed(1, krippendorff_alpha(perfect, c("nominal", "interval"), R = 50)),
