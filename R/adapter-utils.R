@@ -258,10 +258,10 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
     )
   }
   if (pattern$collide) {
-    cli::cli_warn(
+    mla_warn(
       c("Item ids look like they collide: {repeat_summary(pattern)}.",
         "i" = "{.code duplicates = \"{duplicates}\"} dropped {surplus}; make item ids unique instead, e.g. {.code paste(split, item)}."),
-      class = "mlagreement_warning_duplicates", call = call
+      class = "duplicates", call = call
     )
   } else {
     cli::cli_inform(

@@ -99,10 +99,10 @@ interval_kinds <- function(out, a, specs) {
 
 warn_no_interval <- function(without, call) {
   if (length(without) == 0L) return(invisible())
-  cli::cli_warn(
+  mla_warn(
     c("Bootstrap intervals are not available for distance{?s} {.val {without}}.",
       "i" = "Their {.field std.error}, {.field conf.low} and {.field conf.high} are {.code NA}; Hamming, Jaccard, MASI, set-size and the single-label distances have intervals."),
-    class = "mlagreement_warning_no_interval", call = call
+    class = "no_interval", call = call
   )
 }
 

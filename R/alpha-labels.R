@@ -66,10 +66,10 @@ check_label_level_distance <- function(distance, a, use_default, call) {
 
 warn_undefined_labels <- function(undefined, call) {
   if (length(undefined) == 0L) return(invisible())
-  cli::cli_warn(
+  mla_warn(
     c("Alpha is undefined for label{?s} {.val {undefined}}.",
       "i" = "Every pairable decision on {cli::qty(length(undefined))}{?it/them} is the same (or no item has two); the estimate is {.code NA}."),
-    class = "mlagreement_warning_undefined", call = call
+    class = "undefined", call = call
   )
 }
 

@@ -103,7 +103,7 @@ mla_fit.annotation_counts <- function(x, baseline, labels, structure, weights, t
   resolve_label_structure(x, structure$label_weights, structure$label_groups,
                           structure$label_tree, call = call)
   if (!identical(weights, "identity")) require_records(x, "category weights", call = call)
-  if (baseline == "conger") require_records(x, "the annotator-specific baseline {.val conger}", call = call)
+  if (baseline == "conger") require_records(x, "the annotator-specific baseline (\"conger\")", call = call)
   mla_counts(x, baseline, labels, call = call)
 }
 

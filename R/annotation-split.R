@@ -107,11 +107,11 @@ check_split <- function(train, test, annotator, ...) {
   missing <- id_text(test_ann[unseen])
   if (length(missing) > 0) {
     n_rows <- sum(!is.na(match_values(te, test_ann[unseen])))
-    cli::cli_warn(
+    mla_warn(
       c("{length(missing)} of {length(test_ann)} test annotator{?s} {cli::qty(length(missing))}{?does/do} not appear in {.arg train}.",
         "x" = "They hold {n_rows} of {length(te)} test row{?s}: {format_first(missing)}.",
         "i" = "TID-8's annotation split keeps every test annotator in train; use {.fn annotation_split}, or report these rows as an annotator split."),
-      class = c("mlagreement_warning_unseen_annotators", "mlagreement_warning")
+      class = "unseen_annotators"
     )
   }
   invisible(missing)

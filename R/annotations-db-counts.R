@@ -127,10 +127,10 @@ db_check_selected_shape <- function(d, universe, proto, used, call, records) {
     )
   }
   if (share == 1) {
-    cli::cli_warn(
+    mla_warn(
       c("Every record selects every label, so agreement is perfect by construction.",
         "i" = "If the rows are decisions with a 0/1 column, give it as {.arg value}."),
-      class = "mlagreement_warning_all_selected", call = call
+      class = "all_selected", call = call
     )
   }
   invisible()

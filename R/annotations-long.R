@@ -267,10 +267,10 @@ check_selected_shape <- function(n_selected, universe, data, used, call = rlang:
     )
   }
   if (all_selected == 1) {
-    cli::cli_warn(
+    mla_warn(
       c("Every record selects every label, so agreement is perfect by construction.",
         "i" = "If the rows are decisions with a 0/1 column, give it as {.arg value}."),
-      class = "mlagreement_warning_all_selected", call = call
+      class = "all_selected", call = call
     )
   }
   invisible()

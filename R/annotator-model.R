@@ -159,11 +159,11 @@ annotator_model <- function(x, model = c("two-coin", "one-coin"), pool_labels = 
                              pool_labels, as.integer(max_iter), tol, accelerate, annotator_model_floor,
                              threads, info)
   if (!res$converged) {
-    cli::cli_warn(c(
+    mla_warn(c(
       "The EM did not converge in {max_iter} iteration{?s}.",
       "i" = "The last gain of the log-likelihood was {signif(last_gain(res$trace), 3)} (tol = {tol}).",
       "i" = "Raise {.arg max_iter}."
-    ), class = "mlagreement_warning_not_converged")
+    ), class = "not_converged")
   }
   new_annotator_model(a, res, model, pool_labels && !single, single, max_iter, tol, info)
 }

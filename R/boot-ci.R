@@ -138,19 +138,19 @@ replicate_intervals <- function(t, t0, names, level, type = "perc", accel = NULL
     extreme <- extreme || res$extreme
   }
   if (length(undefined) > 0L) {
-    cli::cli_warn(c("Some replicates are undefined ({.code NA}) for {length(undefined)} statistic{?s}: {format_first(undefined)}.",
-                    "i" = na_hint),
-                  class = "mlagreement_warning_boot_na", call = call)
+    mla_warn(c("Some replicates are undefined ({.code NA}) for {length(undefined)} statistic{?s}: {format_first(undefined)}.",
+               "i" = na_hint),
+             class = "boot_na", call = call)
   }
   if (length(constant) > 0L) {
-    cli::cli_warn(c("Every replicate is the same for {length(constant)} statistic{?s}: {format_first(constant)}.",
-                    "i" = "{cli::qty(length(constant))}{?Its/Their} interval{?s} {?is/are} {.code NA}: a zero-width interval would claim a certainty the sample cannot give (e.g. perfect agreement on every item)."),
-                  class = "mlagreement_warning_boot_constant", call = call)
+    mla_warn(c("Every replicate is the same for {length(constant)} statistic{?s}: {format_first(constant)}.",
+               "i" = "{cli::qty(length(constant))}{?Its/Their} interval{?s} {?is/are} {.code NA}: a zero-width interval would claim a certainty the sample cannot give (e.g. perfect agreement on every item)."),
+             class = "boot_constant", call = call)
   }
   if (extreme) {
-    cli::cli_warn(c("Extreme order statistics were used as interval endpoints.",
-                    "i" = "Increase {.arg R} for this confidence level."),
-                  class = "mlagreement_warning_boot_extreme", call = call)
+    mla_warn(c("Extreme order statistics were used as interval endpoints.",
+               "i" = "Increase {.arg R} for this confidence level."),
+             class = "boot_extreme", call = call)
   }
   out
 }
@@ -179,10 +179,10 @@ check_boot_items <- function(n, what = "items", arg = "fit", call = rlang::calle
     )
   }
   if (n < boot_min_items) {
-    cli::cli_warn(
+    mla_warn(
       c("Bootstrap intervals from {n} {what} are unreliable.",
         "i" = "Below {boot_min_items} {what} bootstrap intervals undercover (about 0.85-0.93 for a 95% BCa interval at 10 items); prefer the analytic t interval of {.code tidy(fit)}."),
-      class = "mlagreement_warning_few_items", call = call
+      class = "few_items", call = call
     )
   }
   invisible(n)

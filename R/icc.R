@@ -135,8 +135,8 @@ icc <- function(x, model = c("oneway", "twoway"), type = c("agreement", "consist
   })
   out <- do.call(rbind, lapply(rows, as.data.frame))
   if (anyNA(out$estimate)) {
-    cli::cli_warn(c("The intraclass correlations are undefined: the ratings do not vary.",
-                    "i" = "Their rows are {.code NA}."))
+    mla_warn(c("The intraclass correlations are undefined: the ratings do not vary.",
+               "i" = "Their rows are {.code NA}."), class = "undefined")
   }
   used <- ms[grid$model]
   tibble::new_tibble(c(

@@ -230,10 +230,10 @@ alpha_table <- function(distance, rows) {
   expected <- vapply(rows, `[[`, numeric(1), "expected")
   undefined <- expected == 0
   if (any(undefined)) {
-    cli::cli_warn(
+    mla_warn(
       c("Alpha is undefined for distance{?s} {.val {distance[undefined]}}: the expected disagreement is 0.",
         "i" = "Every pairable annotation is the same; the estimate is {.code NA}."),
-      class = "mlagreement_warning_undefined"
+      class = "undefined"
     )
   }
   # new_tibble(): the columns are built here with the right lengths

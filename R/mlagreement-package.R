@@ -1,3 +1,11 @@
+#' @section Conditions:
+#' Every error about the input inherits from class `mlagreement_error` and
+#' has a subclass that says what went wrong (`mlagreement_error_value`,
+#' `mlagreement_error_needs_records`, ...); every warning inherits from
+#' `mlagreement_warning` (`mlagreement_warning_few_items`,
+#' `mlagreement_warning_undefined`, ...). Catch or muffle them by class, not
+#' by message text: `withCallingHandlers(expr, mlagreement_warning_few_items =
+#' function(w) invokeRestart("muffleWarning"))`.
 #' @keywords internal
 "_PACKAGE"
 

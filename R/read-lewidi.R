@@ -183,11 +183,11 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
     if (any(used[bad] > 0L)) {
       rows <- which(bad[code])
       first <- where(rows[1])
-      cli::cli_warn(
+      mla_warn(
         c("Layer {.val {layer}} must hold 0/1 answers; {length(rows)} {?is/are} not 0/1 and {?is/are} {.code NA} in {.field value}.",
           "x" = "Values: {.val {unique(levels[code[rows]])}}; first at item {.val {first$id}}, annotator {.val {first$annotator}}.",
           "i" = "The raw answers are in {.field answer}."),
-        class = "mlagreement_warning_lewidi_value", call = call)
+        class = "lewidi_value", call = call)
     }
     value <- rep(NA_integer_, length(levels))
     u <- which(used > 0L)
@@ -202,9 +202,9 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
   universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
-    cli::cli_warn(c("Layer {.val {layer}} has answers outside its soft-label categories.",
-                    "x" = "Undeclared: {.val {undeclared}}; they are added to the label universe."),
-                  class = "mlagreement_warning_lewidi_value", call = call)
+    mla_warn(c("Layer {.val {layer}} has answers outside its soft-label categories.",
+               "x" = "Undeclared: {.val {undeclared}}; they are added to the label universe."),
+             class = "lewidi_value", call = call)
   }
   k <- length(universe)
   value <- selection_grid(length(answer), k, of, match(chosen$flat, universe))

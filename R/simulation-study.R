@@ -122,7 +122,8 @@ simulation_study <- function(n_annotators = c(3, 5, 10),
   )
   failed <- sum(vapply(results, `[[`, integer(1), "failed"))
   if (failed > 0L) {
-    cli::cli_warn(c("{failed} measure value{?s} could not be computed and {?is/are} {.code NA}."))
+    mla_warn("{failed} measure value{?s} could not be computed and {?is/are} {.code NA}.",
+             class = "measure_na")
   }
   tibble::new_tibble(out, class = "mla_simulation")
 }

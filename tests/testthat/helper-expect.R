@@ -5,7 +5,16 @@
 expect_mla_error <- function(code, class = NULL) {
   err <- expect_error(code, class = "mlagreement_error")
   if (!is.null(class)) expect_s3_class(err, paste0("mlagreement_error_", class))
+  expect_no_raw_markup(err)
   invisible(err)
+}
+
+# cli renders markup in its template, not in the values it interpolates: a
+# "{.val x}" passed in as a value reaches the user as it is.
+expect_no_raw_markup <- function(cnd) {
+  if (is.null(cnd)) return(invisible())
+  expect_false(grepl("{.", conditionMessage(cnd), fixed = TRUE),
+               label = paste0("raw cli markup in: ", conditionMessage(cnd)))
 }
 
 # `code` runs twice: once for the class (messages before the error are the
@@ -19,4 +28,13 @@ expect_mla_snapshot <- function(code, class = NULL) {
 
 snapshots_run <- function() {
   interactive() || isTRUE(as.logical(Sys.getenv("NOT_CRAN", "false")))
+}
+
+# A classed warning of the package (class "mlagreement_warning" and its
+# subclass), its message free of raw cli markup.
+expect_mla_warning <- function(code, class) {
+  w <- expect_warning(code, class = paste0("mlagreement_warning_", class))
+  expect_s3_class(w, "mlagreement_warning")
+  expect_no_raw_markup(w)
+  invisible(w)
 }

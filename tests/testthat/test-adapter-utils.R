@@ -39,8 +39,7 @@ test_that("ids that restart in every split are diagnosed as colliding, not as re
   split_b <- annotations_long_data(simulate_annotations(30, 4, 3, prevalence = 0.3,
                                                         scenario = "noisy"))
   pooled <- rbind(cbind(split = "train", split_a), cbind(split = "test", split_b))
-  err <- expect_error(annotations_long(pooled, item, annotator, label, value),
-                      class = "mlagreement_error_duplicates")
+  err <- expect_mla_error(annotations_long(pooled, item, annotator, label, value), "duplicates")
   expect_match(conditionMessage(err), "ids probably collide")
   expect_no_match(conditionMessage(err), "keep one annotation per pair")
   # following "first" anyway is loud about what it drops
@@ -54,15 +53,13 @@ test_that("ids that restart in every split are diagnosed as colliding, not as re
   redo <- rbind(split_a, transform(split_a[split_a$item == split_a$item[1] &
                                              split_a$annotator == split_a$annotator[1], ],
                                    value = 1L - value))
-  err <- expect_error(annotations_long(redo, item, annotator, label, value),
-                      class = "mlagreement_error_duplicates")
+  err <- expect_mla_error(annotations_long(redo, item, annotator, label, value), "duplicates")
   expect_match(conditionMessage(err), "re-annotations")
 })
 
 test_that("repeated ConvAbuse annotations are reported, and 'first' undoes them", {
   full <- rbind(convabuse_types, convabuse_repeats[names(convabuse_types)])
-  err <- expect_error(annotations_long(full, item, annotator, label, value),
-                      class = "mlagreement_error_duplicates")
+  err <- expect_mla_error(annotations_long(full, item, annotator, label, value), "duplicates")
   expect_match(conditionMessage(err), "345 pairs repeat, with 2,499 surplus decisions")
   expect_match(conditionMessage(err), "re-annotations")
   expect_message(

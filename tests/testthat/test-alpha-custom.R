@@ -77,7 +77,7 @@ test_that("bad custom distances are classed errors naming the pair", {
   expect_error(krippendorff_alpha(arr, function(a, b) stop("boom")), class = cls)
   expect_error(krippendorff_alpha(arr, function(a, b) "x"), class = cls)
   expect_error(krippendorff_alpha(arr, list(1)), class = cls)
-  expect_error(krippendorff_alpha(arr, list(a = "masi", a = "jaccard")), class = "mlagreement_error")
+  expect_mla_error(krippendorff_alpha(arr, list(a = "masi", a = "jaccard")))
   expect_snapshot(error = TRUE, krippendorff_alpha(arr, function(n_a, n_b, n_ab) 1 - n_ab / (n_a + n_b - n_ab)))
   expect_snapshot(error = TRUE, krippendorff_alpha(arr, function(n_a, n_b, n_ab) n_a / (1 + n_b)))
   expect_snapshot(error = TRUE, krippendorff_alpha(arr, function(a, b) length(a) / (1 + length(b)) * !setequal(a, b)))

@@ -131,8 +131,7 @@ test_that("distances without an interval get NA with a warning", {
   withr::local_seed(65)
   a <- as_annotations(random_design(20, 3, 3))
   any_overlap <- function(a, b) as.numeric(length(intersect(a, b)) == 0 && length(c(a, b)) > 0)
-  expect_warning(res <- krippendorff_alpha(a, list("jaccard", overlap = any_overlap), R = 50),
-                 class = "mlagreement_warning_no_interval")
+  expect_mla_warning(res <- krippendorff_alpha(a, list("jaccard", overlap = any_overlap), R = 50), "no_interval")
   expect_equal(is.na(res$conf.high), c(FALSE, TRUE))
 })
 
@@ -272,8 +271,7 @@ test_that("interval and ratio alpha equal irrCAC's quadratic and ratio weights o
 
 test_that("constant replicates and too few items are reported", {
   perfect <- matrix(rep(c(1, 2, 3), 10), 30, 3)
-  expect_warning(res <- withr::with_seed(1, krippendorff_alpha(perfect, c("nominal", "interval"), R = 50)),
-                 class = "mlagreement_warning_boot_constant")
+  expect_mla_warning(res <- withr::with_seed(1, krippendorff_alpha(perfect, c("nominal", "interval"), R = 50)), "boot_constant")
   expect_true(all(is.na(c(res$conf.low, res$conf.high))))
   one <- matrix(c(1, 2, 1, NA, NA, 2), 3, 2)
   expect_mla_snapshot(krippendorff_alpha(one, "nominal", R = 20), "boot_items")

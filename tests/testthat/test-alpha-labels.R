@@ -80,7 +80,7 @@ test_that("label level refuses set distances and warns on undefined labels", {
   arr <- array(c(1L, 1L, 1L, 1L, 0L, 1L, 0L, 1L), c(2, 2, 2))
   expect_mla_snapshot(krippendorff_alpha(arr, "jaccard", level = "label"), "alpha_level")
   expect_mla_error(krippendorff_alpha(arr, level = "items"))
-  expect_warning(res <- krippendorff_alpha(arr, level = "label"), class = "mlagreement_warning_undefined")
+  expect_mla_warning(res <- krippendorff_alpha(arr, level = "label"), "undefined")
   expect_true(is.na(res$estimate[1]))
   expect_false(is.na(res$estimate[2]))
 })

@@ -67,14 +67,12 @@ test_that("annotators = 'random' refuses what it cannot estimate and warns with 
   arr <- random_design(n_ann = 5)
   expect_message(tidy(mla(arr), annotators = "random"), class = "mlagreement_message_few_annotators")
   expect_error(tidy(mla(random_design(n_ann = 2))), NA)
-  expect_error(tidy(mla(random_design(n_ann = 2)), annotators = "random"),
-               class = "mlagreement_error_annotator_variance")
+  expect_mla_error(tidy(mla(random_design(n_ann = 2)), annotators = "random"), "annotator_variance")
   m <- matrix(sample(1:4, 30 * 8, replace = TRUE), 30, 8)
-  expect_error(tidy(mla(m, weights = "linear"), annotators = "random"),
-               class = "mlagreement_error_annotator_variance")
+  expect_mla_error(tidy(mla(m, weights = "linear"), annotators = "random"), "annotator_variance")
   s <- as_annotation_counts(as_annotations(random_design()))
-  expect_error(tidy(mla(s), annotators = "random"), class = "mlagreement_error_needs_records")
-  expect_error(tidy(mla(random_design()), annotators = "both"), class = "mlagreement_error")
+  expect_mla_error(tidy(mla(s), annotators = "random"), "needs_records")
+  expect_mla_error(tidy(mla(random_design()), annotators = "both"))
 })
 
 test_that("mla_compare(annotators = 'random') adds both groups' annotator jackknife", {

@@ -69,6 +69,6 @@ test_that("arguments are validated", {
     analytic_agreement(0.2, error = c(0.1, 0.2))
     analytic_agreement(0.2, error = -0.1)
   })
-  expect_error(analytic_agreement(2), class = "mlagreement_error_analytic_argument")
-  expect_error(analytic_agreement(0.5, error = 2), class = "mlagreement_error")
+  expect_mla_error(analytic_agreement(2), "analytic_argument")
+  expect_mla_error(analytic_agreement(0.5, error = 2))
 })

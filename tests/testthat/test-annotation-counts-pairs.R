@@ -45,7 +45,6 @@ test_that("annotator agreement of a summary equals the records'", {
                           universe = a$labels, annotator_pairs = tidy(s, "annotator_pairs"),
                           pair_labels = tidy(s, "pair_labels"))
   expect_same_annotator_agreement(s2, a)
-  expect_error(annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
-                                 annotator_pairs = tidy(s, "annotator_pairs")),
-               class = "mlagreement_error_counts_table")
+  expect_mla_error(annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                                 annotator_pairs = tidy(s, "annotator_pairs")), "counts_table")
 })

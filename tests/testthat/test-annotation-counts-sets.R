@@ -31,8 +31,8 @@ test_that("the set tables and set alpha of a summary match brute force", {
     a <- as_annotations(design$array)
     s <- as_annotation_counts(a)
     if (!is.null(s$sets_partial)) {
-      from_summary <- expect_error(krippendorff_alpha(s, "jaccard"), class = "mlagreement_error_partial_record")
-      from_records <- expect_error(krippendorff_alpha(a, "jaccard"), class = "mlagreement_error_partial_record")
+      from_summary <- expect_mla_error(krippendorff_alpha(s, "jaccard"), "partial_record")
+      from_records <- expect_mla_error(krippendorff_alpha(a, "jaccard"), "partial_record")
       expect_identical(conditionMessage(from_summary), conditionMessage(from_records))
       next
     }
@@ -70,14 +70,14 @@ test_that("set tables from plain tables give the records' set alpha", {
   expect_equal(krippendorff_alpha(s3), krippendorff_alpha(a), tolerance = 1e-12)
   # without set tables, set distances need the records
   s4 <- do.call(annotation_counts, args)
-  expect_error(krippendorff_alpha(s4), class = "mlagreement_error_needs_records")
+  expect_mla_error(krippendorff_alpha(s4), "needs_records")
   expect_equal(krippendorff_alpha(s4, "hamming"), krippendorff_alpha(a, "hamming"), tolerance = 1e-12)
   bad <- tidy(s, "set_pairs")
   bad$n_pairs[1] <- bad$n_pairs[1] + 6
-  expect_error(do.call(annotation_counts, c(args, list(sets = tidy(s, "sets"), set_pairs = bad))),
-               class = "mlagreement_error_counts_table")
-  expect_error(do.call(annotation_counts, c(args, list(sets = tidy(s, "sets")))),
-               class = "mlagreement_error_counts_table")
+  expect_mla_error(do.call(annotation_counts, c(args, list(sets = tidy(s, "sets"), set_pairs = bad))),
+                   "counts_table")
+  expect_mla_error(do.call(annotation_counts, c(args, list(sets = tidy(s, "sets")))),
+                   "counts_table")
 })
 
 # Custom set distances of krippendorff_alpha() on an annotation_counts

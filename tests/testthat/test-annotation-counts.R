@@ -34,13 +34,13 @@ test_that("what needs the records refuses a summary", {
                             universe = a$labels)
   expect_mla_snapshot(tidy(mla(bare), level = "item"), "needs_records")
   # a distance of two sets needs which sets meet within an item
-  expect_error(krippendorff_alpha(s, function(a, b) as.numeric(!setequal(a, b))),
-               class = "mlagreement_error_needs_records")
-  expect_error(agreement_measures(s), class = "mlagreement_error_needs_records")
+  expect_mla_error(krippendorff_alpha(s, function(a, b) as.numeric(!setequal(a, b))),
+                   "needs_records")
+  expect_mla_error(agreement_measures(s), "needs_records")
   # plain tables without the optional ones
   s2 <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
                           universe = a$labels)
-  expect_error(annotator_agreement(s2), class = "mlagreement_error_needs_records")
+  expect_mla_error(annotator_agreement(s2), "needs_records")
 })
 
 test_that("bad tables are refused", {
@@ -54,19 +54,17 @@ test_that("bad tables are refused", {
   expect_mla_snapshot(annotation_counts(bad, des, ann))
   bad <- lab
   bad$n_items[2] <- -1
-  expect_error(annotation_counts(bad, des, ann), class = "mlagreement_error_counts_table")
-  expect_error(annotation_counts(rbind(lab, lab[1, ]), des, ann),
-               class = "mlagreement_error_counts_table")
-  expect_error(annotation_counts(lab, des, ann, universe = "L01"),
-               class = "mlagreement_error_unknown_label")
-  expect_error(as_annotation_counts(lab), class = "mlagreement_error_counts_input")
+  expect_mla_error(annotation_counts(bad, des, ann), "counts_table")
+  expect_mla_error(annotation_counts(rbind(lab, lab[1, ]), des, ann), "counts_table")
+  expect_mla_error(annotation_counts(lab, des, ann, universe = "L01"), "unknown_label")
+  expect_mla_error(as_annotation_counts(lab), "counts_input")
 })
 
 test_that("records given to annotation_counts() are refused with the function that summarises them", {
   a <- bias_annotations()
   records <- as.data.frame(a)
   expect_mla_snapshot(annotation_counts(records))
-  expect_error(annotation_counts(a), class = "mlagreement_error_input_type")
+  expect_mla_error(annotation_counts(a), "input_type")
   skip_if_not_installed("RSQLite")
   skip_if_not_installed("dbplyr")
   con <- DBI::dbConnect(RSQLite::SQLite(), ":memory:")
@@ -74,8 +72,8 @@ test_that("records given to annotation_counts() are refused with the function th
   DBI::dbWriteTable(con, "ann", records)
   expect_mla_snapshot(annotation_counts(dplyr::tbl(con, "ann")))
   # the database path asks for `value` as the in-memory one does
-  expect_error(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label),
-               class = "mlagreement_error_value_missing")
+  expect_mla_error(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label),
+                   "value_missing")
   expect_equal(tidy(mla(annotations_long(dplyr::tbl(con, "ann"), item, annotator, label, value))),
                tidy(mla(a)))
 })
@@ -90,14 +88,14 @@ test_that("a summary is an annotations object without its records", {
   expect_equal(dim(s), dim(a))
   expect_identical(as_annotation_counts(s), s)
   # what reads the records asks for them, naming the summary
-  expect_error(as.data.frame(s), class = "mlagreement_error_needs_records")
-  expect_error(as.array(s), class = "mlagreement_error_needs_records")
-  expect_error(s[1:2, , ], class = "mlagreement_error_needs_records")
-  expect_error(as_annotations(s), class = "mlagreement_error_needs_records")
+  expect_mla_error(as.data.frame(s), "needs_records")
+  expect_mla_error(as.array(s), "needs_records")
+  expect_mla_error(s[1:2, , ], "needs_records")
+  expect_mla_error(as_annotations(s), "needs_records")
   # the records' kappa column is absent, not zero, in a summary's annotator rows
   expect_false(annotator_agreement(s)$has_kappa)
   expect_true(annotator_agreement(a)$has_kappa)
-  expect_error(annotation_counts(s), class = "mlagreement_error_input_type")
+  expect_mla_error(annotation_counts(s), "input_type")
   expect_snapshot(print(s))
 })
 
@@ -107,5 +105,5 @@ test_that("as_annotation_counts() and annotation_counts() dispatch on what they 
   expect_mla_snapshot(as_annotation_counts(data.frame(label = "L01")))
   expect_mla_snapshot(annotation_counts(a))
   expect_mla_snapshot(annotation_counts(s))
-  expect_error(annotation_counts(s), class = "mlagreement_error_input_type")
+  expect_mla_error(annotation_counts(s), "input_type")
 })

@@ -91,11 +91,11 @@ test_that("[ reports bad indices", {
   expect_mla_snapshot(x[, 5, ])
   expect_mla_snapshot(x[c(1, 1), , ])
   expect_mla_snapshot(x[c(TRUE, FALSE), , ])
-  expect_error(x[integer(), , ], class = "mlagreement_error_empty")
-  expect_error(x[, , list(1)], class = "mlagreement_error_subscript")
+  expect_mla_error(x[integer(), , ], "empty")
+  expect_mla_error(x[, , list(1)], "subscript")
   s <- convert_designs()$selected
-  expect_error(s["3", "a", ], class = "mlagreement_error_empty")
-  expect_error(as.data.frame(x, foo = 1), class = "mlagreement_error_dots")
+  expect_mla_error(s["3", "a", ], "empty")
+  expect_mla_error(as.data.frame(x, foo = 1), "dots")
 })
 
 test_that("[ keeps labels that the kept items never selected", {

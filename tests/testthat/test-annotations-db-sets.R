@@ -16,8 +16,8 @@ for (engine in names(db_engines)) {
     a_part <- annotations_long(part, item, annotator, label, value, labels = levels(bias_example$label))
     s_part <- annotations_long(db_table(con, part), item, annotator, label, value,
                                labels = levels(bias_example$label))
-    expect_error(krippendorff_alpha(a_part, "jaccard"), class = "mlagreement_error_partial_record")
-    expect_error(krippendorff_alpha(s_part, "jaccard"), class = "mlagreement_error_partial_record")
+    expect_mla_error(krippendorff_alpha(a_part, "jaccard"), "partial_record")
+    expect_mla_error(krippendorff_alpha(s_part, "jaccard"), "partial_record")
     expect_equal(conditionMessage(tryCatch(krippendorff_alpha(s_part, "jaccard"), error = identity)),
                  conditionMessage(tryCatch(krippendorff_alpha(a_part, "jaccard"), error = identity)))
   })

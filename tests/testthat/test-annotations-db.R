@@ -25,18 +25,15 @@ for (engine in names(db_engines)) {
       expect_error(annotations_long(db_table(con, cases[[i]]), item, annotator, label, value),
                    class = cls)
     }
-    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
-                                  labels = c("L01", "L02")),
-                 class = "mlagreement_error_unknown_label")
-    expect_error(annotations_long(db_table(con, ex), item, annotator, label, value,
-                                  duplicates = "first"),
-                 class = "mlagreement_error_db_unsupported")
+    expect_mla_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  labels = c("L01", "L02")), "unknown_label")
+    expect_mla_error(annotations_long(db_table(con, ex), item, annotator, label, value,
+                                  duplicates = "first"), "db_unsupported")
     wide <- array_wide(array(c(0L, 1L, 1L, 1L, 0L, 3L), c(2, 3, 1)))
-    expect_error(annotations_wide(db_table(con, wide), item, annotator, L1),
-                 class = "mlagreement_error_value")
+    expect_mla_error(annotations_wide(db_table(con, wide), item, annotator, L1), "value")
     wide$L1[wide$L1 == 3L] <- 1L
-    expect_error(annotations_wide(db_table(con, rbind(wide, wide[1, ])), item, annotator, L1),
-                 class = "mlagreement_error_duplicates")
+    expect_mla_error(annotations_wide(db_table(con, rbind(wide, wide[1, ])), item, annotator, L1),
+                     "duplicates")
   })
 }
 
@@ -64,8 +61,8 @@ test_that("logical and text values are read as in memory", {
   expect_same_estimates(annotations_long(db_table(con, df), item, annotator, label, value), a)
   expect_same_estimates(annotations_long(db_table(con, txt), item, annotator, label, value), a)
   txt$value[2] <- "yes"
-  expect_error(annotations_long(db_table(con, txt), item, annotator, label, value),
-               class = "mlagreement_error_value_type")
+  expect_mla_error(annotations_long(db_table(con, txt), item, annotator, label, value),
+                   "value_type")
   # a typed text column (PostgreSQL): the same error, naming the value and its row
   pg <- local_pg_connection()
   err <- expect_mla_error(annotations_long(db_table(pg, txt), item, annotator, label, value),
@@ -108,10 +105,10 @@ test_that("single-label categories in a database table", {
   expect_same_estimates(s2, annotations_long(dec, item, annotator, label, value, single_label = TRUE))
   bad <- dec
   bad$value[bad$item == 3 & bad$annotator == "a2"] <- 1L
-  in_memory <- expect_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
-                            class = "mlagreement_error_single_label")
-  in_db <- expect_error(annotations_long(db_table(con, bad), item, annotator, label, value,
-                                         single_label = TRUE), class = "mlagreement_error_single_label")
+  in_memory <- expect_mla_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
+                                "single_label")
+  in_db <- expect_mla_error(annotations_long(db_table(con, bad), item, annotator, label, value,
+                                         single_label = TRUE), "single_label")
   expect_identical(conditionMessage(in_db), conditionMessage(in_memory))
   expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value,
                                        single_label = TRUE))
@@ -119,10 +116,9 @@ test_that("single-label categories in a database table", {
   two <- df
   two$label[1] <- "neg"  # item 1, annotator a1
   two <- rbind(two, data.frame(item = 1, annotator = "a1", label = "pos"))
-  expect_error(annotations_long(two, item, annotator, label, single_label = TRUE),
-               class = "mlagreement_error_duplicates")
-  expect_error(annotations_long(db_table(con, two), item, annotator, label, single_label = TRUE),
-               class = "mlagreement_error_duplicates")
+  expect_mla_error(annotations_long(two, item, annotator, label, single_label = TRUE), "duplicates")
+  expect_mla_error(annotations_long(db_table(con, two), item, annotator, label, single_label = TRUE),
+                   "duplicates")
 })
 
 # Repeats are counted per record (rows against distinct keys, a NULL label
@@ -191,7 +187,8 @@ test_that("sqlite: values and ids are typed by value, not by the column", {
   expect_match(conditionMessage(err), "yes", fixed = TRUE)
   # 0.5 is refused, not read as true
   half <- "(1, 'a', 'x', 1), (1, 'b', 'x', 0.5), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
-  expect_mla_error(annotations_long(untyped_table(con, half), item, annotator, label, value), "value")
+  expect_mla_error(annotations_long(untyped_table(con, half), item, annotator, label, value),
+                   "value")
   # item 1 and item '1' in one column: refused (SQLite would count two items)
   mixed <- "(1, 'a', 'x', 1), ('1', 'b', 'x', 0), (2, 'a', 'x', 0), (2, 'b', 'x', 1)"
   err <- expect_mla_error(annotations_long(untyped_table(con, mixed), item, annotator, label, value),
@@ -220,8 +217,7 @@ test_that("database errors are classed, with the engine's message as parent", {
   DBI::dbDisconnect(con)
   err <- expect_mla_error(annotations_long(closed, item, annotator, label, value), "db_query")
   expect_match(conditionMessage(err$parent), "collect", fixed = TRUE)
-  expect_error(annotations_wide(closed, item, annotator, c(value)),
-               class = "mlagreement_error_db_query")
+  expect_mla_error(annotations_wide(closed, item, annotator, c(value)), "db_query")
   con <- local_sqlite_connection()
   gone <- db_table(con, bias_example)
   DBI::dbRemoveTable(con, dbplyr::remote_name(gone), temporary = TRUE)

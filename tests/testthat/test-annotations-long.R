@@ -35,19 +35,16 @@ test_that("labels never selected stay in the universe", {
 
 test_that("decision tables given without value, or with 0/1 as labels, are refused", {
   d <- annotations_long_data(simulate_annotations(20, 3, 4, prevalence = 0.4))
-  err <- expect_error(annotations_long(d, item, annotator, label),
-                      class = "mlagreement_error_value_missing")
+  err <- expect_mla_error(annotations_long(d, item, annotator, label), "value_missing")
   expect_match(conditionMessage(err), "value = value", fixed = TRUE)
-  expect_error(annotations_long(d, item, annotator, value),
-               class = "mlagreement_error_label_shape")
+  expect_mla_error(annotations_long(d, item, annotator, value), "label_shape")
   # character 0/1 values (as CSV and JSON readers give them) convert exactly
   chr <- d
   chr$value <- as.character(chr$value)
   expect_identical(annotations_long(chr, item, annotator, label, value),
                    annotations_long(d, item, annotator, label, value))
   chr$value[5] <- "No"
-  expect_error(annotations_long(chr, item, annotator, label, value),
-               class = "mlagreement_error_value_type")
+  expect_mla_error(annotations_long(chr, item, annotator, label, value), "value_type")
   # a column named value is never read as selections unless value = NULL says so
   one_label <- data.frame(item = c(1, 1, 2, 2), annotator = c("a", "b", "a", "b"),
                           label = "x", value = c(1, 0, 1, 1))
@@ -57,11 +54,10 @@ test_that("decision tables given without value, or with 0/1 as labels, are refus
   expect_equal(as.data.frame(annotations_long(one_label, item, annotator, label, value))$value,
                one_label$value)
   expect_mla_snapshot(annotations_long(one_label, item))
-  expect_error(annotations_long(one_label), class = "mlagreement_error_column")
+  expect_mla_error(annotations_long(one_label), "column")
   # a real selected-labels table where everyone picks everything only warns
   all_picked <- expand.grid(item = 1:3, annotator = c("a", "b"), label = c("x", "y"))
-  expect_warning(annotations_long(all_picked, item, annotator, label),
-                 class = "mlagreement_warning_all_selected")
+  expect_mla_warning(annotations_long(all_picked, item, annotator, label), "all_selected")
 })
 
 # Multi-select cells (label_sep): a plain-R reference splits each cell with

@@ -241,8 +241,7 @@ test_that("the shape check and the core's guards hold for the sparse layout", {
   all_rows <- expand.grid(item = 1:3, annotator = c("a", "b"), label = sprintf("L%02d", 1:64),
                           stringsAsFactors = FALSE)
   local_layout("sparse")
-  expect_warning(a <- annotations_long(all_rows, item, annotator, label),
-                 class = "mlagreement_warning_all_selected")
+  expect_mla_warning(a <- annotations_long(all_rows, item, annotator, label), "all_selected")
   expect_true(mlagreement:::is_sparse_layout(a))
   expect_mla_error(annotations_long(cbind(all_rows, v = 0:1), item, annotator, label), "value_missing")
   # a broken layout is an internal error of the core, never a crash

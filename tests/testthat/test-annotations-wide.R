@@ -1,8 +1,7 @@
 test_that("wide duplicates keep the first or last row", {
   wide <- data.frame(item = c(1, 1, 1, 2, 2), coder = c("a", "b", "a", "a", "b"),
                      x = c(1, 1, 0, 0, 0), y = c(0, 1, 1, 0, 1))
-  expect_error(annotations_wide(wide, item, coder, c(x, y)),
-               class = "mlagreement_error_duplicates")
+  expect_mla_error(annotations_wide(wide, item, coder, c(x, y)), "duplicates")
   expect_message(first <- annotations_wide(wide, item, coder, c(x, y), duplicates = "first"),
                  "dropped 1 surplus row", class = "mlagreement_message_duplicates")
   last <- suppressMessages(annotations_wide(wide, item, coder, c(x, y), duplicates = "last"))
@@ -14,12 +13,10 @@ test_that("wide repeats are told apart: exact copies and re-annotations", {
   wide <- data.frame(item = rep(1:4, each = 2), coder = rep(c("a", "b"), 4),
                      x = c(1, 0, 1, 1, 0, 0, 1, 0), y = c(0, 1, 1, 0, 0, 1, 1, 1))
   copy <- rbind(wide, wide[3, ])
-  err <- expect_error(annotations_wide(copy, item, coder, c(x, y)),
-                      class = "mlagreement_error_duplicates")
+  err <- expect_mla_error(annotations_wide(copy, item, coder, c(x, y)), "duplicates")
   expect_match(conditionMessage(err), "exact copies")
   redo <- rbind(wide, transform(wide[3, ], y = 1 - y))
-  err <- expect_error(annotations_wide(redo, item, coder, c(x, y)),
-                      class = "mlagreement_error_duplicates")
+  err <- expect_mla_error(annotations_wide(redo, item, coder, c(x, y)), "duplicates")
   expect_match(conditionMessage(err), "re-annotations \\(1 repeated decision changed\\)")
 })
 

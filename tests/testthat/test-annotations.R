@@ -88,7 +88,7 @@ test_that("threads reach the counting pass of mla() and leave results unchanged"
   expect_identical(tidy(two, level = "label"), tidy(one, level = "label"))
   expect_identical(tidy(mla(arr, labels = c("label_1", "label_3"), threads = 2)),
                    tidy(mla(arr, labels = c("label_1", "label_3"), threads = 1)))
-  expect_error(mla(arr, threads = 0), class = "mlagreement_error_threads")
+  expect_mla_error(mla(arr, threads = 0), "threads")
 })
 
 test_that("the annotator bootstrap reads a label subset in place", {

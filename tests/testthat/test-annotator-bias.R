@@ -202,13 +202,12 @@ test_that("print, tidy prototypes and autoplot", {
 test_that("errors are classed and name the argument", {
   one <- as_annotations(array(c(0L, 1L), c(2, 1, 1)))
   expect_snapshot(error = TRUE, annotator_bias(one))
-  expect_error(annotator_bias(one, conf.level = 2), class = "mlagreement_error_conf_level")
-  expect_error(annotator_bias(as_annotations(array(0L, c(2, 2, 1))), correct = NA),
-               class = "mlagreement_error_bool")
+  expect_mla_error(annotator_bias(one, conf.level = 2), "conf_level")
+  expect_mla_error(annotator_bias(as_annotations(array(0L, c(2, 2, 1))), correct = NA), "bool")
   b <- annotator_bias(as_annotations(random_binary(10, 2, 1, seed = 9)))
-  expect_error(tidy(b, level = "items"), class = "mlagreement_error_arg")
+  expect_mla_error(tidy(b, level = "items"), "arg")
   counts <- as_annotation_counts(annotations_long(bias_example, item, annotator, label, value))
-  expect_error(annotator_bias(counts), class = "mlagreement_error_needs_records")
+  expect_mla_error(annotator_bias(counts), "needs_records")
 })
 
 test_that("irr::diagnoses (6 raters) and irrCAC::cac.raw4raters: Q and kappa per category", {

@@ -61,29 +61,29 @@ test_that("character, factor and integer labels give the same scores", {
 test_that("annotator_metrics() errors", {
   d <- data.frame(ann = c("a", "a", "b"), t = c("x", NA, "y"), e = c("x", "y", NA))
   expect_mla_snapshot(annotator_metrics(d, t, e, ann))
-  expect_error(annotator_metrics(d, t, e, ann), class = "mlagreement_error_missing_label")
+  expect_mla_error(annotator_metrics(d, t, e, ann), "missing_label")
   sets <- data.frame(t = c("x", "y"))
   sets$e <- list(c("x", "y"), "y")
   expect_mla_snapshot(annotator_metrics(sets, t, e))
-  expect_error(annotator_metrics(sets, t, e), class = "mlagreement_error_multilabel")
+  expect_mla_error(annotator_metrics(sets, t, e), "multilabel")
   dates <- data.frame(t = c("x", "y"), e = as.complex(1:2))
   expect_mla_snapshot(annotator_metrics(dates, t, e))
-  expect_error(annotator_metrics(dates, t, e), class = "mlagreement_error_label_type")
+  expect_mla_error(annotator_metrics(dates, t, e), "label_type")
   ok <- data.frame(ann = c("a", "(all)"), t = c("x", "y"), e = c("x", "y"))
   expect_mla_snapshot(annotator_metrics(ok, t, e, ann))
-  expect_error(annotator_metrics(ok, t, e, ann), class = "mlagreement_error_reserved_id")
+  expect_mla_error(annotator_metrics(ok, t, e, ann), "reserved_id")
   expect_mla_snapshot(annotator_metrics(ok[0, ], t, e))
-  expect_error(annotator_metrics(ok[0, ], t, e), class = "mlagreement_error_empty")
+  expect_mla_error(annotator_metrics(ok[0, ], t, e), "empty")
   expect_mla_snapshot(annotator_metrics(ok, t, nope))
-  expect_error(annotator_metrics(ok, t, nope), class = "mlagreement_error_column")
+  expect_mla_error(annotator_metrics(ok, t, nope), "column")
   expect_mla_snapshot(annotator_metrics(ok, c(t, e), e))
   expect_mla_snapshot(annotator_metrics(as.list(ok), t, e))
-  expect_error(annotator_metrics(as.list(ok), t, e), class = "mlagreement_error_input_type")
+  expect_mla_error(annotator_metrics(as.list(ok), t, e), "input_type")
   expect_mla_snapshot(annotator_metrics(ok, t, e, ann, na_rm = TRUE))
-  expect_error(annotator_metrics(ok, t, e, ann, na_rm = TRUE), class = "mlagreement_error_dots")
+  expect_mla_error(annotator_metrics(ok, t, e, ann, na_rm = TRUE), "dots")
   na_ann <- data.frame(ann = c("a", NA), t = c("x", "y"), e = c("x", "y"))
   expect_mla_snapshot(annotator_metrics(na_ann, t, e, ann))
-  expect_error(annotator_metrics(na_ann, t, e, ann), class = "mlagreement_error_na_id")
+  expect_mla_error(annotator_metrics(na_ann, t, e, ann), "na_id")
 })
 
 # scikit-learn's f1_score(average = "macro"), written out: classes are the
@@ -127,9 +127,8 @@ test_that("classes = 'union' is scikit-learn's macro F1, 'levels' uses declared 
                  ref_sklearn_macro_f1(as.character(d$truth[r]), d$pred[r], lv),
                  tolerance = 1e-15)
   }
-  expect_error(annotator_metrics(data.frame(t = "a", p = "a"), t, p, classes = "levels"),
-               class = "mlagreement_error")
-  expect_error(annotator_metrics(d, truth, pred, classes = "gold"), class = "mlagreement_error")
+  expect_mla_error(annotator_metrics(data.frame(t = "a", p = "a"), t, p, classes = "levels"))
+  expect_mla_error(annotator_metrics(d, truth, pred, classes = "gold"))
 })
 
 test_that("labels compare by value across numeric storage types", {

@@ -96,14 +96,12 @@ test_that("SQUAREM reaches the maximum of plain EM, where plain EM is slow", {
 })
 
 test_that("the log-likelihood never decreases; max_iter warns when not converged", {
-  expect_warning(fit <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 60,
-                                        accelerate = FALSE),
-                 class = "mlagreement_warning_not_converged")
+  expect_mla_warning(fit <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 60,
+                                        accelerate = FALSE), "not_converged")
   expect_length(fit$trace, 60)
   expect_true(all(diff(fit$trace) >= -1e-9 * abs(fit$trace[-1])))
   # accelerated: max_iter counts E-steps exactly; the kept points never lose
-  expect_warning(fast <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 21),
-                 class = "mlagreement_warning_not_converged")
+  expect_mla_warning(fast <- annotator_model(as_annotations(small_crowd(2)), tol = 0, max_iter = 21), "not_converged")
   expect_identical(fast$iterations, 21L)
   expect_true(all(diff(fast$trace) >= 0))
   expect_gt(fast$trace[length(fast$trace)], fit$trace[21])
@@ -279,14 +277,14 @@ test_that("user errors are classed", {
   expect_snapshot(error = TRUE, annotator_model(x, model = "three-coin"))
   expect_snapshot(error = TRUE, annotator_model(as_annotation_counts(x)))
   withr::with_options(list(mlagreement.max_memory = 1000),
-                      expect_error(annotator_model(x), class = "mlagreement_error_memory"))
-  expect_error(annotator_model(x, max_iter = 0), class = "mlagreement_error")
-  expect_error(annotator_model(x, tol = -1), class = "mlagreement_error")
+                      expect_mla_error(annotator_model(x), "memory"))
+  expect_mla_error(annotator_model(x, max_iter = 0))
+  expect_mla_error(annotator_model(x, tol = -1))
   fit <- annotator_model(x)
-  expect_error(tidy(fit, level = "pairs"), class = "mlagreement_error")
-  expect_error(predict(fit, data.frame(item = "i0001")), class = "mlagreement_error_newdata")
-  expect_error(predict(fit, data.frame(item = "i0001", annotator = "w01", label = "nope")),
-               class = "mlagreement_error_newdata")
+  expect_mla_error(tidy(fit, level = "pairs"))
+  expect_mla_error(predict(fit, data.frame(item = "i0001")), "newdata")
+  expect_mla_error(predict(fit, data.frame(item = "i0001", annotator = "w01", label = "nope")),
+                   "newdata")
 })
 
 test_that("single-label predict() is a TID-8 baseline for annotator_metrics()", {

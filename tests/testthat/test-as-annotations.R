@@ -40,7 +40,6 @@ test_that("constructors take the counting pass's threads and give the same objec
   long$item <- as.integer(long$item)
   expect_identical(annotations_long(long, item, annotator, label, value, threads = 2),
                    annotations_long(long, item, annotator, label, value, threads = 1))
-  expect_error(as_annotations(arr, threads = 0), class = "mlagreement_error_threads")
-  expect_error(annotations_wide(data.frame(i = 1, a = 1, x = 1), i, a, x, threads = "a"),
-               class = "mlagreement_error")
+  expect_mla_error(as_annotations(arr, threads = 0), "threads")
+  expect_mla_error(annotations_wide(data.frame(i = 1, a = 1, x = 1), i, a, x, threads = "a"))
 })

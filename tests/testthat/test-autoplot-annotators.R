@@ -42,7 +42,7 @@ test_that("annotator heat map: clustered order shows groups, selection and overl
   none <- ggplot2::autoplot(agr, min_overlap = n + 1)
   expect_identical(nrow(none$data), 0L)
   expect_match(none$labels$caption, "15 pairs sharing fewer than")
-  expect_error(ggplot2::autoplot(agr, annotators = "Ann9"), class = "mlagreement_error_plot_argument")
+  expect_mla_error(ggplot2::autoplot(agr, annotators = "Ann9"), "plot_argument")
 })
 
 test_that("heat map: finite scores are never drawn as missing, suppressed pairs have their own key", {

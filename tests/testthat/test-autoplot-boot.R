@@ -10,8 +10,7 @@ test_that("bootstrap plots use the package theme and select labels", {
   expect_identical(p$theme$legend.position, "bottom")  # theme_mla(), not theme_grey()
   pl <- suppressWarnings(ggplot2::autoplot(bs, level = "label", labels = c("L01", "L05")))
   expect_setequal(as.character(unique(pl$data$panel)), c("L01", "L05"))
-  expect_error(ggplot2::autoplot(bs, level = "label", labels = "zz"),
-               class = "mlagreement_error_plot_argument")
+  expect_mla_error(ggplot2::autoplot(bs, level = "label", labels = "zz"), "plot_argument")
 })
 
 test_that("autoplot() returns a ggplot of the replicates", {

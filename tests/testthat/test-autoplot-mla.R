@@ -85,7 +85,7 @@ test_that("plot arguments are validated", {
     ggplot2::autoplot(fit, boot = 1)
     ggplot2::autoplot(fit, size = 2)
   })
-  expect_error(ggplot2::autoplot(fit, boot = list()), class = "mlagreement_error_plot_argument")
+  expect_mla_error(ggplot2::autoplot(fit, boot = list()), "plot_argument")
 })
 
 test_that("label selection: names, limits and the universe are checked", {
@@ -101,10 +101,9 @@ test_that("label selection: names, limits and the universe are checked", {
   expect_match(p$labels$caption, "5 of 31 labels shown")
   pv <- ggplot2::autoplot(fit, type = "prevalence", n_labels = 4)
   expect_identical(nlevels(pv$data$label), 4L)
-  expect_error(ggplot2::autoplot(fit, labels = "nope"), class = "mlagreement_error_plot_argument")
-  expect_error(ggplot2::autoplot(fit, n_labels = 0), class = "mlagreement_error_plot_argument")
-  expect_error(ggplot2::autoplot(fit, type = "items", items = "nope"),
-               class = "mlagreement_error_plot_argument")
+  expect_mla_error(ggplot2::autoplot(fit, labels = "nope"), "plot_argument")
+  expect_mla_error(ggplot2::autoplot(fit, n_labels = 0), "plot_argument")
+  expect_mla_error(ggplot2::autoplot(fit, type = "items", items = "nope"), "plot_argument")
 })
 
 test_that("items plot names the extreme items and selects items", {

@@ -83,10 +83,10 @@ test_that("label rows and bootstrap fits work; rows without an SE are reported",
 test_that("errors are classed and name the argument", {
   expect_snapshot(error = TRUE, mla_benchmark(list(1)))
   expect_snapshot(error = TRUE, mla_benchmark(data.frame(estimate = 0.5)))
-  expect_error(mla_benchmark(data.frame(estimate = 0.5, std.error = NA_real_)),
-               class = "mlagreement_error_benchmark_input")
-  expect_error(mla_benchmark(data.frame(estimate = 0.5, std.error = 0.1), scale = "cicchetti"),
-               class = "mlagreement_error_arg")
-  expect_error(mla_benchmark(data.frame(estimate = 0.5, std.error = 0.1), conf.level = 1),
-               class = "mlagreement_error_conf_level")
+  expect_mla_error(mla_benchmark(data.frame(estimate = 0.5, std.error = NA_real_)),
+                   "benchmark_input")
+  expect_mla_error(mla_benchmark(data.frame(estimate = 0.5, std.error = 0.1), scale = "cicchetti"),
+                   "arg")
+  expect_mla_error(mla_benchmark(data.frame(estimate = 0.5, std.error = 0.1), conf.level = 1),
+                   "conf_level")
 })

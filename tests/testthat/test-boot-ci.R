@@ -56,7 +56,7 @@ test_that("jackknife_se() is the jackknife formula over leave-one-out refits", {
   expect_equal(jl$jackknife_se, se[-(1:3)], tolerance = 1e-12)
   expect_identical(jl$label, fit$label$label)
   expect_mla_snapshot(jackknife_se(boot_ci_fixture("both", R = 20)))
-  expect_error(jackknife_se(fit), class = "mlagreement_error_boot_object")
+  expect_mla_error(jackknife_se(fit), "boot_object")
 })
 
 test_that("every interval type works for every design", {
@@ -89,8 +89,8 @@ test_that("confint() names its rows and columns and checks its arguments", {
   expect_mla_snapshot(confint(bs, 0))
   expect_mla_snapshot(confint(bs, level = 95))
   expect_mla_snapshot(confint(boot_ci_fixture("both", R = 20), type = "bca"))
-  expect_error(confint(bs, "kappa"), class = "mlagreement_error_boot_parm")
-  expect_error(confint(bs, level = 95), class = "mlagreement_error_conf_level")
+  expect_mla_error(confint(bs, "kappa"), "boot_parm")
+  expect_mla_error(confint(bs, level = 95), "conf_level")
 })
 
 test_that("undefined replicates and extreme quantiles are reported", {
@@ -100,7 +100,7 @@ test_that("undefined replicates and extreme quantiles are reported", {
   expect_warning(confint(bs, 1), class = "mlagreement_warning_boot_na",
                  regexp = paste0(bs$stats$name[1], " (", n_na, " of 300)"), fixed = TRUE)
   small <- boot_ci_fixture(R = 10)
-  expect_warning(confint(small, 1, level = 0.99), class = "mlagreement_warning_boot_extreme")
+  expect_mla_warning(confint(small, 1, level = 0.99), "boot_extreme")
 })
 
 test_that("the percentile interval covers the noisy generator's true value", {
@@ -165,10 +165,10 @@ test_that("constant replicates give no interval, with a warning", {
   bs <- withr::with_seed(1, mla_boot(mla(perfect), R = 50))
   expect_true(all(bs$t[, 1:3] == 1))
   for (type in c("perc", "bca", "basic", "norm")) {
-    expect_warning(ci <- confint(bs, 1:3, type = type), class = "mlagreement_warning_boot_constant")
+    expect_mla_warning(ci <- confint(bs, 1:3, type = type), "boot_constant")
     expect_true(all(is.na(ci)))
   }
-  expect_warning(td <- tidy(bs), class = "mlagreement_warning_boot_constant")
+  expect_mla_warning(td <- tidy(bs), "boot_constant")
   expect_true(all(is.na(td$conf.low)))
 })
 
@@ -177,7 +177,7 @@ test_that("fewer than 2 items are refused and fewer than 20 give a warning", {
   expect_mla_snapshot(mla_boot(mla(one), R = 10), "boot_items")
   few <- withr::with_seed(3, simulate_annotations(4, 3, 2, prevalence = 0.5, scenario = "noisy"))
   expect_snapshot(bs <- mla_boot(mla(few), R = 20))
-  expect_warning(mla_boot(mla(few), R = 20, resample = "both"), class = "mlagreement_warning_few_items")
+  expect_mla_warning(mla_boot(mla(few), R = 20, resample = "both"), "few_items")
   ok <- withr::with_seed(3, simulate_annotations(20, 3, 2, prevalence = 0.5, scenario = "noisy"))
   expect_no_warning(mla_boot(mla(ok), R = 20))
   # clusters are the resampled units

@@ -23,7 +23,7 @@ test_that("tidy() adds std.error, conf.low and conf.high to tidy.mla()", {
   expect_identical(unname(cbind(td$conf.low, td$conf.high)),
                    unname(confint(bs, 1:3, level = 0.8, type = "norm")))
   expect_mla_snapshot(tidy(bs, level = "item"))
-  expect_error(tidy(bs, level = "item"), class = "mlagreement_error_boot_level")
+  expect_mla_error(tidy(bs, level = "item"), "boot_level")
   expect_mla_snapshot(tidy(bs, conf.level = 2))
 })
 
@@ -33,9 +33,8 @@ test_that("undefined label coefficients stay NA", {
   bs <- withr::with_seed(1, mla_boot(mla(arr), R = 50))
   # L6 is never selected: its AC1 and PABAK replicates are all 1, so no interval
   # (one warning for the coefficients, one for specific agreement)
-  expect_warning(expect_warning(td <- tidy(bs, level = "label", type = "perc"),
-                                class = "mlagreement_warning_boot_constant"),
-                 class = "mlagreement_warning_boot_constant")
+  expect_mla_warning(expect_warning(td <- tidy(bs, level = "label", type = "perc"),
+                                class = "mlagreement_warning_boot_constant"), "boot_constant")
   expect_true(all(is.na(td$conf.low[td$label == "L6"])))
   l6 <- td[td$label == "L6" & td$baseline == "fleiss", ]
   expect_true(is.na(l6$estimate) && is.na(l6$std.error) && is.na(l6$conf.low))
@@ -79,7 +78,7 @@ test_that("as_boot() builds a boot object whose statistic is the engine's", {
   bc <- as_boot(withr::with_seed(1, mla_boot(bs$fit, R = 20, cluster = rep(1:60, each = 5),
                                               strata = rep(1:2, each = 150))))
   expect_identical(bc$strata, rep(1:2, each = 30))
-  expect_error(as_boot(bs$fit), class = "mlagreement_error_boot_object")
+  expect_mla_error(as_boot(bs$fit), "boot_object")
 })
 
 test_that("rare labels keep their note in the bootstrap tidy()", {
@@ -89,7 +88,7 @@ test_that("rare labels keep their note in the bootstrap tidy()", {
   arr[1, 1, 2] <- 1L
   arr[5, 2, 2] <- 1L
   withr::local_seed(3)
-  expect_warning(bs <- mla_boot(mla(arr), R = 30), class = "mlagreement_warning_few_items")
+  expect_mla_warning(bs <- mla_boot(mla(arr), R = 30), "few_items")
   lab <- suppressWarnings(tidy(bs, level = "label"))
   expect_match(lab$note[lab$label == "y"], "too little information")
   expect_true(all(is.na(lab$note[lab$label == "x"])))

@@ -197,14 +197,14 @@ test_that("mla_boot() refuses bad input and unresamplable designs", {
   expect_mla_snapshot(mla_boot(sparse_fit, resample = "both"))
   expect_no_error(withr::with_seed(1, mla_boot(sparse_fit, R = 20)))
 
-  expect_error(mla_boot(fit, R = 1), class = "mlagreement_error_replicates")
-  expect_error(mla_boot(fit, cluster = 1:10), class = "mlagreement_error_boot_item_vector")
-  expect_error(mla_boot(fit, cluster = rep(1:150, 2), strata = rep(1:2, each = 150)),
-               class = "mlagreement_error_boot_strata")
-  expect_error(mla_boot(two, resample = "annotators"), class = "mlagreement_error_boot_annotators")
-  expect_error(mla_boot(sparse_fit, resample = "annotators"), class = "mlagreement_error_boot_annotators")
-  expect_error(mla_boot(fit, resample = "annotators", cluster = 1:300), class = "mlagreement_error")
-  expect_error(mla_boot(boot_fixture()), class = "mlagreement_error_boot_fit")
+  expect_mla_error(mla_boot(fit, R = 1), "replicates")
+  expect_mla_error(mla_boot(fit, cluster = 1:10), "boot_item_vector")
+  expect_mla_error(mla_boot(fit, cluster = rep(1:150, 2), strata = rep(1:2, each = 150)),
+                   "boot_strata")
+  expect_mla_error(mla_boot(two, resample = "annotators"), "boot_annotators")
+  expect_mla_error(mla_boot(sparse_fit, resample = "annotators"), "boot_annotators")
+  expect_mla_error(mla_boot(fit, resample = "annotators", cluster = 1:300))
+  expect_mla_error(mla_boot(boot_fixture()), "boot_fit")
 })
 
 test_that("long (records) and array input give the same replicates", {

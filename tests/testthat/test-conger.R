@@ -200,13 +200,13 @@ test_that("weighted single-label replicates and jackknife come from the same ker
 test_that("conger needs records, item resampling and plain labels", {
   arr <- random_conger_array()
   counts <- as_annotation_counts(as_annotations(arr))
-  expect_error(mla(counts, baseline = "conger"), class = "mlagreement_error_needs_records")
+  expect_mla_error(mla(counts, baseline = "conger"), "needs_records")
   fit <- mla(arr, baseline = "conger")
-  expect_error(mla_boot(fit, R = 5, resample = "annotators"), class = "mlagreement_error_boot_conger")
-  expect_error(tidy(fit, annotators = "random"), class = "mlagreement_error_annotator_variance")
+  expect_mla_error(mla_boot(fit, R = 5, resample = "annotators"), "boot_conger")
+  expect_mla_error(tidy(fit, annotators = "random"), "annotator_variance")
   expect_snapshot(error = TRUE, mla_boot(fit, R = 5, resample = "both"))
-  expect_error(mla(arr, baseline = "conger", label_weights = c(L1 = 2, L2 = 1, L3 = 1, L4 = 1, L5 = 1)),
-               class = "mlagreement_error_structure_conger")
+  expect_mla_error(mla(arr, baseline = "conger", label_weights = c(L1 = 2, L2 = 1, L3 = 1, L4 = 1, L5 = 1)),
+                   "structure_conger")
 })
 
 test_that("conger item rows compare items with the conger chance term", {
@@ -298,6 +298,5 @@ test_that("plots of a conger fit and its replicates show the conger rows", {
   bs <- mla_boot(fit, R = 30)
   p <- ggplot2::autoplot(bs, level = "label", baseline = "conger")
   expect_s3_class(p, "ggplot")
-  expect_error(ggplot2::autoplot(mla_boot(mla(arr), R = 5), level = "label", baseline = "conger"),
-               class = "mlagreement_error")
+  expect_mla_error(ggplot2::autoplot(mla_boot(mla(arr), R = 5), level = "label", baseline = "conger"))
 })

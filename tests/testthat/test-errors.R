@@ -124,3 +124,13 @@ test_that("designs on which nothing can be estimated are classed errors", {
   expect_mla_snapshot(mla_threads())
   expect_mla_error(mla_threads(), "threads")
 })
+
+test_that("every warning of the package goes through mla_warn(): class mlagreement_warning", {
+  ns <- asNamespace("mlagreement")
+  fns <- Filter(is.function, mget(ls(ns, all.names = TRUE), envir = ns))
+  warns <- vapply(fns, function(f) {
+    any(grepl("cli_warn|rlang::warn\\(|(^|[^_.[:alnum:]])warning\\(", deparse(body(f))))
+  }, logical(1))
+  expect_identical(names(fns)[warns], "mla_warn")
+  expect_mla_warning(icc(matrix(1, 4, 3)), "undefined")
+})

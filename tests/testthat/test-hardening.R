@@ -85,8 +85,7 @@ test_that("ids of different numeric storage types are the same ids everywhere", 
   expect_identical(majority_baseline(train, test, y, a, type = "individual")$.pred,
                    c("y", "x"))
   expect_no_warning(check_split(train, test, a))
-  unseen <- expect_warning(check_split(train, data.frame(a = c(100000L, 3L)), a),
-                           class = "mlagreement_warning_unseen_annotators")
+  unseen <- expect_mla_warning(check_split(train, data.frame(a = c(100000L, 3L)), a), "unseen_annotators")
   expect_identical(suppressWarnings(check_split(train, data.frame(a = c(100000L, 3L)), a)), "3")
 
   a <- annotations_long(data.frame(i = c(1e5, 1e5, 2e5, 2e5), a = c(3e9, 4e9, 3e9, 4e9),

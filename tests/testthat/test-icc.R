@@ -158,13 +158,13 @@ test_that("the two-way model leaves out items without every rating, the one-way 
 
 test_that("icc() errors are classed and name the argument and the offending rating", {
   y <- as.matrix(irr_anxiety())
-  expect_error(icc(y, model = "oneway", type = "consistency"), class = "mlagreement_error_icc_type")
-  expect_error(icc(y[, 1, drop = FALSE]), class = "mlagreement_error_icc_design")
+  expect_mla_error(icc(y, model = "oneway", type = "consistency"), "icc_type")
+  expect_mla_error(icc(y[, 1, drop = FALSE]), "icc_design")
   bad <- y
   bad[3, 2] <- Inf
   expect_snapshot(error = TRUE, icc(bad))
-  expect_error(icc(matrix(letters[1:6], 3)), class = "mlagreement_error_ratings")
-  expect_error(icc(data.frame(a = 1:3, b = c("x", "y", "z"))), class = "mlagreement_error_ratings")
+  expect_mla_error(icc(matrix(letters[1:6], 3)), "ratings")
+  expect_mla_error(icc(data.frame(a = 1:3, b = c("x", "y", "z"))), "ratings")
   long <- data.frame(item = c(1, 1, 2), rater = c("a", "a", "b"), score = 1:3)
   expect_snapshot(error = TRUE, icc(long, item = item, annotator = rater, value = score))
   # column names given by position would be the options: the named form is asked for
@@ -175,15 +175,15 @@ test_that("icc() errors are classed and name the argument and the offending rati
   expect_identical(icc(long_ok, model), icc(as.matrix(long_ok), "twoway"))
   all_missing <- y
   all_missing[-1, 1] <- NA
-  expect_error(icc(all_missing, "twoway"), class = "mlagreement_error_icc_design")
+  expect_mla_error(icc(all_missing, "twoway"), "icc_design")
   expect_message(one_way <- icc(all_missing), "Only the one-way rows")
   expect_identical(one_way$model, c("oneway", "oneway"))
   multi <- as_annotations(array(rbinom(24, 1, 0.5), c(4, 3, 2)))
-  expect_error(icc(multi), class = "mlagreement_error_ratings")
-  expect_error(icc(y, conf.level = 1), class = "mlagreement_error_conf_level")
+  expect_mla_error(icc(multi), "ratings")
+  expect_mla_error(icc(y, conf.level = 1), "conf_level")
   counts <- as_annotation_counts(as_annotations(y))
-  expect_error(icc(counts), class = "mlagreement_error_needs_records")
-  expect_error(icc(list(1)), class = "mlagreement_error_ratings")
+  expect_mla_error(icc(counts), "needs_records")
+  expect_mla_error(icc(list(1)), "ratings")
 })
 
 test_that("lin_ccc() follows Lin's formulas and its interval covers as it should", {
@@ -224,5 +224,5 @@ test_that("constant ratings give NA with a warning", {
 })
 
 test_that("lin_ccc() needs exactly two annotators", {
-  expect_error(lin_ccc(as.matrix(irr_anxiety())), class = "mlagreement_error_icc_design")
+  expect_mla_error(lin_ccc(as.matrix(irr_anxiety())), "icc_design")
 })

@@ -120,7 +120,7 @@ test_that("edge cases: perfect agreement, no variation, empty sets", {
   res <- krippendorff_alpha(arr)
   expect_equal(res$estimate, c(1, 1, 1))
   none <- array(0L, c(3, 2, 2))
-  expect_warning(res <- krippendorff_alpha(none), class = "mlagreement_warning_undefined")
+  expect_mla_warning(res <- krippendorff_alpha(none), "undefined")
   expect_true(all(is.na(res$estimate)))
   expect_equal(res$observed_disagreement, c(0, 0, 0))
   # empty vs non-empty is distance 1 for both set distances
@@ -137,15 +137,15 @@ test_that("errors are classed and informative", {
   arr <- dkpro_example()
   arr[2, 1, 2] <- NA
   expect_mla_snapshot(krippendorff_alpha(arr, "masi"))
-  expect_error(krippendorff_alpha(arr, "jaccard"), class = "mlagreement_error_partial_record")
+  expect_mla_error(krippendorff_alpha(arr, "jaccard"), "partial_record")
   expect_no_error(krippendorff_alpha(arr, "hamming"))
   expect_mla_snapshot(krippendorff_alpha(dkpro_example(), distance = "cosine"))
-  expect_error(krippendorff_alpha(dkpro_example(), distance = 1), class = "mlagreement_error_distance")
+  expect_mla_error(krippendorff_alpha(dkpro_example(), distance = 1), "distance")
   single <- array(c(1L, NA, NA, 0L), c(2, 2, 1))
   expect_mla_snapshot(krippendorff_alpha(single))
-  expect_error(krippendorff_alpha(single, "hamming"), class = "mlagreement_error_unpairable")
-  expect_error(krippendorff_alpha(dkpro_example(), foo = 1), class = "mlagreement_error")
-  expect_error(krippendorff_alpha(dkpro_example(), threads = 0), class = "mlagreement_error_threads")
+  expect_mla_error(krippendorff_alpha(single, "hamming"), "unpairable")
+  expect_mla_error(krippendorff_alpha(dkpro_example(), foo = 1))
+  expect_mla_error(krippendorff_alpha(dkpro_example(), threads = 0), "threads")
 })
 
 # The expected set disagreement has four exact algorithms, chosen by
@@ -303,7 +303,7 @@ test_that("set alpha does not depend on the number of threads", {
 test_that("running out of memory in the set core is a classed error naming the size", {
   res <- list(bad_record = -1, out_of_memory = TRUE)
   args <- list(values = integer(12), n_labels = 3L)
-  expect_error(mlagreement:::check_set_memory(res, args), class = "mlagreement_error_memory")
+  expect_mla_error(mlagreement:::check_set_memory(res, args), "memory")
   expect_error(mlagreement:::check_set_memory(res, args), "4 records over 3 labels")
   expect_null(mlagreement:::check_set_memory(list(bad_record = -1), args))
 })

@@ -44,10 +44,10 @@ test_that("tidy() and autoplot() give the long table and a heat map", {
   expect_s3_class(p, "ggplot")
   expect_equal(nrow(ggplot2::layer_data(p)), 9)
   expect_s3_class(ggplot2::autoplot(sub, fill = "count"), "ggplot")
-  expect_error(ggplot2::autoplot(sub, fill = "x"), class = "mlagreement_error")
+  expect_mla_error(ggplot2::autoplot(sub, fill = "x"))
 })
 
 test_that("a design without pairs is an error", {
   one <- matrix(c("a", NA, NA, "b"), 2)
-  expect_error(label_substitution(one), class = "mlagreement_error_unpairable")
+  expect_mla_error(label_substitution(one), "unpairable")
 })

@@ -51,23 +51,22 @@ test_that("predictions keep the label type and feed annotator_metrics()", {
 test_that("majority_baseline() errors", {
   f <- baseline_fixture()
   expect_mla_snapshot(majority_baseline(f$train, f$test, label, type = "individual"))
-  expect_error(majority_baseline(f$train, f$test, label, type = "individual"),
-               class = "mlagreement_error_column")
+  expect_mla_error(majority_baseline(f$train, f$test, label, type = "individual"), "column")
   expect_mla_snapshot(majority_baseline(f$train, f$test, label, type = "random"))
   bad <- f$train
   bad$label[c(2, 5)] <- NA
   expect_mla_snapshot(majority_baseline(bad, f$test, label))
-  expect_error(majority_baseline(bad, f$test, label), class = "mlagreement_error_missing_label")
+  expect_mla_error(majority_baseline(bad, f$test, label), "missing_label")
   done <- f$test
   done$.pred <- "x"
   expect_mla_snapshot(majority_baseline(f$train, done, label))
   expect_mla_snapshot(majority_baseline(f$train, f$test[-1], label, annotator,
                                                   type = "individual"))
-  expect_error(majority_baseline(f$train, f$test[-1], label, annotator, type = "individual"),
-               class = "mlagreement_error_column")
+  expect_mla_error(majority_baseline(f$train, f$test[-1], label, annotator, type = "individual"),
+                   "column")
   expect_mla_snapshot(majority_baseline(f$train[0, ], f$test, label))
   expect_mla_snapshot(majority_baseline(list(), f$test, label))
-  expect_error(majority_baseline(list(), f$test, label), class = "mlagreement_error_input_type")
+  expect_mla_error(majority_baseline(list(), f$test, label), "input_type")
   sets <- f$train
   sets$label <- as.list(sets$label)
   expect_mla_snapshot(majority_baseline(sets, f$test, label))

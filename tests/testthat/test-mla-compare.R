@@ -10,8 +10,7 @@ test_that("two identical groups differ by 0, with an interval containing 0", {
   x <- compare_fixture()
   fit <- mla(x[, 1:3, ])
   # constant differences: no zero-width interval and no p-value
-  expect_warning(cmp <- withr::with_seed(1, mla_compare(fit, fit, R = 199)),
-                 class = "mlagreement_warning_boot_constant")
+  expect_mla_warning(cmp <- withr::with_seed(1, mla_compare(fit, fit, R = 199)), "boot_constant")
   expect_s3_class(cmp, "mla_compare")
   expect_named(cmp, c("baseline", "estimate_a", "estimate_b", "difference", "conf.low",
                       "conf.high", "p.value"))

@@ -48,14 +48,13 @@ test_that("tidy(baseline = ) keeps one baseline's rows: one row per item", {
     every <- tidy(fit, level = level)
     expect_equal(one, every[every$baseline == "ac1", ], ignore_attr = TRUE)
   }
-  expect_error(tidy(fit, baseline = "kappa"), class = "mlagreement_error")
+  expect_mla_error(tidy(fit, baseline = "kappa"))
 })
 
 test_that("print() and format() methods refuse unknown arguments", {
   fit <- bias_fit()
   a <- bias_annotations()
-  expect_warning(bs <- withr::with_seed(1, mla_boot(fit, R = 20)),
-                 class = "mlagreement_warning_few_items")
+  expect_mla_warning(bs <- withr::with_seed(1, mla_boot(fit, R = 20)), "few_items")
   for (obj in list(fit, a, as_annotation_counts(a), bs, summary(fit))) {
     expect_mla_error(print(obj, digits = 2), "dots")
     if (!inherits(obj, "summary.mla")) expect_mla_error(format(obj, digits = 2), "dots")

@@ -235,7 +235,7 @@ test_that("the dense pass is exact for every number of annotator blocks", {
     # an invalid value in the last block, in the partial chunk, is found
     bad <- arr
     bad[2090, n, 2] <- 2L
-    err <- expect_error(as_annotations(bad), class = "mlagreement_error_value")
+    err <- expect_mla_error(as_annotations(bad), "value")
     expect_match(conditionMessage(err), sprintf("annotator \"%d\"", n), fixed = TRUE)
   }
 })

@@ -121,26 +121,24 @@ test_that("model_agreement() errors", {
   ok <- data.frame(item = c("i1", "i2"), label = c("a", "b"))
   expect_mla_snapshot(model_agreement(codes, transform(ok, item = c("i1", "i9")),
                                                 item, labels = label))
-  expect_error(model_agreement(codes, transform(ok, item = c("i1", "i9")), item, labels = label),
-               class = "mlagreement_error_unknown_id")
+  expect_mla_error(model_agreement(codes, transform(ok, item = c("i1", "i9")), item, labels = label),
+                   "unknown_id")
   expect_mla_snapshot(model_agreement(codes, transform(ok, label = c("a", "z")),
                                                 item, labels = label))
-  expect_error(model_agreement(codes, transform(ok, label = c("a", "z")), item, labels = label),
-               class = "mlagreement_error_unknown_label")
+  expect_mla_error(model_agreement(codes, transform(ok, label = c("a", "z")), item, labels = label),
+                   "unknown_label")
   expect_mla_snapshot(model_agreement(codes, transform(ok, label = c("a", NA)),
                                                 item, labels = label))
   expect_mla_snapshot(model_agreement(codes, rbind(ok, ok), item, labels = label))
-  expect_error(model_agreement(codes, rbind(ok, ok), item, labels = label),
-               class = "mlagreement_error_duplicates")
+  expect_mla_error(model_agreement(codes, rbind(ok, ok), item, labels = label), "duplicates")
   wide <- data.frame(item = c("i1", "i2"), a = 1:0, b = 0:1, d = 0L)
   expect_mla_snapshot(model_agreement(codes, wide, item, labels = -item))
   wide2 <- data.frame(item = c("i1", "i2"), a = c(1, 0.5), b = 0, c = 0)
   expect_mla_snapshot(model_agreement(codes, wide2, item, labels = -item))
-  expect_error(model_agreement(codes, wide2, item, labels = -item), class = "mlagreement_error")
+  expect_mla_error(model_agreement(codes, wide2, item, labels = -item))
   wide3 <- data.frame(item = c("i1", "i2"), a = c(1, NA), b = 0, c = 0)
   expect_mla_snapshot(model_agreement(codes, wide3, item, labels = -item))
-  expect_error(model_agreement(codes, wide3, item, labels = -item),
-               class = "mlagreement_error_missing_label")
+  expect_mla_error(model_agreement(codes, wide3, item, labels = -item), "missing_label")
   expect_mla_snapshot(model_agreement(codes, ok, item, annotator, labels = label))
   expect_mla_snapshot(model_agreement(codes, ok[0, ], item, labels = label))
   expect_mla_snapshot(model_agreement(codes, "ok", item, labels = label))

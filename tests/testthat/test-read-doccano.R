@@ -44,8 +44,7 @@ test_that("read_doccano() reads a user field and the legacy layout", {
   expect_equal(as.character(lg$label), c("politics", "economy", "politics"))
   expect_equal(levels(lg$label), c("sports", "politics", "economy", "culture"))
   unknown <- local_text_file('{"id": 5, "annotations": [{"label": 9, "user": 1}]}', "u.jsonl")
-  expect_error(read_doccano(unknown, labels = extdata("doccano-labels.json")),
-               class = "mlagreement_error_unknown_label")
+  expect_mla_error(read_doccano(unknown, labels = extdata("doccano-labels.json")), "unknown_label")
 })
 
 # doccano's own export test (backend/data_export/tests/test_task.py,
@@ -95,10 +94,10 @@ test_that("per-user doccano files: a member who annotated nothing does not chang
 test_that("read_doccano() refuses collaborative exports and CSV; reads the JSON array export", {
   collab <- local_text_file(c('{"id": 1, "text": "a", "label": ["neg", "pos"]}',
                               '{"id": 2, "text": "b", "label": []}'), "all.jsonl")
-  expect_error(read_doccano(collab), class = "mlagreement_error_collaborative_export")
+  expect_mla_error(read_doccano(collab), "collaborative_export")
   expect_mla_snapshot(read_doccano(collab))
   csv <- local_text_file(c("id,text,label", "1,a,pos"), "alice.csv")
-  expect_error(read_doccano(c(csv, collab)), class = "mlagreement_error_format")
+  expect_mla_error(read_doccano(c(csv, collab)), "format")
   arr <- local_text_file('[{"id": 1, "text": "a", "label": ["pos"]}, {"id": 2, "text": "b", "label": ["neg"]}]',
                          "bob.json")
   lines <- local_text_file(c('{"id": 1, "text": "a", "label": ["pos"]}',
@@ -112,16 +111,16 @@ test_that("read_doccano() refuses collaborative exports and CSV; reads the JSON 
 test_that("read_doccano() reports bad files", {
   spans <- local_text_file('{"id": 1, "text": "Tokyo", "label": [[0, 5, "LOC"]]}', "s.jsonl")
   expect_mla_snapshot(read_doccano(spans))
-  expect_error(read_doccano(spans), class = "mlagreement_error_json_field")
+  expect_mla_error(read_doccano(spans), "json_field")
   anon <- local_text_file('{"id": 1, "text": "a", "label": ["x"]}', "a.jsonl")
   expect_mla_snapshot(read_doccano(anon, annotator = "user"))
-  expect_error(read_doccano(anon, annotator = "user"), class = "mlagreement_error_annotator")
+  expect_mla_error(read_doccano(anon, annotator = "user"), "annotator")
   two <- c(anon, b = local_text_file('{"id": 1, "text": "a", "label": ["y"]}', "b.jsonl"))
   expect_mla_snapshot(read_doccano(two, labels = c("y", "z")))
-  expect_error(read_doccano(two, labels = c("y", "z")), class = "mlagreement_error_unknown_label")
+  expect_mla_error(read_doccano(two, labels = c("y", "z")), "unknown_label")
   noid <- local_text_file('{"text": "a", "label": ["x"]}', "n.jsonl")
-  expect_error(read_doccano(noid), class = "mlagreement_error_json_field")
-  expect_error(read_doccano(tempdir()), class = "mlagreement_error_file")
+  expect_mla_error(read_doccano(noid), "json_field")
+  expect_mla_error(read_doccano(tempdir()), "file")
 })
 
 test_that("read_doccano() names the label field of the failing line", {
@@ -130,7 +129,7 @@ test_that("read_doccano() names the label field of the failing line", {
                           '{"id": 2, "text": "b", "labels": "B"}'), "u1.jsonl")
   u2 <- local_text_file(c('{"id": 1, "text": "a", "label": ["A"]}',
                           '{"id": 2, "text": "b", "label": ["B"]}'), "u2.jsonl")
-  err <- expect_error(read_doccano(c(al = u1, bo = u2)), class = "mlagreement_error_json_field")
+  err <- expect_mla_error(read_doccano(c(al = u1, bo = u2)), "json_field")
   expect_match(conditionMessage(err), "The labels field", fixed = TRUE)
   expect_match(conditionMessage(err), "Line 2 of", fixed = TRUE)
 })

@@ -68,7 +68,7 @@ test_that("read_doccano() refuses label lists of the wrong shape and repeated ex
   users <- local_text_file(c('{"id": 1, "label": ["x"], "user": "u1"}', '{"id": 1, "label": ["y"], "user": "u2"}'), "u.jsonl")
   expect_equal(nrow(read_doccano(users, annotator = "user")), 2L)
   twice <- local_text_file(c('{"id": 1, "label": ["x"], "user": "u1"}', '{"id": 1, "label": ["y"], "user": "u1"}'), "u.jsonl")
-  expect_error(read_doccano(twice, annotator = "user"), class = "mlagreement_error_duplicate_item")
+  expect_mla_error(read_doccano(twice, annotator = "user"), "duplicate_item")
   legacy <- local_text_file('{"id": 5, "annotations": [{"label": [2], "user": 1}]}', "l.jsonl")
   expect_error(read_doccano(legacy), "label", class = "mlagreement_error_json_shape")
 })

@@ -52,29 +52,26 @@ test_that("read_label_studio() reads all controls, taxonomy paths and no config"
 test_that("read_label_studio() reports bad exports and configs", {
   old <- local_text_file('[{"id": 1, "data": {"text": "a"}, "completions": [{"result": []}]}]')
   expect_mla_snapshot(read_label_studio(old))
-  expect_error(read_label_studio(old), class = "mlagreement_error_version")
+  expect_mla_error(read_label_studio(old), "version")
   data_only <- local_text_file('[{"id": 1, "data": {"text": "a"}}]')
   expect_mla_snapshot(read_label_studio(data_only))
-  expect_error(read_label_studio(data_only), class = "mlagreement_error_version")
+  expect_mla_error(read_label_studio(data_only), "version")
   obj <- local_text_file('{"id": 1}')
-  expect_error(read_label_studio(obj), class = "mlagreement_error_version")
+  expect_mla_error(read_label_studio(obj), "version")
   anon <- local_text_file('[{"id": 7, "annotations": [{"id": 1, "result": [], "was_cancelled": false}]}]')
   expect_mla_snapshot(read_label_studio(anon))
-  expect_error(read_label_studio(anon), class = "mlagreement_error_annotator")
+  expect_mla_error(read_label_studio(anon), "annotator")
   cut <- local_text_file(substr(paste(readLines(ls_export(), warn = FALSE), collapse = "\n"), 1, 500), "cut.json")
   expect_mla_snapshot(read_label_studio(cut))
-  expect_error(read_label_studio(cut), class = "mlagreement_error_json")
+  expect_mla_error(read_label_studio(cut), "json")
   empty_control <- '<View><Text name="t" value="$text"/><Choices name="topic" toName="t" value="$options"/></View>'
   expect_mla_snapshot(read_label_studio(ls_export(), empty_control))
-  expect_error(suppressMessages(read_label_studio(ls_export(), empty_control)),
-               class = "mlagreement_error_config")
+  expect_mla_error(suppressMessages(read_label_studio(ls_export(), empty_control)), "config")
   expect_mla_snapshot(read_label_studio(ls_export(), "<View><Choices"))
-  expect_error(suppressMessages(read_label_studio(ls_export(), "<View><Choices")),
-               class = "mlagreement_error_config")
+  expect_mla_error(suppressMessages(read_label_studio(ls_export(), "<View><Choices")), "config")
   fewer <- '<View><Choices name="topic" toName="t"><Choice value="Politics"/></Choices></View>'
   expect_mla_snapshot(read_label_studio(ls_export(), fewer, control = "topic"))
-  expect_error(suppressMessages(read_label_studio(ls_export(), ls_config(), control = "nope")),
-               class = "mlagreement_error_unknown_label")
-  expect_error(suppressMessages(read_label_studio(c(ls_export(), ls_export()))),
-               class = "mlagreement_error")
+  expect_mla_error(suppressMessages(read_label_studio(ls_export(), ls_config(), control = "nope")),
+                   "unknown_label")
+  expect_mla_error(suppressMessages(read_label_studio(c(ls_export(), ls_export()))))
 })

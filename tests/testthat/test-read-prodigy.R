@@ -37,17 +37,17 @@ test_that("read_prodigy() errors name the line", {
   good <- '{"text": "a", "label": "X", "answer": "accept", "_input_hash": 1, "_session_id": "s"}'
   path <- local_text_file(c(good, '{"text": "a", "label": "X", "answer": "accept", "_input_hash": 2}'), "p.jsonl")
   expect_mla_snapshot(read_prodigy(path))
-  expect_error(read_prodigy(path), class = "mlagreement_error_annotator")
+  expect_mla_error(read_prodigy(path), "annotator")
   path <- local_text_file(c(good, sub("accept", "maybe", good)), "p.jsonl")
   expect_mla_snapshot(read_prodigy(path))
   path <- local_text_file(c(good, '{"text": "a", "options": [{"id": "A"}], "accept": ["B"], "answer": "accept", "_input_hash": 1, "_session_id": "s"}'), "p.jsonl")
   expect_mla_snapshot(read_prodigy(path))
-  expect_error(read_prodigy(path), class = "mlagreement_error_unknown_label")
+  expect_mla_error(read_prodigy(path), "unknown_label")
   path <- local_text_file(c(good, substr(good, 1, 30)), "p.jsonl")
   expect_mla_snapshot(read_prodigy(path))
-  expect_error(read_prodigy(path), class = "mlagreement_error_json")
+  expect_mla_error(read_prodigy(path), "json")
   path <- local_text_file(c(good, '{"text": "a", "spans": [], "answer": "accept", "_input_hash": 1, "_session_id": "s"}'), "p.jsonl")
-  expect_error(read_prodigy(path), class = "mlagreement_error_json_field")
+  expect_mla_error(read_prodigy(path), "json_field")
 })
 
 test_that("read_prodigy(annotator = ) reads files without annotator ids", {
@@ -127,7 +127,7 @@ test_that("read_prodigy() reports the first task without an answer, plain or rev
   good <- '{"text": "a", "label": "X", "answer": "accept", "_input_hash": 1, "_session_id": "s"}'
   plain <- '{"text": "b", "label": "X", "_input_hash": 7, "_session_id": "s"}'
   path <- local_text_file(c(good, no_answer, plain), "p.jsonl")
-  err <- expect_error(read_prodigy(path), class = "mlagreement_error_json_field")
+  err <- expect_mla_error(read_prodigy(path), "json_field")
   expect_match(conditionMessage(err), "Line 2 of", fixed = TRUE)
   # two records of the review version (one per session) and the plain task
   expect_match(conditionMessage(err), "3 records affected", fixed = TRUE)

@@ -33,30 +33,30 @@ test_that("read_tid8() errors name the line", {
   good <- '{"uid": 0, "respondent_id": "r1", "emotion": "positive"}'
   path <- write_jsonl(c(good, good, '{"uid": 1, "respondent_id": "r2", "emotion": '))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_json")
+  expect_mla_error(read_tid8(path), "json")
   path <- write_jsonl(c(good, '{"uid": 1} {"uid": 2}'))
   expect_mla_snapshot(read_tid8(path))
   path <- write_jsonl(c(good, "[1, 2]"))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_json")
+  expect_mla_error(read_tid8(path), "json")
   path <- write_jsonl(c(good, good, '{"uid": 1, "emotion": "negative"}'))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_json_field")
+  expect_mla_error(read_tid8(path), "json_field")
   path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": ["a", "b"]}'))
   expect_mla_snapshot(read_tid8(path))
   path <- write_jsonl(c('{"uid": 1, "respondent_id": "r2", "stance": "pro"}'))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_json_field")
+  expect_mla_error(read_tid8(path), "json_field")
   path <- write_jsonl(c('{"uid": 1, "respondent_id": "r2", "humor": "funny", "emotion": "joy"}'))
   expect_mla_snapshot(read_tid8(path))
   path <- write_jsonl(c("", "  "))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_empty")
+  expect_mla_error(read_tid8(path), "empty")
   expect_mla_snapshot(read_tid8("no-such-file.jsonl"))
-  expect_error(read_tid8("no-such-file.jsonl"), class = "mlagreement_error_file")
+  expect_mla_error(read_tid8("no-such-file.jsonl"), "file")
   expect_mla_snapshot(read_tid8(character()))
   expect_mla_snapshot(read_tid8(path, label = 1))
-  expect_error(read_tid8(path, label = 1), class = "mlagreement_error_string")
+  expect_mla_error(read_tid8(path, label = 1), "string")
 })
 
 test_that("read_tid8() reads several files with a split column and unique ids", {
@@ -107,13 +107,13 @@ test_that("read_tid8() reports truncated, non-UTF-8 and directory inputs", {
   good <- '{"uid": 0, "respondent_id": "r1", "emotion": "positive"}'
   path <- write_jsonl(c(good, good, substr(good, 1, 20)))
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_json")
+  expect_mla_error(read_tid8(path), "json")
   writeBin(c(charToRaw(good), as.raw(10), charToRaw('{"uid": 1, "respondent_id": "r'),
              as.raw(0xff), charToRaw('", "emotion": "x"}'), as.raw(10)), path)
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_encoding")
-  expect_error(read_tid8(tempdir()), class = "mlagreement_error_file")
-  expect_error(read_tid8(character()), class = "mlagreement_error_string")
+  expect_mla_error(read_tid8(path), "encoding")
+  expect_mla_error(read_tid8(tempdir()), "file")
+  expect_mla_error(read_tid8(character()), "string")
 })
 
 # A JSON number's text by its value, written independently of the C++ one:
@@ -213,7 +213,7 @@ test_that("read_tid8() refuses what JSON or R strings cannot hold, naming the li
            '"just a string"')
   for (b in bad) {
     path <- write_jsonl(c(good, good, b, good))
-    err <- expect_error(read_tid8(path), class = "mlagreement_error_json")
+    err <- expect_mla_error(read_tid8(path), "json")
     expect_match(conditionMessage(err), "Line 3 of", fixed = TRUE)
   }
   path <- write_jsonl(c(good, bad[3]))
@@ -221,19 +221,18 @@ test_that("read_tid8() refuses what JSON or R strings cannot hold, naming the li
   writeBin(c(charToRaw(good), as.raw(10), charToRaw('{"uid": 1'), as.raw(0),
              charToRaw(', "respondent_id": "r", "emotion": "x"}')), path)
   expect_mla_snapshot(read_tid8(path))
-  expect_error(read_tid8(path), class = "mlagreement_error_encoding")
+  expect_mla_error(read_tid8(path), "encoding")
   # overlong and surrogate UTF-8 forms
   for (seq in list(as.raw(c(0xc0, 0xaf)), as.raw(c(0xed, 0xa0, 0x80)), as.raw(c(0xf4, 0x90, 0x80, 0x80)))) {
     writeBin(c(charToRaw('{"uid": 1, "respondent_id": "'), seq,
                charToRaw('", "emotion": "x"}')), path)
-    expect_error(read_tid8(path), class = "mlagreement_error_encoding")
+    expect_mla_error(read_tid8(path), "encoding")
   }
   # the records affected count the whole file
   path <- write_jsonl(c(good, '{"uid": 1, "emotion": "x"}', good, '{"uid": 2, "respondent_id": null, "emotion": "x"}'))
   expect_error(read_tid8(path), "2 records affected", class = "mlagreement_error_json_field")
   # a directory that slips past the path checks is a read error
-  expect_error(read_tid8_file(tempdir(), "emotion", "uid", "respondent_id", NULL),
-               class = "mlagreement_error_file")
+  expect_mla_error(read_tid8_file(tempdir(), "emotion", "uid", "respondent_id", NULL), "file")
 })
 
 test_that("unique_items must be TRUE or FALSE, even with one file", {

@@ -79,8 +79,8 @@ test_that("printed values have fixed decimals and no rounding noise", {
 
 test_that("report_table() checks its arguments", {
   fit <- worked_fit()
-  expect_error(report_table(tidy(fit)), class = "mlagreement_error")
-  expect_error(report_table(fit, "items"), class = "mlagreement_error")
-  expect_error(report_table(fit, boot = fit), class = "mlagreement_error")
-  expect_error(report_table(fit, digits = -1), class = "mlagreement_error")
+  expect_mla_error(report_table(tidy(fit)))
+  expect_mla_error(report_table(fit, "items"))
+  expect_mla_error(report_table(fit, boot = fit))
+  expect_mla_error(report_table(fit, digits = -1))
 })

@@ -81,8 +81,7 @@ test_that("correlated labels and annotators sampled from a population need more 
   expect_error(withr::with_seed(3, mla_sample_size(0.05, 0.3, 6, 5, agreement = 0.6,
                                                    pilot = 4000, annotator_sd = 1)),
                "cannot be reached", class = "mlagreement_error_sample_size")
-  expect_error(mla_sample_size(0.05, 0.3, 3, 4, 0.7, assurance = 1),
-               class = "mlagreement_error_sample_size")
+  expect_mla_error(mla_sample_size(0.05, 0.3, 3, 4, 0.7, assurance = 1), "sample_size")
 })
 
 test_that("a half-width needing more items than an integer holds is a classed error", {

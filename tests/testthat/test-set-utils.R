@@ -4,7 +4,7 @@ test_that("a partial record is named by item, annotator and missing labels", {
   arr[1, 2, 1] <- NA  # the first partial record in record order
   arr[2, 3, 2] <- NA
   for (call in list(quote(krippendorff_alpha(arr, "jaccard")), quote(agreement_measures(arr)))) {
-    err <- expect_error(eval(call), class = "mlagreement_error_partial_record")
+    err <- expect_mla_error(eval(call), "partial_record")
     msg <- cli::ansi_strip(conditionMessage(err))
     expect_match(msg, 'Item "i1", annotator "b" has missing decisions on 1 label (x)', fixed = TRUE)
     expect_match(msg, "2 such records in all", fixed = TRUE)

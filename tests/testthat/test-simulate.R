@@ -178,16 +178,14 @@ test_that("arguments are validated with classed errors", {
     simulate_annotations(10, 3, 2, 0.5, "minimum", correlation = 0.3)
     simulate_annotations(10, 3, 2, 0.5, "noisy", 0.1, 7)
   })
-  expect_error(simulate_annotations(0, 3, 2, 0.5), class = "mlagreement_error_simulation_argument")
-  expect_error(simulate_annotations(10, 3, 2, -1), class = "mlagreement_error")
-  expect_error(simulate_annotations(10, 3, 2, 0.5, "perfect", bias = 1), class = "mlagreement_error")
-  expect_error(simulate_annotations(10, 3, 2, 0.5, "minimum", correlation = 0.3), class = "mlagreement_error")
-  expect_error(simulate_annotations(10, 3, 2, 0.5, "noisy", 0.1, 7), class = "mlagreement_error")
+  expect_mla_error(simulate_annotations(0, 3, 2, 0.5), "simulation_argument")
+  expect_mla_error(simulate_annotations(10, 3, 2, -1))
+  expect_mla_error(simulate_annotations(10, 3, 2, 0.5, "perfect", bias = 1))
+  expect_mla_error(simulate_annotations(10, 3, 2, 0.5, "minimum", correlation = 0.3))
+  expect_mla_error(simulate_annotations(10, 3, 2, 0.5, "noisy", 0.1, 7))
 })
 
 test_that("scenario errors are classed", {
-  expect_error(simulate_annotations(10, 3, 2, 0.5, scenario = "nosy"),
-               class = "mlagreement_error_arg")
-  expect_error(simulate_annotations(10, 3, 2, 0.5, scenario = c("noisy", "perfect")),
-               class = "mlagreement_error")
+  expect_mla_error(simulate_annotations(10, 3, 2, 0.5, scenario = "nosy"), "arg")
+  expect_mla_error(simulate_annotations(10, 3, 2, 0.5, scenario = c("noisy", "perfect")))
 })

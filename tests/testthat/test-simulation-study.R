@@ -110,5 +110,5 @@ test_that("arguments are validated", {
     simulation_study(measures = "kappa")
     simulation_study(n_items = 5, foo = 1)
   })
-  expect_error(simulation_study(repeats = 0), class = "mlagreement_error")
+  expect_mla_error(simulation_study(repeats = 0))
 })

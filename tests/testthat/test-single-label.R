@@ -111,15 +111,13 @@ test_that("a long frame of one category per record is a single-label design", {
   # two categories for one record
   two <- rbind(rated, data.frame(item = rated$item[1], coder = rated$coder[1],
                                  category = setdiff(c("lo", "mid"), rated$category[1])[1]))
-  expect_error(annotations_long(two, item, coder, category, single_label = TRUE),
-               class = "mlagreement_error_duplicates")
-  expect_error(annotations_long(rated, item, coder, category, single_label = NA),
-               class = "mlagreement_error")
+  expect_mla_error(annotations_long(two, item, coder, category, single_label = TRUE), "duplicates")
+  expect_mla_error(annotations_long(rated, item, coder, category, single_label = NA))
   # decisions with two positives in one record are refused
   dec <- data.frame(item = 1, coder = c("a", "b"), label = "x", value = 1)
   dec <- rbind(dec, transform(dec, label = "y"))
-  expect_error(annotations_long(dec, item, coder, label, value, single_label = TRUE),
-               class = "mlagreement_error_single_label")
+  expect_mla_error(annotations_long(dec, item, coder, label, value, single_label = TRUE),
+                   "single_label")
 })
 
 test_that("the bootstrap of a single-label fit resamples the categorical coefficients", {

@@ -121,8 +121,8 @@ test_that("mla_threads() follows the option and check_threads() caps it", {
   expect_identical(check_threads(.Machine$integer.max), max_threads_cpp())
   expect_gte(max_threads_cpp(), 1L)
   for (bad in list(0, -1, 1.5, NA_real_, NA_integer_, c(1, 2), "2", TRUE, NULL)) {
-    expect_error(check_threads(bad), class = "mlagreement_error_threads")
+    expect_mla_error(check_threads(bad), "threads")
   }
   withr::local_options(mlagreement.threads = "2")
-  expect_error(mla_threads(), class = "mlagreement_error_threads")
+  expect_mla_error(mla_threads(), "threads")
 })

@@ -97,8 +97,8 @@ test_that("weighted fits refuse annotator resampling and compare with their weig
   withr::local_seed(7)
   m <- matrix(sample(1:4, 30 * 4, replace = TRUE), 30, 4)
   fit <- mla(m, weights = "quadratic")
-  expect_error(mla_boot(fit, R = 10, resample = "annotators"), class = "mlagreement_error_boot_weights")
-  expect_error(mla_boot(fit, R = 10, resample = "both"), class = "mlagreement_error_boot_weights")
+  expect_mla_error(mla_boot(fit, R = 10, resample = "annotators"), "boot_weights")
+  expect_mla_error(mla_boot(fit, R = 10, resample = "both"), "boot_weights")
   other <- mla(matrix(sample(1:4, 30 * 4, replace = TRUE), 30, 4), weights = "quadratic")
   cmp <- withr::with_seed(3, mla_compare(fit, other, R = 50))
   expect_equal(cmp$difference[1], tidy(fit)$estimate[1] - tidy(other)$estimate[1])
@@ -107,10 +107,9 @@ test_that("weighted fits refuse annotator resampling and compare with their weig
 test_that("mla_compare() refuses fits with different category weights", {
   withr::local_seed(2)
   m <- matrix(sample(1:4, 20 * 3, replace = TRUE), 20, 3)
-  expect_error(mla_compare(mla(m, weights = "linear"), mla(m), R = 10),
-               class = "mlagreement_error_compare_weights")
-  expect_error(mla_compare(mla(m, weights = "linear"), mla(m, weights = "quadratic"), R = 10),
-               class = "mlagreement_error_compare_weights")
+  expect_mla_error(mla_compare(mla(m, weights = "linear"), mla(m), R = 10), "compare_weights")
+  expect_mla_error(mla_compare(mla(m, weights = "linear"), mla(m, weights = "quadratic"), R = 10),
+                   "compare_weights")
 })
 
 test_that("ratio weights with a category at 0 keep a unit diagonal", {
