@@ -46,5 +46,5 @@ test_that("annotator agreement of a summary equals the records'", {
                           pair_labels = tidy(s, "pair_labels"))
   expect_same_annotator_agreement(s2, a)
   expect_mla_error(annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
-                                 annotator_pairs = tidy(s, "annotator_pairs")), "counts_table")
+                                     annotator_pairs = tidy(s, "annotator_pairs")), "counts_table")
 })

@@ -26,9 +26,9 @@ for (engine in names(db_engines)) {
                    class = cls)
     }
     expect_mla_error(annotations_long(db_table(con, ex), item, annotator, label, value,
-                                  labels = c("L01", "L02")), "unknown_label")
+                                      labels = c("L01", "L02")), "unknown_label")
     expect_mla_error(annotations_long(db_table(con, ex), item, annotator, label, value,
-                                  duplicates = "first"), "db_unsupported")
+                                      duplicates = "first"), "db_unsupported")
     wide <- array_wide(array(c(0L, 1L, 1L, 1L, 0L, 3L), c(2, 3, 1)))
     expect_mla_error(annotations_wide(db_table(con, wide), item, annotator, L1), "value")
     wide$L1[wide$L1 == 3L] <- 1L
@@ -108,7 +108,7 @@ test_that("single-label categories in a database table", {
   in_memory <- expect_mla_error(annotations_long(bad, item, annotator, label, value, single_label = TRUE),
                                 "single_label")
   in_db <- expect_mla_error(annotations_long(db_table(con, bad), item, annotator, label, value,
-                                         single_label = TRUE), "single_label")
+                                             single_label = TRUE), "single_label")
   expect_identical(conditionMessage(in_db), conditionMessage(in_memory))
   expect_mla_snapshot(annotations_long(db_table(con, bad), item, annotator, label, value,
                                        single_label = TRUE))

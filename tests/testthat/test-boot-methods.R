@@ -34,7 +34,7 @@ test_that("undefined label coefficients stay NA", {
   # L6 is never selected: its AC1 and PABAK replicates are all 1, so no interval
   # (one warning for the coefficients, one for specific agreement)
   expect_mla_warning(expect_warning(td <- tidy(bs, level = "label", type = "perc"),
-                                class = "mlagreement_warning_boot_constant"), "boot_constant")
+                                    class = "mlagreement_warning_boot_constant"), "boot_constant")
   expect_true(all(is.na(td$conf.low[td$label == "L6"])))
   l6 <- td[td$label == "L6" & td$baseline == "fleiss", ]
   expect_true(is.na(l6$estimate) && is.na(l6$std.error) && is.na(l6$conf.low))
