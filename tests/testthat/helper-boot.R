@@ -71,3 +71,13 @@ boot_methods_fixture <- function() {
 without_few_items_warning <- function(code) {
   withCallingHandlers(code, mlagreement_warning_few_items = function(w) invokeRestart("muffleWarning"))
 }
+
+# Plots of small bootstraps whose intervals the test does not judge: the
+# interval warnings (undefined, constant or extreme replicates) are muffled,
+# every other condition passes.
+without_interval_warnings <- function(code) {
+  muffle <- function(w) invokeRestart("muffleWarning")
+  withCallingHandlers(code, mlagreement_warning_boot_na = muffle,
+                      mlagreement_warning_boot_constant = muffle,
+                      mlagreement_warning_boot_extreme = muffle)
+}

@@ -199,8 +199,8 @@ test_that("the layout check finds overlapping axis text and clipped captions", {
 test_that("the report's plots are readable at 7 x 5 in, tied items all named", {
   withr::local_seed(3)
   fit <- designs$bias
-  bs <- mla_boot(fit, R = 50)
-  expect_readable(ggplot2::autoplot(fit, boot = bs), "report-labels")
+  bs <- without_few_items_warning(mla_boot(fit, R = 50))
+  expect_readable(without_interval_warnings(ggplot2::autoplot(fit, boot = bs)), "report-labels")
   expect_readable(ggplot2::autoplot(fit, type = "prevalence"), "report-prevalence")
   expect_readable(ggplot2::autoplot(annotator_agreement(designs$bias$annotations)), "report-annotators")
   # 40 items, three of them tied at the top (perfect agreement)
@@ -247,12 +247,13 @@ test_that("bootstrap and simulation plots are readable", {
   skip_long()
   withr::local_seed(5)
   bs <- mla_boot(designs$sim31, R = 100)
-  expect_readable(ggplot2::autoplot(bs), "boot-corpus")
-  p <- ggplot2::autoplot(bs, level = "label")
+  expect_readable(without_interval_warnings(ggplot2::autoplot(bs)), "boot-corpus")
+  p <- without_interval_warnings(ggplot2::autoplot(bs, level = "label"))
   expect_match(p$labels$caption, "12 of 31 labels shown")
   expect_identical(length(unique(ggplot2::layer_data(p, 2)$PANEL)), 12L)
   expect_readable(p, "boot-label")
-  expect_readable(ggplot2::autoplot(designs$sim31, boot = bs), "sim31-labels-boot")
+  expect_readable(without_interval_warnings(ggplot2::autoplot(designs$sim31, boot = bs)),
+                  "sim31-labels-boot")
   st <- simulation_study(n_annotators = 3, n_items = 20, n_labels = 4, repeats = 2,
                          scenarios = c("noisy", "independent"), R = 5)
   p <- ggplot2::autoplot(st)
