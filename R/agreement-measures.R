@@ -8,6 +8,9 @@
 #' each has its own chance model (or none), so their values are not on one
 #' scale and should not be compared with each other or with MLA as if they
 #' were.
+#' Cost: one pass over the records builds their label sets; each pair of
+#' annotations of an item is then compared once, and boot-F1 redraws each
+#' annotator pair's comparisons `R` times.
 #'
 #' @section Measures:
 #' Let \eqn{A} and \eqn{B} be the label sets two annotators gave one item.

@@ -6,6 +6,7 @@
 #' prevalence \eqn{p}. These are the curves of the paper's Figure 1. Labels
 #' are exchangeable here, so the values hold for one label and for the corpus
 #' when all labels share the prevalence.
+#' Cost: closed forms; no data are read.
 #'
 #' @details
 #' With \eqn{q} the marginal probability that an annotator selects the label

@@ -11,6 +11,10 @@
 #' (`tbl_lazy`), and `as_annotation_counts()` summarises an in-memory
 #' [annotations][as_annotations] object. Results computed from it equal
 #' those on the records.
+#' Cost: `annotation_counts()` reads only the tables given, in time
+#' proportional to their rows; `as_annotation_counts()` copies the tables the
+#' object keeps and makes one pass over its records for the set tables and one
+#' over the shared items for the annotator-pair tables.
 #'
 #' A database table is checked in the database, with the errors of the
 #' in-memory adapters. SQLite keeps a type per value, so its values are

@@ -7,6 +7,8 @@
 #' the annotators themselves are divided, so test annotators are never seen
 #' in training. `check_split()` warns when a split meant to be an annotation
 #' split leaves test annotators out of train, the benchmark's named pitfall.
+#' Cost: one pass over the rows and one sort of the annotations by annotator
+#' (`check_split()`: one match of the test annotators against train).
 #'
 #' An annotation is an (item, annotator) pair; all rows of a pair (for
 #' instance the label rows of a long multi-label table) stay together.

@@ -321,6 +321,8 @@ utils::globalVariables(c(
 #' with `dplyr::show_query()`, run them elsewhere, or `collect()` them and
 #' pass the results to [annotation_counts()]. No check is run: this is the
 #' SQL for data engineers, not a replacement for [annotations_long()].
+#' Cost: none in R: the queries are built lazily and run in the database when
+#' collected.
 #'
 #' @param data A `tbl_lazy` (dbplyr) table.
 #' @inheritParams annotations_long

@@ -2,6 +2,9 @@
 #'
 #' Builds an [annotations][as_annotations] object from one row per decision or
 #' one row per selected label.
+#' Cost: a few passes over the rows (the ids are hashed; only the distinct ids
+#' are sorted), then the counting pass of [as_annotations()]; a database table
+#' is summarised by grouped queries in the database instead.
 #'
 #' * With `value`, every row is one decision: item, annotator, label and a
 #'   0/1/`NA` value. A label with no row for an (item, annotator) record is a

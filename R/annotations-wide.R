@@ -3,6 +3,9 @@
 #' Builds an [annotations][as_annotations] object from one row per
 #' (item, annotator) record with one 0/1/`NA` column per label, the layout of
 #' raw multi-label corpora such as GoEmotions or ConvAbuse.
+#' Cost: one pass over the rows codes the ids, then the counting pass of
+#' [as_annotations()] reads the label columns; a database table is summarised
+#' in the database.
 #'
 #' @param data A data frame, one row per (item, annotator) record.
 #' @param item,annotator <[`tidy-select`][tidyselect::language]> One column

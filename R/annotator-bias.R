@@ -5,6 +5,8 @@
 #' and prevalence indices of Byrt, Bishop and Carlin (1993) that belong
 #' beside PABAK. Annotator bias in this sense is what
 #' [simulate_annotations()]'s `bias` generates.
+#' Cost: one pass over the records x labels decisions for each annotator's and
+#' each complete item's sums.
 #'
 #' @section Tests (`tidy(level = "tests")`):
 #' * `cochran_q`, per label: Cochran's Q for the binary decisions of the

@@ -5,6 +5,8 @@
 #' and the primary metric is exact-match accuracy, with macro F1 next to it.
 #' One row covers all annotations (`annotator = "(all)"`); with `annotator`,
 #' each annotator also gets a row computed on their own annotations.
+#' Cost: one pass over the rows for the overall row and one over each
+#' annotator's rows.
 #'
 #' The recipe is the benchmark's, applied to each set of rows:
 #' * accuracy is the share of rows where `estimate` equals `truth`;

@@ -4,6 +4,9 @@
 #' a hidden true value and every annotator reports it with their own error
 #' rates, so annotators are judged by how their decisions relate to the
 #' estimated truth, not by how many labels they select.
+#' Cost: one pass over the decisions per EM iteration; standard errors invert
+#' one dense information matrix per label (two rows per annotator; not computed
+#' beyond 1,000 annotators).
 #'
 #' @section The model:
 #' **Multi-label data** (binary decisions): each label \eqn{j} is its own

@@ -3,6 +3,8 @@
 #' Places each coefficient on the Landis-Koch, Fleiss or Altman scale with
 #' Gwet's probabilistic method, which accounts for the coefficient's
 #' standard error instead of reading the point estimate alone.
+#' Cost: a truncated normal probability per coefficient and benchmark interval;
+#' no data are read.
 #'
 #' For a coefficient \eqn{\hat\kappa} with standard error \eqn{s}, the
 #' coefficient is taken to be normal, truncated to \eqn{[-1, 1]}; the

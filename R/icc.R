@@ -4,6 +4,7 @@
 #' and Wong (1996) from the mean squares of the items x annotators ANOVA,
 #' with their F tests and exact (one-way, consistency) or Satterthwaite
 #' (agreement) intervals: the numbers of `irr::icc()` and `psych::ICC()`.
+#' Cost: one pass over the ratings for the sums of squares.
 #'
 #' With \eqn{n} items, \eqn{k} annotators and the mean squares for items
 #' \eqn{MS_R}, annotators \eqn{MS_C}, residual \eqn{MS_E} and within items

@@ -8,6 +8,8 @@
 #' that annotators use for the same thing (say `sexist` and
 #' `sex_harassment`), a dependence Hamming agreement, which compares the
 #' labels one at a time, does not see.
+#' Cost: one pass over the records and two cross-products of the label columns
+#' (items x labels and records x labels).
 #'
 #' Per item with record vectors \eqn{v_r} (1 = selected) and their sum
 #' \eqn{s}, the item adds \eqn{\sum_{r \ne q} v_r v_q^\top = s s^\top -

@@ -4,6 +4,7 @@
 #' (Lin 1989): the product of their Pearson correlation (precision) and a
 #' bias-correction factor (accuracy) that shrinks with differences in their
 #' means and spreads.
+#' Cost: one pass over the paired ratings.
 #'
 #' With means \eqn{\bar x, \bar y}, variances \eqn{s_x^2, s_y^2} and
 #' covariance \eqn{s_{xy}} (divisor \eqn{n}),

@@ -6,6 +6,8 @@
 #' annotation, the most frequent training label of its annotator. Test
 #' annotators with no training annotations (as in an annotator split) get the
 #' overall majority label.
+#' Cost: one pass over the training rows to count the labels (per annotator for
+#' `"individual"`) and one over the test rows.
 #'
 #' Ties are broken by first appearance in `train` (row order), as Python's
 #' `Counter.most_common()` does in the benchmark's code. The predictions keep

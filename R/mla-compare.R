@@ -5,6 +5,8 @@
 #' share items (two annotator groups on the same items, or the same
 #' annotators before and after a guideline revision), independent item
 #' bootstraps otherwise.
+#' Cost: with paired items, each fit is refitted on the common items; then `R`
+#' item-bootstrap replicates of each fit, as [mla_boot()] draws them.
 #'
 #' @section Paired and independent modes:
 #' * **Paired** (the default when the fits share item ids): both fits are

@@ -7,6 +7,9 @@
 #' quantity on the same items and against the same partners: a model that
 #' copies an annotator's labels gets that annotator's coefficient, and a
 #' model is never better than the humans by construction.
+#' Cost: one match of the prediction rows to the records, then the
+#' annotator-pair pass of [annotator_agreement()] over the records and two
+#' copies of the predicted ones.
 #'
 #' Predictions come either per item (one label vector per item, standing in
 #' for every annotator of the item) or per (item, annotator), as models of

@@ -10,6 +10,7 @@
 #' `annotations: [{"label": ..., "user": ...}]` is read with one record per
 #' user, its label ids mapped to their text through the label file given in
 #' `labels`.
+#' Cost: one pass over each file, keeping only the fields read.
 #'
 #' @section Empty label lists:
 #' doccano writes every example of the project into every member's file,

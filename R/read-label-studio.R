@@ -3,6 +3,8 @@
 #' Reads the annotations of a Label Studio project (Label Studio >= 1.0) from
 #' its JSON, JSON-MIN or CSV (or TSV) export; the format is recognised from
 #' the file.
+#' Cost: one pass over the file, keeping only the fields read (CSV and TSV:
+#' [utils::read.table()]).
 #'
 #' * **JSON** (`Export > JSON`, recommended): an array of tasks, each with
 #'   `id`, `data` and `annotations[]`; every annotation has `completed_by`

@@ -4,7 +4,8 @@
 #' (Le-Wi-Di 2023, SemEval Task 11, and Le-Wi-Di 2025): one JSON object per
 #' file whose keys are item ids, each item holding the annotator ids
 #' (`annotators`), their answers (`annotations`), `soft_label`, `split`,
-#' `lang` and `other_info`. Both editions are read:
+#' `lang` and `other_info`. Cost: one pass over each file, keeping only the
+#' fields read. Both editions are read:
 #'
 #' * 2023: `annotations` and `annotators` are comma-joined strings in the
 #'   same order (`"0,1,0"`, `"Ann1,Ann2,Ann3"`); further annotation layers sit

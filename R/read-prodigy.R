@@ -2,6 +2,7 @@
 #'
 #' Reads the JSON-lines file that `prodigy db-out <dataset>` writes, one
 #' annotated task per line, for classification tasks.
+#' Cost: one pass over each file, keeping only the fields read.
 #'
 #' @section What `answer` and `accept` mean:
 #' * **Choice tasks** (`textcat.manual` with several labels, the `choice`

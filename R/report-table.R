@@ -22,6 +22,8 @@
 #' 0, never as `-0.000` or in scientific notation, and `format()` gives every
 #' number of the table the same decimals. In an R Markdown chunk the table
 #' prints as a `knitr::kable()` table.
+#' Cost: rounding and arranging the fit's tables (and `boot`'s intervals); no
+#' data are read.
 #'
 #' @inheritParams mla_boot
 #' @param level `"baselines"` or `"labels"`.
@@ -33,7 +35,6 @@
 #'   `format()`.
 #' @return A data frame of class `mla_report_table` (numbers rounded to
 #'   `digits`); `format()` returns it as text with fixed decimals.
-
 #' @export
 #' @examples
 #' fit <- mla(annotations_long(bias_example, item, annotator, label, value))

@@ -5,6 +5,9 @@
 #' `half_width`, for a design of `n_annotators` annotators who label every
 #' item on `n_labels` labels with prevalence `prevalence`, when the true
 #' agreement is `agreement` (as kappaSize does for single-label kappa).
+#' Cost: one simulated pilot study of `pilot` items, fitted with its standard
+#' error; `assurance` adds two rounds of 200 simulated studies of the size
+#' found.
 #'
 #' @section Method:
 #' The design is the paper's noisy generator ([simulate_annotations()] with

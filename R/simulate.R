@@ -4,6 +4,8 @@
 #' the four controlled generators of the paper's section 4 and returns it as
 #' an [annotations][as_annotations()] object. All randomness comes from R's
 #' random number generator, so [set.seed()] makes every call reproducible.
+#' Cost: about one random draw per decision (plus one per item and label for
+#' the truth), then the counting pass of [as_annotations()].
 #'
 #' @section The generators (paper section 4):
 #' First a hidden ground-truth vector is drawn for every item: label \eqn{j}
