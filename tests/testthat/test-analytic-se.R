@@ -192,21 +192,39 @@ plain_counts <- function(arr) {
 
 test_that("a dense array's packed codes decode to its x and m tables", {
   withr::local_seed(110)
-  # several chunks of 2048 items, an odd last one; complete labels, labels
-  # whose m varies within a chunk, and one whose chunks each have one m
-  arr <- random_design(4097, 5, 4, prevalence = c(0.1, 0.5, 0.8, 0.3))
+  # the pass reads chunks of 8192 items, the codes keep chunks of 2048: three
+  # pass chunks (an odd last one); complete labels, labels whose m varies
+  # within a chunk, one whose code chunks each have one m, and records
+  # without any decision in the last pass chunk
+  n <- 2 * 8192 + 2049
+  arr <- random_design(n, 5, 4, prevalence = c(0.1, 0.5, 0.8, 0.3))
+  dimnames(arr) <- list(sprintf("i%05d", seq_len(n)), paste0("a", 1:5), paste0("L", 1:4))
   second <- arr[, , 2]
   second[sample(length(second), 3000)] <- NA
   arr[, , 2] <- second
   arr[1:2048, 1, 4] <- NA
+  arr[8193:10240, 2, 4] <- NA
+  complete <- as_annotations(arr[, , c(1, 3)])
+  expect_null(complete$cells$m4)  # every chunk has one m: no m nibbles
+  expect_identical(item_label_counts(complete), plain_counts(arr[, , c(1, 3)]))
+  arr[n - 5:0, 3, ] <- NA
   a <- as_annotations(arr)
   expect_false(is.null(a$cells))
   expect_identical(item_label_counts(a), plain_counts(arr))
   expect_identical(item_label_counts(a, c(4, 2)), plain_counts(arr[, , c(4, 2)]))
-  complete <- as_annotations(arr[, , c(1, 3)])
-  expect_null(complete$cells$m4)  # every chunk has one m: no m nibbles
-  expect_identical(item_label_counts(complete), plain_counts(arr[, , c(1, 3)]))
+  expect_identical(item_annotator_counts(a),
+                   unname(as.integer(rowSums(apply(!is.na(arr), c(1, 2), any)))))
   expect_identical(as_annotations(arr), a)
+  long <- as.data.frame.table(arr, responseName = "value", stringsAsFactors = FALSE)
+  names(long)[1:3] <- c("item", "annotator", "label")
+  records <- annotations_long(long, item, annotator, label, value)
+  expect_equal(tidy(mla(a), level = "item"), tidy(mla(records), level = "item"), tolerance = 1e-14)
+  expect_equal(tidy(mla(a), level = "label"), tidy(mla(records), level = "label"), tolerance = 1e-13)
+  # an invalid value in the last pass chunk is reported at its own cell
+  arr[n - 1, 4, 3] <- 2L
+  err <- expect_mla_error(as_annotations(arr), "value")
+  expect_match(conditionMessage(err), sprintf('Item "i%05d", annotator "a4", label "L3"', n - 1),
+               fixed = TRUE)
 })
 
 test_that("packed codes, x/m tables and a recount give the same inference", {

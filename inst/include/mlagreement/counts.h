@@ -42,17 +42,22 @@ namespace detail {
 
 // Adds kWays annotator blocks (stride apart) of a chunk to its counters;
 // non-zero if a value is invalid. Several blocks per pass touch the counters
-// once; a compile-time kLen lets -O2's cheap vectoriser take the loop, with
-// an integer OR-reduction (a bool one would block it).
+// once; `omp simd` vectorises the loop whatever the compiler can prove about
+// aliasing (the counters escape to the tally, and -O2's cheap vectoriser adds
+// no run-time alias checks), with an integer OR-reduction (a bool one would
+// block it).
 template <std::size_t kLen, std::size_t kWays, typename T, typename Codes>
 inline int accumulate_blocks(const T* first, std::size_t stride, std::size_t len,
-                             const Codes& codes, int* xs, int* ms) {
+                             const Codes& codes, int* __restrict xs, int* __restrict ms) {
   const std::size_t n = kLen > 0 ? kLen : len;
   const T* b0 = first;
   const T* b1 = first + (kWays > 1 ? stride : 0);
   const T* b2 = first + (kWays > 2 ? 2 * stride : 0);
   const T* b3 = first + (kWays > 3 ? 3 * stride : 0);
   int bad = 0;
+#ifdef _OPENMP
+#pragma omp simd reduction(| : bad)
+#endif
   for (std::size_t i = 0; i < n; ++i) {
     const T v0 = b0[i];
     int x = codes.positive(v0), m = codes.decided(v0), b = codes.invalid(v0);
@@ -125,15 +130,18 @@ inline void store_packed(const int* xs, const int* ms, std::size_t len, std::siz
   if (differ) pack_nibbles(ms, len, out.m4 + cell);
 }
 
-// Items per chunk of the dense pass (the counters stay in L1).
-constexpr std::size_t kDenseChunk = kCellChunk;  // the packed codes' chunks
+// Items per chunk of the dense pass: each (annotator, label) column is read
+// in runs of kDenseChunk values, long enough for the hardware prefetchers
+// (bench/README.md, "mla() and page faults"); the packed codes keep their
+// kCellChunk sub-chunks.
+constexpr std::size_t kDenseChunk = 4 * kCellChunk;
 
 // Records with a decision in a dense chunk where no label is decided in
 // every record: the chunk is read again, from cache.
 template <typename T, typename Codes>
 void count_chunk_records(const RecordView<T>& v, const Codes& codes, std::size_t start,
-                         std::size_t len, int* item_annotators, std::int64_t* annotators) {
-  int seen[kDenseChunk];
+                         std::size_t len, int* item_annotators, std::int64_t* annotators,
+                         int* seen) {
   const std::size_t n_blocks = v.n_records / v.n_items;
   for (std::size_t c = 0; c < n_blocks; ++c) {
     for (std::size_t i = 0; i < len; ++i) seen[i] = 0;
@@ -168,16 +176,20 @@ std::int64_t first_invalid_in_chunk(const RecordView<T>& v, const Codes& codes, 
   return std::numeric_limits<std::int64_t>::max();
 }
 
-// The chunk's cells of label j as the pass keeps them (each when asked for).
+// The chunk's cells of label j as the pass keeps them (each when asked for);
+// codes per kCellChunk sub-chunk (start is a multiple of kDenseChunk).
 inline void store_label_cells(const int* xs, const int* ms, std::size_t len, std::size_t j,
-                              std::size_t start, std::size_t chunk, std::size_t n_labels,
-                              std::size_t n_items, CountOutput& out) {
+                              std::size_t start, std::size_t n_labels, std::size_t n_items,
+                              CountOutput& out) {
   if (out.x != nullptr) {
     std::copy(xs, xs + len, out.x + j * n_items + start);
     std::copy(ms, ms + len, out.m + j * n_items + start);
   }
-  if (out.x4 != nullptr) {
-    store_packed(xs, ms, len, j * nibble_bytes(n_items) + start / 2, chunk * n_labels + j, out);
+  if (out.x4 == nullptr) return;
+  for (std::size_t s = 0; s < len; s += kCellChunk) {
+    const std::size_t first = start + s;
+    store_packed(xs + s, ms + s, std::min(kCellChunk, len - s), j * nibble_bytes(n_items) + first / 2,
+                 (first / kCellChunk) * n_labels + j, out);
   }
 }
 
@@ -203,7 +215,8 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
 #endif
   {
     const Codes codes = codes_in;
-    int xs[kDenseChunk], ms[kDenseChunk];
+    // distinct arrays (not one buffer): the compiler then knows they do not alias
+    int xs[kDenseChunk], ms[kDenseChunk], seen[kDenseChunk];
     const std::size_t me = static_cast<std::size_t>(thread_slot());
     IntTable& mine = partial[me];
     ItemChunk items(kDenseChunk);
@@ -227,8 +240,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
           first_bad = std::min(first_bad, first_invalid_in_chunk(v, codes, j, start, len));
           continue;
         }
-        store_label_cells(xs, ms, len, j, start, static_cast<std::size_t>(ch), v.n_labels,
-                          n_items, out);
+        store_label_cells(xs, ms, len, j, start, v.n_labels, n_items, out);
         tally_label_chunk(xs, ms, len, j, factor.data(), mine, items.d_sum(), items.n_pairable());
         if (!all_records_decided) {
           int all = 1;
@@ -245,7 +257,7 @@ std::int64_t count_dense(const RecordView<T>& v, const Codes& codes_in, int thre
         for (std::size_t i = 0; i < len; ++i) item_annotators[i] = all_blocks;
         for (std::size_t c = 0; c < n_blocks; ++c) annotators[c] += static_cast<std::int64_t>(len);
       } else {
-        count_chunk_records(v, codes, start, len, item_annotators, annotators);
+        count_chunk_records(v, codes, start, len, item_annotators, annotators, seen);
       }
     }
   }

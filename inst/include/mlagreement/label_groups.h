@@ -51,9 +51,9 @@ struct ItemCounts {
 
 namespace detail {
 
-// Items per chunk (a label's counters stay in L1, as in counts.h) and
+// Items per chunk (a label's counters stay in L1) and
 // records per sub-block of the buffered labels of dense arrays.
-constexpr std::size_t kStructureBlock = kDenseChunk;
+constexpr std::size_t kStructureBlock = kCellChunk;
 constexpr std::size_t kSubBlock = 256;
 
 // Column of the first category of group g (after the k closed labels).
