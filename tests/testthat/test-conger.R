@@ -200,7 +200,7 @@ test_that("weighted single-label replicates and jackknife come from the same ker
 test_that("conger needs records, item resampling and plain labels", {
   arr <- random_conger_array()
   counts <- as_annotation_counts(as_annotations(arr))
-  expect_mla_error(mla(counts, baseline = "conger"), "needs_records")
+  expect_mla_snapshot(mla(counts, baseline = "conger"), "needs_records")
   fit <- mla(arr, baseline = "conger")
   expect_mla_error(mla_boot(fit, R = 5, resample = "annotators"), "boot_conger")
   expect_mla_error(tidy(fit, annotators = "random"), "annotator_variance")

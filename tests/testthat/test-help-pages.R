@@ -2,16 +2,14 @@
 # says its cost in one sentence on its help page, and no help page carries a
 # timing or memory figure (those live in bench/README.md).
 
-help_texts <- function() {
-  db <- tools::Rd_db("mlagreement")
+help_texts <- function(db) {
   vapply(db, function(rd) {
     paste(utils::capture.output(tools::Rd2txt(rd, options = list(underline_titles = FALSE))),
           collapse = "\n")
   }, character(1))
 }
 
-help_aliases <- function() {
-  db <- tools::Rd_db("mlagreement")
+help_aliases <- function(db) {
   lapply(db, function(rd) {
     tags <- vapply(rd, function(x) attr(x, "Rd_tag"), character(1))
     unlist(lapply(rd[tags == "\\alias"], as.character))
@@ -19,9 +17,10 @@ help_aliases <- function() {
 }
 
 test_that("every exported function that computes states its cost", {
-  skip_if(length(tools::Rd_db("mlagreement")) == 0, "help pages not installed")
-  texts <- help_texts()
-  aliases <- help_aliases()
+  db <- tools::Rd_db("mlagreement")
+  skip_if(length(db) == 0, "help pages not installed")
+  texts <- help_texts(db)
+  aliases <- help_aliases(db)
   # presenters and trivial accessors: nothing to cost
   exempt <- c("as_boot", "augment", "glance", "tidy", "is_annotations", "mla_threads")
   fns <- setdiff(getNamespaceExports("mlagreement"), exempt)
@@ -35,8 +34,9 @@ test_that("every exported function that computes states its cost", {
 })
 
 test_that("no help page carries a timing or memory figure", {
-  skip_if(length(tools::Rd_db("mlagreement")) == 0, "help pages not installed")
-  texts <- help_texts()
+  db <- tools::Rd_db("mlagreement")
+  skip_if(length(db) == 0, "help pages not installed")
+  texts <- help_texts(db)
   figure <- "[0-9][0-9.,]*\\s?(ms|s|milliseconds?|seconds?|minutes?|hours?|[KMGT]i?B)\\b"
   hits <- regmatches(texts, gregexpr(figure, texts, perl = TRUE))
   expect_identical(Filter(length, hits), setNames(list(), character(0)))
