@@ -54,7 +54,8 @@ Rcpp::List run_counts(const mlagreement::RecordView<T>& view, const Codes& codes
   const bool packed = keep_codes && dense && max_m <= mlagreement::kPackedMaxM;
   const std::size_t n_chunks = (view.n_items + mlagreement::kCellChunk - 1) / mlagreement::kCellChunk;
   const R_xlen_t nibbles = packed ? static_cast<R_xlen_t>(mlagreement::nibble_bytes(view.n_items)) * k : 0;
-  Rcpp::RawVector x4(Rcpp::no_init(nibbles)), m4(Rcpp::no_init(nibbles));
+  // x4 is written in full; m4 only where a chunk's items differ in m.
+  Rcpp::RawVector x4 = glue::fresh_vector<Rcpp::RawVector>(nibbles), m4(Rcpp::no_init(nibbles));
   Rcpp::RawVector chunk_m(Rcpp::no_init(packed ? static_cast<R_xlen_t>(n_chunks) * k : 0));
   if (packed) {
     r.out.x4 = RAW(x4);

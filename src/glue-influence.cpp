@@ -66,8 +66,9 @@ Rcpp::List decode_cells_cpp(const Rcpp::List& cells) {
   const Rcpp::IntegerVector cols = cells["label_cols"];
   const std::size_t k = static_cast<std::size_t>(cols.size());
   return glue::with_stored_cells(cells, k, [&](const auto& c) {
-    Rcpp::IntegerMatrix x(Rcpp::no_init(static_cast<int>(c.n_items), static_cast<int>(k)));
-    Rcpp::IntegerMatrix m(Rcpp::no_init(static_cast<int>(c.n_items), static_cast<int>(k)));
+    const int n = static_cast<int>(c.n_items), nk = static_cast<int>(k);
+    Rcpp::IntegerMatrix x = glue::fresh_matrix<Rcpp::IntegerMatrix>(n, nk);
+    Rcpp::IntegerMatrix m = glue::fresh_matrix<Rcpp::IntegerMatrix>(n, nk);
     mla::decode_cells(c, x.begin(), m.begin());
     return Rcpp::List::create(Rcpp::Named("x") = x, Rcpp::Named("m") = m);
   });

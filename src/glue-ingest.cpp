@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "glue-memory.h"
 #include "mlagreement/ingest.h"
 #include "mlagreement/record_view.h"
 
@@ -57,7 +58,7 @@ std::vector<std::size_t> distinct_of(SEXP v, int* codes, F&& run) {
 // bit pattern (R merges equal values with different bits).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List distinct_codes_cpp(SEXP v) {
-  Rcpp::IntegerVector codes(Rcpp::no_init(Rf_xlength(v)));
+  Rcpp::IntegerVector codes = glue::fresh_vector<Rcpp::IntegerVector>(Rf_xlength(v));
   const auto run = [](std::size_t n, auto key_at, int* out) {
     return mlagreement::distinct_codes(n, key_at, out);
   };
@@ -91,7 +92,8 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
                                            coded_column(annotator),
                                            static_cast<std::size_t>(n_annotators), n);
   const int n_rec = static_cast<int>(ingest.n_records());
-  Rcpp::IntegerMatrix out(Rcpp::no_init(n_rec, n_labels));
+  // ingest.fill() writes every cell
+  Rcpp::IntegerMatrix out = glue::fresh_matrix<Rcpp::IntegerMatrix>(n_rec, n_labels);
   const mlagreement::CodedColumn lab = coded_column(label);
   const std::size_t k = static_cast<std::size_t>(n_labels);
   const auto fill = [&](const auto* v, const auto& codes) {
@@ -125,7 +127,7 @@ Rcpp::List ingest_records_cpp(const Rcpp::List& item, int n_items, const Rcpp::L
   const mlagreement::DecisionIngest ingest(coded_column(item), static_cast<std::size_t>(n_items),
                                            coded_column(annotator),
                                            static_cast<std::size_t>(n_annotators), n);
-  Rcpp::IntegerVector index(Rcpp::no_init(static_cast<R_xlen_t>(n)));
+  Rcpp::IntegerVector index = glue::fresh_vector<Rcpp::IntegerVector>(static_cast<R_xlen_t>(n));
   ingest.row_records(index.begin());
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();

@@ -5,6 +5,7 @@
 
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "glue-memory.h"
 #include "mlagreement/boot_units.h"
 #include "mlagreement/counts.h"
 #include "mlagreement/label_table.h"
@@ -88,8 +90,8 @@ struct CountResult {
 
   CountResult(int n_items, int n_annotators, int k, int max_m, bool keep_xm, bool zeroed)
       : x(table(n_items, k, keep_xm, zeroed)), m(table(n_items, k, keep_xm, zeroed)),
-        item_annotators(n_items), annotator_records(n_annotators),
-        item_disagreement(n_items),
+        item_annotators(zeroed_vector<Rcpp::IntegerVector>(n_items)), annotator_records(n_annotators),
+        item_disagreement(zeroed_vector<Rcpp::NumericVector>(n_items)),
         out{keep_xm ? x.begin() : nullptr, keep_xm ? m.begin() : nullptr, item_annotators.begin(),
             annotator_records.begin()},
         tally{{}, item_disagreement.begin()},
@@ -115,7 +117,9 @@ struct CountResult {
  private:
   static Rcpp::IntegerMatrix table(int n_items, int k, bool keep_xm, bool zeroed) {
     if (!keep_xm) return Rcpp::IntegerMatrix(0, 0);
-    return zeroed ? Rcpp::IntegerMatrix(n_items, k) : Rcpp::IntegerMatrix(Rcpp::no_init(n_items, k));
+    Rcpp::IntegerMatrix t = fresh_matrix<Rcpp::IntegerMatrix>(n_items, k);
+    if (zeroed) std::fill(t.begin(), t.end(), 0);
+    return t;
   }
 };
 

@@ -1,0 +1,74 @@
+// Large vectors that a pass fills from scratch. Filled page by page, a fit's
+// 10 MB of fresh vectors takes one page fault per 4 KB, which costs more than
+// the pass itself on some virtual machines (bench/README.md, "mla() and page
+// faults"); so, on Linux, they are advised to take transparent huge pages and
+// mapped in one call before their first write.
+#ifndef MLAGREEMENT_GLUE_MEMORY_H
+#define MLAGREEMENT_GLUE_MEMORY_H
+
+#include <Rcpp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+namespace glue {
+
+// Hints only, for at least 1 MB: the whole 2 MB-aligned blocks inside
+// [first, first + bytes) may take huge pages, and its whole pages are mapped
+// writable at once (Linux 5.14+). Where the system says no, nothing changes.
+inline void prepare_fresh_memory(void* first, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes < (std::size_t{1} << 20)) return;
+  const auto down = [](std::uintptr_t p, std::uintptr_t to) { return p & ~(to - 1); };
+  const std::uintptr_t huge = std::uintptr_t{1} << 21;
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(first), end = start + bytes;
+  const std::uintptr_t lo = down(start + huge - 1, huge), hi = down(end, huge);
+  if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE  // glibc 2.35+; the kernel answers EINVAL before 5.14
+  const std::uintptr_t plo = down(start + page - 1, page), phi = down(end, page);
+  if (phi > plo) (void)madvise(reinterpret_cast<void*>(plo), phi - plo, MADV_POPULATE_WRITE);
+#else
+  (void)page;
+#endif
+#else
+  (void)first;
+  (void)bytes;
+#endif
+}
+
+// An R vector of n elements that the caller writes in full.
+template <typename V>
+V fresh_vector(R_xlen_t n) {
+  V v(Rcpp::no_init(n));
+  prepare_fresh_memory(static_cast<void*>(v.begin()),
+                       static_cast<std::size_t>(n) * sizeof(*v.begin()));
+  return v;
+}
+
+// An nrow x ncol R matrix that the caller writes in full.
+template <typename M>
+M fresh_matrix(int nrow, int ncol) {
+  M v(Rcpp::no_init(nrow, ncol));
+  prepare_fresh_memory(static_cast<void*>(v.begin()),
+                       static_cast<std::size_t>(v.size()) * sizeof(*v.begin()));
+  return v;
+}
+
+// A vector as fresh_vector(), zero-filled, for passes that add into it.
+template <typename V>
+V zeroed_vector(R_xlen_t n) {
+  V v = fresh_vector<V>(n);
+  std::fill(v.begin(), v.end(), 0);
+  return v;
+}
+
+}  // namespace glue
+
+#endif
