@@ -112,8 +112,8 @@ Rcpp::List ingest_decisions_cpp(const Rcpp::List& item, int n_items, const Rcpp:
   return Rcpp::List::create(Rcpp::Named("status") = static_cast<int>(res.status),
                             Rcpp::Named("row") = static_cast<double>(res.row) + 1,
                             Rcpp::Named("count") = static_cast<double>(res.count),
-                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
-                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()),
+                            Rcpp::Named("item") = glue::fresh_copy<Rcpp::IntegerVector>(ri),
+                            Rcpp::Named("annotator") = glue::fresh_copy<Rcpp::IntegerVector>(ra),
                             Rcpp::Named("values") = out);
 }
 
@@ -132,6 +132,6 @@ Rcpp::List ingest_records_cpp(const Rcpp::List& item, int n_items, const Rcpp::L
   const std::vector<int>& ri = ingest.record_item();
   const std::vector<int>& ra = ingest.record_annotator();
   return Rcpp::List::create(Rcpp::Named("index") = index,
-                            Rcpp::Named("item") = Rcpp::IntegerVector(ri.begin(), ri.end()),
-                            Rcpp::Named("annotator") = Rcpp::IntegerVector(ra.begin(), ra.end()));
+                            Rcpp::Named("item") = glue::fresh_copy<Rcpp::IntegerVector>(ri),
+                            Rcpp::Named("annotator") = glue::fresh_copy<Rcpp::IntegerVector>(ra));
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -49,6 +50,14 @@ V fresh_vector(R_xlen_t n) {
   V v(Rcpp::no_init(n));
   prepare_fresh_memory(static_cast<void*>(v.begin()),
                        static_cast<std::size_t>(n) * sizeof(*v.begin()));
+  return v;
+}
+
+// A copy of a core vector as an R vector.
+template <typename V, typename T>
+V fresh_copy(const std::vector<T>& x) {
+  V v = fresh_vector<V>(static_cast<R_xlen_t>(x.size()));
+  std::copy(x.begin(), x.end(), v.begin());
   return v;
 }
 
