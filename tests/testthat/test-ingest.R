@@ -287,3 +287,30 @@ test_that("the selected-labels form gives the plain-R records and counts", {
     expect_identical(record_annotator(a), ref$records$a)
   }
 })
+
+test_that("inputs whose vectors pass 1 MB (memory the glue prepares) count as small ones do", {
+  withr::local_seed(27)
+  n <- 3e5  # item vectors of 1.2 and 2.4 MB; 1.8e6 long rows, 7 MB of codes
+  arr <- array(stats::rbinom(n * 3 * 2, 1, 0.3), c(n, 3, 2))
+  arr[sample(length(arr), n)] <- NA
+  dimnames(arr) <- list(sprintf("i%06d", seq_len(n)), paste0("a", 1:3), c("L1", "L2"))
+  by_label <- aperm(arr, c(1, 3, 2))
+  counts <- list(x = unname(rowSums(by_label, dims = 2, na.rm = TRUE)),
+                 m = unname(rowSums(!is.na(by_label), dims = 2)))
+  counts <- lapply(counts, function(t) array(as.integer(t), dim(t)))
+  # each item's mean pair agreement over its labels with two decisions
+  x <- counts$x
+  m <- counts$m
+  pair_agree <- ifelse(m >= 2, (x * (x - 1) + (m - x) * (m - x - 1)) / (m * (m - 1)), NA)
+  item_observed <- rowMeans(pair_agree, na.rm = TRUE)
+  item_observed[is.nan(item_observed)] <- NA
+
+  dense <- as_annotations(arr)
+  records <- annotations_long(ref_long(arr, keep_missing = TRUE), item, annotator, label, value)
+  for (a in list(dense, records)) {
+    expect_identical(item_label_counts(a), counts)
+    items <- tidy(mla(a), level = "item")
+    expect_equal(items$observed[items$baseline == "fleiss"], item_observed, tolerance = 1e-15)
+  }
+  expect_equal(tidy(mla(records)), tidy(mla(dense)), tolerance = 1e-14)
+})
