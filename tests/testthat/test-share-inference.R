@@ -97,6 +97,25 @@ test_that("multi-label percent agreement SE is Gwet's linearisation over items",
                cor$observed.std.error, tolerance = 1e-12)
 })
 
+test_that("multi-label percent agreement SE holds over chunks of one m and of several", {
+  # codes of 2048 items a chunk: the first two complete (summed by class from
+  # the x nibbles), the third with missing cells, an odd last one; odd labels
+  withr::local_seed(6)
+  n <- 3 * 2048 + 7
+  arr <- array(stats::rbinom(n * 4 * 5, 1, 0.3), c(n, 4, 5))
+  third <- 4097:6144
+  arr[third, , ][sample(length(third) * 20, 3000)] <- NA
+  xm <- ref_xm(arr)
+  ref <- ref_corpus_pa_se(xm$x, xm$m)
+  cor <- tidy(mla(arr))
+  expect_false(is.null(as_annotations(arr)$cells))
+  expect_equal(cor$observed[1], unname(ref["estimate"]), tolerance = 1e-12)
+  expect_equal(cor$observed.std.error, rep(unname(ref["se"]), 3), tolerance = 1e-12)
+  complete <- tidy(mla(arr[1:4096, , ]))
+  xm <- ref_xm(arr[1:4096, , ])
+  expect_equal(complete$observed.std.error[1], ref_corpus_pa_se(xm$x, xm$m)[["se"]], tolerance = 1e-12)
+})
+
 test_that("specific agreement SEs are the delta method of a ratio of item sums", {
   arr <- missing_array(80, 5, 4, seed = 6)
   xm <- ref_xm(arr)

@@ -55,24 +55,24 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
 }
 
 namespace detail {
-// Percent agreement pooled over the labels `used`, each cell with m >= 2
-// adding weight_u (base_u - f x (m - x) / (m (m - 1))); all three baseline
-// slots hold the same sum.
+// Percent agreement pooled over the labels `used`: a cell with m >= 2 adds
+// weight_u base_u - weight_u f x (m - x) / (m (m - 1)), i.e. the two-sum form
+// with alpha = weight_u base_u, P = that cell's disagreement share and no
+// chance part, so complete chunks are summed from the class codes as the
+// coefficients' are; all three baseline slots hold the same sum.
 template <typename Cells>
 Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_t>& used,
                                     const std::vector<double>& weight, const std::vector<double>& base,
                                     double f, double n, double est) {
   const double ests[kBaselines] = {est, est, est};
-  Influence out = pooled_sums(c, used, ests, [&](std::size_t u, std::size_t j, std::size_t i, double* t) {
-    const int mi = c.m_at(j, i);
-    if (mi < 1) return static_cast<unsigned char>(0);
-    if (mi >= 2) {
-      const double m = mi, x = c.x_at(j, i);
-      const double term = weight[u] * (base[u] - f * x * (m - x) / (m * (m - 1.0)));
-      for (int b = 0; b < kBaselines; ++b) t[b] += term;
-    }
-    return static_cast<unsigned char>(1);
-  });
+  TwoSums form;
+  for (int b = 0; b < kBaselines; ++b) form.beta[b] = -f / 2.0;
+  const auto parts = [&](std::size_t u, double m, double x, double* alpha, double& p, double& q) {
+    p = m >= 2 ? weight[u] * pair_disagreement(x, m) : 0.0;
+    q = 0.0;
+    for (int b = 0; b < kBaselines; ++b) alpha[b] = m >= 2 ? weight[u] * base[u] : 0.0;
+  };
+  Influence out = pooled_influence(c, used, ests, form, parts);
   out.n = n;
   return out;
 }
