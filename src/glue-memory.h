@@ -1,8 +1,8 @@
-// Large vectors that a pass fills from scratch. Filled page by page, a fit's
-// 10 MB of fresh vectors takes one page fault per 4 KB, which costs more than
-// the pass itself on some virtual machines (bench/README.md, "mla() and page
-// faults"); so, on Linux, they are advised to take transparent huge pages and
-// mapped in one call before their first write.
+// Large vectors that a pass fills from scratch. Filled page by page, each
+// 4 KB page of them is a page fault, which on some virtual machines costs
+// more than the pass (bench/README.md, "mla() and page faults"); so, on
+// Linux, they are advised to take transparent huge pages and mapped in one
+// call before their first write.
 #ifndef MLAGREEMENT_GLUE_MEMORY_H
 #define MLAGREEMENT_GLUE_MEMORY_H
 
@@ -44,13 +44,18 @@ inline void prepare_fresh_memory(void* first, std::size_t bytes) {
 #endif
 }
 
+// v (just allocated, uninitialised) with its memory prepared.
+template <typename V>
+V prepared(V v) {
+  prepare_fresh_memory(static_cast<void*>(v.begin()),
+                       static_cast<std::size_t>(v.size()) * sizeof(*v.begin()));
+  return v;
+}
+
 // An R vector of n elements that the caller writes in full.
 template <typename V>
 V fresh_vector(R_xlen_t n) {
-  V v(Rcpp::no_init(n));
-  prepare_fresh_memory(static_cast<void*>(v.begin()),
-                       static_cast<std::size_t>(n) * sizeof(*v.begin()));
-  return v;
+  return prepared(V(Rcpp::no_init(n)));
 }
 
 // A copy of a core vector as an R vector.
@@ -64,10 +69,7 @@ V fresh_copy(const std::vector<T>& x) {
 // An nrow x ncol R matrix that the caller writes in full.
 template <typename M>
 M fresh_matrix(int nrow, int ncol) {
-  M v(Rcpp::no_init(nrow, ncol));
-  prepare_fresh_memory(static_cast<void*>(v.begin()),
-                       static_cast<std::size_t>(v.size()) * sizeof(*v.begin()));
-  return v;
+  return prepared(M(Rcpp::no_init(nrow, ncol)));
 }
 
 // A vector as fresh_vector(), zero-filled, for passes that add into it.
