@@ -217,8 +217,8 @@ set_distinct_cpp <- function(view) {
     .Call(`_mlagreement_set_distinct_cpp`, view)
 }
 
-share_influence_cpp <- function(cells, cnt, sx, sdis, level) {
-    .Call(`_mlagreement_share_influence_cpp`, cells, cnt, sx, sdis, level)
+share_influence_cpp <- function(cells, cnt, sx, sdis) {
+    .Call(`_mlagreement_share_influence_cpp`, cells, cnt, sx, sdis)
 }
 
 specific_boot_cpp <- function(x, m, seed, n_rep, unit_of_item, n_units, order, start) {

@@ -176,10 +176,8 @@ analytic_influence <- function(fit, level, inputs) {
   if (level == "corpus" && !is.null(fit$weights)) {
     return(weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix))
   }
-  if (level == "corpus" && is.list(fit$single_label)) {
-    return(single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis))
-  }
-  mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = level == "corpus")
+  if (level == "corpus") return(inputs$corpus())
+  mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = FALSE)
 }
 
 # The item cells and tallies of a fit, made on first use and shared by the
@@ -211,7 +209,19 @@ influence_inputs <- function(fit, threads) {
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
-  list(cells = cells, tally = tally)
+  # the corpus sums of the coefficients and of percent agreement: one pass
+  sums <- NULL
+  corpus <- function() {
+    if (is.null(sums)) {
+      sums <<- if (is.list(fit$single_label)) {
+        single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
+      } else {
+        mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = TRUE)
+      }
+    }
+    sums
+  }
+  list(cells = cells, tally = tally, corpus = corpus)
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

@@ -42,13 +42,14 @@ share_influence <- function(fit, level, inputs) {
     f <- if (!is.null(fit$weights)) {
       weighted_observed_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix)
     } else {
-      share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, if (is.list(fit$single_label)) 2L else 1L)
+      sums <- inputs$corpus()  # with the coefficients' (R/analytic-se.R)
+      list(sum_sq = sums$observed_sum_sq, n = sums$n)
     }
     k <- nrow(fit$corpus)
     return(list(estimate = matrix(fit$corpus$observed, k, 1L), sum_sq = matrix(f$sum_sq, k, 1L),
                 n = rep(f$n, k)))
   }
-  f <- share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, 0L)
+  f <- share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
   rows <- rep(seq_len(nrow(f$estimate)), length(fit_baselines(fit)))  # tidy's label rows: label-major per baseline
   list(estimate = f$estimate[rows, , drop = FALSE], sum_sq = f$sum_sq[rows, , drop = FALSE],
        n = f$n[rows])

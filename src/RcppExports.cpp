@@ -736,16 +736,15 @@ BEGIN_RCPP
 END_RCPP
 }
 // share_influence_cpp
-Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, int level);
-RcppExport SEXP _mlagreement_share_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP levelSEXP) {
+Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_share_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    Rcpp::traits::input_parameter< int >::type level(levelSEXP);
-    rcpp_result_gen = Rcpp::wrap(share_influence_cpp(cells, cnt, sx, sdis, level));
+    rcpp_result_gen = Rcpp::wrap(share_influence_cpp(cells, cnt, sx, sdis));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -976,7 +975,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 5},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 5},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 1},
-    {"_mlagreement_share_influence_cpp", (DL_FUNC) &_mlagreement_share_influence_cpp, 5},
+    {"_mlagreement_share_influence_cpp", (DL_FUNC) &_mlagreement_share_influence_cpp, 4},
     {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
     {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},

@@ -18,8 +18,9 @@ namespace mla = mlagreement;
 }  // namespace
 
 // cells: item_cells() of the fit's labels; cnt, sx, sdis: the same labels'
-// tables by m. corpus = TRUE: the corpus sums, one per baseline (sum_sq) and
-// the items sampled (n); FALSE: labels x baselines sums and n per label.
+// tables by m. corpus = TRUE: the corpus sums, one per baseline (sum_sq), the
+// items sampled (n) and percent agreement's (observed_sum_sq); FALSE: labels x
+// baselines sums and n per label.
 // [[Rcpp::export(rng = false)]]
 Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                              const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis,
@@ -30,7 +31,7 @@ Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix&
   const std::size_t max_m = static_cast<std::size_t>(cnt.nrow());
   return glue::with_cells(cells, k, max_m, [&](const auto& c) {
     if (corpus) {
-      return glue::wrap_influence(mla::corpus_influence(c, labels, mla::summarise_corpus(labels)));
+      return glue::wrap_corpus_influence(mla::corpus_influence(c, labels, mla::summarise_corpus(labels)));
     }
     Rcpp::NumericMatrix sum_sq(static_cast<int>(k), mla::kBaselines);
     Rcpp::NumericVector n(static_cast<int>(k));
@@ -44,7 +45,8 @@ Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix&
   });
 }
 
-// The corpus rows of a single-label design (categories = labels).
+// The corpus rows of a single-label design (categories = labels), as
+// mla_influence_cpp(corpus = TRUE).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,
@@ -56,7 +58,7 @@ Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::Numer
   std::vector<double> pi(q);
   for (std::size_t k = 0; k < q; ++k) pi[k] = labels[k].p;
   return glue::with_cells(cells, q, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
-    return glue::wrap_influence(mla::single_label_influence(c, labels, pi, s.w, s.estimate));
+    return glue::wrap_corpus_influence(mla::single_label_influence(c, labels, pi, s));
   });
 }
 

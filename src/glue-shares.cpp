@@ -23,23 +23,16 @@ mla::SpecificItems specific_of(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
 
 }  // namespace
 
-// level: 0 labels (estimate and sum_sq: labels x {observed, positive,
-// negative}, n per label), 1 corpus percent agreement of a multi-label fit,
-// 2 that of a single-label design (sum_sq, n).
+// Per label: estimate and sum_sq (labels x {observed, positive, negative})
+// and n. The corpus percent agreement's sums come with the coefficients'
+// (mla_influence_cpp()).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
-                               const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, int level) {
+                               const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis) {
   const std::vector<mla::LabelSummary> labels =
       mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);
   const std::size_t k = labels.size();
   return glue::with_cells(cells, k, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
-    if (level == 1 || level == 2) {
-      return glue::wrap_influence(
-          level == 1 ? mla::corpus_observed_influence(c, labels, mla::summarise_corpus(labels))
-                     : mla::single_label_observed_influence(
-                           c, labels, 1.0 - mla::summarise_single_label(labels).d_obs),
-          true);
-    }
     Rcpp::NumericMatrix est(static_cast<int>(k), mla::kShares), sum_sq(static_cast<int>(k), mla::kShares);
     Rcpp::NumericVector n(static_cast<int>(k));
     for (std::size_t j = 0; j < k; ++j) {

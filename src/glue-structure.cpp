@@ -128,17 +128,13 @@ Rcpp::List structured_influence_cpp(const Rcpp::IntegerMatrix& x, const Rcpp::In
   const std::vector<double> u(weights.begin(), weights.end());
   if (u.size() != vars.size()) Rcpp::stop("Internal error: one weight per variable expected.");
   if (corpus) {
-    const mla::StructuredInfluence f = mla::structured_influence(cells, t, vars, u);
-    Rcpp::List out = glue::wrap_influence(f.coefficient);
-    Rcpp::NumericVector observed = Rcpp::NumericVector::create(f.observed.sum_sq[0]);
-    out["observed_sum_sq"] = glue::nan_to_na(observed);
-    return out;
+    return glue::wrap_corpus_influence(mla::structured_influence(cells, t, vars, u));
   }
   const int nv = static_cast<int>(vars.size());
   Rcpp::NumericMatrix sum_sq(nv, kB);
   Rcpp::NumericVector n(nv), observed(nv);
   for (int v = 0; v < nv; ++v) {
-    const mla::StructuredInfluence f =
+    const mla::CorpusInfluence f =
         mla::structured_influence(cells, t, {vars[static_cast<std::size_t>(v)]}, {1.0});
     n[v] = f.coefficient.n;
     observed[v] = f.observed.sum_sq[0];

@@ -176,6 +176,16 @@ Rcpp::List wrap_influence(const Influence& f, bool first_only = false) {
   return Rcpp::List::create(Rcpp::Named("sum_sq") = nan_to_na(sum_sq), Rcpp::Named("n") = f.n);
 }
 
+// A corpus pass's sums (CorpusInfluence) as list(sum_sq, n, observed_sum_sq):
+// the coefficients' per baseline, then percent agreement's.
+template <typename CorpusInfluence>
+Rcpp::List wrap_corpus_influence(const CorpusInfluence& f) {
+  Rcpp::List out = wrap_influence(f.coefficient);
+  Rcpp::NumericVector observed = Rcpp::NumericVector::create(f.observed.sum_sq[0]);
+  out["observed_sum_sq"] = nan_to_na(observed);
+  return out;
+}
+
 // run(seed, stream) for every stream of an item bootstrap in turn, Ctrl-C
 // checked between streams: the draws of boot_items_cpp() for the same seed.
 template <typename F>

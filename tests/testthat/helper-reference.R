@@ -273,3 +273,21 @@ ref_hamming_alpha_tables <- function(t) {
   expected <- ifelse(n[used] > 1, 2 * n1[used] * (n[used] - n1[used]) / (n[used] * (n[used] - 1)), 0)
   list(observed = mean(dis[used] / n[used]), expected = mean(expected))
 }
+
+# Gwet's percent agreement SE of the multi-label corpus (and its sum of
+# squared deviations): influence terms
+# (n / L) sum_j [m_ij >= 2] A_o,ij / n2_j over items decided on a used label.
+ref_corpus_pa_se <- function(x, m) {
+  used <- colSums(m >= 2) > 0
+  x <- x[, used, drop = FALSE]
+  m <- m[, used, drop = FALSE]
+  ao <- ifelse(m >= 2, (x * (x - 1) + (m - x) * (m - x - 1)) / pmax(m * (m - 1), 1), 0)
+  n2 <- colSums(m >= 2)
+  decided <- rowSums(m >= 1) > 0
+  n <- sum(decided)
+  L <- ncol(x)
+  t <- (n / L) * drop((ao * (m >= 2)) %*% (1 / n2))[decided]
+  pa <- mean(colSums(ao * (m >= 2)) / n2)
+  sum_sq <- sum((t - pa)^2)
+  c(estimate = pa, se = sqrt(sum_sq / (n * (n - 1))), sum_sq = sum_sq)
+}

@@ -263,16 +263,21 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   # = 1/3, -1/3, 1 about 1/3: 8/9
   expect_values(f$corpus$sum_sq, c(1269918 / 1336336, 3868074 / 4879681, 8 / 9))
   expect_identical(c(f$label$n, f$corpus$n), c(3, 3, 3))
+  # percent agreement from the same pass: d_A = (0, 2/3, 0), d_B = (2/3, 2/3,
+  # 0), t_i = (3/2)((1 - d_A) + (1 - d_B))/3 = 2/3, 1/3, 1 about 2/3: 2/9
+  expect_values(f$corpus$observed_sum_sq, 2 / 9)
   # six copies of the items: the same terms, six times the sums; 18 items
   # with side 4 (16 classes) take the tabulated path
   f6 <- h$influence_sums(full_x[rep(1:3, 6), ], full_m[rep(1:3, 6), ], 4L)
   expect_values(f6$corpus$sum_sq, 6 * f$corpus$sum_sq)
+  expect_values(f6$corpus$observed_sum_sq, 6 * 2 / 9)
   expect_values(f6$label$sum_sq, 6 * f$label$sum_sq)
   expect_identical(f6$corpus$n, 18)
   # missing decisions: n / n2 and n / n1 differ by label; Z has no Fleiss
   # coefficient, so no sum; N and R are not in the corpus
   g <- h$influence_sums(gaps_x, gaps_m, 0L)
   expect_equal(g$corpus$sum_sq, ref_influence_sums(gaps_x, gaps_m), tolerance = 1e-12)
+  expect_equal(g$corpus$observed_sum_sq, ref_corpus_pa_se(gaps_x, gaps_m)[["sum_sq"]], tolerance = 1e-12)
   expect_values(g$label$sum_sq[2, ], c(NaN, 3 / 2, 3 / 2))  # t_i = 3/2, 3/2, 0 about 1
   expect_identical(g$label$n, c(3, 3, 3, 0))
   # a larger table with gaps, cell by cell (side 0) and by class (side 5)
@@ -283,6 +288,9 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   expect_equal(h$influence_sums(x, m, 0L)$corpus$sum_sq, ref_influence_sums(x, m), tolerance = 1e-12)
   by_class <- h$influence_sums(x, m, 5L)
   expect_equal(by_class$corpus$sum_sq, ref_influence_sums(x, m), tolerance = 1e-12)
+  pa <- ref_corpus_pa_se(x, m)[["sum_sq"]]
+  expect_equal(h$influence_sums(x, m, 0L)$corpus$observed_sum_sq, pa, tolerance = 1e-12)
+  expect_equal(by_class$corpus$observed_sum_sq, pa, tolerance = 1e-12)
   for (j in 1:3) {
     expect_equal(by_class$label$sum_sq[j, ], ref_influence_sums(x[, j, drop = FALSE], m[, j, drop = FALSE]),
                  tolerance = 1e-12)
@@ -322,6 +330,8 @@ test_that("influence.h / weighted_agreement.h: single-label coefficients and the
   want <- c(23571 / 57122, (2232^2 + 954^2 + 1278^2) / 3025^2, 2 / 3)
   s <- h$influence_sums(three_x, matrix(3L, 3, 3), 0L)$single
   expect_values(s$sum_sq, want)
+  # percent agreement pa_i = 1, 1/3, 1/3 about 5/9: (16 + 4 + 4)/81
+  expect_values(s$observed_sum_sq, 24 / 81)
   expect_identical(s$n, 3)
   # with identity weights: the same coefficients and sums
   X <- three_x * 1

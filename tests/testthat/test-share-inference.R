@@ -23,22 +23,6 @@ ref_specific_se <- function(x, m, positive = TRUE) {
   c(estimate = r, se = sqrt(sum(z^2) / (n * (n - 1))))
 }
 
-# Gwet's percent agreement SE of the multi-label corpus: influence terms
-# (n / L) sum_j [m_ij >= 2] A_o,ij / n2_j over items decided on a used label.
-ref_corpus_pa_se <- function(x, m) {
-  used <- colSums(m >= 2) > 0
-  x <- x[, used, drop = FALSE]
-  m <- m[, used, drop = FALSE]
-  ao <- ifelse(m >= 2, (x * (x - 1) + (m - x) * (m - x - 1)) / pmax(m * (m - 1), 1), 0)
-  n2 <- colSums(m >= 2)
-  decided <- rowSums(m >= 1) > 0
-  n <- sum(decided)
-  L <- ncol(x)
-  t <- (n / L) * drop((ao * (m >= 2)) %*% (1 / n2))[decided]
-  pa <- mean(colSums(ao * (m >= 2)) / n2)
-  c(estimate = pa, se = sqrt(sum((t - pa)^2) / (n * (n - 1))))
-}
-
 missing_array <- function(n, A, k, seed) {
   withr::with_seed(seed, {
     arr <- as.array(simulate_annotations(n, A, k, prevalence = 0.3, scenario = "noisy", error = 0.15))

@@ -13,7 +13,6 @@
 #include "boot_units.h"
 #include "estimators.h"
 #include "influence.h"
-#include "influence_sums.h"
 #include "rng.h"
 
 namespace mlagreement {
@@ -54,57 +53,8 @@ ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelS
   return out;
 }
 
-namespace detail {
-// Percent agreement pooled over the labels `used`: a cell with m >= 2 adds
-// weight_u base_u - weight_u f x (m - x) / (m (m - 1)), i.e. the two-sum form
-// with alpha = weight_u base_u, P = that cell's disagreement share and no
-// chance part, so complete chunks are summed from the class codes as the
-// coefficients' are; all three baseline slots hold the same sum.
-template <typename Cells>
-Influence pooled_observed_influence(const Cells& c, const std::vector<std::size_t>& used,
-                                    const std::vector<double>& weight, const std::vector<double>& base,
-                                    double f, double n, double est) {
-  const double ests[kBaselines] = {est, est, est};
-  TwoSums form;
-  for (int b = 0; b < kBaselines; ++b) form.beta[b] = -f / 2.0;
-  const auto parts = [&](std::size_t u, double m, double x, double* alpha, double& p, double& q) {
-    p = m >= 2 ? weight[u] * pair_disagreement(x, m) : 0.0;
-    q = 0.0;
-    for (int b = 0; b < kBaselines; ++b) alpha[b] = m >= 2 ? weight[u] * base[u] : 0.0;
-  };
-  Influence out = pooled_influence(c, used, ests, form, parts);
-  out.n = n;
-  return out;
-}
-}  // namespace detail
-
-// Corpus percent agreement of a multi-label fit (mean over used labels).
-template <typename Cells>
-Influence corpus_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
-                                    const CorpusSummary& corpus) {
-  const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
-  if (!ci.ok) return ci.undefined();
-  std::vector<double> weight;
-  for (std::size_t j : ci.used) weight.push_back(ci.scale / labels[j].n_pairable);
-  return detail::pooled_observed_influence(c, ci.used, weight, std::vector<double>(ci.used.size(), 1.0),
-                                           2.0, ci.n, 1.0 - corpus.d_obs);
-}
-
-// Corpus percent agreement of a single-label design; est = 1 - D_o.
-template <typename Cells>
-Influence single_label_observed_influence(const Cells& c, const std::vector<LabelSummary>& labels,
-                                          double est) {
-  Influence out;
-  if (labels.empty()) return out;
-  out.n = labels[0].n_rated;
-  if (!(labels[0].n_pairable > 0) || !(out.n > 1)) return out;
-  std::vector<std::size_t> all(labels.size());
-  for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
-  std::vector<double> base(labels.size(), 0.0);
-  base[0] = 1.0;  // a record's categories sum to one: the constant counted once
-  const std::vector<double> weight(labels.size(), out.n / labels[0].n_pairable);
-  return detail::pooled_observed_influence(c, all, weight, base, 1.0, out.n, est);
-}
+// Corpus percent agreement comes with the coefficients: corpus_influence()
+// and single_label_influence() (influence.h).
 
 // Per-item parts of specific agreement (items x labels; zero unless m >= 2):
 // a = x (x - 1), b = x (m - 1), and the same for the negatives.

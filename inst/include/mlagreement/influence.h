@@ -14,6 +14,7 @@
 #include "cell_codes.h"
 #include "estimators.h"
 #include "influence_sums.h"
+#include "replicate_stats.h"
 
 namespace mlagreement {
 
@@ -90,22 +91,26 @@ Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) 
   return out;
 }
 
-// Corpus level of a multi-label fit (c_i*: DESIGN.md).
+// Corpus level of a multi-label fit (c_i*: DESIGN.md), and percent
+// agreement, the mean over used labels, from the same pass: its cell term
+// [m >= 2] scale (1 - d) / n2_j is the coefficients' observed part.
 template <typename Cells>
-Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
-                           const CorpusSummary& corpus) {
+CorpusInfluence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                                 const CorpusSummary& corpus) {
   const detail::CorpusItems ci = detail::corpus_items(c, labels, corpus);
   if (!ci.ok) return ci.undefined();
   const std::vector<std::size_t>& used = ci.used;
   const double scale = ci.scale;  // n / L
   const double sign[kBaselines] = {1.0, -1.0, 0.0};   // e'_AC1 = -e'_Fleiss, PABAK 0
-  const double* est = corpus.estimate;
+  const double est[detail::kLanes] = {corpus.estimate[0], corpus.estimate[1], corpus.estimate[2],
+                                      1.0 - corpus.d_obs};
   // T_b = scale (obs_b - (1 - c_b) sign_b chance) / W_b, obs_b = [m >= 2] (w_jb - d) / n2_j
   detail::TwoSums form;
   for (int b = 0; b < kBaselines; ++b) {
     form.beta[b] = -scale / corpus.w[b];
     form.gamma[b] = -scale * (1.0 - est[b]) * sign[b] / corpus.w[b];
   }
+  form.beta[detail::kObservedLane] = -scale;
   const auto parts = [&](std::size_t u, double m, double x, double* alpha, double& p, double& q) {
     const LabelSummary& s = labels[used[u]];
     q = chance_slope(kFleiss, s.p) / s.n_rated * (x / m - s.p);
@@ -113,42 +118,49 @@ Influence corpus_influence(const Cells& c, const std::vector<LabelSummary>& labe
     for (int b = 0; b < kBaselines; ++b) {
       alpha[b] = m >= 2 ? scale * label_chance_disagreement(s, b) / s.n_pairable / corpus.w[b] : 0.0;
     }
+    alpha[detail::kObservedLane] = m >= 2 ? scale / s.n_pairable : 0.0;
   };
-  Influence f = detail::pooled_influence(c, used, est, form, parts);
-  f.n = ci.n;
+  CorpusInfluence f = detail::pooled_influence(c, used, est, form, parts);
+  f.coefficient.n = f.observed.n = ci.n;
   return f;
 }
 
 // Corpus level of a single-label design (one-hot categories, r = m on every
-// category): irrCAC's multi-category formulas (DESIGN.md); pi: the kernel's
-// category prevalences; w, est: summarise_single_label().
+// category): irrCAC's multi-category formulas (DESIGN.md), and percent
+// agreement (est 1 - D_o) from the same pass; pi: the kernel's category
+// prevalences; s: summarise_single_label().
 template <typename Cells>
-Influence single_label_influence(const Cells& c, const std::vector<LabelSummary>& labels,
-                                 const std::vector<double>& pi, const double* w, const double* est) {
-  Influence out;
+CorpusInfluence single_label_influence(const Cells& c, const std::vector<LabelSummary>& labels,
+                                       const std::vector<double>& pi, const SingleLabelCorpus& s) {
+  CorpusInfluence out;
   const std::size_t q = c.n_labels;
-  if (q == 0) return out;
-  out.n = labels[0].n_rated;
-  if (!(labels[0].n_pairable > 0) || !(out.n > 1)) return out;
-  const double scale = out.n / labels[0].n_pairable;
+  if (q == 0 || labels.empty()) return out;
+  out.coefficient.n = out.observed.n = labels[0].n_rated;
+  const double n = labels[0].n_rated;
+  if (!(labels[0].n_pairable > 0) || !(n > 1)) return out;
+  const double scale = n / labels[0].n_pairable;
   const double factor[kBaselines] = {1.0, q > 1 ? -1.0 / (static_cast<double>(q) - 1.0) : 0.0,
                                      0.0};
+  const double est[detail::kLanes] = {s.estimate[0], s.estimate[1], s.estimate[2], 1.0 - s.d_obs};
   std::vector<std::size_t> all(q);
   for (std::size_t k = 0; k < q; ++k) all[k] = k;
   // T_b = [r >= 2] scale ([k = 0] - dis / w_b) - 2 (1 - c_b) factor_b chance / w_b:
   // the observed part scale (w - sum_k dis_k) / w, its constant on category 0
+  // (a record's categories sum to one: counted once); percent agreement's
+  // [r >= 2] scale ([k = 0] - dis)
   detail::TwoSums form;
   for (int b = 0; b < kBaselines; ++b) {
-    form.beta[b] = -scale / w[b];
-    form.gamma[b] = -2.0 * (1.0 - est[b]) * factor[b] / w[b];
+    form.beta[b] = -scale / s.w[b];
+    form.gamma[b] = -2.0 * (1.0 - est[b]) * factor[b] / s.w[b];
   }
+  form.beta[detail::kObservedLane] = -scale;
   const auto parts = [&](std::size_t k, double r, double x, double* alpha, double& p, double& q) {
     q = (x / r - pi[k]) * pi[k];
     p = r >= 2 ? x * (r - x) / (r * (r - 1.0)) : 0.0;
-    for (int b = 0; b < kBaselines; ++b) alpha[b] = r >= 2 && k == 0 ? scale : 0.0;
+    for (int l = 0; l < detail::kLanes; ++l) alpha[l] = r >= 2 && k == 0 ? scale : 0.0;
   };
-  Influence f = detail::pooled_influence(c, all, est, form, parts);
-  f.n = out.n;
+  CorpusInfluence f = detail::pooled_influence(c, all, est, form, parts);
+  f.coefficient.n = f.observed.n = n;
   return f;
 }
 

@@ -75,20 +75,16 @@ void item_variable_terms(const Cells& c, const StructureVariable& v, const Varia
 
 }  // namespace detail
 
-// The coefficients' sums, and in sum_sq[0] of `observed` percent agreement's
-// (irrCAC's pa.coeff.raw(): A_i* = sum_v u_v [m >= 2] (n / n2_v)(1 - d_iv) / U).
-struct StructuredInfluence {
-  Influence coefficient, observed;
-};
-
 // The corpus of the variables `vars` with weights u, as structured_corpus():
 // c_i* = sum_v u_v ([m >= 2] (n / n2_v) (w_vb - d_iv)
 //        + (1 - c_b) (n / n1_v) dw_vb/dpi . (x_i/m_i - pi_v)) / (U W_b),
-// n: items with a decision on a pairable variable (DESIGN.md).
+// n: items with a decision on a pairable variable (DESIGN.md); percent
+// agreement as irrCAC's pa.coeff.raw(): A_i* = sum_v u_v [m >= 2] (n / n2_v)
+// (1 - d_iv) / U.
 template <typename Cells>
-StructuredInfluence structured_influence(const Cells& c, const LabelTable& t,
-                                         const std::vector<StructureVariable>& vars,
-                                         const std::vector<double>& u) {
+CorpusInfluence structured_influence(const Cells& c, const LabelTable& t,
+                                     const std::vector<StructureVariable>& vars,
+                                     const std::vector<double>& u) {
   std::vector<detail::VariableTerms> terms;
   std::vector<VariableSummary> summaries;
   for (const StructureVariable& v : vars) {
@@ -96,7 +92,7 @@ StructuredInfluence structured_influence(const Cells& c, const LabelTable& t,
     summaries.push_back(terms.back().summary);
   }
   const StructuredCorpus corpus = structured_corpus(summaries, u);
-  StructuredInfluence result;
+  CorpusInfluence result;
   Influence& out = result.coefficient;
   double total = 0.0;
   for (std::size_t v = 0; v < vars.size(); ++v) {

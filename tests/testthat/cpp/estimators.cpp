@@ -69,6 +69,13 @@ Rcpp::List influence_list(const mla::Influence& f) {
   return Rcpp::List::create(Rcpp::Named("sum_sq") = three(f.sum_sq), Rcpp::Named("n") = f.n);
 }
 
+// A corpus pass: the coefficients' sums and percent agreement's.
+Rcpp::List influence_list(const mla::CorpusInfluence& f) {
+  Rcpp::List out = influence_list(f.coefficient);
+  out["observed_sum_sq"] = f.observed.sum_sq[0];
+  return out;
+}
+
 }  // namespace
 
 // ---------------------------------------------------------- value codes ----
@@ -240,11 +247,11 @@ Rcpp::List influence_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatri
     label_n[static_cast<R_xlen_t>(j)] = l.n;
     for (int b = 0; b < mla::kBaselines; ++b) label_sq(static_cast<int>(j), b) = l.sum_sq[b];
   }
-  const mla::Influence corpus = mla::corpus_influence(cells, f.labels, mla::summarise_corpus(f.labels));
+  const mla::CorpusInfluence corpus = mla::corpus_influence(cells, f.labels, mla::summarise_corpus(f.labels));
   const mla::SingleLabelCorpus sl = mla::summarise_single_label(f.labels);
   std::vector<double> pi(f.k);
   for (std::size_t j = 0; j < f.k; ++j) pi[j] = f.labels[j].p;
-  const mla::Influence single = mla::single_label_influence(cells, f.labels, pi, sl.w, sl.estimate);
+  const mla::CorpusInfluence single = mla::single_label_influence(cells, f.labels, pi, sl);
   return Rcpp::List::create(
       Rcpp::Named("label") = Rcpp::List::create(Rcpp::Named("sum_sq") = label_sq,
                                                 Rcpp::Named("n") = label_n),
@@ -272,11 +279,9 @@ Rcpp::List structured_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatr
   for (R_xlen_t g = 0; g < group_first.size(); ++g) {
     vars.push_back({static_cast<std::size_t>(group_first[g]), static_cast<std::size_t>(group_size[g]), true});
   }
-  const mla::StructuredInfluence inf =
+  const mla::CorpusInfluence inf =
       mla::structured_influence(cells, t, vars, std::vector<double>(u.begin(), u.end()));
-  Rcpp::List out = influence_list(inf.coefficient);
-  out["observed_sum_sq"] = inf.observed.sum_sq[0];
-  return out;
+  return influence_list(inf);
 }
 
 // Each record's structure columns (label_groups.h) of a records x labels
