@@ -153,8 +153,12 @@ single_label_estimates_cpp <- function(cnt, sx, sdis, with_floor = TRUE) {
     .Call(`_mlagreement_single_label_estimates_cpp`, cnt, sx, sdis, with_floor)
 }
 
-mla_influence_cpp <- function(cells, cnt, sx, sdis, corpus) {
-    .Call(`_mlagreement_mla_influence_cpp`, cells, cnt, sx, sdis, corpus)
+corpus_influence_cpp <- function(cells, cnt, sx, sdis) {
+    .Call(`_mlagreement_corpus_influence_cpp`, cells, cnt, sx, sdis)
+}
+
+label_influence_cpp <- function(cells, cnt, sx, sdis) {
+    .Call(`_mlagreement_label_influence_cpp`, cells, cnt, sx, sdis)
 }
 
 single_label_influence_cpp <- function(cells, cnt, sx, sdis) {
@@ -215,10 +219,6 @@ set_alpha_custom_cpp <- function(view, custom, max_size, n_custom, threads) {
 
 set_distinct_cpp <- function(view) {
     .Call(`_mlagreement_set_distinct_cpp`, view)
-}
-
-share_influence_cpp <- function(cells, cnt, sx, sdis) {
-    .Call(`_mlagreement_share_influence_cpp`, cells, cnt, sx, sdis)
 }
 
 specific_boot_cpp <- function(x, m, seed, n_rep, unit_of_item, n_units, order, start) {

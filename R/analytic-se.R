@@ -170,14 +170,11 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
 
 # The kernel's influence sums (sum_sq, n) of the fit's labels at `level`.
 analytic_influence <- function(fit, level, inputs) {
-  a <- fit$annotations
-  cells <- inputs$cells
-  tally <- inputs$tally
-  if (level == "corpus" && !is.null(fit$weights)) {
-    return(weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix))
+  if (level != "corpus") return(inputs$labels())
+  if (!is.null(fit$weights)) {
+    return(weighted_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix))
   }
-  if (level == "corpus") return(inputs$corpus())
-  mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = FALSE)
+  inputs$corpus()
 }
 
 # The item cells and tallies of a fit, made on first use and shared by the
@@ -209,19 +206,24 @@ influence_inputs <- function(fit, threads) {
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
-  # the corpus sums of the coefficients and of percent agreement: one pass
-  sums <- NULL
+  # the sums of the coefficients and of the shares, one pass per level, made
+  # on first use
+  sums <- list()
   corpus <- function() {
-    if (is.null(sums)) {
-      sums <<- if (is.list(fit$single_label)) {
+    if (is.null(sums$corpus)) {
+      sums$corpus <<- if (is.list(fit$single_label)) {
         single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
       } else {
-        mla_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis, corpus = TRUE)
+        corpus_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
       }
     }
-    sums
+    sums$corpus
   }
-  list(cells = cells, tally = tally, corpus = corpus)
+  labels <- function() {
+    if (is.null(sums$labels)) sums$labels <<- label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
+    sums$labels
+  }
+  list(cells = cells, tally = tally, corpus = corpus, labels = labels)
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

@@ -257,8 +257,7 @@ structured_influence_sums <- function(st, pass, level) {
   cells <- list(n_items = nrow(pass$x), label_cols = k - 1L, x4 = NULL, x = closed(pass$x),
                 m = closed(pass$m))
   tables <- list(closed(pass$cnt), closed(pass$sx), closed(pass$sdis))
-  labels <- mla_influence_cpp(cells, tables[[1]], tables[[2]], tables[[3]], FALSE)
-  labels$shares <- share_influence_cpp(cells, tables[[1]], tables[[2]], tables[[3]])
+  labels <- label_influence_cpp(cells, tables[[1]], tables[[2]], tables[[3]])
   groups <- influence(FALSE)
   g <- length(st$free) + seq_along(st$groups)
   list(labels = labels, groups = list(sum_sq = groups$sum_sq[g, , drop = FALSE], n = groups$n[g],

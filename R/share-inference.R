@@ -36,8 +36,6 @@ share_columns <- function(shares, cols) {
 
 # Estimates, influence sums and n of the shares, one row per row of tidy().
 share_influence <- function(fit, level, inputs) {
-  cells <- inputs$cells
-  tally <- inputs$tally
   if (level == "corpus") {
     f <- if (!is.null(fit$weights)) {
       weighted_observed_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix)
@@ -49,7 +47,7 @@ share_influence <- function(fit, level, inputs) {
     return(list(estimate = matrix(fit$corpus$observed, k, 1L), sum_sq = matrix(f$sum_sq, k, 1L),
                 n = rep(f$n, k)))
   }
-  f <- share_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
+  f <- inputs$labels()$shares  # with the coefficients' (R/analytic-se.R)
   rows <- rep(seq_len(nrow(f$estimate)), length(fit_baselines(fit)))  # tidy's label rows: label-major per baseline
   list(estimate = f$estimate[rows, , drop = FALSE], sum_sq = f$sum_sq[rows, , drop = FALSE],
        n = f$n[rows])

@@ -534,17 +534,29 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// mla_influence_cpp
-Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis, bool corpus);
-RcppExport SEXP _mlagreement_mla_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP, SEXP corpusSEXP) {
+// corpus_influence_cpp
+Rcpp::List corpus_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_corpus_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
     Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    Rcpp::traits::input_parameter< bool >::type corpus(corpusSEXP);
-    rcpp_result_gen = Rcpp::wrap(mla_influence_cpp(cells, cnt, sx, sdis, corpus));
+    rcpp_result_gen = Rcpp::wrap(corpus_influence_cpp(cells, cnt, sx, sdis));
+    return rcpp_result_gen;
+END_RCPP
+}
+// label_influence_cpp
+Rcpp::List label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
+RcppExport SEXP _mlagreement_label_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
+    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
+    rcpp_result_gen = Rcpp::wrap(label_influence_cpp(cells, cnt, sx, sdis));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -732,19 +744,6 @@ BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< const Rcpp::List& >::type view(viewSEXP);
     rcpp_result_gen = Rcpp::wrap(set_distinct_cpp(view));
-    return rcpp_result_gen;
-END_RCPP
-}
-// share_influence_cpp
-Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt, const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis);
-RcppExport SEXP _mlagreement_share_influence_cpp(SEXP cellsSEXP, SEXP cntSEXP, SEXP sxSEXP, SEXP sdisSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::List& >::type cells(cellsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type cnt(cntSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sx(sxSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type sdis(sdisSEXP);
-    rcpp_result_gen = Rcpp::wrap(share_influence_cpp(cells, cnt, sx, sdis));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -959,7 +958,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_mla_item_estimates_cpp", (DL_FUNC) &_mlagreement_mla_item_estimates_cpp, 2},
     {"_mlagreement_hamming_alpha_cpp", (DL_FUNC) &_mlagreement_hamming_alpha_cpp, 3},
     {"_mlagreement_single_label_estimates_cpp", (DL_FUNC) &_mlagreement_single_label_estimates_cpp, 4},
-    {"_mlagreement_mla_influence_cpp", (DL_FUNC) &_mlagreement_mla_influence_cpp, 5},
+    {"_mlagreement_corpus_influence_cpp", (DL_FUNC) &_mlagreement_corpus_influence_cpp, 4},
+    {"_mlagreement_label_influence_cpp", (DL_FUNC) &_mlagreement_label_influence_cpp, 4},
     {"_mlagreement_single_label_influence_cpp", (DL_FUNC) &_mlagreement_single_label_influence_cpp, 4},
     {"_mlagreement_decode_cells_cpp", (DL_FUNC) &_mlagreement_decode_cells_cpp, 1},
     {"_mlagreement_distinct_codes_cpp", (DL_FUNC) &_mlagreement_distinct_codes_cpp, 1},
@@ -975,7 +975,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_pair_measures_cpp", (DL_FUNC) &_mlagreement_pair_measures_cpp, 5},
     {"_mlagreement_set_alpha_custom_cpp", (DL_FUNC) &_mlagreement_set_alpha_custom_cpp, 5},
     {"_mlagreement_set_distinct_cpp", (DL_FUNC) &_mlagreement_set_distinct_cpp, 1},
-    {"_mlagreement_share_influence_cpp", (DL_FUNC) &_mlagreement_share_influence_cpp, 4},
     {"_mlagreement_specific_boot_cpp", (DL_FUNC) &_mlagreement_specific_boot_cpp, 8},
     {"_mlagreement_specific_jack_cpp", (DL_FUNC) &_mlagreement_specific_jack_cpp, 4},
     {"_mlagreement_count_sparse_cpp", (DL_FUNC) &_mlagreement_count_sparse_cpp, 10},

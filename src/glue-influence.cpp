@@ -1,14 +1,16 @@
-// R glue for the analytic standard errors (mlagreement/influence.h): point
-// values from the label tables, influence terms from item_cells().
+// R glue for the analytic standard errors (mlagreement/influence.h,
+// agreement_shares.h): point values from the label tables, influence terms
+// from item_cells().
 #include <Rcpp.h>
 
 #include <vector>
 
 #include "glue-cells.h"
 #include "glue-view.h"
+#include "mlagreement/agreement_shares.h"
 #include "mlagreement/estimators.h"
-#include "mlagreement/replicate_stats.h"
 #include "mlagreement/influence.h"
+#include "mlagreement/replicate_stats.h"
 #include "mlagreement/single_label.h"
 
 namespace {
@@ -18,35 +20,51 @@ namespace mla = mlagreement;
 }  // namespace
 
 // cells: item_cells() of the fit's labels; cnt, sx, sdis: the same labels'
-// tables by m. corpus = TRUE: the corpus sums, one per baseline (sum_sq), the
-// items sampled (n) and percent agreement's (observed_sum_sq); FALSE: labels x
-// baselines sums and n per label.
+// tables by m. The corpus sums, one per baseline (sum_sq), the items sampled
+// (n) and percent agreement's (observed_sum_sq).
 // [[Rcpp::export(rng = false)]]
-Rcpp::List mla_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
-                             const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis,
-                             bool corpus) {
+Rcpp::List corpus_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
+                                const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis) {
   const std::vector<mla::LabelSummary> labels =
       mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);  // no floors needed
+  return glue::with_cells(cells, labels.size(), static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
+    return glue::wrap_corpus_influence(mla::corpus_influence(c, labels, mla::summarise_corpus(labels)));
+  });
+}
+
+// Per label, as corpus_influence_cpp(): the coefficients' sums (sum_sq, labels
+// x baselines), n, and shares = list(estimate, sum_sq, n) of percent,
+// positive and negative agreement (labels x 3), from one read of each label.
+// [[Rcpp::export(rng = false)]]
+Rcpp::List label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
+                               const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis) {
+  const std::vector<mla::LabelSummary> labels =
+      mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);
   const std::size_t k = labels.size();
-  const std::size_t max_m = static_cast<std::size_t>(cnt.nrow());
-  return glue::with_cells(cells, k, max_m, [&](const auto& c) {
-    if (corpus) {
-      return glue::wrap_corpus_influence(mla::corpus_influence(c, labels, mla::summarise_corpus(labels)));
-    }
-    Rcpp::NumericMatrix sum_sq(static_cast<int>(k), mla::kBaselines);
-    Rcpp::NumericVector n(static_cast<int>(k));
+  const int nk = static_cast<int>(k);
+  return glue::with_cells(cells, k, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
+    Rcpp::NumericMatrix sum_sq(nk, mla::kBaselines), share_est(nk, mla::kShares), share_sq(nk, mla::kShares);
+    Rcpp::NumericVector n(nk);
     for (std::size_t j = 0; j < k; ++j) {
-      const mla::Influence f = mla::label_influence(c, j, labels[j]);
-      n[static_cast<R_xlen_t>(j)] = f.n;
-      for (int b = 0; b < mla::kBaselines; ++b) sum_sq(static_cast<int>(j), b) = f.sum_sq[b];
+      const mla::LabelInfluence f = mla::label_influence(c, j, labels[j]);
+      const int r = static_cast<int>(j);
+      n[r] = f.coefficient.n;
+      for (int b = 0; b < mla::kBaselines; ++b) sum_sq(r, b) = f.coefficient.sum_sq[b];
+      for (int s = 0; s < mla::kShares; ++s) {
+        share_est(r, s) = f.shares.estimate[s];
+        share_sq(r, s) = f.shares.sum_sq[s];
+      }
     }
-    return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq),
-                              Rcpp::Named("n") = n);
+    Rcpp::List shares = Rcpp::List::create(Rcpp::Named("estimate") = glue::nan_to_na(share_est),
+                                           Rcpp::Named("sum_sq") = glue::nan_to_na(share_sq),
+                                           Rcpp::Named("n") = n);
+    return Rcpp::List::create(Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n,
+                              Rcpp::Named("shares") = shares);
   });
 }
 
 // The corpus rows of a single-label design (categories = labels), as
-// mla_influence_cpp(corpus = TRUE).
+// corpus_influence_cpp().
 // [[Rcpp::export(rng = false)]]
 Rcpp::List single_label_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
                                       const Rcpp::NumericMatrix& sx,

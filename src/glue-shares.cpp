@@ -3,7 +3,6 @@
 
 #include <vector>
 
-#include "glue-cells.h"
 #include "glue-view.h"
 #include "mlagreement/agreement_shares.h"
 #include "mlagreement/boot_units.h"
@@ -22,31 +21,6 @@ mla::SpecificItems specific_of(const Rcpp::IntegerMatrix& x, const Rcpp::Integer
 }
 
 }  // namespace
-
-// Per label: estimate and sum_sq (labels x {observed, positive, negative})
-// and n. The corpus percent agreement's sums come with the coefficients'
-// (mla_influence_cpp()).
-// [[Rcpp::export(rng = false)]]
-Rcpp::List share_influence_cpp(const Rcpp::List& cells, const Rcpp::NumericMatrix& cnt,
-                               const Rcpp::NumericMatrix& sx, const Rcpp::NumericMatrix& sdis) {
-  const std::vector<mla::LabelSummary> labels =
-      mla::summarise_labels(glue::label_table(cnt, sx, sdis), false);
-  const std::size_t k = labels.size();
-  return glue::with_cells(cells, k, static_cast<std::size_t>(cnt.nrow()), [&](const auto& c) {
-    Rcpp::NumericMatrix est(static_cast<int>(k), mla::kShares), sum_sq(static_cast<int>(k), mla::kShares);
-    Rcpp::NumericVector n(static_cast<int>(k));
-    for (std::size_t j = 0; j < k; ++j) {
-      const mla::ShareInfluence f = mla::label_share_influence(c, j, labels[j]);
-      n[static_cast<R_xlen_t>(j)] = f.n;
-      for (int s = 0; s < mla::kShares; ++s) {
-        est(static_cast<int>(j), s) = f.estimate[s];
-        sum_sq(static_cast<int>(j), s) = f.sum_sq[s];
-      }
-    }
-    return Rcpp::List::create(Rcpp::Named("estimate") = glue::nan_to_na(est),
-                              Rcpp::Named("sum_sq") = glue::nan_to_na(sum_sq), Rcpp::Named("n") = n);
-  });
-}
 
 // Item (or cluster) bootstrap replicates of positive and negative specific
 // agreement (n_rep x 2k: positive of every label, then negative) with the

@@ -256,6 +256,11 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   # about -14/49: (81 + 81 + 324)/49^2
   expect_values(f$label$sum_sq[1, ], c(103761 / 80000, 3162888 / 2825761, 32 / 27))
   expect_values(f$label$sum_sq[2, 1], 486 / 2401)
+  # the same read gives label A's shares: percent agreement t_i = 1, 1/3, 1
+  # about 7/9: 24/81; positive a = x(x - 1) = 6, 2, 0, b = x(m - 1) = 6, 4, 0,
+  # PA = 4/5, t_i - PA = 3(a - PA b)/10 = 0.36, -0.36, 0; negative (y = 0, 1,
+  # 3) a = 0, 0, 6, b = 0, 2, 6, NA = 3/4: 3(a - NA b)/8 = 0, -9/16, 9/16
+  expect_values(f$label$share_sum_sq[1, ], c(24 / 81, 162 / 625, 81 / 128))
   # corpus, Fleiss: O_i = (7, -20, 34)/81, delta_i = (-1, -4, 5)/81, W = 34/81,
   # c = 7/34: t_i = (265, -572, 1021)/1156 about 238/1156:
   # (27^2 + 810^2 + 783^2)/1156^2. AC1 (O_i = (20, -7, 47)/81, delta_i
@@ -272,6 +277,7 @@ test_that("influence.h: analytic SE sums by hand and against plain R", {
   expect_values(f6$corpus$sum_sq, 6 * f$corpus$sum_sq)
   expect_values(f6$corpus$observed_sum_sq, 6 * 2 / 9)
   expect_values(f6$label$sum_sq, 6 * f$label$sum_sq)
+  expect_values(f6$label$share_sum_sq, 6 * f$label$share_sum_sq)
   expect_identical(f6$corpus$n, 18)
   # missing decisions: n / n2 and n / n1 differ by label; Z has no Fleiss
   # coefficient, so no sum; N and R are not in the corpus

@@ -25,32 +25,67 @@ struct ShareInfluence {
   double n = 0;
 };
 
-template <typename Cells>
-ShareInfluence label_share_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
-  ShareInfluence out;
-  out.n = s.n_rated;
-  if (!(s.n_pairable > 0)) return out;
-  out.estimate[kObserved] = 1.0 - s.d_obs;
-  out.estimate[kPositive] = ratio_or_nan(s.pos_num, s.pos_den);
-  out.estimate[kNegative] = ratio_or_nan(s.neg_num, s.neg_den);
-  if (!(s.n_rated > 1)) return out;
-  const double n = s.n_rated, scale = n / s.n_pairable;
-  long double sum[kShares] = {0.0L, 0.0L, 0.0L};
-  const auto add = [&](double x, double m, double items) {
-    const double y = m - x;
-    double dev[kShares];
-    dev[kObserved] = (m >= 2 ? scale * (1.0 - 2.0 * x * y / (m * (m - 1.0))) : 0.0) -
-                     out.estimate[kObserved];
-    // t_i - est = n (a_i - est b_i) / B, zero for items with m = 1
-    dev[kPositive] = m >= 2 ? n * (x * (x - 1.0) - out.estimate[kPositive] * x * (m - 1.0)) / s.pos_den : 0.0;
-    dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out.estimate[kNegative] * y * (m - 1.0)) / s.neg_den : 0.0;
-    for (int k = 0; k < kShares; ++k) sum[k] += static_cast<long double>(items) * dev[k] * dev[k];
-  };
-  detail::for_each_rated_cell(c, j, add);
-  for (int k = 0; k < kShares; ++k) {
-    if (!std::isnan(out.estimate[k])) out.sum_sq[k] = static_cast<double>(sum[k]);
+namespace detail {
+// A label's percent and specific agreement sums, fed as
+// LabelCoefficientSums (influence.h).
+class LabelShareSums {
+ public:
+  explicit LabelShareSums(const LabelSummary& s) : s_(s) {
+    out_.n = s.n_rated;
+    if (!(s.n_pairable > 0)) return;
+    out_.estimate[kObserved] = 1.0 - s.d_obs;
+    out_.estimate[kPositive] = ratio_or_nan(s.pos_num, s.pos_den);
+    out_.estimate[kNegative] = ratio_or_nan(s.neg_num, s.neg_den);
+    active_ = s.n_rated > 1;
+    scale_ = s.n_rated / s.n_pairable;
   }
-  return out;
+  bool active() const { return active_; }
+  void add(double x, double m, double items) {
+    const double y = m - x, n = s_.n_rated;
+    double dev[kShares];
+    dev[kObserved] = (m >= 2 ? scale_ * (1.0 - 2.0 * x * y / (m * (m - 1.0))) : 0.0) -
+                     out_.estimate[kObserved];
+    // t_i - est = n (a_i - est b_i) / B, zero for items with m = 1
+    dev[kPositive] = m >= 2 ? n * (x * (x - 1.0) - out_.estimate[kPositive] * x * (m - 1.0)) / s_.pos_den : 0.0;
+    dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out_.estimate[kNegative] * y * (m - 1.0)) / s_.neg_den : 0.0;
+    for (int k = 0; k < kShares; ++k) sum_[k] += static_cast<long double>(items) * dev[k] * dev[k];
+  }
+  ShareInfluence result() const {
+    ShareInfluence out = out_;
+    if (!active_) return out;
+    for (int k = 0; k < kShares; ++k) {
+      if (!std::isnan(out.estimate[k])) out.sum_sq[k] = static_cast<double>(sum_[k]);
+    }
+    return out;
+  }
+
+ private:
+  const LabelSummary& s_;
+  ShareInfluence out_;
+  bool active_ = false;
+  double scale_ = 0;
+  long double sum_[kShares] = {0.0L, 0.0L, 0.0L};
+};
+}  // namespace detail
+
+// Label j's coefficient sums (every baseline) and share sums from one read
+// of its cells; s: the kernel's summary of label j.
+struct LabelInfluence {
+  Influence coefficient;
+  ShareInfluence shares;
+};
+
+template <typename Cells>
+LabelInfluence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
+  detail::LabelCoefficientSums coefficient(s);
+  detail::LabelShareSums shares(s);
+  if (coefficient.active() || shares.active()) {
+    detail::for_each_rated_cell(c, j, [&](double x, double m, double items) {
+      coefficient.add(x, m, items);
+      shares.add(x, m, items);
+    });
+  }
+  return {coefficient.result(), shares.result()};
 }
 
 // Corpus percent agreement comes with the coefficients: corpus_influence()

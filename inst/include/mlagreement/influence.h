@@ -61,35 +61,50 @@ void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
 }
 }  // namespace detail
 
-// Label j, all baselines; s: the kernel's summary of label j.
-template <typename Cells>
-Influence label_influence(const Cells& c, std::size_t j, const LabelSummary& s) {
-  Influence out;
-  out.n = s.n_rated;
-  if (!(s.n_pairable > 0) || !(s.n_rated > 1)) return out;
-  const double scale = s.n_rated / s.n_pairable;
-  double w[kBaselines], est[kBaselines], slope[kBaselines];
-  for (int b = 0; b < kBaselines; ++b) {
-    w[b] = label_chance_disagreement(s, b);
-    est[b] = label_coefficient(s, b);
-    slope[b] = chance_slope(b, s.p);
-  }
-  const auto dev_of = [&](int b, double x, double m) {
-    const double obs = m >= 2 ? scale * (w[b] - detail::pair_disagreement(x, m)) / w[b] : 0.0;
-    return obs - (1.0 - est[b]) * slope[b] * (x / m - s.p) / w[b] - est[b];
-  };
-  long double sum[kBaselines] = {0.0L, 0.0L, 0.0L};
-  detail::for_each_rated_cell(c, j, [&](double x, double m, double items) {
+namespace detail {
+// A label's sums of every baseline, fed class by class (add(x, m, items),
+// m >= 1) by a read of its cells (label_influence(), agreement_shares.h);
+// s: the kernel's summary of the label.
+class LabelCoefficientSums {
+ public:
+  explicit LabelCoefficientSums(const LabelSummary& s) : s_(s) {
+    out_.n = s.n_rated;
+    active_ = s.n_pairable > 0 && s.n_rated > 1;
+    if (!active_) return;
+    scale_ = s.n_rated / s.n_pairable;
     for (int b = 0; b < kBaselines; ++b) {
-      const double dev = dev_of(b, x, m);
-      sum[b] += static_cast<long double>(items) * dev * dev;
+      w_[b] = label_chance_disagreement(s, b);
+      est_[b] = label_coefficient(s, b);
+      slope_[b] = chance_slope(b, s.p);
     }
-  });
-  for (int b = 0; b < kBaselines; ++b) {
-    if (!std::isnan(est[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
   }
-  return out;
-}
+  bool active() const { return active_; }
+  void add(double x, double m, double items) {
+    const double pairs = m >= 2 ? pair_disagreement(x, m) : 0.0;
+    for (int b = 0; b < kBaselines; ++b) {
+      const double obs = m >= 2 ? scale_ * (w_[b] - pairs) / w_[b] : 0.0;
+      const double dev = obs - (1.0 - est_[b]) * slope_[b] * (x / m - s_.p) / w_[b] - est_[b];
+      sum_[b] += static_cast<long double>(items) * dev * dev;
+    }
+  }
+  Influence result() const {
+    Influence out = out_;
+    if (!active_) return out;
+    for (int b = 0; b < kBaselines; ++b) {
+      if (!std::isnan(est_[b])) out.sum_sq[b] = static_cast<double>(sum_[b]);
+    }
+    return out;
+  }
+
+ private:
+  const LabelSummary& s_;
+  Influence out_;
+  bool active_ = false;
+  double scale_ = 0, w_[kBaselines] = {0, 0, 0}, est_[kBaselines] = {0, 0, 0},
+         slope_[kBaselines] = {0, 0, 0};
+  long double sum_[kBaselines] = {0.0L, 0.0L, 0.0L};
+};
+}  // namespace detail
 
 // Corpus level of a multi-label fit (c_i*: DESIGN.md), and percent
 // agreement, the mean over used labels, from the same pass: its cell term

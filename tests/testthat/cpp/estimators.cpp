@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "mlagreement/agreement_shares.h"
 #include "mlagreement/coincidence.h"
 #include "mlagreement/counts.h"
 #include "mlagreement/estimators.h"
@@ -234,18 +235,21 @@ Rcpp::List pair_pooled(const Rcpp::NumericMatrix& rows, const Rcpp::IntegerVecto
 // ------------------------------------------------------------- influence ----
 // The analytic SE's sums over the cells of x, m (CountCells; side 0 reads
 // cell by cell, side > max(m) by class when side^2 <= items): labels x
-// baselines sums and items per label, the corpus sums, and the single-label
-// corpus sums of one-hot tables.
+// baselines sums, items per label and the labels' percent / positive /
+// negative agreement sums, the corpus sums, and the single-label corpus sums
+// of one-hot tables.
 // [[Rcpp::export]]
 Rcpp::List influence_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatrix& m, int side) {
   const Fit f = fit_of(x, m);
   const mla::CountCells cells{x.begin(), m.begin(), f.n_items, f.k, static_cast<std::size_t>(side)};
   Rcpp::NumericMatrix label_sq(static_cast<int>(f.k), mla::kBaselines);
+  Rcpp::NumericMatrix share_sq(static_cast<int>(f.k), mla::kShares);
   Rcpp::NumericVector label_n(static_cast<int>(f.k));
   for (std::size_t j = 0; j < f.k; ++j) {
-    const mla::Influence l = mla::label_influence(cells, j, f.labels[j]);
-    label_n[static_cast<R_xlen_t>(j)] = l.n;
-    for (int b = 0; b < mla::kBaselines; ++b) label_sq(static_cast<int>(j), b) = l.sum_sq[b];
+    const mla::LabelInfluence l = mla::label_influence(cells, j, f.labels[j]);
+    label_n[static_cast<R_xlen_t>(j)] = l.coefficient.n;
+    for (int b = 0; b < mla::kBaselines; ++b) label_sq(static_cast<int>(j), b) = l.coefficient.sum_sq[b];
+    for (int s = 0; s < mla::kShares; ++s) share_sq(static_cast<int>(j), s) = l.shares.sum_sq[s];
   }
   const mla::CorpusInfluence corpus = mla::corpus_influence(cells, f.labels, mla::summarise_corpus(f.labels));
   const mla::SingleLabelCorpus sl = mla::summarise_single_label(f.labels);
@@ -254,7 +258,8 @@ Rcpp::List influence_sums(const Rcpp::IntegerMatrix& x, const Rcpp::IntegerMatri
   const mla::CorpusInfluence single = mla::single_label_influence(cells, f.labels, pi, sl);
   return Rcpp::List::create(
       Rcpp::Named("label") = Rcpp::List::create(Rcpp::Named("sum_sq") = label_sq,
-                                                Rcpp::Named("n") = label_n),
+                                                Rcpp::Named("n") = label_n,
+                                                Rcpp::Named("share_sum_sq") = share_sq),
       Rcpp::Named("corpus") = influence_list(corpus), Rcpp::Named("single") = influence_list(single));
 }
 
