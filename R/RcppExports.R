@@ -265,7 +265,3 @@ weighted_jack_cpp <- function(counts, weights, unit_start, unit_items) {
     .Call(`_mlagreement_weighted_jack_cpp`, counts, weights, unit_start, unit_items)
 }
 
-weighted_observed_influence_cpp <- function(counts, weights) {
-    .Call(`_mlagreement_weighted_observed_influence_cpp`, counts, weights)
-}
-

@@ -170,15 +170,13 @@ satterthwaite_df <- function(v1, df1, v2, df2) {
 
 # The kernel's influence sums (sum_sq, n) of the fit's labels at `level`.
 analytic_influence <- function(fit, level, inputs) {
-  if (level != "corpus") return(inputs$labels())
-  if (!is.null(fit$weights)) {
-    return(weighted_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix))
-  }
-  inputs$corpus()
+  if (level == "corpus") inputs$corpus() else inputs$labels()
 }
 
-# The item cells and tallies of a fit, made on first use and shared by the
-# coefficients' and the shares' influence terms of one tidy() call.
+# The influence sums of a fit, shared by the coefficients' and the shares'
+# columns of one tidy() call: corpus() and labels() each read the item cells
+# once, on first use, for the coefficients and the shares together (a
+# structured fit: structured(level) from one structure pass).
 influence_inputs_once <- function(fit, threads) {
   value <- NULL
   function() {
@@ -206,12 +204,12 @@ influence_inputs <- function(fit, threads) {
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
-  # the sums of the coefficients and of the shares, one pass per level, made
-  # on first use
   sums <- list()
   corpus <- function() {
     if (is.null(sums$corpus)) {
-      sums$corpus <<- if (is.list(fit$single_label)) {
+      sums$corpus <<- if (!is.null(fit$weights)) {
+        weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix)
+      } else if (is.list(fit$single_label)) {
         single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
       } else {
         corpus_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
@@ -223,7 +221,7 @@ influence_inputs <- function(fit, threads) {
     if (is.null(sums$labels)) sums$labels <<- label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
     sums$labels
   }
-  list(cells = cells, tally = tally, corpus = corpus, labels = labels)
+  list(corpus = corpus, labels = labels)
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

@@ -37,15 +37,10 @@ share_columns <- function(shares, cols) {
 # Estimates, influence sums and n of the shares, one row per row of tidy().
 share_influence <- function(fit, level, inputs) {
   if (level == "corpus") {
-    f <- if (!is.null(fit$weights)) {
-      weighted_observed_influence_cpp(item_label_counts(fit$annotations)$x, fit$weights$matrix)
-    } else {
-      sums <- inputs$corpus()  # with the coefficients' (R/analytic-se.R)
-      list(sum_sq = sums$observed_sum_sq, n = sums$n)
-    }
+    f <- inputs$corpus()  # with the coefficients' (R/analytic-se.R)
     k <- nrow(fit$corpus)
-    return(list(estimate = matrix(fit$corpus$observed, k, 1L), sum_sq = matrix(f$sum_sq, k, 1L),
-                n = rep(f$n, k)))
+    return(list(estimate = matrix(fit$corpus$observed, k, 1L),
+                sum_sq = matrix(f$observed_sum_sq, k, 1L), n = rep(f$n, k)))
   }
   f <- inputs$labels()$shares  # with the coefficients' (R/analytic-se.R)
   rows <- rep(seq_len(nrow(f$estimate)), length(fit_baselines(fit)))  # tidy's label rows: label-major per baseline

@@ -907,17 +907,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// weighted_observed_influence_cpp
-Rcpp::List weighted_observed_influence_cpp(const Rcpp::IntegerMatrix& counts, const Rcpp::NumericMatrix& weights);
-RcppExport SEXP _mlagreement_weighted_observed_influence_cpp(SEXP countsSEXP, SEXP weightsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< const Rcpp::IntegerMatrix& >::type counts(countsSEXP);
-    Rcpp::traits::input_parameter< const Rcpp::NumericMatrix& >::type weights(weightsSEXP);
-    rcpp_result_gen = Rcpp::wrap(weighted_observed_influence_cpp(counts, weights));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_alpha_record_sets_cpp", (DL_FUNC) &_mlagreement_alpha_record_sets_cpp, 1},
@@ -986,7 +975,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_mlagreement_weighted_influence_cpp", (DL_FUNC) &_mlagreement_weighted_influence_cpp, 2},
     {"_mlagreement_weighted_boot_cpp", (DL_FUNC) &_mlagreement_weighted_boot_cpp, 8},
     {"_mlagreement_weighted_jack_cpp", (DL_FUNC) &_mlagreement_weighted_jack_cpp, 4},
-    {"_mlagreement_weighted_observed_influence_cpp", (DL_FUNC) &_mlagreement_weighted_observed_influence_cpp, 2},
     {NULL, NULL, 0}
 };
 

@@ -37,11 +37,12 @@ Rcpp::List weighted_agreement_cpp(const Rcpp::IntegerMatrix& counts,
       Rcpp::Named("item_d") = Rcpp::wrap(it.d));
 }
 
-// Sums of squared influence deviations (one per coefficient) and n.
+// Sums of squared influence deviations (one per coefficient), n, and the
+// weighted percent agreement's (observed_sum_sq).
 // [[Rcpp::export(rng = false)]]
 Rcpp::List weighted_influence_cpp(const Rcpp::IntegerMatrix& counts,
                                   const Rcpp::NumericMatrix& weights) {
-  return glue::wrap_influence(mla::weighted_influence(items_of(counts, weights)));
+  return glue::wrap_corpus_influence(mla::weighted_influence(items_of(counts, weights)));
 }
 
 // Item (or cluster) bootstrap replicates (n_rep x 3) with the draws of
@@ -72,11 +73,4 @@ Rcpp::NumericMatrix weighted_jack_cpp(const Rcpp::IntegerMatrix& counts,
   return glue::unit_rows(unit_start, mla::kWeightedCoefficients, [&](std::size_t nu, double* out) {
     mla::weighted_jackknife(it, nu, unit_start.begin(), unit_items.begin(), out);
   });
-}
-
-// The weighted percent agreement's sum of squared influence deviations and n.
-// [[Rcpp::export(rng = false)]]
-Rcpp::List weighted_observed_influence_cpp(const Rcpp::IntegerMatrix& counts,
-                                           const Rcpp::NumericMatrix& weights) {
-  return glue::wrap_influence(mla::weighted_observed_influence(items_of(counts, weights)), true);
 }

@@ -113,56 +113,43 @@ inline WeightedAgreement weighted_agreement(const WeightedItems& it) {
   return weighted_coefficients(it, weighted_sums<double>(it, nullptr));
 }
 
-// Gwet's influence terms: sum over rated items of (c_i* - c)^2, n = rated items.
-inline Influence weighted_influence(const WeightedItems& it) {
+// Gwet's influence terms: sum over rated items of (c_i* - c)^2, n = rated
+// items; and from the same pass weighted percent agreement's, pa = 1 - D_o
+// (irrCAC's pa.coeff.raw), t_i = (n / n2) [r_i >= 2] (1 - d_i).
+inline CorpusInfluence weighted_influence(const WeightedItems& it) {
   const WeightedAgreement a = weighted_agreement(it);
-  Influence out;
-  for (std::size_t i = 0; i < it.n_items; ++i) out.n += it.rated[i];
-  double n2 = 0;
-  for (std::size_t i = 0; i < it.n_items; ++i) n2 += it.pairable[i];
-  if (!(n2 > 0) || !(out.n > 1)) return out;
+  CorpusInfluence out;
+  double n = 0, n2 = 0;
+  for (std::size_t i = 0; i < it.n_items; ++i) {
+    n += it.rated[i];
+    n2 += it.pairable[i];
+  }
+  out.coefficient.n = out.observed.n = n;
+  if (!(n2 > 0) || !(n > 1)) return out;
   const double qd = static_cast<double>(it.q);
   const arma::vec w_pi = it.W * a.pi;
   const arma::vec not_pi = 1.0 - a.pi;
   const double ac2_scale = it.q > 1 ? it.sum_w / (qd * (qd - 1.0)) : 0.0;
-  long double sum[kWeightedCoefficients] = {0.0L, 0.0L, 0.0L};
+  const double pa = 1.0 - a.d_obs;
+  long double sum[kWeightedCoefficients] = {0.0L, 0.0L, 0.0L}, sum_observed = 0.0L;
   for (std::size_t i = 0; i < it.n_items; ++i) {
     if (!it.rated[i]) continue;
     const double pe_item[kWeightedCoefficients] = {
         arma::dot(it.u.col(i), w_pi), ac2_scale * arma::dot(it.u.col(i), not_pi), 0.0};
     for (int b = 0; b < kWeightedCoefficients; ++b) {
       const double pe = 1.0 - a.w[b], c = a.estimate[b];
-      const double observed = it.pairable[i] ? out.n / n2 * ((1.0 - it.d[i]) - pe) / a.w[b] : 0.0;
+      const double observed = it.pairable[i] ? n / n2 * ((1.0 - it.d[i]) - pe) / a.w[b] : 0.0;
       const double chance = b == 2 ? 0.0 : 2.0 * (1.0 - c) * (pe_item[b] - pe) / a.w[b];
       const double dev = observed - chance - c;
       sum[b] += static_cast<long double>(dev) * dev;
     }
+    const double dev = (it.pairable[i] ? n / n2 * (1.0 - it.d[i]) : 0.0) - pa;
+    sum_observed += static_cast<long double>(dev) * dev;
   }
   for (int b = 0; b < kWeightedCoefficients; ++b) {
-    if (!std::isnan(a.estimate[b])) out.sum_sq[b] = static_cast<double>(sum[b]);
+    if (!std::isnan(a.estimate[b])) out.coefficient.sum_sq[b] = static_cast<double>(sum[b]);
   }
-  return out;
-}
-
-// Weighted percent agreement pa = 1 - D_o (irrCAC's pa.coeff.raw): sum over
-// rated items of (t_i - pa)^2 with t_i = (n / n2) [r_i >= 2] (1 - d_i).
-inline Influence weighted_observed_influence(const WeightedItems& it) {
-  const WeightedAgreement a = weighted_agreement(it);
-  Influence out;
-  double n2 = 0;
-  for (std::size_t i = 0; i < it.n_items; ++i) {
-    out.n += it.rated[i];
-    n2 += it.pairable[i];
-  }
-  if (!(n2 > 0) || !(out.n > 1)) return out;
-  const double pa = 1.0 - a.d_obs;
-  long double sum = 0.0L;
-  for (std::size_t i = 0; i < it.n_items; ++i) {
-    if (!it.rated[i]) continue;
-    const double dev = (it.pairable[i] ? out.n / n2 * (1.0 - it.d[i]) : 0.0) - pa;
-    sum += static_cast<long double>(dev) * dev;
-  }
-  out.sum_sq[0] = static_cast<double>(sum);
+  out.observed.sum_sq[0] = static_cast<double>(sum_observed);
   return out;
 }
 

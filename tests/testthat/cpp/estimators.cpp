@@ -329,19 +329,18 @@ double nominal_max_disagreement(const Rcpp::NumericVector& n_items, const Rcpp::
 // ------------------------------------------------------ weighted / alpha ----
 // Weighted Fleiss, AC2 and Brennan-Prediger of items x categories counts X
 // with agreement weights W: estimates, prevalences, influence sums, and the
-// influence sum of weighted percent agreement.
+// influence sum of weighted percent agreement (the same pass).
 // [[Rcpp::export]]
 Rcpp::List weighted_fit(const arma::mat& X, const arma::mat& W) {
   const mla::WeightedItems it = mla::weighted_items(X, W);
   const mla::WeightedAgreement a = mla::weighted_agreement(it);
-  const mla::Influence f = mla::weighted_influence(it);
-  const mla::Influence o = mla::weighted_observed_influence(it);
+  const mla::CorpusInfluence f = mla::weighted_influence(it);
   return Rcpp::List::create(
       Rcpp::Named("d_obs") = a.d_obs, Rcpp::Named("w") = three(a.w),
       Rcpp::Named("estimate") = three(a.estimate),
       Rcpp::Named("pi") = Rcpp::NumericVector(a.pi.begin(), a.pi.end()),
-      Rcpp::Named("influence") = influence_list(f),
-      Rcpp::Named("observed_sum_sq") = o.sum_sq[0]);
+      Rcpp::Named("influence") = influence_list(f.coefficient),
+      Rcpp::Named("observed_sum_sq") = f.observed.sum_sq[0]);
 }
 
 // Krippendorff's alpha parts of counts X under a metric (0 nominal,
