@@ -30,7 +30,8 @@ namespace detail {
 // LabelCoefficientSums (influence.h).
 class LabelShareSums {
  public:
-  explicit LabelShareSums(const LabelSummary& s) : s_(s) {
+  explicit LabelShareSums(const LabelSummary& s)
+      : n_(s.n_rated), pos_den_(s.pos_den), neg_den_(s.neg_den) {
     out_.n = s.n_rated;
     if (!(s.n_pairable > 0)) return;
     out_.estimate[kObserved] = 1.0 - s.d_obs;
@@ -41,13 +42,13 @@ class LabelShareSums {
   }
   bool active() const { return active_; }
   void add(double x, double m, double items) {
-    const double y = m - x, n = s_.n_rated;
+    const double y = m - x, n = n_;
     double dev[kShares];
     dev[kObserved] = (m >= 2 ? scale_ * (1.0 - 2.0 * x * y / (m * (m - 1.0))) : 0.0) -
                      out_.estimate[kObserved];
     // t_i - est = n (a_i - est b_i) / B, zero for items with m = 1
-    dev[kPositive] = m >= 2 ? n * (x * (x - 1.0) - out_.estimate[kPositive] * x * (m - 1.0)) / s_.pos_den : 0.0;
-    dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out_.estimate[kNegative] * y * (m - 1.0)) / s_.neg_den : 0.0;
+    dev[kPositive] = m >= 2 ? n * (x * (x - 1.0) - out_.estimate[kPositive] * x * (m - 1.0)) / pos_den_ : 0.0;
+    dev[kNegative] = m >= 2 ? n * (y * (y - 1.0) - out_.estimate[kNegative] * y * (m - 1.0)) / neg_den_ : 0.0;
     for (int k = 0; k < kShares; ++k) sum_[k] += static_cast<long double>(items) * dev[k] * dev[k];
   }
   ShareInfluence result() const {
@@ -60,7 +61,7 @@ class LabelShareSums {
   }
 
  private:
-  const LabelSummary& s_;
+  double n_, pos_den_, neg_den_;
   ShareInfluence out_;
   bool active_ = false;
   double scale_ = 0;

@@ -59,15 +59,13 @@ void for_each_rated_cell(const Cells& c, std::size_t j, F&& f) {
     if (m >= 1) f(static_cast<double>(c.x_at(j, i)), static_cast<double>(m), 1.0);
   }
 }
-}  // namespace detail
 
-namespace detail {
 // A label's sums of every baseline, fed class by class (add(x, m, items),
 // m >= 1) by a read of its cells (label_influence(), agreement_shares.h);
 // s: the kernel's summary of the label.
 class LabelCoefficientSums {
  public:
-  explicit LabelCoefficientSums(const LabelSummary& s) : s_(s) {
+  explicit LabelCoefficientSums(const LabelSummary& s) : p_(s.p) {
     out_.n = s.n_rated;
     active_ = s.n_pairable > 0 && s.n_rated > 1;
     if (!active_) return;
@@ -83,7 +81,7 @@ class LabelCoefficientSums {
     const double pairs = m >= 2 ? pair_disagreement(x, m) : 0.0;
     for (int b = 0; b < kBaselines; ++b) {
       const double obs = m >= 2 ? scale_ * (w_[b] - pairs) / w_[b] : 0.0;
-      const double dev = obs - (1.0 - est_[b]) * slope_[b] * (x / m - s_.p) / w_[b] - est_[b];
+      const double dev = obs - (1.0 - est_[b]) * slope_[b] * (x / m - p_) / w_[b] - est_[b];
       sum_[b] += static_cast<long double>(items) * dev * dev;
     }
   }
@@ -97,10 +95,9 @@ class LabelCoefficientSums {
   }
 
  private:
-  const LabelSummary& s_;
   Influence out_;
   bool active_ = false;
-  double scale_ = 0, w_[kBaselines] = {0, 0, 0}, est_[kBaselines] = {0, 0, 0},
+  double p_, scale_ = 0, w_[kBaselines] = {0, 0, 0}, est_[kBaselines] = {0, 0, 0},
          slope_[kBaselines] = {0, 0, 0};
   long double sum_[kBaselines] = {0.0L, 0.0L, 0.0L};
 };
