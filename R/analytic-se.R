@@ -197,6 +197,36 @@ influence_inputs <- function(fit, threads) {
     }
     return(list(structured = structured))
   }
+  # the item cells and label tables, read on first use (a weighted fit's
+  # corpus rows need neither)
+  tables <- NULL
+  on_cells <- function(f) {
+    if (is.null(tables)) tables <<- influence_tables(a, cols, threads)
+    f(tables$cells, tables$cnt, tables$sx, tables$sdis)
+  }
+  sums <- list()
+  corpus <- function() {
+    if (is.null(sums$corpus)) {
+      sums$corpus <<- if (!is.null(fit$weights)) {
+        weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix)
+      } else if (is.list(fit$single_label)) {
+        on_cells(single_label_influence_cpp)
+      } else {
+        on_cells(corpus_influence_cpp)
+      }
+    }
+    sums$corpus
+  }
+  labels <- function() {
+    if (is.null(sums$labels)) sums$labels <<- on_cells(label_influence_cpp)
+    sums$labels
+  }
+  list(corpus = corpus, labels = labels)
+}
+
+# The item cells of the labels cols (stored codes, else a count) and their
+# tables by m.
+influence_tables <- function(a, cols, threads) {
   cells <- item_cells(a, cols)
   if (is.null(cells)) {
     counts <- item_count_cells(a, cols, threads = threads)  # R/annotation-generics.R
@@ -204,24 +234,7 @@ influence_inputs <- function(fit, threads) {
                   x = counts$x, m = counts$m)
   }
   tally <- lapply(label_tally(a)[c("cnt", "sx", "sdis")], function(t) t[, cols, drop = FALSE])
-  sums <- list()
-  corpus <- function() {
-    if (is.null(sums$corpus)) {
-      sums$corpus <<- if (!is.null(fit$weights)) {
-        weighted_influence_cpp(item_label_counts(a)$x, fit$weights$matrix)
-      } else if (is.list(fit$single_label)) {
-        single_label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
-      } else {
-        corpus_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
-      }
-    }
-    sums$corpus
-  }
-  labels <- function() {
-    if (is.null(sums$labels)) sums$labels <<- label_influence_cpp(cells, tally$cnt, tally$sx, tally$sdis)
-    sums$labels
-  }
-  list(corpus = corpus, labels = labels)
+  c(list(cells = cells), tally)
 }
 
 check_population <- function(N, n, call = rlang::caller_env()) {

@@ -168,22 +168,15 @@ Rcpp::NumericVector na_vector(const double (&v)[N]) {
   return nan_to_na(out);
 }
 
-// Influence sums (influence_sums.h) as R's list(sum_sq, n): one sum per
-// baseline, or with first_only the single one of percent agreement.
-template <typename Influence>
-Rcpp::List wrap_influence(const Influence& f, bool first_only = false) {
-  Rcpp::NumericVector sum_sq(std::begin(f.sum_sq), first_only ? f.sum_sq + 1 : std::end(f.sum_sq));
-  return Rcpp::List::create(Rcpp::Named("sum_sq") = nan_to_na(sum_sq), Rcpp::Named("n") = f.n);
-}
-
-// A corpus pass's sums (CorpusInfluence) as list(sum_sq, n, observed_sum_sq):
-// the coefficients' per baseline, then percent agreement's.
+// A corpus pass's sums (CorpusInfluence, influence_sums.h) as R's
+// list(sum_sq, n, observed_sum_sq): the coefficients' per baseline, the items
+// sampled, then percent agreement's.
 template <typename CorpusInfluence>
 Rcpp::List wrap_corpus_influence(const CorpusInfluence& f) {
-  Rcpp::List out = wrap_influence(f.coefficient);
   Rcpp::NumericVector observed = Rcpp::NumericVector::create(f.observed.sum_sq[0]);
-  out["observed_sum_sq"] = nan_to_na(observed);
-  return out;
+  return Rcpp::List::create(Rcpp::Named("sum_sq") = na_vector(f.coefficient.sum_sq),
+                            Rcpp::Named("n") = f.coefficient.n,
+                            Rcpp::Named("observed_sum_sq") = nan_to_na(observed));
 }
 
 // run(seed, stream) for every stream of an item bootstrap in turn, Ctrl-C
