@@ -18,6 +18,9 @@
 #'   percent agreement; label rows also `positive_agreement.std.error`,
 #'   `positive_agreement.conf.low`, `positive_agreement.conf.high` and the
 #'   same for `negative_agreement`.
+#' * corpus and label levels: `note`, why a value is `NA` (the reasons
+#'   `summary()` lists), rests on too little information or has no interval;
+#'   `NA` where there is nothing to say.
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).
@@ -53,6 +56,7 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
     return(items)
   }
   out <- switch(level, corpus = x$corpus, label = x$label)
+  out$note <- notes_in_rows(out, x$notes, level)  # R/mla-result.R
   term <- if (level == "corpus") out$baseline else paste0(out$label, ":", out$baseline)
   out <- tibble::add_column(out, term = term, .before = 1L)
   if (conf.int) {
@@ -69,11 +73,8 @@ tidy.mla <- function(x, level = c("corpus", "label", "item"), conf.int = TRUE,
 
 # The reason a row with a standard error of 0 has no interval, added to its note.
 zero_se_note <- function(note, se) {
-  zero <- se == 0 & !is.na(se)
-  if (!any(zero)) return(note)
   why <- "standard error 0 (every item's influence term equals the estimate): no interval"
-  note[zero] <- ifelse(is.na(note[zero]), why, paste0(note[zero], "; ", why))
-  note
+  append_note(note, ifelse(se == 0 & !is.na(se), why, NA_character_))  # R/mla-result.R
 }
 
 #' @rdname tidy.mla

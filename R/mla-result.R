@@ -122,6 +122,35 @@ add_nominal_floor_notes <- function(notes, level, label) {
   )
 }
 
+# The `note` column of tidy()'s rows with the reasons of `notes` (fit$notes)
+# that name the row's level, label and baseline; a reason without a baseline
+# (label) holds for every baseline (label). So an NA in tidy() says why where
+# it stands.
+notes_in_rows <- function(rows, notes, level) {
+  notes <- notes[notes$level == level, , drop = FALSE]
+  if (nrow(notes) == 0L) return(rows$note)
+  # keys are never "", which `[` matches to nothing
+  label_key <- function(label) ifelse(is.na(label), "\r", paste0("=", label))
+  row_label <- label_key(if (level == "label") rows$label else rep(NA_character_, nrow(rows)))
+  joined <- function(key, reason) vapply(split(reason, key), paste, "", collapse = "; ")
+  any_baseline <- is.na(notes$baseline)
+  for_all <- joined(label_key(notes$label[any_baseline]), notes$reason[any_baseline])
+  for_one <- joined(paste(label_key(notes$label[!any_baseline]), notes$baseline[!any_baseline], sep = "\r"),
+                    notes$reason[!any_baseline])
+  note <- append_note(rows$note, unname(for_one[paste(row_label, rows$baseline, sep = "\r")]))
+  note <- append_note(note, unname(for_all[row_label]))
+  # a label-level reason without a label holds for every label row
+  if (level == "label") note <- append_note(note, rep(unname(for_all["\r"]), nrow(rows)))
+  note
+}
+
+# `note` with `more` added where `more` is not NA ("; " between two notes).
+append_note <- function(note, more) {
+  add <- !is.na(more)
+  note[add] <- ifelse(is.na(note[add]), more[add], paste0(note[add], "; ", more[add]))
+  note
+}
+
 # Why each undefined value is undefined: corpus rows, then label rows
 # (label-major within each baseline).
 undefined_notes <- function(labels, label_reason, corpus_reason) {

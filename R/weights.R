@@ -24,7 +24,9 @@
 #' category is a number (codes `1:5`, `-3:3`) and the ranks \eqn{1, \dots, q}
 #' of the declared order otherwise (`"ordinal"` always uses the ranks).
 #' Categories keep their declared order, including unused ones, which
-#' change the range of the scale (irrCAC: pass `categ.labels`). A ratio
+#' change the range of the scale. irrCAC keeps unused categories only given
+#' `categ.labels`, which it turns into text and so weighs by ranks: the two
+#' agree there when the codes are the ranks `1:q`. A ratio
 #' scale with a category at 0 gets weight 1 on the diagonal (irrCAC's
 #' formula is 0/0 there). Label rows stay the unweighted
 #' category-versus-rest coefficients; item rows use the weighted agreement

@@ -300,3 +300,26 @@ test_that("labels resting on too little information carry a note at corpus and l
   expect_match(tidy(fit)$note, "1 label with too little information (y)", fixed = TRUE)
   expect_identical(fit$design$sparse_labels, "y")
 })
+
+test_that("tidy() says in `note` why a value is NA, with the reasons of summary()", {
+  arr <- array(0L, c(6, 3, 3), dimnames = list(NULL, NULL, c("x", "never", "z")))
+  arr[1:3, , 1] <- 1L
+  arr[1, 1, 1] <- 0L
+  arr[2:5, 1:2, 3] <- 1L
+  fit <- mla(arr)
+  lab <- tidy(fit, level = "label", conf.int = FALSE)
+  undefined <- is.na(lab$estimate)
+  expect_identical(lab$label[undefined], "never")  # fleiss only: AC1 and PABAK are defined
+  expect_identical(lab$note[undefined], fit$notes$reason[fit$notes$label %in% "never"])
+  expect_true(all(is.na(lab$note[lab$label != "never"])))
+  expect_true(all(is.na(tidy(fit, conf.int = FALSE)$note)))
+  # a corpus reason and a reason for every baseline (no baseline named)
+  const <- mla(array(1L, c(5, 2, 2)), baseline = "conger")
+  cor <- tidy(const, conf.int = FALSE)
+  expect_identical(cor$note[is.na(cor$estimate)], rep("every label is constant: chance agreement is 1", 2L))
+  codes <- matrix(c(1, 2, 3, 1, 2, 2, 3, 3, 1, 2, 2, 3), 4)
+  wfit <- mla(codes, weights = "linear")
+  expect_match(tidy(wfit, conf.int = FALSE)$note, "linear weights", fixed = TRUE)
+  expect_match(tidy(wfit, level = "label", conf.int = FALSE)$note, "category-versus-rest", fixed = TRUE)
+  expect_match(summary(wfit)$notes$reason, "linear weights|category-versus-rest")
+})
