@@ -163,14 +163,8 @@ plot_mla_items <- function(fit, items, extremes, call = rlang::caller_env()) {
   it <- generics::tidy(fit, level = "item")
   it <- it[it$baseline == fit$baseline, ]
   if (!is.null(items)) it <- it[id_text(it$item) %in% items, ]
-  n_unpaired <- sum(is.na(it$estimate))
-  if (n_unpaired == nrow(it)) {
-    mla_abort(
-      c("The {.val items} plot needs at least one item with a coefficient.",
-        "x" = "None of the {nrow(it)} selected item{?s} ha{?s/ve} two or more annotations."),
-      class = "plot_argument", call = call
-    )
-  }
+  n_unpaired <- sum(is.na(it$observed))
+  if (all(is.na(it$estimate))) abort_no_item_coefficient(fit, nrow(it), n_unpaired, call)
   it <- it[!is.na(it$estimate), ]
   it <- it[order(it$estimate, it$item), ]
   it$rank <- seq_len(nrow(it))
@@ -211,6 +205,20 @@ plot_mla_items <- function(fit, items, extremes, call = rlang::caller_env()) {
   p
 }
 
+# Item coefficients are undefined when no item has two annotations, or all
+# at once when the corpus chance agreement is 1 (they are relative to it).
+abort_no_item_coefficient <- function(fit, n_items, n_unpaired, call) {
+  corpus <- fit$notes$reason[fit$notes$level == "corpus" & fit$notes$baseline %in% fit$baseline]
+  why <- if (n_unpaired == n_items) {
+    c("x" = "None of the {n_items} selected item{?s} ha{?s/ve} two or more annotations.")
+  } else {
+    c("x" = "Item coefficients are relative to the corpus chance agreement, and the corpus coefficient is undefined{if (length(corpus)) paste0(': ', corpus[1]) else ''}.",
+      "i" = "Another baseline, such as {.code baseline = \"ac1\"}, has item coefficients here.")
+  }
+  mla_abort(c("The {.val items} plot needs at least one item with a coefficient.", why),
+            class = "plot_argument", call = call)
+}
+
 # Item names on the x axis: horizontal while they fit, else vertical.
 item_axis_theme <- function(names) {
   per_tick <- 430 / max(length(names), 1)          # points per item on a 7 in panel
@@ -220,16 +228,26 @@ item_axis_theme <- function(names) {
                                                      size = min(8.8, per_tick * 0.8)))
 }
 
-# The `n` lowest and `n` highest items and every item tied with one of them:
-# `rows` (circled) and `text`, one label per tied value naming all its items.
+# The `n` lowest and `n` highest items and every item tied with one of them,
+# named in the caption; a tied value of at most `kInPanelTies` items is also
+# circled (`rows`) and labelled (`text`, all its items), while a larger tie
+# (often hundreds of items at 1) would hide the colours and outgrow its label.
+kInPanelTies <- 5L
 item_extremes <- function(it, n) {
   n <- min(n, floor(nrow(it) / 2))
   if (n == 0L) return(list(rows = it[0, ], text = it[0, ], note = NULL))
   low <- which(it$estimate <= it$estimate[n])
   high <- setdiff(which(it$estimate >= it$estimate[nrow(it) - n + 1L]), low)
-  rows <- it[c(low, high), ]
+  small_ties <- function(idx) {
+    value <- match(it$estimate[idx], unique(it$estimate[idx]))
+    idx[tabulate(value)[value] <= kInPanelTies]
+  }
+  low_in <- small_ties(low)
+  high_in <- small_ties(high)
+  rows <- it[c(low_in, high_in), ]
   rows$item <- id_text(rows$item)
   groups <- function(idx, inner, hjust) {
+    if (length(idx) == 0L) return(NULL)
     g <- it[idx, ]
     keys <- unique(g$estimate)
     out <- g[match(keys, g$estimate), ]
@@ -238,7 +256,7 @@ item_extremes <- function(it, n) {
     out$hjust <- rep(hjust, nrow(out))
     out
   }
-  text <- rbind(groups(low, max, -0.3), if (length(high)) groups(high, min, 1.3))
+  text <- rbind(groups(low_in, max, -0.3), groups(high_in, min, 1.3))
   show <- function(idx) {
     g <- it[idx, ]
     keys <- unique(g$estimate)
@@ -249,7 +267,7 @@ item_extremes <- function(it, n) {
   list(rows = rows, text = text, note = note)
 }
 
-tied_names <- function(items, n = 5L) {
+tied_names <- function(items, n = kInPanelTies) {
   items <- id_text(items)
   out <- paste(utils::head(items, n), collapse = ", ")
   if (length(items) > n) out <- paste0(out, " and ", length(items) - n, " more")

@@ -120,7 +120,11 @@ test_that("items plot names the extreme items and selects items", {
     paste0(paste(head(items, 5), collapse = ", "), if (length(items) > 5) paste(" and", length(items) - 5, "more"))
   }
   values <- unique(it$estimate[it$estimate <= it$estimate[2] | it$estimate >= it$estimate[nrow(it) - 1]])
-  expect_setequal(named, vapply(values, tied, ""))
+  # in the panel only ties of at most 5 items; the caption names every value
+  small <- values[vapply(values, function(v) sum(it$estimate == v) <= 5L, TRUE)]
+  expect_setequal(named, vapply(small, tied, ""))
+  expect_identical(nrow(ggplot2::layer_data(p, 4)), sum(it$estimate %in% small))
+  for (v in values) expect_match(gsub("\n", " ", p$labels$caption), tied(v), fixed = TRUE)
   expect_match(p$labels$caption, paste0("Lowest: ", it$item[1]))
   expect_false(grepl("Lowest", ggplot2::autoplot(big, type = "items", extremes = 0)$labels$caption))
   sub <- ggplot2::autoplot(big, type = "items", items = c("i01", "i02", "i03"))
@@ -143,4 +147,20 @@ test_that("autoplot() methods check their object and an items selection without 
                           "plot_argument")
   expect_match(conditionMessage(err), "None of the 2 selected items", fixed = TRUE)
   expect_s3_class(ggplot2::autoplot(few, type = "items", items = c("i1", "i3")), "ggplot")
+})
+
+test_that("items plot: a large tie is named in the caption only, and a refusal says why", {
+  # 30 items at perfect agreement, 10 in disagreement
+  arr <- array(0L, c(40, 3, 2), dimnames = list(sprintf("i%02d", 1:40), NULL, NULL))
+  arr[1:10, 1, 1] <- 1L
+  arr[11:15, , 2] <- 1L
+  fit <- mla(as_annotations(arr))
+  p <- ggplot2::autoplot(fit, type = "items", extremes = 2)
+  expect_match(gsub("\n", " ", p$labels$caption), "Highest: i11, i12, i13, i14, i15 and 25 more (1.00)",
+               fixed = TRUE)
+  expect_identical(length(p$layers), 3L)  # the lowest 10 tie too: no circle, no label
+  # every label constant: the pooled chance agreement is 1, each item has two annotations
+  const <- mla(array(0L, c(3, 2, 2)))
+  expect_snapshot(ggplot2::autoplot(const, type = "items"), error = TRUE)
+  expect_no_error(ggplot2::autoplot(mla(array(0L, c(3, 2, 2)), baseline = "ac1"), type = "items"))
 })
