@@ -146,7 +146,13 @@ subset_index <- function(idx, names, what, call = rlang::caller_env()) {
                 class = "subscript", call = call)
     }
     m
-  } else if (is.numeric(idx) && !anyNA(idx) && all(idx == trunc(idx))) {
+  } else if (is.numeric(idx) && anyNA(idx)) {
+    na_at <- which(is.na(idx))
+    n_na <- length(na_at)
+    mla_abort(c("Indices of {what} must not be {.code NA}.",
+                "x" = "{n_na} {?is/are} {.code NA}, at position{?s} {na_at}."),
+              class = "subscript", call = call)
+  } else if (is.numeric(idx) && all(idx == trunc(idx))) {
     if (all(idx < 0)) idx <- setdiff(seq_len(n), -idx)
     if (any(idx < 1 | idx > n)) {
       mla_abort(c("Indices of {what} must be between 1 and {n} (or all negative).",

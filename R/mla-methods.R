@@ -106,8 +106,9 @@ glance.mla <- function(x, ...) {
 
 
 #' @export
-format.mla <- function(x, ...) {
+format.mla <- function(x, ..., digits = 4L) {
   check_dots_empty0(...)
+  digits <- check_whole(digits, min = 0, max = 15)
   d <- x$design
   single <- isTRUE(d$single_label)
   cli::cli_format_method({
@@ -117,8 +118,8 @@ format.mla <- function(x, ...) {
                   "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
     if (!is.null(x$structure)) cli::cli_text("Distance: ", structure_text(x$structure))
-    cli::cli_text(prevalence_text(d, single))
-    format_mla_estimates(x, single)
+    cli::cli_text(prevalence_text(d, single, digits))
+    format_mla_estimates(x, single, digits)
     if (length(d$sparse_labels) > 0) {
       cli::cli_text("Too little information (no item with two positive, or two negative, ",
                     "decisions): {.val {utils::head(d$sparse_labels, 5)}}; see {.code note} in {.code tidy()}.")
@@ -130,47 +131,48 @@ format.mla <- function(x, ...) {
   })
 }
 
-prevalence_text <- function(d, single) {
+prevalence_text <- function(d, single, digits = 4L) {
   if (single) {
     return(paste0("Categories: ", d$n_labels, " declared, ", length(d$never_selected), " never used"))
   }
-  pooled <- if (format_fixed(d$pooled_prevalence) != format_fixed(d$prevalence)) {
-    paste0(" (share of positive decisions ", format_fixed(d$pooled_prevalence), ")")
+  pooled <- if (format_fixed(d$pooled_prevalence, digits) != format_fixed(d$prevalence, digits)) {
+    paste0(" (share of positive decisions ", format_fixed(d$pooled_prevalence, digits), ")")
   } else {
     ""
   }
   paste0("Label universe: ", d$n_labels, " declared, ", length(d$never_selected),
-         " never selected; mean label prevalence p = ", format_fixed(d$prevalence), pooled)
+         " never selected; mean label prevalence p = ", format_fixed(d$prevalence, digits), pooled)
 }
 
-format_mla_estimates <- function(x, single) {
+format_mla_estimates <- function(x, single, digits = 4L) {
+  fixed <- function(v) format_fixed(v, digits)
   cor <- x$corpus
   prim <- cor[cor$baseline == x$baseline, ]
   others <- cor[cor$baseline != x$baseline, ]
   name <- if (single) "estimate" else "A_ml"
   cli::cli_text("Primary, {baseline_label(x$baseline, single)}: ",
-                "{.strong {name} = {format_fixed(prim$estimate)}} ",
-                "(A_o = {format_fixed(prim$observed)}, A_e = {format_fixed(prim$expected)})")
+                "{.strong {name} = {fixed(prim$estimate)}} ",
+                "(A_o = {fixed(prim$observed)}, A_e = {fixed(prim$expected)})")
   cli::cli_text("Sensitivity: ", paste0(
-    baseline_label(others$baseline, single), " ", format_fixed(others$estimate),
-    " (A_e = ", format_fixed(others$expected), ")", collapse = "; "))
+    baseline_label(others$baseline, single), " ", fixed(others$estimate),
+    " (A_e = ", fixed(others$expected), ")", collapse = "; "))
   if (single) {
     alpha <- x$single_label$alpha
-    cli::cli_text("Krippendorff's alpha (nominal): {format_fixed(alpha)}; ",
+    cli::cli_text("Krippendorff's alpha (nominal): {fixed(alpha)}; ",
                   "label rows of {.code tidy()} are category-versus-rest coefficients")
   }
   if (is.na(prim$floor_observed)) {
     cli::cli_text("Conditional floor (eq. 7): undefined for this design")
   } else {
-    cli::cli_text("Conditional floor: A_o,min = {format_fixed(prim$floor_observed)}; normalised ",
-                  paste0(baseline_short(cor$baseline), " ", format_fixed(cor$floor), collapse = ", "))
+    cli::cli_text("Conditional floor: A_o,min = {fixed(prim$floor_observed)}; normalised ",
+                  paste0(baseline_short(cor$baseline), " ", fixed(cor$floor), collapse = ", "))
   }
 }
 
 #' @export
-print.mla <- function(x, ...) {
+print.mla <- function(x, ..., digits = 4L) {
   check_dots_empty0(...)
-  cat(format(x), sep = "\n")
+  cat(format(x, digits = digits), sep = "\n")
   invisible(x)
 }
 
@@ -186,9 +188,9 @@ summary.mla <- function(object, ...) {
 }
 
 #' @export
-print.summary.mla <- function(x, ...) {
+print.summary.mla <- function(x, ..., digits = 4L) {
   check_dots_empty0(...)
-  print(x$fit)
+  print(x$fit, digits = digits)
   cat("\nLabels under the primary baseline:\n")
   print(x$labels, n = Inf)
   if (nrow(x$notes) > 0) {

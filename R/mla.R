@@ -66,7 +66,8 @@
 #' @param ... Must be empty.
 #' @inheritParams annotations_long
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and
-#'   [glance()][glance.mla] for tibbles.
+#'   [glance()][glance.mla] for tibbles; `print(fit, digits = 2)` and
+#'   `print(summary(fit), digits = 2)` set the printed decimals (4).
 #' @references
 #' Menzner, T. and Leidner, J. L. (2026). Multi-Label Agreement: A Flexible
 #' Framework for Inter-Annotator Reliability. Preprint.

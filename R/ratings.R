@@ -126,7 +126,7 @@ complete_rating_matrix <- function(r, hint = NULL, call = rlang::caller_env()) {
     n_ratings <- length(r$value) - k * length(complete)
     cli::cli_inform(c("i" = paste0(
       "{n_left} of {length(r$items)} item{?s} without a rating from every annotator left out ",
-      "({n_ratings} rating{?s}); the ANOVA uses the {length(complete)} complete item{?s}."
+      "({n_ratings} rating{?s}); the coefficients use the {length(complete)} complete item{?s}."
     )))
   }
   row <- match(r$item, complete)

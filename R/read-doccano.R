@@ -41,7 +41,8 @@
 #'   annotators of per-user files.
 #' @param labels The label universe: a character vector, or the path to the
 #'   label file doccano exports (`Labels > Export`, a JSON array of
-#'   `{"id": ..., "text": ...}`). `NULL` takes the sorted labels seen.
+#'   `{"id": ..., "text": ...}`; one string with a path separator or a file
+#'   extension is read as a path). `NULL` takes the sorted labels seen.
 #' @param annotator Name of a field holding the annotator of each line;
 #'   `NULL` (default) uses the file names.
 #' @param item Name of the example id field.
@@ -159,6 +160,11 @@ doccano_label_text <- function(label, legacy, ids) {
 doccano_universe <- function(labels, call = rlang::caller_env()) {
   if (is.null(labels)) return(list(text = NULL, ids = NULL))
   ids <- NULL
+  # one string with a path separator or a file extension is a path: read as a
+  # one-label universe, a mistyped path would blame the data instead
+  if (is.character(labels) && length(labels) == 1L && grepl("[/\\\\]|\\.[A-Za-z]{2,5}$", labels)) {
+    check_read_paths(labels, arg = "labels", call = call)  # R/read-json.R
+  }
   if (is.character(labels) && length(labels) == 1L && file.exists(labels) && !dir.exists(labels)) {
     x <- tryCatch(json_fields_array(labels, list(id = "id", text = "text"), "a label file", call = call),
                   mlagreement_error_version = function(e) NULL,

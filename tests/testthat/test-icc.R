@@ -145,7 +145,7 @@ test_that("matrix, wide and long data frames and annotations give the same resul
 test_that("the two-way model leaves out items without every rating, the one-way model keeps them", {
   y <- as.matrix(irr_anxiety())
   y[c(2, 5), c(1, 3)] <- NA
-  expect_message(res <- icc(y), "2 of 20 items")
+  expect_message(res <- icc(y), "2 of 20 items .*; the coefficients use the 18 complete items")
   two <- res$model == "twoway"
   expect_equal(res[two, ], suppressMessages(icc(y[-c(2, 5), ]))[two, ], tolerance = 1e-12)
   expect_identical(res$n_items, rep(c(20L, 18L), c(2, 4)))

@@ -55,11 +55,18 @@ test_that("print() and format() methods refuse unknown arguments", {
   fit <- bias_fit()
   a <- bias_annotations()
   expect_mla_warning(bs <- withr::with_seed(1, mla_boot(fit, R = 20)), "few_items")
-  for (obj in list(fit, a, as_annotation_counts(a), bs, summary(fit))) {
+  for (obj in list(a, as_annotation_counts(a), bs)) {
     expect_mla_error(print(obj, digits = 2), "dots")
-    if (!inherits(obj, "summary.mla")) expect_mla_error(format(obj, digits = 2), "dots")
+    expect_mla_error(format(obj, digits = 2), "dots")
   }
+  for (obj in list(fit, summary(fit))) expect_mla_error(print(obj, digts = 2), "dots")
   expect_output(print(fit), "Multi-Label Agreement")
+  # a fit and its summary print with the decimals asked for
+  a_ml <- format_fixed(fit$corpus$estimate[1], 2)
+  expect_output(print(fit, digits = 2), paste0("A_ml = ", a_ml, " "), fixed = TRUE)
+  expect_output(print(summary(fit), digits = 2), paste0("A_ml = ", a_ml, " "), fixed = TRUE)
+  expect_false(grepl(paste0("A_ml = ", a_ml, " "), paste(format(fit), collapse = "\n"), fixed = TRUE))
+  expect_mla_error(print(fit, digits = -1), "whole_number")
   # the broom generics keep working with their own arguments
   expect_s3_class(tidy(fit, level = "label", conf.int = FALSE), "tbl_df")
   expect_mla_error(tidy(fit, conf.lvl = 0.9), "dots")

@@ -45,6 +45,11 @@ test_that("read_doccano() reads a user field and the legacy layout", {
   expect_equal(levels(lg$label), c("sports", "politics", "economy", "culture"))
   unknown <- local_text_file('{"id": 5, "annotations": [{"label": 9, "user": 1}]}', "u.jsonl")
   expect_mla_error(read_doccano(unknown, labels = extdata("doccano-labels.json")), "unknown_label")
+  # a mistyped label file is a missing file, not a one-label universe
+  missing_file <- file.path(tempdir(), "doccano-labels.jsn")
+  err <- expect_mla_error(read_doccano(unknown, labels = missing_file), "file")
+  expect_match(conditionMessage(err), "labels.*doccano-labels.jsn.*does not exist")
+  expect_mla_error(read_doccano(unknown, labels = "labels.jsn"), "file")
 })
 
 # doccano's own export test (backend/data_export/tests/test_task.py,
