@@ -247,14 +247,25 @@ print.mla_compare <- function(x, ...) {
   mode <- if (attr(x, "paired")) "paired item bootstrap on the common items" else "independent item bootstraps"
   n <- attr(x, "n_items")
   cat(cli::format_inline("Agreement difference a - b: {mode}, R = {attr(x, 'R')}, ",
-                         "{format_percent(attr(x, 'conf.level'))} percentile intervals; ",
+                         "{compare_interval_text(x)}; ",
                          "{n[['a']]} and {n[['b']]} items"), "\n", sep = "")
   print(tibble::as_tibble(unclass_compare(x)), ...)
   invisible(x)
 }
 
+# The kind of interval: percentile, or Student's t when annotators are a sample.
+compare_interval_text <- function(x) {
+  kind <- if (identical(attr(x, "annotators"), "random")) {
+    "t intervals (items and annotators as samples)"
+  } else {
+    "percentile intervals"
+  }
+  paste(format_percent(attr(x, "conf.level")), kind)
+}
+
 unclass_compare <- function(x) {
-  attributes(x)[c("R", "paired", "seeds", "conf.level", "primary", "n_items", "replicates")] <- NULL
+  attributes(x)[c("R", "paired", "seeds", "annotators", "conf.level", "primary", "n_items",
+                  "replicates")] <- NULL
   class(x) <- c("tbl_df", "tbl", "data.frame")
   x
 }
@@ -275,7 +286,6 @@ autoplot.mla_compare <- function(object, ...) {
     ggplot2::labs(x = "Difference in agreement (a - b)", y = NULL,
                   caption = paste0(if (attr(object, "paired")) "Paired" else "Independent",
                                    " item bootstrap, R = ", attr(object, "R"), "; ",
-                                   format_percent(attr(object, "conf.level")),
-                                   " percentile intervals")) +
+                                   compare_interval_text(object))) +
     theme_mla()
 }

@@ -65,7 +65,8 @@ label_studio_results_x <- function(x, path, call) {
   aid[miss] <- paste0(item[rec[miss]], "-", index[miss])
   keep <- !cancelled
   ann <- tibble::tibble(item = item[rec][keep], annotator = who[keep], annotation = aid[keep])
-  sel <- label_studio_selections(x, unit[keep], aid[keep], item[rec][keep], where, call)
+  kept <- which(keep)  # messages about kept annotation k name the k-th kept one
+  sel <- label_studio_selections(x, unit[keep], aid[keep], item[rec][keep], function(k) where(kept[k]), call)
   list(ann = ann, sel = sel, n_cancelled = sum(cancelled))
 }
 

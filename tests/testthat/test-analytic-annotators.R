@@ -98,6 +98,11 @@ test_that("mla_compare(annotators = 'random') adds both groups' annotator jackkn
   expect_equal(cmp$p.value, 2 * stats::pt(-abs(cmp$difference) / se, df), tolerance = 1e-10)
   expect_equal(cmp$difference, fixed$difference)
   expect_true(all(cmp$conf.high - cmp$conf.low > fixed$conf.high - fixed$conf.low))
+  # print() and autoplot() name the kind of interval
+  expect_output(print(cmp), "95.0% t intervals (items and annotators as samples)", fixed = TRUE)
+  expect_output(print(fixed), "95.0% percentile intervals", fixed = TRUE)
+  expect_match(ggplot2::autoplot(cmp)$labels$caption, "t intervals", fixed = TRUE)
+  expect_null(attr(unclass_compare(cmp), "annotators"))
   expect_identical(attr(cmp, "annotators"), "random")
 })
 

@@ -69,6 +69,15 @@ test_that("read_label_studio() reports bad exports and configs", {
   expect_mla_error(suppressMessages(read_label_studio(ls_export(), empty_control)), "config")
   expect_mla_snapshot(read_label_studio(ls_export(), "<View><Choices"))
   expect_mla_error(suppressMessages(read_label_studio(ls_export(), "<View><Choices")), "config")
+  # a cancelled annotation earlier in the file does not shift the place named
+  ok <- '{"id": 11, "completed_by": 1, "result": [], "was_cancelled": false}'
+  gone <- '{"id": 12, "completed_by": 2, "result": [], "was_cancelled": true}'
+  bad <- paste0('{"id": 21, "completed_by": 1, "was_cancelled": false, "result": [{"from_name": "topic",',
+                ' "to_name": "t", "type": "choices", "value": {"choices": "Sports"}}]}')
+  shifted <- local_text_file(paste0('[{"id": 1, "data": {"t": "a"}, "annotations": [', ok, ", ", gone, ']},',
+                                    ' {"id": 2, "data": {"t": "b"}, "annotations": [', ok, ", ", bad, ']}]'))
+  err <- expect_mla_error(read_label_studio(shifted), "json_shape")
+  expect_match(conditionMessage(err), "Annotation 2 of task \"2\"")
   fewer <- '<View><Choices name="topic" toName="t"><Choice value="Politics"/></Choices></View>'
   expect_mla_snapshot(read_label_studio(ls_export(), fewer, control = "topic"))
   expect_mla_error(suppressMessages(read_label_studio(ls_export(), ls_config(), control = "nope")),
