@@ -89,7 +89,8 @@ evaluate_size_distance <- function(fn, name, grid, call) {
       v <- tryCatch(fn(a[r], b[r], i[r]), error = function(e) {
         mla_abort(
           c("Distance {.val {name}} failed on sets of sizes |A| = {a[r]}, |B| = {b[r]}, |A n B| = {i[r]}.",
-            "x" = conditionMessage(e)),
+            # the user's message may hold braces: substituted, not read as markup
+            "x" = "{conditionMessage(e)}"),
           class = "distance", call = call
         )
       })

@@ -30,17 +30,20 @@ format.mla_annotator_agreement <- function(x, ...) {
     } else {
       cli::cli_text("Pairs: none shares {x$min_items} or more items.")
     }
+    # Annotator ids enter cli only as substituted values, which cli never
+    # reads as markup: an id like "coder{1+1}" prints as it is.
     if (nrow(low) > 0) {
-      cli::cli_text("Lowest agreement with the others: ",
-                    paste0(low$annotator, " (", flag_details(x, low, a, no_pairs), ")",
-                           collapse = ", "))
+      lowest <- paste0(low$annotator, " (", flag_details(x, low, a, no_pairs), ")",
+                       collapse = ", ")
+      cli::cli_text("Lowest agreement with the others: {lowest}")
     }
     by_kappa <- ranked[!is.na(ranked$kappa), ]
     by_kappa <- by_kappa[order(by_kappa$kappa), ][seq_len(min(3L, nrow(by_kappa))), ]
     if (nrow(by_kappa) > 0) {
-      cli::cli_text("Lowest kappa: ", paste0(
+      lowest_kappa <- paste0(
         by_kappa$annotator, " (", format_fixed(by_kappa$kappa), ", score ",
-        format_fixed(by_kappa$estimate), ")", collapse = ", "))
+        format_fixed(by_kappa$estimate), ")", collapse = ", ")
+      cli::cli_text("Lowest kappa: {lowest_kappa}")
     }
     format_prevalence_note(x, nrow(ranked))
     light <- x$light$estimate[1L]

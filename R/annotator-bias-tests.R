@@ -131,12 +131,14 @@ format.mla_annotator_bias <- function(x, ...) {
     what <- count_noun(length(x$labels), if (x$single_label) "category" else "label")
     cli::cli_text("{.cls mla_annotator_bias}: {x$n_annotators} annotator{?s}, {what}, ",
                   "{x$n_items} item{?s}")
+    # Labels and annotator ids enter cli only as substituted values, which
+    # cli never reads as markup.
     if (nrow(q) > 0) {
+      smallest <- paste0(
+        utils::head(q$label, 3), " (Q = ", format_fixed(utils::head(q$statistic, 3), 2),
+        ", p = ", format.pval(utils::head(q$p.value, 3), digits = 2), ")", collapse = ", ")
       cli::cli_text("Cochran's Q: {sum(q$p.value < 0.05)} of {nrow(q)} label{?s} with p < 0.05 ",
-                    "(unadjusted); smallest p: ", paste0(
-                      utils::head(q$label, 3), " (Q = ", format_fixed(utils::head(q$statistic, 3), 2),
-                      ", p = ", format.pval(utils::head(q$p.value, 3), digits = 2), ")",
-                      collapse = ", "))
+                    "(unadjusted); smallest p: {smallest}")
     } else {
       cli::cli_text("Cochran's Q: not computable on any label (see {.code note}).")
     }
@@ -146,10 +148,11 @@ format.mla_annotator_bias <- function(x, ...) {
                     "p = {format.pval(sm$p.value, digits = 2)}")
     }
     if (nrow(far) > 0) {
-      cli::cli_text("Largest deviations from the pooled prevalence: ", paste0(
+      largest <- paste0(
         "annotator ", far$annotator, " on ", far$label, " (", sprintf("%+.3f", far$deviation),
         ", ", round(100 * x$conf.level), "% CI ", format_fixed(far$conf.low, 3), " to ",
-        format_fixed(far$conf.high, 3), ")", collapse = "; "))
+        format_fixed(far$conf.high, 3), ")", collapse = "; ")
+      cli::cli_text("Largest deviations from the pooled prevalence: {largest}")
     }
     cli::cli_text("Use {.code tidy(x, level = \"annotators\" | \"tests\" | \"indices\")}.")
   })

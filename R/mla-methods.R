@@ -117,7 +117,8 @@ format.mla <- function(x, ..., digits = 4L) {
                   "({annotators_per_item_text(d)}), ",
                   "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
-    if (!is.null(x$structure)) cli::cli_text("Distance: ", structure_text(x$structure))
+    # group names are the user's: substituted, so cli never reads them as markup
+    if (!is.null(x$structure)) cli::cli_text("Distance: {structure_text(x$structure)}")
     cli::cli_text(prevalence_text(d, single, digits))
     format_mla_estimates(x, single, digits)
     if (length(d$sparse_labels) > 0) {

@@ -49,12 +49,12 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
     k <- which(fault > 0L)[1]
     if (fault[k] == 1L) {
       mla_abort(c("Every annotation must have an annotator id.",
-                  "x" = paste0(where(k), " has none."),
+                  "x" = "{where(k)} has none.",
                   "i" = "Give one file per user, or name the user field in {.arg annotator}."),
                 class = "annotator", call = call)
     }
     mla_abort(c("Every label of a doccano text-classification export must be a name.",
-                "x" = paste0(where(k), " has spans ({.code [start, end, label]})."),
+                "x" = "{where(k)} has spans ({.code [start, end, label]}).",
                 "i" = "Sequence-labeling exports hold spans, not classifications."),
               class = "json_field", call = call)
   }
@@ -106,7 +106,7 @@ check_doccano_repeats <- function(tbl, path, item, call) {
   k <- which(first)[which(dup)[1]]
   before <- tbl$line[first][match(tbl$record[k], tbl$record[first])]
   mla_abort(c("Every example must appear once in each user's file.",
-              "x" = paste0(line_of(tbl$line[k], path), " repeats {.field {item}} {.val {tbl$item[k]}} of line ", before, "."),
+              "x" = "{line_of(tbl$line[k], path)} repeats {.field {item}} {.val {tbl$item[k]}} of line {before}.",
               "i" = "{sum(dup)} repeated line{?s}; a user's two annotations of one example cannot be told apart."),
             class = "duplicate_item", call = call)
 }

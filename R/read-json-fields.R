@@ -64,7 +64,7 @@ json_first <- function(x, name, units, depth = 0L) {
 
 abort_json_shape <- function(where, field, expected, kind, affected, call) {
   mla_abort(c("The {.field {field}} field must be {expected}.",
-              "x" = paste0(where, " has ", json_kind_text[kind + 1L], " there."),
+              "x" = "{where} has {json_kind_text[kind + 1L]} there.",
               "i" = "{affected} value{?s} of this shape."),
             class = c("json_shape", "json_field"), call = call)
 }

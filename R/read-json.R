@@ -85,7 +85,7 @@ abort_json_document <- function(err, path, call) {
   if (err$kind == "invalid_json") {
     mla_abort(
       c("{.arg path} must be one valid JSON document.",
-        "x" = paste(line_of(err$line, path), "is not valid JSON (truncated or malformed)."),
+        "x" = "{line_of(err$line, path)} is not valid JSON (truncated or malformed).",
         "i" = "Parser: {err$detail}."),
       class = "json", call = call
     )
@@ -104,11 +104,11 @@ abort_json_lines <- function(err, path, fields, call) {
     io = c("{.arg path} must name readable files.", "x" = "{.file {path}} could not be read."),
     empty = c("{.arg path} must contain at least one record.",
               "x" = "{.file {path}} has no non-blank line."),
-    bad_utf8 = c("{.arg path} must be UTF-8 text.", "x" = paste(where, "is not valid UTF-8.")),
-    nul_byte = c("{.arg path} must be a text file.", "x" = paste(where, "holds a NUL byte.")),
-    invalid_json = c(one_object, "x" = paste(where, "is not valid JSON."),
+    bad_utf8 = c("{.arg path} must be UTF-8 text.", "x" = "{where} is not valid UTF-8."),
+    nul_byte = c("{.arg path} must be a text file.", "x" = "{where} holds a NUL byte."),
+    invalid_json = c(one_object, "x" = "{where} is not valid JSON.",
                      "i" = "Parser: {err$detail}."),
-    not_object = c(one_object, "x" = paste0(where, " holds ", err$detail, ".")),
+    not_object = c(one_object, "x" = "{where} holds {err$detail}."),
     overlong = c("{.arg path} must hold strings R can store.",
                  "x" = "{.file {path}} holds a string of 2^31 bytes or more."),
     label_guess = c(
@@ -143,7 +143,7 @@ abort_json_field <- function(where, field, nested, affected, call) {
     paste0("has a non-scalar {.field {field}} (", nested, ")")
   }
   mla_abort(c("Every record of {.arg path} must have a single value in field {.field {field}}.",
-              "x" = paste0(where, " ", problem, "."), "i" = "{affected} record{?s} affected."),
+              "x" = paste0("{where} ", problem, "."), "i" = "{affected} record{?s} affected."),
             class = "json_field", call = call)
 }
 
@@ -179,7 +179,9 @@ scalars_as_text <- function(v) {
   res
 }
 
-# "Line 4 of file.jsonl" (or "Task 4 of ..."), escaped for cli.
+# "Line 4 of file.jsonl" (or "Task 4 of ..."): formatted text holding the
+# path as it is, so messages take it by substitution ("{where}"), never as
+# part of a template.
 line_of <- function(line, path, what = "Line") {
   paste0(what, " ", line, " of ", cli::format_inline("{.file {path}}"))
 }

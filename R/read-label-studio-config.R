@@ -71,7 +71,7 @@ label_studio_option_value <- function(nodes) {
 
 # The parsed config: XML text (it has a "<") or the path of a file holding it.
 label_studio_config_xml <- function(config, call) {
-  where <- "{.arg config}"
+  where <- cli::format_inline("{.arg config}")
   xml <- if (grepl("<", config, fixed = TRUE)) {
     config
   } else {
@@ -85,7 +85,7 @@ label_studio_config_xml <- function(config, call) {
   doc <- tryCatch(xml2::read_xml(xml), error = function(e) e)
   if (inherits(doc, "error")) {
     mla_abort(c("{.arg config} must be a Label Studio labeling config (XML).",
-                "x" = paste0(where, " is not well-formed XML."),
+                "x" = "{where} is not well-formed XML.",
                 "i" = "Parser: {first_line(conditionMessage(doc))}"),
               class = "config", call = call)
   }

@@ -57,7 +57,7 @@ min_control_labels <- function(x, j, declared, where, ctl, call) {
   twice <- anyDuplicated(x$record[v])
   if (twice > 0L) {
     mla_abort(c("Every record must hold each control once.",
-                "x" = paste0(where(x$record[v][twice]), " has the field {.field {ctl}} twice.")),
+                "x" = "{where(x$record[v][twice])} has the field {.field {ctl}} twice."),
               class = "json_field", call = call)
   }
   el <- at("el")

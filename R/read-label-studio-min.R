@@ -100,7 +100,7 @@ label_studio_flat_results <- function(flat, controls, universe, where, path, cal
     k <- which(missing)[1]
     field <- if (is.na(flat$item[k])) "id" else "annotator"
     mla_abort(c("Every annotation record must have a task {.field id} and an {.field annotator}.",
-                "x" = paste0(where(k), " has no {.field {field}}.")),
+                "x" = "{where(k)} has no {.field {field}}."),
               class = if (is.na(flat$item[k])) "json_field" else "annotator", call = call)
   }
   aid <- flat$annotation

@@ -57,7 +57,7 @@ label_studio_results_x <- function(x, path, call) {
   if (anyNA(who) || !all(nzchar(who))) {
     k <- which(is.na(who) | !nzchar(who))[1]
     mla_abort(c("Every annotation must have an annotator id ({.field completed_by}).",
-                "x" = paste0(where(k), " has none.")),
+                "x" = "{where(k)} has none."),
               class = "annotator", call = call)
   }
   aid <- json_scalar(x, "a_id", unit, "id", where, depth = 1L, call = call)

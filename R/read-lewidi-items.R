@@ -55,7 +55,7 @@ lewidi_annotators <- function(x, item, per, where, call) {
   if (!all(obj | str)) {
     k <- which(!(obj | str))[1]
     mla_abort(c("Every Le-Wi-Di item must list its annotators.",
-                "x" = paste0("{.field annotators} of ", where(k), " is missing or not a comma-joined string."),
+                "x" = "{.field annotators} of {where(k)} is missing or not a comma-joined string.",
                 "i" = "Known layouts: Le-Wi-Di 2023 (comma-joined strings) and 2025 (an {.field annotations} object)."),
               class = "version", call = call)
   }
@@ -157,7 +157,7 @@ lewidi_layer_answers <- function(x, layers, ann, where, call) {
   if (any(bad)) {
     k <- which(bad)[1]
     mla_abort(c("Every layer of a Le-Wi-Di item must hold one answer per annotator.",
-                "x" = paste0("Layer {.val {layers$name[k]}} of ", where(layers$item[k]), " has {len[k]} answer{?s} for {n_ann[k]} annotator{?s}.")),
+                "x" = "Layer {.val {layers$name[k]}} of {where(layers$item[k])} has {len[k]} answer{?s} for {n_ann[k]} annotator{?s}."),
               class = "json_field", call = call)
   }
   u <- unique(text)

@@ -28,7 +28,7 @@ prodigy_decisions <- function(x, path, item, named, call = rlang::caller_env()) 
   if (any(bad)) {
     k <- which(bad)[1]
     mla_abort(c("Every Prodigy task must have {.field answer} {.val accept}, {.val reject} or {.val ignore}.",
-                "x" = paste0(where(k), " has {.val {answer[k]}}.")), class = "json_field", call = call)
+                "x" = "{where(k)} has {.val {answer[k]}}."), class = "json_field", call = call)
   }
   rows <- prodigy_rows(x, tasks, answer, where, call)
   idx <- rows$idx
@@ -77,7 +77,7 @@ prodigy_annotator <- function(x, tasks, where, optional = FALSE, call = rlang::c
   if (any(none) && !optional) {
     k <- which(none)[1]
     mla_abort(c("Every Prodigy task must have an annotator id ({.field _annotator_id} or {.field _session_id}).",
-                "x" = paste0(where(k), " has none."),
+                "x" = "{where(k)} has none.",
                 "i" = "Name the annotator of each file with {.arg annotator}, e.g. {.code read_prodigy(\"alex.jsonl\", annotator = \"alex\")}; annotate with named sessions ({.code ?session=alex}) to record who annotated."),
               class = "annotator", call = call)
   }
@@ -196,22 +196,22 @@ prodigy_abort_task <- function(k, fault, parts, tasks, where, call) {
   labels <- p$label[p$unit %in% u]
   switch(fault[k],
     mla_abort(c("Every option of a Prodigy task must have an {.field id}.",
-                "x" = paste0(where(k), " has an option without one.")),
+                "x" = "{where(k)} has an option without one."),
               class = "json_field", call = call),
     {
       dup <- labels[duplicated(labels)][1]
       mla_abort(c("Every option of a Prodigy task must have its own text.",
-                  "x" = paste0(where(k), " offers {.val {dup}} for ids {.val {ids[labels == dup]}}.")),
+                  "x" = "{where(k)} offers {.val {dup}} for ids {.val {ids[labels == dup]}}."),
                 class = "duplicate_label", call = call)
     },
     {
       unknown <- setdiff(p$accepted[p$accepted_unit %in% u], ids)
       mla_abort(c("Every accepted id must be one of the task's {.field options}.",
-                  "x" = paste0(where(k), " accepts {.val {unknown}}, not offered.")),
+                  "x" = "{where(k)} accepts {.val {unknown}}, not offered."),
                 class = "unknown_label", call = call)
     },
     mla_abort(c("Every Prodigy task must have {.field options} (choice) or a {.field label} (binary).",
-                "x" = paste0(where(k), " has neither."),
+                "x" = "{where(k)} has neither.",
                 "i" = "Spans ({.field spans}) are not classification decisions."),
               class = "json_field", call = call)
   )
