@@ -19,8 +19,8 @@
 #' @family bootstrap
 #' @exportS3Method ggplot2::autoplot
 #' @examplesIf rlang::is_installed("ggplot2")
-#' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
 #' set.seed(1)
+#' fit <- mla(simulate_annotations(60, 4, 3, prevalence = 0.3, scenario = "noisy"))
 #' bs <- mla_boot(fit, R = 200)
 #' ggplot2::autoplot(bs)
 #' ggplot2::autoplot(bs, level = "label", labels = c("L01", "L03"))
@@ -57,9 +57,12 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
                           conf.low = ci[, 1], conf.high = ci[, 2])
   ggplot2::ggplot(reps, ggplot2::aes(x = .data$value)) +
     ggplot2::geom_histogram(bins = bins, fill = "grey70", colour = "white") +
-    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$estimate)) +
-    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$conf.low), linetype = "dashed") +
-    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$conf.high), linetype = "dashed") +
+    # an undefined interval (constant replicates) has no line; the caption says so
+    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$estimate), na.rm = TRUE) +
+    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$conf.low), linetype = "dashed",
+                        na.rm = TRUE) +
+    ggplot2::geom_vline(data = marks, ggplot2::aes(xintercept = .data$conf.high), linetype = "dashed",
+                        na.rm = TRUE) +
     ggplot2::facet_wrap(~panel, scales = "free",
                         labeller = ggplot2::labeller(panel = ggplot2::label_wrap_gen(24))) +
     ggplot2::scale_x_continuous(n.breaks = 3, guide = ggplot2::guide_axis(check.overlap = TRUE)) +
@@ -69,10 +72,17 @@ autoplot.mla_boot <- function(object, level = c("corpus", "label"), baseline = N
                                  object$design$what, ")"),
                   caption = wrap_caption(c(
                     paste0("Solid line: estimate; dashed lines: ", 100 * conf.level,
-                           "% percentile interval."), note))) +
+                           "% percentile interval."),
+                    no_interval_note(marks$panel[!is.na(marks$estimate) & is.na(marks$conf.low)]),
+                    note))) +
     theme_mla() +
     ggplot2::theme(strip.text = ggplot2::element_text(face = "bold", hjust = 0, size = 8.5),
                    axis.text = ggplot2::element_text(size = 7.5))
+}
+
+no_interval_note <- function(panels) {
+  if (length(panels) == 0L) return(NULL)
+  paste0("No interval (replicates constant or too few defined): ", format_first(as.character(panels)), ".")
 }
 
 # Label rows to draw: named labels, else the n with the largest eq. 6 weight.

@@ -6,8 +6,12 @@
 #' also carry `positive_agreement.std.error`, `positive_agreement.conf.low`,
 #' `positive_agreement.conf.high` and the same for `negative_agreement`:
 #' specific agreement over the same item draws (`NA` when annotators were
-#' resampled). `glance()`
-#' returns one row describing the bootstrap. `as_boot()` returns a
+#' resampled). Percent agreement gets no bootstrap interval here; its
+#' analytic one is in `tidy(x$fit)`. `glance()` returns one row describing
+#' the bootstrap: `R`, `resample` (`"items"`, `"annotators"` or `"both"`),
+#' `unit` (what was drawn: items or clusters), `n_units`, `n_strata`, `seed`
+#' (the seed of the replicates, to repeat them), `baseline` (the primary
+#' one), and its corpus `estimate` and `std.error`. `as_boot()` returns a
 #' [boot::boot()] object (`t0`, `t`, `R`, a `statistic` that recomputes the
 #' coefficients from resampled unit indices), so [boot::boot.ci()] and the
 #' rest of that ecosystem work; for BCa pass the jackknife influence values

@@ -21,6 +21,16 @@
 #' * corpus and label levels: `note`, why a value is `NA` (the reasons
 #'   `summary()` lists), rests on too little information or has no interval;
 #'   `NA` where there is nothing to say.
+#' * `glance()`: `n_items`, `n_annotators`, `n_labels`, `n_records`
+#'   (item x annotator records with a decision), `missing_share` (share of
+#'   the decisions the stored records should carry that are missing),
+#'   `prevalence` (mean label prevalence \eqn{p_j}), `observed`,
+#'   `baseline`, `estimate` (the primary baseline's corpus row), `design`
+#'   (`"multi-label"`, `"single-label"` or the label structure), `coverage`
+#'   (share of the item x annotator grid with a record with a decision),
+#'   `n_unassigned` (grid cells without a record), `n_empty_records`
+#'   (records without any decision), `n_missing_decisions` (missing decisions
+#'   inside records), `pooled_prevalence` (share of positive decisions).
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).

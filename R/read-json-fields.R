@@ -107,7 +107,8 @@ json_scalar_at <- function(x, j, field, where, required = FALSE, call = rlang::c
   bad <- nested | (required & missing)
   if (any(bad)) {
     k <- which(bad)[1]
-    abort_json_field(where(k), field, if (nested[k]) json_kind_text[kind[k] + 1L], sum(bad), call)
+    shape <- if (nested[k] || identical(kind[k], 0L)) json_kind_text[kind[k] + 1L]  # array, object, null
+    abort_json_field(where(k), field, shape, sum(bad), call)
   }
   x$text[j]
 }

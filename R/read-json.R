@@ -119,7 +119,8 @@ abort_json_lines <- function(err, path, fields, call) {
         "Line {line} has several TID-8 task fields: {.val {err$found}}."
       },
       "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
-    abort_json_field(where, field, if (err$kind == "field_nested") paste0("an ", err$value),
+    abort_json_field(where, field, if (err$kind == "field_nested") paste0("an ", err$value) else
+                       if (identical(err$value, "null")) "null",
                      err$affected, call)
   )
   class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
@@ -136,11 +137,13 @@ bind_rows_plain <- function(parts) {
   tibble::as_tibble(stats::setNames(lapply(cols, col), cols))
 }
 
-# A record without a single value in `field`: `nested` names the array or
-# object there (NULL: no such field).
-abort_json_field <- function(where, field, nested, affected, call) {
-  problem <- if (is.null(nested)) "has no field {.field {field}}" else {
-    paste0("has a non-scalar {.field {field}} (", nested, ")")
+# A record without a single value in `field`: `shape` names the array or
+# object there, or "null" (NULL: no such field).
+abort_json_field <- function(where, field, shape, affected, call) {
+  problem <- if (is.null(shape)) "has no field {.field {field}}" else if (shape == "null") {
+    "has {.code null} in field {.field {field}}"
+  } else {
+    paste0("has a non-scalar {.field {field}} (", shape, ")")
   }
   mla_abort(c("Every record of {.arg path} must have a single value in field {.field {field}}.",
               "x" = paste0("{where} ", problem, "."), "i" = "{affected} record{?s} affected."),

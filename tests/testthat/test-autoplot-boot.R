@@ -25,3 +25,14 @@ test_that("autoplot() returns a ggplot of the replicates", {
   expect_equal(sort(ggplot2::layer_data(pl, 2)$xintercept),
                sort(unname(bs$t0[bs$stats$baseline == "ac1" & bs$stats$level == "label"])))
 })
+
+test_that("a label without an interval draws no dashed line and is named in the caption", {
+  fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+  withr::local_seed(1)
+  bs <- suppressWarnings(mla_boot(fit, R = 200))
+  p <- ggplot2::autoplot(bs, level = "label", labels = c("L01", "L03"))
+  expect_no_warning(ggplot2::ggplot_build(p))
+  expect_match(gsub("\n", " ", p$labels$caption), "No interval (replicates constant or too few defined): L01.",
+               fixed = TRUE)
+  expect_false(grepl("No interval", ggplot2::autoplot(bs)$labels$caption))
+})

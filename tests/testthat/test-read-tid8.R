@@ -44,6 +44,10 @@ test_that("read_tid8() errors name the line", {
   expect_mla_error(read_tid8(path), "json_field")
   path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": ["a", "b"]}'))
   expect_mla_snapshot(read_tid8(path))
+  # a null label is there, and null: said so, not "no field"
+  path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": null}'))
+  err <- expect_mla_error(read_tid8(path), "json_field")
+  expect_match(conditionMessage(err), "Line 2 of .* has `null` in field emotion")
   path <- write_jsonl(c('{"uid": 1, "respondent_id": "r2", "stance": "pro"}'))
   expect_mla_snapshot(read_tid8(path))
   expect_mla_error(read_tid8(path), "json_field")
