@@ -23,6 +23,14 @@ test_that("the mla-report template drafts and renders to HTML", {
   }
   expect_false(grepl("floor_observed|positive_agreement|conf\\.low|observed_disagreement", html))
   expect_true(grepl("50 resamples of items", html), label = "50 resamples of items")
+  # 4 items: the headline and tables take the analytic interval, as mla_boot() advises
+  fit <- mla(annotations_long(bias_example, item, annotator, label, value))
+  ci <- tidy(fit, baseline = "fleiss")
+  headline <- sprintf("95%% analytic interval %.3f to %.3f", ci$conf.low, ci$conf.high)
+  expect_true(grepl(headline, html, fixed = TRUE), label = headline)
+  expect_true(grepl("The intervals are analytic", html), label = "The intervals are analytic")
+  expect_true(grepl("shown for reference only", html), label = "bootstrap for reference")
+  expect_true(grepl("1 label without an interval: L01", html), label = "label without an interval")
   expect_true(grepl("20 of\\s+them were never selected", html), label = "20 of\\s+them were never selected")
   for (section in c("Label universe", "Meaning of joint omissions", "Baseline model",
                     "Diagnostics", "Uncertainty")) {
