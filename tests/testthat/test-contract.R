@@ -62,6 +62,9 @@ valid_calls <- list(
   confint.mla = list(object = fx$fit),
   confint.mla_boot = list(object = fx$bs),
   tidy.mla = list(x = fx$fit),
+  print.mla = list(x = fx$fit),
+  format.mla = list(x = fx$fit),
+  print.summary.mla = list(x = summary(fx$fit)),
   report_table = list(fit = fx$fit),
   tidy.mla_boot = list(x = fx$bs),
   tidy.mla_annotator_agreement = list(x = fx$agr),
@@ -95,6 +98,7 @@ vector_ok <- list(analytic_agreement = "prevalence", simulation_study = "prevale
 # Whole-number arguments: 3e9 is above the integer range.
 whole_numbers <- list(
   agreement_measures = c("R", "threads"), krippendorff_alpha = "threads", report_table = "digits",
+  print.mla = "digits", format.mla = "digits", print.summary.mla = "digits",
   mla_boot = c("R", "threads"), autoplot.mla_boot = "bins", autoplot.mla = "extremes",
   autoplot.mla_annotator_agreement = "min_overlap", annotator_model = c("max_iter", "threads"),
   simulate_annotations = c("n_items", "n_annotators", "n_labels"),
@@ -131,7 +135,8 @@ numeric_args <- function(f) {
 call_with <- function(name, arg, value) {
   args <- valid_calls[[name]]
   args[arg] <- list(value)
-  do.call(get(name, envir = ns), args)
+  utils::capture.output(out <- do.call(get(name, envir = ns), args))  # print methods print
+  out
 }
 
 test_that("every function with a choice or numeric argument is under contract", {
@@ -148,8 +153,8 @@ test_that("every function with a choice or numeric argument is under contract", 
 test_that("the valid calls succeed", {
   skip_if_not_installed("ggplot2")
   for (name in names(valid_calls)) {
-    res <- tryCatch(suppressWarnings(do.call(get(name, envir = ns), valid_calls[[name]])),
-                    error = identity)
+    utils::capture.output(res <- tryCatch(
+      suppressWarnings(do.call(get(name, envir = ns), valid_calls[[name]])), error = identity))
     expect_false(inherits(res, "error"), label = paste0("the valid call of `", name, "` fails"))
   }
 })
