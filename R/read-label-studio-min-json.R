@@ -76,6 +76,14 @@ min_control_labels <- function(x, j, declared, where, ctl, call) {
   top <- min_object_labels(x, at("ok"), at("okel"), at("otax"), x$record, depth = 0L)
   inner <- min_object_labels(x, at("ek"), at("ekel"), at("etax"), x$cap[[1]], depth = 1L)
   of <- match(inner$unit, elems$pos)
+  # an array in a choices or labels array is refused, as in the JSON export
+  names_only <- function(obj, record_of) {
+    check_json_kind(x, obj$elements, c("null", json_kinds[2:5]), x$key[obj$elements],
+                    "an array of names (not nested)",
+                    function(k) where(record_of(obj$element_unit[k])), call)
+  }
+  names_only(top, identity)
+  names_only(inner, function(u) elems$rec[match(u, elems$pos)])
   out <- label_rows(scalars(values), scalars(elems),
                     list(rec = top$unit, pos = integer(length(top$unit)), sub = top$sub,
                          label = top$label),
@@ -117,5 +125,6 @@ min_object_labels <- function(x, mem, arr, tax, unit_of, depth) {
   a <- uses(a_unit, x$key[arr]) & x$key[arr] != "taxonomy"
   list(unit = c(paths$unit, m_unit[sc], a_unit[a]),
        sub = c(paths$sub, integer(sum(sc)), cap(arr, 2L)[a]),
-       label = c(paths$label, x$text[mem][sc], x$text[arr][a]))
+       label = c(paths$label, x$text[mem][sc], x$text[arr][a]),
+       elements = arr[a], element_unit = a_unit[a])
 }

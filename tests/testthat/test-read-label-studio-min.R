@@ -110,6 +110,20 @@ test_that("a JSON-MIN record with a control twice is a classed error", {
   expect_mla_snapshot(read_label_studio(path, control = "topic"), "json_field")
 })
 
+test_that("a JSON-MIN selection nested in an array is refused, not read as none", {
+  recs <- c('{"id": 1, "annotator": 1, "annotation_id": 1, "topic": {"choices": ["A"]}}',
+            '{"id": 1, "annotator": 2, "annotation_id": 2, "topic": {"choices": [["A"]]}}',
+            '{"id": 2, "annotator": 1, "annotation_id": 3, "topic": [{"choices": [["B"]]}]}')
+  nested <- local_text_file(c("[", paste(recs[1:2], collapse = ",\n"), "]"), "nested.json")
+  expect_error(read_label_studio(nested, control = "topic"), "Record 2 .* an array there",
+               class = "mlagreement_error_json_shape")
+  inner <- local_text_file(c("[", paste(recs[c(1, 3)], collapse = ",\n"), "]"), "inner.json")
+  expect_error(read_label_studio(inner, control = "topic"), "Record 2 .* an array there",
+               class = "mlagreement_error_json_shape")
+  fine <- local_text_file(c("[", recs[1], "]"), "fine.json")
+  expect_identical(as.character(read_label_studio(fine, control = "topic")$label), "A")
+})
+
 test_that("flat export cells keep numeric labels at full precision", {
   # 0.1 + 0.2 and 0.3 are two labels; -0 is the label 0
   expect_identical(flat_labels("[0.30000000000000004, 0.3, -0, 100000]", character()),
