@@ -234,10 +234,11 @@ make_records <- function(item, annotator) {
 }
 
 # Resolves repeated keys: error (default) or keep the first/last occurrence.
-# `key` identifies a decision, `pair` the record of each row, `content` its
-# decisions (evaluated only when some key repeats: it may be expensive).
-resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
-                               content = NULL, call = rlang::caller_env()) {
+# `key` identifies a decision, `pair` the record of each row, `content` what
+# the row says for its key (evaluated only when some key repeats: it may be
+# expensive); repeats of a key with one content are exact copies.
+resolve_duplicates <- function(key, pair, item, annotator, duplicates, what, content,
+                               call = rlang::caller_env()) {
   if (no_repeats_by_counting(key)) return(rep(TRUE, length(key)))
   dup <- duplicated(key)
   if (!any(dup)) return(rep(TRUE, length(key)))
@@ -264,8 +265,10 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
       class = "duplicates", call = call
     )
   } else {
+    # conflicting repeats lose a version: say so, exact copies lose nothing
     cli::cli_inform(
-      c("i" = "Kept the {duplicates} annotation of {length(unique(pair[dup]))} repeated (item, annotator) pair{?s}; dropped {surplus}."),
+      c("i" = "Kept the {duplicates} annotation of {length(unique(pair[dup]))} repeated (item, annotator) pair{?s}; dropped {surplus}.",
+        if (pattern$n_changed > 0) c("!" = paste0("The repeats conflict: ", repeat_conflict(pattern), "; the dropped versions are lost."))),
       class = "mlagreement_message_duplicates", call = call
     )
   }
@@ -273,27 +276,42 @@ resolve_duplicates <- function(key, pair, item, annotator, duplicates, what,
 }
 
 # How the repeats are laid out. Ids collide (ids that restart in pooled
-# splits or files) when most items with a repeat repeat as a whole.
+# splits or files) when most items with a repeat repeat as a whole and some
+# of them conflict: an item needs two annotators to repeat "as a whole", and
+# a re-submitted exact copy is no evidence of another item.
 repeat_pattern <- function(key, pair, item_code, content) {
   key_id <- match(key, unique(key))
   mult <- tabulate(key_id)[key_id]
-  first <- !duplicated(pair)
+  version <- !duplicated(paste(key_id, as.character(content), sep = "\r"))
+  n_versions <- tabulate(key_id[version], max(key_id))
+  pair_ids <- sort(unique(pair))
   pair_mult <- vapply(split(mult, pair), max, numeric(1))
-  pair_item <- item_code[first][order(pair[first])]
+  pair_conflict <- vapply(split(n_versions[key_id] > 1, pair), any, logical(1))
+  pair_item <- item_code[match(pair_ids, pair)]
   by_item <- split(pair_mult, pair_item)
   repeated <- vapply(by_item, function(m) any(m > 1), logical(1))
-  whole <- vapply(by_item[repeated], function(m) all(m == m[1]), logical(1))
-  changed <- if (is.null(content)) 0L else {
-    n_versions <- length(unique(paste(key_id, as.character(content), sep = "\r")))
-    n_versions - length(unique(key_id))
-  }
-  list(n_items = sum(repeated), n_whole = sum(whole), n_changed = changed,
-       collide = sum(whole) > 0 && sum(whole) >= 0.5 * sum(repeated))
+  whole <- vapply(by_item[repeated], function(m) length(m) >= 2 && all(m == m[1]), logical(1))
+  conflict <- vapply(split(pair_conflict, pair_item), any, logical(1))[repeated]
+  list(n_items = sum(repeated), n_whole = sum(whole), n_changed = sum(version) - max(key_id),
+       n_conflict = sum(pair_conflict), n_pairs = sum(pair_mult > 1),
+       collide = any(whole & conflict) && sum(whole) >= 0.5 * sum(repeated))
 }
 
 repeat_summary <- function(p) {
   paste0(p$n_whole, " of the ", p$n_items, " item", if (p$n_items != 1) "s",
          " with repeats repeat", if (p$n_items == 1) "s", " as a whole (every annotator again)")
+}
+
+repeat_conflict <- function(p) {
+  pairs <- if (p$n_pairs == 1) {
+    "the repeated pair differs"
+  } else if (p$n_conflict == p$n_pairs) {
+    paste("all", format_count(p$n_pairs), "repeated pairs differ")
+  } else {
+    paste0(format_count(p$n_conflict), " of the ", format_count(p$n_pairs), " repeated pairs differ",
+           if (p$n_conflict == 1) "s")
+  }
+  paste0(pairs, " (", format_count(p$n_changed), " repeated decision", if (p$n_changed != 1) "s", " changed)")
 }
 
 repeat_advice <- function(p) {
@@ -306,8 +324,8 @@ repeat_advice <- function(p) {
   if (p$n_changed == 0) {
     return(c("i" = "The repeats are exact copies: {.code duplicates = \"first\"} drops them without changing any decision."))
   }
-  c("i" = paste0("The repeats look like re-annotations (", p$n_changed,
-                 " repeated decision", if (p$n_changed != 1) "s", " changed): use {.code duplicates = \"first\"} or {.code \"last\"} to keep one annotation per pair."))
+  c("i" = paste0("The repeats conflict, as re-annotations do: ", repeat_conflict(p),
+                 "; {.code duplicates = \"first\"} or {.code \"last\"} keeps one annotation per pair."))
 }
 
 # TRUE when the keys (whole numbers) are distinct by counting; FALSE when

@@ -143,12 +143,11 @@ db_is_binary <- function(d, proto, nm) {
   if (is.null(src)) return(FALSE)
   v <- rlang::sym(nm)
   if (is.logical(proto[[nm]])) v <- rlang::expr(ifelse(!!v, 1L, 0L))
-  s <- dplyr::collect(dplyr::summarise(
+  s <- db_summary_counts(
     src,
     n0 = sum(ifelse(!!v == 0, 1L, 0L), na.rm = TRUE),
     n1 = sum(ifelse(!!v == 1, 1L, 0L), na.rm = TRUE),
     other = sum(ifelse(!is.na(!!v) & !!v != 0 & !!v != 1, 1L, 0L), na.rm = TRUE)
-  ))
-  s <- lapply(s, normalise_count)
+  )
   s$n0 > 0 && s$n1 > 0 && s$other == 0
 }

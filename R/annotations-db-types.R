@@ -38,7 +38,7 @@ db_check_sqlite_ids <- function(d, cols, call) {
     )
     checks[[paste0(col, "_blob")]] <- rlang::expr(sum(ifelse(typeof(!!sym) == "blob", 1L, 0L), na.rm = TRUE))
   }
-  s <- lapply(dplyr::collect(dplyr::summarise(dplyr::ungroup(d), !!!checks)), normalise_count)
+  s <- db_summary_counts(d, !!!checks)
   for (col in cols) {
     n_text <- s[[paste0(col, "_text")]]
     n_number <- s[[paste0(col, "_number")]]

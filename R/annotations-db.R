@@ -124,6 +124,21 @@ db_first <- function(q, order, n = 1L) {
   dplyr::collect(utils::head(dplyr::arrange(q, !!!rlang::syms(order)), n))
 }
 
+# The one row of a summary as counts: a SUM over no rows is NULL, read as 0.
+db_summary_counts <- function(q, ...) {
+  s <- dplyr::collect(dplyr::summarise(dplyr::ungroup(q), ...))
+  lapply(s, function(v) {
+    v <- normalise_count(v)
+    replace(v, is.na(v), 0)
+  })
+}
+
+# Ids read back from the database as the in-memory messages write them
+# (format() would pad a column to one width).
+db_id_text <- function(v) {
+  if (inherits(v, "integer64")) as.character(v) else id_text(v)
+}
+
 db_count <- function(q) {
   normalise_count(dplyr::collect(dplyr::summarise(dplyr::ungroup(q), n_rows = n()))$n_rows)
 }
@@ -135,7 +150,7 @@ db_check_rows <- function(d, has_value, call, label = TRUE) {
     rlang::expr(sum(ifelse(is.na(!!id), 1L, 0L), na.rm = TRUE))
   })
   names(checks) <- paste0("na_", ids)
-  s <- lapply(dplyr::collect(dplyr::summarise(d, n_rows = n(), !!!checks)), normalise_count)
+  s <- db_summary_counts(d, n_rows = n(), !!!checks)
   if (s$n_rows == 0) {
     mla_abort("{.arg data} must have at least one row.", class = "empty", call = call)
   }
@@ -214,18 +229,18 @@ db_check_duplicates <- function(records, what, call) {
   reps <- dplyr::filter(records, n_rows > n_keys)
   shown <- db_first(dplyr::select(reps, item, annotator), c("item", "annotator"), 5L)
   if (nrow(shown) == 0) return(invisible())
-  s <- lapply(dplyr::collect(dplyr::summarise(
+  s <- db_summary_counts(
     records, n_pairs = sum(ifelse(n_rows > n_keys, 1L, 0L), na.rm = TRUE),
     surplus = sum(n_rows - n_keys, na.rm = TRUE), n_rows = sum(n_rows, na.rm = TRUE)
-  )), normalise_count)
+  )
   n_pairs <- s$n_pairs
   n_surplus <- s$surplus
   surplus <- paste0(format_count(n_surplus), " surplus ", what, if (n_surplus > 1) "s",
                     " (", format_percent_exact(n_surplus / s$n_rows), " of the rows)")
-  desc <- paste0("(", format(shown$item), ", ", format(shown$annotator), ")")
+  desc <- paste0("(", db_id_text(shown$item), ", ", db_id_text(shown$annotator), ")")
   mla_abort(
     c("Each (item, annotator) pair must appear once in {.arg data}.",
-      "x" = "{n_pairs} pair{?s} repeat{?s/}, with {surplus}: {format_first(trimws(desc))}.",
+      "x" = "{n_pairs} pair{?s} repeat{?s/}, with {surplus}: {format_first(desc)}.",
       "i" = "Remove the repeats in the database first."),
     class = "duplicates", call = call
   )

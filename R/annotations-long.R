@@ -67,7 +67,10 @@
 #'   `q` categories, and [krippendorff_alpha()] nominal alpha by default. A
 #'   row whose label is `NA` is a record without a category (missing); an
 #'   empty string `""` is a category (irrCAC reads it as missing). Records
-#'   that select no or several categories are an error.
+#'   that select no or several categories are an error. With `value = NULL`,
+#'   a record on several rows repeats its (item, annotator) pair: `duplicates`
+#'   applies, and its error tells exact copies from rows naming different
+#'   categories; `"first"` / `"last"` keep one row and say how many conflict.
 #' @param threads Number of threads of the counting pass; results do not
 #'   depend on it.
 #' @param label_sep `NULL`, or the separator (a fixed string such as `"\n"`,
@@ -75,8 +78,10 @@
 #'   platforms export multi-select questions (see Multi-select cells). Only
 #'   with `value = NULL`.
 #' @param duplicates What to do when an (item, annotator) pair repeats a
-#'   decision: `"error"` (default) reports how many pairs repeat and the first
-#'   few; `"first"` / `"last"` keep the first / last occurrence in row order.
+#'   decision: `"error"` (default) reports how many pairs repeat, the first
+#'   few, and whether the repeats are exact copies or conflict; `"first"` /
+#'   `"last"` keep the first / last occurrence in row order, with a message
+#'   that counts the conflicting repeats.
 #' @return An object of class `annotations`.
 #' @family annotation constructors
 #' @export
@@ -141,7 +146,8 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   chosen <- !is.na(lab)
   # single-label: one category per record, so the record is the key
   key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
-  keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row")
+  # the label tells a single-label record's conflicting repeats from copies
+  keep <- chosen & resolve_duplicates(key, rec$index, it, an, duplicates, "row", content = lab)
   if (!single_label) {
     return(annotations_long_selected(rec, lab, keep, it, an, universe, data, names(used),
                                      threads))

@@ -72,3 +72,31 @@ test_that("repeated ConvAbuse annotations are reported, and 'first' undoes them"
     annotations_long(full, item, annotator, label, value, duplicates = "last"))
   expect_false(identical(item_x(last), item_x(main)))
 })
+
+test_that("exact re-submissions are copies, not colliding ids, even on one-annotator items", {
+  withr::local_seed(1)
+  many <- expand.grid(item = 1:20, coder = c("a", "b", "c"), label = c("x", "y"),
+                      stringsAsFactors = FALSE)
+  many$value <- stats::rbinom(nrow(many), 1, 0.4)
+  single <- expand.grid(item = 21:23, coder = "a", label = c("x", "y"), stringsAsFactors = FALSE)
+  single$value <- c(1, 0, 0, 1, 1, 1)
+  long <- function(d, ...) annotations_long(d, item, coder, label, value, ...)
+  # items 21-23 have one annotator, who submitted the same answer twice
+  again <- rbind(many, single, single)
+  err <- expect_mla_error(long(again), "duplicates")
+  expect_match(conditionMessage(err), "exact copies")
+  expect_no_match(conditionMessage(err), "collide")
+  expect_no_warning(expect_message(first <- long(again, duplicates = "first"),
+                                   "dropped 6 surplus decisions",
+                                   class = "mlagreement_message_duplicates"))
+  expect_identical(first, long(rbind(many, single)))
+  # a file pooled twice repeats every item as a whole, every decision the same
+  err <- expect_mla_error(long(rbind(many, many)), "duplicates")
+  expect_match(conditionMessage(err), "exact copies")
+  # the one annotator changing their answers conflicts, still without a collision
+  redo <- rbind(many, single, transform(single, value = 1 - value))
+  err <- expect_mla_error(long(redo), "duplicates")
+  expect_match(conditionMessage(err), "all 3 repeated pairs differ (6 repeated decisions changed)",
+               fixed = TRUE)
+  expect_no_match(conditionMessage(err), "collide")
+})

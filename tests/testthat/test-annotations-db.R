@@ -242,3 +242,40 @@ test_that("sqlite: no statistics or temporary tables are left behind, after succ
   expect_mla_error(annotations_long(repeated, item, annotator, label, value), "duplicates")
   expect_identical(temp_objects(), before)
 })
+
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": empty tables and repeated ids read as in memory"), {
+    con <- db_engines[[engine]]()
+    d <- data.frame(item = c(1, 2), annotator = c("a", "b"), label = "x", value = c(1L, 0L))
+    same_error <- function(db, mem) {
+      expect_identical(conditionMessage(expect_mla_error(db, "empty")),
+                       conditionMessage(expect_mla_error(mem, "empty")))
+    }
+    # a SUM over no rows is NULL: the empty table is reported, not a failed query
+    same_error(annotations_long(db_table(con, d[0, ]), item, annotator, label, value),
+               annotations_long(d[0, ], item, annotator, label, value))
+    filtered <- dplyr::filter(db_table(con, d), item > 5)
+    same_error(annotations_long(filtered, item, annotator, label, value),
+               annotations_long(d[0, ], item, annotator, label, value))
+    same_error(annotations_long(db_table(con, d[0, 1:3]), item, annotator, label),
+               annotations_long(d[0, 1:3], item, annotator, label))
+    same_error(annotations_long(db_table(con, d[0, 1:3]), item, annotator, label, single_label = TRUE),
+               annotations_long(d[0, 1:3], item, annotator, label, single_label = TRUE))
+    w <- data.frame(item = integer(), annotator = character(), x = integer())
+    same_error(annotations_wide(db_table(con, w), item, annotator, x),
+               annotations_wide(w, item, annotator, x))
+    # ids of different widths are listed unpadded
+    rep_ids <- data.frame(item = c("a", "a", "a", "longitem", "longitem"),
+                          annotator = c("x", "x", "y", "longannotator", "longannotator"),
+                          label = "L", value = c(1L, 1L, 0L, 1L, 0L))
+    listed <- function(err) {
+      flat <- gsub("\\s+", " ", cli::ansi_strip(conditionMessage(err)))
+      regmatches(flat, regexpr("[0-9,]+ pairs? repeats?,.*?\\)\\.", flat, perl = TRUE))
+    }
+    in_db <- expect_mla_error(annotations_long(db_table(con, rep_ids), item, annotator, label, value),
+                              "duplicates")
+    in_memory <- expect_mla_error(annotations_long(rep_ids, item, annotator, label, value), "duplicates")
+    expect_match(listed(in_db), "(a, x), (longitem, longannotator).", fixed = TRUE)
+    expect_identical(listed(in_db), listed(in_memory))
+  })
+}

@@ -221,7 +221,11 @@ test_that("the messages of bad decision tables", {
     long(rbind(d, transform(d[c(1, 4), ], value = 1L - value)))
   })
   expect_snapshot(invisible(long(rbind(d, transform(d[4, ], value = 0L)), duplicates = "last")))
-  expect_snapshot(invisible(long(rbind(d, d[d$item == 2, ]), duplicates = "first")))
+  expect_snapshot(invisible(long(rbind(d, transform(d[c(1, 4), ], value = 1L - value)),
+                                 duplicates = "first")))
+  # ids that collide: item 2 again, with other decisions from both annotators
+  expect_snapshot(invisible(long(rbind(d, transform(d[d$item == 2, ], value = 1L - value)),
+                                 duplicates = "first")))
 })
 
 test_that("distinct strings sort in the locale's order", {

@@ -120,6 +120,36 @@ test_that("a long frame of one category per record is a single-label design", {
                    "single_label")
 })
 
+test_that("a single-label record on several rows: conflicting categories are not called copies", {
+  d <- data.frame(item = c(1, 1, 1, 2, 2), coder = c("x", "x", "y", "x", "y"),
+                  category = c("a", "b", "a", "a", "a"))
+  long <- function(d, ...) {
+    annotations_long(d, item, coder, category, labels = c("a", "b"), single_label = TRUE, ...)
+  }
+  said <- function(expr) conditionMessage(tryCatch(expr, message = identity))
+  err <- expect_mla_error(long(d), "duplicates")
+  expect_match(conditionMessage(err), "conflict, as re-annotations do: the repeated pair differs (1 repeated decision changed)",
+               fixed = TRUE)
+  expect_no_match(conditionMessage(err), "exact copies|collide")
+  # "first" and "last" keep one category and say that the other is lost
+  expect_match(said(long(d, duplicates = "first")), "The repeats conflict")
+  expect_identical(suppressMessages(long(d, duplicates = "first")), long(d[-2, ]))
+  expect_identical(suppressMessages(long(d, duplicates = "last")), long(d[-1, ]))
+  # no category and a category are a conflict too
+  none <- transform(d, category = replace(category, 1, NA))
+  expect_match(conditionMessage(expect_mla_error(long(none), "duplicates")), "conflict")
+  # the same category twice is an exact copy, and "first" drops it quietly
+  copy <- transform(d, category = replace(category, 2, "a"))
+  expect_match(conditionMessage(expect_mla_error(long(copy), "duplicates")), "exact copies")
+  expect_no_match(said(long(copy, duplicates = "first")), "conflict")
+  expect_identical(suppressMessages(long(copy, duplicates = "first")), long(d[-2, ]))
+  # the decision form gives the same diagnosis
+  dec <- data.frame(item = 1, coder = "x", label = "a", value = c(1L, 0L))
+  err <- expect_mla_error(annotations_long(dec, item, coder, label, value), "duplicates")
+  expect_match(conditionMessage(err), "conflict")
+  expect_no_match(conditionMessage(err), "collide")
+})
+
 test_that("the bootstrap of a single-label fit resamples the categorical coefficients", {
   withr::local_seed(9)
   m <- random_categorical(30, 4, c("a", "b", "c"), missing = 0.1)
