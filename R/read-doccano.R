@@ -162,10 +162,11 @@ doccano_universe <- function(labels, call = rlang::caller_env()) {
   ids <- NULL
   # one string with a path separator or a file extension is a path: read as a
   # one-label universe, a mistyped path would blame the data instead
-  if (is.character(labels) && length(labels) == 1L && grepl("[/\\\\]|\\.[A-Za-z]{2,5}$", labels)) {
+  one_string <- is.character(labels) && length(labels) == 1L
+  if (one_string && grepl("[/\\\\]|\\.[A-Za-z]{2,5}$", labels)) {
     check_read_paths(labels, arg = "labels", call = call)  # R/read-json.R
   }
-  if (is.character(labels) && length(labels) == 1L && file.exists(labels) && !dir.exists(labels)) {
+  if (one_string && file.exists(labels) && !dir.exists(labels)) {
     x <- tryCatch(json_fields_array(labels, list(id = "id", text = "text"), "a label file", call = call),
                   mlagreement_error_version = function(e) NULL,
                   mlagreement_error_json_shape = function(e) NULL)

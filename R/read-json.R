@@ -99,6 +99,12 @@ abort_json_lines <- function(err, path, fields, call) {
   line <- err$line
   where <- line_of(line, path)
   field <- fields[err$field]
+  # what a field fault found: an array or object, null, or (NULL) nothing
+  shape <- if (err$kind == "field_nested") {
+    paste0("an ", err$value)
+  } else if (identical(err$value, "null")) {
+    "null"
+  }
   one_object <- "Every line of {.arg path} must be one JSON object."
   msg <- switch(err$kind,
     io = c("{.arg path} must name readable files.", "x" = "{.file {path}} could not be read."),
@@ -119,9 +125,7 @@ abort_json_lines <- function(err, path, fields, call) {
         "Line {line} has several TID-8 task fields: {.val {err$found}}."
       },
       "i" = "Fields of line {line}: {format_first(err$keys, 10)}."),
-    abort_json_field(where, field, if (err$kind == "field_nested") paste0("an ", err$value) else
-                       if (identical(err$value, "null")) "null",
-                     err$affected, call)
+    abort_json_field(where, field, shape, err$affected, call)
   )
   class <- switch(err$kind, io = "file", empty = "empty", bad_utf8 = , nul_byte = "encoding",
                   invalid_json = , not_object = , overlong = "json", "json_field")
