@@ -94,6 +94,7 @@ test_that("[ reports bad indices", {
   expect_mla_error(x[integer(), , ], "empty")
   expect_mla_error(x[, , list(1)], "subscript")
   expect_match(conditionMessage(expect_mla_error(x[c(1, NA), , ], "subscript")), "1 is `NA`, at position 2\\.")
+  expect_mla_snapshot(x[c(NA, 1, NA), , ], "subscript")
   s <- convert_designs()$selected
   expect_mla_error(s["3", "a", ], "empty")
   expect_mla_error(as.data.frame(x, foo = 1), "dots")

@@ -120,6 +120,7 @@ test_that("a JSON-MIN selection nested in an array is refused, not read as none"
   inner <- local_text_file(c("[", paste(recs[c(1, 3)], collapse = ",\n"), "]"), "inner.json")
   expect_error(read_label_studio(inner, control = "topic"), "Record 2 .* an array there",
                class = "mlagreement_error_json_shape")
+  expect_mla_snapshot(read_label_studio(nested, control = "topic"), "json_shape")
   fine <- local_text_file(c("[", recs[1], "]"), "fine.json")
   expect_identical(as.character(read_label_studio(fine, control = "topic")$label), "A")
 })

@@ -44,10 +44,6 @@ test_that("read_tid8() errors name the line", {
   expect_mla_error(read_tid8(path), "json_field")
   path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": ["a", "b"]}'))
   expect_mla_snapshot(read_tid8(path))
-  # a null label is there, and null: said so, not "no field"
-  path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": null}'))
-  err <- expect_mla_error(read_tid8(path), "json_field")
-  expect_match(conditionMessage(err), "Line 2 of .* has `null` in field emotion")
   path <- write_jsonl(c('{"uid": 1, "respondent_id": "r2", "stance": "pro"}'))
   expect_mla_snapshot(read_tid8(path))
   expect_mla_error(read_tid8(path), "json_field")
@@ -244,4 +240,12 @@ test_that("unique_items must be TRUE or FALSE, even with one file", {
   expect_mla_error(read_tid8(p, unique_items = NA), "bool")
   # a sixth positional argument lands in unique_items and is refused
   expect_mla_error(read_tid8(p, NULL, "uid", "respondent_id", "sentence", 1), "bool")
+})
+
+test_that("read_tid8() says a null label is null, not absent", {
+  good <- '{"uid": 0, "respondent_id": "r1", "emotion": "positive"}'
+  path <- write_jsonl(c(good, '{"uid": 1, "respondent_id": "r2", "emotion": null}'))
+  err <- expect_mla_error(read_tid8(path), "json_field")
+  expect_match(conditionMessage(err), "Line 2 of .* has `null` in field emotion")
+  expect_mla_snapshot(read_tid8(path), "json_field")
 })
