@@ -7,7 +7,8 @@ doccano_label_keys <- c("label", "labels", "cats")
 doccano_paths <- function(item, annotator) {
   p <- list(item = item, is_confirmed = "is_confirmed", annotations = "annotations",
             entry = c("annotations", "[]"), entry_user = c("annotations", "[]", "user"),
-            entry_label = c("annotations", "[]", "label"))
+            entry_label = c("annotations", "[]", "label"),
+            entry_start = c("annotations", "[]", "start_offset"), entities = "entities")
   for (k in doccano_label_keys) {
     p[[k]] <- k
     p[[paste0(k, "[]")]] <- c(k, "[]")
@@ -40,23 +41,20 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
     i <- x$at[[paste0(doccano_label_keys[k], "[]")]]
     i[x$record[i] %in% which(!legacy & pick %in% k)]
   })))
+  # faults by record: in a label list 1 null, 2 an array (spans), 3 an
+  # object; 7 legacy spans, 8 no label list, 9 no annotator; the first
+  # record with one is reported
   fault <- integer(x$n)
-  fault[x$record[el][x$kind[el] %in% c(0L, 5L, 6L)]] <- 2L
+  bad_el <- el[x$kind[el] %in% c(0L, 5L, 6L)]
+  fault[rev(x$record[bad_el])] <- rev(match(x$kind[bad_el], c(0L, 5L, 6L)))
   entries <- doccano_legacy(x, legacy, where, call)
-  fault[entries$record[is.na(entries$annotator)]] <- 1L
-  fault[!legacy & (is.na(who) | !nzchar(who))] <- 1L
+  fault[x$record[x$at$entry_start][legacy[x$record[x$at$entry_start]]]] <- 7L
+  fault[!legacy & is.na(pick)] <- 8L
+  fault[entries$record[is.na(entries$annotator)]] <- 9L
+  fault[!legacy & (is.na(who) | !nzchar(who))] <- 9L
   if (any(fault > 0L)) {
     k <- which(fault > 0L)[1]
-    if (fault[k] == 1L) {
-      mla_abort(c("Every annotation must have an annotator id.",
-                  "x" = "{where(k)} has none.",
-                  "i" = "Give one file per user, or name the user field in {.arg annotator}."),
-                class = "annotator", call = call)
-    }
-    mla_abort(c("Every label of a doccano text-classification export must be a name.",
-                "x" = "{where(k)} has spans ({.code [start, end, label]}).",
-                "i" = "Sequence-labeling exports hold spans, not classifications."),
-              class = "json_field", call = call)
+    abort_doccano_record(fault[k], where(k), !is.na(json_first(x, "entities", k)), call)
   }
   rec <- x$record[el]
   lab <- x$text[el]
@@ -76,6 +74,27 @@ doccano_rows <- function(x, path, source, item, annotator, empty, call = rlang::
                        rep(FALSE, length(entries$record)))[o],
        legacy = legacy[r],
        record = ifelse(legacy[r] | is.null(annotator), ids[r], paste(ids[r], who[r], sep = "\r")))
+}
+
+abort_doccano_record <- function(fault, where, has_entities, call) {
+  if (fault == 9L) {
+    mla_abort(c("Every annotation must have an annotator id.",
+                "x" = "{where} has none.",
+                "i" = "Give one file per user, or name the user field in {.arg annotator}."),
+              class = "annotator", call = call)
+  }
+  spans <- "Sequence-labeling and relation exports hold spans, not classifications."
+  problem <- switch(
+    as.character(fault),
+    "1" = c("x" = "{where} has {.code null} in its label list.", "i" = "A label is a name."),
+    "2" = c("x" = "{where} has spans ({.code [start, end, label]}).", "i" = spans),
+    "3" = c("x" = "{where} has an object in its label list.", "i" = "A label is a name."),
+    "7" = c("x" = "{where} has {.field annotations} with {.field start_offset}: spans.", "i" = spans),
+    "8" = c("x" = if (has_entities) "{where} has {.field entities} and no label list." else "{where} has no label list.",
+            "i" = if (has_entities) spans else "doccano writes one ({.field label}, {.field labels} or {.field cats}) on every line of a text-classification export.")
+  )
+  mla_abort(c("Every line of a doccano text-classification export must list label names.", problem),
+            class = "json_field", call = call)
 }
 
 # The legacy entries, one row per (user, label); annotator NA without a user.

@@ -33,9 +33,13 @@
 #' `1`) and large integers are kept exactly.
 #'
 #' A collaborative export merges every member's labels into one file with
-#' no user: it cannot measure agreement and is refused. doccano's JSON
-#' (array) export is read like JSON lines; its CSV export is refused with a
-#' message naming the format.
+#' no user (doccano 1.6 writes it as `all.jsonl`, beside an `unknown.jsonl`
+#' of unlabelled examples): it cannot measure agreement and is refused.
+#' doccano's JSON (array) export is read like JSON lines; its CSV export, a
+#' sequence-labelling or relation export (spans, `entities`) and a line
+#' without a label list are refused with a message naming the line. The
+#' downloaded zip archive must be unzipped first (a zip or gzip file is
+#' refused, as by every reader).
 #'
 #' @param path Paths to JSON-lines files; names of the vector name the
 #'   annotators of per-user files.
@@ -79,9 +83,8 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
     check_doccano_repeats(tbl, path[[f]], item, call)
     tbl
   })
-  out <- bind_rows_plain(parts)
+  out <- doccano_unannotated(bind_rows_plain(parts), names(path))
   check_doccano_annotators(out, path, annotator)
-  out <- doccano_unannotated(out, names(path))
   out$label <- doccano_label_text(out$label, out$legacy, universe$ids)
   universe <- universe$text %||% sort(unique(out$label[!is.na(out$label)]))
   code <- universe_codes(out$label, universe, function(rows) {
@@ -136,12 +139,18 @@ doccano_unannotated <- function(out, sources) {
   kept
 }
 
-# A collaborative export (one file, no user) merges the annotators.
+# A collaborative export (one file, no user; doccano 1.6 adds an
+# `unknown.jsonl` of unlabelled examples) merges the annotators.
 check_doccano_annotators <- function(out, path, annotator, call = rlang::caller_env()) {
-  if (!is.null(annotator) || any(out$legacy) || length(path) > 1L) return(invisible())
+  who <- unique(out$annotator)
+  if (!is.null(annotator) || any(out$legacy) || length(who) != 1L) return(invisible())
+  problem <- if (length(path) == 1L) {
+    "{.file {path}} is one file without a user field: a collaborative export (every member's labels merged) or a single member's file."
+  } else {
+    "Of {length(path)} files without a user field, only {.val {who}}'s holds annotations: a collaborative export (every member's labels merged) or a single member's file."
+  }
   mla_abort(
-    c("{.arg path} must hold the annotations of several users.",
-      "x" = "{.file {path}} is one file without a user field: a collaborative export (every member's labels merged) or a single member's file.",
+    c("{.arg path} must hold the annotations of several users.", "x" = problem,
       "i" = "Agreement needs one export per user: turn collaborative annotation off, export again, and read every user's file, e.g. {.code read_doccano(c(alice = \"alice.jsonl\", bob = \"bob.jsonl\"))}."),
     class = "collaborative_export", call = call
   )

@@ -23,6 +23,7 @@ check_read_paths <- function(path, arg = "path", call = rlang::caller_env()) {
                 "i" = "List its files with {.fn list.files}."),
               class = "file", call = call)
   }
+  check_not_archives(path, arg, call)
   nm <- names(path)
   if (is.null(nm)) nm <- rep("", length(path))
   no_name <- !nzchar(nm) | is.na(nm)
@@ -34,6 +35,26 @@ check_read_paths <- function(path, arg = "path", call = rlang::caller_env()) {
               class = "file", call = call)
   }
   stats::setNames(unname(path), nm)
+}
+
+# Exports downloaded as archives (doccano's zip of per-user files, a
+# gzipped file) are refused by their magic bytes rather than failing later
+# as text that is not JSON.
+check_not_archives <- function(path, arg, call) {
+  kinds <- c(zip = "504b0304", zip = "504b0506", gzip = "1f8b", xz = "fd377a585a00")
+  for (f in path) {
+    head <- paste(readBin(f, "raw", 6L), collapse = "")
+    kind <- names(kinds)[startsWith(head, kinds)][1]
+    if (is.na(kind)) next
+    hint <- if (kind == "zip") {
+      "Unzip it and pass the files it holds, e.g. {.code utils::unzip(\"export.zip\", exdir = tempfile())}."
+    } else {
+      "Decompress it first (e.g. {.code gunzip} in a shell) and pass the text file."
+    }
+    mla_abort(c("{.arg {arg}} must name text files, not compressed ones.",
+                "x" = "{.file {f}} is a {kind} file.", "i" = hint),
+              class = "file", call = call)
+  }
 }
 
 # Split names from file names: "HS-Brexit_dev" -> "dev" when all files share

@@ -20,8 +20,13 @@
 #' is one label (its name is the layer's `annotation task`, or the key in
 #' `other annotations`); any other layer is one label per category, its
 #' universe the `soft_label` keys (so categories no one chose still count),
-#' else its sorted distinct answers. HS-Brexit's hate speech, aggressive and
-#' offensive layers thus form one 3-label design.
+#' else its sorted distinct answers (numbers in numeric order). HS-Brexit's
+#' hate speech, aggressive and offensive layers thus form one 3-label design.
+#' A layer whose soft label is 0/1 but whose answers are other numbers is on
+#' another scale than its soft label (ConvAbuse: severities from -3 to 1,
+#' negative meaning abusive): it is read as one label per answer category,
+#' with a warning of class `mlagreement_warning_lewidi_value`; recode
+#' `answer` to measure agreement on the soft label's classes.
 #'
 #' Values that are not 0/1 in a layer that is otherwise 0/1 (`"No"` where 0/1
 #' is expected) are not coerced: their decision is `NA`, the raw answer
@@ -175,8 +180,11 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
   num <- suppressWarnings(as.numeric(levels))
   is01 <- !is.na(num) & num %in% c(0, 1)
   used <- tabulate(code, length(levels))
+  # 0/1 soft-label keys make a 0/1 layer unless numeric answers outside 0/1
+  # show the answers are on another scale (ConvAbuse: severities -3 to 1)
   declared_binary <- !is.null(soft) && !soft$nested &&
-    all(suppressWarnings(as.numeric(soft$keys)) %in% c(0, 1))
+    all(suppressWarnings(as.numeric(soft$keys)) %in% c(0, 1)) &&
+    !any((!is.na(num) & !is01)[used > 0L])
   binary <- declared_binary ||
     (is.null(soft) && any(is01[used > 0L]) && all((is01 | is.na(num))[used > 0L]))
   if (binary) {
@@ -201,10 +209,12 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
   of <- rep(seq_along(answer), chosen$n)
   used <- unique(chosen$flat[!is.na(answer)[of]])
   universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
+  if (!anyNA(suppressWarnings(as.numeric(universe)))) universe <- sort_categories(universe)
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
     mla_warn(c("Layer {.val {layer}} has answers outside its soft-label categories.",
-               "x" = "Undeclared: {.val {undeclared}}; they are added to the label universe."),
+               "x" = "Undeclared: {.val {undeclared}}; they are added to the label universe.",
+               "i" = "Each category is a label: {.val {universe}}. If the answers are on another scale than the soft label, recode {.field answer} to measure agreement on the soft label's classes."),
              class = "lewidi_value", call = call)
   }
   k <- length(universe)

@@ -138,3 +138,47 @@ test_that("read_doccano() names the label field of the failing line", {
   expect_match(conditionMessage(err), "The labels field", fixed = TRUE)
   expect_match(conditionMessage(err), "Line 2 of", fixed = TRUE)
 })
+
+test_that("read_doccano() refuses span exports that carry no label list", {
+  # doccano 2.x relation export (data_export DictFormatter): entities and
+  # relations, no label / labels / cats; before, every line read as "nothing
+  # selected", so zeros and perfect agreement
+  rel <- c(alice = local_text_file(
+    '{"id":1,"text":"Google was founded","entities":[{"id":10,"label":"ORG","start_offset":0,"end_offset":6}],"relations":[],"Comments":[]}',
+    "alice.jsonl"),
+    bob = local_text_file('{"id":1,"text":"Google was founded","entities":[],"relations":[],"Comments":[]}',
+                          "bob.jsonl"))
+  expect_mla_snapshot(read_doccano(rel, labels = c("ORG", "PER"), empty = "none"), "json_field")
+  # a line without any label field and without entities
+  bare <- c(alice = local_text_file('{"id":1,"text":"a"}', "a2.jsonl"), bob = rel[["bob"]])
+  err <- expect_mla_error(read_doccano(bare), "json_field")
+  expect_match(conditionMessage(err), "Line 1 of 'a2.jsonl' has no label list", fixed = TRUE)
+  # doccano < 1.6 sequence labelling (issue 1291): spans in `annotations`
+  legacy <- local_text_file(
+    '{"id": 1, "text": "EU rejects", "annotations": [{"id": 1, "label": 2, "start_offset": 0, "end_offset": 2, "user": 1}], "meta": {}}',
+    "legacy.jsonl")
+  expect_mla_snapshot(read_doccano(legacy), "json_field")
+  # a null in a label list is not called spans
+  null <- c(a = local_text_file('{"id": 1, "text": "a", "label": ["pos", null]}', "n1.jsonl"),
+            b = local_text_file('{"id": 1, "text": "a", "label": ["pos"]}', "n2.jsonl"))
+  expect_mla_snapshot(read_doccano(null), "json_field")
+})
+
+test_that("read_doccano() refuses a doccano 1.6 collaborative export and archives", {
+  # collaborative mode writes the merged labels as all.jsonl and unlabelled
+  # examples as unknown.jsonl
+  all <- local_text_file(c('{"id": 1, "data": "a", "label": ["pos", "neg"]}',
+                           '{"id": 2, "data": "b", "label": ["neg"]}'), "all.jsonl")
+  unknown <- local_text_file('{"id": 3, "data": "c", "label": []}', "unknown.jsonl")
+  expect_mla_snapshot(read_doccano(c(all, unknown)), "collaborative_export")
+  # the downloaded zip (magic bytes of a zip entry) and a gzipped file
+  writeBin(c(charToRaw("PK"), as.raw(c(3, 4)), charToRaw("rest of a zip")), "export.zip")
+  expect_mla_snapshot(read_doccano("export.zip"), "file")
+  con <- gzfile("bob.jsonl.gz", "w")
+  writeLines('{"id": 1, "text": "a", "label": ["pos"]}', con)
+  close(con)
+  err <- expect_mla_error(read_prodigy("bob.jsonl.gz"), "file")
+  expect_match(conditionMessage(err), "is a gzip file", fixed = TRUE)
+  err <- expect_mla_error(read_doccano(c(a = all, b = all), labels = "export.zip"), "file")
+  expect_match(conditionMessage(err), "`labels` must name text files", fixed = TRUE)
+})

@@ -94,3 +94,28 @@ test_that("read_lewidi() reports values that are not 0/1 and bad files", {
   expect_mla_error(read_lewidi(cut), "json")
   expect_mla_error(read_lewidi(brexit_files(), layers = "nope"), "unknown_label")
 })
+
+test_that("read_lewidi() reads answers on another scale than a 0/1 soft label as categories", {
+  # Le-Wi-Di 2023 ConvAbuse: the main layer's answers are severities from -3
+  # (abusive) to 1, its soft label and hard label are 0/1 (abusive or not).
+  # Before, severity "1" (not abusive) was read as the positive class.
+  conv <- local_text_file('{
+    "1": {"annotation task": "abusivness detection", "annotations": "1,1,0", "annotators": "Ann2,Ann3,Ann4",
+          "hard_label": "0", "soft_label": {"0": 1.0, "1": 0.0}},
+    "5": {"annotation task": "abusivness detection", "annotations": "-2,-3,1", "annotators": "Ann3,Ann4,Ann5",
+          "hard_label": "1", "soft_label": {"0": 0.33, "1": 0.67},
+          "other_info": {"other_annotations": {"sexist": "1,1,0"}}}}', "ConvAbuse_dev.json")
+  expect_snapshot(x <- read_lewidi(conv))
+  expect_mla_warning(read_lewidi(conv), "lewidi_value")
+  sev <- paste0("abusivness detection: ", c("-3", "-2", "0", "1"))
+  expect_identical(levels(x$label), c(sev, "sexist"))
+  main <- x[x$layer == "abusivness detection" & x$value == 1L, ]
+  expect_identical(paste(main$item, main$annotator, main$label),
+                   paste(c("1", "1", "1", "5", "5", "5"), c("Ann2", "Ann3", "Ann4", "Ann3", "Ann4", "Ann5"),
+                         sev[c(4, 4, 3, 2, 1, 4)]))
+  expect_false(anyNA(x$value))
+  # 0/1 answers under a 0/1 soft label stay one label
+  hs <- local_text_file('{"1": {"annotation task": "hs", "annotations": "1,0", "annotators": "A,B",
+                               "soft_label": {"0": 0.5, "1": 0.5}}}', "hs.json")
+  expect_identical(levels(read_lewidi(hs)$label), "hs")
+})
