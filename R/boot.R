@@ -36,8 +36,9 @@
 #'   independently for each replicate; use it when both items and
 #'   annotators are meant to generalise.
 #'
-#' Drawing \eqn{J} annotators with replacement, the bootstrap's variance of
-#' an average over annotators is \eqn{(J-1)/J} times the unbiased one, so
+#' The annotators resampled are the \eqn{J} with a decision on the fit's
+#' labels (`mla(labels = )`). Drawing them with replacement, the bootstrap's
+#' variance of an average over annotators is \eqn{(J-1)/J} times the unbiased one, so
 #' whenever annotators are resampled the intervals, standard errors and
 #' [as_boot()] scale the replicates' deviations from the estimate by
 #' \eqn{\sqrt{J/(J-1)}} (`$t` keeps the replicates as drawn). The spread
@@ -68,11 +69,12 @@
 #' same item draws.
 #'
 #' Designs that cannot be resampled meaningfully are refused: annotator
-#' resampling needs at least three annotators with decisions, and annotators
-#' who each rated at least two items (median); in sparse designs where every
-#' annotator sees only a handful of items, resample items. Annotator
-#' resampling on a design where less than half of the items x annotators
-#' cells are annotated gives a note (class
+#' resampling needs at least three annotators with decisions on the fit's
+#' labels, and annotators who each rated at least two items (median); in
+#' sparse designs where every annotator sees only a handful of items,
+#' resample items. Annotator resampling on a design where these annotators
+#' annotated less than half of their items x annotators cells gives a note
+#' (class
 #' `mlagreement_message_sparse_annotators`).
 #'
 #' @section Reproducibility:
