@@ -15,7 +15,7 @@ interval_replicates <- function(object, idx) {
 
 annotator_variance_factor <- function(object) {
   if (object$resample == "items") return(1)
-  J <- sum(annotator_record_counts(object$fit$annotations) > 0)
+  J <- boot_engine_data(object)$n_annotators
   J / (J - 1)
 }
 

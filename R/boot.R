@@ -36,8 +36,9 @@
 #'   independently for each replicate; use it when both items and
 #'   annotators are meant to generalise.
 #'
-#' Drawing \eqn{J} annotators with replacement, the bootstrap's variance of
-#' an average over annotators is \eqn{(J-1)/J} times the unbiased one, so
+#' The annotators resampled are the \eqn{J} with a decision on the fit's
+#' labels (`mla(labels = )`). Drawing them with replacement, the bootstrap's
+#' variance of an average over annotators is \eqn{(J-1)/J} times the unbiased one, so
 #' whenever annotators are resampled the intervals, standard errors and
 #' [as_boot()] scale the replicates' deviations from the estimate by
 #' \eqn{\sqrt{J/(J-1)}} (`$t` keeps the replicates as drawn). The spread
@@ -68,11 +69,12 @@
 #' same item draws.
 #'
 #' Designs that cannot be resampled meaningfully are refused: annotator
-#' resampling needs at least three annotators with decisions, and annotators
-#' who each rated at least two items (median); in sparse designs where every
-#' annotator sees only a handful of items, resample items. Annotator
-#' resampling on a design where less than half of the items x annotators
-#' cells are annotated gives a note (class
+#' resampling needs at least three annotators with decisions on the fit's
+#' labels, and annotators who each rated at least two items (median); in
+#' sparse designs where every annotator sees only a handful of items,
+#' resample items. Annotator resampling on a design where these annotators
+#' annotated less than half of their items x annotators cells gives a note
+#' (class
 #' `mlagreement_message_sparse_annotators`).
 #'
 #' @section Reproducibility:
@@ -197,8 +199,9 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   check_boot_weights(fit, resample, call = call)
   if (resample != "items") {
     require_records(a, "annotator resampling", arg = "fit", call = call)
-    check_annotator_design(a, call = call)
-    return(annotator_record_data(fit, threads))
+    data <- annotator_record_data(fit, threads)
+    check_annotator_design(data, call = call)
+    return(data)
   }
   if (!is.null(fit$structure)) return(structure_item_data(fit, call = call))  # R/label-structure-fit.R
   cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
@@ -221,25 +224,23 @@ boot_item_data <- function(cells) {
 # The annotator bootstrap's and jackknife's inputs: the fit's records, or
 # for a structured fit the structure pass's columns of each record.
 annotator_record_data <- function(fit, threads) {
-  data <- boot_record_data(fit$annotations, fit$label_index, threads)
+  data <- boot_record_data(fit, threads)
   data$single_label <- isTRUE(fit$design$single_label)
   if (!is.null(fit$structure)) data <- add_structure_records(data, fit)  # R/label-structure-fit.R
   data
 }
 
-# The records read in place; the annotators drawn are those with a decision
-# on the fit's labels (slot: 0-based index among them, -1 for the others).
-boot_record_data <- function(a, cols, threads) {
-  per_annotator <- if (identical(as.integer(cols), seq_along(label_names(a)))) {
-    annotator_record_counts(a)
-  } else {
-    count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records
-  }
+# The records read in place; the annotators drawn are the fit's annotators
+# (slot: 0-based index among them, -1 for the others).
+boot_record_data <- function(fit, threads) {
+  a <- fit$annotations
+  per_annotator <- fit_annotator_records(fit, threads)  # R/mla-result.R
   active <- which(per_annotator > 0)
   slot <- rep(-1L, n_annotators(a))
   slot[active] <- seq_along(active) - 1L
-  list(view = annotation_view(a, cols), slot = slot, n_annotators = length(active),
-       n_items = n_items(a), n_labels = length(cols), annotator_names = a$annotators[active],
+  list(view = annotation_view(a, fit$label_index), slot = slot, n_annotators = length(active),
+       annotator_records = per_annotator[active], n_items = n_items(a),
+       n_labels = length(fit$label_index), annotator_names = a$annotators[active],
        items = item_ids(a))
 }
 
@@ -251,8 +252,8 @@ boot_records_statistic <- function(data, aw, iw = NULL) {
                          data$structure)
 }
 
-check_annotator_design <- function(a, call = rlang::caller_env()) {
-  per_annotator <- annotator_record_counts(a)[annotator_record_counts(a) > 0]
+check_annotator_design <- function(data, call = rlang::caller_env()) {
+  per_annotator <- data$annotator_records
   if (length(per_annotator) < 3L) {
     mla_abort(
       c("Annotator resampling needs at least 3 annotators with decisions.",
@@ -269,7 +270,8 @@ check_annotator_design <- function(a, call = rlang::caller_env()) {
       class = "boot_annotators", call = call
     )
   }
-  note_sparse_annotator_resampling(a)  # R/design-summary.R
+  coverage <- sum(per_annotator) / (as.double(data$n_items) * length(per_annotator))
+  note_sparse_annotator_resampling(coverage)  # R/design-summary.R
 }
 
 # Runs the replicates in chunks of about `kBootChunkSeconds` (the streams keep
@@ -360,7 +362,7 @@ new_mla_boot <- function(fit, t, seed, R, resample, units, cluster, strata, thre
   colnames(t) <- stats$name
   n_units <- switch(resample,
     items = units$n_units,
-    annotators = sum(annotator_record_counts(fit$annotations) > 0),
+    annotators = engine$n_annotators,
     both = units$n_units
   )
   design <- list(

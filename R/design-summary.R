@@ -55,11 +55,11 @@ format_design_counts <- function(counts) {
   c(first, paste(parts, collapse = "; "))
 }
 
-# mla_boot(resample = "annotators" or "both") on a sparse design: a note, since
-# annotators are then nearly nested in items and resampling them answers
-# another question than on a crossed design.
-note_sparse_annotator_resampling <- function(a) {
-  coverage <- design_coverage(design_counts(a))
+# mla_boot(resample = "annotators" or "both") on a sparse design (`coverage`:
+# share of the items x annotators cells of the fit's annotators annotated): a
+# note, since annotators are then nearly nested in items and resampling them
+# answers another question than on a crossed design.
+note_sparse_annotator_resampling <- function(coverage) {
   if (!is.finite(coverage) || coverage >= 0.5) return(invisible())
   cli::cli_inform(
     c("i" = "Resampling annotators on a sparse design: {format_percent_exact(coverage)} of the item x annotator cells are annotated.",

@@ -188,3 +188,13 @@ fast_tibble <- function(...) {
 }
 
 hamming_alpha_estimates <- function(tally) hamming_alpha_cpp(tally$cnt, tally$sx, tally$sdis)
+
+# Records with a decision on the fit's labels, per annotator of its
+# annotations: the fit's annotators are those with any. Every count of a
+# fit's annotators (resampling, jackknife, rescaling, refusals) reads this.
+fit_annotator_records <- function(fit, threads = mla_threads()) {
+  a <- fit$annotations
+  cols <- fit$label_index
+  if (identical(as.integer(cols), seq_along(label_names(a)))) return(annotator_record_counts(a))
+  count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records
+}

@@ -6,8 +6,9 @@
 #' item on `n_labels` labels with prevalence `prevalence`, when the true
 #' agreement is `agreement` (as kappaSize does for single-label kappa).
 #' Cost: one simulated pilot study of `pilot` items, fitted with its standard
-#' error; `assurance` adds two rounds of 200 simulated studies of the size
-#' found.
+#' error (with `annotator_sd`, also its jackknife over annotators, whole and
+#' in 20 blocks); `assurance` adds two rounds of 200 simulated studies of the
+#' size found.
 #'
 #' @section Method:
 #' The design is the paper's noisy generator ([simulate_annotations()] with
@@ -39,11 +40,29 @@
 #' labels carry less independent information, so more items are needed.
 #' `annotator_sd` gives the annotators different error rates (on the logit
 #' scale, standard deviation `annotator_sd` around the noisy generator's
-#' \eqn{\varepsilon}), and plans for annotators sampled from a population
-#' (`tidy(fit, annotators = "random")`): the annotators' part of the
-#' variance does not shrink with more items, so a half-width below it cannot
-#' be reached with `n_annotators` annotators, and that is an error naming
-#' the smallest reachable half-width.
+#' \eqn{\varepsilon}; the pilot's \eqn{J} annotators sit at the normal
+#' quantiles `qnorm(ppoints(J))`), and plans for the interval of
+#' `tidy(fit, annotators = "random")` (annotators sampled from a
+#' population; see [tidy.mla()], *Annotators as a sample*). Its variance is
+#' the items' part \eqn{s_0^2 n_0 / n} plus the jackknife over annotators,
+#' which at \eqn{n} items also carries the item-by-annotator interaction.
+#' To first order in \eqn{1/n} its expectation is \eqn{a + b/n}: \eqn{a}
+#' the annotators' own part, which no number of items removes, and
+#' \eqn{b/n} the interaction. With \eqn{v_0} the jackknife on the whole
+#' pilot and \eqn{\bar v_m} its mean over the pilot's 20 disjoint blocks of
+#' \eqn{m = \lfloor n_0/20 \rfloor} items, \eqn{b = (\bar v_m - v_0) /
+#' (1/m - 1/n_0)} and \eqn{a = v_0 - b/n_0} (both at least 0; the terms
+#' linear in the interaction cancel in the difference). The planned
+#' half-width is then
+#' \deqn{t_{\nu, 1-\alpha/2} \sqrt{s_0^2 n_0/n + a + b/n},}
+#' with Satterthwaite's \eqn{\nu} for the two parts (\eqn{n - 1} and
+#' \eqn{J - 1} degrees of freedom), as the interval computes it; \eqn{\nu}
+#' falls towards \eqn{J - 1} as \eqn{n} grows, so the half-width need not
+#' fall monotonically, and `n` is the smallest number of items reaching
+#' `half_width`. A half-width below the smallest that \eqn{J} annotators give
+#' with any number of items cannot be reached, and that is an error naming
+#' it. With `assurance`, the simulated studies replace the items' part; the
+#' annotators' part is planned at its expectation.
 #'
 #' @param half_width Target half-width \eqn{w} of the interval (> 0).
 #' @param prevalence Label prevalence: one value, or one per label.
@@ -98,20 +117,17 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   fit <- mla(a)
   row <- match(baseline, fit$corpus$baseline)
   se0 <- tidy(fit)$std.error[row]
-  v_ann <- if (annotator_sd > 0) {
-    suppressMessages(tidy(fit, annotators = "random"))$std.error[row]^2 - se0^2
-  } else {
-    0
-  }
-  n <- solve_sample_size(half_width, conf.level, se0, pilot, v_ann, n_annotators)
+  plan <- list(se0 = se0, n0 = pilot, n_annotators = n_annotators, fixed = 0, per_item = 0)
+  if (annotator_sd > 0) plan[c("fixed", "per_item")] <- pilot_annotator_part(a, fit, row)
+  n <- solve_sample_size(half_width, conf.level, plan)
   if (!is.null(assurance)) {
     design <- list(n_annotators = n_annotators, n_labels = n_labels, prevalence = prevalence,
                    error = errors, correlation = label_cor, row = row)
     for (round in 1:2) {
       # the SE that `assurance` of the studies of n items stay below, as at n0
       se_n <- study_standard_errors(n, design, 200L)
-      se_a <- stats::quantile(se_n, assurance, names = FALSE) * sqrt(n / pilot)
-      n <- solve_sample_size(half_width, conf.level, se_a, pilot, v_ann, n_annotators)
+      plan$se0 <- stats::quantile(se_n, assurance, names = FALSE) * sqrt(n / pilot)
+      n <- solve_sample_size(half_width, conf.level, plan)
     }
   }
   tibble::tibble(baseline = baseline, agreement = agreement, error = error,
@@ -130,34 +146,78 @@ study_standard_errors <- function(n, design, B) {
   }, numeric(1))
 }
 
-# Smallest n with t_{n - 1} sqrt(se0^2 n0 / n + v_ann) <= w.
-solve_sample_size <- function(w, conf.level, se0, n0, v_ann, n_annotators,
-                              call = rlang::caller_env()) {
-  q <- function(n) stats::qt(1 - (1 - conf.level) / 2, max(n - 1, 1))
-  floor_w <- q(Inf) * sqrt(v_ann)
-  if (v_ann > 0 && floor_w >= w) {
-    mla_abort(
-      c("{.arg half_width} cannot be reached with {n_annotators} annotators sampled from a population.",
-        "x" = "The annotators' part of the variance alone gives a half-width of {format_fixed(floor_w)}; {.arg half_width} is {w}.",
-        "i" = "Plan more annotators, or condition on them ({.code annotator_sd = 0})."),
-      class = "sample_size", call = call
-    )
+# Blocks of the pilot whose annotator jackknives give the 1/n part.
+kPilotBlocks <- 20L
+
+# The annotators' part of the variance as tidy(fit, annotators = "random")
+# estimates it at n items, fixed + per_item / n: the jackknife over
+# annotators also carries their item x annotator interaction, which
+# shrinks as 1/n to first order. Fitted through the jackknife on the whole
+# pilot (n0 items) and its mean over the pilot's disjoint blocks of m items;
+# their terms linear in the interaction cancel in the difference.
+pilot_annotator_part <- function(a, fit, row) {
+  jack_var <- function(f) {
+    v <- suppressMessages(annotator_variance(f, "corpus"),  # R/analytic-annotators.R
+                          classes = "mlagreement_message_few_annotators")
+    v$var[row]
   }
-  width <- function(n) q(n) * sqrt(se0^2 * n0 / n + v_ann)
-  hi <- 2
-  while (width(hi) > w) {
-    hi <- hi * 2
-    if (hi > 1e12) {
-      mla_abort("{.arg half_width} {w} needs more than 1e12 items.", class = "sample_size",
-                call = call)
-    }
+  n0 <- n_items(a)
+  m <- n0 %/% kPilotBlocks
+  v0 <- jack_var(fit)
+  vm <- mean(vapply(seq_len(kPilotBlocks), function(b) {
+    jack_var(mla(a[(b - 1L) * m + seq_len(m), , ]))
+  }, numeric(1)), na.rm = TRUE)
+  per_item <- if (is.finite(vm)) max(0, (vm - v0) / (1 / m - 1 / n0)) else 0
+  list(fixed = max(0, v0 - per_item / n0), per_item = per_item)
+}
+
+# The half-width tidy(fit, annotators = "random") gives at n items for the
+# planned parts: the items' se0^2 n0 / n, the annotators' fixed + per_item / n,
+# and Student's t with Satterthwaite's df (n - 1 and J - 1); with no
+# annotators' part, the items' t_{n - 1} interval.
+planned_half_width <- function(n, conf.level, plan) {
+  v_items <- plan$se0^2 * plan$n0 / n
+  v_ann <- plan$fixed + plan$per_item / n
+  df <- if (plan$fixed + plan$per_item > 0) {
+    satterthwaite_df(v_items, n - 1, v_ann, plan$n_annotators - 1)  # R/analytic-se.R
+  } else {
+    n - 1
   }
-  lo <- max(1, hi / 2)
+  stats::qt(1 - (1 - conf.level) / 2, df) * sqrt(v_items + v_ann)
+}
+
+# Smallest n >= 2 whose planned half-width is at most w. With annotators the
+# half-width need not fall monotonically (df drop towards J - 1 as the items'
+# part shrinks), so a geometric grid up to 1e12 finds the first step below w
+# and bisection the n within it.
+solve_sample_size <- function(w, conf.level, plan, call = rlang::caller_env()) {
+  width <- function(n) planned_half_width(n, conf.level, plan)
+  grid <- unique(ceiling(2 * 1.01^(0:2710)))
+  below <- which(width(grid) <= w)
+  if (!length(below)) abort_unreachable(w, conf.level, plan, min(width(grid)), call)
+  if (below[1] == 1L) return(2)
+  lo <- grid[below[1] - 1L]
+  hi <- grid[below[1]]
   while (hi - lo > 1) {
     mid <- floor((lo + hi) / 2)
     if (width(mid) > w) lo <- mid else hi <- mid
   }
   hi
+}
+
+abort_unreachable <- function(w, conf.level, plan, grid_min, call) {
+  limit <- stats::qt(1 - (1 - conf.level) / 2, plan$n_annotators - 1) * sqrt(plan$fixed)
+  if (limit <= w) {
+    mla_abort("{.arg half_width} {w} needs more than 1e12 items.", class = "sample_size",
+              call = call)
+  }
+  floor_w <- min(grid_min, limit)
+  mla_abort(
+    c("{.arg half_width} cannot be reached with {plan$n_annotators} annotators sampled from a population.",
+      "x" = "The smallest half-width they give, with any number of items, is {format_fixed(floor_w)}; {.arg half_width} is {w}.",
+      "i" = "Plan more annotators, or condition on them ({.code annotator_sd = 0})."),
+    class = "sample_size", call = call
+  )
 }
 
 # The noisy generator's flip probability whose closed-form corpus coefficient

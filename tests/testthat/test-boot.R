@@ -291,3 +291,35 @@ test_that("annotator resampling on a sparse design gives a note, on a crossed on
                     class = "mlagreement_message_sparse_annotators")
   expect_no_message(mla_boot(sparse, R = 5), class = "mlagreement_message_sparse_annotators")
 })
+
+test_that("a fit on some labels counts only the annotators with decisions on them", {
+  arr <- withr::with_seed(21, random_design(40, 5, 3, prevalence = 0.3, error = 0.15, names = TRUE))
+  arr[, 5, 1:2] <- NA  # the fifth annotator decided only the third label
+  fit <- mla(arr, labels = dimnames(arr)[[3]][1:2])
+  # plain R: annotators with a decision on the analysed labels
+  J <- sum(apply(!is.na(arr[, , 1:2]), 2, any))
+  expect_identical(J, 4L)
+  corpus <- fit$corpus$baseline
+  for (resample in c("annotators", "both")) {
+    bs <- withr::with_seed(1, suppressMessages(mla_boot(fit, R = 200, resample = resample)))
+    if (resample == "annotators") expect_identical(bs$design$n_units, J)
+    # SEs rescale the replicates' deviations by sqrt(J / (J - 1))
+    se <- suppressWarnings(tidy(bs), classes = c("mlagreement_warning_boot_na",
+                                                 "mlagreement_warning_boot_extreme"))$std.error
+    expect_equal(se, sqrt(J / (J - 1)) * unname(apply(bs$t[, corpus], 2, stats::sd, na.rm = TRUE)),
+                 tolerance = 1e-12)
+  }
+  bs <- withr::with_seed(1, mla_boot(fit, R = 20, resample = "annotators"))
+  expect_identical(glance(bs)$n_units, J)
+  skip_if_not_installed("boot")
+  expect_length(as_boot(bs)$data, J)
+})
+
+test_that("annotator resampling of a fit with two annotators on its labels is refused", {
+  arr <- withr::with_seed(21, random_design(30, 3, 2, prevalence = 0.3, error = 0.15, names = TRUE))
+  arr[, 3, 1] <- NA  # the first label has two annotators
+  fit <- mla(arr, labels = dimnames(arr)[[3]][1])
+  expect_snapshot(error = TRUE, mla_boot(fit, R = 20, resample = "annotators"))
+  expect_error(mla_boot(fit, R = 20, resample = "both"), class = "mlagreement_error_boot_annotators")
+})
+

@@ -91,3 +91,85 @@ test_that("a half-width needing more items than an integer holds is a classed er
   ))
   expect_match(conditionMessage(err), "1e-09", fixed = TRUE)
 })
+
+test_that("annotators sampled from a population: n is planned for tidy(annotators = 'random')", {
+  # plain-R reference: multi-label Fleiss coefficient, its linearised item
+  # variance and the jackknife over annotators of a complete 0/1 array
+  coef_fleiss <- function(arr) {
+    m <- dim(arr)[2]
+    x <- apply(arr, c(1, 3), sum)
+    ao <- (x * (x - 1) + (m - x) * (m - x - 1)) / (m * (m - 1))
+    p <- colMeans(x / m)
+    ae <- mean(p^2 + (1 - p)^2)
+    (mean(ao) - ae) / (1 - ae)
+  }
+  item_var <- function(arr) {
+    n <- dim(arr)[1]
+    m <- dim(arr)[2]
+    x <- apply(arr, c(1, 3), sum)
+    ao <- (x * (x - 1) + (m - x) * (m - x - 1)) / (m * (m - 1))
+    p <- colMeans(x / m)
+    ae <- mean(p^2 + (1 - p)^2)
+    c0 <- (mean(ao) - ae) / (1 - ae)
+    chance <- sweep(x / m, 2, p) %*% (4 * p - 2) / length(p)
+    ci <- (rowMeans(ao) - ae) / (1 - ae) - (1 - c0) * chance / (1 - ae)
+    sum((ci - c0)^2) / (n * (n - 1))
+  }
+  jack_var <- function(arr) {
+    J <- dim(arr)[2]
+    th <- vapply(seq_len(J), function(a) coef_fleiss(arr[, -a, , drop = FALSE]), numeric(1))
+    (J - 1) / J * sum((th - mean(th))^2)
+  }
+  J <- 4
+  n0 <- 2000
+  plan <- withr::with_seed(1, mla_sample_size(0.2, 0.3, J, 4, agreement = 0.6, pilot = n0,
+                                              annotator_sd = 0.4))
+  errors <- plogis(qlogis(plan$error) + 0.4 * qnorm(ppoints(J)))
+  arr <- as.array(withr::with_seed(1, simulate_annotations(n0, J, 4, prevalence = 0.3,
+                                                           scenario = "noisy", error = errors)))
+  expect_equal(plan$std.error_pilot, sqrt(item_var(arr)), tolerance = 1e-10)
+  # the annotators' part at n items: v0 (whole pilot) and the mean over 20
+  # blocks of m items give fixed + per_item / n
+  m <- n0 %/% 20
+  vm <- mean(vapply(1:20, function(b) jack_var(arr[(b - 1) * m + seq_len(m), , , drop = FALSE]),
+                    numeric(1)))
+  v0 <- jack_var(arr)
+  per_item <- max(0, (vm - v0) / (1 / m - 1 / n0))
+  fixed <- max(0, v0 - per_item / n0)
+  half <- function(n) {
+    vi <- item_var(arr) * n0 / n
+    va <- fixed + per_item / n
+    df <- (vi + va)^2 / (vi^2 / (n - 1) + va^2 / (J - 1))
+    qt(0.975, df) * sqrt(vi + va)
+  }
+  n <- 2
+  while (half(n) > 0.2) n <- n + 1
+  expect_equal(plan$n_items, n)
+})
+
+test_that("simulated studies of the planned size have the target random-annotators half-width", {
+  skip_on_cran()
+  J <- 4
+  plan <- withr::with_seed(5, mla_sample_size(0.16, 0.2, J, 5, agreement = 0.7, pilot = 5000,
+                                              annotator_sd = 0.4))
+  # the pilot's annotators: error rates at the normal quantiles
+  errors <- plogis(qlogis(plan$error) + 0.4 * qnorm(ppoints(J)))
+  withr::local_seed(6)
+  widths <- vapply(seq_len(100), function(s) {
+    a <- simulate_annotations(plan$n_items, J, 5, prevalence = 0.2, scenario = "noisy",
+                              error = errors)
+    t <- suppressMessages(tidy(mla(a), annotators = "random"))
+    t$estimate[1] - t$conf.low[1]
+  }, numeric(1))
+  # 100 studies: Monte-Carlo SE about 0.03 of the target
+  expect_lt(abs(mean(widths) / 0.16 - 1), 0.1)
+})
+
+test_that("a half-width the annotators' part alone exceeds is a classed error", {
+  expect_snapshot(error = TRUE, withr::with_seed(1, mla_sample_size(
+    0.12, 0.2, 4, 5, agreement = 0.7, pilot = 5000, annotator_sd = 0.4
+  )))
+  expect_error(withr::with_seed(1, mla_sample_size(0.12, 0.2, 4, 5, agreement = 0.7, pilot = 5000,
+                                                   annotator_sd = 0.4)),
+               class = "mlagreement_error_sample_size")
+})
