@@ -34,24 +34,30 @@ check_universe_labels <- function(universe, lab, call = rlang::caller_env()) {
   universe
 }
 
-
 # The labels table against the design: no label is decided more often on an
-# item than the item has records, counted from the top (items with m or more
-# decisions on a label are at most the items with m or more records).
-check_labels_within_design <- function(labels, tally, universe, design, call = rlang::caller_env()) {
+# item than the item has records. Checked before the tally, whose rows run to
+# the largest m.
+check_labels_m_within_design <- function(labels, design, call = rlang::caller_env()) {
   m <- normalise_count(labels$m)
-  j <- match(as.character(labels$label), universe)
-  rec <- normalise_count(design$n_records)
   items <- normalise_count(design$n_items)
-  top <- max(0, rec[items > 0])
-  rows <- which(m >= 1)
-  over <- rows[m[rows] > top]
+  top <- max(0, normalise_count(design$n_records)[items > 0])
+  over <- which(m >= 1 & m > top)
   if (length(over) > 0) {
     r <- over[1]
     mla_abort(c("{.arg labels} must not count more decisions on an item than {.arg design} gives it records.",
                 "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code m = {m[r]}}; the largest {.field n_records} of {.arg design} is {top}."),
               class = "counts_inconsistent", call = call)
   }
+}
+
+# Counted from the top: the items with m or more decisions on a label are at
+# most the items with m or more records.
+check_labels_items_within_design <- function(labels, tally, universe, design, call = rlang::caller_env()) {
+  m <- normalise_count(labels$m)
+  j <- match(as.character(labels$label), universe)
+  rec <- normalise_count(design$n_records)
+  items <- normalise_count(design$n_items)
+  rows <- which(m >= 1)
   at_least <- tally$cnt
   for (k in rev(seq_len(nrow(at_least) - 1L))) at_least[k, ] <- at_least[k, ] + at_least[k + 1L, ]
   allowed <- vapply(seq_len(nrow(at_least)), function(k) sum(items[rec >= k]), numeric(1))
@@ -60,7 +66,7 @@ check_labels_within_design <- function(labels, tally, universe, design, call = r
   if (length(over) > 0) {
     r <- over[1]
     mla_abort(c("{.arg labels} must not count more items than {.arg design} has.",
-                "x" = "From row {r} (label {.val {as.character(labels$label[r])}}, {.code m = {m[r]}}) on, {.arg labels} has {claimed[match(r, rows)]} items with {m[r]} or more decisions on the label; {.arg design} has {allowed[m[r]]} items with {.code n_records >= {m[r]}}."),
+                "x" = "Counting row {r} (label {.val {as.character(labels$label[r])}}, {.code m = {m[r]}}) and the label's rows of larger m, {.arg labels} has {claimed[match(r, rows)]} items with {m[r]} or more decisions on the label; {.arg design} has {allowed[m[r]]} items with {.code n_records >= {m[r]}}."),
               class = "counts_inconsistent", call = call)
   }
 }

@@ -176,9 +176,11 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   lab <- as.character(labels$label)
   universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
-  tally <- tally_from_table(labels, universe)
-  check_labels_within_design(labels, tally, universe, design)
+  # the tables against each other before the tally, whose rows run to the largest m
   check_design_annotators(design, annotators)
+  check_labels_m_within_design(labels, design)
+  tally <- tally_from_table(labels, universe)
+  check_labels_items_within_design(labels, tally, universe, design)
   new_annotation_counts(
     tally = tally,
     universe = universe,
