@@ -129,8 +129,9 @@
 #' @param design A data frame, the design histogram.
 #' @param annotators A data frame of annotators and their record counts.
 #' @param universe The declared label universe (character); default the
-#'   labels of `labels` in sorted order. Labels without rows count as labels
-#'   without decisions.
+#'   labels of `labels` in sorted order (numeric order when every label reads
+#'   as a finite number, as in [annotations_long()]). Labels without rows
+#'   count as labels without decisions.
 #' @param single_label `TRUE` for a single-label design (every record selects
 #'   exactly one category): [mla()] then reports Fleiss' kappa, AC1 and
 #'   Brennan-Prediger.
@@ -174,7 +175,7 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
                       "design")
   check_count_columns(annotators, "n_records", "annotators")
   lab <- as.character(labels$label)
-  universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
+  universe <- if (is.null(universe)) sort_labels(unique(lab[!is.na(lab)])) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
   # the tables against each other before the tally, whose rows run to the largest m
   check_design_annotators(design, annotators)

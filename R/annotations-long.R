@@ -21,6 +21,11 @@
 #' `label` column, else the sorted distinct labels. Labels that no one selected
 #' still count (they change AC1 and PABAK, paper section 3.7). The universe
 #' must not be empty, and a factor `label` must not have an `NA` level.
+#' Sorted means in numeric order when every label reads as a finite number,
+#' whether the codes are numbers or text (`"2"` before `"10"`, so ordinal
+#' alpha and `weights = "ordinal"` rank them as interval and ratio measure
+#' them), and in text order otherwise; every constructor and reader sorts a
+#' universe this way.
 #'
 #' @section Multi-select cells:
 #' With `label_sep`, one cell of `label` may list several labels, e.g.
