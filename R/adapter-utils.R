@@ -197,8 +197,17 @@ counting_slots <- function(v) {
   list(slot = slot, span = span, offset = offset)
 }
 
+# The one order of a universe no one declared, as exact text: numeric when
+# every label reads as a finite number ("2" before "10", whether the codes
+# are numbers or text), else sorted text.
+sort_labels <- function(labels) {
+  text <- id_text(labels)
+  num <- suppressWarnings(as.numeric(text))
+  if (length(text) > 0L && all(is.finite(num))) text[order(num, text)] else sort(text)
+}
+
 # Declared label universe as exact text: `labels`, else factor levels, else
-# the sorted distinct labels.
+# the sorted distinct labels (sort_labels()).
 label_universe <- function(label, labels, call = rlang::caller_env()) {
   if (!is.null(labels)) return(check_label_universe(labels, call = call))
   if (is.factor(label)) {
@@ -212,7 +221,7 @@ label_universe <- function(label, labels, call = rlang::caller_env()) {
     }
     universe <- levels(label)
   } else {
-    universe <- id_text(sort(unique(label[!is.na(label)])))
+    universe <- sort_labels(unique(label[!is.na(label)]))
   }
   if (length(universe) == 0L) {
     mla_abort(

@@ -32,7 +32,10 @@
 #'   occurs, columns `label`, `m`, `n_items` (items with
 #'   \eqn{m_{ij} = m}{m_ij = m}), `sum_x` (\eqn{\sum x_{ij}}{sum x_ij} over
 #'   those items), `sum_dis` (\eqn{\sum x_{ij}(m - x_{ij})}{sum x_ij (m - x_ij)}).
-#'   Labels or values of `m` without a row have no such items.
+#'   Labels or values of `m` without a row have no such items. A row with
+#'   `m = 0` (items without a decision on the label) adds nothing and is
+#'   ignored when its `sum_x` and `sum_dis` are 0; with other sums it is an
+#'   error.
 #' * `design`: one row per kind of item, columns `n_records` (records of the
 #'   item with at least one decision), `pairable` (`TRUE` when some label of
 #'   the item has two or more decisions), `n_items`, and optionally
@@ -62,6 +65,15 @@
 #'   `n_positives`, `n_decisions` (the annotator's positive and all
 #'   decisions) and `n_shared_items` (records with decisions on items with
 #'   two or more such records).
+#'
+#' The tables must agree (an error of class
+#' `mlagreement_error_counts_inconsistent` names the row that does not): for
+#' every label and \eqn{m}, the items of `labels` with \eqn{m} or more
+#' decisions are at most the items of `design` with \eqn{m} or more
+#' records; `n_records <= n_stored` on every `design` row, and `n_stored` is
+#' at most the number of annotators; no annotator has more records than
+#' there are items, and the `n_records` of `annotators` sum to the records
+#' of `design` (\eqn{\sum}{sum} `n_records * n_items`).
 #'
 #' In SQL, with a table `d(item, annotator, label, value)`:
 #' ```
@@ -117,8 +129,9 @@
 #' @param design A data frame, the design histogram.
 #' @param annotators A data frame of annotators and their record counts.
 #' @param universe The declared label universe (character); default the
-#'   labels of `labels` in sorted order. Labels without rows count as labels
-#'   without decisions.
+#'   labels of `labels` in sorted order (numeric order when every label reads
+#'   as a finite number, as in [annotations_long()]). Labels without rows
+#'   count as labels without decisions.
 #' @param single_label `TRUE` for a single-label design (every record selects
 #'   exactly one category): [mla()] then reports Fleiss' kappa, AC1 and
 #'   Brennan-Prediger.
@@ -162,9 +175,13 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
                       "design")
   check_count_columns(annotators, "n_records", "annotators")
   lab <- as.character(labels$label)
-  universe <- if (is.null(universe)) sort(unique(lab)) else check_universe_labels(universe, lab)
+  universe <- if (is.null(universe)) sort_labels(unique(lab[!is.na(lab)])) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
+  # the tables against each other before the tally, whose rows run to the largest m
+  check_design_annotators(design, annotators)
+  check_labels_m_within_design(labels, design)
   tally <- tally_from_table(labels, universe)
+  check_labels_items_within_design(labels, tally, universe, design)
   new_annotation_counts(
     tally = tally,
     universe = universe,
@@ -263,29 +280,51 @@ as_annotation_counts.annotations <- function(x) {
 #' @export
 is_annotation_counts <- function(x) inherits(x, "annotation_counts")
 
-# Per-label tables (label, m, n_items, sum_x, sum_dis) -> max_m x k matrices.
+# Per-label tables (label, m, n_items, sum_x, sum_dis) -> max_m x k matrices,
+# indexed by (m, label): every row kept has one cell of its own, so no row
+# can shift another's statistics.
 tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   j <- match(as.character(labels$label), universe)
   m <- normalise_count(labels$m)
+  check_label_rows_placed(labels, j, m, call)
+  keep <- m >= 1
   max_m <- max(1, m)
-  k <- length(universe)
-  cnt <- sx <- sdis <- matrix(0, max_m, k)
-  idx <- cbind(m, j)
-  if (anyDuplicated(paste(m, j))) {
+  cnt <- sx <- sdis <- matrix(0, max_m, length(universe))
+  idx <- cbind(m[keep], j[keep])
+  if (anyDuplicated(idx)) {
+    key <- paste0(labels$label, ", m = ", m)[keep]
     mla_abort(c("{.arg labels} must have one row per (label, m).",
-                "x" = "Repeated: {format_first(unique(paste0(labels$label, ', m = ', m)[duplicated(paste(m, j))]))}."),
+                "x" = "Repeated: {format_first(unique(key[duplicated(idx)]))}."),
               class = "counts_table", call = call)
   }
-  cnt[idx] <- normalise_count(labels$n_items)
-  sx[idx] <- normalise_count(labels$sum_x)
-  sdis[idx] <- normalise_count(labels$sum_dis)
-  bad <- which(sx[idx] > m * cnt[idx] | sdis[idx] > m * m / 4 * cnt[idx])
+  cnt[idx] <- normalise_count(labels$n_items)[keep]
+  sx[idx] <- normalise_count(labels$sum_x)[keep]
+  sdis[idx] <- normalise_count(labels$sum_dis)[keep]
+  bad <- which(keep)[which(sx[idx] > m[keep] * cnt[idx] | sdis[idx] > m[keep]^2 / 4 * cnt[idx])]
   if (length(bad) > 0) {
     mla_abort(c("{.arg labels} must have {.code sum_x <= m * n_items} and {.code sum_dis <= m^2 n_items / 4}.",
                 "x" = "Row {bad[1]} (label {.val {as.character(labels$label[bad[1]])}}, m = {m[bad[1]]}) does not."),
               class = "counts_table", call = call)
   }
   list(cnt = cnt, sx = sx, sdis = sdis)
+}
+
+# A row with m = 0 counts items without decisions on the label: nothing to
+# add when its sums are 0, a contradiction otherwise. A row without a label
+# has no column.
+check_label_rows_placed <- function(labels, j, m, call) {
+  r <- which(is.na(labels$label))[1]
+  if (!is.na(r)) {
+    mla_abort(c("{.arg labels} must name a label on every row.", "x" = "Row {r} has label {.code NA}."),
+              class = "counts_table", call = call)
+  }
+  sums <- normalise_count(labels$sum_x) + normalise_count(labels$sum_dis)
+  r <- which(m == 0 & sums > 0)[1]
+  if (!is.na(r)) {
+    mla_abort(c("{.arg labels} rows with {.code m = 0} must have {.code sum_x = 0} and {.code sum_dis = 0}: their items have no decisions on the label.",
+                "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code sum_x = {labels$sum_x[r]}} and {.code sum_dis = {labels$sum_dis[r]}}."),
+              class = "counts_table", call = call)
+  }
 }
 
 pad_tally <- function(tally, max_m) {
@@ -328,38 +367,6 @@ records_not_table.data.frame <- function(labels) {
 summarise_annotations_hint <-
   "{.fn as_annotation_counts} summarises annotations made by {.fn annotations_long} or {.fn as_annotations}."
 
-
-check_table_columns <- function(df, cols, arg = rlang::caller_arg(df), call = rlang::caller_env()) {
-  missing <- setdiff(cols, names(df))
-  if (length(missing) > 0) {
-    mla_abort(c("{.arg {arg}} must have columns {.field {cols}}.",
-                "x" = "Missing: {.field {missing}}."),
-              class = "counts_table", call = call)
-  }
-}
-
-check_count_columns <- function(df, cols, arg, call = rlang::caller_env()) {
-  for (col in cols) {
-    v <- suppressWarnings(as.double(normalise_count(df[[col]])))
-    bad <- which(is.na(v) | v < 0 | v != round(v))
-    if (length(bad) > 0) {
-      mla_abort(c("Column {.field {col}} of {.arg {arg}} must hold whole numbers >= 0.",
-                  "x" = "Row {bad[1]} is {.val {format(df[[col]][bad[1]])}}."),
-                class = "counts_table", call = call)
-    }
-  }
-}
-
-check_universe_labels <- function(universe, lab, call = rlang::caller_env()) {
-  check_label_universe(universe, arg = "universe", call = call)
-  universe <- as.character(universe)
-  extra <- setdiff(lab, universe)
-  if (length(extra) > 0) {
-    mla_abort(c("Every label of {.arg labels} must be in {.arg universe}.",
-                "x" = "Undeclared: {.val {extra}}."), class = "unknown_label", call = call)
-  }
-  universe
-}
 
 # Counts as doubles, whatever the driver returned (integer, double, bigint
 # as integer64, numeric as character).

@@ -8,8 +8,11 @@
 #'   (item, annotator) pair that was annotated) and label, with columns
 #'   `item`, `annotator`, `label` (a factor whose levels are the label
 #'   universe) and `value` (0/1, `NA` for a missing decision).
-#'   `annotations_long(as.data.frame(x), item, annotator, label, value)`
-#'   rebuilds `x`.
+#'   The cells of an array that are `NA` on every label were never annotated
+#'   and have no rows; a record annotated with nothing selected has its 0
+#'   rows. `annotations_long(as.data.frame(x), item, annotator, label, value)`
+#'   rebuilds `x`; the long form has no place for an item or annotator
+#'   without any record, so those are not rebuilt (and the grid shrinks).
 #' * `as.array()` gives the items x annotators x labels array with dimnames;
 #'   pairs that were never annotated are `NA`. `as_annotations(as.array(x))`
 #'   rebuilds `x`.
@@ -42,15 +45,23 @@ NULL
 as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...) {
   check_dots_empty0(...)
   require_records(x, "the records as a data frame")
-  n_rec <- stored_records(x)
   k <- length(x$labels)
-  rec <- rep.int(seq_len(n_rec), k)
+  if (is_sparse_layout(x)) {
+    values <- sparse_long_values(x)
+    kept <- seq_len(stored_records(x))
+  } else {
+    values <- record_values(x)
+    kept <- which(assigned_records(values, x$layout))
+    values <- values[kept, , drop = FALSE]
+  }
+  n_rec <- length(kept)
+  rec <- rep.int(kept, k)
   out <- data.frame(
-    item = rep.int(ids_in_order(x$items)[record_item(x)], k),
-    annotator = rep.int(ids_in_order(x$annotators)[record_annotator(x)], k),
+    item = rep.int(ids_in_order(x$items)[record_item(x)[kept]], k),
+    annotator = rep.int(ids_in_order(x$annotators)[record_annotator(x)[kept]], k),
     label = factor(rep(seq_len(k), each = n_rec), levels = seq_len(k), labels = x$labels),
     # (label-major, as the records x labels values are stored)
-    value = if (is_sparse_layout(x)) sparse_long_values(x) else as.vector(record_values(x)),
+    value = as.vector(values),
     stringsAsFactors = FALSE
   )
   # record order (item, then annotator), labels in universe order
@@ -58,6 +69,14 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
              drop = FALSE]
   rownames(out) <- NULL
   out
+}
+
+# Which stored records were annotated: in an array an all-missing record is a
+# cell never assigned (as in as_annotations()), elsewhere a record whose
+# decisions are all missing.
+assigned_records <- function(values, layout) {
+  if (!identical(layout, "dense")) return(rep.int(TRUE, nrow(values)))
+  rowSums(!is.na(values)) > 0
 }
 
 # Ids as stored when sorted (annotations_long() sorts them back the same);
@@ -108,13 +127,9 @@ as.array.annotations <- function(x, ...) {
   }
   if (is_sparse_layout(x)) return(subset_sparse(x, keep, new_item[keep], new_ann[keep], ii, jj, kk))
   sub_values <- record_values(x)[keep, kk, drop = FALSE]
-  if (is_dense_layout(x)) {
-    # in an array an all-missing record is a cell never assigned (as in
-    # as_annotations()), not a record whose label vector is missing
-    has <- rowSums(!is.na(sub_values)) > 0
-    keep <- keep[has]
-    sub_values <- sub_values[has, , drop = FALSE]
-  }
+  has <- assigned_records(sub_values, x$layout)
+  keep <- keep[has]
+  sub_values <- sub_values[has, , drop = FALSE]
   a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
                        x$items[ii], x$annotators[jj], x$labels[kk])
   # a subset of the categories is not a single-label design

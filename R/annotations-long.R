@@ -11,7 +11,9 @@
 #'   missing decision, never a "not selected".
 #' * With `value = NULL`, every row lists one selected label; an
 #'   (item, annotator) row whose label is `NA` means "annotated, nothing
-#'   selected". Every label of the universe that a record does not list is 0.
+#'   selected"; a record with such a row and a selected label is an error
+#'   (class `mlagreement_error_na_label`). Every label of the universe that a
+#'   record does not list is 0.
 #'   Over a large, sparsely used universe only the selected labels are
 #'   stored.
 #'
@@ -19,6 +21,11 @@
 #' `label` column, else the sorted distinct labels. Labels that no one selected
 #' still count (they change AC1 and PABAK, paper section 3.7). The universe
 #' must not be empty, and a factor `label` must not have an `NA` level.
+#' Sorted means in numeric order when every label reads as a finite number,
+#' whether the codes are numbers or text (`"2"` before `"10"`, so ordinal
+#' alpha and `weights = "ordinal"` rank them as interval and ratio measure
+#' them), and in text order otherwise; every constructor and reader sorts a
+#' universe this way.
 #'
 #' @section Multi-select cells:
 #' With `label_sep`, one cell of `label` may list several labels, e.g.
@@ -144,6 +151,7 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   k <- length(universe)
   n_rec <- length(rec$item)
   chosen <- !is.na(lab)
+  if (!single_label) check_nothing_and_selected(rec, chosen, it, an)
   # single-label: one category per record, so the record is the key
   key <- ifelse(chosen & !single_label, (rec$index - 1) * k + lab, -rec$index)
   # the label tells a single-label record's conflicting repeats from copies
@@ -234,6 +242,20 @@ label_codes <- function(label_col, universe, has_value, rows = NULL, call = rlan
     )
   }
   lab
+}
+
+# A record with an NA-label row ("annotated, nothing selected") and a
+# selected label contradicts itself: which row is meant is not ours to guess.
+check_nothing_and_selected <- function(rec, chosen, it, an, call = rlang::caller_env()) {
+  both <- sort(intersect(rec$index[!chosen], rec$index[chosen]))
+  if (length(both) == 0L) return(invisible())
+  n_both <- length(both)
+  r <- both[1]
+  abort_record(list(item = id_text(it$keys[rec$item[r]]), annotator = id_text(an$keys[rec$annotator[r]])),
+               "A record must not both select labels and have a row with label {.code NA} (annotated, nothing selected).",
+               "has both; {n_both} such record{?s} in all",
+               hints = c("i" = "Drop the {.code NA}-label rows of records that select labels, or the label rows of records meant to select nothing."),
+               class = "na_label", call = call)
 }
 
 # Selected-label rows that are really decisions: the 0/1 column given as

@@ -12,7 +12,8 @@
 #'   present, name the items, annotators and labels.
 #' * A 2-D matrix `items x annotators` of categorical single-label codes
 #'   (character, factor-like, integer). It is one-hot encoded: labels are the
-#'   declared `labels`, or else the sorted distinct codes; `NA` means the
+#'   declared `labels`, or else the sorted distinct codes (numeric order when
+#'   every code reads as a number, see [annotations_long()]); `NA` means the
 #'   annotator did not annotate the item. An empty string `""` is a category
 #'   like any other, not a missing rating (irrCAC reads it as missing):
 #'   recode it to `NA` for irrCAC's results.
@@ -133,7 +134,7 @@ as_annotations.matrix <- function(x, ..., labels = NULL, threads = mla_threads()
     )
   }
   labels <- if (is.null(labels)) {
-    id_text(sort(unique(codes[!is.na(codes)])))
+    sort_labels(unique(codes[!is.na(codes)]))
   } else {
     check_label_universe(labels)
   }

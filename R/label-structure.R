@@ -124,7 +124,7 @@ check_label_weights <- function(w, labels, free, groups, call, declared = labels
       class = "label_weights", call = call
     )
   }
-  check_unique_names(names(w), "label weight", call = call)
+  check_unique_names(names(w), "label weight", arg = "label_weights", call = call)
   grouped <- intersect(names(w), setdiff(labels, vars))
   if (length(grouped) > 0L) {
     mla_abort(
@@ -167,7 +167,7 @@ check_label_groups <- function(groups, labels, call) {
       class = "label_groups", call = call
     )
   }
-  check_unique_names(nm, "group", call = call)
+  check_unique_names(nm, "group", arg = "label_groups", call = call)
   clash <- intersect(nm, labels)
   if (length(clash) > 0L) {
     mla_abort(c("{.arg label_groups} names must differ from the labels.",
@@ -218,7 +218,7 @@ check_label_tree <- function(tree, labels, call) {
       class = "label_tree", call = call
     )
   }
-  check_unique_names(names(tree), "taxonomy", call = call)
+  check_unique_names(names(tree), "taxonomy", arg = "label_tree", call = call)
   child <- match(names(tree), labels)
   par <- match(as.character(tree), labels)
   unknown <- c(names(tree)[is.na(child)], as.character(tree)[!is.na(tree) & is.na(par)])

@@ -10,7 +10,8 @@
 #' @param x An `mla` object.
 #' @param data Optional data frame with an `item` column. Its rows are kept,
 #'   in their order, and the diagnostics are added by item id (`NA` for items
-#'   the fit does not have).
+#'   the fit does not have). Its other columns must not be named like the
+#'   diagnostics added (an error of class `mlagreement_error_augment_data`).
 #' @inheritParams mla
 #' @return A tibble: `item`, `n_annotators`, `observed`, and `.estimate_fleiss`,
 #'   `.estimate_ac1`, `.estimate_pabak`; with `data`, its columns followed by
@@ -36,6 +37,13 @@ augment.mla <- function(x, data = NULL, ...) {
   if (!"item" %in% names(data)) {
     mla_abort(c("{.arg data} must have an {.field item} column to join on.",
                 "x" = "Its columns are {.val {names(data)}}."),
+              class = "augment_data")
+  }
+  clash <- intersect(names(data), names(out)[-1L])
+  if (length(clash) > 0) {
+    mla_abort(c("{.arg data} must not have columns named like the diagnostics {.fn augment} adds.",
+                "x" = "{cli::qty(length(clash))}Column{?s} {.field {clash}} {?is/are} in both.",
+                "i" = "Rename {cli::qty(length(clash))}{?it/them} in {.arg data} first."),
               class = "augment_data")
   }
   at <- match_values(data$item, out$item)

@@ -46,7 +46,8 @@
 #' @param labels The label universe: a character vector, or the path to the
 #'   label file doccano exports (`Labels > Export`, a JSON array of
 #'   `{"id": ..., "text": ...}`; one string with a path separator or a file
-#'   extension is read as a path). `NULL` takes the sorted labels seen.
+#'   extension is read as a path). `NULL` takes the sorted labels seen
+#'   (numeric order when every label is a number, see [annotations_long()]).
 #' @param annotator Name of a field holding the annotator of each line;
 #'   `NULL` (default) uses the file names.
 #' @param item Name of the example id field.
@@ -86,7 +87,7 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
   out <- doccano_unannotated(bind_rows_plain(parts), names(path))
   check_doccano_annotators(out, path, annotator)
   out$label <- doccano_label_text(out$label, out$legacy, universe$ids)
-  universe <- universe$text %||% sort(unique(out$label[!is.na(out$label)]))
+  universe <- universe$text %||% sort_labels(unique(out$label[!is.na(out$label)]))
   code <- universe_codes(out$label, universe, function(rows) {
     k <- rows[order(out$label[rows])[1]]  # the first undeclared label in sorted order
     mla_abort(c("Every label must be in the declared {.arg labels}.",

@@ -20,8 +20,9 @@
 #' is one label (its name is the layer's `annotation task`, or the key in
 #' `other annotations`); any other layer is one label per category, its
 #' universe the `soft_label` keys (so categories no one chose still count),
-#' else its sorted distinct answers (numbers in numeric order). HS-Brexit's
-#' hate speech, aggressive and offensive layers thus form one 3-label design.
+#' else its sorted distinct answers (numeric order when every answer is a
+#' number, see [annotations_long()]). HS-Brexit's hate speech, aggressive and
+#' offensive layers thus form one 3-label design.
 #' A layer whose soft label is 0/1 but whose answers are other numbers is on
 #' another scale than its soft label (ConvAbuse: severities from -3 to 1,
 #' negative meaning abusive): it is read as one label per answer category,
@@ -208,8 +209,9 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
   chosen <- if (nested) split_commas(answer) else list(flat = trimws(answer), n = rep(1L, length(answer)))
   of <- rep(seq_along(answer), chosen$n)
   used <- unique(chosen$flat[!is.na(answer)[of]])
-  universe <- if (is.null(soft)) sort_categories(used) else union(soft$keys, sort_categories(used))
-  if (!anyNA(suppressWarnings(as.numeric(universe)))) universe <- sort_categories(universe)
+  universe <- if (is.null(soft)) sort_labels(used) else union(soft$keys, sort_labels(used))
+  # declared keys keep their order, unless all are numbers like the answers
+  if (!anyNA(suppressWarnings(as.numeric(universe)))) universe <- sort_labels(universe)
   undeclared <- setdiff(used, soft$keys)
   if (!is.null(soft) && length(undeclared) > 0L) {
     mla_warn(c("Layer {.val {layer}} has answers outside its soft-label categories.",
@@ -222,10 +224,4 @@ lewidi_layer <- function(code, levels, layer, soft, prefix, where, call = rlang:
   value[rep(is.na(answer), each = k)] <- NA_integer_
   list(value = value, cat = rep(seq_len(k), length(answer)),
        universe = if (prefix) paste0(layer, ": ", universe) else universe)
-}
-
-# Numeric categories in numeric order ("-5" before "-4"), others sorted.
-sort_categories <- function(x) {
-  num <- suppressWarnings(as.numeric(x))
-  if (length(x) > 0L && !anyNA(num)) x[order(num)] else sort(x)
 }

@@ -39,7 +39,8 @@
 #' annotators is one item); `item = "_task_hash"` keys by task instead. The
 #' label universe is the union of the `options` offered (in order of first
 #' appearance), so options no one selected still count; for binary tasks it
-#' is the sorted set of labels.
+#' is the sorted set of labels (numeric order when every label is a number,
+#' see [annotations_long()]).
 #'
 #' @param path Paths to `db-out` JSON-lines files.
 #' @param annotator `NULL` (default) reads each task's annotator from
@@ -83,7 +84,7 @@ read_prodigy <- function(path, annotator = NULL, item = "_input_hash", ...) {
   out <- bind_rows_plain(parts)
   # options offered declare the universe, also on tasks that are excluded
   choice <- out$kind == "choice"
-  universe <- union(unique(out$label[choice]), sort(unique(out$label[!choice])))
+  universe <- union(unique(out$label[choice]), sort_labels(unique(out$label[!choice])))
   excluded <- out$answer == "ignore" | (out$answer == "reject" & choice)
   first <- out$first
   reviews <- sum(out$review_task)

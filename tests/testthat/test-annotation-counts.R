@@ -107,3 +107,80 @@ test_that("as_annotation_counts() and annotation_counts() dispatch on what they 
   expect_mla_snapshot(annotation_counts(s))
   expect_mla_error(annotation_counts(s), "input_type")
 })
+
+test_that("a labels row with m = 0 and no decisions adds nothing, wherever it stands", {
+  withr::local_seed(11)
+  labs <- c("A", "B", "C")
+  arr <- array(rbinom(8 * 4 * 3, 1, 0.4), c(8, 4, 3),
+               dimnames = list(paste0("i", 1:8), paste0("c", 1:4), labs))
+  arr[1, 3:4, ] <- NA
+  arr[2, 1, "B"] <- NA
+  s <- as_annotation_counts(as_annotations(arr))
+  lab <- as.data.frame(tidy(s, "labels"))
+  zero <- data.frame(label = c("B", "A"), m = 0, n_items = c(1, 3), sum_x = 0, sum_dis = 0)
+  # plain R: prevalence over items with a decision, pair agreement over items with two
+  ref <- t(sapply(labs, function(l) {
+    m <- rowSums(!is.na(arr[, , l]))
+    x <- rowSums(arr[, , l], na.rm = TRUE)
+    ao <- (x * (x - 1) + (m - x) * (m - x - 1)) / (m * (m - 1))
+    c(prevalence = mean((x / m)[m >= 1]), observed = mean(ao[m >= 2]))
+  }))
+  for (rows in list(rbind(zero, lab), rbind(lab, zero), rbind(lab[1:2, ], zero, lab[-(1:2), ]))) {
+    s0 <- expect_no_warning(annotation_counts(rows, tidy(s, "design"), tidy(s, "annotators"),
+                                              universe = labs))
+    got <- tidy(mla(s0), "label", conf.int = FALSE)
+    got <- got[got$baseline == "fleiss", ]
+    expect_equal(got$prevalence, unname(ref[got$label, "prevalence"]), tolerance = 1e-12)
+    expect_equal(got$observed, unname(ref[got$label, "observed"]), tolerance = 1e-12)
+  }
+})
+
+test_that("tables that contradict each other are refused, not summarised", {
+  design <- data.frame(n_records = 2, pairable = TRUE, n_items = 2)
+  annot <- data.frame(annotator = c("c1", "c2"), n_records = c(2, 2))
+  ok <- data.frame(label = "A", m = 2, n_items = 2, sum_x = 2, sum_dis = 2)
+  expect_s3_class(annotation_counts(ok, design, annot), "annotation_counts")
+  # m beyond the design's records, and more items than the design has
+  expect_mla_error(annotation_counts(transform(ok, m = 5, sum_x = 5, sum_dis = 12), design, annot),
+                   "counts_inconsistent")
+  expect_mla_error(annotation_counts(transform(ok, n_items = 3, sum_x = 3), design, annot),
+                   "counts_inconsistent")
+  # one item at 2 decisions and two at 1, but only two items in all
+  two <- data.frame(label = "A", m = c(1, 2), n_items = c(2, 1), sum_x = c(1, 1), sum_dis = c(0, 1))
+  expect_mla_error(annotation_counts(two, design, annot), "counts_inconsistent")
+  expect_mla_error(annotation_counts(ok, transform(design, n_stored = 1), annot), "counts_inconsistent")
+  expect_mla_error(annotation_counts(ok, design, annot[1, ]), "counts_inconsistent")
+  expect_mla_error(annotation_counts(ok, design, transform(annot, n_records = c(3, 1))),
+                   "counts_inconsistent")
+  expect_mla_error(annotation_counts(ok, design, transform(annot, n_records = c(1, 1))),
+                   "counts_inconsistent")
+})
+
+test_that("a labels row with m = 0 that claims decisions is refused, naming the row", {
+  lab <- data.frame(label = c("A", "A"), m = c(2, 0), n_items = c(2, 1), sum_x = c(2, 1),
+                    sum_dis = c(2, 0))
+  design <- data.frame(n_records = 2, pairable = TRUE, n_items = 2)
+  annot <- data.frame(annotator = c("c1", "c2"), n_records = c(2, 2))
+  err <- expect_mla_snapshot(annotation_counts(lab, design, annot), "counts_table")
+  expect_match(conditionMessage(err), "Row 2")
+  expect_mla_snapshot(annotation_counts(transform(lab[1, ], label = NA), design, annot, universe = "A"),
+                      "unknown_label")
+  expect_mla_snapshot(annotation_counts(transform(lab[1, ], label = NA), design, annot), "counts_table")
+})
+
+test_that("the contradiction between two tables names both values", {
+  design <- data.frame(n_records = 2, pairable = TRUE, n_items = 2)
+  annot <- data.frame(annotator = c("c1", "c2"), n_records = c(2, 2))
+  ok <- data.frame(label = "A", m = 2, n_items = 2, sum_x = 2, sum_dis = 2)
+  expect_mla_snapshot(annotation_counts(transform(ok, m = 5, sum_x = 5, sum_dis = 12), design, annot),
+                      "counts_inconsistent")
+  two <- data.frame(label = "A", m = c(1, 2), n_items = c(2, 1), sum_x = c(1, 1), sum_dis = c(0, 1))
+  expect_mla_snapshot(annotation_counts(two, design, annot), "counts_inconsistent")
+  expect_mla_snapshot(annotation_counts(ok, transform(design, n_stored = 1), annot),
+                      "counts_inconsistent")
+  expect_mla_snapshot(annotation_counts(ok, design, annot[1, ]), "counts_inconsistent")
+  expect_mla_snapshot(annotation_counts(ok, design, transform(annot, n_records = c(3, 1))),
+                      "counts_inconsistent")
+  expect_mla_snapshot(annotation_counts(ok, design, transform(annot, n_records = c(1, 1))),
+                      "counts_inconsistent")
+})

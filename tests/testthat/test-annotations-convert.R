@@ -109,3 +109,33 @@ test_that("[ keeps labels that the kept items never selected", {
   expect_identical(mla_results(sub), mla_results(from_data))
   expect_identical(as.data.frame(sub), as.data.frame(from_data))
 })
+
+test_that("as.data.frame() of an array has rows for annotated cells only, and round-trips", {
+  withr::local_seed(41)
+  labs <- c("a", "b", "c")
+  arr <- array(rbinom(5 * 4 * 3, 1, 0.4), c(5, 4, 3),
+               dimnames = list(paste0("i", 1:5), paste0("c", 1:4), labs))
+  arr[1, 2:3, ] <- NA          # never annotated
+  arr[4, 1, ] <- NA
+  arr[2, 4, ] <- 0L            # annotated, nothing selected
+  arr[3, 2, "b"] <- NA         # one missing decision inside a record
+  x <- as_annotations(arr)
+  df <- as.data.frame(x)
+  # plain R: one row per cell with any decision and label, in item, annotator, label order
+  cells <- which(apply(!is.na(arr), c(1, 2), any), arr.ind = TRUE)
+  cells <- cells[order(cells[, 1], cells[, 2]), , drop = FALSE]
+  ref <- data.frame(item = rep(rownames(arr)[cells[, 1]], each = 3),
+                    annotator = rep(colnames(arr)[cells[, 2]], each = 3),
+                    label = rep(labs, nrow(cells)),
+                    value = as.vector(t(arr[cbind(rep(cells[, 1], each = 3), rep(cells[, 2], each = 3),
+                                                    rep(1:3, nrow(cells)))])))
+  expect_equal(nrow(df), 3 * (5 * 4 - 3))
+  expect_identical(as.character(df$item), ref$item)
+  expect_identical(as.character(df$annotator), ref$annotator)
+  expect_identical(as.character(df$label), ref$label)
+  expect_equal(df$value, ref$value)
+  y <- annotations_long(df, item, annotator, label, value)
+  expect_identical(as.data.frame(glance(mla(y))), as.data.frame(glance(mla(x))))
+  expect_identical(as.array(y), as.array(x))
+  expect_identical(as.data.frame(y), df)
+})

@@ -198,3 +198,25 @@ test_that("Date and POSIXct ids are accepted and kept as given in the results", 
   d$item <- as.difftime(rep(1:6, each = 3), units = "days")
   expect_mla_error(annotations_long(d, item, annotator, label, value), "id_type")
 })
+
+test_that("a record both selecting nothing and selecting a label is refused", {
+  s <- data.frame(item = c(1, 1, 1, 2, 2), ann = c("a", "b", "b", "a", "b"),
+                  lab = c("x", NA, "x", "y", "y"))
+  err <- expect_mla_error(annotations_long(s, item, ann, lab, labels = c("x", "y")), "na_label")
+  expect_match(conditionMessage(err), "Item \"1\", annotator \"b\"", fixed = TRUE)
+  # in either row order, and through split cells
+  expect_mla_error(annotations_long(s[c(3, 2, 1, 4, 5), ], item, ann, lab, labels = c("x", "y")),
+                   "na_label")
+  cells <- data.frame(item = c(1, 1, 1), ann = c("a", "b", "b"), lab = c("x", "", "x|y"))
+  expect_mla_error(annotations_long(cells, item, ann, lab, label_sep = "|"), "na_label")
+  # an NA row alone is a record with nothing selected: all 0, as plain R has it
+  ok <- annotations_long(s[-3, ], item, ann, lab, labels = c("x", "y"))
+  ref <- array(c(1, 0, 0, 0, 0, 1, 0, 1), c(2, 2, 2))
+  expect_equal(unname(as.array(ok)), ref)
+})
+
+test_that("the contradicting record of selected labels is named", {
+  s <- data.frame(item = c(1, 1, 1, 2, 2, 2), ann = c("a", "b", "b", "a", "a", "b"),
+                  lab = c("x", NA, "x", "y", NA, "y"))
+  expect_mla_snapshot(annotations_long(s, item, ann, lab, labels = c("x", "y")), "na_label")
+})

@@ -83,3 +83,13 @@ test_that("a label repeated inside one group is refused, not merged", {
   err <- expect_mla_error(mla(arr, label_groups = list(g = c("a", "b", "a"))), "label_groups")
   expect_match(conditionMessage(err), "listed 2 times", fixed = TRUE)
 })
+
+test_that("a repeated name in a structure argument names that argument", {
+  arr <- random_structured_array(6, 3, c("p", "q"))
+  err <- expect_mla_snapshot(mla(arr, label_weights = c(p = 1, p = 2)), "duplicate_name")
+  expect_match(conditionMessage(err), "`label_weights`", fixed = TRUE)
+  err <- expect_mla_snapshot(mla(arr, label_tree = c(q = "p", q = NA)), "duplicate_name")
+  expect_match(conditionMessage(err), "`label_tree`", fixed = TRUE)
+  err <- expect_mla_snapshot(mla(arr, label_groups = list(G = "p", G = "q")), "duplicate_name")
+  expect_match(conditionMessage(err), "`label_groups`", fixed = TRUE)
+})

@@ -39,3 +39,15 @@ test_that("rsample::int_pctl() runs on tidy(mla()) over bootstraps of items", {
   ratio <- (full$conf.high - full$conf.low) / (ci$.upper[at] - ci$.lower[at])
   expect_true(all(ratio > 0.6 & ratio < 1.6))
 })
+
+test_that("a data column named like a diagnostic is refused, naming it", {
+  fit <- mla(bias_annotations())
+  err <- expect_mla_snapshot(augment(fit, data = data.frame(item = 1:2, observed = c(0.5, 0.7))),
+                             "augment_data")
+  expect_match(conditionMessage(err), "observed")
+  expect_mla_snapshot(augment(fit, data = data.frame(item = 1, n_annotators = 2, .estimate_ac1 = 0)),
+                      "augment_data")
+  # other columns join as before
+  out <- augment(fit, data = data.frame(item = c(2, 1), note = c("b", "a")))
+  expect_identical(out$note, c("b", "a"))
+})

@@ -149,3 +149,28 @@ test_that("weight matrices are irrCAC's", {
     expect_equal(ours, unname(ref), tolerance = 1e-14, label = paste(w, toString(categ)))
   }
 })
+
+test_that("numeric codes sort numerically, as numbers or as text, so ordinal alpha is one number", {
+  withr::local_seed(3)
+  cd <- matrix(sample(c(1, 2, 3, 9, 10, 11, 12), 40, TRUE), 10, 4)
+  cd[sample(40, 5)] <- NA
+  d <- data.frame(item = rep(1:10, 4), ann = rep(1:4, each = 10), lab = as.vector(cd))
+  d <- d[!is.na(d$lab), ]
+  num <- annotations_long(d, item, ann, lab, single_label = TRUE)
+  chr <- annotations_long(transform(d, lab = as.character(lab)), item, ann, lab, single_label = TRUE)
+  mat <- as_annotations(matrix(as.character(cd), 10))
+  cats <- c("1", "2", "3", "9", "10", "11", "12")
+  for (a in list(num, chr, mat)) expect_identical(a$labels, cats)
+  ref <- ref_category_alpha(cd, cats, ref_metric("ordinal", NULL))
+  for (a in list(num, chr, mat)) {
+    expect_equal(krippendorff_alpha(a, "ordinal")$estimate, unname(ref["alpha"]), tolerance = 1e-12)
+  }
+  expect_equal(tidy(mla(chr, weights = "ordinal"), conf.int = FALSE)$estimate,
+               tidy(mla(num, weights = "ordinal"), conf.int = FALSE)$estimate, tolerance = 1e-12)
+  # a summary from plain tables takes the same default universe
+  s <- as_annotation_counts(chr)
+  expect_identical(annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"))$labels,
+                   cats)
+  # text that is not all numbers keeps text order
+  expect_identical(as_annotations(matrix(c("10", "9", "x", "10"), 2))$labels, c("10", "9", "x"))
+})
