@@ -81,11 +81,19 @@
 #' (`tidy(conf.int = TRUE)`) are Wald intervals on the logit scale for
 #' sensitivity, specificity and prevalence, and on the original scale
 #' (clipped to \[0, 1\]) for the spammer score. A parameter at the bound
-#' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
-#' the parameters of a group whose information is not positive definite
-#' (a message says for how many labels; too few decisions, or EM stopped
-#' short of the maximum: a smaller `tol` helps), nor has a single-label
-#' quantity all of whose entries are at the bound. With more than 1,000
+#' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor has
+#' a single-label quantity all of whose entries are at the bound. Where the
+#' information of a group is not positive definite (a message says for how
+#' many labels) standard errors are `NA` where the data do not determine
+#' them: a singular information (eigenvalues of the information scaled to
+#' unit diagonal at most \eqn{\sqrt{\epsilon}} times the largest count as
+#' 0, whatever the units or order of the parameters) leaves the parameters
+#' along its null space unidentified, e.g. an annotator whose items nobody
+#' else labels (only \eqn{p\alpha + (1 - p)(1 - \beta)} is identified):
+#' they, and quantities that move them, get `NA`, while the identified
+#' parameters keep theirs (from the generalized inverse). An indefinite
+#' information (too few decisions, or EM stopped short of the maximum: a
+#' smaller `tol` helps) gives `NA` for the whole group. With more than 1,000
 #' annotators, or single-label models with more free parameters than 1,000
 #' binary annotators have
 #' (2,001), no standard errors are computed (nor when their matrices would
@@ -273,7 +281,8 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
     free <- which(diag(info) > 0 & !at_bound)
     v <- matrix(NA_real_, length(theta), length(theta))
     inv <- restricted_inverse(info, list(keep = free, dep = rep(NA_integer_, length(free))))
-    if (is.null(inv)) singular <- singular + 1L else v[free, free] <- inv
+    if (is.null(inv) || anyNA(inv)) singular <- singular + 1L
+    if (!is.null(inv)) v[free, free] <- inv
     prev_var[labels_g] <- diag(v)[seq_len(n_prev)]
     idx <- n_prev + (seq_len(n_ann) - 1L) * per
     if (per == 2L) {

@@ -1,0 +1,45 @@
+# Parameters the data do not determine: unidentified ones (the likelihood is
+# flat along them) and ones that do not enter the likelihood at all.
+
+# 160 items: w1-w4 share items 1-130 (three each); w5 alone labels 131-160,
+# which identifies only P(w5 selects) = p sens + (1 - p) (1 - spec).
+lone_annotator <- function(seed = 11) {
+  withr::local_seed(seed)
+  truth <- stats::rbinom(160, 1, 0.4)
+  arr <- array(NA_integer_, c(160, 5, 1),
+               dimnames = list(sprintf("i%03d", 1:160), sprintf("w%d", 1:5), "L"))
+  for (i in 1:130) {
+    arr[i, sample(4, 3), 1] <- stats::rbinom(3, 1, if (truth[i] == 1) 0.85 else 0.15)
+  }
+  arr[131:160, 5, 1] <- stats::rbinom(30, 1, ifelse(truth[131:160] == 1, 0.8, 0.2))
+  arr
+}
+
+test_that("an annotator the data do not identify has NA standard errors, the others keep theirs", {
+  arr <- lone_annotator()
+  expect_message(fit <- annotator_model(as_annotations(arr)), "not positive definite")
+  rows <- tidy(fit)
+  expect_true(all(is.na(unlist(rows[5, c("sensitivity_se", "specificity_se", "spammer_score_se")]))))
+  # reference: the plain-R log-likelihood in (p, sens_1, spec_1, ..., sens_5,
+  # spec_5) is flat along w5's ridge, so hold w5's sensitivity
+  d <- ref_binary_problems(arr)[[1]]
+  loglik <- function(theta) {
+    sens <- theta[2 * (1:5)]
+    spec <- theta[2 * (1:5) + 1]
+    ref_class_loglik(d, c(1 - theta[1], theta[1]), array(c(spec, 1 - sens, 1 - spec, sens), c(5, 2, 2)))
+  }
+  theta0 <- c(fit$prevalence[2, 1], as.vector(rbind(rows$sensitivity, rows$specificity)))
+  p <- theta0[1]
+  ridge <- c(rep(0, 9), -1, -p / (1 - p))
+  expect_lt(abs(loglik(theta0 + 1e-3 * ridge) - loglik(theta0)), 1e-9)
+  held <- function(t) loglik(append(t, theta0[10], after = 9))
+  se <- sqrt(diag(solve(-ref_num_hessian(held, theta0[-10]))))
+  expect_equal(rows$sensitivity_se[1:4], se[2 * (1:4)], tolerance = 1e-4)
+  expect_equal(rows$specificity_se[1:4], se[2 * (1:4) + 1], tolerance = 1e-4)
+  expect_equal(tidy(fit, level = "labels")$std.error, se[1], tolerance = 1e-4)
+  # the order of the annotator ids does not matter
+  rev_fit <- suppressMessages(annotator_model(as_annotations(arr[, 5:1, , drop = FALSE])))
+  rev_rows <- tidy(rev_fit)[5:1, ]
+  expect_identical(is.na(rev_rows$sensitivity_se), is.na(rows$sensitivity_se))
+  expect_equal(rev_rows$specificity_se, rows$specificity_se, tolerance = 1e-6)
+})
