@@ -14,7 +14,9 @@
 #' decisions `n`; `NA` for an item without decisions on that label.
 #' `level = "labels"`: the prevalence of each label (or category) with its
 #' standard error. `level = "confusion"`: every annotator's probability of
-#' each `response` given each `truth` (0/1, or the categories).
+#' each `response` given each `truth` (0/1, or the categories); `NA` where
+#' the annotator has no decisions on the label (no decisions at all, for
+#' single-label data or `pool_labels = TRUE`).
 #'
 #' @param x An `mla_annotator_model` fit.
 #' @param level The table: `"annotators"`, `"items"`, `"labels"` or
@@ -25,7 +27,9 @@
 #' @inheritParams mla
 #' @inheritParams tidy.mla
 #' @return A tibble. `glance()`: one row with `model`, `pooled`, `logLik`,
-#'   `df` (free parameters), `iterations`, `converged`, `n_items`,
+#'   `df` (free parameters that enter the likelihood: not those of an
+#'   annotator on a label without their decisions, nor the prevalence of a
+#'   label nobody decided), `iterations`, `converged`, `n_items`,
 #'   `n_annotators`, `n_labels`, `n_decisions`. `augment()`: one row per
 #'   item with its decisions `.n` and the posterior labels: `.labels` (a
 #'   list of the labels with posterior at least `threshold`) for
@@ -86,7 +90,7 @@ logit_interval <- function(p, se, z) {
 binary_annotator_rows <- function(x) {
   n_ann <- length(x$annotators)
   n_groups <- length(x$groups)
-  n <- if (x$pooled) matrix(rowSums(x$annotator_n), ncol = 1L) else x$annotator_n
+  n <- group_decisions(x$annotator_n, x$pooled)
   cov <- x$covariance$annotators
   if (is.null(cov)) cov <- array(NA_real_, c(n_ann, 3L, n_groups))
   has <- as.vector(n) > 0
@@ -165,7 +169,9 @@ glance.mla_annotator_model <- function(x, ...) {
   check_dots_empty0(...)
   q <- nrow(x$prevalence)
   per_annotator <- if (x$model == "one-coin") 1L else q * (q - 1L)
-  df <- length(x$annotators) * length(x$groups) * per_annotator + ncol(x$prevalence) * (q - 1L)
+  # only parameters that enter the likelihood: of annotators and labels with decisions
+  df <- sum(group_decisions(x$annotator_n, x$pooled) > 0) * per_annotator +
+    sum(colSums(x$item_n) > 0) * (q - 1L)
   tibble::tibble(
     model = x$model, pooled = x$pooled, logLik = x$trace[length(x$trace)], df = as.integer(df),
     iterations = x$iterations, converged = x$converged, n_items = length(x$items),

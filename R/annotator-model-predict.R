@@ -4,7 +4,10 @@
 #' \eqn{y} on item \eqn{i} is \eqn{\sum_z P(z \mid \mathrm{data}_i)
 #' \pi_a[z, y]}: the item's posterior from the fit, passed through the
 #' annotator's own error rates. Items the fit has not seen (or without
-#' decisions on a label) use the prevalence instead of a posterior. As a
+#' decisions on a label) use the prevalence instead of a posterior. An
+#' annotator without decisions on a label in the fit (without any, for
+#' single-label data or `pool_labels = TRUE`) has no error rates there: the
+#' prediction is `NA`. As a
 #' baseline for per-annotator evaluation (TID-8, [annotator_metrics()]),
 #' fit the model on the training annotations (e.g. [annotation_split()])
 #' and predict the held-out ones: a fit that saw an annotation uses it.

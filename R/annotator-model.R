@@ -247,6 +247,10 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
   confusion <- vapply(res$confusion, function(v) aperm(array(v, c(q, q, n_ann)), c(3, 2, 1)),
                       array(0, c(n_ann, q, q)))
   dim(confusion) <- c(n_ann, q, q, length(groups))
+  # an annotator without decisions in a group has no estimates there (the
+  # EM start does not enter the likelihood)
+  idle <- group_decisions(res$annotator_n, pooled) == 0
+  for (g in seq_along(groups)) confusion[idle[, g], , , g] <- NA_real_
   structure(
     list(
       model = model, pooled = pooled, single_label = single, labels = label_names(a),
@@ -260,6 +264,12 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
     ),
     class = "mla_annotator_model"
   )
+}
+
+# Decisions per annotator (rows) and parameter group (columns), from the
+# decisions per annotator and problem.
+group_decisions <- function(annotator_n, pooled) {
+  if (pooled) matrix(rowSums(annotator_n), ncol = 1L) else annotator_n
 }
 
 # Variances from the observed information of each parameter group. Parameters

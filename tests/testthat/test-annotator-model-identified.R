@@ -43,3 +43,43 @@ test_that("an annotator the data do not identify has NA standard errors, the oth
   expect_identical(is.na(rev_rows$sensitivity_se), is.na(rows$sensitivity_se))
   expect_equal(rev_rows$specificity_se, rows$specificity_se, tolerance = 1e-6)
 })
+
+test_that("parameters outside the likelihood are NA in tidy() and predict(), and not in df", {
+  withr::local_seed(6)
+  arr <- array(stats::rbinom(40 * 3 * 2, 1, 0.4), c(40, 3, 2),
+               dimnames = list(sprintf("i%02d", 1:40), c("p", "q", "r"), c("x", "y")))
+  arr[, "r", "y"] <- NA  # r never decided label y
+  fit <- suppressMessages(annotator_model(as_annotations(arr)))
+  conf <- tidy(fit, level = "confusion")
+  idle <- conf$annotator == "r" & conf$label == "y"
+  expect_true(all(is.na(conf$probability[idle])))
+  expect_true(all(is.finite(conf$probability[!idle])))
+  nd <- data.frame(item = c("i01", "i01"), annotator = c("r", "p"), label = "y")
+  prob <- predict(fit, nd, type = "prob")
+  expect_identical(is.na(prob), c(TRUE, FALSE))
+  expect_identical(is.na(predict(fit, nd)), c(TRUE, FALSE))
+  wide <- predict(fit, nd[, 1:2], type = "prob")
+  expect_identical(is.na(wide), cbind(x = c(FALSE, FALSE), y = c(TRUE, FALSE)))
+  # reference: the parameters that move the plain-R log-likelihood
+  probs <- ref_binary_problems(arr)
+  theta0 <- c(fit$prevalence[2, ], fit$confusion[, 2, 2, ], fit$confusion[, 1, 1, ])
+  theta0[is.na(theta0)] <- 0.7
+  loglik <- function(theta) {
+    sum(vapply(1:2, function(j) {
+      sens <- theta[2 + (j - 1) * 3 + 1:3]
+      spec <- theta[8 + (j - 1) * 3 + 1:3]
+      ref_class_loglik(probs[[j]], c(1 - theta[j], theta[j]),
+                       array(c(spec, 1 - sens, 1 - spec, sens), c(3, 2, 2)))
+    }, 0))
+  }
+  moves <- vapply(seq_along(theta0), function(u) {
+    loglik(replace(theta0, u, theta0[u] * 0.9)) != loglik(theta0)
+  }, TRUE)
+  expect_identical(glance(fit)$df, sum(moves))
+  # pooled: an annotator without any decision
+  arr2 <- array(NA_integer_, c(40, 4, 2), list(rownames(arr), c("p", "q", "r", "s"), c("x", "y")))
+  arr2[, 1:3, ] <- arr
+  pooled <- suppressMessages(annotator_model(as_annotations(arr2), pool_labels = TRUE))
+  expect_true(all(is.na(pooled$confusion["s" == pooled$annotators, , , 1])))
+  expect_identical(glance(pooled)$df, 3L * 2L + 2L)
+})
