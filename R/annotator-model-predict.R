@@ -14,7 +14,8 @@
 #'
 #' @param object An [annotator_model()] fit.
 #' @param newdata A data frame with columns `item` and `annotator` (ids of
-#'   the fit) and, for multi-label data, optionally `label`.
+#'   the fit; an item the fit has not seen is allowed, a missing id is not)
+#'   and, for multi-label data, optionally `label`.
 #' @param type `"class"` (the most probable value: 0/1, or the category) or
 #'   `"prob"` (probabilities).
 #' @inheritParams mla
@@ -84,6 +85,9 @@ prediction_ids <- function(object, newdata, call = rlang::caller_env()) {
   if (length(missing) > 0L) {
     mla_abort(c("{.arg newdata} must have columns {.val {needed}}.",
                 "x" = "It has no {.val {missing}} column{?s}."), class = "newdata", call = call)
+  }
+  for (what in c(needed, if (!object$single_label) intersect("label", names(newdata)))) {
+    check_no_na_ids(newdata[[what]], what, "newdata", call = call)
   }
   annotator <- match(id_text(newdata$annotator), object$annotators)
   if (anyNA(annotator)) {
