@@ -4,8 +4,13 @@
 #'
 #' `tidy(level = "annotators")`: one row per annotator and label (one per
 #' annotator with `pool_labels = TRUE`, label `"(pooled)"`; per category for
-#' single-label data) with `n` (the annotator's decisions there),
-#' `sensitivity`, `specificity` (equal under `"one-coin"`: the accuracy),
+#' single-label data) with `n` (the annotator's decisions there; for
+#' single-label data a decision is one record's category choice, so `n` is
+#' the annotator's records, the same for every category),
+#' `sensitivity`, `specificity` (under `"one-coin"` the sensitivity is the
+#' accuracy, and so is the specificity for multi-label data; for
+#' single-label data with \eqn{q} categories the specificity is
+#' \eqn{1 - (1 - \mathrm{accuracy}) / (q - 1)}, see [annotator_model()]),
 #' `spammer_score` \eqn{|\alpha + \beta - 1|} and their standard errors
 #' (`*_se`, see [annotator_model()]); annotators without decisions on a
 #' label have `NA` estimates. `conf.int = TRUE` adds `*_low` and `*_high`.
@@ -30,7 +35,10 @@
 #'   `df` (free parameters that enter the likelihood: not those of an
 #'   annotator on a label without their decisions, nor the prevalence of a
 #'   label nobody decided), `iterations`, `converged`, `n_items`,
-#'   `n_annotators`, `n_labels`, `n_decisions`. `augment()`: one row per
+#'   `n_annotators`, `n_labels`, `n_decisions` (counted as `n`:
+#'   one per record for single-label data, one per record and label for
+#'   multi-label data).
+#'   `augment()`: one row per
 #'   item with its decisions `.n` and the posterior labels: `.labels` (a
 #'   list of the labels with posterior at least `threshold`) for
 #'   multi-label data, `.class` and its `.probability` for single-label data.

@@ -260,7 +260,9 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
       covariance = if (info && single) single_label_covariance(res, n_ann, model)
                    else if (info) model_covariance(res, pooled, n_ann, model, length(label_names(a))),
       trace = res$trace, iterations = res$iterations, converged = res$converged,
-      max_iter = max_iter, tol = tol, n_decisions = a$n_decisions
+      max_iter = max_iter, tol = tol,
+      # a single-label decision is a record's category choice, not its q cells
+      n_decisions = sum(as.double(res$annotator_n))
     ),
     class = "mla_annotator_model"
   )

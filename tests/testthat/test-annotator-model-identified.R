@@ -83,3 +83,59 @@ test_that("parameters outside the likelihood are NA in tidy() and predict(), and
   expect_true(all(is.na(pooled$confusion["s" == pooled$annotators, , , 1])))
   expect_identical(glance(pooled)$df, 3L * 2L + 2L)
 })
+
+test_that("single-label decisions are records, in tidy(), glance() and print()", {
+  codes <- matrix(c("a", "a", "b", "b", "b", "b", "c", "a", "c", "a", NA, "a"), 4, byrow = TRUE,
+                  dimnames = list(sprintf("i%d", 1:4), c("w1", "w2", "w3")))
+  fit <- suppressMessages(annotator_model(as_annotations(codes)))
+  rows <- tidy(fit)
+  expect_identical(rows$n[rows$label == "a"], as.integer(colSums(!is.na(codes))))
+  expect_identical(glance(fit)$n_decisions, as.double(sum(!is.na(codes))))
+  expect_output(print(fit), "11 decisions")
+  # multi-label: one decision per record and label
+  arr <- array(c(1L, 0L, NA, 1L, 1L, 0L, 0L, NA), c(2, 2, 2),
+               list(c("i1", "i2"), c("w1", "w2"), c("x", "y")))
+  binary <- suppressMessages(annotator_model(as_annotations(arr)))
+  expect_identical(glance(binary)$n_decisions, as.double(sum(!is.na(arr))))
+  expect_identical(sum(tidy(binary)$n), as.integer(sum(!is.na(arr))))
+})
+
+test_that("one-coin single-label specificity is 1 - (1 - accuracy) / (q - 1), as documented", {
+  withr::local_seed(2)
+  lv <- c("a", "b", "c")
+  truth <- sample(lv, 60, replace = TRUE)
+  codes <- vapply(c(0.9, 0.75, 0.6), function(p) {
+    ifelse(stats::runif(60) < p, truth, sample(lv, 60, replace = TRUE))
+  }, character(60))
+  dimnames(codes) <- list(sprintf("i%02d", 1:60), c("w1", "w2", "w3"))
+  fit <- suppressMessages(annotator_model(as_annotations(codes), model = "one-coin"))
+  rows <- tidy(fit)
+  # reference: the one-versus-rest specificity of the fitted confusion matrices
+  p <- fit$prevalence[, 1]
+  spec <- vapply(seq_len(nrow(rows)), function(r) {
+    a <- match(rows$annotator[r], fit$annotators)
+    k <- match(rows$label[r], fit$labels)
+    rest <- setdiff(1:3, k)
+    sum(p[rest] * (1 - fit$confusion[a, rest, k, 1])) / sum(p[rest])
+  }, 0)
+  expect_equal(rows$specificity, spec, tolerance = 1e-12)
+  expect_equal(rows$specificity, 1 - (1 - rows$sensitivity) / 2, tolerance = 1e-12)
+  help <- paste(capture.output(tools::Rd2txt(tools::Rd_db("mlagreement")[["tidy.mla_annotator_model.Rd"]])),
+                collapse = " ")
+  expect_no_match(help, "equal under", fixed = TRUE)
+  expect_match(help, "(q - 1)", fixed = TRUE)
+})
+
+test_that("predict() refuses a missing item or annotator id, naming the row", {
+  fit <- suppressMessages(annotator_model(as_annotations(lone_annotator())))
+  expect_mla_error(predict(fit, data.frame(item = c("i001", NA), annotator = "w1")), "na_id")
+  expect_mla_error(predict(fit, data.frame(item = "i001", annotator = NA)), "na_id")
+  expect_error(predict(fit, data.frame(item = c("i001", NA), annotator = "w1")),
+               class = "mlagreement_error_na_id")
+})
+
+test_that("predict() NA id errors", {
+  fit <- suppressMessages(annotator_model(as_annotations(lone_annotator())))
+  expect_snapshot(error = TRUE, predict(fit, data.frame(item = c("i001", NA, NA), annotator = "w1")))
+  expect_snapshot(error = TRUE, predict(fit, data.frame(item = "i001", annotator = NA)))
+})
