@@ -121,15 +121,9 @@ check_split <- function(train, test, annotator, ...) {
 
 check_split_ids <- function(v, data_arg, call = rlang::caller_env()) {
   check_id_vector(v, "annotator", call = call)
-  if (anyNA(v)) {
-    rows <- which(is.na(v))
-    mla_abort(
-      c("Column {.arg annotator} of {.arg {data_arg}} must not contain {.code NA}.",
-        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}.",
-        "i" = "A missing annotator is not an annotator id; drop or label those rows."),
-      class = "na_id", call = call
-    )
-  }
+  check_no_na_ids(v, "annotator", data_arg,
+                  hint = "A missing annotator is not an annotator id; drop or label those rows.",
+                  call = call)
 }
 
 # Test annotations per annotator: ceiling((1 - prop) n), 0 for n = 1, at most n - 1.

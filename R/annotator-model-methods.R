@@ -4,8 +4,13 @@
 #'
 #' `tidy(level = "annotators")`: one row per annotator and label (one per
 #' annotator with `pool_labels = TRUE`, label `"(pooled)"`; per category for
-#' single-label data) with `n` (the annotator's decisions there),
-#' `sensitivity`, `specificity` (equal under `"one-coin"`: the accuracy),
+#' single-label data) with `n` (the annotator's decisions there; for
+#' single-label data a decision is one record's category choice, so `n` is
+#' the annotator's records, the same for every category),
+#' `sensitivity`, `specificity` (under `"one-coin"` the sensitivity is the
+#' accuracy, and so is the specificity for multi-label data; for
+#' single-label data with \eqn{q} categories the specificity is
+#' \eqn{1 - (1 - \mathrm{accuracy}) / (q - 1)}, see [annotator_model()]),
 #' `spammer_score` \eqn{|\alpha + \beta - 1|} and their standard errors
 #' (`*_se`, see [annotator_model()]); annotators without decisions on a
 #' label have `NA` estimates. `conf.int = TRUE` adds `*_low` and `*_high`.
@@ -14,7 +19,9 @@
 #' decisions `n`; `NA` for an item without decisions on that label.
 #' `level = "labels"`: the prevalence of each label (or category) with its
 #' standard error. `level = "confusion"`: every annotator's probability of
-#' each `response` given each `truth` (0/1, or the categories).
+#' each `response` given each `truth` (0/1, or the categories); `NA` where
+#' the annotator has no decisions on the label (no decisions at all, for
+#' single-label data or `pool_labels = TRUE`).
 #'
 #' @param x An `mla_annotator_model` fit.
 #' @param level The table: `"annotators"`, `"items"`, `"labels"` or
@@ -25,8 +32,13 @@
 #' @inheritParams mla
 #' @inheritParams tidy.mla
 #' @return A tibble. `glance()`: one row with `model`, `pooled`, `logLik`,
-#'   `df` (free parameters), `iterations`, `converged`, `n_items`,
-#'   `n_annotators`, `n_labels`, `n_decisions`. `augment()`: one row per
+#'   `df` (free parameters that enter the likelihood: not those of an
+#'   annotator on a label without their decisions, nor the prevalence of a
+#'   label nobody decided), `iterations`, `converged`, `n_items`,
+#'   `n_annotators`, `n_labels`, `n_decisions` (counted as `n`:
+#'   one per record for single-label data, one per record and label for
+#'   multi-label data).
+#'   `augment()`: one row per
 #'   item with its decisions `.n` and the posterior labels: `.labels` (a
 #'   list of the labels with posterior at least `threshold`) for
 #'   multi-label data, `.class` and its `.probability` for single-label data.
@@ -86,7 +98,7 @@ logit_interval <- function(p, se, z) {
 binary_annotator_rows <- function(x) {
   n_ann <- length(x$annotators)
   n_groups <- length(x$groups)
-  n <- if (x$pooled) matrix(rowSums(x$annotator_n), ncol = 1L) else x$annotator_n
+  n <- group_decisions(x$annotator_n, x$pooled)
   cov <- x$covariance$annotators
   if (is.null(cov)) cov <- array(NA_real_, c(n_ann, 3L, n_groups))
   has <- as.vector(n) > 0
@@ -165,7 +177,9 @@ glance.mla_annotator_model <- function(x, ...) {
   check_dots_empty0(...)
   q <- nrow(x$prevalence)
   per_annotator <- if (x$model == "one-coin") 1L else q * (q - 1L)
-  df <- length(x$annotators) * length(x$groups) * per_annotator + ncol(x$prevalence) * (q - 1L)
+  # only parameters that enter the likelihood: of annotators and labels with decisions
+  df <- sum(group_decisions(x$annotator_n, x$pooled) > 0) * per_annotator +
+    sum(colSums(x$item_n) > 0) * (q - 1L)
   tibble::tibble(
     model = x$model, pooled = x$pooled, logLik = x$trace[length(x$trace)], df = as.integer(df),
     iterations = x$iterations, converged = x$converged, n_items = length(x$items),

@@ -4,14 +4,18 @@
 #' \eqn{y} on item \eqn{i} is \eqn{\sum_z P(z \mid \mathrm{data}_i)
 #' \pi_a[z, y]}: the item's posterior from the fit, passed through the
 #' annotator's own error rates. Items the fit has not seen (or without
-#' decisions on a label) use the prevalence instead of a posterior. As a
+#' decisions on a label) use the prevalence instead of a posterior. An
+#' annotator without decisions on a label in the fit (without any, for
+#' single-label data or `pool_labels = TRUE`) has no error rates there: the
+#' prediction is `NA`. As a
 #' baseline for per-annotator evaluation (TID-8, [annotator_metrics()]),
 #' fit the model on the training annotations (e.g. [annotation_split()])
 #' and predict the held-out ones: a fit that saw an annotation uses it.
 #'
 #' @param object An [annotator_model()] fit.
 #' @param newdata A data frame with columns `item` and `annotator` (ids of
-#'   the fit) and, for multi-label data, optionally `label`.
+#'   the fit; an item the fit has not seen is allowed, a missing id is not)
+#'   and, for multi-label data, optionally `label`.
 #' @param type `"class"` (the most probable value: 0/1, or the category) or
 #'   `"prob"` (probabilities).
 #' @inheritParams mla
@@ -81,6 +85,9 @@ prediction_ids <- function(object, newdata, call = rlang::caller_env()) {
   if (length(missing) > 0L) {
     mla_abort(c("{.arg newdata} must have columns {.val {needed}}.",
                 "x" = "It has no {.val {missing}} column{?s}."), class = "newdata", call = call)
+  }
+  for (what in c(needed, if (!object$single_label) intersect("label", names(newdata)))) {
+    check_no_na_ids(newdata[[what]], what, "newdata", call = call)
   }
   annotator <- match(id_text(newdata$annotator), object$annotators)
   if (anyNA(annotator)) {

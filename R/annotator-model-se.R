@@ -5,8 +5,8 @@
 
 # Per-category and per-annotator (var sens, var spec, cov) by the delta
 # method. Entries at the probability bound are held fixed (no standard
-# error); NA throughout, with a message, when the information of the free
-# parameters is not positive definite.
+# error); with a message, NA for quantities the information does not
+# identify, and throughout when it is indefinite.
 single_label_covariance <- function(res, n_ann, model) {
   q <- nrow(res$prevalence)
   one_coin <- model == "one-coin"
@@ -14,14 +14,14 @@ single_label_covariance <- function(res, n_ann, model) {
   rows <- single_label_parameter_rows(res, n_ann, q, one_coin)
   map <- free_parametrization(rows, diag(info), q)
   v <- restricted_inverse(info, map)
-  if (is.null(v)) {
-    inform_not_positive_definite(1L, 1L)
-    v <- matrix(NA_real_, length(map$keep), length(map$keep))
-  }
-  # a quantity whose entries are all held fixed has no standard error
+  if (is.null(v) || anyNA(v)) inform_not_positive_definite(1L, 1L)
+  if (is.null(v)) v <- matrix(NA_real_, length(map$keep), length(map$keep))
+  # a quantity whose entries are all held fixed has no standard error; one
+  # that moves an unidentified entry has none either
   quad <- function(g1, g2, pos) {
     if (!length(pos) || all(g1 == 0) || all(g2 == 0)) return(NA_real_)
-    sum(g1 * (v[pos, pos, drop = FALSE] %*% g2))
+    use <- g1 != 0 | g2 != 0
+    sum(g1[use] * (v[pos[use], pos[use], drop = FALSE] %*% g2[use]))
   }
   prev <- map$rows[[1]]
   prev_var <- vapply(seq_len(q), function(k) quad(prev$e[k, ], prev$e[k, ], prev$pos), 0)
@@ -91,12 +91,13 @@ inform_not_positive_definite <- function(n, groups) {
   which <- if (groups == 1L) "the estimates" else "the estimates of {n} of {groups} labels"
   cli::cli_inform(c(
     "i" = paste0("No standard errors: the observed information is not positive definite at ", which, "."),
+    "i" = "None for the parameters it does not identify (e.g. an annotator whose items nobody else labels), all when it is indefinite.",
     "i" = "Too few decisions, or EM stopped short of the maximum (a smaller {.arg tol} may help)."
   ))
 }
 
-# The inverse information of phi, A' I A with theta = A phi (+ constants);
-# NULL when not positive definite.
+# The inverse information of phi, A' I A with theta = A phi (+ constants),
+# NA for parameters it does not identify; NULL when indefinite.
 restricted_inverse <- function(info, map) {
   if (!length(map$keep)) return(matrix(0, 0L, 0L))
   moved <- which(!is.na(map$dep))
@@ -104,7 +105,37 @@ restricted_inverse <- function(info, map) {
     info[, map$keep[moved]] <- info[, map$keep[moved]] - info[, map$dep[moved]]
     info[map$keep[moved], ] <- info[map$keep[moved], ] - info[map$dep[moved], ]
   }
-  tryCatch(chol2inv(chol(info[map$keep, map$keep, drop = FALSE])), error = function(e) NULL)
+  identified_inverse(info[map$keep, map$keep, drop = FALSE])
+}
+
+# Rounding noise makes a singular information look positive definite to
+# chol(), so singularity is judged on the eigenvalues of the information
+# scaled to unit diagonal (free of the parameters' units and order),
+# relative to the largest. A parameter with weight on the null space is not
+# identified (NA); the others get their entries of the generalized inverse,
+# which is the same for every generalized inverse since they are estimable.
+identified_inverse <- function(m) {
+  d <- diag(m)
+  if (any(d < 0)) return(NULL)
+  v <- matrix(NA_real_, nrow(m), ncol(m))
+  has <- which(d > 0)
+  if (!length(has)) return(v)
+  s <- 1 / sqrt(d[has])
+  e <- eigen(m[has, has, drop = FALSE] * outer(s, s), symmetric = TRUE)
+  tol <- sqrt(.Machine$double.eps) * max(abs(e$values))
+  if (min(e$values) < -tol) return(NULL)
+  null <- e$values <= tol
+  if (!any(null)) {
+    v[has, has] <- chol2inv(chol(m[has, has, drop = FALSE]))
+    return(v)
+  }
+  kept <- e$vectors[, !null, drop = FALSE]
+  inv <- kept %*% (t(kept) / e$values[!null]) * outer(s, s)
+  loose <- rowSums(e$vectors[, null, drop = FALSE]^2) > sqrt(.Machine$double.eps)
+  inv[loose, ] <- NA_real_
+  inv[, loose] <- NA_real_
+  v[has, has] <- inv
+  v
 }
 
 # Gradients in phi of the sensitivity pi_a(k, k) and of the one-versus-rest

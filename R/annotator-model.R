@@ -81,11 +81,19 @@
 #' (`tidy(conf.int = TRUE)`) are Wald intervals on the logit scale for
 #' sensitivity, specificity and prevalence, and on the original scale
 #' (clipped to \[0, 1\]) for the spammer score. A parameter at the bound
-#' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor have
-#' the parameters of a group whose information is not positive definite
-#' (a message says for how many labels; too few decisions, or EM stopped
-#' short of the maximum: a smaller `tol` helps), nor has a single-label
-#' quantity all of whose entries are at the bound. With more than 1,000
+#' \eqn{10^{-6}} or \eqn{1 - 10^{-6}} has no standard error (`NA`), nor has
+#' a single-label quantity all of whose entries are at the bound. Where the
+#' information of a group is not positive definite (a message says for how
+#' many labels) standard errors are `NA` where the data do not determine
+#' them: a singular information (eigenvalues of the information scaled to
+#' unit diagonal at most \eqn{\sqrt{\epsilon}} times the largest count as
+#' 0, whatever the units or order of the parameters) leaves the parameters
+#' along its null space unidentified, e.g. an annotator whose items nobody
+#' else labels (only \eqn{p\alpha + (1 - p)(1 - \beta)} is identified):
+#' they, and quantities that move them, get `NA`, while the identified
+#' parameters keep theirs (from the generalized inverse). An indefinite
+#' information (too few decisions, or EM stopped short of the maximum: a
+#' smaller `tol` helps) gives `NA` for the whole group. With more than 1,000
 #' annotators, or single-label models with more free parameters than 1,000
 #' binary annotators have
 #' (2,001), no standard errors are computed (nor when their matrices would
@@ -239,6 +247,10 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
   confusion <- vapply(res$confusion, function(v) aperm(array(v, c(q, q, n_ann)), c(3, 2, 1)),
                       array(0, c(n_ann, q, q)))
   dim(confusion) <- c(n_ann, q, q, length(groups))
+  # an annotator without decisions in a group has no estimates there (the
+  # EM start does not enter the likelihood)
+  idle <- group_decisions(res$annotator_n, pooled) == 0
+  for (g in seq_along(groups)) confusion[idle[, g], , , g] <- NA_real_
   structure(
     list(
       model = model, pooled = pooled, single_label = single, labels = label_names(a),
@@ -248,10 +260,18 @@ new_annotator_model <- function(a, res, model, pooled, single, max_iter, tol, in
       covariance = if (info && single) single_label_covariance(res, n_ann, model)
                    else if (info) model_covariance(res, pooled, n_ann, model, length(label_names(a))),
       trace = res$trace, iterations = res$iterations, converged = res$converged,
-      max_iter = max_iter, tol = tol, n_decisions = a$n_decisions
+      max_iter = max_iter, tol = tol,
+      # a single-label decision is a record's category choice, not its q cells
+      n_decisions = sum(as.double(res$annotator_n))
     ),
     class = "mla_annotator_model"
   )
+}
+
+# Decisions per annotator (rows) and parameter group (columns), from the
+# decisions per annotator and problem.
+group_decisions <- function(annotator_n, pooled) {
+  if (pooled) matrix(rowSums(annotator_n), ncol = 1L) else annotator_n
 }
 
 # Variances from the observed information of each parameter group. Parameters
@@ -273,7 +293,8 @@ model_covariance <- function(res, pooled, n_ann, model, n_labels) {
     free <- which(diag(info) > 0 & !at_bound)
     v <- matrix(NA_real_, length(theta), length(theta))
     inv <- restricted_inverse(info, list(keep = free, dep = rep(NA_integer_, length(free))))
-    if (is.null(inv)) singular <- singular + 1L else v[free, free] <- inv
+    if (is.null(inv) || anyNA(inv)) singular <- singular + 1L
+    if (!is.null(inv)) v[free, free] <- inv
     prev_var[labels_g] <- diag(v)[seq_len(n_prev)]
     idx <- n_prev + (seq_len(n_ann) - 1L) * per
     if (per == 2L) {

@@ -190,14 +190,7 @@ prediction_matrix <- function(predictions, label_pos, labels, item_col,
 
 # Positions of prediction ids among the ids of x; unknown ids are an error.
 match_ids <- function(v, keys, what, call = rlang::caller_env()) {
-  if (anyNA(v)) {
-    rows <- which(is.na(v))
-    mla_abort(
-      c("Column {.arg {what}} of {.arg predictions} must not contain {.code NA}.",
-        "x" = "{length(rows)} {.code NA} id{?s}, at row{?s} {format_first(rows)}."),
-      class = "na_id", call = call
-    )
-  }
+  check_no_na_ids(v, what, "predictions", call = call)
   check_id_vector(v, what, call = call)
   idx <- match_values(v, keys)
   if (anyNA(idx)) {

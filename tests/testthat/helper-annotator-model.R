@@ -130,3 +130,28 @@ sim_crowd <- function(n_items, n_annotators, k, per_item, sens, spec, prevalence
   }
   list(x = arr, truth = truth)
 }
+
+# The observed log-likelihood, written from its equations, and a numerical
+# Hessian: the oracles of the standard-error tests.
+
+# log sum_z p_z prod_d conf[a_d, z, y_d], summed over items; d: decisions
+# (item, annotator, y), conf: [annotator, truth, response].
+ref_class_loglik <- function(d, p, conf) {
+  lw <- vapply(seq_along(p), function(z) {
+    tapply(log(conf[cbind(d$annotator, z, d$y)]), d$item, sum) + log(p[z])
+  }, numeric(length(unique(d$item))))
+  mx <- apply(lw, 1, max)
+  sum(mx + log(rowSums(exp(lw - mx))))
+}
+
+ref_num_hessian <- function(f, x, h = 1e-4) {
+  n <- length(x)
+  hess <- matrix(0, n, n)
+  for (u in seq_len(n)) for (v in u:n) {
+    e_u <- replace(numeric(n), u, h)
+    e_v <- replace(numeric(n), v, h)
+    hess[u, v] <- hess[v, u] <- (f(x + e_u + e_v) - f(x + e_u - e_v) - f(x - e_u + e_v) +
+                                   f(x - e_u - e_v)) / (4 * h^2)
+  }
+  hess
+}

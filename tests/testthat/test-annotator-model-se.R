@@ -15,28 +15,6 @@ se_design <- function(seed = 1) {
   codes
 }
 
-# log sum_z p_z prod_d conf[a_d, z, y_d], summed over items; d: decisions
-# (item, annotator, y), conf: [annotator, truth, response].
-ref_class_loglik <- function(d, p, conf) {
-  lw <- vapply(seq_along(p), function(z) {
-    tapply(log(conf[cbind(d$annotator, z, d$y)]), d$item, sum) + log(p[z])
-  }, numeric(length(unique(d$item))))
-  mx <- apply(lw, 1, max)
-  sum(mx + log(rowSums(exp(lw - mx))))
-}
-
-ref_num_hessian <- function(f, x, h = 1e-4) {
-  n <- length(x)
-  hess <- matrix(0, n, n)
-  for (u in seq_len(n)) for (v in u:n) {
-    e_u <- replace(numeric(n), u, h)
-    e_v <- replace(numeric(n), v, h)
-    hess[u, v] <- hess[v, u] <- (f(x + e_u + e_v) - f(x + e_u - e_v) - f(x - e_u + e_v) +
-                                   f(x - e_u - e_v)) / (4 * h^2)
-  }
-  hess
-}
-
 ref_num_gradient <- function(f, x, h = 1e-6) {
   vapply(seq_along(x), function(u) {
     e <- replace(numeric(length(x)), u, h)

@@ -165,7 +165,7 @@ test_that("standard errors are the inverse observed information (numerical Hessi
   expect_equal(tidy(fit, level = "labels")$std.error[1], se[1], tolerance = 1e-4)
 })
 
-test_that("binary: an information that is not positive definite gives NA with a message", {
+test_that("binary: an information that is not positive definite gives NA where it must, with a message", {
   # two annotators on six items: five parameters per label, three free
   # response patterns, so the information is singular
   set.seed(3)
@@ -173,8 +173,22 @@ test_that("binary: an information that is not positive definite gives NA with a 
   expect_message(fit <- annotator_model(as_annotations(y)),
                  "not positive definite at the estimates of 2 of 2 labels")
   rows <- tidy(fit)
-  expect_true(all(is.na(rows$sensitivity_se)) && all(is.na(rows$specificity_se)))
   expect_true(all(is.finite(rows$sensitivity)))
+  # B is indefinite: no standard errors; in A only w2 (a spammer, whose
+  # decisions say nothing of the truth) is identified
+  expect_true(all(is.na(unlist(rows[-2, c("sensitivity_se", "specificity_se")]))))
+  expect_true(is.na(tidy(fit, level = "labels")$std.error[1]))
+  d <- ref_binary_problems(y)[[1]]
+  loglik <- function(theta) {
+    sens <- theta[c(2, 4)]
+    spec <- theta[c(3, 5)]
+    ref_class_loglik(d, c(1 - theta[1], theta[1]), array(c(spec, 1 - sens, 1 - spec, sens), c(2, 2, 2)))
+  }
+  hess <- ref_num_hessian(loglik, c(fit$prevalence[2, 1], rows$sensitivity[1], rows$specificity[1],
+                                    rows$sensitivity[2], rows$specificity[2]))
+  expect_lt(max(abs(hess[1:3, 4:5])), 1e-5)
+  se <- sqrt(diag(solve(-hess[4:5, 4:5])))
+  expect_equal(c(rows$sensitivity_se[2], rows$specificity_se[2]), se, tolerance = 1e-4)
 })
 
 test_that("pooled one-coin standard errors are the inverse numerical Hessian", {
