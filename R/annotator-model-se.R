@@ -96,6 +96,20 @@ inform_not_positive_definite <- function(n, groups) {
   ))
 }
 
+# The inverse of m when a bound proves the test of identified_inverse()
+# passes, else NULL; the eigenvalues (cubic in the parameters, slow for a
+# crowd of a thousand annotators) are then needed. For the scaled matrix S
+# (unit diagonal), smallest eigenvalue >= 1 / trace(S^-1) and largest <=
+# its largest absolute row sum, and trace(S^-1) = sum(d * diag(m^-1)).
+certified_inverse <- function(m, d) {
+  inv <- tryCatch(chol2inv(chol(m)), error = function(e) NULL)
+  if (is.null(inv)) return(NULL)
+  s <- 1 / sqrt(d)
+  largest <- max(rowSums(abs(m) * outer(s, s)))
+  smallest <- 1 / sum(d * diag(inv))
+  if (is.finite(smallest) && smallest > sqrt(.Machine$double.eps) * largest) inv else NULL
+}
+
 # The inverse information of phi, A' I A with theta = A phi (+ constants),
 # NA for parameters it does not identify; NULL when indefinite.
 restricted_inverse <- function(info, map) {
@@ -121,6 +135,11 @@ identified_inverse <- function(m) {
   has <- which(d > 0)
   if (!length(has)) return(v)
   s <- 1 / sqrt(d[has])
+  inv <- certified_inverse(m[has, has, drop = FALSE], d[has])
+  if (!is.null(inv)) {
+    v[has, has] <- inv
+    return(v)
+  }
   e <- eigen(m[has, has, drop = FALSE] * outer(s, s), symmetric = TRUE)
   tol <- sqrt(.Machine$double.eps) * max(abs(e$values))
   if (min(e$values) < -tol) return(NULL)

@@ -139,3 +139,25 @@ test_that("predict() NA id errors", {
   expect_snapshot(error = TRUE, predict(fit, data.frame(item = c("i001", NA, NA), annotator = "w1")))
   expect_snapshot(error = TRUE, predict(fit, data.frame(item = "i001", annotator = NA)))
 })
+
+test_that("the certified inverse is the plain inverse, and defers to the eigenvalues near singularity", {
+  certified_inverse <- mlagreement:::certified_inverse
+  identified_inverse <- mlagreement:::identified_inverse
+  set.seed(3)
+  z <- matrix(rnorm(60 * 6), 60)
+  units <- diag(sqrt(c(1, 1e4, 1e-3, 1, 50, 1)))
+  m <- units %*% crossprod(z) %*% units
+  expect_equal(certified_inverse(m, diag(m)), solve(m), tolerance = 1e-10)
+  expect_equal(identified_inverse(m), solve(m), tolerance = 1e-10)
+  # rank 5 plus rounding noise: chol() succeeds, the bound does not hold,
+  # and the eigenvalues find the unidentified direction
+  b <- z[, 1:5] %*% matrix(rnorm(25), 5)
+  s <- crossprod(cbind(b, b[, 1] + b[, 2]))
+  s <- s + diag(1e-13 * max(diag(s)), 6)
+  expect_null(certified_inverse(s, diag(s)))
+  v <- identified_inverse(s)
+  loose <- c(1, 2, 6)  # the null direction is b1 + b2 - b6
+  expect_true(all(is.na(v[loose, ])) && all(is.na(v[, loose])))
+  # fixing parameter 6 gives a generalized inverse; estimable entries agree
+  expect_equal(v[3:5, 3:5], solve(s[1:5, 1:5])[3:5, 3:5], tolerance = 1e-6)
+})
