@@ -51,8 +51,8 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
     kept <- seq_len(stored_records(x))
   } else {
     values <- record_values(x)
-    kept <- which(assigned_records(values, x$layout))
-    values <- values[kept, , drop = FALSE]
+    kept <- assigned_records(x, values)
+    if (length(kept) < nrow(values)) values <- values[kept, , drop = FALSE]
   }
   n_rec <- length(kept)
   rec <- rep.int(kept, k)
@@ -71,12 +71,12 @@ as.data.frame.annotations <- function(x, row.names = NULL, optional = FALSE, ...
   out
 }
 
-# Which stored records were annotated: in an array an all-missing record is a
-# cell never assigned (as in as_annotations()), elsewhere a record whose
-# decisions are all missing.
-assigned_records <- function(values, layout) {
-  if (!identical(layout, "dense")) return(rep.int(TRUE, nrow(values)))
-  rowSums(!is.na(values)) > 0
+# Rows of `values` (records of x) that were annotated: in an array an
+# all-missing record is a cell never assigned (as in as_annotations()),
+# elsewhere every record counts, its decisions missing or not.
+assigned_records <- function(x, values) {
+  if (!is_dense_layout(x)) return(seq_len(nrow(values)))
+  which(rowSums(!is.na(values)) > 0)
 }
 
 # Ids as stored when sorted (annotations_long() sorts them back the same);
@@ -127,9 +127,11 @@ as.array.annotations <- function(x, ...) {
   }
   if (is_sparse_layout(x)) return(subset_sparse(x, keep, new_item[keep], new_ann[keep], ii, jj, kk))
   sub_values <- record_values(x)[keep, kk, drop = FALSE]
-  has <- assigned_records(sub_values, x$layout)
-  keep <- keep[has]
-  sub_values <- sub_values[has, , drop = FALSE]
+  has <- assigned_records(x, sub_values)
+  if (length(has) < nrow(sub_values)) {  # copy only when a cell drops out
+    keep <- keep[has]
+    sub_values <- sub_values[has, , drop = FALSE]
+  }
   a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
                        x$items[ii], x$annotators[jj], x$labels[kk])
   # a subset of the categories is not a single-label design
