@@ -21,7 +21,10 @@
 #' (order statistics \eqn{k = \lfloor (R + 1) \alpha \rfloor} and \eqn{k + 1}),
 #' so with items resampled every type gives the same limits as
 #' `boot::boot.ci()` on [as_boot()] output (BCa with
-#' `L = b$mla_influence[, i]`). With annotators resampled the replicates'
+#' `L = b$mla_influence[, i]`), except that limits are capped at 1, the
+#' largest value of every coefficient, as the analytic intervals of
+#' [tidy()][tidy.mla] and irrCAC's are (`boot::boot.ci()` does not cap, so
+#' its `"basic"` and `"norm"` limits can pass 1). With annotators resampled the replicates'
 #' deviations from the estimate are widened by \eqn{t_\nu / z} at the
 #' requested level before the quantiles are taken (see [mla_boot()],
 #' section *Which design*); `as_boot()` carries the replicates without that
@@ -112,11 +115,13 @@ boot_ci_matrix <- function(object, idx, level, type, call = rlang::caller_env())
                       level, type, accel[idx], call = call)
 }
 
-# Limits of each column of the replicates t (R x statistics) about t0. Warns
-# once about undefined replicates, constant replicates (no zero-width "95%
-# interval") and extreme order statistics.
+# Limits of each column of the replicates t (R x statistics) about t0, capped
+# at `upper` (1, the largest value of every coefficient; Inf for differences).
+# Warns once about undefined replicates, constant replicates (no zero-width
+# "95% interval") and extreme order statistics.
 replicate_intervals <- function(t, t0, names, level, type = "perc", accel = NULL,
-                                na_hint = kNaHintNotes, call = rlang::caller_env()) {
+                                na_hint = kNaHintNotes, upper = 1,
+                                call = rlang::caller_env()) {
   out <- matrix(NA_real_, ncol(t), 2L)
   undefined <- constant <- character()
   extreme <- FALSE
@@ -134,7 +139,7 @@ replicate_intervals <- function(t, t0, names, level, type = "perc", accel = NULL
       next
     }
     res <- boot_interval(ts, t0[[s]], level, type, accel[s])
-    out[s, ] <- res$ci
+    out[s, ] <- pmin(upper, res$ci)
     extreme <- extreme || res$extreme
   }
   if (length(undefined) > 0L) {

@@ -143,7 +143,8 @@ new_mla_compare <- function(a, b, replicates, conf.level, R, paired, seeds, ann_
   replicates <- replicates[, seq_along(bl), drop = FALSE]
   difference <- est_a - est_b
   p_value <- rep(NA_real_, length(bl))
-  ci <- replicate_intervals(replicates, difference, bl, conf.level, "perc", call = call)
+  ci <- replicate_intervals(replicates, difference, bl, conf.level, "perc", upper = Inf,
+                            call = call)
   for (k in seq_along(bl)) {
     d <- replicates[, k]
     d <- d[!is.na(d)]

@@ -237,3 +237,31 @@ test_that("two-way intervals widen by t / z with Satterthwaite's df of the item 
   }
   expect_true(all(widen > 1))
 })
+
+test_that("bootstrap limits are capped at 1, the largest value of every coefficient", {
+  skip_if_not_installed("boot")
+  arr <- withr::with_seed(3, random_design(40, 6, 2, prevalence = 0.3, error = 0.02))
+  fit <- mla(arr)
+  # annotators: deviations scaled by sqrt(J / (J - 1)) and widened by t_5 / z
+  bs <- withr::with_seed(2, mla_boot(fit, R = 199, resample = "annotators"))
+  widen <- sqrt(6 / 5) * stats::qt(0.975, 5) / stats::qnorm(0.975)
+  uncapped <- vapply(1:3, function(s) {
+    t0 <- bs$t0[[s]]
+    stats::quantile(t0 + (bs$t[, s] - t0) * widen, c(0.025, 0.975), type = 6, names = FALSE)
+  }, numeric(2))
+  expect_true(all(uncapped[2, ] > 1))
+  ci <- confint(bs, 1:3, type = "perc")
+  expect_equal(unname(ci[, 1]), uncapped[1, ], tolerance = 1e-12)
+  expect_identical(unname(ci[, 2]), rep(1, 3))
+  expect_identical(tidy(bs, type = "perc")$conf.high[1:3], rep(1, 3))
+  # items: boot.ci's basic and normal limits pass 1 and are capped
+  arr <- withr::with_seed(2, random_design(40, 6, 2, prevalence = 0.3, error = 0.01))
+  bi <- withr::with_seed(2, mla_boot(mla(arr), R = 199))
+  b <- as_boot(bi)
+  for (type in c("basic", "norm")) {
+    ref <- boot::boot.ci(b, index = 1, type = type)[[if (type == "norm") "normal" else "basic"]]
+    ref <- ref[length(ref) - 1:0]
+    expect_gt(ref[2], 1)
+    expect_equal(unname(confint(bi, 1, type = type)[1, ]), c(ref[1], 1), tolerance = 1e-12)
+  }
+})
