@@ -104,12 +104,13 @@ mla <- function(x, baseline = c("fleiss", "ac1", "pabak", "conger"), labels = NU
 # weights and single-label designs are inputs of it.
 mla_records <- function(x, baseline, labels, structure, weights, threads, call) {
   cols <- select_labels(x, labels, call = call)
-  tally <- if (identical(cols, seq_along(label_names(x)))) {
-    label_tally(x)
+  counts <- if (identical(cols, seq_along(label_names(x)))) {
+    list(tally = label_tally(x), annotator_records = annotator_record_counts(x))
   } else {
-    count_labels(x, cols, keep_counts = FALSE, threads = threads)$tally  # reads only these labels
+    count_labels(x, cols, keep_counts = FALSE, threads = threads)  # reads only these labels
   }
-  check_estimable(x, tally, call = call)
+  tally <- counts$tally
+  check_estimable(x, tally, counts$annotator_records, call = call)
   st <- resolve_label_structure(x, structure$label_weights, structure$label_groups,
                                 structure$label_tree, cols, call = call)
   if (!is.null(st)) {
@@ -150,12 +151,15 @@ select_labels <- function(x, labels, call = rlang::caller_env()) {
 }
 
 # Works from the label tables: row m of `cnt` counts items with m decisions.
-check_estimable <- function(x, tally, call = rlang::caller_env()) {
+# `annotator_records`: each annotator's records with a decision on the labels
+# analysed (all of them by default).
+check_estimable <- function(x, tally, annotator_records = annotator_record_counts(x),
+                            call = rlang::caller_env()) {
   if (sum(tally$cnt) == 0) {
     mla_abort("{.arg x} must contain at least one non-missing decision.",
               class = "no_data", call = call)
   }
-  n_ann <- sum(annotator_record_counts(x) > 0)
+  n_ann <- sum(annotator_records > 0)
   if (n_ann < 2L) {
     mla_abort(
       c("{.arg x} must have at least 2 annotators with decisions.",

@@ -134,3 +134,11 @@ test_that("every warning of the package goes through mla_warn(): class mlagreeme
   expect_identical(names(fns)[warns], "mla_warn")
   expect_mla_warning(icc(matrix(1, 4, 3)), "undefined")
 })
+
+test_that("the at-least-2-annotators check counts annotators with decisions on the labels analysed", {
+  arr <- array(c(1L, 0L, 1L, 1L, 0L, 1L, 0L, 1L, 1L, NA, NA, NA), c(3, 2, 2),
+               dimnames = list(NULL, c("a1", "a2"), c("A", "B")))
+  expect_s3_class(mla(arr), "mla")
+  expect_mla_error(mla(arr, labels = "B"), "one_annotator")
+  expect_error(mla(arr, labels = "B"), "It has 1")
+})
