@@ -84,8 +84,10 @@ read_doccano <- function(path, labels = NULL, annotator = NULL, item = "id",
     check_doccano_repeats(tbl, path[[f]], item, call)
     tbl
   })
-  out <- doccano_unannotated(bind_rows_plain(parts), names(path))
-  check_doccano_annotators(out, path, annotator)
+  all <- bind_rows_plain(parts)
+  out <- all[!all$unannotated, , drop = FALSE]
+  check_doccano_annotators(out, path, annotator)  # before saying what dropped out
+  inform_unannotated(all, out, names(path))
   out$label <- doccano_label_text(out$label, out$legacy, universe$ids)
   universe <- universe$text %||% sort_labels(unique(out$label[!is.na(out$label)]))
   code <- universe_codes(out$label, universe, function(rows) {
@@ -122,22 +124,20 @@ doccano_records <- function(path, paths, handler, call) {
   json_fields_lines(path, paths, handler, call = call)
 }
 
-# Drops the rows of examples a per-user file lists with an empty label list,
-# saying how many and which members drop out.
-doccano_unannotated <- function(out, sources) {
-  gone <- out$unannotated
-  if (!any(gone)) return(out)
-  kept <- out[!gone, , drop = FALSE]
-  by_file <- table(factor(out$file[gone], levels = sources))
+# Says how many examples per-user files list with an empty label list (their
+# rows dropped from `all`, leaving `kept`) and which members drop out.
+inform_unannotated <- function(all, kept, sources) {
+  gone <- all$unannotated
+  if (!any(gone)) return(invisible())
+  by_file <- table(factor(all$file[gone], levels = sources))
   by_file <- by_file[by_file > 0]
-  silent <- setdiff(unique(out$annotator[gone]), kept$annotator)
+  silent <- setdiff(unique(all$annotator[gone]), kept$annotator)
   cli::cli_inform(
     c("i" = "Read {sum(gone)} example{?s} with an empty label list as not annotated by that user ({paste0(names(by_file), ': ', by_file, collapse = ', ')}).",
       " " = "doccano writes every example into every member's file; use {.code empty = \"none\"} if an empty list means that no label applies.",
       "i" = if (length(silent) > 0L) "{cli::qty(length(silent))}Member{?s} {.val {silent}} annotated nothing and {?is/are} left out."),
     class = "mlagreement_message_unannotated"
   )
-  kept
 }
 
 # A collaborative export (one file, no user; doccano 1.6 adds an
