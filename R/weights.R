@@ -8,7 +8,7 @@
 #'   coefficients), `"linear"`, `"quadratic"`, `"ordinal"`, `"radical"`,
 #'   `"ratio"`, `"circular"`, `"bipolar"`, or a \eqn{q \times q} matrix of
 #'   weights in \[0, 1\] with unit diagonal, rows and columns in the order of
-#'   the declared categories. The corpus rows then hold the weighted Fleiss
+#'   the declared categories or named by them (in any order). The corpus rows then hold the weighted Fleiss
 #'   kappa, Gwet's AC2 and the weighted Brennan-Prediger coefficient (Gwet
 #'   2014, as irrCAC computes them); see the section *Weighted single-label
 #'   coefficients*.
@@ -98,19 +98,54 @@ category_weight_matrix <- function(x, weights, call) {
     dimnames(W) <- list(label_names(x), label_names(x))
     return(W)
   }
-  ok <- is.matrix(weights) && is.numeric(weights) && identical(dim(weights), c(q, q)) &&
-    all(is.finite(weights))
-  if (!ok || any(weights < 0 | weights > 1) || any(diag(weights) != 1) ||
-      !isTRUE(all.equal(weights, t(weights), check.attributes = FALSE))) {
-    mla_abort(
-      c("{.arg weights} must be a weight name or a symmetric {q} x {q} matrix of weights in [0, 1] with unit diagonal.",
-        "x" = "It is {.obj_type_friendly {weights}}{if (is.matrix(weights)) paste0(' (', nrow(weights), ' x ', ncol(weights), ')') else ''}.",
-        "i" = "Weight names: {.val {weight_schemes}}."),
-      class = "weights", call = call
-    )
+  W <- check_weight_matrix(weights, label_names(x), call)
+  dimnames(W) <- list(label_names(x), label_names(x))
+  W
+}
+
+# A user's weight matrix: q x q, rows and columns in the categories' order or
+# named by them (then put in that order); finite, in [0, 1], unit diagonal,
+# symmetric. Each failure names the entry.
+check_weight_matrix <- function(weights, categories, call) {
+  q <- length(categories)
+  fail <- function(problem) {
+    mla_abort(c("{.arg weights} must be a weight name or a symmetric {q} x {q} matrix of weights in [0, 1] with unit diagonal.",
+                "x" = problem, "i" = "Weight names: {.val {weight_schemes}}."),
+              class = "weights", call = call, .envir = parent.frame())
+  }
+  if (!is.matrix(weights) || !is.numeric(weights) || !identical(dim(weights), c(q, q))) {
+    fail(if (is.matrix(weights)) "It is {.obj_type_friendly {weights}} ({nrow(weights)} x {ncol(weights)})." else "It is {.obj_type_friendly {weights}}.")
+  }
+  for (side in 1:2) {
+    nm <- dimnames(weights)[[side]]
+    if (is.null(nm)) next
+    if (anyNA(match(categories, nm)) || anyDuplicated(nm) > 0L) {
+      fail("Its {c('row', 'column')[side]} names {.val {nm}} are not the categories {.val {categories}}.")
+    }
+    weights <- if (side == 1L) weights[categories, , drop = FALSE] else weights[, categories, drop = FALSE]
   }
   W <- unname(weights) + 0
-  dimnames(W) <- list(label_names(x), label_names(x))
+  first <- function(cond) which(cond, arr.ind = TRUE)[1L, ]
+  entry <- function(rc) list(row = categories[rc[1]], col = categories[rc[2]], value = W[rc[1], rc[2]])
+  if (!all(is.finite(W))) {
+    e <- entry(first(!is.finite(W)))
+    fail("Its entry at row {.val {e$row}}, column {.val {e$col}} is {e$value}.")
+  }
+  if (any(W < 0 | W > 1)) {
+    e <- entry(first(W < 0 | W > 1))
+    fail("Its entry at row {.val {e$row}}, column {.val {e$col}} is {e$value}, outside [0, 1].")
+  }
+  if (any(diag(W) != 1)) {
+    k <- which(diag(W) != 1)[1L]
+    e <- entry(c(k, k))
+    fail("Its diagonal entry for {.val {e$row}} is {e$value}, not 1.")
+  }
+  if (!isTRUE(all.equal(W, t(W), check.attributes = FALSE))) {
+    rc <- first(abs(W - t(W)) == max(abs(W - t(W))))
+    e <- entry(rc)
+    e2 <- entry(rev(rc))
+    fail("Its entry at row {.val {e$row}}, column {.val {e$col}} is {e$value}, but the one at row {.val {e2$row}}, column {.val {e2$col}} is {e2$value}.")
+  }
   W
 }
 

@@ -174,3 +174,42 @@ test_that("numeric codes sort numerically, as numbers or as text, so ordinal alp
   # text that is not all numbers keeps text order
   expect_identical(as_annotations(matrix(c("10", "9", "x", "10"), 2))$labels, c("10", "9", "x"))
 })
+
+test_that("a weight matrix named by the categories is read by its names, in any order", {
+  m <- withr::with_seed(5, matrix(sample(c("high", "low", "mid"), 45, TRUE), 15, 3))
+  X <- t(apply(m, 1, function(r) table(factor(r, c("high", "low", "mid")))))
+  ordered <- matrix(c(1, 0, 0.5, 0, 1, 0.5, 0.5, 0.5, 1), 3)  # high, low, mid
+  named <- ordered
+  dimnames(named) <- list(c("high", "low", "mid"), c("high", "low", "mid"))
+  shuffled <- named[c("mid", "high", "low"), c("low", "mid", "high")]
+  want <- ref_weighted(X, ordered)
+  expect_equal(tidy(mla(m, weights = ordered))$estimate, want, tolerance = 1e-12)
+  expect_equal(tidy(mla(m, weights = shuffled))$estimate, want, tolerance = 1e-12)
+  # the shuffled matrix read by position would give other coefficients
+  expect_false(isTRUE(all.equal(ref_weighted(X, unname(shuffled)), want)))
+  wrong <- named
+  dimnames(wrong) <- list(c("a", "b", "c"), NULL)
+  expect_mla_error(mla(m, weights = wrong), "weights")
+})
+
+test_that("a bad weight matrix is refused naming the entry", {
+  m <- matrix(c("a", "b", "a", "c", "b", "b"), 3)
+  W <- matrix(c(1, 0.5, 0, 0.5, 1, 0.5, 0, 0.5, 1), 3)
+  asym <- W
+  asym[1, 2] <- 0.3
+  diag_off <- W
+  diag_off[2, 2] <- 0.9
+  missing <- W
+  missing[3, 1] <- NA
+  big <- W
+  big[3, 1] <- 1.5
+  named <- W
+  rownames(named) <- c("a", "b", "x")
+  for (bad in list(asym, diag_off, missing, big, named)) {
+    expect_mla_error(mla(m, weights = bad), "weights")
+  }
+  expect_mla_snapshot(mla(m, weights = asym))
+  expect_mla_snapshot(mla(m, weights = diag_off))
+  expect_mla_snapshot(mla(m, weights = missing))
+  expect_mla_snapshot(mla(m, weights = named))
+})
