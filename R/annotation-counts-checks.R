@@ -103,3 +103,59 @@ check_design_annotators <- function(design, annotators, call = rlang::caller_env
                        "{.arg annotators} sums {.field n_records} to {sum(per_annotator)}; {.arg design} to {from_design} ({.code sum(n_records * n_items)}).")
   }
 }
+
+# sum_x and sum_dis must be reachable by n items with x in 0..m: sum_x <= m n,
+# and sum_dis = sum x (m - x) (concave in x) between its value with the
+# positives packed into as few items as possible and spread as evenly.
+check_label_sums_possible <- function(labels, keep, m, n, sx, sdis, call) {
+  r <- sx %% m
+  least <- r * (m - r)
+  a <- sx %/% n
+  b <- sx - a * n
+  most <- b * (a + 1) * (m - a - 1) + (n - b) * a * (m - a)
+  bad <- which(sx > m * n | sdis < least | sdis > most)[1]
+  if (is.na(bad)) return(invisible())
+  row <- which(keep)[bad]
+  range <- if (sx[bad] > m[bad] * n[bad]) "none" else paste(least[bad], "to", most[bad])
+  mla_abort(c("{.arg labels} must have sums that {.code n_items} items with {.code m} decisions can give: {.code sum_x <= m * n_items} and {.code sum_dis} (the sum of x (m - x)) within the range those items allow.",
+              "x" = "Row {row} (label {.val {as.character(labels$label[row])}}, m = {m[bad]}, n_items = {n[bad]}) has {.code sum_x = {sx[bad]}} and {.code sum_dis = {sdis[bad]}}; possible {.code sum_dis}: {range}."),
+            class = "counts_table", call = call)
+}
+
+# A row with m = 0 counts items without decisions on the label: nothing to
+# add when its sums are 0, a contradiction otherwise. A row without a label
+# has no column.
+check_label_rows_placed <- function(labels, j, m, call) {
+  r <- which(is.na(labels$label))[1]
+  if (!is.na(r)) {
+    mla_abort(c("{.arg labels} must name a label on every row.", "x" = "Row {r} has label {.code NA}."),
+              class = "counts_table", call = call)
+  }
+  sums <- normalise_count(labels$sum_x) + normalise_count(labels$sum_dis)
+  r <- which(m == 0 & sums > 0)[1]
+  if (!is.na(r)) {
+    mla_abort(c("{.arg labels} rows with {.code m = 0} must have {.code sum_x = 0} and {.code sum_dis = 0}: their items have no decisions on the label.",
+                "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code sum_x = {labels$sum_x[r]}} and {.code sum_dis = {labels$sum_dis[r]}}."),
+              class = "counts_table", call = call)
+  }
+}
+
+# A single-label record decides every category and selects exactly one: each
+# label has a decision in every record, and the positives count the records.
+check_single_label_tally <- function(tally, universe, design, call = rlang::caller_env()) {
+  records <- sum(normalise_count(design$n_records) * normalise_count(design$n_items))
+  decisions <- colSums(seq_len(nrow(tally$cnt)) * tally$cnt)
+  j <- which(decisions != records)[1]
+  if (!is.na(j)) {
+    mla_abort(c("{.arg labels} must give every category a decision in every record when {.code single_label = TRUE}.",
+                "x" = "Category {.val {universe[j]}} has {decisions[j]} decisions; {.arg design} has {records} records."),
+              class = "counts_inconsistent", call = call)
+  }
+  positives <- sum(tally$sx)
+  if (positives != records) {
+    mla_abort(c("{.arg labels} must count one chosen category per record when {.code single_label = TRUE}.",
+                "x" = "Its {.field sum_x} add up to {positives}; {.arg design} has {records} records."),
+              class = "counts_inconsistent", call = call)
+  }
+}
+

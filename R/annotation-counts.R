@@ -35,7 +35,8 @@
 #'   Labels or values of `m` without a row have no such items. A row with
 #'   `m = 0` (items without a decision on the label) adds nothing and is
 #'   ignored when its `sum_x` and `sum_dis` are 0; with other sums it is an
-#'   error.
+#'   error, and so are sums that no `n_items` items with `m` decisions can
+#'   give.
 #' * `design`: one row per kind of item, columns `n_records` (records of the
 #'   item with at least one decision), `pairable` (`TRUE` when some label of
 #'   the item has two or more decisions), `n_items`, and optionally
@@ -133,8 +134,9 @@
 #'   as a finite number, as in [annotations_long()]). Labels without rows
 #'   count as labels without decisions.
 #' @param single_label `TRUE` for a single-label design (every record selects
-#'   exactly one category): [mla()] then reports Fleiss' kappa, AC1 and
-#'   Brennan-Prediger.
+#'   exactly one category, so every label has a decision in every record and
+#'   the `sum_x` add up to the records): [mla()] then reports Fleiss' kappa,
+#'   AC1 and Brennan-Prediger.
 #' @param sets,set_pairs Optional data frames, the set tables (see the
 #'   section below); without them Jaccard and MASI alpha need the records.
 #' @param annotator_pairs,pair_labels Optional data frames, the annotator-pair
@@ -178,10 +180,12 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   universe <- if (is.null(universe)) sort_labels(unique(lab[!is.na(lab)])) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
   # the tables against each other before the tally, whose rows run to the largest m
+  check_unique_names(as.character(annotators$annotator), "annotator", arg = "annotators")
   check_design_annotators(design, annotators)
   check_labels_m_within_design(labels, design)
   tally <- tally_from_table(labels, universe)
   check_labels_items_within_design(labels, tally, universe, design)
+  if (single_label) check_single_label_tally(tally, universe, design)
   new_annotation_counts(
     tally = tally,
     universe = universe,
@@ -300,31 +304,8 @@ tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   cnt[idx] <- normalise_count(labels$n_items)[keep]
   sx[idx] <- normalise_count(labels$sum_x)[keep]
   sdis[idx] <- normalise_count(labels$sum_dis)[keep]
-  bad <- which(keep)[which(sx[idx] > m[keep] * cnt[idx] | sdis[idx] > m[keep]^2 / 4 * cnt[idx])]
-  if (length(bad) > 0) {
-    mla_abort(c("{.arg labels} must have {.code sum_x <= m * n_items} and {.code sum_dis <= m^2 n_items / 4}.",
-                "x" = "Row {bad[1]} (label {.val {as.character(labels$label[bad[1]])}}, m = {m[bad[1]]}) does not."),
-              class = "counts_table", call = call)
-  }
+  check_label_sums_possible(labels, keep, m[keep], cnt[idx], sx[idx], sdis[idx], call)
   list(cnt = cnt, sx = sx, sdis = sdis)
-}
-
-# A row with m = 0 counts items without decisions on the label: nothing to
-# add when its sums are 0, a contradiction otherwise. A row without a label
-# has no column.
-check_label_rows_placed <- function(labels, j, m, call) {
-  r <- which(is.na(labels$label))[1]
-  if (!is.na(r)) {
-    mla_abort(c("{.arg labels} must name a label on every row.", "x" = "Row {r} has label {.code NA}."),
-              class = "counts_table", call = call)
-  }
-  sums <- normalise_count(labels$sum_x) + normalise_count(labels$sum_dis)
-  r <- which(m == 0 & sums > 0)[1]
-  if (!is.na(r)) {
-    mla_abort(c("{.arg labels} rows with {.code m = 0} must have {.code sum_x = 0} and {.code sum_dis = 0}: their items have no decisions on the label.",
-                "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code sum_x = {labels$sum_x[r]}} and {.code sum_dis = {labels$sum_dis[r]}}."),
-              class = "counts_table", call = call)
-  }
 }
 
 pad_tally <- function(tally, max_m) {

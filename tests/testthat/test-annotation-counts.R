@@ -184,3 +184,62 @@ test_that("the contradiction between two tables names both values", {
   expect_mla_snapshot(annotation_counts(ok, design, transform(annot, n_records = c(1, 1))),
                       "counts_inconsistent")
 })
+
+test_that("labels rows whose sums no n items with m decisions can give are refused", {
+  # every (sum_x, sum_dis) that some x in 0..m per item reaches, by enumeration
+  reachable <- function(m, n) {
+    x <- as.matrix(expand.grid(rep(list(0:m), n)))
+    unique(data.frame(sx = rowSums(x), sdis = rowSums(x * (m - x))))
+  }
+  possible <- function(m, n, sx, sdis) {
+    ok <- TRUE
+    tryCatch(check_label_sums_possible(data.frame(label = "A"), TRUE, m, n, sx, sdis, NULL),
+             mlagreement_error_counts_table = function(e) ok <<- FALSE)
+    ok
+  }
+  for (m in 1:5) for (n in 1:4) {
+    r <- reachable(m, n)
+    for (s in unique(r$sx)) {
+      d <- r$sdis[r$sx == s]
+      expect_true(all(vapply(d, function(v) possible(m, n, s, v), logical(1))))
+      expect_false(possible(m, n, s, min(d) - 1))
+      expect_false(possible(m, n, s, max(d) + 1))
+    }
+    expect_false(possible(m, n, m * n + 1, 0))
+  }
+  # the audit's rows: no positives but disagreement; m = 2, n = 2, sum_x = 1 forces sum_dis = 1
+  design <- data.frame(n_records = c(2, 3), pairable = TRUE, n_items = c(2, 9))
+  annot <- data.frame(annotator = c("a", "b", "c"), n_records = c(11, 11, 9))
+  lab <- data.frame(label = "A", m = c(2, 3), n_items = c(2, 9), sum_x = c(1, 15), sum_dis = c(1, 14))
+  expect_s3_class(annotation_counts(lab, design, annot), "annotation_counts")
+  expect_mla_snapshot(annotation_counts(transform(lab, sum_x = c(1, 0)), design, annot), "counts_table")
+  expect_mla_error(annotation_counts(transform(lab, sum_dis = c(2, 14)), design, annot), "counts_table")
+  expect_mla_error(annotation_counts(transform(lab, sum_x = c(1, 27)), design, annot), "counts_table")
+  # annotator ids: NA and repeats
+  expect_mla_error(annotation_counts(lab, design, transform(annot, annotator = c("a", NA, "c"))), "na_id")
+  expect_mla_snapshot(annotation_counts(lab, design, transform(annot, annotator = c("a", "a", "c"))),
+                      "duplicate_name")
+})
+
+test_that("single_label = TRUE needs one chosen category and a decision on every category per record", {
+  sl <- withr::with_seed(2, matrix(sample(letters[1:3], 60, TRUE), 20, 3))
+  sl[1, 1] <- NA
+  x <- as_annotations(sl)
+  s <- as_annotation_counts(x)
+  tabs <- list(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"))
+  rebuilt <- suppressMessages(annotation_counts(tabs[[1]], tabs[[2]], tabs[[3]], single_label = TRUE))
+  expect_equal(tidy(mla(rebuilt))$estimate, tidy(mla(x))$estimate, tolerance = 1e-12)
+  # multi-label tables called single-label
+  arr <- withr::with_seed(2, array(rbinom(60, 1, 0.5), c(10, 3, 2)))  # 32 positives in 30 records
+  m <- as_annotation_counts(as_annotations(arr))
+  expect_mla_snapshot(annotation_counts(tidy(m, "labels"), tidy(m, "design"), tidy(m, "annotators"),
+                                        single_label = TRUE), "counts_inconsistent")
+  # a category without a decision in one record
+  lab <- tabs[[1]]
+  row <- which(lab$label == "a" & lab$m == 3)
+  lab$m[row] <- 2
+  lab$sum_dis[row] <- 0
+  lab$sum_x[row] <- min(lab$sum_x[row], 2 * lab$n_items[row])
+  expect_mla_error(annotation_counts(lab, tabs[[2]], tabs[[3]], single_label = TRUE),
+                   c("counts_inconsistent", "counts_table"))
+})
