@@ -10,7 +10,8 @@
 #' variance adds the annotators' component to the items' one,
 #' \deqn{\widehat{\mathrm{var}}(c) = \widehat{\mathrm{var}}_{items}(c) +
 #'   \frac{J - 1}{J} \sum_{a=1}^{J} (c_{(-a)} - \bar c_{(\cdot)})^2,}
-#' the jackknife over the \eqn{J} annotators with decisions (\eqn{c_{(-a)}}:
+#' the jackknife over the \eqn{J} annotators with decisions (on the label,
+#' for a label row; on the group's labels, for a group row) (\eqn{c_{(-a)}}:
 #' the coefficient without annotator \eqn{a}; Gwet 2008, *Psychometrika*,
 #' for the rater component of the single-label coefficients, and the same
 #' for the multi-label ones). The interval and test then use Student's t
@@ -72,15 +73,41 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
                                 data$structure)
   n_corpus <- nrow(fit$corpus)
   cols <- if (level == "corpus") seq_len(n_corpus) else n_corpus + seq_len(nrow(fit$label))
-  var <- apply(jack[, cols, drop = FALSE], 2L, jackknife_variance)
-  list(var = var, df = rep(n_ann - 1, length(cols)))
+  mask <- stat_annotators(fit)[, cols, drop = FALSE]
+  list(var = annotator_jackknife_variance(jack[, cols, drop = FALSE], mask),
+       df = colSums(mask) - 1)
+}
+
+# Which of the fit's annotators (rows, numbered as the annotator engines
+# number them: those with a decision on the fit's labels) each statistic
+# reads (columns: corpus rows, then label rows): a label row only the
+# annotators with a decision on that label, a group row those on its members.
+# Leaving out an annotator a statistic does not read changes nothing, so
+# such annotators would add leave-one-out values equal to the estimate and
+# count towards J.
+stat_annotators <- function(fit) {
+  dec <- conger_tallies_cpp(annotation_view(fit$annotations, fit$label_index))$decisions
+  dec <- dec[rowSums(dec) > 0, , drop = FALSE] > 0
+  groups <- fit$structure$groups
+  reads <- vapply(fit$label$label, function(l) {
+    j <- match(l, fit$labels)
+    if (is.na(j)) j <- match(fit$structure$labels[groups[[l]]], fit$labels)
+    rowSums(dec[, j, drop = FALSE]) > 0
+  }, logical(nrow(dec)))
+  cbind(matrix(TRUE, nrow(dec), nrow(fit$corpus)), matrix(reads, nrow(dec)))
+}
+
+# The jackknife variance of each column of `jack` (annotators x statistics)
+# over the annotators its column of `mask` marks.
+annotator_jackknife_variance <- function(jack, mask) {
+  vapply(seq_len(ncol(jack)), function(s) jackknife_variance(jack[mask[, s], s]), numeric(1))
 }
 
 # (J - 1) / J sum (theta_(-a) - mean)^2 over the defined values; NA when a
 # leave-one-out value is undefined (the coefficient then depends on whether
 # that annotator took part in a way the variance cannot capture).
 jackknife_variance <- function(theta) {
-  if (anyNA(theta)) return(NA_real_)
+  if (anyNA(theta) || length(theta) < 2L) return(NA_real_)
   J <- length(theta)
   (J - 1) / J * sum((theta - mean(theta))^2)
 }

@@ -4,20 +4,26 @@
 # The replicates the intervals and standard errors use. Drawing J annotators
 # with replacement, the bootstrap's variance of an average over annotators is
 # (J - 1) / J times the unbiased one, so the deviations from t0 are scaled by
-# sqrt(J / (J - 1)) (the items' own factor is left as it is).
+# sqrt(J / (J - 1)), J counting the annotators each statistic reads (the
+# items' own factor is left as it is).
 interval_replicates <- function(object, idx) {
   t <- object$t[, idx, drop = FALSE]
-  factor <- annotator_variance_factor(object)
-  if (factor == 1) return(t)
+  if (object$resample == "items") return(t)
+  J <- boot_stat_n_annotators(object)[idx]
   t0 <- matrix(object$t0[idx], nrow(t), length(idx), byrow = TRUE)
-  t0 + (t - t0) * sqrt(factor)
+  t0 + (t - t0) * matrix(sqrt(J / (J - 1)), nrow(t), length(idx), byrow = TRUE)
 }
 
-annotator_variance_factor <- function(object) {
-  if (object$resample == "items") return(1)
-  J <- boot_engine_data(object)$n_annotators
-  J / (J - 1)
+# Which annotators each statistic reads (stat_annotators(), cached) and how many.
+boot_stat_annotators <- function(object) {
+  cache <- object$cache
+  if (is.environment(cache) && !is.null(cache$stat_annotators)) return(cache$stat_annotators)
+  mask <- stat_annotators(object$fit)  # R/analytic-annotators.R
+  if (is.environment(cache)) cache$stat_annotators <- mask
+  mask
 }
+
+boot_stat_n_annotators <- function(object) colSums(boot_stat_annotators(object))
 
 # Quantile intervals of an average over J annotators in effect use a variance
 # from J values with the normal quantile, and undercover (bench/README.md). The
@@ -38,16 +44,16 @@ annotator_interval_df <- function(object) {
   cache <- object$cache
   if (is.environment(cache) && !is.null(cache$interval_df)) return(cache$interval_df)
   data <- boot_engine_data(object)
-  df_ann <- data$n_annotators - 1
-  df <- rep(df_ann, length(object$t0))
+  df_ann <- boot_stat_n_annotators(object) - 1
+  df <- df_ann
   if (object$resample == "both") {
     jack_ann <- boot_jackknife(data, object$units, "annotators", object$threads)
     item_data <- boot_data(object$fit, "items", object$threads)
     jack_items <- boot_jackknife(item_data, object$units, "items", object$threads)
-    v_ann <- apply(jack_ann, 2L, jackknife_variance)  # R/analytic-annotators.R
+    v_ann <- annotator_jackknife_variance(jack_ann, boot_stat_annotators(object))  # R/analytic-annotators.R
     v_items <- apply(jack_items, 2L, jackknife_variance)
     df <- satterthwaite_df(v_items, nrow(jack_items) - 1, v_ann, df_ann)  # R/analytic-se.R
-    df[!is.finite(df)] <- df_ann
+    df[!is.finite(df)] <- df_ann[!is.finite(df)]
   }
   if (is.environment(cache)) cache$interval_df <- df
   df

@@ -205,11 +205,8 @@ jackknife_influence <- function(tj) {
 boot_acceleration <- function(x) {
   cache <- x$cache
   if (is.environment(cache) && !is.null(cache$accel)) return(cache$accel)
-  jack <- boot_jack_values(x)
-  accel <- vapply(seq_len(ncol(jack)), function(s) {
-    L <- jackknife_influence(jack[, s])
-    sum(L^3) / (6 * sum(L^2)^1.5)
-  }, numeric(1))
+  L <- boot_jack_influence(x)
+  accel <- vapply(seq_len(ncol(L)), function(s) sum(L[, s]^3) / (6 * sum(L[, s]^2)^1.5), numeric(1))
   if (is.environment(cache)) cache$accel <- accel
   accel
 }
@@ -296,14 +293,28 @@ jackknife_se <- function(x, level = c("corpus", "label")) {
   }
   rows <- which(x$stats$level == level)
   jack <- boot_jack_values(x)
-  n <- nrow(jack)
-  se <- vapply(rows, function(s) {
-    tj <- jack[, s]
-    if (anyNA(tj)) return(NA_real_)
-    sqrt((n - 1) / n * sum((tj - mean(tj))^2))
-  }, numeric(1))
+  read <- boot_jack_units(x)
+  se <- vapply(rows, function(s) sqrt(jackknife_variance(jack[read[, s], s])), numeric(1))
   keys <- x$stats[rows, if (level == "label") c("label", "baseline") else "baseline"]
-  tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se, n_units = n)
+  tibble::add_column(keys, estimate = unname(x$t0[rows]), jackknife_se = se,
+                     n_units = as.integer(colSums(read)[rows]))
+}
+
+# The units each statistic's jackknife runs over (units x statistics): every
+# item or cluster; with annotators resampled, the annotators it reads.
+boot_jack_units <- function(x) {
+  if (x$resample == "annotators") return(boot_stat_annotators(x))  # R/boot-ci-annotators.R
+  matrix(TRUE, nrow(boot_jack_values(x)), length(x$t0))
+}
+
+# Jackknife influence values (units x statistics), 0 for an annotator a
+# statistic does not read.
+boot_jack_influence <- function(x) {
+  jack <- boot_jack_values(x)
+  read <- boot_jack_units(x)
+  L <- matrix(0, nrow(jack), ncol(jack))
+  for (s in seq_len(ncol(jack))) L[read[, s], s] <- jackknife_influence(jack[read[, s], s])
+  L
 }
 
 boot_engine_data <- function(x) {

@@ -106,8 +106,7 @@ as_boot <- function(x) {
   } else {
     rep(1L, n)
   }
-  jack <- boot_jack_values(x)
-  L <- if (is.null(jack)) NULL else apply(jack, 2, jackknife_influence)
+  L <- if (x$resample == "both") NULL else boot_jack_influence(x)  # R/boot-ci.R
   inform_na_replicates(x)
   structure(
     list(

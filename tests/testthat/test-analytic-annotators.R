@@ -121,3 +121,38 @@ test_that("two groups from one annotator population: the random test keeps its l
   expect_lt(rate[["random"]], 0.15)
   expect_gt(rate[["fixed"]], rate[["random"]])
 })
+
+test_that("a label row's annotator jackknife runs over the annotators with decisions on that label", {
+  arr <- random_design(n_items = 50, n_ann = 9, k = 4, seed = 7)
+  arr[, 1:4, 3:4] <- NA_integer_  # labels 3-4 by annotators 5-9 only
+  arr[, 5:9, 1:2] <- NA_integer_  # labels 1-2 by annotators 1-4 only
+  fit <- mla(arr)
+  fixed <- tidy(fit, level = "label")
+  loo <- vapply(1:9, function(a) tidy(mla(arr[, -a, , drop = FALSE]), level = "label",
+                                      conf.int = FALSE)$estimate, numeric(nrow(fixed)))
+  deciding <- list(L1 = 1:4, L2 = 1:4, L3 = 5:9, L4 = 5:9)[fixed$label]
+  J <- unname(lengths(deciding))
+  v_ann <- vapply(seq_len(nrow(fixed)), function(r) {
+    th <- loo[r, deciding[[r]]]
+    (J[r] - 1) / J[r] * sum((th - mean(th))^2)
+  }, numeric(1))
+  v_items <- fixed$std.error^2
+  df <- (v_items + v_ann)^2 / (v_items^2 / 49 + v_ann^2 / (J - 1))
+  ours <- suppressMessages(tidy(fit, level = "label", annotators = "random"))
+  expect_equal(ours$std.error, sqrt(v_items + v_ann), tolerance = 1e-10)
+  expect_equal(ours$conf.low, fixed$estimate - stats::qt(0.975, df) * sqrt(v_items + v_ann),
+               tolerance = 1e-10)
+  # the bootstrap over annotators: jackknife, rescaling and t widening use the same J
+  bs <- suppressMessages(withr::with_seed(3, mla_boot(fit, R = 199, resample = "annotators")))
+  js <- jackknife_se(bs, "label")
+  expect_identical(js$n_units, J)
+  expect_equal(js$jackknife_se, sqrt(v_ann), tolerance = 1e-10)
+  s <- which(bs$stats$name == "L1:fleiss")
+  t0 <- bs$t0[[s]]
+  widened <- t0 + (bs$t[, s] - t0) * sqrt(4 / 3) * stats::qt(0.975, 3) / stats::qnorm(0.975)
+  fin <- is.finite(widened)
+  ref <- boot_interval(widened[fin], t0, 0.95, "perc")$ci  # boot.ci's interpolation (test-boot-ci.R)
+  expect_equal(unname(suppressWarnings(confint(bs, s, type = "perc"))[1, ]), pmin(1, ref), tolerance = 1e-12)
+  expect_equal(suppressWarnings(tidy(bs, level = "label"))$std.error[s - 3],
+               stats::sd((t0 + (bs$t[, s] - t0) * sqrt(4 / 3))[fin]), tolerance = 1e-12)
+})
