@@ -144,6 +144,9 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) 
   }
   se <- rep(NA_real_, length(estimate))
   se[ok] <- sqrt(v_items[ok])
+  # equal influence terms leave rounding noise (about 1e-16) in their sum of
+  # squares; a true standard error below kRoundingSE would need some 1e20 items
+  se[ok & se < kRoundingSE] <- 0
   # a zero standard error (e.g. perfect agreement) leaves the test statistic
   # undefined, not infinite
   testable <- ok & se > 0
@@ -161,6 +164,8 @@ inference_columns <- function(estimate, sum_sq, n, conf.level, N, extra = NULL) 
     conf.high = pmin(1, estimate + half)
   )
 }
+
+kRoundingSE <- 1e-10
 
 # Degrees of freedom of a sum of two variance estimates (Satterthwaite 1946).
 satterthwaite_df <- function(v1, df1, v2, df2) {

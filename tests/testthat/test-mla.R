@@ -323,3 +323,16 @@ test_that("tidy() says in `note` why a value is NA, with the reasons of summary(
   expect_match(tidy(wfit, level = "label", conf.int = FALSE)$note, "category-versus-rest", fixed = TRUE)
   expect_match(summary(wfit)$notes$reason, "linear weights|category-versus-rest")
 })
+
+test_that("a standard error that is 0 up to rounding is 0, with no test and no interval", {
+  skip_if_not_installed("irrCAC")
+  # every item split 2-1 between 3 raters: every influence term equals the estimate
+  m <- matrix(c("y", "y", "n", "n", "y", "n", "y", "y", "n", "n", "n", "y"), ncol = 3)
+  ref <- irrCAC::fleiss.kappa.raw(as.data.frame(m))$est
+  td <- tidy(mla(m))
+  expect_lte(abs(td$estimate[1] - ref$coeff.val), 5e-6)  # irrCAC rounds to 5 decimals
+  expect_identical(ref$coeff.se, 0)
+  expect_identical(td$std.error, c(0, 0, 0))
+  expect_true(all(is.na(td$statistic) & is.na(td$p.value) & is.na(td$conf.low)))
+  expect_match(td$note, "standard error 0")
+})
