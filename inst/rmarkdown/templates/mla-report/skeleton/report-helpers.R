@@ -99,7 +99,8 @@ report_universe_order <- function(tab, universe) {
 
 # The design in two sentences, from glance(fit): coverage of the items x
 # annotators grid (a sparse design is not missing data), then whole missing
-# records and missing decisions inside records.
+# records and missing decisions inside records; a third when some items
+# have fewer than two annotators.
 report_design <- function(g) {
   pct <- function(s) {
     if (s > 0 && s < 0.001) return("< 0.1%")
@@ -119,7 +120,18 @@ report_design <- function(g) {
   parts <- c(parts, paste0(report_number(n_miss), " of ", report_number(n_dec),
                            " decisions missing inside annotated records",
                            if (n_miss > 0) paste0(" (", pct(n_miss / n_dec), ")") else ""))
-  c(first, paste(parts, collapse = "; "))
+  c(first, paste(parts, collapse = "; "), report_unpaired(g))
+}
+
+# Items with fewer than two annotators have no pair and do not enter A_o;
+# said only when there are some (the words of print(fit)).
+report_unpaired <- function(g) {
+  if (is.null(g$n_pairable_items)) return(NULL)
+  n_out <- g$n_items - g$n_pairable_items
+  if (n_out <= 0) return(NULL)
+  paste0(report_number(n_out), " of ", report_number(g$n_items), " items ",
+         if (n_out == 1) "has" else "have", " fewer than 2 annotators and ",
+         if (n_out == 1) "does" else "do", " not enter A_o")
 }
 
 read_report_data <- function(data) {
