@@ -102,6 +102,7 @@ plot_mla_labels <- function(fit, boot, labels, n_labels, call = rlang::caller_en
   defined <- !is.na(lab$estimate)
   if (!is.null(labels)) defined <- defined & lab$label %in% labels
   n_undefined <- sum(is.na(lab$estimate) & (is.null(labels) | lab$label %in% labels))
+  if (!any(defined)) abort_no_label_coefficient(fit, lab, labels, call)
   sel <- select_label_rows(lab[defined, ], fit, labels, n_labels, "weight",
                            "largest eq. 6 weights", "estimate")
   lab <- sel$rows
@@ -133,6 +134,21 @@ plot_mla_labels <- function(fit, boot, labels, n_labels, call = rlang::caller_en
                   y = NULL, caption = wrap_caption(caption)) +
     theme_mla() +
     label_axis_theme(nlevels(lab$label), "y", space_pt = 300)
+}
+
+# No label (of the selection) has a coefficient under the primary baseline:
+# an empty panel would say nothing, the notes of tidy() say why.
+abort_no_label_coefficient <- function(fit, lab, labels, call) {
+  chosen <- is.null(labels) | lab$label %in% labels
+  why <- unique(stats::na.omit(lab$note[chosen]))
+  other <- fit$label[fit$label$baseline != fit$baseline & !is.na(fit$label$estimate) &
+                       (is.null(labels) | fit$label$label %in% labels), ]
+  mla_abort(
+    c("The {.val labels} plot needs at least one label with a coefficient.",
+      "x" = "No {if (is.null(labels)) '' else 'selected '}label has one under the {fit_baseline_name(fit)} baseline{if (length(why)) paste0(': ', why[1]) else ''}.",
+      "i" = if (nrow(other) > 0L) "Another baseline, such as {.code baseline = {deparse(other$baseline[1])}}, has label coefficients here."),
+    class = "plot_argument", call = call
+  )
 }
 
 # Axis text sized to the number of names on a discrete axis ("x" or "y");

@@ -178,3 +178,14 @@ test_that("with 30 items or fewer the extremes are named in the caption", {
   expect_identical(length(p$layers), 3L)
   expect_false(grepl("Lowest", ggplot2::autoplot(fit, type = "items", extremes = 0)$labels$caption))
 })
+
+test_that("labels plot: no label with a coefficient is refused with the reason", {
+  const <- mla(array(0L, c(6, 3, 2)))
+  expect_mla_snapshot(ggplot2::autoplot(const), "plot_argument")
+  fit <- bias_fit()
+  never <- tidy(fit, level = "label", baseline = "fleiss")
+  never <- never$label[is.na(never$estimate)][1:2]
+  err <- expect_mla_error(ggplot2::autoplot(fit, labels = never), "plot_argument")
+  expect_match(conditionMessage(err), "No selected label has one", fixed = TRUE)
+  expect_s3_class(ggplot2::autoplot(bias_fit(baseline = "ac1"), labels = never), "ggplot")
+})

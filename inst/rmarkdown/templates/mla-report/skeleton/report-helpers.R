@@ -177,3 +177,69 @@ report_alpha_names <- function(tab) {
   names(tab) <- ifelse(names(tab) %in% names(names_map), names_map[names(tab)], names(tab))
   tab
 }
+
+# A condition's message as one sentence of plain text: no colours, no bullet
+# symbols, no console line breaks.
+report_condition_text <- function(cnd) {
+  lines <- strsplit(cli::ansi_strip(conditionMessage(cnd)), "\n", fixed = TRUE)[[1]]
+  lines <- trimws(sub("^(\u2139|\u2716|\u2714|\u2022|!|x|i|\\*|v) ", "", lines))
+  text <- paste(lines[nzchar(lines)], collapse = " ")
+  # statistic names such as "L01:positive_agreement" in readable words
+  gsub("(positive|negative)_agreement", "\\1 agreement", text)
+}
+
+# Collects the warnings of the package's calls, with their text, for the
+# report's Caveats list instead of hiding them: `capture(expr)` runs expr and
+# keeps each warning (muffled), `texts()` returns them once each. Warnings of
+# the classes in `skip` are muffled without being kept (the report says the
+# same in its own words).
+report_warnings <- function(skip = character()) {
+  kept <- character()
+  list(
+    capture = function(expr) {
+      withCallingHandlers(expr, warning = function(w) {
+        if (!any(inherits(w, skip, which = TRUE) > 0)) kept <<- c(kept, report_condition_text(w))
+        invokeRestart("muffleWarning")
+      })
+    },
+    texts = function() unique(kept)
+  )
+}
+
+# A plot, or, when the package refuses to draw it, a sentence with its reason.
+report_plot <- function(expr, what) {
+  p <- tryCatch(expr, mlagreement_error = function(e) e)
+  if (inherits(p, "condition")) {
+    cat("\n*The ", what, " is not drawn. ", report_condition_text(p), "*\n\n", sep = "")
+    return(invisible(NULL))
+  }
+  print(p)
+  invisible(p)
+}
+
+# Caveats of the label rows: the notes of tidy(fit) (why a value is NA or
+# rests on too little information) grouped by note, and the bootstrap
+# replicates that were undefined for a label's coefficient. Returns the
+# caveat sentences and, per label, the numbers of its caveats ("" if none).
+report_label_caveats <- function(labels, notes, boot_na = NULL, R = NULL, start = 1L) {
+  texts <- character()
+  refs <- rep("", length(labels))
+  add <- function(who, text) {
+    texts <<- c(texts, text)
+    at <- labels %in% who
+    refs[at] <<- ifelse(nzchar(refs[at]), paste0(refs[at], ", ", start + length(texts) - 1L),
+                        as.character(start + length(texts) - 1L))
+  }
+  for (note in unique(stats::na.omit(notes))) {
+    who <- labels[notes %in% note]
+    add(who, paste0(report_name_list(who), ": ", note, "."))
+  }
+  if (length(boot_na) > 0L && any(boot_na > 0, na.rm = TRUE)) {
+    who <- labels[boot_na > 0 & !is.na(boot_na)]
+    n <- boot_na[boot_na > 0 & !is.na(boot_na)]
+    add(who, paste0("Bootstrap replicates in which the coefficient is undefined: ",
+                    paste0(who, " (", report_number(n), " of ", report_number(R), ")", collapse = ", "),
+                    "; the interval uses the defined replicates only."))
+  }
+  list(texts = texts, refs = refs)
+}
