@@ -18,8 +18,11 @@
 #' * `"items"`: the item-level coefficients (diagnostics relative to the
 #'   corpus baseline, paper section 3.2), sorted. Items below 0 agree less
 #'   than the corpus chance baseline predicts and are marked as difficult;
-#'   the `extremes` lowest and highest items are named in the plot and in the
-#'   caption, so the difficult items can be found.
+#'   the `extremes` lowest and highest items are named in the caption, so the
+#'   difficult items can be found. Up to 30 items every item is named on the
+#'   axis (ids longer than 20 characters shortened with an ellipsis; the full
+#'   ids are in `tidy(fit, level = "item")`), so the extremes are its two
+#'   ends; beyond 30 they are also circled and labelled in the panel.
 #' * `"prevalence"`: each label's prevalence \eqn{p_j} next to its positive
 #'   and negative specific agreement (paper section 3.6). When labels must be
 #'   dropped, the most prevalent are kept.
@@ -33,7 +36,8 @@
 #' @param n_labels Show at most this many labels; `NULL` = all up to 40.
 #' @param items Items to show in the `"items"` plot; `NULL` = all.
 #' @param extremes Number of lowest and of highest items named in the
-#'   `"items"` plot (0 = none).
+#'   caption of the `"items"` plot, and marked in the panel when it has more
+#'   than 30 items (0 = none).
 #' @inheritParams mla
 #' @return A ggplot object.
 #' @family plots
@@ -98,6 +102,7 @@ plot_mla_labels <- function(fit, boot, labels, n_labels, call = rlang::caller_en
   defined <- !is.na(lab$estimate)
   if (!is.null(labels)) defined <- defined & lab$label %in% labels
   n_undefined <- sum(is.na(lab$estimate) & (is.null(labels) | lab$label %in% labels))
+  if (!any(defined)) abort_no_label_coefficient(fit, lab, labels, call)
   sel <- select_label_rows(lab[defined, ], fit, labels, n_labels, "weight",
                            "largest eq. 6 weights", "estimate")
   lab <- sel$rows
@@ -124,10 +129,26 @@ plot_mla_labels <- function(fit, boot, labels, n_labels, call = rlang::caller_en
   p +
     ggplot2::geom_point(ggplot2::aes(size = .data$weight), colour = "#0072B2") +
     ggplot2::scale_size_area(name = "Weight (eq. 6)", max_size = 6) +
+    scale_y_label_names() +
     ggplot2::labs(x = paste0("Label coefficient, ", fit_baseline_name(fit), " baseline"),
                   y = NULL, caption = wrap_caption(caption)) +
     theme_mla() +
     label_axis_theme(nlevels(lab$label), "y", space_pt = 300)
+}
+
+# No label (of the selection) has a coefficient under the primary baseline:
+# an empty panel would say nothing, the notes of tidy() say why.
+abort_no_label_coefficient <- function(fit, lab, labels, call) {
+  chosen <- is.null(labels) | lab$label %in% labels
+  why <- unique(stats::na.omit(lab$note[chosen]))
+  other <- fit$label[fit$label$baseline != fit$baseline & !is.na(fit$label$estimate) &
+                       (is.null(labels) | fit$label$label %in% labels), ]
+  mla_abort(
+    c("The {.val labels} plot needs at least one label with a coefficient.",
+      "x" = "No {if (is.null(labels)) '' else 'selected '}label has one under the {fit_baseline_name(fit)} baseline{if (length(why)) paste0(': ', why[1]) else ''}.",
+      "i" = if (nrow(other) > 0L) "Another baseline, such as {.code baseline = {deparse(other$baseline[1])}}, has label coefficients here."),
+    class = "plot_argument", call = call
+  )
 }
 
 # Axis text sized to the number of names on a discrete axis ("x" or "y");
@@ -172,7 +193,8 @@ plot_mla_items <- function(fit, items, extremes, call = rlang::caller_env()) {
                          levels = c("below chance", "at or above chance"))
   corpus <- fit$corpus$estimate[fit$corpus$baseline == fit$baseline]
   show_names <- nrow(it) <= 30L
-  ext <- item_extremes(it, if (show_names) 0L else extremes)
+  # up to 30 items the caption names them as the axis does
+  ext <- item_extremes(if (show_names) axis_item_names(it) else it, extremes)
   caption <- c(
     paste0(sum(it$estimate < 0), " of ", nrow(it), " items below the corpus chance baseline (difficult)."),
     paste0("Dashed line: corpus coefficient ", format_fixed(corpus, 3), "."),
@@ -188,17 +210,18 @@ plot_mla_items <- function(fit, items, extremes, call = rlang::caller_env()) {
                                             "at or above chance" = "#0072B2"),
                                  name = NULL, drop = FALSE) +
     ggplot2::labs(x = if (show_names) NULL else "Items, sorted by agreement",
-                  y = paste0("Item coefficient (", fit_baseline_name(fit, short = TRUE), ")"),
+                  y = paste0("Item coefficient\n(", fit_baseline_name(fit, short = TRUE), ")"),
                   caption = wrap_caption(caption)) +
     theme_mla()
-  if (nrow(ext$rows) > 0L) {
+  # with every id on the axis the extremes are its ends: named in the caption only
+  if (nrow(ext$rows) > 0L && !show_names) {
     p <- p +
       ggplot2::geom_point(data = ext$rows, shape = 21, size = 3, colour = "grey20", fill = NA) +
       ggplot2::geom_text(data = ext$text, ggplot2::aes(label = .data$item, hjust = .data$hjust),
                          size = 2.8, nudge_y = 0, vjust = 0.5)
   }
   if (show_names) {
-    names <- id_text(it$item)
+    names <- axis_item_names(it)$item
     p <- p + ggplot2::scale_x_continuous(breaks = it$rank, labels = names) +
       item_axis_theme(names)
   }
@@ -217,6 +240,12 @@ abort_no_item_coefficient <- function(fit, n_items, n_unpaired, call) {
   }
   mla_abort(c("The {.val items} plot needs at least one item with a coefficient.", why),
             class = "plot_argument", call = call)
+}
+
+# Item ids as the x axis shows them: at most 20 characters (R/plot-utils.R).
+axis_item_names <- function(it) {
+  it$item <- truncate_ids(id_text(it$item))
+  it
 }
 
 # Item names on the x axis: horizontal while they fit, else vertical.
@@ -298,7 +327,10 @@ plot_mla_prevalence <- function(fit, labels, n_labels) {
                           colour = "grey70") +
     ggplot2::geom_point(ggplot2::aes(colour = .data$quantity), size = 2.2,
                         show.legend = FALSE) +
-    ggplot2::facet_wrap(ggplot2::vars(.data$quantity), nrow = 1) +
+    # narrow panels beside long label names: titles on two lines, never cut
+    ggplot2::facet_wrap(ggplot2::vars(.data$quantity), nrow = 1,
+                        labeller = ggplot2::label_wrap_gen(width = 10)) +
+    scale_y_label_names() +
     ggplot2::scale_colour_manual(values = c("#555555", "#0072B2", "#D55E00")) +
     ggplot2::scale_x_continuous(limits = c(0, 1), breaks = c(0, 0.5, 1),
                                 labels = c("0", "0.5", "1"), expand = c(0.04, 0)) +

@@ -90,15 +90,30 @@ autoplot.mla_simulation <- function(object, measures = NULL, by = NULL, ...) {
     ggplot2::geom_point(position = dodge, size = 1.8, na.rm = TRUE) +
     ggplot2::scale_colour_manual(values = rep_len(unname(okabe_ito), nlevels(stats$prevalence_level)),
                                  name = "Prevalence") +
-    ggplot2::scale_x_continuous(n.breaks = 4, guide = ggplot2::guide_axis(check.overlap = TRUE)) +
+    # few ticks without trailing zeros, and wider gaps between panels: the end
+    # ticks of neighbouring narrow panels ("1.0-0.5") touched
+    ggplot2::scale_x_continuous(breaks = simulation_breaks, labels = function(b) format(b, drop0trailing = TRUE, trim = TRUE),
+                                guide = ggplot2::guide_axis(check.overlap = TRUE)) +
     ggplot2::labs(x = "Estimate (mean, 10th-90th percentile)", y = NULL) +
-    theme_mla()
+    theme_mla() +
+    ggplot2::theme(panel.spacing.x = ggplot2::unit(2, "lines"))
   if (is.null(by)) {
     p + ggplot2::facet_wrap(ggplot2::vars(.data$scenario), nrow = 1)
   } else {
+    # scenario names are plain words, wrapped to the panel; `by` keeps its name
     p + ggplot2::facet_grid(rows = ggplot2::vars(.data[[by]]), cols = ggplot2::vars(.data$scenario),
-                            labeller = ggplot2::label_both)
+                            labeller = ggplot2::labeller(.rows = ggplot2::label_both,
+                                                         .cols = ggplot2::label_wrap_gen(width = 10)))
   }
+}
+
+# Ticks of the simulation plot: a pretty sequence of at most 4 inside the limits.
+simulation_breaks <- function(limits) {
+  if (any(!is.finite(limits))) return(NULL)
+  b <- pretty(limits, n = 3L)
+  b <- b[b >= limits[1] - 1e-9 & b <= limits[2] + 1e-9]
+  if (length(b) > 4L) b <- b[seq(1L, length(b), by = 2L)]
+  b
 }
 
 generator_factor <- function(g) {

@@ -183,3 +183,34 @@ print.mla_boot <- function(x, ...) {
   cat(format(x), sep = "\n")
   invisible(x)
 }
+
+# `boot` must be a bootstrap of `fit`: the same labels, primary baseline,
+# design counts and corpus values (cheap, and different for another data set,
+# label subset or baseline).
+check_boot_of_fit <- function(boot, fit, arg = "boot", fit_arg = "fit",
+                              call = rlang::caller_env()) {
+  b <- boot$fit
+  if (!inherits(b, "mla")) {
+    mla_abort("{.arg {arg}} must be an {.cls mla_boot} from {.code mla_boot()}, with its fit.",
+              class = "boot_mismatch", call = call)
+  }
+  counts <- c("n_items", "n_annotators", "n_records")
+  differs <- c(
+    labels = !identical(as.character(b$labels), as.character(fit$labels)),
+    baseline = !identical(b$baseline, fit$baseline),
+    design = !identical(as.double(unlist(b$design[counts])), as.double(unlist(fit$design[counts]))),
+    values = !isTRUE(all.equal(b$corpus[c("observed", "expected")], fit$corpus[c("observed", "expected")],
+                               check.attributes = FALSE, tolerance = 1e-12))
+  )
+  if (!any(differs)) return(invisible())
+  what <- switch(
+    names(differs)[differs][1],
+    labels = "Its fit has {length(b$labels)} label{?s} ({format_first(b$labels)}), {.arg {fit_arg}} {length(fit$labels)} ({format_first(fit$labels)}).",
+    baseline = "Its fit has primary baseline {.val {b$baseline}}, {.arg {fit_arg}} {.val {fit$baseline}}.",
+    design = "Its fit has {b$design$n_items} item{?s}, {b$design$n_annotators} annotator{?s} and {b$design$n_records} record{?s}; {.arg {fit_arg}} {fit$design$n_items}, {fit$design$n_annotators} and {fit$design$n_records}.",
+    values = "Its fit has other observed or chance agreement than {.arg {fit_arg}}: it was fitted on other data."
+  )
+  mla_abort(c("{.arg {arg}} must be a bootstrap of {.arg {fit_arg}} ({.code mla_boot({fit_arg})}).",
+              "x" = what),
+            class = "boot_mismatch", call = call)
+}

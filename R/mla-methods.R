@@ -30,7 +30,9 @@
 #'   (share of the item x annotator grid with a record with a decision),
 #'   `n_unassigned` (grid cells without a record), `n_empty_records`
 #'   (records without any decision), `n_missing_decisions` (missing decisions
-#'   inside records), `pooled_prevalence` (share of positive decisions).
+#'   inside records), `pooled_prevalence` (share of positive decisions),
+#'   `n_pairable_items` (items with at least two annotators: the items that
+#'   enter observed agreement \eqn{A_o}; the others have no pair to compare).
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).
@@ -110,7 +112,8 @@ glance.mla <- function(x, ...) {
     n_unassigned = counts$n_unassigned,
     n_empty_records = counts$n_empty_records,
     n_missing_decisions = counts$n_missing_decisions,
-    pooled_prevalence = d$pooled_prevalence
+    pooled_prevalence = d$pooled_prevalence,
+    n_pairable_items = as.integer(d$n_pairable_items)
   )
 }
 
@@ -127,6 +130,8 @@ format.mla <- function(x, ..., digits = 4L) {
                   "({annotators_per_item_text(d)}), ",
                   "{count_noun(d$n_labels, if (single) 'category' else 'label')}")
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
+    unpaired <- unpaired_items_text(d)
+    if (!is.null(unpaired)) cli::cli_text(unpaired)
     # group names are the user's: substituted, so cli never reads them as markup
     if (!is.null(x$structure)) cli::cli_text("Distance: {structure_text(x$structure)}")
     cli::cli_text(prevalence_text(d, single, digits))
@@ -140,6 +145,17 @@ format.mla <- function(x, ..., digits = 4L) {
       cli::cli_text("{n_undefined} undefined value{?s} ({.code NA}); see {.code summary()}.")
     }
   })
+}
+
+# Items with fewer than two records have no pair of annotations: said when
+# some are left out of observed agreement, since A_o rests on the others.
+unpaired_items_text <- function(d) {
+  if (is.null(d$n_pairable_items)) return(NULL)
+  n_out <- d$n_items - d$n_pairable_items
+  if (n_out <= 0) return(NULL)
+  paste0(format_count(n_out), " of ", format_count(d$n_items), " items ",
+         if (n_out == 1) "has" else "have",
+         " fewer than 2 annotators and ", if (n_out == 1) "does" else "do", " not enter A_o")
 }
 
 prevalence_text <- function(d, single, digits = 4L) {

@@ -97,3 +97,27 @@ check_plot_limit <- function(n, arg = rlang::caller_arg(n), call = rlang::caller
   if (is.null(n)) return(NULL)
   check_whole(n, min = 1, arg = arg, call = call, class = "plot_argument")
 }
+
+# Axis names of at most `width` characters: a longer name keeps its start and
+# its end around "..." (ids often share a long prefix and differ at the end),
+# with as much of the end as keeps all names distinct; ASCII, which every
+# graphics device can draw. The full names stay in the data and in tidy().
+truncate_ids <- function(x, width = 20L) {
+  x <- as.character(x)
+  long <- !is.na(x) & nchar(x) > width
+  if (!any(long)) return(x)
+  keep <- width - 3L
+  for (tail in seq(ceiling(keep / 2), keep)) {
+    out <- x
+    out[long] <- paste0(substr(x[long], 1L, keep - tail), "...",
+                        substr(x[long], nchar(x[long]) - tail + 1L, nchar(x[long])))
+    if (!anyDuplicated(out[!is.na(out)])) return(out)
+  }
+  # names that differ only in the middle: numbered
+  make.unique(out, sep = "...")
+}
+
+# Label names on a discrete y axis, at most 40 characters (see truncate_ids()).
+scale_y_label_names <- function() {
+  ggplot2::scale_y_discrete(labels = function(x) truncate_ids(x, 40L))
+}

@@ -27,7 +27,9 @@
 #'
 #' @inheritParams mla_boot
 #' @param level `"baselines"` or `"labels"`.
-#' @param boot `NULL` or an `mla_boot` object of `fit` from [mla_boot()].
+#' @param boot `NULL` or an `mla_boot` object of `fit` from [mla_boot()]
+#'   (`mla_boot(fit)`); a bootstrap of another fit (other data, labels or
+#'   primary baseline) is refused.
 #' @inheritParams tidy.mla
 #' @param digits Decimals of every value.
 #' @param x An `mla_report_table`.
@@ -45,7 +47,10 @@ report_table <- function(fit, level = c("baselines", "labels"), boot = NULL,
                          conf.level = 0.95, digits = 3) {
   check_inherits(fit, "mla", "mla")
   level <- check_choice(level, c("baselines", "labels"))
-  if (!is.null(boot)) check_inherits(boot, "mla_boot", "mla_boot")
+  if (!is.null(boot)) {
+    check_inherits(boot, "mla_boot", "mla_boot")
+    check_boot_of_fit(boot, fit)  # R/boot-methods.R
+  }
   check_conf_level(conf.level)
   digits <- check_whole(digits, min = 0, max = 10)
   single <- is_single_label(fit$annotations)

@@ -270,3 +270,79 @@ test_that("annotator bias plots are readable with 31 labels and an 800-annotator
   crowd <- suppressMessages(annotator_bias(designs$crowd_x))
   expect_readable(ggplot2::autoplot(crowd), "bias-crowd")
 })
+
+# Facet titles wider (top) or taller (right) than their panels, and a y axis
+# title longer than the panels beside it: ggplot2 clips them.
+grob_texts <- function(grob) {
+  if (inherits(grob, "text")) return(list(grob))
+  kids <- c(if (inherits(grob, "gtable")) grob$grobs, grob$children)
+  unlist(lapply(kids, grob_texts), recursive = FALSE)
+}
+text_extent_pt <- function(t) {
+  lines <- strsplit(as.character(t$label), "\n", fixed = TRUE)[[1]]
+  size <- if (is.null(t$gp$fontsize)) grid::get.gpar("fontsize")$fontsize else t$gp$fontsize
+  max(string_pt(lines, size))
+}
+cut_titles <- function(p, width = 7, height = 5) {
+  grDevices::pdf(NULL, width = width, height = height)
+  on.exit(grDevices::dev.off())
+  g <- ggplot2::ggplotGrob(p)
+  grid::grid.newpage()
+  grid::grid.draw(g)
+  boxes <- do.call(rbind, panel_boxes(g))
+  room <- c(t = min(boxes[, "x1"] - boxes[, "x0"]), r = min(boxes[, "y1"] - boxes[, "y0"]),
+            l = max(boxes[, "y1"]) - min(boxes[, "y0"]))
+  bad <- character()
+  for (i in grep("^strip-[tr]|^ylab-l$", g$layout$name)) {
+    side <- if (g$layout$name[i] == "ylab-l") "l" else substr(g$layout$name[i], 7, 7)
+    for (t in grob_texts(g$grobs[[i]])) {
+      if (text_extent_pt(t) > room[[side]] + 0.5) bad <- c(bad, paste0(side, ": ", t$label))
+    }
+  }
+  bad
+}
+
+test_that("long item ids, long label names and facet titles fit at 7 x 5 in", {
+  withr::local_seed(1)
+  x <- simulate_annotations(12, 3, 4, prevalence = 0.3, scenario = "noisy", error = 0.2)
+  d <- as.data.frame(x)
+  d$item <- paste0("https://example.org/corpus/documents/2024/batch-07/item_", d$item)
+  fit <- mla(annotations_long(d, item, annotator, label, value))
+  p <- ggplot2::autoplot(fit, type = "items")
+  shown <- ggplot2::ggplot_build(p)$layout$panel_params[[1]]$x$get_labels()
+  expect_true(all(nchar(shown) <= 20L))
+  expect_false(anyDuplicated(shown) > 0)
+  expect_true(all(grepl("...", shown, fixed = TRUE) & grepl("item_i[0-9]+$", shown)))
+  expect_identical(cut_titles(p), character())
+  expect_readable(p, "items-long-ids")
+  # the full ids stay in tidy()
+  expect_setequal(as.character(tidy(fit, level = "item", baseline = "fleiss")$item), unique(d$item))
+
+  y <- simulate_annotations(40, 3, 6, prevalence = 0.2, scenario = "noisy", error = 0.1)
+  d2 <- as.data.frame(y)
+  d2$label <- paste("A very long label name describing category", as.integer(factor(d2$label)), "in detail")
+  fit2 <- mla(annotations_long(d2, item, annotator, label, value))
+  pv <- ggplot2::autoplot(fit2, type = "prevalence")
+  expect_identical(cut_titles(pv), character())
+  expect_readable(pv, "prevalence-long-labels")
+
+  withr::local_seed(2)
+  study <- simulation_study(n_annotators = c(3, 5), n_items = 20, n_labels = 5, repeats = 2,
+                            measures = "mla")
+  ps <- ggplot2::autoplot(study, measures = c("mla_fleiss", "mla_ac1", "mla_pabak"), by = "n_annotators")
+  expect_identical(cut_titles(ps), character())
+  expect_readable(ps, "simulation-by")
+})
+
+test_that("truncate_ids() keeps short ids and makes long ones short and distinct", {
+  expect_identical(truncate_ids(c("a", "bb")), c("a", "bb"))
+  ids <- paste0(strrep("x", 30), c("_001", "_002"))
+  out <- truncate_ids(ids, 20)
+  expect_true(all(nchar(out) == 20L))
+  expect_identical(anyDuplicated(out), 0L)
+  expect_true(all(endsWith(out, c("_001", "_002"))))
+  mid <- paste0("p", c("A", "B"), strrep("y", 40))   # differ only near the start
+  expect_identical(anyDuplicated(truncate_ids(mid, 20)), 0L)
+  same_ends <- paste0(strrep("a", 12), c("1", "2"), strrep("b", 20))  # differ in the middle
+  expect_identical(anyDuplicated(truncate_ids(same_ends, 20)), 0L)
+})

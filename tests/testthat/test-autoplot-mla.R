@@ -164,3 +164,28 @@ test_that("items plot: a large tie is named in the caption only, and a refusal s
   expect_snapshot(ggplot2::autoplot(const, type = "items"), error = TRUE)
   expect_no_error(ggplot2::autoplot(mla(array(0L, c(3, 2, 2)), baseline = "ac1"), type = "items"))
 })
+
+test_that("with 30 items or fewer the extremes are named in the caption", {
+  fit <- bias_fit()
+  it <- tidy(fit, level = "item", baseline = "fleiss")
+  low <- as.character(it$item[which.min(it$estimate)])
+  high <- as.character(it$item[which.max(it$estimate)])
+  p <- ggplot2::autoplot(fit, type = "items", extremes = 1)
+  expect_match(gsub("\n", " ", p$labels$caption),
+               sprintf("Lowest: %s (%.2f). Highest: %s (%.2f).", low, min(it$estimate), high, max(it$estimate)),
+               fixed = TRUE)
+  # every id is on the axis, sorted: no circles or text in the panel
+  expect_identical(length(p$layers), 3L)
+  expect_false(grepl("Lowest", ggplot2::autoplot(fit, type = "items", extremes = 0)$labels$caption))
+})
+
+test_that("labels plot: no label with a coefficient is refused with the reason", {
+  const <- mla(array(0L, c(6, 3, 2)))
+  expect_mla_snapshot(ggplot2::autoplot(const), "plot_argument")
+  fit <- bias_fit()
+  never <- tidy(fit, level = "label", baseline = "fleiss")
+  never <- never$label[is.na(never$estimate)][1:2]
+  err <- expect_mla_error(ggplot2::autoplot(fit, labels = never), "plot_argument")
+  expect_match(conditionMessage(err), "No selected label has one", fixed = TRUE)
+  expect_s3_class(ggplot2::autoplot(bias_fit(baseline = "ac1"), labels = never), "ggplot")
+})

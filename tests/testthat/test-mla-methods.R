@@ -14,7 +14,8 @@ test_that("tidy() and glance() have the documented columns", {
   expect_named(glance(fit), c("n_items", "n_annotators", "n_labels", "n_records",
                               "missing_share", "prevalence", "observed", "baseline",
                               "estimate", "design", "coverage", "n_unassigned",
-                              "n_empty_records", "n_missing_decisions", "pooled_prevalence"))
+                              "n_empty_records", "n_missing_decisions", "pooled_prevalence",
+                              "n_pairable_items"))
   expect_equal(nrow(glance(fit)), 1L)
   expect_equal(glance(fit)$estimate, 895 / 991, tolerance = 1e-14)
   expect_s3_class(tidy(fit), "tbl_df")
@@ -70,4 +71,38 @@ test_that("print() and format() methods refuse unknown arguments", {
   # the broom generics keep working with their own arguments
   expect_s3_class(tidy(fit, level = "label", conf.int = FALSE), "tbl_df")
   expect_mla_error(tidy(fit, conf.lvl = 0.9), "dots")
+})
+
+test_that("print(), summary() and glance() say how many items do not enter A_o", {
+  withr::local_seed(3)
+  d <- expand.grid(item = paste0("i", 1:40), annotator = c("a", "b", "c"), label = c("x", "y", "z"),
+                   stringsAsFactors = FALSE)
+  d$value <- stats::rbinom(nrow(d), 1, 0.3)
+  d <- d[!(d$item %in% paste0("i", 1:20) & d$annotator != "a"), ]   # 20 items with one annotator
+  x <- annotations_long(d, item, annotator, label, value)
+  fit <- mla(x)
+  per_item <- table(unique(d[c("item", "annotator")])$item)
+  expect_identical(glance(fit)$n_pairable_items, sum(per_item >= 2L))
+  expect_identical(glance(fit)$n_pairable_items, 20L)
+  line <- "20 of 40 items have fewer than 2 annotators and do not enter A_o"
+  expect_true(line %in% format(fit))
+  expect_true(any(grepl(line, capture.output(print(summary(fit))), fixed = TRUE)))
+  # A_o is the mean over the 20 pairable items
+  pa <- d[d$item %in% names(per_item)[per_item >= 2L], ]
+  ao <- mean(vapply(split(pa, pa$item), function(g) {
+    w <- tapply(g$value, list(g$annotator, g$label), sum)
+    mean(apply(w, 2, function(v) {
+      s <- sum(v); m <- length(v); (s * (s - 1) + (m - s) * (m - s - 1)) / (m * (m - 1))
+    }))
+  }, 1))
+  expect_equal(glance(fit)$observed, ao, tolerance = 1e-12)
+  # the same from a summary; nothing said when every item has a pair
+  expect_identical(glance(mla(as_annotation_counts(x)))$n_pairable_items, 20L)
+  expect_true(line %in% format(mla(as_annotation_counts(x))))
+  one <- d[d$item %in% c("i1", paste0("i", 21:40)), ]
+  expect_true("1 of 21 items has fewer than 2 annotators and does not enter A_o" %in%
+                format(mla(annotations_long(one, item, annotator, label, value))))
+  full <- mla(bias_annotations())
+  expect_identical(glance(full)$n_pairable_items, 4L)
+  expect_false(any(grepl("do not enter", format(full))))
 })

@@ -87,7 +87,8 @@ test_that("report helpers: the design sentences equal those of print()", {
                  annotations_long(long, item, annotator, label, value),
                  suppressWarnings(annotations_wide(wide, item, annotator, c(l1, l2))))) {
     fit <- suppressWarnings(mla(x))
-    expect_identical(report_design(glance(fit)), format_design_counts(fit$design$counts))
+    expect_identical(report_design(glance(fit)),
+                     c(format_design_counts(fit$design$counts), unpaired_items_text(fit$design)))
   }
   # a share that is not 0 or 1 is never rounded to 0% or 100%
   g <- list(n_records = 5000, n_items = 5000, n_annotators = 1, coverage = 0.9995, n_empty_records = 0,

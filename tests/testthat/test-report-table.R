@@ -84,3 +84,22 @@ test_that("report_table() checks its arguments", {
   expect_mla_error(report_table(fit, boot = fit))
   expect_mla_error(report_table(fit, digits = -1))
 })
+
+test_that("report_table() refuses a bootstrap of another fit", {
+  withr::local_seed(1)
+  arr <- array(rbinom(24 * 4 * 3, 1, .4), dim = c(24, 4, 3),
+               dimnames = list(paste0("i", 1:24), c("ann", "bob", "cy", "dee"), c("pos", "neg", "neu")))
+  fit_all <- mla(arr)
+  b_all <- suppressWarnings(mla_boot(fit_all, R = 20))
+  expect_mla_snapshot(report_table(mla(arr[1:12, , ]), boot = b_all), "boot_mismatch")
+  err <- expect_mla_error(report_table(mla(arr, labels = c("pos", "neg")), boot = b_all, level = "labels"),
+                          "boot_mismatch")
+  expect_match(conditionMessage(err), "`boot` must be a bootstrap of `fit`", fixed = TRUE)
+  expect_mla_error(report_table(mla(arr, baseline = "ac1"), boot = b_all), "boot_mismatch")
+  other <- arr
+  other[1, 1, ] <- 1L - other[1, 1, ]   # same design, other data
+  expect_mla_error(report_table(mla(other), boot = b_all), "boot_mismatch")
+  # its own fit, or a refit of the same data, is accepted
+  tab <- suppressWarnings(report_table(mla(arr), boot = b_all))
+  expect_equal(tab$`95% CI lower`[1], round(suppressWarnings(tidy(b_all))$conf.low[1], 3))
+})

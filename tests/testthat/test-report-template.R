@@ -14,8 +14,8 @@ test_that("the mla-report template drafts and renders to HTML", {
   html <- paste(readLines(out, warn = FALSE), collapse = "\n")
   html <- gsub("data:image/png;base64,[^\"]*", "", html)
   # the worked example's published values
-  expect_true(grepl("0.2320", html), label = "0.2320")
-  expect_true(grepl("0.9031", html), label = "0.9031")
+  expect_true(grepl("0.232", html), label = "0.232")
+  expect_true(grepl("0.903", html), label = "0.903")
   expect_true(grepl(">\\s*-0.344\\s*<", html), label = "-0.344")
   # readable table heads, no raw column names, and what the bootstrap resampled
   for (head in c("Observed agreement", "Positive agreement", "Weight \\(eq\\. 6\\)", "95% CI lower")) {
@@ -103,7 +103,7 @@ test_that("single-label designs get the categorical report", {
   expect_in_page(html, "Fleiss(\u2019|'|&#39;) kappa")
   expect_in_page(html, "Brennan-Prediger")
   expect_in_page(html, "<td[^>]*>nominal</td>")
-  expect_in_page(html, formatC(fit$single_label$alpha, format = "f", digits = 4), fixed = TRUE)
+  expect_in_page(html, formatC(fit$single_label$alpha, format = "f", digits = 3), fixed = TRUE)
   # two categories: one category-versus-rest row, not two mirrored ones
   expect_in_page(html, "one row is\\s+shown")
   rows <- regmatches(html, gregexpr("<td[^>]*>(offensive|not)</td>", html))[[1]]
@@ -130,6 +130,58 @@ test_that("a summary (annotation_counts) gets the report of its records", {
   full <- as_annotations(array(rbinom(30 * 3 * 4, 1, 0.4), c(30, 3, 4)))
   html_full <- render_report(list(data = as_annotation_counts(full), R = 0), withr::local_tempdir())
   sets <- krippendorff_alpha(full, c("jaccard", "masi"))
-  for (e in sets$estimate) expect_in_page(html_full, formatC(e, format = "f", digits = 4), fixed = TRUE)
+  for (e in sets$estimate) expect_in_page(html_full, formatC(e, format = "f", digits = 3), fixed = TRUE)
   expect_in_page(html, "annotators per item: 3, mean 3.00", fixed = TRUE)
+})
+
+test_that("the report renders on designs without label or item coefficients, saying why", {
+  skip_on_cran()
+  skip_if_not_installed("rmarkdown")
+  skip_if_not_installed("ggplot2")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  d <- expand.grid(item = paste0("i", 1:30), annotator = c("a", "b", "c"), label = c("x", "y", "z"),
+                   stringsAsFactors = FALSE)
+  d$value <- 0L                                    # every decision 0: mla() gives NA with reasons
+  html <- render_report(list(data = d, R = 20), withr::local_tempdir())
+  expect_in_page(html, "plot of the item coefficients is not drawn")
+  expect_in_page(html, "needs at least one item with a coefficient")
+  expect_in_page(html, "plot of the label coefficients is not drawn")
+  expect_in_page(html, "chance agreement is 1")
+  expect_false(grepl("\\bError\\b", html))
+  # half the items with one annotator: the design says they do not enter A_o
+  withr::local_seed(3)
+  u <- expand.grid(item = paste0("i", 1:40), annotator = c("a", "b", "c"), label = c("x", "y", "z"),
+                   stringsAsFactors = FALSE)
+  u$value <- stats::rbinom(nrow(u), 1, 0.3)
+  u <- u[!(u$item %in% paste0("i", 1:20) & u$annotator != "a"), ]
+  html_u <- render_report(list(data = u, R = 0), withr::local_tempdir())
+  expect_in_page(html_u, "20 of 40 items have fewer than 2\\s+annotators\\s+and\\s+do\\s+not\\s+enter\\s+A_o")
+})
+
+test_that("the report lists the package's caveats: label notes, bootstrap and warnings", {
+  skip_on_cran()
+  skip_if_not_installed("rmarkdown")
+  skip_if_not(rmarkdown::pandoc_available(), "pandoc is not available")
+  withr::local_seed(4)
+  d <- expand.grid(item = sprintf("i%02d", 1:40), annotator = c("a", "b", "c"), label = c("x", "y", "rare"),
+                   stringsAsFactors = FALSE)
+  d$value <- stats::rbinom(nrow(d), 1, 0.4)
+  d$value[d$label == "rare"] <- 0L
+  d$value[d$label == "rare" & d$item == "i01" & d$annotator == "a"] <- 1L   # one positive decision
+  fit <- mla(annotations_long(d, item, annotator, label, value, labels = c("x", "y", "rare", "unused")))
+  notes <- tidy(fit, level = "label", baseline = "fleiss")
+  expect_match(notes$note[notes$label == "rare"], "too little information")
+  expect_match(notes$note[notes$label == "unused"], "no decisions")
+  html <- render_report(list(data = d, labels = "x, y, rare, unused", R = 30), withr::local_tempdir())
+  expect_in_page(html, "<h2>Caveats</h2>", fixed = TRUE)
+  expect_in_page(html, "rare:\\s+too\\s+little\\s+information")
+  expect_in_page(html, "unused:\\s+no\\s+decisions")
+  expect_in_page(html, "<th[^>]*>\\s*Caveats\\s*</th>")
+  # the undefined bootstrap replicates of the rare label, counted
+  bs <- local({
+    withr::local_seed(1)
+    suppressWarnings(mla_boot(fit, R = 30))
+  })
+  n_na <- sum(!is.finite(bs$t[, "rare:fleiss"]))
+  if (n_na > 0) expect_in_page(html, paste0("rare\\s+\\(", n_na, "\\s+of\\s+30\\)"))
 })

@@ -99,7 +99,8 @@ report_universe_order <- function(tab, universe) {
 
 # The design in two sentences, from glance(fit): coverage of the items x
 # annotators grid (a sparse design is not missing data), then whole missing
-# records and missing decisions inside records.
+# records and missing decisions inside records; a third when some items
+# have fewer than two annotators.
 report_design <- function(g) {
   pct <- function(s) {
     if (s > 0 && s < 0.001) return("< 0.1%")
@@ -119,7 +120,18 @@ report_design <- function(g) {
   parts <- c(parts, paste0(report_number(n_miss), " of ", report_number(n_dec),
                            " decisions missing inside annotated records",
                            if (n_miss > 0) paste0(" (", pct(n_miss / n_dec), ")") else ""))
-  c(first, paste(parts, collapse = "; "))
+  c(first, paste(parts, collapse = "; "), report_unpaired(g))
+}
+
+# Items with fewer than two annotators have no pair and do not enter A_o;
+# said only when there are some (the words of print(fit)).
+report_unpaired <- function(g) {
+  if (is.null(g$n_pairable_items)) return(NULL)
+  n_out <- g$n_items - g$n_pairable_items
+  if (n_out <= 0) return(NULL)
+  paste0(report_number(n_out), " of ", report_number(g$n_items), " items ",
+         if (n_out == 1) "has" else "have", " fewer than 2 annotators and ",
+         if (n_out == 1) "does" else "do", " not enter A_o")
 }
 
 read_report_data <- function(data) {
@@ -164,4 +176,70 @@ report_alpha_names <- function(tab) {
   tab <- as.data.frame(tab)
   names(tab) <- ifelse(names(tab) %in% names(names_map), names_map[names(tab)], names(tab))
   tab
+}
+
+# A condition's message as one sentence of plain text: no colours, no bullet
+# symbols, no console line breaks.
+report_condition_text <- function(cnd) {
+  lines <- strsplit(cli::ansi_strip(conditionMessage(cnd)), "\n", fixed = TRUE)[[1]]
+  lines <- trimws(sub("^(\u2139|\u2716|\u2714|\u2022|!|x|i|\\*|v) ", "", lines))
+  text <- paste(lines[nzchar(lines)], collapse = " ")
+  # statistic names such as "L01:positive_agreement" in readable words
+  gsub("(positive|negative)_agreement", "\\1 agreement", text)
+}
+
+# Collects the warnings of the package's calls, with their text, for the
+# report's Caveats list instead of hiding them: `capture(expr)` runs expr and
+# keeps each warning (muffled), `texts()` returns them once each. Warnings of
+# the classes in `skip` are muffled without being kept (the report says the
+# same in its own words).
+report_warnings <- function(skip = character()) {
+  kept <- character()
+  list(
+    capture = function(expr) {
+      withCallingHandlers(expr, warning = function(w) {
+        if (!any(inherits(w, skip, which = TRUE) > 0)) kept <<- c(kept, report_condition_text(w))
+        invokeRestart("muffleWarning")
+      })
+    },
+    texts = function() unique(kept)
+  )
+}
+
+# A plot, or, when the package refuses to draw it, a sentence with its reason.
+report_plot <- function(expr, what) {
+  p <- tryCatch(expr, mlagreement_error = function(e) e)
+  if (inherits(p, "condition")) {
+    cat("\n*The ", what, " is not drawn. ", report_condition_text(p), "*\n\n", sep = "")
+    return(invisible(NULL))
+  }
+  print(p)
+  invisible(p)
+}
+
+# Caveats of the label rows: the notes of tidy(fit) (why a value is NA or
+# rests on too little information) grouped by note, and the bootstrap
+# replicates that were undefined for a label's coefficient. Returns the
+# caveat sentences and, per label, the numbers of its caveats ("" if none).
+report_label_caveats <- function(labels, notes, boot_na = NULL, R = NULL, start = 1L) {
+  texts <- character()
+  refs <- rep("", length(labels))
+  add <- function(who, text) {
+    texts <<- c(texts, text)
+    at <- labels %in% who
+    refs[at] <<- ifelse(nzchar(refs[at]), paste0(refs[at], ", ", start + length(texts) - 1L),
+                        as.character(start + length(texts) - 1L))
+  }
+  for (note in unique(stats::na.omit(notes))) {
+    who <- labels[notes %in% note]
+    add(who, paste0(report_name_list(who), ": ", note, "."))
+  }
+  if (length(boot_na) > 0L && any(boot_na > 0, na.rm = TRUE)) {
+    who <- labels[boot_na > 0 & !is.na(boot_na)]
+    n <- boot_na[boot_na > 0 & !is.na(boot_na)]
+    add(who, paste0("Bootstrap replicates in which the coefficient is undefined: ",
+                    paste0(who, " (", report_number(n), " of ", report_number(R), ")", collapse = ", "),
+                    "; the interval uses the defined replicates only."))
+  }
+  list(texts = texts, refs = refs)
 }
