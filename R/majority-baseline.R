@@ -5,7 +5,10 @@
 #' for every test annotation; `"individual"` predicts, for each test
 #' annotation, the most frequent training label of its annotator. Test
 #' annotators with no training annotations (as in an annotator split) get the
-#' overall majority label.
+#' overall majority label; a message of class
+#' `mlagreement_message_unseen_ids` says how many test rows that is, and
+#' which annotators. When no test annotator is found in `train`, the ids
+#' most likely differ in type or whitespace.
 #' Cost: one pass over the training rows to count the labels (per annotator for
 #' `"individual"`) and one over the test rows.
 #'
@@ -80,7 +83,8 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
     encode_ids(te_ann, "annotator")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))
     best <- vapply(rows, function(r) majority_row(labels, r), integer(1))
-    idx <- match_values(te_ann, tr$keys)
+    idx <- match_fitted_ids(te_ann, tr$keys, "annotator id", "test", "train",  # R/fitted-ids.R
+                            "the overall majority label", labels[overall])
     pick[!is.na(idx)] <- best[idx[!is.na(idx)]]
   }
   test$.pred <- truth_col[pick]
