@@ -47,7 +47,10 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
   type <- check_choice(type, c("overall", "individual"))
   check_data_frame(train)
   check_data_frame(test)
-  truth_col <- select_column(rlang::enquo(truth), train, "truth", "train")
+  ann_quo <- rlang::enquo(annotator)
+  # the annotator column is checked against truth only where it is used
+  roles <- list(truth = rlang::enquo(truth), annotator = if (type == "individual") ann_quo)
+  truth_col <- train[[select_roles(train, roles, data_arg = "train")$truth]]
   check_nonempty_rows(train)
   check_label_column(truth_col, "truth")
   if (anyNA(truth_col)) {
@@ -69,7 +72,6 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
   overall <- majority_row(labels, seq_along(labels))
   pick <- rep(overall, nrow(test))
   if (type == "individual") {
-    ann_quo <- rlang::enquo(annotator)
     if (rlang::quo_is_null(ann_quo)) {
       mla_abort(
         c("{.arg annotator} must be given for {.code type = \"individual\"}.",
