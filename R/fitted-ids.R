@@ -27,9 +27,9 @@ inform_unseen_ids <- function(ids, fitted, unseen, what, new_arg, fit_arg, fallb
   gets <- if (is.null(fallback_value)) "{fallback}" else "{fallback} {.val {fallback_value}}"
   if (n < n_rows) {
     cli::cli_inform(
-      c("i" = paste0("{n} of {n_rows} row{?s} of {.arg {new_arg}} {cli::qty(n)}{?has an/have} {what}{cli::qty(n)}{?/s} ",
-                     "not seen in {.arg {fit_arg}} ({.val {shown}}{more}); {cli::qty(n)}{?it gets/they get} ",
-                     gets, ".")),
+      c("i" = paste0("{n} of {n_rows} row{?s} of {.arg {new_arg}} {cli::qty(n)}{?has an/have} ",
+                     "{what}{cli::qty(n)}{?/s} not seen in {.arg {fit_arg}} ({.val {shown}}{more}); ",
+                     "{cli::qty(n)}{?it gets/they get} ", gets, ".")),
       class = "mlagreement_message_unseen_ids"
     )
     return(invisible())
