@@ -19,8 +19,12 @@
 #' Both parts contain the item-by-annotator interaction, so the sum errs on
 #' the wide side. With fewer than 8 annotators the annotator part rests on
 #' few values and the interval is unreliable; a message says so. It needs
-#' the records (not a summary) and an unweighted fit; a fit with a label
-#' structure leaves out each annotator from the records of its structure.
+#' the records (not a summary), an unweighted fit and a fit without the
+#' `"conger"` baseline, which is refused: Conger's chance agreement comes
+#' from the marginals of the annotators at hand, so it describes these
+#' annotators and not a population of them (refit with a pooled baseline,
+#' or keep `annotators = "fixed"`). A fit with a label structure leaves out
+#' each annotator from the records of its structure.
 #' @param annotators `"fixed"` (condition on the annotators) or `"random"`
 #'   (annotators sampled from a population of annotators; see the section
 #'   *Annotators as a sample*).
@@ -49,7 +53,8 @@ annotator_variance <- function(fit, level, threads = mla_threads(), call = rlang
   if (has_conger(fit)) {
     mla_abort(
       c("{.code annotators = \"random\"} needs a fit without the {.val conger} baseline.",
-        "i" = "Use {.code annotators = \"fixed\"}, or the pooled baselines."),
+        "x" = "{.arg x} has it: Conger's chance agreement comes from the marginals of the annotators at hand, so it describes these annotators, not a population of them.",
+        "i" = "Refit with a pooled baseline, e.g. {.code mla(data, baseline = \"fleiss\")}, for {.code annotators = \"random\"}; or keep {.code annotators = \"fixed\"} for the Conger rows."),
       class = "annotator_variance", call = call
     )
   }

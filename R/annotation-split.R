@@ -45,8 +45,9 @@ annotation_split <- function(data, item, annotator, prop = 0.7, ...) {
   check_dots_empty0(...)
   check_data_frame(data)
   check_number_in(prop, open = TRUE, class = "prop")
-  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
-  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
+  pos <- select_roles(data, list(item = rlang::enquo(item), annotator = rlang::enquo(annotator)))
+  item_col <- data[[pos$item]]
+  ann_col <- data[[pos$annotator]]
   check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")

@@ -7,10 +7,9 @@
 annotations_long_db <- function(data, item, annotator, label, value, labels, duplicates,
                                 single_label, value_missing = FALSE, call = rlang::caller_env()) {
   proto <- lazy_prototype(data, call)
-  cols <- lazy_columns(proto, call, item = item, annotator = annotator, label = label)
+  cols <- lazy_columns(proto, call, item = item, annotator = annotator, label = label, value = value)
   check_value_given(value_missing, setdiff(names(proto), cols), call)
   has_value <- !rlang::quo_is_null(value)
-  if (has_value) cols <- c(cols, lazy_columns(proto, call, value = value))
   check_bool(single_label, call = call)
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols))
@@ -46,8 +45,10 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
 annotations_wide_db <- function(data, item, annotator, labels, duplicates,
                                 call = rlang::caller_env()) {
   proto <- lazy_prototype(data, call)
-  cols <- lazy_columns(proto, call, item = item, annotator = annotator)
-  label_cols <- names(select_columns(labels, proto, "labels", call = call))
+  pos <- select_roles(proto, list(item = item, annotator = annotator, labels = labels),
+                      several = "labels", call = call)
+  cols <- vapply(pos[c("item", "annotator")], names, "")
+  label_cols <- names(pos$labels)
   check_db_duplicates(duplicates, call)
   d <- dplyr::select(data, !!!rlang::syms(cols), !!!rlang::syms(label_cols))
   if (db_is_sqlite(d)) db_check_sqlite_ids(d, c("item", "annotator"), call)
@@ -82,12 +83,10 @@ lazy_prototype <- function(data, call) {
   proto
 }
 
-# The columns named by quosures (item = quo, ...), one column each.
+# The columns named by quosures (item = quo, ...), one column each and a
+# different one per role; a NULL quosure (no value) names none.
 lazy_columns <- function(proto, call, ...) {
-  quos <- list(...)
-  vapply(names(quos), function(arg) {
-    names(select_columns(quos[[arg]], proto, arg, one = TRUE, call = call))
-  }, "")
+  vapply(select_roles(proto, list(...), call = call), names, "")  # R/select-roles.R
 }
 
 check_db_duplicates <- function(duplicates, call) {
@@ -355,13 +354,12 @@ annotation_queries <- function(data, item, annotator, label, value = NULL) {
   check_inherits(data, "tbl_lazy", "dplyr::tbl", class = "db_input")
   call <- rlang::current_env()
   proto <- lazy_prototype(data, call)
-  cols <- lazy_columns(proto, call, item = rlang::enquo(item), annotator = rlang::enquo(annotator),
-                       label = rlang::enquo(label))
   value <- rlang::enquo(value)
+  cols <- lazy_columns(proto, call, item = rlang::enquo(item), annotator = rlang::enquo(annotator),
+                       label = rlang::enquo(label), value = value)
   if (rlang::quo_is_null(value)) {
     return(db_selected_queries(dplyr::select(data, !!!rlang::syms(cols))))
   }
-  cols <- c(cols, lazy_columns(proto, call, value = value))
   d <- dplyr::select(data, !!!rlang::syms(cols))
   db_decision_queries(db_binary_value(d, "value", proto[[cols[["value"]]]], call, check = FALSE))
 }

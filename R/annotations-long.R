@@ -119,18 +119,16 @@ annotations_long <- function(data, item, annotator, label, value = NULL, labels 
   }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
-  used <- c(select_columns(rlang::enquo(item), data, "item", one = TRUE),
-            select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE),
-            select_columns(rlang::enquo(label), data, "label", one = TRUE))
+  value_quo <- rlang::enquo(value)
+  pos <- select_roles(data, list(item = rlang::enquo(item), annotator = rlang::enquo(annotator),  # R/select-roles.R
+                                 label = rlang::enquo(label), value = value_quo))
+  used <- c(pos$item, pos$annotator, pos$label)
   check_value_given(missing(value) && is.null(label_sep), names(data)[-used])
   item_col <- data[[used[1]]]
   ann_col <- data[[used[2]]]
   label_col <- data[[used[3]]]
-  value_quo <- rlang::enquo(value)
   has_value <- !rlang::quo_is_null(value_quo)
-  value_col <- if (has_value) {
-    data[[select_columns(value_quo, data, "value", one = TRUE)]]
-  }
+  value_col <- if (has_value) data[[pos$value]]
   check_nonempty_rows(data)
   if (!is.null(label_sep)) {  # R/annotations-long-split.R
     return(annotations_long_split(data, used, has_value, label_sep, labels, duplicates,

@@ -35,9 +35,11 @@ annotations_wide <- function(data, item, annotator, labels,
   }
   check_data_frame(data)
   duplicates <- check_choice(duplicates, c("error", "first", "last"))
-  item_col <- data[[select_columns(rlang::enquo(item), data, "item", one = TRUE)]]
-  ann_col <- data[[select_columns(rlang::enquo(annotator), data, "annotator", one = TRUE)]]
-  label_pos <- select_columns(rlang::enquo(labels), data, "labels")
+  pos <- select_roles(data, list(item = rlang::enquo(item), annotator = rlang::enquo(annotator),  # R/select-roles.R
+                                 labels = rlang::enquo(labels)), several = "labels")
+  item_col <- data[[pos$item]]
+  ann_col <- data[[pos$annotator]]
+  label_pos <- pos$labels
   check_nonempty_rows(data)
   it <- encode_ids(item_col, "item")
   an <- encode_ids(ann_col, "annotator")

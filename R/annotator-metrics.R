@@ -83,12 +83,11 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
   check_dots_empty0(...)
   check_data_frame(data)
   classes <- check_choice(classes, c("truth", "union", "levels"))
-  truth_col <- data[[select_columns(rlang::enquo(truth), data, "truth", one = TRUE)]]
-  est_col <- data[[select_columns(rlang::enquo(estimate), data, "estimate", one = TRUE)]]
-  ann_quo <- rlang::enquo(annotator)
-  ann_col <- if (!rlang::quo_is_null(ann_quo)) {
-    data[[select_columns(ann_quo, data, "annotator", one = TRUE)]]
-  }
+  pos <- select_roles(data, list(truth = rlang::enquo(truth), estimate = rlang::enquo(estimate),
+                                 annotator = rlang::enquo(annotator)))
+  truth_col <- data[[pos$truth]]
+  est_col <- data[[pos$estimate]]
+  ann_col <- if (!is.null(pos$annotator)) data[[pos$annotator]]
   check_nonempty_rows(data)
   check_label_column(truth_col, "truth")
   check_label_column(est_col, "estimate")

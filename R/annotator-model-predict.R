@@ -4,7 +4,10 @@
 #' \eqn{y} on item \eqn{i} is \eqn{\sum_z P(z \mid \mathrm{data}_i)
 #' \pi_a[z, y]}: the item's posterior from the fit, passed through the
 #' annotator's own error rates. Items the fit has not seen (or without
-#' decisions on a label) use the prevalence instead of a posterior. An
+#' decisions on a label) use the prevalence instead of a posterior; a
+#' message of class `mlagreement_message_unseen_ids` says how many rows of
+#' `newdata` have an item id the fit has not seen (when none is seen, the
+#' ids most likely differ in type or whitespace). An
 #' annotator without decisions on a label in the fit (without any, for
 #' single-label data or `pool_labels = TRUE`) has no error rates there: the
 #' prediction is `NA`. As a
@@ -104,7 +107,10 @@ prediction_ids <- function(object, newdata, call = rlang::caller_env()) {
                   "x" = "Unknown: {.val {format_first(bad)}}."), class = "newdata", call = call)
     }
   }
-  list(item = match(id_text(newdata$item), object$items), annotator = annotator, label = label)
+  prior <- if (object$single_label) "the category prevalences" else "the label prevalences"
+  item <- match_fitted_ids(newdata$item, object$items, "item id", "newdata", "object",  # R/fitted-ids.R
+                           paste(prior, "instead of an item posterior"))
+  list(item = item, annotator = annotator, label = label)
 }
 
 #' @export

@@ -5,7 +5,10 @@
 #' for every test annotation; `"individual"` predicts, for each test
 #' annotation, the most frequent training label of its annotator. Test
 #' annotators with no training annotations (as in an annotator split) get the
-#' overall majority label.
+#' overall majority label; a message of class
+#' `mlagreement_message_unseen_ids` says how many test rows that is, and
+#' which annotators. When no test annotator is found in `train`, the ids
+#' most likely differ in type or whitespace.
 #' Cost: one pass over the training rows to count the labels (per annotator for
 #' `"individual"`) and one over the test rows.
 #'
@@ -44,7 +47,10 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
   type <- check_choice(type, c("overall", "individual"))
   check_data_frame(train)
   check_data_frame(test)
-  truth_col <- select_column(rlang::enquo(truth), train, "truth", "train")
+  ann_quo <- rlang::enquo(annotator)
+  # the annotator column is checked against truth only where it is used
+  roles <- list(truth = rlang::enquo(truth), annotator = if (type == "individual") ann_quo)
+  truth_col <- train[[select_roles(train, roles, data_arg = "train")$truth]]
   check_nonempty_rows(train)
   check_label_column(truth_col, "truth")
   if (anyNA(truth_col)) {
@@ -66,7 +72,6 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
   overall <- majority_row(labels, seq_along(labels))
   pick <- rep(overall, nrow(test))
   if (type == "individual") {
-    ann_quo <- rlang::enquo(annotator)
     if (rlang::quo_is_null(ann_quo)) {
       mla_abort(
         c("{.arg annotator} must be given for {.code type = \"individual\"}.",
@@ -80,7 +85,8 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
     encode_ids(te_ann, "annotator")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))
     best <- vapply(rows, function(r) majority_row(labels, r), integer(1))
-    idx <- match_values(te_ann, tr$keys)
+    idx <- match_fitted_ids(te_ann, tr$keys, "annotator id", "test", "train",  # R/fitted-ids.R
+                            "the overall majority label", labels[overall])
     pick[!is.na(idx)] <- best[idx[!is.na(idx)]]
   }
   test$.pred <- truth_col[pick]

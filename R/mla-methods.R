@@ -132,6 +132,10 @@ format.mla <- function(x, ..., digits = 4L) {
     for (line in format_design_counts(d$counts)) cli::cli_text(line)
     unpaired <- unpaired_items_text(d)
     if (!is.null(unpaired)) cli::cli_text(unpaired)
+    if (!is.null(d$categories_of)) {
+      cli::cli_text("Single-label data on {d$n_labels} of its {d$categories_of} categories, ",
+                    "as category-versus-rest labels (not a single-label coefficient)")
+    }
     # group names are the user's: substituted, so cli never reads them as markup
     if (!is.null(x$structure)) cli::cli_text("Distance: {structure_text(x$structure)}")
     cli::cli_text(prevalence_text(d, single, digits))
@@ -220,15 +224,22 @@ print.summary.mla <- function(x, ..., digits = 4L) {
   print(x$fit, digits = digits)
   cat("\nLabels under the primary baseline:\n")
   print(x$labels, n = Inf)
-  if (nrow(x$notes) > 0) {
-    cat("\nUndefined values (NA):\n")
-    groups <- split(x$notes, paste(x$notes$level, x$notes$baseline, x$notes$reason, sep = "\r"))
-    for (g in groups) {
-      where <- if (g$level[1] == "corpus") "corpus" else paste0("label", if (nrow(g) > 1) "s", " ", format_first(g$label, 8))
-      cat("* ", g$baseline[1], ", ", where, ": ", g$reason[1], "\n", sep = "")
-    }
-  }
+  # notes without a baseline describe the analysis, not an undefined value
+  general <- is.na(x$notes$baseline)
+  print_summary_notes(x$notes[!general, , drop = FALSE], "Undefined values (NA):")
+  print_summary_notes(x$notes[general, , drop = FALSE], "Notes:")
   invisible(x)
+}
+
+print_summary_notes <- function(notes, title) {
+  if (nrow(notes) == 0L) return(invisible())
+  cat("\n", title, "\n", sep = "")
+  groups <- split(notes, paste(notes$level, notes$baseline, notes$reason, sep = "\r"))
+  for (g in groups) {
+    where <- if (g$level[1] == "corpus") "corpus" else if (all(is.na(g$label))) "labels" else
+      paste0("label", if (nrow(g) > 1) "s", " ", format_first(g$label, 8))
+    cat("* ", if (!is.na(g$baseline[1])) paste0(g$baseline[1], ", "), where, ": ", g$reason[1], "\n", sep = "")
+  }
 }
 
 #' Analytic confidence intervals of a Multi-Label Agreement fit

@@ -42,7 +42,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
       design = mla_design(x, labels, lab, cor),
       baseline = baseline,
       labels = labels,
-      notes = undefined_notes(labels, lab$reason, cor$reason),
+      notes = category_subset_notes(undefined_notes(labels, lab$reason, cor$reason), x, labels),
       annotations = x,
       label_index = cols
     ),
@@ -70,7 +70,27 @@ mla_design <- function(x, labels, lab, cor) {
     sparse_labels = labels[!is.na(sparse_label_notes(lab))],
     annotators_per_item = item_annotator_counts(x),
     n_pairable_items = n_pairable_items(item_annotator_counts(x)),
-    single_label = is_single_label(x) && length(labels) == length(label_names(x))
+    single_label = is_single_label(x) && length(labels) == length(label_names(x)),
+    # a single-label design on some of its categories: their number of categories
+    categories_of = if (is_single_label(x) && length(labels) < length(label_names(x))) length(label_names(x))
+  )
+}
+
+# `labels` on some categories of a single-label design: the categories become
+# category-versus-rest labels and the corpus rows multi-label coefficients
+# over them. Said in the notes, since nothing else in the fit shows it.
+category_subset_notes <- function(notes, x, labels) {
+  q <- length(label_names(x))
+  if (!is_single_label(x) || length(labels) == q) return(notes)
+  reason <- paste0("single-label design on ", length(labels), " of its ", q, " categories: ",
+                   "multi-label (Hamming) agreement of the chosen categories' ",
+                   "category-versus-rest indicators, not Fleiss' kappa, AC1 or ",
+                   "Brennan-Prediger of the categories")
+  fast_tibble(
+    level = c("corpus", notes$level),
+    label = c(NA_character_, notes$label),
+    baseline = c(NA_character_, notes$baseline),
+    reason = c(reason, notes$reason)
   )
 }
 

@@ -62,7 +62,11 @@
 #'   to them (see the section *Annotator-specific chance*).
 #' @param labels Optional subset of the declared labels to analyse (character).
 #'   Restricting the universe changes AC1 and PABAK but not the pooled
-#'   coefficient (paper Table 2).
+#'   coefficient (paper Table 2). On a single-label design, a subset of the
+#'   categories is analysed as multi-label data: the Hamming agreement of the
+#'   chosen categories' category-versus-rest indicators, not Fleiss' kappa,
+#'   AC1 or Brennan-Prediger of the categories; the fit's notes (`summary()`,
+#'   the `note` column of `tidy()`) say so.
 #' @param ... Must be empty.
 #' @inheritParams annotations_long
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and
@@ -118,7 +122,8 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
     return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure-fit.R
   }
   fit <- new_mla(x, cols, mla_estimates(tally), tally, baseline)
-  # a subset of the categories is not a single-label design
+  # a subset of the categories is not a single-label design: its labels are
+  # category-versus-rest indicators, noted by new_mla()
   if (is_single_label(x) && length(cols) == length(label_names(x))) {
     # category weights replace the corpus rows, and have no eq. 7 floor
     fit <- single_label_corpus(fit, tally, with_floor = !uses_category_weights(weights, call))

@@ -60,10 +60,12 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   check_dots_empty0(...)
   x <- as_annotations(x)
   check_data_frame(predictions)
-  item_col <- select_column(rlang::enquo(item), predictions, "item", "predictions")
-  ann_quo <- rlang::enquo(annotator)
-  ann_col <- if (!rlang::quo_is_null(ann_quo)) select_column(ann_quo, predictions, "annotator", "predictions")
-  label_pos <- select_columns(rlang::enquo(labels), predictions, "labels", "predictions")
+  pos <- select_roles(predictions, list(item = rlang::enquo(item), annotator = rlang::enquo(annotator),
+                                        labels = rlang::enquo(labels)),
+                      several = "labels", data_arg = "predictions")
+  item_col <- predictions[[pos$item]]
+  ann_col <- if (!is.null(pos$annotator)) predictions[[pos$annotator]]
+  label_pos <- pos$labels
   check_nonempty_rows(predictions)
   pred_values <- prediction_matrix(predictions, label_pos, label_names(x), item_col)
   stand_in_rows(x, pred_values, prediction_row_of_records(x, item_col, ann_col))

@@ -62,10 +62,11 @@ long_rating_table <- function(x, item, annotator, value, call) {
     mla_abort("{.arg item} and {.arg annotator} must name columns when {.arg value} does.",
               class = "ratings", call = call)
   }
-  it <- encode_ids(select_column(item, x, "item", "x", call = call), "item", call = call)
-  an <- encode_ids(select_column(annotator, x, "annotator", "x", call = call), "annotator",
-                   call = call)
-  v <- select_column(value, x, "value", "x", call = call)
+  pos <- select_roles(x, list(item = item, annotator = annotator, value = value), data_arg = "x",
+                      call = call)
+  it <- encode_ids(x[[pos$item]], "item", call = call)
+  an <- encode_ids(x[[pos$annotator]], "annotator", call = call)
+  v <- x[[pos$value]]
   if (!is.numeric(v)) {
     mla_abort(c("Column {.arg value} must be numeric.", "x" = "It is {.obj_type_friendly {v}}."),
               class = "ratings", call = call)

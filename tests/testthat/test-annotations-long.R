@@ -220,3 +220,43 @@ test_that("the contradicting record of selected labels is named", {
                   lab = c("x", NA, "x", "y", NA, "y"))
   expect_mla_snapshot(annotations_long(s, item, ann, lab, labels = c("x", "y")), "na_label")
 })
+
+test_that("one column for two roles is refused, naming both arguments and the column", {
+  d <- data.frame(item = rep(1:4, each = 6), annotator = rep(rep(c("a", "b", "c"), each = 2), 4),
+                  label = rep(c("x", "y"), 12), value = rep(c(1, 0, 1), 8))
+  # before: a duplicates error on "(1, 1)" pairs that suggested dropping 2/3 of the rows
+  expect_mla_snapshot(annotations_long(d, item, item, label, value), "same_column")
+  err <- expect_mla_error(annotations_long(d, item, annotator, label, label), "same_column")
+  expect_match(conditionMessage(err), "`label` and `value` must select different columns", fixed = TRUE)
+  expect_mla_error(annotations_long(d, item, annotator, item, value), "same_column")
+  expect_mla_error(annotations_long(d, item, annotator, label, annotator), "same_column")
+  expect_mla_error(annotations_long(d, item, "item", label, value), "same_column")
+  expect_mla_error(annotations_long(d, item, 1, label, value), "same_column")
+  expect_mla_error(annotations_long(d, item, item, label, label_sep = "|"), "same_column")
+  expect_mla_error(annotation_split(d, annotator, annotator), "same_column")
+  expect_mla_error(annotator_metrics(d, label, label), "same_column")
+  expect_mla_error(annotator_metrics(d, label, value, annotator = label), "same_column")
+  expect_mla_error(majority_baseline(d, d, label, label, type = "individual"), "same_column")
+  # the annotator column is not read for the overall majority
+  expect_s3_class(majority_baseline(d, d, label, label), "data.frame")
+  expect_mla_error(icc(d, item = item, annotator = item, value = value), "same_column")
+  preds <- data.frame(item = 1:4, x = c(1, 0, 1, 1), y = c(0, 0, 1, 1))
+  ann <- annotations_long(d, item, annotator, label, value)
+  expect_mla_error(model_agreement(ann, preds, item, labels = c(item, x, y)), "same_column")
+  # different columns stay accepted, whatever their content
+  d$copy <- d$item
+  expect_mla_error(annotations_long(d, item, copy, label, value), "duplicates")
+})
+
+test_that("one column for two roles in a wide or database table is refused", {
+  w <- data.frame(item = c(1, 1, 2, 2), coder = c("a", "b", "a", "b"),
+                  joy = c(1, 0, 1, 1), anger = c(0, 0, 1, NA))
+  expect_mla_snapshot(annotations_wide(w, item, coder, everything()), "same_column")
+  expect_mla_error(annotations_wide(w, coder, coder, c(joy, anger)), "same_column")
+  skip_if_not_installed("dbplyr")
+  lazy <- dbplyr::lazy_frame(item = 1L, annotator = "a", label = "x", value = 1L,
+                             con = dbplyr::simulate_postgres())
+  expect_mla_error(annotations_long(lazy, item, item, label, value), "same_column")
+  expect_mla_error(annotation_queries(lazy, item, annotator, label, label), "same_column")
+  expect_mla_error(annotations_wide(lazy, item, annotator, c(annotator, value)), "same_column")
+})

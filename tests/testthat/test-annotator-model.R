@@ -263,8 +263,9 @@ test_that("predict() gives P(annotator says 1) from the posterior and the annota
   nd <- data.frame(item = c("i0001", "i0002", "new"), annotator = "w01", label = "L02")
   mu <- c(fit$posterior[1:2, 2], fit$prevalence[2, 2])
   want <- mu * fit$confusion[1, 2, 2, 2] + (1 - mu) * (1 - fit$confusion[1, 1, 1, 2])
-  expect_equal(predict(fit, nd, type = "prob"), want)
-  expect_identical(predict(fit, nd), as.integer(want >= 0.5))
+  expect_message(prob <- predict(fit, nd, type = "prob"), class = "mlagreement_message_unseen_ids")
+  expect_equal(prob, want)
+  expect_identical(suppressMessages(predict(fit, nd)), as.integer(want >= 0.5))
   wide <- predict(fit, nd[1:2, c("item", "annotator")], type = "prob")
   expect_equal(dim(wide), c(2L, 3L))
   expect_equal(wide[, "L02"], want[1:2])
@@ -350,4 +351,31 @@ test_that("dense and records layouts (any record order) give the same fit", {
   expect_equal(tidy(records), tidy(dense), tolerance = 1e-10)
   expect_equal(tidy(records, level = "items"), tidy(dense, level = "items"), tolerance = 1e-10)
   expect_equal(records$trace, dense$trace, tolerance = 1e-10)
+})
+
+test_that("predict(): item ids the fit has not seen get the prevalence, with one message saying how many", {
+  arr <- small_crowd()
+  fit <- annotator_model(as_annotations(arr))
+  seen <- data.frame(item = c("i0001", "i0002"), annotator = "w01", label = "L02")
+  expect_no_message(predict(fit, seen, type = "prob"))
+  nd <- data.frame(item = c("i0001", "new", "new", "other"), annotator = "w01", label = "L02")
+  msgs <- list()
+  prob <- withCallingHandlers(predict(fit, nd, type = "prob"), mlagreement_message_unseen_ids = function(m) {
+    msgs[[length(msgs) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  expect_length(msgs, 1L)
+  text <- cli::ansi_strip(conditionMessage(msgs[[1]]))
+  expect_match(text, "3 of 4 rows of `newdata` have item ids not seen in `object` (\"new\" and \"other\")",
+               fixed = TRUE)
+  expect_match(text, "the label prevalences instead of an item posterior", fixed = TRUE)
+  expect_equal(prob[2:4], rep(prob[2], 3))
+  # trailing spaces or numbers for text ids: no item is seen, said plainly
+  for (items in list(c("i0001 ", "i0002 "), c(1, 2))) {
+    bad <- data.frame(item = items, annotator = "w01", label = "L02")
+    m <- expect_message(predict(fit, bad, type = "prob"), class = "mlagreement_message_unseen_ids")
+    expect_match(cli::ansi_strip(conditionMessage(m)), "No row of `newdata` has an item id seen in `object`",
+                 fixed = TRUE)
+    expect_match(cli::ansi_strip(conditionMessage(m)), "likely an id mismatch", fixed = TRUE)
+  }
 })

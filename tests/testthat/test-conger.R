@@ -300,3 +300,10 @@ test_that("plots of a conger fit and its replicates show the conger rows", {
   expect_s3_class(p, "ggplot")
   expect_mla_error(ggplot2::autoplot(mla_boot(mla(arr), R = 5), level = "label", baseline = "conger"))
 })
+
+test_that("annotators = \"random\" refuses a conger fit, saying why and what to do", {
+  fit <- mla(random_conger_array(), baseline = "conger")
+  err <- expect_mla_snapshot(tidy(fit, annotators = "random"), "annotator_variance")
+  expect_match(conditionMessage(err), "annotators at hand", fixed = TRUE)
+  expect_match(conditionMessage(err), "baseline = \"fleiss\"", fixed = TRUE)
+})

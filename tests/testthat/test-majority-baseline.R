@@ -14,7 +14,8 @@ test_that("majority baselines reproduce hand-computed predictions", {
   f <- baseline_fixture()
   overall <- majority_baseline(f$train, f$test, label, type = "overall")
   expect_equal(overall$.pred, rep("y", 5))
-  ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual")
+  expect_message(ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual"),
+                 class = "mlagreement_message_unseen_ids")
   # a: x y y -> y; b: y y -> y; c: z x (tie) -> z, seen first; d: x; e unseen -> overall y
   expect_equal(ind$.pred, c("y", "y", "z", "x", "y"))
   expect_equal(ind[names(f$test)], f$test)
@@ -28,7 +29,8 @@ test_that("baselines agree with a Counter.most_common() transcription on random 
   train <- data.frame(annotator = sample(letters[1:8], 300, TRUE),
                       label = sample(c("u", "v", "w"), 300, TRUE, prob = c(0.4, 0.35, 0.25)))
   test <- data.frame(annotator = sample(letters[1:10], 100, TRUE))
-  ind <- majority_baseline(train, test, label, annotator, type = "individual")
+  expect_message(ind <- majority_baseline(train, test, label, annotator, type = "individual"),
+                 class = "mlagreement_message_unseen_ids")
   overall <- ref_most_frequent(train$label)
   expected <- vapply(test$annotator, function(a) {
     if (a %in% train$annotator) ref_most_frequent(train$label[train$annotator == a]) else overall
@@ -39,7 +41,7 @@ test_that("baselines agree with a Counter.most_common() transcription on random 
 test_that("predictions keep the label type and feed annotator_metrics()", {
   f <- baseline_fixture()
   f$train$label <- factor(f$train$label, levels = c("z", "y", "x", "w"))
-  ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual")
+  ind <- suppressMessages(majority_baseline(f$train, f$test, label, annotator, type = "individual"))
   expect_s3_class(ind$.pred, "factor")
   expect_equal(levels(ind$.pred), c("z", "y", "x", "w"))
   res <- annotator_metrics(ind, label, .pred, annotator)
@@ -70,4 +72,45 @@ test_that("majority_baseline() errors", {
   sets <- f$train
   sets$label <- as.list(sets$label)
   expect_mla_snapshot(majority_baseline(sets, f$test, label))
+})
+
+# The conditions `code` signals of class `class`, muffled.
+unseen_messages <- function(code) {
+  msgs <- list()
+  withCallingHandlers(code, mlagreement_message_unseen_ids = function(m) {
+    msgs[[length(msgs) + 1L]] <<- m
+    invokeRestart("muffleMessage")
+  })
+  msgs
+}
+
+test_that("test annotators not seen in train get the overall majority, with one message saying how many", {
+  f <- baseline_fixture()
+  f$test <- f$test[c(1:5, 5, 5), ]
+  msgs <- unseen_messages(ind <- majority_baseline(f$train, f$test, label, annotator, type = "individual"))
+  expect_length(msgs, 1L)
+  text <- cli::ansi_strip(conditionMessage(msgs[[1]]))
+  expect_match(text, "3 of 7 rows of `test` have annotator ids not seen in `train` (\"e\")", fixed = TRUE)
+  expect_match(text, "the overall majority label \"y\"", fixed = TRUE)
+  expect_identical(ind$.pred[5:7], rep("y", 3))
+  # every test annotator seen: no message; "overall" matches no ids
+  expect_length(unseen_messages(majority_baseline(f$train, f$test[1:4, ], label, annotator,
+                                                  type = "individual")), 0L)
+  expect_length(unseen_messages(majority_baseline(f$train, f$test, label, annotator)), 0L)
+})
+
+test_that("no test annotator seen in train: the message says it is likely an id mismatch", {
+  train <- data.frame(lab = c("a", "b", "a", "c", "b", "a", "c", "c"),
+                      ann = c("1", "1", "1", "2", "2", "2", "3", "3"))
+  test <- data.frame(lab = c("a", "b", "c"), ann = c("1 ", "2 ", "3 "))
+  msgs <- unseen_messages(pred <- majority_baseline(train, test, lab, ann, type = "individual"))
+  expect_length(msgs, 1L)
+  expect_identical(pred$.pred, rep("a", 3))
+  text <- cli::ansi_strip(conditionMessage(msgs[[1]]))
+  expect_match(text, "No row of `test` has an annotator id seen in `train`: all 3 rows get", fixed = TRUE)
+  expect_match(text, "likely an id mismatch", fixed = TRUE)
+  expect_match(text, "\"1 \"", fixed = TRUE)
+  # numbers against text are matched by value: 1 is "1", no message
+  expect_length(unseen_messages(majority_baseline(train, transform(test, ann = 1:3), lab, ann,
+                                                  type = "individual")), 0L)
 })

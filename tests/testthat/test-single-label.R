@@ -187,3 +187,42 @@ test_that("a nominal floor beyond the exact solver's budget is NA with a note", 
   expect_true(all(is.na(fit$corpus$floor_observed)))
   expect_match(fit$notes$reason[fit$notes$level == "corpus"], "floor not computed", all = FALSE)
 })
+
+test_that("a subset of a single-label design's categories is the category-versus-rest fit, with a note", {
+  m <- matrix(c("a", "a", "b", "b", "a", "c", "b", NA, "c", "a", "a", "b"), nrow = 4)
+  keep <- c("a", "b")
+  fit <- mla(as_annotations(m), labels = keep)
+  # plain R: each kept category as a 0/1 label, Gwet's unequal-raters means,
+  # corpus A_o and A_e the means over the labels
+  m_i <- rowSums(!is.na(m))
+  per_label <- sapply(keep, function(k) {
+    x <- rowSums(m == k, na.rm = TRUE)
+    two <- m_i >= 2
+    ao <- mean((x * (x - 1) + (m_i - x) * (m_i - x - 1))[two] / (m_i * (m_i - 1))[two])
+    p <- mean((x / m_i)[m_i >= 1])
+    c(ao = ao, fleiss = p^2 + (1 - p)^2, ac1 = 2 * p * (1 - p), pabak = 1 / 2)
+  })
+  ao <- mean(per_label["ao", ])
+  ae <- rowMeans(per_label[c("fleiss", "ac1", "pabak"), ])
+  cor <- tidy(fit, conf.int = FALSE)
+  expect_equal(cor$observed, rep(ao, 3), tolerance = 1e-12)
+  expect_equal(cor$estimate, unname((ao - ae) / (1 - ae)), tolerance = 1e-12)
+  expect_equal(cor$estimate[1], 11 / 35, tolerance = 1e-12)
+  expect_match(cor$note, "single-label design on 2 of its 3 categories", fixed = TRUE)
+  expect_match(cor$note, "category-versus-rest", fixed = TRUE)
+  expect_match(paste(capture.output(print(summary(fit))), collapse = "\n"),
+               "Notes:\n* corpus: single-label design on 2 of its 3 categories", fixed = TRUE)
+  printed <- paste(capture.output(print(fit)), collapse = " ")
+  expect_match(printed, "Single-label data on 2 of its 3 categories", fixed = TRUE)
+  expect_no_match(printed, "Single-label agreement", fixed = TRUE)
+  expect_identical(glance(fit)$design, "multi-label")
+  # every category: the single-label fit, without the note
+  full <- mla(as_annotations(m), labels = c("a", "b", "c"))
+  expect_false(any(grepl("of its 3 categories", full$notes$reason, fixed = TRUE)))
+  expect_null(full$design$categories_of)
+  # a summary of the same records gives the same fit and note
+  counts <- as_annotation_counts(as_annotations(m))
+  fit_counts <- mla(counts, labels = keep)
+  expect_equal(tidy(fit_counts, conf.int = FALSE)$estimate, cor$estimate, tolerance = 1e-12)
+  expect_identical(fit_counts$notes, fit$notes)
+})
