@@ -24,8 +24,7 @@ check_count_columns <- function(df, cols, arg, call = rlang::caller_env()) {
 }
 
 check_universe_labels <- function(universe, lab, call = rlang::caller_env()) {
-  check_label_universe(universe, arg = "universe", call = call)
-  universe <- as.character(universe)
+  universe <- check_label_universe(universe, arg = "universe", call = call)
   extra <- setdiff(lab, universe)
   if (length(extra) > 0) {
     mla_abort(c("Every label of {.arg labels} must be in {.arg universe}.",
@@ -45,7 +44,7 @@ check_labels_m_within_design <- function(labels, design, call = rlang::caller_en
   if (length(over) > 0) {
     r <- over[1]
     mla_abort(c("{.arg labels} must not count more decisions on an item than {.arg design} gives it records.",
-                "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code m = {m[r]}}; the largest {.field n_records} of {.arg design} is {top}."),
+                "x" = "Row {r} (label {.val {id_text(labels$label[r])}}) has {.code m = {m[r]}}; the largest {.field n_records} of {.arg design} is {top}."),
               class = "counts_inconsistent", call = call)
   }
 }
@@ -54,7 +53,7 @@ check_labels_m_within_design <- function(labels, design, call = rlang::caller_en
 # most the items with m or more records.
 check_labels_items_within_design <- function(labels, tally, universe, design, call = rlang::caller_env()) {
   m <- normalise_count(labels$m)
-  j <- match(as.character(labels$label), universe)
+  j <- match(id_text(labels$label), universe)
   rec <- normalise_count(design$n_records)
   items <- normalise_count(design$n_items)
   rows <- which(m >= 1)
@@ -66,7 +65,7 @@ check_labels_items_within_design <- function(labels, tally, universe, design, ca
   if (length(over) > 0) {
     r <- over[1]
     mla_abort(c("{.arg labels} must not count more items than {.arg design} has.",
-                "x" = "Counting row {r} (label {.val {as.character(labels$label[r])}}, {.code m = {m[r]}}) and the label's rows of larger m, {.arg labels} has {claimed[match(r, rows)]} items with {m[r]} or more decisions on the label; {.arg design} has {allowed[m[r]]} items with {.code n_records >= {m[r]}}."),
+                "x" = "Counting row {r} (label {.val {id_text(labels$label[r])}}, {.code m = {m[r]}}) and the label's rows of larger m, {.arg labels} has {claimed[match(r, rows)]} items with {m[r]} or more decisions on the label; {.arg design} has {allowed[m[r]]} items with {.code n_records >= {m[r]}}."),
               class = "counts_inconsistent", call = call)
   }
 }
@@ -95,7 +94,7 @@ check_design_annotators <- function(design, annotators, call = rlang::caller_env
   r <- which(per_annotator > total_items)[1]
   if (!is.na(r)) {
     abort_inconsistent("{.arg annotators} must not count more records per annotator than {.arg design} has items.",
-                       "Row {r} (annotator {.val {as.character(annotators$annotator[r])}}) has {.code n_records = {per_annotator[r]}}; {.arg design} has {total_items} items.")
+                       "Row {r} (annotator {.val {id_text(annotators$annotator[r])}}) has {.code n_records = {per_annotator[r]}}; {.arg design} has {total_items} items.")
   }
   from_design <- sum(rec * items)
   if (sum(per_annotator) != from_design) {
@@ -118,7 +117,7 @@ check_label_sums_possible <- function(labels, keep, m, n, sx, sdis, call) {
   row <- which(keep)[bad]
   range <- if (sx[bad] > m[bad] * n[bad]) "none" else paste(least[bad], "to", most[bad])
   mla_abort(c("{.arg labels} must have sums that {.code n_items} items with {.code m} decisions can give: {.code sum_x <= m * n_items} and {.code sum_dis} (the sum of x (m - x)) within the range those items allow.",
-              "x" = "Row {row} (label {.val {as.character(labels$label[row])}}, m = {m[bad]}, n_items = {n[bad]}) has {.code sum_x = {sx[bad]}} and {.code sum_dis = {sdis[bad]}}; possible {.code sum_dis}: {range}."),
+              "x" = "Row {row} (label {.val {id_text(labels$label[row])}}, m = {m[bad]}, n_items = {n[bad]}) has {.code sum_x = {sx[bad]}} and {.code sum_dis = {sdis[bad]}}; possible {.code sum_dis}: {range}."),
             class = "counts_table", call = call)
 }
 
@@ -135,7 +134,7 @@ check_label_rows_placed <- function(labels, j, m, call) {
   r <- which(m == 0 & sums > 0)[1]
   if (!is.na(r)) {
     mla_abort(c("{.arg labels} rows with {.code m = 0} must have {.code sum_x = 0} and {.code sum_dis = 0}: their items have no decisions on the label.",
-                "x" = "Row {r} (label {.val {as.character(labels$label[r])}}) has {.code sum_x = {labels$sum_x[r]}} and {.code sum_dis = {labels$sum_dis[r]}}."),
+                "x" = "Row {r} (label {.val {id_text(labels$label[r])}}) has {.code sum_x = {labels$sum_x[r]}} and {.code sum_dis = {labels$sum_dis[r]}}."),
               class = "counts_table", call = call)
   }
 }

@@ -13,9 +13,10 @@ counts_sets_memory <- function(a, call = rlang::caller_env()) {
   if (res$bad_record >= 0) {
     r <- res$bad_record + 1
     vals <- record_values(a)
+    ids <- record_ids(a, r)
     return(list(partial = list(
-      item = as.character(a$items[record_item(a)[r]]),
-      annotator = as.character(a$annotators[record_annotator(a)[r]]),
+      item = ids$item,
+      annotator = ids$annotator,
       missing = a$labels[is.na(vals[r, ])],
       n_partial = sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
     )))
@@ -48,14 +49,14 @@ counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::cal
                       call = call)
   lab <- sets$labels
   if (!is.list(lab)) {
-    lab <- as.character(lab)
+    lab <- id_text(lab)
     lab <- lapply(strsplit(ifelse(is.na(lab), "", lab), "|", fixed = TRUE), function(s) s[nzchar(s)])
   }
-  idx <- lapply(lab, function(s) match(as.character(s), universe))
+  idx <- lapply(lab, function(s) match(id_text(s), universe))
   bad <- which(vapply(idx, anyNA, TRUE))
   if (length(bad) > 0) {
     mla_abort(c("Every label of {.arg sets} must be in the label universe.",
-                "x" = "Row {bad[1]} has {.val {setdiff(as.character(lab[[bad[1]]]), universe)}}."),
+                "x" = "Row {bad[1]} has {.val {setdiff(id_text(lab[[bad[1]]]), universe)}}."),
               class = "unknown_label", call = call)
   }
   out <- new_counts_sets(idx, sets$n_values, set_pairs)
@@ -167,3 +168,4 @@ counts_sets_table <- function(x) {
   fast_tibble(labels = vapply(s$sets, function(j) paste(x$labels[j], collapse = "|"), ""),
               n_values = s$count)
 }
+

@@ -176,11 +176,11 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   check_count_columns(design, c("n_records", "n_items", intersect("n_stored", names(design))),
                       "design")
   check_count_columns(annotators, "n_records", "annotators")
-  lab <- as.character(labels$label)
+  lab <- id_text(labels$label)
   universe <- if (is.null(universe)) sort_labels(unique(lab[!is.na(lab)])) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
   # the tables against each other before the tally, whose rows run to the largest m
-  check_unique_names(as.character(annotators$annotator), "annotator", arg = "annotators")
+  check_unique_names(id_text(annotators$annotator), "annotator", arg = "annotators")
   check_design_annotators(design, annotators)
   check_labels_m_within_design(labels, design)
   tally <- tally_from_table(labels, universe)
@@ -270,7 +270,7 @@ as_annotation_counts.annotations <- function(x) {
     tally = list(cnt = t$cnt, sx = t$sx, sdis = t$sdis),
     universe = x$labels,
     design = design,
-    annotators = data.frame(annotator = as.character(x$annotators),
+    annotators = data.frame(annotator = x$annotators,
                             n_records = x$annotator_records),
     single_label = is_single_label(x),
     source = "memory",
@@ -288,7 +288,7 @@ is_annotation_counts <- function(x) inherits(x, "annotation_counts")
 # indexed by (m, label): every row kept has one cell of its own, so no row
 # can shift another's statistics.
 tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
-  j <- match(as.character(labels$label), universe)
+  j <- match(id_text(labels$label), universe)
   m <- normalise_count(labels$m)
   check_label_rows_placed(labels, j, m, call)
   keep <- m >= 1
@@ -296,7 +296,7 @@ tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   cnt <- sx <- sdis <- matrix(0, max_m, length(universe))
   idx <- cbind(m[keep], j[keep])
   if (anyDuplicated(idx)) {
-    key <- paste0(labels$label, ", m = ", m)[keep]
+    key <- paste0(id_text(labels$label), ", m = ", m)[keep]
     mla_abort(c("{.arg labels} must have one row per (label, m).",
                 "x" = "Repeated: {format_first(unique(key[duplicated(idx)]))}."),
               class = "counts_table", call = call)
@@ -358,7 +358,7 @@ normalise_count <- function(v) {
 
 # A table of the summary: `ids` as text, then `counts` as doubles.
 count_table <- function(df, ids = character(), counts) {
-  cols <- c(lapply(df[ids], as.character), lapply(df[counts], normalise_count))
+  cols <- c(lapply(df[ids], id_text), lapply(df[counts], normalise_count))
   tibble::new_tibble(cols, nrow = length(cols[[1]]))
 }
 

@@ -243,3 +243,24 @@ test_that("single_label = TRUE needs one chosen category and a decision on every
   expect_mla_error(annotation_counts(lab, tabs[[2]], tabs[[3]], single_label = TRUE),
                    c("counts_inconsistent", "counts_table"))
 })
+
+test_that("labels and annotator ids stored as doubles read as their exact text", {
+  df <- expand.grid(item = 1:4, annotator = c(1e5, 2e5), label = c(1e5, 2e5, 2.5))
+  df$value <- withr::with_seed(5, stats::rbinom(nrow(df), 1, 0.5))
+  a <- annotations_long(df, item, annotator, label, value)
+  s <- as_annotation_counts(a)
+  expect_identical(annotator_ids(s), c("100000", "200000"))
+  expect_identical(tidy(s, "annotators")$annotator, c("100000", "200000"))
+  # plain tables with double labels and ids: the same summary
+  lab <- tidy(s, "labels")
+  lab$label <- as.double(lab$label)
+  ann <- tidy(s, "annotators")
+  ann$annotator <- as.double(ann$annotator)
+  rebuilt <- annotation_counts(lab, tidy(s, "design"), ann)
+  expect_identical(rebuilt$labels, c("2.5", "100000", "200000"))
+  expect_identical(annotator_ids(rebuilt), c("100000", "200000"))
+  expect_equal(tidy(mla(rebuilt), conf.int = FALSE), tidy(mla(a), conf.int = FALSE), tolerance = 1e-12)
+  # a repeated (label, m) row is named by its exact text
+  err <- expect_mla_error(annotation_counts(rbind(lab, lab[2, ]), tidy(s, "design"), ann), "counts_table")
+  expect_match(conditionMessage(err), "100000, m = 2", fixed = TRUE)
+})

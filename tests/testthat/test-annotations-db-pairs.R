@@ -65,3 +65,60 @@ test_that("without a real connection the records stay a subquery", {
   expect_null(temp$name)
   expect_invisible(temp$drop())
 })
+
+# BIGINT annotator ids beyond 2^53 (platform worker ids): their exact digits
+# name the annotators (64-bit integers), or, read as doubles (RPostgreSQL),
+# the table is refused as doubles are in memory.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": BIGINT annotator ids beyond 2^53"), {
+    con <- db_engines[[engine]]()
+    withr::local_seed(9)
+    anns <- sprintf("14567890123456%03d", 1:4)
+    df <- expand.grid(item = 1:10, annotator = anns, label = c("x", "y"), stringsAsFactors = FALSE)
+    df$value <- stats::rbinom(nrow(df), 1, 0.4)
+    a <- annotations_long(df, item, annotator, label, value)
+    make <- function() {
+      annotations_long(db_table(con, df, field.types = c(item = "INTEGER", annotator = "BIGINT",
+                                                         label = "TEXT", value = "INTEGER"),
+                                row.names = FALSE),
+                       item, annotator, label, value)
+    }
+    if (engine == "postgres") {  # RPostgreSQL: doubles
+      err <- expect_mla_error(make(), "id_precision")
+      expect_match(conditionMessage(err), "annotator")
+      return()
+    }
+    s <- make()
+    expect_identical(annotator_ids(s), anns)
+    expect_same_annotator_agreement(s, a)
+    expect_identical(tidy(suppressMessages(annotator_agreement(s, min_items = 1)), "annotators")$annotator,
+                     anns)
+  })
+}
+
+# Inside a PostgreSQL transaction a failed CREATE TABLE would abort the
+# user's transaction: the attempt runs under a savepoint, so a read-only
+# transaction falls back to subqueries and stays usable.
+for (engine in c("postgres", "rpostgres")) {
+  test_that(paste0(engine, ": a read-only transaction falls back to subqueries and stays usable"), {
+    con <- db_engines[[engine]]()
+    ex <- transform(bias_example, label = as.character(label))
+    a <- annotations_long(bias_example, item, annotator, label, value)
+    tab <- db_table(con, ex)
+    DBI::dbBegin(con)
+    DBI::dbExecute(con, "SET TRANSACTION READ ONLY")
+    s <- annotations_long(tab, item, annotator, label, value)
+    expect_same_estimates(s, a)
+    expect_identical(DBI::dbGetQuery(con, "SHOW transaction_read_only")[[1]], "on")
+    DBI::dbRollback(con)
+    # a read-write transaction: the temporary tables are made and dropped in it
+    before <- temporary_tables(con)
+    DBI::dbBegin(con)
+    s <- annotations_long(tab, item, annotator, label, value)
+    expect_same_estimates(s, a)
+    expect_identical(temporary_tables(con), before)
+    DBI::dbCommit(con)
+    # autocommit, as before
+    expect_same_estimates(annotations_long(tab, item, annotator, label, value), a)
+  })
+}
