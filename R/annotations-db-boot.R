@@ -5,7 +5,9 @@ db_item_cells <- function(src, s, call = rlang::caller_env()) {
   if (is.null(src$item_cells)) check_item_cell_size(s$n_items, length(s$labels), call)
   db_cached(src, "item_cells", "per-item", call, function() {
     compute <- if (src$selected) db_selected_item_cells else db_decision_item_cells
-    compute(src$query, s$labels, call)
+    cells <- compute(src$query, s$labels, call)
+    db_check_unchanged(src, "per-item", db_item_cells_totals(cells), call)
+    cells
   })
 }
 

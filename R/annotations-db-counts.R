@@ -105,8 +105,11 @@ counts_from_db <- function(label_rows, design, annotators, universe, db_source,
                            single_label = FALSE, call = rlang::caller_env()) {
   db_check_collected_ids(annotators$annotator, "annotator", call)
   design$pairable <- normalise_count(design$pairable) == 1
-  new_annotation_counts(tally_from_table(label_rows, universe), universe, design, annotators,
-                        single_label, source = "database", db_source = db_source)
+  out <- new_annotation_counts(tally_from_table(label_rows, universe), universe, design, annotators,
+                               single_label, source = "database", db_source = db_source)
+  # what the tables computed later must reproduce (annotations-db-changes.R)
+  db_source$expected <- db_summary_totals(out)
+  out
 }
 
 # As check_selected_shape() in memory: most records selecting every label

@@ -33,12 +33,18 @@ abort_db_query <- function(what, e, call) {
 db_sets <- function(src, universe, call = rlang::caller_env()) {
   db_cached(src, "sets", "set", call, function() {
     compute <- if (src$selected) db_selected_sets else db_decision_sets
-    compute(src$query, universe, src$seen)
+    sets <- compute(src$query, universe, src$seen)
+    if (is.null(sets$partial)) db_check_unchanged(src, "set", db_sets_totals(sets), call)
+    sets
   })
 }
 
 db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
-  db_cached(src, "tables", "annotator-pair", call, function() db_pairs(src, universe, call))
+  db_cached(src, "tables", "annotator-pair", call, function() {
+    tables <- db_pairs(src, universe, call)
+    db_check_unchanged(src, "annotator-pair", db_pairs_totals(tables), call)
+    tables
+  })
 }
 
 # The records with a decision (selected labels: every record), a temporary

@@ -65,7 +65,13 @@
 #' read by grouped queries (no record comes back). Its per-item tables (item
 #' rows, analytic standard errors, the item bootstrap), set tables (Jaccard
 #' and MASI alpha) and annotator-pair tables ([annotator_agreement()]) are
-#' queried from the table when first asked for.
+#' queried from the table when first asked for, so the table must not change
+#' in between: when their counts differ from the summary's (decisions and
+#' positives per label, items, records), they stop with an error of class
+#' `mlagreement_error_db_table_changed`; call `annotations_long()` again.
+#' A change that leaves all those counts equal goes unseen: summarise a table
+#' that does not change (a snapshot) while an annotation tool still writes
+#' to it.
 #'
 #' Per-record queries go to temporary tables when the connection may create
 #' them, and stay subqueries otherwise (a read-only connection or

@@ -122,3 +122,46 @@ for (engine in c("postgres", "rpostgres")) {
     expect_same_estimates(annotations_long(tab, item, annotator, label, value), a)
   })
 }
+
+# The per-item, set and pair tables are queried when first asked for: a table
+# changed since the summary was made is refused, not mixed with the summary.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": tables of a changed table are refused"), {
+    con <- db_engines[[engine]]()
+    w <- worked_example_db(con)
+    tab <- db_table(con, w$ex)
+    s <- annotations_long(tab, item, annotator, label, value)
+    name <- DBI::dbQuoteIdentifier(con, as.character(dbplyr::remote_name(tab)))
+    DBI::dbExecute(con, paste("UPDATE", name, "SET value = 1 - value WHERE item <= 2"))
+    expect_equal(glance(mla(s)), glance(mla(w$a)), tolerance = 1e-12)  # the summary's own counts
+    expect_mla_error(augment(mla(s)), "db_table_changed")
+    expect_mla_error(krippendorff_alpha(s, "jaccard"), "db_table_changed")
+    expect_mla_error(suppressMessages(annotator_agreement(s)), "db_table_changed")
+    # a fresh summary reads the table as it is now
+    now <- transform(w$ex, value = ifelse(item <= 2, 1 - value, value))
+    expect_same_estimates(annotations_long(tab, item, annotator, label, value),
+                          annotations_long(now, item, annotator, label, value))
+    # selected labels: a record selecting one more label
+    sel <- w$ex[w$ex$value == 1, c("item", "annotator", "label")]
+    tab <- db_table(con, sel)
+    s <- annotations_long(tab, item, annotator, label, labels = levels(bias_example$label))
+    name <- DBI::dbQuoteIdentifier(con, as.character(dbplyr::remote_name(tab)))
+    extra <- setdiff(levels(bias_example$label), sel$label[sel$item == 1 & sel$annotator == sel$annotator[1]])[1]
+    DBI::dbExecute(con, sprintf("INSERT INTO %s (item, annotator, label) VALUES (1, '%s', '%s')", name,
+                                sel$annotator[1], extra))
+    expect_mla_error(tidy(mla(s), level = "item"), "db_table_changed")
+    err <- expect_mla_error(krippendorff_alpha(s, "masi"), "db_table_changed")
+    expect_match(conditionMessage(err), "annotations_long()", fixed = TRUE)
+    expect_mla_error(suppressMessages(annotator_agreement(s)), "db_table_changed")
+  })
+}
+
+test_that("the message of a changed table", {
+  con <- local_sqlite_connection()
+  ex <- transform(bias_example, label = as.character(label))
+  tab <- db_table(con, ex)
+  s <- annotations_long(tab, item, annotator, label, value)
+  DBI::dbExecute(con, paste("UPDATE", as.character(dbplyr::remote_name(tab)),
+                            "SET value = 1 - value WHERE item = 1"))
+  expect_mla_snapshot(augment(mla(s)), "db_table_changed")
+})
