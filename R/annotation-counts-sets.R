@@ -48,10 +48,7 @@ counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::cal
   check_count_columns(set_pairs, c("m", "size_a", "size_b", "n_shared", "n_pairs"), "set_pairs",
                       call = call)
   lab <- sets$labels
-  if (!is.list(lab)) {
-    lab <- id_text(lab)
-    lab <- lapply(strsplit(ifelse(is.na(lab), "", lab), "|", fixed = TRUE), function(s) s[nzchar(s)])
-  }
+  if (!is.list(lab)) lab <- split_label_sets(id_text(lab))
   idx <- lapply(lab, function(s) match(id_text(s), universe))
   bad <- which(vapply(idx, anyNA, TRUE))
   if (length(bad) > 0) {
@@ -165,7 +162,24 @@ check_counts_distances <- function(specs, call = rlang::caller_env()) {
 
 counts_sets_table <- function(x) {
   s <- counts_sets_or_abort(x, "The set tables", rlang::caller_env())
-  fast_tibble(labels = vapply(s$sets, function(j) paste(x$labels[j], collapse = "|"), ""),
+  fast_tibble(labels = vapply(s$sets, function(j) join_label_set(x$labels[j]), ""),
               n_values = s$count)
 }
 
+# A label set as text: labels joined by "|", each "|" or backslash inside a
+# label preceded by a backslash, so that split_label_sets() reads it back.
+join_label_set <- function(labels) {
+  paste(gsub("|", "\\|", gsub("\\", "\\\\", labels, fixed = TRUE), fixed = TRUE),
+        collapse = "|")
+}
+
+# Label sets written as text (NA or "" the empty set): split at every "|" not
+# escaped by a backslash; a backslash before "|" or a backslash is dropped,
+# any other stays. Empty elements are dropped.
+split_label_sets <- function(text) {
+  lapply(text, function(t) {
+    if (is.na(t) || !nzchar(t)) return(character())
+    parts <- regmatches(t, gregexpr("(?:\\\\.|\\\\$|[^|\\\\])+", t, perl = TRUE))[[1]]
+    gsub("\\\\([|\\\\])", "\\1", parts, perl = TRUE)
+  })
+}
