@@ -5,9 +5,11 @@
 # is built only for distinct values.
 
 # Exact text of ids or labels: whole doubles in full, other doubles with the
-# fewest digits that read back as the same number, dates as printed.
+# fewest digits that read back as the same number, dates as printed, 64-bit
+# integers (bit64, as database drivers return BIGINT) in full. The one place
+# where ids and labels become text.
 id_text <- function(v) {
-  if (is.factor(v) || inherits(v, "Date")) return(as.character(v))
+  if (is.factor(v) || inherits(v, "Date") || inherits(v, "integer64")) return(as.character(v))
   if (inherits(v, "POSIXct")) {
     frac <- any(unclass(v) %% 1 != 0, na.rm = TRUE)
     out <- format(v, if (frac) "%Y-%m-%d %H:%M:%OS6" else "%Y-%m-%d %H:%M:%S")

@@ -9,7 +9,7 @@
 #      annotators = tibble(annotator, n_positives, n_decisions, n_shared_items))
 counts_pairs_memory <- function(a) {
   res <- counts_pair_tables_cpp(annotation_view(a))
-  ids <- as.character(a$annotators)
+  ids <- annotator_ids(a)
   k <- length(a$labels)
   cell <- which(res$n1 > 0)
   pair_of <- (cell - 1L) %/% k + 1L
@@ -58,7 +58,7 @@ counts_pairs_from_tables <- function(pairs, labels, annotators, call = rlang::ca
 # same reduction in C++.
 counts_pair_sums <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
-  ids <- as.character(x$annotators)
+  ids <- annotator_ids(x)
   k <- length(x$labels)
   i1 <- match(pt$pairs$annotator1, ids)
   i2 <- match(pt$pairs$annotator2, ids)
@@ -83,7 +83,7 @@ counts_pair_sums <- function(x, call = rlang::caller_env()) {
 counts_shared_items <- function(x, call = rlang::caller_env()) {
   pt <- counts_pairs_or_abort(x, call)
   ann <- pt$annotators
-  shared <- ann$n_shared_items[match(as.character(x$annotators), ann$annotator)]
+  shared <- ann$n_shared_items[match(annotator_ids(x), ann$annotator)]
   as.integer(ifelse(is.na(shared), 0, shared))
 }
 
@@ -108,10 +108,10 @@ counts_chance_disagreement <- function(x, call = rlang::caller_env()) {
 }
 
 counts_annotator_table <- function(x) {
-  out <- fast_tibble(annotator = x$annotators, n_records = x$annotator_records)
+  out <- fast_tibble(annotator = annotator_ids(x), n_records = x$annotator_records)
   ann <- x$annotator_pairs$annotators
   if (is.null(ann)) return(out)
   cols <- c("n_positives", "n_decisions", "n_shared_items")
-  out[cols] <- ann[match(as.character(out$annotator), ann$annotator), cols]
+  out[cols] <- ann[match(out$annotator, ann$annotator), cols]
   out
 }

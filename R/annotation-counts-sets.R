@@ -13,9 +13,10 @@ counts_sets_memory <- function(a, call = rlang::caller_env()) {
   if (res$bad_record >= 0) {
     r <- res$bad_record + 1
     vals <- record_values(a)
+    ids <- record_ids(a, r)
     return(list(partial = list(
-      item = as.character(a$items[record_item(a)[r]]),
-      annotator = as.character(a$annotators[record_annotator(a)[r]]),
+      item = ids$item,
+      annotator = ids$annotator,
       missing = a$labels[is.na(vals[r, ])],
       n_partial = sum(rowSums(is.na(vals)) %in% seq_len(length(a$labels) - 1L))
     )))
@@ -47,15 +48,12 @@ counts_sets_from_tables <- function(sets, set_pairs, universe, call = rlang::cal
   check_count_columns(set_pairs, c("m", "size_a", "size_b", "n_shared", "n_pairs"), "set_pairs",
                       call = call)
   lab <- sets$labels
-  if (!is.list(lab)) {
-    lab <- as.character(lab)
-    lab <- lapply(strsplit(ifelse(is.na(lab), "", lab), "|", fixed = TRUE), function(s) s[nzchar(s)])
-  }
-  idx <- lapply(lab, function(s) match(as.character(s), universe))
+  if (!is.list(lab)) lab <- split_label_sets(id_text(lab))
+  idx <- lapply(lab, function(s) match(id_text(s), universe))
   bad <- which(vapply(idx, anyNA, TRUE))
   if (length(bad) > 0) {
     mla_abort(c("Every label of {.arg sets} must be in the label universe.",
-                "x" = "Row {bad[1]} has {.val {setdiff(as.character(lab[[bad[1]]]), universe)}}."),
+                "x" = "Row {bad[1]} has {.val {setdiff(id_text(lab[[bad[1]]]), universe)}}."),
               class = "unknown_label", call = call)
   }
   out <- new_counts_sets(idx, sets$n_values, set_pairs)
@@ -164,6 +162,24 @@ check_counts_distances <- function(specs, call = rlang::caller_env()) {
 
 counts_sets_table <- function(x) {
   s <- counts_sets_or_abort(x, "The set tables", rlang::caller_env())
-  fast_tibble(labels = vapply(s$sets, function(j) paste(x$labels[j], collapse = "|"), ""),
+  fast_tibble(labels = vapply(s$sets, function(j) join_label_set(x$labels[j]), ""),
               n_values = s$count)
+}
+
+# A label set as text: labels joined by "|", each "|" or backslash inside a
+# label preceded by a backslash, so that split_label_sets() reads it back.
+join_label_set <- function(labels) {
+  paste(gsub("|", "\\|", gsub("\\", "\\\\", labels, fixed = TRUE), fixed = TRUE),
+        collapse = "|")
+}
+
+# Label sets written as text (NA or "" the empty set): split at every "|" not
+# escaped by a backslash; a backslash before "|" or a backslash is dropped,
+# any other stays. Empty elements are dropped.
+split_label_sets <- function(text) {
+  lapply(text, function(t) {
+    if (is.na(t) || !nzchar(t)) return(character())
+    parts <- regmatches(t, gregexpr("(?:\\\\.|\\\\$|[^|\\\\])+", t, perl = TRUE))[[1]]
+    gsub("\\\\([|\\\\])", "\\1", parts, perl = TRUE)
+  })
 }

@@ -36,7 +36,10 @@
 #'   `m = 0` (items without a decision on the label) adds nothing and is
 #'   ignored when its `sum_x` and `sum_dis` are 0; with other sums it is an
 #'   error, and so are sums that no `n_items` items with `m` decisions can
-#'   give.
+#'   give (`sum_x` above `m * n_items`, `sum_dis` outside the range those
+#'   items allow, or of the wrong parity: \eqn{x (m - x)}{x (m - x)} is even
+#'   when \eqn{m} is odd and has the parity of \eqn{x} when \eqn{m} is
+#'   even).
 #' * `design`: one row per kind of item, columns `n_records` (records of the
 #'   item with at least one decision), `pairable` (`TRUE` when some label of
 #'   the item has two or more decisions), `n_items`, and optionally
@@ -48,7 +51,10 @@
 #'   of the pairable set records (records with a decision on every label, in
 #'   items with two or more of them), columns `labels` (the selected labels:
 #'   a list column of character vectors, or text joined by `"|"`, `""` for
-#'   the empty set) and `n_values` (records with that set).
+#'   the empty set) and `n_values` (records with that set). In the text form
+#'   a `"|"` or backslash inside a label is preceded by a backslash
+#'   (`"pos\\|neg|r"` is the set of `"pos|neg"` and `"r"`), as
+#'   `tidy(s, "sets")` writes it; any other backslash is read as it is.
 #' * `set_pairs` (with `sets`): the ordered pairs of those records within
 #'   items, columns `m` (the item's set records), `size_a`, `size_b` (the two
 #'   set sizes), `n_shared` (labels in both) and `n_pairs` (ordered pairs of
@@ -71,7 +77,10 @@
 #' `mlagreement_error_counts_inconsistent` names the row that does not): for
 #' every label and \eqn{m}, the items of `labels` with \eqn{m} or more
 #' decisions are at most the items of `design` with \eqn{m} or more
-#' records; `n_records <= n_stored` on every `design` row, and `n_stored` is
+#' records, and, for \eqn{m \ge 2}{m >= 2}, at most the `pairable` items
+#' with \eqn{m} or more records; a `pairable` row has `n_records >= 2`, and
+#' the `pairable` items are at most the (label, item) cells of `labels` with
+#' two or more decisions; `n_records <= n_stored` on every `design` row, and `n_stored` is
 #' at most the number of annotators; no annotator has more records than
 #' there are items, and the `n_records` of `annotators` sum to the records
 #' of `design` (\eqn{\sum}{sum} `n_records * n_items`).
@@ -176,15 +185,17 @@ annotation_counts <- function(labels, design, annotators, universe = NULL,
   check_count_columns(design, c("n_records", "n_items", intersect("n_stored", names(design))),
                       "design")
   check_count_columns(annotators, "n_records", "annotators")
-  lab <- as.character(labels$label)
+  check_pairable_column(design)
+  lab <- id_text(labels$label)
   universe <- if (is.null(universe)) sort_labels(unique(lab[!is.na(lab)])) else check_universe_labels(universe, lab)
   if (is.null(design$n_stored)) design$n_stored <- design$n_records
   # the tables against each other before the tally, whose rows run to the largest m
-  check_unique_names(as.character(annotators$annotator), "annotator", arg = "annotators")
+  check_unique_names(id_text(annotators$annotator), "annotator", arg = "annotators")
   check_design_annotators(design, annotators)
   check_labels_m_within_design(labels, design)
   tally <- tally_from_table(labels, universe)
   check_labels_items_within_design(labels, tally, universe, design)
+  check_pairable_within_labels(tally, universe, design)
   if (single_label) check_single_label_tally(tally, universe, design)
   new_annotation_counts(
     tally = tally,
@@ -270,7 +281,7 @@ as_annotation_counts.annotations <- function(x) {
     tally = list(cnt = t$cnt, sx = t$sx, sdis = t$sdis),
     universe = x$labels,
     design = design,
-    annotators = data.frame(annotator = as.character(x$annotators),
+    annotators = data.frame(annotator = x$annotators,
                             n_records = x$annotator_records),
     single_label = is_single_label(x),
     source = "memory",
@@ -288,7 +299,7 @@ is_annotation_counts <- function(x) inherits(x, "annotation_counts")
 # indexed by (m, label): every row kept has one cell of its own, so no row
 # can shift another's statistics.
 tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
-  j <- match(as.character(labels$label), universe)
+  j <- match(id_text(labels$label), universe)
   m <- normalise_count(labels$m)
   check_label_rows_placed(labels, j, m, call)
   keep <- m >= 1
@@ -296,7 +307,7 @@ tally_from_table <- function(labels, universe, call = rlang::caller_env()) {
   cnt <- sx <- sdis <- matrix(0, max_m, length(universe))
   idx <- cbind(m[keep], j[keep])
   if (anyDuplicated(idx)) {
-    key <- paste0(labels$label, ", m = ", m)[keep]
+    key <- paste0(id_text(labels$label), ", m = ", m)[keep]
     mla_abort(c("{.arg labels} must have one row per (label, m).",
                 "x" = "Repeated: {format_first(unique(key[duplicated(idx)]))}."),
               class = "counts_table", call = call)
@@ -358,7 +369,7 @@ normalise_count <- function(v) {
 
 # A table of the summary: `ids` as text, then `counts` as doubles.
 count_table <- function(df, ids = character(), counts) {
-  cols <- c(lapply(df[ids], as.character), lapply(df[counts], normalise_count))
+  cols <- c(lapply(df[ids], id_text), lapply(df[counts], normalise_count))
   tibble::new_tibble(cols, nrow = length(cols[[1]]))
 }
 

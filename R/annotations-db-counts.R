@@ -7,10 +7,10 @@ sql_disagreement <- function() dplyr::sql("CAST(x AS BIGINT) * (m - x)")
 
 # Decisions; seen: the labels as stored; records: db_records() of d, if known.
 db_decision_counts <- function(d, universe, seen = universe, single_label = FALSE,
-                               records = NULL) {
+                               records = NULL, call = rlang::caller_env()) {
   q <- lapply(db_decision_queries(d, records), dplyr::collect)
   counts_from_db(q$labels, q$design, q$annotators, universe,
-                 db_source(d, selected = FALSE, seen), single_label)
+                 db_source(d, selected = FALSE, seen), single_label, call)
 }
 
 # The three queries of the summary, lazy (annotation_queries() shows them).
@@ -62,7 +62,8 @@ db_decision_items <- function(records) {
 
 # Selected labels (label NULL: annotated, nothing selected): every record
 # decides every label, so m is the item's number of records.
-db_selected_counts <- function(d, universe, seen = universe, records = NULL) {
+db_selected_counts <- function(d, universe, seen = universe, records = NULL,
+                               call = rlang::caller_env()) {
   q <- lapply(db_selected_queries(d, records), dplyr::collect)
   m <- normalise_count(q$design$m)
   n_items <- normalise_count(q$design$n_items)
@@ -70,11 +71,12 @@ db_selected_counts <- function(d, universe, seen = universe, records = NULL) {
   grid <- expand.grid(m = m, label = universe, stringsAsFactors = FALSE)
   grid$n_items <- n_items[match(grid$m, m)]
   pos <- q$labels
-  hit <- match(paste(grid$label, grid$m), paste(pos$label, normalise_count(pos$m)))
+  hit <- match(paste(grid$label, grid$m), paste(id_text(pos$label), normalise_count(pos$m)))
   grid$sum_x <- ifelse(is.na(hit), 0, normalise_count(pos$sum_x)[hit])
   grid$sum_dis <- ifelse(is.na(hit), 0, normalise_count(pos$sum_dis)[hit])
   design <- data.frame(n_records = m, n_stored = m, pairable = m >= 2, n_items = n_items)
-  counts_from_db(grid, design, q$annotators, universe, db_source(d, selected = TRUE, seen))
+  counts_from_db(grid, design, q$annotators, universe, db_source(d, selected = TRUE, seen),
+                 call = call)
 }
 
 db_selected_queries <- function(d, records = NULL) {
@@ -100,10 +102,14 @@ db_selected_cells <- function(d, records = NULL) {
 
 # Counts of any type from the driver; pairable as 0/1.
 counts_from_db <- function(label_rows, design, annotators, universe, db_source,
-                           single_label = FALSE) {
+                           single_label = FALSE, call = rlang::caller_env()) {
+  db_check_collected_ids(annotators$annotator, "annotator", call)
   design$pairable <- normalise_count(design$pairable) == 1
-  new_annotation_counts(tally_from_table(label_rows, universe), universe, design, annotators,
-                        single_label, source = "database", db_source = db_source)
+  out <- new_annotation_counts(tally_from_table(label_rows, universe), universe, design, annotators,
+                               single_label, source = "database", db_source = db_source)
+  # what the tables computed later must reproduce (annotations-db-changes.R)
+  db_source$expected <- db_summary_totals(out)
+  out
 }
 
 # As check_selected_shape() in memory: most records selecting every label

@@ -14,10 +14,12 @@ db_source <- function(d, selected, seen) {
 }
 
 # Table `name` of the summary, computed by compute() when first asked; an
-# engine error names the `what` tables.
+# engine error names the `what` tables (the package's own errors pass).
 db_cached <- function(src, name, what, call, compute) {
   if (is.null(src[[name]])) {
-    src[[name]] <- tryCatch(compute(), error = function(e) abort_db_query(what, e, call))
+    src[[name]] <- withCallingHandlers(compute(), error = function(e) {
+      if (!inherits(e, "mlagreement_error")) abort_db_query(what, e, call)
+    })
   }
   src[[name]]
 }
@@ -30,18 +32,24 @@ abort_db_query <- function(what, e, call) {
 
 db_sets <- function(src, universe, call = rlang::caller_env()) {
   db_cached(src, "sets", "set", call, function() {
-    sets <- if (src$selected) db_selected_sets else db_decision_sets
-    sets(src$query, universe, src$seen)
+    compute <- if (src$selected) db_selected_sets else db_decision_sets
+    sets <- compute(src$query, universe, src$seen)
+    if (is.null(sets$partial)) db_check_unchanged(src, "set", db_sets_totals(sets), call)
+    sets
   })
 }
 
 db_pair_tables <- function(src, universe, call = rlang::caller_env()) {
-  db_cached(src, "tables", "annotator-pair", call, function() db_pairs(src, universe))
+  db_cached(src, "tables", "annotator-pair", call, function() {
+    tables <- db_pairs(src, universe, call)
+    db_check_unchanged(src, "annotator-pair", db_pairs_totals(tables), call)
+    tables
+  })
 }
 
 # The records with a decision (selected labels: every record), a temporary
 # table that every pair query joins.
-db_pairs <- function(src, universe) {
+db_pairs <- function(src, universe, call) {
   d <- src$query
   rows <- if (src$selected) dplyr::filter(d, !is.na(label)) else dplyr::filter(d, !is.na(value))
   temp <- db_temporary(db_distinct(if (src$selected) d else rows, item, annotator))
@@ -52,6 +60,11 @@ db_pairs <- function(src, universe) {
   q$pair_items <- db_count_by(db_join_others(recs), annotator_a, annotator_b, name = "n_items")
   q$shared <- db_count_by(db_pairable_records(recs), annotator, name = "n_shared_items")
   t <- lapply(q, dplyr::collect)
+  for (tab in t) {
+    for (col in intersect(c("annotator", "annotator_a", "annotator_b"), names(tab))) {
+      db_check_collected_ids(tab[[col]], "annotator", call)
+    }
+  }
   fold_pair_tables(t$pair_items, t$one, t$both, t$annotators, t$shared, src$selected, universe)
 }
 
@@ -90,7 +103,7 @@ db_selected_pair_queries <- function(pos, recs) {
 # pos_a the decisions and positives of a on the pair's items, n1 = cnt_a +
 # cnt_b - n2 and sum_positive = 2 pos_a + 2 pos_b - (x_a + x_b over both).
 fold_pair_tables <- function(pair_items, one, both, annotators, shared, selected, universe) {
-  chr <- as.character
+  chr <- id_text
   keep <- chr(pair_items$annotator_a) < chr(pair_items$annotator_b)
   pairs <- data.frame(annotator1 = chr(pair_items$annotator_a)[keep],
                       annotator2 = chr(pair_items$annotator_b)[keep],

@@ -34,7 +34,7 @@ db_selected_sets <- function(d, universe, seen) {
 db_set_codes <- function(positives, universe, seen) {
   con <- dbplyr::remote_con(positives)
   seen <- seen[!is.na(seen)]
-  j <- match(as.character(seen), universe)
+  j <- match(id_text(seen), universe)
   n_blocks <- max(1L, ceiling(length(universe) / kSetCodeBits))
   label_sql <- dbplyr::escape(dbplyr::ident("label"), con = con)
   sums <- list()
@@ -91,7 +91,7 @@ sets_from_db <- function(sets, pairs, code_cols) {
 db_partial_record <- function(d, partial, first, universe) {
   decided <- dplyr::filter(d, item == !!first$item[1], annotator == !!first$annotator[1],
                            !is.na(value))
-  decided <- as.character(dplyr::collect(db_distinct(decided, label))$label)
-  list(item = as.character(first$item[1]), annotator = as.character(first$annotator[1]),
+  decided <- id_text(dplyr::collect(db_distinct(decided, label))$label)
+  list(item = id_text(first$item[1]), annotator = id_text(first$annotator[1]),
        missing = setdiff(universe, decided), n_partial = db_count(partial))
 }

@@ -25,6 +25,7 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
   temp <- db_temporary(db_records(d, by_label, has_value))
   on.exit(temp$drop(), add = TRUE)
   records <- temp$table
+  if (!has_value && !single_label) db_check_nothing_and_selected(records, call)
   db_check_duplicates(records, if (has_value) "decision" else "row", call)
   seen <- attr(universe, "seen")
   universe <- as.character(universe)
@@ -32,13 +33,13 @@ annotations_long_db <- function(data, item, annotator, label, value, labels, dup
     if (!has_value) d <- db_one_hot(d, universe, seen)  # a NULL category: no decision
     db_check_single_label(d, length(universe), call)
     return(db_decision_counts(d, universe, universe, single_label = TRUE,
-                              records = if (has_value) records))
+                              records = if (has_value) records, call = call))
   }
   if (has_value) {
-    db_decision_counts(d, universe, seen, records = records)
+    db_decision_counts(d, universe, seen, records = records, call = call)
   } else {
     db_check_selected_shape(d, universe, proto, names(cols), call, records)
-    db_selected_counts(d, universe, seen, records)
+    db_selected_counts(d, universe, seen, records, call = call)
   }
 }
 
@@ -61,7 +62,7 @@ annotations_wide_db <- function(data, item, annotator, labels, duplicates,
     dplyr::transmute(d, item, annotator, label = !!nm, value = !!rlang::sym(nm))
   })
   long <- Reduce(dplyr::union_all, parts)
-  db_decision_counts(long, label_cols, label_cols)
+  db_decision_counts(long, label_cols, label_cols, call = call)
 }
 
 # A zero-row local copy of the table: its column names and R types.
@@ -132,10 +133,20 @@ db_summary_counts <- function(q, ...) {
   })
 }
 
-# Ids read back from the database as the in-memory messages write them
-# (format() would pad a column to one width).
-db_id_text <- function(v) {
-  if (inherits(v, "integer64")) as.character(v) else id_text(v)
+# Ids or labels read back from the database: a BIGINT that the driver
+# returns as doubles (RPostgreSQL) has lost digits beyond 2^53, so distinct
+# ids may have become one; refused as in memory (check_id_vector()).
+db_check_collected_ids <- function(v, col, call) {
+  if (!is.double(v) || is.object(v)) return(invisible(v))
+  bad <- which(!is.na(v) & is.finite(v) & abs(v) > 2^53)
+  if (length(bad) == 0L) return(invisible(v))
+  first <- exact_number(v[bad[1]])
+  mla_abort(
+    c("Column {.arg {col}} must hold values that doubles store exactly (at most 2^53 in size).",
+      "x" = "The database driver returned {length(bad)} value{?s} beyond 2^53 as doubles, first {first}: distinct ids may have become one.",
+      "i" = "Cast the column to text in the database (e.g. {.code CAST({col} AS TEXT)}), or use a driver that returns 64-bit integers ({.pkg RPostgres})."),
+    class = "id_precision", call = call
+  )
 }
 
 db_count <- function(q) {
@@ -177,12 +188,13 @@ db_check_rows <- function(d, has_value, call, label = TRUE) {
 }
 
 describe_db_row <- function(row, cols) {
-  paste(paste(cols, vapply(cols, function(cl) format(row[[cl]][1]), "")), collapse = ", ")
+  paste(paste(cols, vapply(cols, function(cl) id_text(row[[cl]][1]), "")), collapse = ", ")
 }
 
 # The declared universe, and the check that every label in the table is in it.
 db_label_universe <- function(d, labels, has_value, call) {
   seen <- dplyr::collect(db_distinct(d, label))$label
+  db_check_collected_ids(seen, "label", call)
   universe <- label_universe(seen, labels, call = call)
   if (!has_value) check_label_names(universe, call = call)
   unknown <- setdiff(id_text(seen[!is.na(seen)]), universe)
@@ -236,13 +248,23 @@ db_check_duplicates <- function(records, what, call) {
   n_surplus <- s$surplus
   surplus <- paste0(format_count(n_surplus), " surplus ", what, if (n_surplus > 1) "s",
                     " (", format_percent_exact(n_surplus / s$n_rows), " of the rows)")
-  desc <- paste0("(", db_id_text(shown$item), ", ", db_id_text(shown$annotator), ")")
+  desc <- paste0("(", id_text(shown$item), ", ", id_text(shown$annotator), ")")
   mla_abort(
     c("Each (item, annotator) pair must appear once in {.arg data}.",
       "x" = "{n_pairs} pair{?s} repeat{?s/}, with {surplus}: {format_first(desc)}.",
       "i" = "Remove the repeats in the database first."),
     class = "duplicates", call = call
   )
+}
+
+# As check_nothing_and_selected() in memory: a record with a NULL-label row
+# (rows beyond its selected labels) and a selected label.
+db_check_nothing_and_selected <- function(records, call) {
+  both <- dplyr::filter(records, n_sel > 0L, n_rows > n_sel)
+  first <- db_first(both, c("item", "annotator"))
+  if (nrow(first) == 0) return(invisible())
+  abort_nothing_and_selected(list(item = id_text(first$item), annotator = id_text(first$annotator)),
+                             db_count(both), call)
 }
 
 # count() leaves all but the last grouping variable (dplyr 1.0.10): ungroup.
@@ -275,33 +297,12 @@ db_record_decisions <- function(d) {
                    n_pos = sum(ifelse(value == 1L, 1L, 0L), na.rm = TRUE), .groups = "drop")
 }
 
-# A per-record query as a temporary table, ANALYZEd and indexed on item, so
-# that engines plan the joins of the pair and set tables with its real size;
-# without the right to create tables it stays a subquery.
-db_temporary <- function(q) {
-  con <- dbplyr::remote_con(q)
-  # no ANALYZE on SQLite: it would leave sqlite_stat1/sqlite_stat4 in the
-  # user's temporary schema
-  tab <- tryCatch(dplyr::compute(q, temporary = TRUE, analyze = !db_is_sqlite(q)),
-                  error = function(e) NULL)
-  if (is.null(tab)) return(list(table = q, drop = function() invisible()))
-  name <- as.character(dbplyr::remote_name(tab))
-  quoted <- DBI::dbQuoteIdentifier(con, name)
-  tryCatch(DBI::dbExecute(con, paste0("CREATE INDEX ", DBI::dbQuoteIdentifier(con, paste0(name, "_item")),
-                                      " ON ", quoted, " (", DBI::dbQuoteIdentifier(con, "item"), ")")),
-           error = function(e) invisible())
-  drop <- function() {
-    tryCatch(DBI::dbExecute(con, paste("DROP TABLE", quoted)), error = function(e) invisible())
-  }
-  list(table = tab, drop = drop, name = name)
-}
-
 # Single-label categories as decisions: one SELECT per category, value 1 for
 # the record's category, NULL when it has none.
 db_one_hot <- function(d, universe, seen) {
   seen <- seen[!is.na(seen)]
   parts <- lapply(seq_along(universe), function(j) {
-    stored <- seen[match(universe[j], as.character(seen))]
+    stored <- seen[match(universe[j], id_text(seen))]
     if (is.na(stored)) stored <- universe[j]
     # value before label: transmute() would compare the new label column
     dplyr::transmute(d, item, annotator,
@@ -315,7 +316,7 @@ db_check_single_label <- function(d, k, call) {
   bad <- dplyr::filter(db_record_decisions(d), n_dec > 0L, n_dec < !!k | n_pos != 1L)
   first <- db_first(bad, c("item", "annotator"))
   if (nrow(first) == 0) return(invisible())
-  ids <- list(item = as.character(first$item), annotator = as.character(first$annotator))
+  ids <- list(item = id_text(first$item), annotator = id_text(first$annotator))
   abort_single_label(ids, db_count(bad), normalise_count(first$n_dec), normalise_count(first$n_pos), k, call)
 }
 

@@ -59,6 +59,30 @@
 #'   may already have merged distinct ids: read such ids as text). Ids must
 #'   be plain vectors: raw, list and matrix columns are refused.
 #'
+#' @section Database tables:
+#' For a `tbl_lazy` (dbplyr) table `data`, every check runs as a query with
+#' the in-memory errors, and the result is an [annotation_counts()] summary
+#' read by grouped queries (no record comes back). Its per-item tables (item
+#' rows, analytic standard errors, the item bootstrap), set tables (Jaccard
+#' and MASI alpha) and annotator-pair tables ([annotator_agreement()]) are
+#' queried from the table when first asked for, so the table must not change
+#' in between: when their counts differ from the summary's (decisions and
+#' positives per label, items, records), they stop with an error of class
+#' `mlagreement_error_db_table_changed`; call `annotations_long()` again.
+#' A change that leaves all those counts equal goes unseen: summarise a table
+#' that does not change (a snapshot) while an annotation tool still writes
+#' to it.
+#'
+#' Per-record queries go to temporary tables when the connection may create
+#' them, and stay subqueries otherwise (a read-only connection or
+#' transaction); inside a PostgreSQL transaction the attempt runs under a
+#' savepoint, so a refused `CREATE TABLE` leaves the transaction usable.
+#' Ids and labels that a driver returns as doubles beyond 2^53 (a `BIGINT`
+#' read through RPostgreSQL) are refused with the in-memory error (class
+#' `mlagreement_error_id_precision`) where they are read: cast the column to
+#' text in the database, or use a driver that returns 64-bit integers
+#' (RPostgres).
+#'
 #' @param data A data frame.
 #' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One
 #'   column each: item ids, annotator ids and labels.
@@ -247,9 +271,15 @@ label_codes <- function(label_col, universe, has_value, rows = NULL, call = rlan
 check_nothing_and_selected <- function(rec, chosen, it, an, call = rlang::caller_env()) {
   both <- sort(intersect(rec$index[!chosen], rec$index[chosen]))
   if (length(both) == 0L) return(invisible())
-  n_both <- length(both)
   r <- both[1]
-  abort_record(list(item = id_text(it$keys[rec$item[r]]), annotator = id_text(an$keys[rec$annotator[r]])),
+  abort_nothing_and_selected(list(item = id_text(it$keys[rec$item[r]]), annotator = id_text(an$keys[rec$annotator[r]])),
+                             length(both), call)
+}
+
+# The error of such records (in memory and in a database): the first one
+# (`ids`, record_ids()) and how many.
+abort_nothing_and_selected <- function(ids, n_both, call) {
+  abort_record(ids,
                "A record must not both select labels and have a row with label {.code NA} (annotated, nothing selected).",
                "has both; {n_both} such record{?s} in all",
                hints = c("i" = "Drop the {.code NA}-label rows of records that select labels, or the label rows of records meant to select nothing."),

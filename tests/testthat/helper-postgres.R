@@ -124,14 +124,14 @@ local_duckdb_connection <- function(env = parent.frame()) {
 }
 
 # Writes a data frame as a (temporary, uniquely named) table and returns the
-# lazy table.
-db_table <- function(con, df) {
+# lazy table; `...` goes to DBI::dbWriteTable() (e.g. field.types).
+db_table <- function(con, df, ...) {
   # the count lives in an option, so names stay unique in a session that
   # sources the helpers again (one test_file() per file)
   n <- getOption("mlagreement.test_tables", 0) + 1
   options(mlagreement.test_tables = n)
   name <- paste0("mla_", Sys.getpid(), "_", n)
-  DBI::dbWriteTable(con, name, as.data.frame(df), temporary = TRUE)
+  DBI::dbWriteTable(con, name, as.data.frame(df), temporary = TRUE, ...)
   # RPostgreSQL lacks dbplyr's newer field query: dbplyr warns once per 8 hours
   suppressWarnings(dplyr::tbl(con, name))
 }

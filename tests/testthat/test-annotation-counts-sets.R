@@ -212,3 +212,26 @@ for (engine in names(engines)) {
                  alpha_or_error(a_part, list(dice = dice_size)))
   })
 }
+
+test_that("labels with '|' and backslashes survive the round trip of tidy(s, \"sets\")", {
+  withr::local_seed(4)
+  df <- expand.grid(item = 1:30, annotator = c("a", "b", "c"), label = c("pos|neg", "r", "s\\t", "u\\"),
+                    stringsAsFactors = FALSE)
+  df$value <- stats::rbinom(nrow(df), 1, 0.4)
+  a <- annotations_long(df, item, annotator, label, value)
+  s <- as_annotation_counts(a)
+  sets <- tidy(s, "sets")
+  expect_true("pos\\|neg|r" %in% sets$labels)
+  r <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                         universe = s$labels, sets = sets, set_pairs = tidy(s, "set_pairs"))
+  expect_equal(tidy(r, "sets"), sets)
+  expect_equal(krippendorff_alpha(r, c("jaccard", "masi")), krippendorff_alpha(a, c("jaccard", "masi")),
+               tolerance = 1e-12)
+  # the list-column form needs no escapes
+  listed <- sets
+  listed$labels <- split_label_sets(sets$labels)
+  expect_true(list(c("pos|neg", "r")) %in% listed$labels)
+  r2 <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                          universe = s$labels, sets = listed, set_pairs = tidy(s, "set_pairs"))
+  expect_equal(tidy(r2, "sets"), sets)
+})

@@ -143,7 +143,7 @@ test_that("tables that contradict each other are refused, not summarised", {
   # m beyond the design's records, and more items than the design has
   expect_mla_error(annotation_counts(transform(ok, m = 5, sum_x = 5, sum_dis = 12), design, annot),
                    "counts_inconsistent")
-  expect_mla_error(annotation_counts(transform(ok, n_items = 3, sum_x = 3), design, annot),
+  expect_mla_error(annotation_counts(transform(ok, n_items = 3, sum_x = 3, sum_dis = 3), design, annot),
                    "counts_inconsistent")
   # one item at 2 decisions and two at 1, but only two items in all
   two <- data.frame(label = "A", m = c(1, 2), n_items = c(2, 1), sum_x = c(1, 1), sum_dis = c(0, 1))
@@ -242,4 +242,82 @@ test_that("single_label = TRUE needs one chosen category and a decision on every
   lab$sum_x[row] <- min(lab$sum_x[row], 2 * lab$n_items[row])
   expect_mla_error(annotation_counts(lab, tabs[[2]], tabs[[3]], single_label = TRUE),
                    c("counts_inconsistent", "counts_table"))
+})
+
+test_that("labels and annotator ids stored as doubles read as their exact text", {
+  df <- expand.grid(item = 1:4, annotator = c(1e5, 2e5), label = c(1e5, 2e5, 2.5))
+  df$value <- withr::with_seed(5, stats::rbinom(nrow(df), 1, 0.5))
+  a <- annotations_long(df, item, annotator, label, value)
+  s <- as_annotation_counts(a)
+  expect_identical(annotator_ids(s), c("100000", "200000"))
+  expect_identical(tidy(s, "annotators")$annotator, c("100000", "200000"))
+  # plain tables with double labels and ids: the same summary
+  lab <- tidy(s, "labels")
+  lab$label <- as.double(lab$label)
+  ann <- tidy(s, "annotators")
+  ann$annotator <- as.double(ann$annotator)
+  rebuilt <- annotation_counts(lab, tidy(s, "design"), ann)
+  expect_identical(rebuilt$labels, c("2.5", "100000", "200000"))
+  expect_identical(annotator_ids(rebuilt), c("100000", "200000"))
+  expect_equal(tidy(mla(rebuilt), conf.int = FALSE), tidy(mla(a), conf.int = FALSE), tolerance = 1e-12)
+  # a repeated (label, m) row is named by its exact text
+  err <- expect_mla_error(annotation_counts(rbind(lab, lab[2, ]), tidy(s, "design"), ann), "counts_table")
+  expect_match(conditionMessage(err), "100000, m = 2", fixed = TRUE)
+})
+
+test_that("pairable must agree with the labels table", {
+  s <- as_annotation_counts(annotations_long(bias_example, item, annotator, label, value))
+  lab <- tidy(s, "labels")
+  ann <- tidy(s, "annotators")
+  d <- tidy(s, "design")
+  # every item marked not pairable, while labels have m = 3 decisions
+  expect_mla_snapshot(annotation_counts(lab, transform(d, pairable = FALSE), ann, universe = s$labels),
+                      "counts_inconsistent")
+  # a pairable row whose items have one record with decisions
+  one <- data.frame(n_records = c(1, 2), pairable = c(TRUE, TRUE), n_items = c(1, 1))
+  lab1 <- data.frame(label = "x", m = c(1, 2), n_items = 1, sum_x = c(1, 1), sum_dis = c(0, 1))
+  ann1 <- data.frame(annotator = c("a", "b"), n_records = c(2, 1))
+  expect_mla_error(annotation_counts(lab1, one, ann1), "counts_inconsistent")
+  expect_s3_class(annotation_counts(lab1, transform(one, pairable = c(FALSE, TRUE)), ann1),
+                  "annotation_counts")
+  # more pairable items than (label, item) cells with two decisions
+  two <- data.frame(n_records = 2, pairable = TRUE, n_items = 2)
+  lab2 <- data.frame(label = "x", m = c(1, 2), n_items = 1, sum_x = c(1, 1), sum_dis = c(0, 1))
+  expect_mla_error(annotation_counts(lab2, two, data.frame(annotator = c("a", "b"), n_records = 2)),
+                   "counts_inconsistent")
+  # pairable must be TRUE/FALSE
+  expect_mla_error(annotation_counts(lab, transform(d, pairable = NA), ann, universe = s$labels),
+                   "counts_table")
+})
+
+test_that("sum_dis has the parity that m and sum_x give", {
+  design <- data.frame(n_records = 3, pairable = TRUE, n_items = 2)
+  ann <- data.frame(annotator = c("a", "b", "c"), n_records = 2)
+  # m = 3 (odd): x (m - x) is even; sum_dis 0..4 by range, odd values impossible
+  odd <- data.frame(label = "x", m = 3, n_items = 2, sum_x = 3, sum_dis = 3)
+  expect_mla_snapshot(annotation_counts(odd, design, ann), "counts_table")
+  expect_s3_class(annotation_counts(transform(odd, sum_dis = 4), design, ann), "annotation_counts")
+  # m = 2 (even): the parity of sum_x; x = (1, 1) gives 2, (2, 0) gives 0
+  even <- data.frame(label = "x", m = 2, n_items = 2, sum_x = 2, sum_dis = 1)
+  design2 <- data.frame(n_records = 2, pairable = TRUE, n_items = 2)
+  ann2 <- data.frame(annotator = c("a", "b"), n_records = 2)
+  expect_mla_error(annotation_counts(even, design2, ann2), "counts_table")
+  for (sd in c(0, 2)) {
+    expect_s3_class(annotation_counts(transform(even, sum_dis = sd), design2, ann2), "annotation_counts")
+  }
+  # against enumeration: every (sum_x, sum_dis) that n items with m decisions
+  # give is accepted, every sum_dis of the other parity refused
+  for (m in 2:4) for (n in 1:2) {
+    xs <- as.matrix(expand.grid(rep(list(0:m), n)))
+    reach <- unique(data.frame(sx = rowSums(xs), sd = rowSums(xs * (m - xs))))
+    d <- data.frame(n_records = m, pairable = TRUE, n_items = n)
+    an <- data.frame(annotator = letters[seq_len(m)], n_records = n)
+    counts <- function(sx, sd) {
+      annotation_counts(data.frame(label = "x", m = m, n_items = n, sum_x = sx, sum_dis = sd), d, an)
+    }
+    for (r in seq_len(nrow(reach))) {
+      expect_s3_class(counts(reach$sx[r], reach$sd[r]), "annotation_counts")
+      expect_mla_error(counts(reach$sx[r], reach$sd[r] + 1), "counts_table")
+    }
+  }
 })

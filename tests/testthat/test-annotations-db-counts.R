@@ -79,3 +79,34 @@ test_that("duckdb: decisions and selected labels give the in-memory estimates", 
       suppressWarnings(annotations_long(sel, item, annotator, label, labels = universe)))
   }
 })
+
+# Labels and ids stored as doubles that R prints in scientific notation
+# (1e+05): every table of the summary matches the records, through every driver.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": labels and ids 1e5 as doubles give the records' tables"), {
+    con <- db_engines[[engine]]()
+    withr::local_seed(21)
+    grid <- expand.grid(item = c(1e5, 2e5, 3e5, 4e5, 5e5, 6e5), annotator = c(1e5, 2e5, 3e5),
+                        label = c(2.5, 1e5, 1.2e5, 1e6))
+    grid$value <- as.double(stats::rbinom(nrow(grid), 1, 0.4))
+    sel <- grid[grid$value == 1, c("item", "annotator", "label")]
+    # records that select nothing: one row with label NULL
+    empty <- unique(grid[c("item", "annotator")])
+    empty <- empty[!paste(empty$item, empty$annotator) %in% paste(sel$item, sel$annotator), ]
+    if (nrow(empty) > 0) sel <- rbind(sel, transform(empty, label = NA_real_))
+    for (form in c("decisions", "selected")) {
+      df <- if (form == "decisions") grid else sel
+      a <- if (form == "decisions") annotations_long(df, item, annotator, label, value) else
+        annotations_long(df, item, annotator, label)
+      s <- if (form == "decisions") annotations_long(db_table(con, df), item, annotator, label, value) else
+        annotations_long(db_table(con, df), item, annotator, label)
+      expect_identical(s$labels, c("2.5", "100000", "120000", "1000000"))
+      expect_same_estimates(s, a)
+      expect_equal(suppressWarnings(krippendorff_alpha(s, c("jaccard", "masi"))),
+                   suppressWarnings(krippendorff_alpha(a, c("jaccard", "masi"))), tolerance = 1e-12)
+      boot <- function(x) suppressWarnings(withr::with_seed(3, mla_boot(mla(x), R = 20)))
+      expect_identical(boot(s)$t, boot(a)$t)
+      expect_identical(tidy(s, "annotators")$annotator, c("100000", "200000", "300000"))
+    }
+  })
+}

@@ -65,3 +65,103 @@ test_that("without a real connection the records stay a subquery", {
   expect_null(temp$name)
   expect_invisible(temp$drop())
 })
+
+# BIGINT annotator ids beyond 2^53 (platform worker ids): their exact digits
+# name the annotators (64-bit integers), or, read as doubles (RPostgreSQL),
+# the table is refused as doubles are in memory.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": BIGINT annotator ids beyond 2^53"), {
+    con <- db_engines[[engine]]()
+    withr::local_seed(9)
+    anns <- sprintf("14567890123456%03d", 1:4)
+    df <- expand.grid(item = 1:10, annotator = anns, label = c("x", "y"), stringsAsFactors = FALSE)
+    df$value <- stats::rbinom(nrow(df), 1, 0.4)
+    a <- annotations_long(df, item, annotator, label, value)
+    make <- function() {
+      annotations_long(db_table(con, df, field.types = c(item = "INTEGER", annotator = "BIGINT",
+                                                         label = "TEXT", value = "INTEGER"),
+                                row.names = FALSE),
+                       item, annotator, label, value)
+    }
+    if (engine == "postgres") {  # RPostgreSQL: doubles
+      err <- expect_mla_error(make(), "id_precision")
+      expect_match(conditionMessage(err), "annotator")
+      return()
+    }
+    s <- make()
+    expect_identical(annotator_ids(s), anns)
+    expect_same_annotator_agreement(s, a)
+    expect_identical(tidy(suppressMessages(annotator_agreement(s, min_items = 1)), "annotators")$annotator,
+                     anns)
+  })
+}
+
+# Inside a PostgreSQL transaction a failed CREATE TABLE would abort the
+# user's transaction: the attempt runs under a savepoint, so a read-only
+# transaction falls back to subqueries and stays usable.
+for (engine in c("postgres", "rpostgres")) {
+  test_that(paste0(engine, ": a read-only transaction falls back to subqueries and stays usable"), {
+    con <- db_engines[[engine]]()
+    ex <- transform(bias_example, label = as.character(label))
+    a <- annotations_long(bias_example, item, annotator, label, value)
+    tab <- db_table(con, ex)
+    DBI::dbBegin(con)
+    DBI::dbExecute(con, "SET TRANSACTION READ ONLY")
+    s <- annotations_long(tab, item, annotator, label, value)
+    expect_same_estimates(s, a)
+    expect_identical(DBI::dbGetQuery(con, "SHOW transaction_read_only")[[1]], "on")
+    DBI::dbRollback(con)
+    # a read-write transaction: the temporary tables are made and dropped in it
+    before <- temporary_tables(con)
+    DBI::dbBegin(con)
+    s <- annotations_long(tab, item, annotator, label, value)
+    expect_same_estimates(s, a)
+    expect_identical(temporary_tables(con), before)
+    DBI::dbCommit(con)
+    # autocommit, as before
+    expect_same_estimates(annotations_long(tab, item, annotator, label, value), a)
+  })
+}
+
+# The per-item, set and pair tables are queried when first asked for: a table
+# changed since the summary was made is refused, not mixed with the summary.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": tables of a changed table are refused"), {
+    con <- db_engines[[engine]]()
+    w <- worked_example_db(con)
+    tab <- db_table(con, w$ex)
+    s <- annotations_long(tab, item, annotator, label, value)
+    name <- DBI::dbQuoteIdentifier(con, as.character(dbplyr::remote_name(tab)))
+    DBI::dbExecute(con, paste("UPDATE", name, "SET value = 1 - value WHERE item <= 2"))
+    expect_equal(glance(mla(s)), glance(mla(w$a)), tolerance = 1e-12)  # the summary's own counts
+    expect_mla_error(augment(mla(s)), "db_table_changed")
+    expect_mla_error(krippendorff_alpha(s, "jaccard"), "db_table_changed")
+    expect_mla_error(suppressMessages(annotator_agreement(s)), "db_table_changed")
+    # a fresh summary reads the table as it is now
+    now <- transform(w$ex, value = ifelse(item <= 2, 1 - value, value))
+    expect_same_estimates(annotations_long(tab, item, annotator, label, value),
+                          annotations_long(now, item, annotator, label, value))
+    # selected labels: a record selecting one more label
+    sel <- w$ex[w$ex$value == 1, c("item", "annotator", "label")]
+    tab <- db_table(con, sel)
+    s <- annotations_long(tab, item, annotator, label, labels = levels(bias_example$label))
+    name <- DBI::dbQuoteIdentifier(con, as.character(dbplyr::remote_name(tab)))
+    extra <- setdiff(levels(bias_example$label), sel$label[sel$item == 1 & sel$annotator == sel$annotator[1]])[1]
+    DBI::dbExecute(con, sprintf("INSERT INTO %s (item, annotator, label) VALUES (1, '%s', '%s')", name,
+                                sel$annotator[1], extra))
+    expect_mla_error(tidy(mla(s), level = "item"), "db_table_changed")
+    err <- expect_mla_error(krippendorff_alpha(s, "masi"), "db_table_changed")
+    expect_match(conditionMessage(err), "annotations_long()", fixed = TRUE)
+    expect_mla_error(suppressMessages(annotator_agreement(s)), "db_table_changed")
+  })
+}
+
+test_that("the message of a changed table", {
+  con <- local_sqlite_connection()
+  ex <- transform(bias_example, label = as.character(label))
+  tab <- db_table(con, ex)
+  s <- annotations_long(tab, item, annotator, label, value)
+  DBI::dbExecute(con, paste("UPDATE", as.character(dbplyr::remote_name(tab)),
+                            "SET value = 1 - value WHERE item = 1"))
+  expect_mla_snapshot(augment(mla(s)), "db_table_changed")
+})

@@ -279,3 +279,23 @@ for (engine in names(db_engines)) {
     expect_identical(listed(in_db), listed(in_memory))
   })
 }
+
+# A selected-label record with a label and a NULL-label row ("annotated,
+# nothing selected") contradicts itself: the in-memory error, same message.
+for (engine in names(db_engines)) {
+  test_that(paste0(engine, ": a record both selecting labels and selecting nothing"), {
+    con <- db_engines[[engine]]()
+    sel <- data.frame(item = c(1, 1, 1, 2, 2, 3, 3, 3), annotator = c("a", "a", "b", "a", "b", "a", "b", "b"),
+                      label = c("x", NA, "x", "y", NA, "x", "y", NA))
+    msg <- function(d) {
+      err <- expect_mla_error(annotations_long(d, item, annotator, label, labels = c("x", "y")), "na_label")
+      conditionMessage(err)
+    }
+    expect_identical(msg(db_table(con, sel)), msg(sel))
+    expect_match(msg(db_table(con, sel)), "Item \"1\", annotator \"a\"")
+    # a record with only its NULL-label row is fine
+    ok <- sel[-c(2, 8), ]
+    expect_same_estimates(annotations_long(db_table(con, ok), item, annotator, label, labels = c("x", "y")),
+                          annotations_long(ok, item, annotator, label, labels = c("x", "y")))
+  })
+}
