@@ -60,6 +60,13 @@ check_labels_m_within_design <- function(labels, design, call = rlang::caller_en
   }
 }
 
+# Items with m or more decisions on each label (m x labels), from the tally's
+# items with exactly m (cnt), summed from the largest m down.
+items_with_at_least <- function(cnt) {
+  for (k in rev(seq_len(nrow(cnt) - 1L))) cnt[k, ] <- cnt[k, ] + cnt[k + 1L, ]
+  cnt
+}
+
 # Counted from the top: the items with m or more decisions on a label are at
 # most the items with m or more records.
 check_labels_items_within_design <- function(labels, tally, universe, design, call = rlang::caller_env()) {
@@ -68,8 +75,7 @@ check_labels_items_within_design <- function(labels, tally, universe, design, ca
   rec <- normalise_count(design$n_records)
   items <- normalise_count(design$n_items)
   rows <- which(m >= 1)
-  at_least <- tally$cnt
-  for (k in rev(seq_len(nrow(at_least) - 1L))) at_least[k, ] <- at_least[k, ] + at_least[k + 1L, ]
+  at_least <- items_with_at_least(tally$cnt)
   allowed <- vapply(seq_len(nrow(at_least)), function(k) sum(items[rec >= k]), numeric(1))
   claimed <- at_least[cbind(m[rows], j[rows])]
   over <- rows[claimed > allowed[m[rows]]]
@@ -97,8 +103,7 @@ check_pairable_within_labels <- function(tally, universe, design, call = rlang::
   if (!is.na(r)) {
     abort_inconsistent("Row {r} is {.code pairable = TRUE} with {.code n_records = {rec[r]}}: a label with two decisions needs two records.")
   }
-  at_least <- tally$cnt
-  for (k in rev(seq_len(nrow(at_least) - 1L))) at_least[k, ] <- at_least[k, ] + at_least[k + 1L, ]
+  at_least <- items_with_at_least(tally$cnt)
   two_plus <- if (nrow(at_least) >= 2) sum(at_least[2, ]) else 0
   if (nrow(at_least) >= 2) {
     ks <- seq(2, nrow(at_least))
