@@ -33,6 +33,11 @@
 #'   inside records), `pooled_prevalence` (share of positive decisions),
 #'   `n_pairable_items` (items with at least two annotators: the items that
 #'   enter observed agreement \eqn{A_o}; the others have no pair to compare).
+#'   The counts of records, cells and annotators describe the annotations
+#'   object, also under `mla(labels = )`: a record with decisions only on
+#'   other labels counts as a record missing its decisions on the analysed
+#'   ones, and an item whose second record decides only other labels counts
+#'   as pairable while its item agreement is `NA`.
 #' * `"item"`: `item`, `n_annotators`, `baseline`, `observed` (\eqn{A_{o,i}}),
 #'   `estimate`. Item values are diagnostics relative to the corpus baseline,
 #'   not reliability estimates of their own (paper section 3.2).

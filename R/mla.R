@@ -66,7 +66,9 @@
 #'   categories is analysed as multi-label data: the Hamming agreement of the
 #'   chosen categories' category-versus-rest indicators, not Fleiss' kappa,
 #'   AC1 or Brennan-Prediger of the categories; the fit's notes (`summary()`,
-#'   the `note` column of `tidy()`) say so.
+#'   the `note` column of `tidy()`) say so. The coefficients read only the
+#'   decisions on these labels; the design columns of [glance()][glance.mla]
+#'   still describe the whole object.
 #' @param ... Must be empty.
 #' @inheritParams annotations_long
 #' @return An object of class `mla`. Use [tidy()][tidy.mla] and

@@ -106,3 +106,27 @@ test_that("print(), summary() and glance() say how many items do not enter A_o",
   expect_identical(glance(full)$n_pairable_items, 4L)
   expect_false(any(grepl("do not enter", format(full))))
 })
+
+test_that("under mla(labels = ) the design columns describe the object, as documented", {
+  withr::local_seed(5)
+  arr <- array(stats::rbinom(6 * 4 * 3, 1, 0.4), c(6, 4, 3),
+               dimnames = list(paste0("i", 1:6), paste0("a", 1:4), paste0("L", 1:3)))
+  arr[, "a4", 1:2] <- NA            # a4 decides only on L3
+  arr[1, , 1:2] <- NA
+  arr[1, 1, 1] <- 1L                # item i1: one decision on L1 and L2
+  x <- as_annotations(arr)
+  whole <- glance(mla(x))
+  sub <- mla(x, labels = c("L1", "L2"))
+  cols <- c("n_items", "n_annotators", "n_records", "coverage", "n_pairable_items")
+  expect_identical(glance(sub)[cols], whole[cols])
+  expect_identical(glance(sub)$n_labels, 2L)
+  # the decisions missing on the analysed labels: 6 x 2 of a4, 3 x 2 + 1 of i1
+  expect_identical(glance(sub)$n_missing_decisions, 12 + 5)
+  items <- tidy(sub, level = "item", baseline = "fleiss")
+  expect_identical(items$n_annotators[items$item == "i1"], 4L)
+  expect_true(is.na(items$observed[items$item == "i1"]))
+  # the coefficients read only the analysed labels' decisions
+  expect_equal(tidy(sub, level = "label", conf.int = FALSE),
+               tidy(mla(as_annotations(arr[, , 1:2])), level = "label", conf.int = FALSE),
+               tolerance = 1e-15)
+})
