@@ -3,15 +3,15 @@
 # decisions, selected-label and wide tables. SQLite always; PostgreSQL as a
 # real server (helper-postgres.R); DuckDB when installed.
 
-# One random design of each shape per engine (database_designs() cycles
-# through the shapes). A design takes about 4 s on SQLite, a third of it
-# dbplyr 2.3.0 formatting an error message for every summarise() column,
-# shown or not: one design of each shape keeps CI within its time.
+# One random design of each shape on SQLite and on PostgreSQL, shared by its
+# two drivers (engine_designs(); database_designs() cycles through the
+# shapes). A design takes about 4 s on SQLite, a third of it dbplyr 2.3.0
+# formatting an error message for every summarise() column, shown or not.
 for (engine in names(db_engines)) {
   test_that(paste0(engine, ": decisions tables give the in-memory estimates"), {
     con <- db_engines[[engine]]()
     withr::local_seed(14)
-    designs <- database_designs(test_size(length(property_shapes), 1))
+    designs <- engine_designs(database_designs(test_size(length(property_shapes), 1)), engine)
     for (i in seq_along(designs)) {
       arr <- designs[[i]]$array
       # set alpha and annotator agreement (more queries) on the first designs
@@ -31,7 +31,8 @@ for (engine in names(db_engines)) {
   test_that(paste0(engine, ": selected-label and wide tables give the in-memory estimates"), {
     con <- db_engines[[engine]]()
     withr::local_seed(15)
-    designs <- database_designs(test_size(length(property_shapes) - 1L, 1), selected = TRUE)
+    designs <- engine_designs(database_designs(test_size(length(property_shapes) - 1L, 1),
+                                               selected = TRUE), engine)
     for (i in seq_along(designs)) {
       arr <- designs[[i]]$array
       universe <- paste0("L", seq_len(dim(arr)[3]))
