@@ -10,7 +10,7 @@
 #' leave-one-out value is a one-item alpha, the same number for any data).
 #' `conf.low` and `conf.high` are the percentile interval at `conf.level`
 #' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
-#' items, drawn from the streams of [mla_boot()] (replicate `b` resamples the
+#' the items with a decision, drawn from the streams of [mla_boot()] (replicate `b` resamples the
 #' same items as `mla_boot(resample = "items")` with the same seed), so
 #' [set.seed()] makes them reproducible and `threads` does not change them.
 #' Intervals are available for the Hamming, Jaccard and MASI
@@ -47,13 +47,16 @@ alpha_intervals <- function(out, a, R, conf.level, specs = NULL, threads = mla_t
                                    min = 3L)
   seed <- sample.int(.Machine$integer.max, 2L)
   sums <- has & kinds != "category"
+  # the items mla_boot() draws: those with a decision (R/boot-units.R)
+  rated <- item_annotator_counts(a) > 0L
   if (any(sums)) {
-    design <- alpha_item_design(a, specs[sums], kinds[sums], call = call)
+    design <- rated_design_rows(alpha_item_design(a, specs[sums], kinds[sums], call = call), rated)
     reps[, sums] <- alpha_replicates(design, seed, R, threads)
     se[sums] <- alpha_jackknife_se(design)
   }
   for (h in which(has & kinds == "category")) {  # ordinal, interval, ratio: coincidence_boot.h
     cat <- category_alpha_inputs(a, specs[[h]]$metric)
+    cat$counts <- cat$counts[rated, , drop = FALSE]
     reps[, h] <- category_alpha_boot_cpp(cat$counts, cat$metric, cat$values, seed, R)
     se[h] <- jackknife_from_values(category_alpha_jack_cpp(cat$counts, cat$metric, cat$values))
   }
@@ -109,6 +112,17 @@ warn_no_interval <- function(without, call) {
 # Per-item summaries of every row that gets an interval: `terms` (items x
 # columns, the linear parts), the sets' counts per item and the distance
 # matrices, and where each row's quantities sit.
+# The design's rows of the items with a decision; the others have no terms
+# and no set entries, so the set offsets of the kept items stay valid.
+rated_design_rows <- function(design, rated) {
+  if (all(rated)) return(design)
+  design$terms <- design$terms[rated, , drop = FALSE]
+  if (length(design$sets$start) > 0L) {
+    design$sets$start <- design$sets$start[c(which(rated), length(rated) + 1L)]
+  }
+  design
+}
+
 alpha_item_design <- function(a, specs, kinds, call = rlang::caller_env()) {
   n <- n_items(a)
   design <- list(kinds = kinds, terms = matrix(0, n, 0L), D = list(),

@@ -14,9 +14,14 @@
 #'   and the annotators as fixed. Items are drawn with replacement (an item
 #'   drawn twice counts twice); with `cluster`, whole clusters of items (for
 #'   example sentences of one document) are drawn; with `strata`, each stratum
-#'   keeps its number of units. This is valid for crossed designs and for
-#'   sparse (crowdsourcing) designs in which annotators are nested in items,
-#'   because each item carries its own annotators along.
+#'   keeps its number of units. The units are the items (clusters) with a
+#'   decision on the fit's labels, the items its estimates and standard
+#'   errors count: items stored without any (an array's empty rows, items
+#'   decided only on labels outside `mla(labels = )`) are not drawn, so the
+#'   same data in any storage gives the same replicates. This is valid for
+#'   crossed designs and for sparse (crowdsourcing) designs in which
+#'   annotators are nested in items, because each item carries its own
+#'   annotators along.
 #' * `"annotators"` treats the annotators as sampled from a population of
 #'   annotators and the items as fixed (crossed designs, where every
 #'   annotator rates many items). Annotators are drawn with replacement; a
@@ -145,7 +150,8 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   data <- boot_data(fit, resample, threads = threads)
   cluster <- check_item_vector(cluster, data$items, arg = "cluster")
   strata <- check_item_vector(strata, data$items, arg = "strata")
-  units <- boot_units(cluster, strata, data$n_items)
+  rated <- if (resample != "annotators") boot_rated_items(fit, data, threads)
+  units <- boot_units(cluster, strata, data$n_items, rated)
   if (resample != "annotators") {
     check_boot_items(units$n_units, if (is.null(cluster)) "items" else "clusters")
   }
@@ -153,42 +159,6 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   t <- boot_run(data, units, resample, seed, R, threads)
   if (has_conger(fit)) t <- insert_conger_columns(t, conger_boot(fit, seed, R, units))  # R/conger.R
   new_mla_boot(fit, t, seed, R, resample, units, cluster, strata, threads, engine = data)
-}
-
-# Resampled units (items or clusters) grouped by stratum, as 0-based indices.
-boot_units <- function(cluster, strata, n_items, call = rlang::caller_env()) {
-  if (is.null(cluster)) {
-    unit <- seq_len(n_items)
-    unit_of_item <- integer(0)
-  } else {
-    unit <- match(cluster, unique(cluster))
-    unit_of_item <- unit - 1L
-  }
-  n_units <- max(unit)
-  if (is.null(strata)) {
-    unit_stratum <- rep(1L, n_units)
-  } else {
-    item_stratum <- match(strata, unique(strata))
-    per_unit <- tapply(item_stratum, unit, function(s) length(unique(s)))
-    if (any(per_unit > 1L)) {
-      bad <- unique(cluster)[as.integer(names(per_unit)[per_unit > 1L])]
-      mla_abort(c("Each cluster must lie within one stratum.",
-                  "x" = "{cli::qty(length(bad))}Cluster{?s} spanning several strata: {format_first(bad)}.",
-                  "i" = "Check {.arg cluster} and {.arg strata}."),
-                class = "boot_strata", call = call)
-    }
-    unit_stratum <- item_stratum[match(seq_len(n_units), unit)]
-  }
-  order <- order(unit_stratum, seq_len(n_units))
-  start <- c(0L, cumsum(tabulate(unit_stratum)))
-  by_unit <- order(unit, seq_len(n_items))
-  list(
-    n_units = n_units, unit = unit, unit_of_item = as.integer(unit_of_item),
-    order = as.integer(order - 1L), start = as.integer(start),
-    unit_start = as.integer(c(0L, cumsum(tabulate(unit, n_units)))),
-    unit_items = as.integer(by_unit - 1L),
-    n_strata = length(start) - 1L
-  )
 }
 
 # What the engines need: item cell codes for items, the records' view for

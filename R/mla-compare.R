@@ -116,7 +116,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
 # Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines).
 compare_replicates <- function(fit, seed, R, threads) {
   data <- boot_data(fit, "items", threads = threads)
-  units <- boot_units(NULL, NULL, data$n_items)
+  units <- boot_units(NULL, NULL, data$n_items, boot_rated_items(fit, data, threads))
   t <- boot_run(data, units, "items", seed, R, threads)
   if (has_conger(fit)) t <- insert_conger_columns(t, conger_boot(fit, seed, R, units))  # R/conger.R
   t[, seq_len(nrow(fit$corpus)), drop = FALSE]

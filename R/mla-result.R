@@ -209,6 +209,15 @@ fast_tibble <- function(...) {
 
 hamming_alpha_estimates <- function(tally) hamming_alpha_cpp(tally$cnt, tally$sx, tally$sdis)
 
+# Items with a record deciding one of the fit's labels.
+fit_rated_items <- function(fit, threads = mla_threads()) {
+  a <- fit$annotations
+  cols <- fit$label_index
+  counts <- if (identical(as.integer(cols), seq_along(label_names(a)))) item_annotator_counts(a) else
+    count_labels(a, cols, keep_counts = FALSE, threads = threads)$item_annotators
+  counts > 0L
+}
+
 # Records with a decision on the fit's labels, per annotator of its
 # annotations: the fit's annotators are those with any. Every count of a
 # fit's annotators (resampling, jackknife, rescaling, refusals) reads this.
