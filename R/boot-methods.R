@@ -17,6 +17,10 @@
 #' rest of that ecosystem work; for BCa pass the jackknife influence values
 #' kept in `$mla_influence`, e.g.
 #' `boot::boot.ci(b, type = "bca", index = 1, L = b$mla_influence[, 1])`.
+#' Without `L`, `boot.ci()` estimates them by regression on
+#' `boot::boot.array()`, which cannot rebuild this package's draws from
+#' `seed` (R's generator is not the one used): the BCa limits are then
+#' wrong, with warnings about `.Random.seed`.
 #'
 #' @param x An `mla_boot` object from [mla_boot()].
 #' @param level `"corpus"` or `"label"` (item values get no intervals: they
