@@ -23,6 +23,10 @@
 #' generator: [set.seed()] makes the answer reproducible, and a larger
 #' `pilot` makes it more precise (its relative error is about
 #' \eqn{1/\sqrt{2 n_0}} in the SE).
+#' A pilot whose standard error is 0 (its items hold no disagreeing decision)
+#' or undefined (e.g. every label constant in it) gives nothing to scale:
+#' that is an error asking for a larger `pilot`. So is a plan of more items
+#' than an integer holds (\eqn{2^{31} - 1}).
 #'
 #' @section Assurance:
 #' The half-width of a study's interval is itself an estimate: with the
@@ -116,7 +120,7 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
                             scenario = "noisy", error = errors, correlation = label_cor)
   fit <- mla(a)
   row <- match(baseline, fit$corpus$baseline)
-  se0 <- tidy(fit)$std.error[row]
+  se0 <- check_pilot_se(tidy(fit)[row, ], pilot, prevalence, errors, n_annotators, n_labels)
   plan <- list(se0 = se0, n0 = pilot, n_annotators = n_annotators, fixed = 0, per_item = 0)
   if (annotator_sd > 0) plan[c("fixed", "per_item")] <- pilot_annotator_part(a, fit, row)
   n <- solve_sample_size(half_width, conf.level, plan)
@@ -134,6 +138,39 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
                  half_width = half_width, conf.level = conf.level,
                  std.error_pilot = se0, assurance = if (is.null(assurance)) NA_real_ else assurance,
                  n_items = as.integer(max(n, 2)))
+}
+
+# The plan scales the pilot's standard error, which must be positive and
+# finite: it is 0 when the pilot holds no disagreeing decision and NA when
+# its coefficient is undefined (e.g. every label constant), both more likely
+# the rarer the labels and the higher the agreement.
+check_pilot_se <- function(pilot_row, pilot, prevalence, errors, n_annotators, n_labels,
+                           call = rlang::caller_env()) {
+  se0 <- pilot_row$std.error
+  if (is.finite(se0) && se0 > 0) return(se0)
+  errors <- rep_len(errors, n_annotators)
+  # a noisy item-label's decisions disagree unless all keep or all flip its truth
+  disagreeing <- signif(pilot * n_labels * (1 - prod(1 - errors) - prod(errors)), 2)
+  if (!is.na(pilot_row$estimate) && isTRUE(pilot_row$observed == 1)) {
+    mla_abort(
+      c("The pilot's standard error is 0: its {format_count(pilot)} items hold no disagreeing decision.",
+        "x" = "At this {.arg prevalence} and {.arg agreement}, about {disagreeing} disagreeing item-label{?s} are expected in it: too few to plan from.",
+        "i" = "Use a larger {.arg pilot}."),
+      class = "sample_size", call = call
+    )
+  }
+  positives <- signif(pilot * min(prevalence), 2)
+  note <- pilot_row$note
+  mla_abort(
+    c(if (is.na(pilot_row$estimate)) {
+        "The pilot's coefficient is undefined, so it has no standard error to plan from."
+      } else {
+        "The pilot's standard error is {se0}: there is none to plan from."
+      },
+      "x" = if (!is.na(note)) "The pilot's fit says: {note}.",
+      "i" = "Use a larger {.arg pilot} or check {.arg prevalence}: at prevalence {min(prevalence)}, about {positives} of its {format_count(pilot)} items are expected to be positive on the rarest label."),
+    class = "sample_size", call = call
+  )
 }
 
 # The items' standard errors of `B` simulated studies of `n` items.
@@ -186,13 +223,17 @@ planned_half_width <- function(n, conf.level, plan) {
   stats::qt(1 - (1 - conf.level) / 2, df) * sqrt(v_items + v_ann)
 }
 
+# The largest plan: `n_items` is an integer.
+kMaxItems <- .Machine$integer.max
+
 # Smallest n >= 2 whose planned half-width is at most w. With annotators the
 # half-width need not fall monotonically (df drop towards J - 1 as the items'
-# part shrinks), so a geometric grid up to 1e12 finds the first step below w
-# and bisection the n within it.
+# part shrinks), so a geometric grid up to kMaxItems finds the first step
+# below w and bisection the n within it.
 solve_sample_size <- function(w, conf.level, plan, call = rlang::caller_env()) {
   width <- function(n) planned_half_width(n, conf.level, plan)
-  grid <- unique(ceiling(2 * 1.01^(0:2710)))
+  steps <- floor(log(kMaxItems / 2) / log(1.01))
+  grid <- unique(c(ceiling(2 * 1.01^(0:steps)), kMaxItems))
   below <- which(width(grid) <= w)
   if (!length(below)) abort_unreachable(w, conf.level, plan, min(width(grid)), call)
   if (below[1] == 1L) return(2)
@@ -208,8 +249,11 @@ solve_sample_size <- function(w, conf.level, plan, call = rlang::caller_env()) {
 abort_unreachable <- function(w, conf.level, plan, grid_min, call) {
   limit <- stats::qt(1 - (1 - conf.level) / 2, plan$n_annotators - 1) * sqrt(plan$fixed)
   if (limit <= w) {
-    mla_abort("{.arg half_width} {w} needs more than 1e12 items.", class = "sample_size",
-              call = call)
+    mla_abort(
+      c("{.arg half_width} {w} needs more than {format_count(kMaxItems)} items, the largest plan.",
+        "i" = "Plan a wider {.arg half_width}."),
+      class = "sample_size", call = call
+    )
   }
   floor_w <- min(grid_min, limit)
   mla_abort(
