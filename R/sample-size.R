@@ -5,7 +5,8 @@
 #' `half_width`, for a design of `n_annotators` annotators who label every
 #' item on `n_labels` labels with prevalence `prevalence`, when the true
 #' agreement is `agreement` (as kappaSize does for single-label kappa).
-#' Cost: one simulated pilot study of `pilot` items, fitted with its standard
+#' Cost: one simulated pilot study of `pilot` items (by default up to 5
+#' million annotations, see *Method*), fitted with its standard
 #' error (with `annotator_sd`, also its jackknife over annotators, whole and
 #' in 20 blocks); `assurance` adds two rounds of 200 simulated studies of the
 #' size found.
@@ -21,8 +22,19 @@
 #' \deqn{n = \lceil (t_{n-1, 1-\alpha/2} \, s_0 \sqrt{n_0} / w)^2 \rceil}
 #' (solved for the t quantile by iteration). The pilot uses R's random number
 #' generator: [set.seed()] makes the answer reproducible, and a larger
-#' `pilot` makes it more precise (its relative error is about
-#' \eqn{1/\sqrt{2 n_0}} in the SE).
+#' `pilot` makes it more precise. Its information is in its disagreeing
+#' decisions, not in its items: with \eqn{D} expected disagreeing
+#' item-labels (an item-label whose decisions are not all equal), the
+#' relative error of \eqn{s_0} is about \eqn{1/\sqrt{2D}} (up to a third
+#' more for rare labels, less for common ones), and that of `n` about
+#' \eqn{\sqrt{2/D}}, twice as large. \eqn{D} falls with the prevalence of
+#' rare labels and with the agreement: 20000 items at prevalence 0.01, 3
+#' annotators and agreement 0.7 hold about 250, and plan `n` to within about
+#' 11%. So the default pilot holds at least 20000 items and enough for
+#' \eqn{D = 10000} (`n` to within about 1.4%), up to 5 million annotations
+#' (items times annotators times labels); when \eqn{\sqrt{2/D}} exceeds
+#' 5%, a message (class `mlagreement_message_sample_size_precision`) says
+#' so and names the `pilot` that halves it.
 #' A pilot whose standard error is 0 (its items hold no disagreeing decision)
 #' or undefined (e.g. every label constant in it) gives nothing to scale:
 #' that is an error asking for a larger `pilot`. So is a plan of more items
@@ -74,7 +86,8 @@
 #' @param n_labels Number of labels.
 #' @param agreement Expected corpus coefficient under `baseline`, in (0, 1).
 #' @param baseline `"fleiss"`, `"ac1"` or `"pabak"`.
-#' @param pilot Items of the pilot simulation.
+#' @param pilot Items of the pilot simulation; `NULL` (default) sizes it
+#'   for the precision described in *Method*.
 #' @inheritParams mla
 #' @inheritParams tidy.mla
 #' @param assurance `NULL` (default: the expected half-width is `half_width`)
@@ -92,7 +105,7 @@
 #'                 agreement = 0.7, pilot = 2000)
 mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agreement,
                             conf.level = 0.95, baseline = c("fleiss", "ac1", "pabak"),
-                            pilot = 20000, ..., assurance = NULL, label_cor = 0,
+                            pilot = NULL, ..., assurance = NULL, label_cor = 0,
                             annotator_sd = 0) {
   check_dots_empty0(...)
   check_number_in(half_width, 0, 1, open = TRUE, class = "sample_size")
@@ -102,7 +115,7 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   check_number_in(agreement, 0, 1, open = TRUE, class = "sample_size")
   check_conf_level(conf.level)
   baseline <- check_choice(baseline, baseline_names)
-  pilot <- check_whole(pilot, min = 100, class = "sample_size")
+  if (!is.null(pilot)) pilot <- check_whole(pilot, min = 100, class = "sample_size")
   if (!is.null(assurance)) check_number_in(assurance, 0, 1, open = TRUE, class = "sample_size")
   check_number_in(label_cor, 0, 1, class = "sample_size")
   check_number_in(annotator_sd, 0, 5, class = "sample_size")
@@ -116,6 +129,7 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   } else {
     error
   }
+  pilot <- pilot %||% default_pilot(errors, n_annotators, n_labels)  # R/sample-size-pilot.R
   a <- simulate_annotations(pilot, n_annotators, n_labels, prevalence = prevalence,
                             scenario = "noisy", error = errors, correlation = label_cor)
   fit <- mla(a)
@@ -124,6 +138,7 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   plan <- list(se0 = se0, n0 = pilot, n_annotators = n_annotators, fixed = 0, per_item = 0)
   if (annotator_sd > 0) plan[c("fixed", "per_item")] <- pilot_annotator_part(a, fit, row)
   n <- solve_sample_size(half_width, conf.level, plan)
+  if (is.null(assurance)) inform_pilot_precision(pilot, errors, n_annotators, n_labels)
   if (!is.null(assurance)) {
     design <- list(n_annotators = n_annotators, n_labels = n_labels, prevalence = prevalence,
                    error = errors, correlation = label_cor, row = row)
@@ -140,39 +155,6 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
                  n_items = as.integer(max(n, 2)))
 }
 
-# The plan scales the pilot's standard error, which must be positive and
-# finite: it is 0 when the pilot holds no disagreeing decision and NA when
-# its coefficient is undefined (e.g. every label constant), both more likely
-# the rarer the labels and the higher the agreement.
-check_pilot_se <- function(pilot_row, pilot, prevalence, errors, n_annotators, n_labels,
-                           call = rlang::caller_env()) {
-  se0 <- pilot_row$std.error
-  if (is.finite(se0) && se0 > 0) return(se0)
-  errors <- rep_len(errors, n_annotators)
-  # a noisy item-label's decisions disagree unless all keep or all flip its truth
-  disagreeing <- signif(pilot * n_labels * (1 - prod(1 - errors) - prod(errors)), 2)
-  if (!is.na(pilot_row$estimate) && isTRUE(pilot_row$observed == 1)) {
-    mla_abort(
-      c("The pilot's standard error is 0: its {format_count(pilot)} items hold no disagreeing decision.",
-        "x" = "At this {.arg prevalence} and {.arg agreement}, about {disagreeing} disagreeing item-label{?s} are expected in it: too few to plan from.",
-        "i" = "Use a larger {.arg pilot}."),
-      class = "sample_size", call = call
-    )
-  }
-  positives <- signif(pilot * min(prevalence), 2)
-  note <- pilot_row$note
-  mla_abort(
-    c(if (is.na(pilot_row$estimate)) {
-        "The pilot's coefficient is undefined, so it has no standard error to plan from."
-      } else {
-        "The pilot's standard error is {se0}: there is none to plan from."
-      },
-      "x" = if (!is.na(note)) "The pilot's fit says: {note}.",
-      "i" = "Use a larger {.arg pilot} or check {.arg prevalence}: at prevalence {min(prevalence)}, about {positives} of its {format_count(pilot)} items are expected to be positive on the rarest label."),
-    class = "sample_size", call = call
-  )
-}
-
 # The items' standard errors of `B` simulated studies of `n` items.
 study_standard_errors <- function(n, design, B) {
   vapply(seq_len(B), function(b) {
@@ -181,31 +163,6 @@ study_standard_errors <- function(n, design, B) {
                               error = design$error, correlation = design$correlation)
     tidy(mla(a))$std.error[design$row]
   }, numeric(1))
-}
-
-# Blocks of the pilot whose annotator jackknives give the 1/n part.
-kPilotBlocks <- 20L
-
-# The annotators' part of the variance as tidy(fit, annotators = "random")
-# estimates it at n items, fixed + per_item / n: the jackknife over
-# annotators also carries their item x annotator interaction, which
-# shrinks as 1/n to first order. Fitted through the jackknife on the whole
-# pilot (n0 items) and its mean over the pilot's disjoint blocks of m items;
-# their terms linear in the interaction cancel in the difference.
-pilot_annotator_part <- function(a, fit, row) {
-  jack_var <- function(f) {
-    v <- suppressMessages(annotator_variance(f, "corpus"),  # R/analytic-annotators.R
-                          classes = "mlagreement_message_few_annotators")
-    v$var[row]
-  }
-  n0 <- n_items(a)
-  m <- n0 %/% kPilotBlocks
-  v0 <- jack_var(fit)
-  vm <- mean(vapply(seq_len(kPilotBlocks), function(b) {
-    jack_var(mla(a[(b - 1L) * m + seq_len(m), , ]))
-  }, numeric(1)), na.rm = TRUE)
-  per_item <- if (is.finite(vm)) max(0, (vm - v0) / (1 / m - 1 / n0)) else 0
-  list(fixed = max(0, v0 - per_item / n0), per_item = per_item)
 }
 
 # The half-width tidy(fit, annotators = "random") gives at n items for the

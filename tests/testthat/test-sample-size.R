@@ -179,7 +179,7 @@ test_that("a pilot without disagreement or with an undefined coefficient is a cl
   # plan was 2 items
   for (seed in c(2, 3)) {
     err <- expect_mla_error(withr::with_seed(seed, mla_sample_size(
-      0.05, prevalence = 0.001, n_annotators = 2, n_labels = 1, agreement = 0.99
+      0.05, prevalence = 0.001, n_annotators = 2, n_labels = 1, agreement = 0.99, pilot = 20000
     )), "sample_size")
     expect_match(conditionMessage(err), "no disagreeing decision", fixed = TRUE)
   }
@@ -192,7 +192,7 @@ test_that("a pilot without disagreement or with an undefined coefficient is a cl
   expect_match(conditionMessage(err), paste("about", expected, "disagreeing"), fixed = TRUE)
   # every label constant in the pilot: undefined, not "needs more items"
   err <- expect_mla_snapshot(withr::with_seed(1, mla_sample_size(
-    0.05, prevalence = 0.0001, n_annotators = 2, n_labels = 1, agreement = 0.95
+    0.05, prevalence = 0.0001, n_annotators = 2, n_labels = 1, agreement = 0.95, pilot = 20000
   )), "sample_size")
   expect_match(conditionMessage(err), "undefined", fixed = TRUE)
   expect_no_match(conditionMessage(err), "needs more", fixed = TRUE)
@@ -212,4 +212,22 @@ test_that("plans stop at the largest integer: n_items is never NA", {
   expect_no_warning(expect_mla_error(withr::with_seed(1, mla_sample_size(
     1e-5, prevalence = 0.2, n_annotators = 3, n_labels = 5, agreement = 0.7, pilot = 1000
   )), "sample_size"))
+})
+
+test_that("for a rare label the default pilot plans n as precisely as the help says", {
+  skip_on_cran()
+  # the help: n to within about 1.4% (one SD) by default; 3 seeds' SD stays
+  # below 2.5 times that (a chi with 2 df exceeds it with probability 0.2%)
+  ns <- vapply(1:3, function(s) withr::with_seed(s, mla_sample_size(
+    0.05, prevalence = 0.01, n_annotators = 3, n_labels = 1, agreement = 0.7
+  ))$n_items, integer(1))
+  expect_lt(sd(ns) / mean(ns), 2.5 * 0.014)
+  # a small pilot says how uncertain the plan is: sqrt(2 / D) for D expected
+  # disagreeing item-labels, 1 - (1 - e)^3 - e^3 per item
+  e <- noisy_error_for(0.7, 0.01, "fleiss")
+  spread <- round(100 * sqrt(2 / (20000 * (1 - (1 - e)^3 - e^3))))
+  expect_message(withr::with_seed(1, mla_sample_size(
+    0.05, prevalence = 0.01, n_annotators = 3, n_labels = 1, agreement = 0.7, pilot = 20000
+  )), paste0("about ", spread, "%"), class = "mlagreement_message_sample_size_precision")
+  expect_no_message(withr::with_seed(1, mla_sample_size(0.05, 0.3, 3, 4, 0.7, pilot = 2000)))
 })
