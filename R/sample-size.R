@@ -77,8 +77,11 @@
 #' fall monotonically, and `n` is the smallest number of items reaching
 #' `half_width`. A half-width below the smallest that \eqn{J} annotators give
 #' with any number of items cannot be reached, and that is an error naming
-#' it. With `assurance`, the simulated studies replace the items' part; the
-#' annotators' part is planned at its expectation.
+#' it. `assurance` cannot be combined with `annotator_sd > 0` (an error): its
+#' simulated studies would redraw only the items' part, while the
+#' annotators' jackknife part, planned at its expectation, varies much
+#' between studies with few annotators, so fewer studies than `assurance`
+#' would reach `half_width`.
 #'
 #' @param half_width Target half-width \eqn{w} of the interval (> 0).
 #' @param prevalence Label prevalence: one value, or one per label.
@@ -91,7 +94,8 @@
 #' @inheritParams mla
 #' @inheritParams tidy.mla
 #' @param assurance `NULL` (default: the expected half-width is `half_width`)
-#'   or the share of studies, in (0, 1), that should reach it.
+#'   or the share of studies, in (0, 1), that should reach it (not with
+#'   `annotator_sd > 0`).
 #' @param label_cor Latent correlation between labels, in \[0, 1).
 #' @param annotator_sd Standard deviation of the annotators' error rates on
 #'   the logit scale (0: identical annotators, conditioning on them).
@@ -122,6 +126,14 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   if (annotator_sd > 0 && n_annotators < 3) {
     mla_abort(c("{.arg annotator_sd} needs at least 3 annotators.",
                 "x" = "{.arg n_annotators} is {n_annotators}."), class = "sample_size")
+  }
+  if (annotator_sd > 0 && !is.null(assurance)) {
+    mla_abort(
+      c("{.arg assurance} cannot be combined with {.arg annotator_sd} > 0.",
+        "x" = "The annotators' part of the variance is planned at its expectation; it varies between studies, so fewer than {.arg assurance} of them would reach {.arg half_width}.",
+        "i" = "Plan the expected half-width ({.code assurance = NULL}), or condition on the annotators ({.code annotator_sd = 0})."),
+      class = "sample_size"
+    )
   }
   error <- noisy_error_for(agreement, prevalence, baseline)
   errors <- if (annotator_sd > 0) {

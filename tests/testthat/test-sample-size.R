@@ -231,3 +231,9 @@ test_that("for a rare label the default pilot plans n as precisely as the help s
   )), paste0("about ", spread, "%"), class = "mlagreement_message_sample_size_precision")
   expect_no_message(withr::with_seed(1, mla_sample_size(0.05, 0.3, 3, 4, 0.7, pilot = 2000)))
 })
+
+test_that("assurance with annotators sampled from a population is a classed error", {
+  # its studies would redraw only the items' part of the variance
+  expect_mla_snapshot(mla_sample_size(0.1, 0.3, 8, 5, agreement = 0.6, annotator_sd = 0.3,
+                                      assurance = 0.8), "sample_size")
+})
