@@ -29,9 +29,11 @@
 #' The standard errors are those `fit` reports: the analytic ones of
 #' [tidy()][tidy.mla] with `conf.int = TRUE` (Gwet's linearisation) for an
 #' [mla()] fit, the replicates' standard deviation for an [mla_boot()]
-#' bootstrap, or a column `std.error` of a data frame. Rows without a
-#' positive standard error (undefined coefficients, perfect agreement) are
-#' left out, with a message saying how many.
+#' bootstrap (no bootstrap interval is computed), or a column `std.error` of
+#' a data frame. Rows without a positive standard error (undefined
+#' coefficients, perfect agreement) are left out, with a message saying how
+#' many. An estimate outside \eqn{[-1, 1]}, where the scales are defined, is
+#' an error.
 #'
 #' @param fit An [mla()] fit, an [mla_boot()] bootstrap, or a data frame
 #'   with numeric columns `estimate` and `std.error` (one row per
@@ -132,7 +134,9 @@ benchmark_rows.mla <- function(fit, level, call = rlang::caller_env()) {
   generics::tidy(fit, level = level, conf.int = TRUE)
 }
 benchmark_rows.mla_boot <- function(fit, level, call = rlang::caller_env()) {
-  generics::tidy(fit, level = level)
+  out <- generics::tidy(fit$fit, level = level, conf.int = FALSE)
+  out$std.error <- boot_std_error(fit, which(fit$stats$level == level))  # R/boot-methods.R
+  out
 }
 benchmark_rows.data.frame <- function(fit, level, call = rlang::caller_env()) {
   for (col in c("estimate", "std.error")) {
@@ -157,8 +161,22 @@ benchmark_rows.default <- function(fit, level, call = rlang::caller_env()) {
 }
 
 # Rows whose coefficient and standard error are defined; the others are
-# reported.
+# reported. The scales and the truncation are defined on [-1, 1], so an
+# estimate outside it is an error, not a benchmark.
 usable_benchmark_rows <- function(rows, call = rlang::caller_env()) {
+  outside <- which(is.finite(rows$estimate) & abs(rows$estimate) > 1 + 1e-9)
+  if (length(outside)) {
+    row <- outside[1]
+    term <- rows$term[row]
+    estimate <- rows$estimate[row]
+    n_outside <- length(outside)
+    mla_abort(
+      c("{.arg fit} must have estimates between -1 and 1: the benchmark scales are defined on that range.",
+        "x" = "Row {row} ({.val {term}}) has estimate {.val {estimate}}.",
+        "i" = if (n_outside > 1) "{n_outside} rows are outside that range."),
+      class = "benchmark_input", call = call
+    )
+  }
   ok <- is.finite(rows$estimate) & is.finite(rows$std.error) & rows$std.error > 0
   if (!any(ok)) {
     mla_abort(

@@ -59,10 +59,8 @@ tidy.mla_boot <- function(x, level = c("corpus", "label"), conf.level = 0.95,
   check_conf_level(conf.level)
   rows <- which(x$stats$level == level)
   ci <- boot_ci_matrix(x, rows, conf.level, type)
-  se <- apply(interval_replicates(x, rows), 2, stats::sd, na.rm = TRUE)  # R/boot-ci-annotators.R
-  se[is.na(x$t0[rows])] <- NA_real_
   out <- tidy(x$fit, level = level, conf.int = FALSE)
-  out$std.error <- unname(se)
+  out$std.error <- boot_std_error(x, rows)
   out$conf.low <- ci[, 1]
   out$conf.high <- ci[, 2]
   if (level == "label") {
@@ -88,8 +86,17 @@ glance.mla_boot <- function(x, ...) {
     seed = paste(x$seed, collapse = "-"),
     baseline = x$fit$baseline,
     estimate = unname(x$t0[prim]),
-    std.error = stats::sd(interval_replicates(x, prim), na.rm = TRUE)
+    std.error = boot_std_error(x, prim)
   )
+}
+
+# The bootstrap standard errors of statistics `idx`: the replicates' standard
+# deviation (NA where the coefficient itself is undefined). No interval is
+# computed, so none of the intervals' warnings arise.
+boot_std_error <- function(x, idx) {
+  se <- apply(interval_replicates(x, idx), 2, stats::sd, na.rm = TRUE)  # R/boot-ci-annotators.R
+  se[is.na(x$t0[idx])] <- NA_real_
+  unname(se)
 }
 
 #' @rdname tidy.mla_boot

@@ -5,7 +5,8 @@
 #' `half_width`, for a design of `n_annotators` annotators who label every
 #' item on `n_labels` labels with prevalence `prevalence`, when the true
 #' agreement is `agreement` (as kappaSize does for single-label kappa).
-#' Cost: one simulated pilot study of `pilot` items, fitted with its standard
+#' Cost: one simulated pilot study of `pilot` items (by default up to 5
+#' million annotations, see *Method*), fitted with its standard
 #' error (with `annotator_sd`, also its jackknife over annotators, whole and
 #' in 20 blocks); `assurance` adds two rounds of 200 simulated studies of the
 #' size found.
@@ -21,8 +22,23 @@
 #' \deqn{n = \lceil (t_{n-1, 1-\alpha/2} \, s_0 \sqrt{n_0} / w)^2 \rceil}
 #' (solved for the t quantile by iteration). The pilot uses R's random number
 #' generator: [set.seed()] makes the answer reproducible, and a larger
-#' `pilot` makes it more precise (its relative error is about
-#' \eqn{1/\sqrt{2 n_0}} in the SE).
+#' `pilot` makes it more precise. Its information is in its disagreeing
+#' decisions, not in its items: with \eqn{D} expected disagreeing
+#' item-labels (an item-label whose decisions are not all equal), the
+#' relative error of \eqn{s_0} is about \eqn{1/\sqrt{2D}} (up to a third
+#' more for rare labels, less for common ones), and that of `n` about
+#' \eqn{\sqrt{2/D}}, twice as large. \eqn{D} falls with the prevalence of
+#' rare labels and with the agreement: 20000 items at prevalence 0.01, 3
+#' annotators and agreement 0.7 hold about 250, and plan `n` to within about
+#' 11%. So the default pilot holds at least 20000 items and enough for
+#' \eqn{D = 10000} (`n` to within about 1.4%), up to 5 million annotations
+#' (items times annotators times labels); when \eqn{\sqrt{2/D}} exceeds
+#' 5%, a message (class `mlagreement_message_sample_size_precision`) says
+#' so and names the `pilot` that halves it.
+#' A pilot whose standard error is 0 (its items hold no disagreeing decision)
+#' or undefined (e.g. every label constant in it) gives nothing to scale:
+#' that is an error asking for a larger `pilot`. So is a plan of more items
+#' than an integer holds (\eqn{2^{31} - 1}).
 #'
 #' @section Assurance:
 #' The half-width of a study's interval is itself an estimate: with the
@@ -61,8 +77,11 @@
 #' fall monotonically, and `n` is the smallest number of items reaching
 #' `half_width`. A half-width below the smallest that \eqn{J} annotators give
 #' with any number of items cannot be reached, and that is an error naming
-#' it. With `assurance`, the simulated studies replace the items' part; the
-#' annotators' part is planned at its expectation.
+#' it. `assurance` cannot be combined with `annotator_sd > 0` (an error): its
+#' simulated studies would redraw only the items' part, while the
+#' annotators' jackknife part, planned at its expectation, varies much
+#' between studies with few annotators, so fewer studies than `assurance`
+#' would reach `half_width`.
 #'
 #' @param half_width Target half-width \eqn{w} of the interval (> 0).
 #' @param prevalence Label prevalence: one value, or one per label.
@@ -70,11 +89,13 @@
 #' @param n_labels Number of labels.
 #' @param agreement Expected corpus coefficient under `baseline`, in (0, 1).
 #' @param baseline `"fleiss"`, `"ac1"` or `"pabak"`.
-#' @param pilot Items of the pilot simulation.
+#' @param pilot Items of the pilot simulation; `NULL` (default) sizes it
+#'   for the precision described in *Method*.
 #' @inheritParams mla
 #' @inheritParams tidy.mla
 #' @param assurance `NULL` (default: the expected half-width is `half_width`)
-#'   or the share of studies, in (0, 1), that should reach it.
+#'   or the share of studies, in (0, 1), that should reach it (not with
+#'   `annotator_sd > 0`).
 #' @param label_cor Latent correlation between labels, in \[0, 1).
 #' @param annotator_sd Standard deviation of the annotators' error rates on
 #'   the logit scale (0: identical annotators, conditioning on them).
@@ -88,7 +109,7 @@
 #'                 agreement = 0.7, pilot = 2000)
 mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agreement,
                             conf.level = 0.95, baseline = c("fleiss", "ac1", "pabak"),
-                            pilot = 20000, ..., assurance = NULL, label_cor = 0,
+                            pilot = NULL, ..., assurance = NULL, label_cor = 0,
                             annotator_sd = 0) {
   check_dots_empty0(...)
   check_number_in(half_width, 0, 1, open = TRUE, class = "sample_size")
@@ -98,7 +119,7 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
   check_number_in(agreement, 0, 1, open = TRUE, class = "sample_size")
   check_conf_level(conf.level)
   baseline <- check_choice(baseline, baseline_names)
-  pilot <- check_whole(pilot, min = 100, class = "sample_size")
+  if (!is.null(pilot)) pilot <- check_whole(pilot, min = 100, class = "sample_size")
   if (!is.null(assurance)) check_number_in(assurance, 0, 1, open = TRUE, class = "sample_size")
   check_number_in(label_cor, 0, 1, class = "sample_size")
   check_number_in(annotator_sd, 0, 5, class = "sample_size")
@@ -106,20 +127,30 @@ mla_sample_size <- function(half_width, prevalence, n_annotators, n_labels, agre
     mla_abort(c("{.arg annotator_sd} needs at least 3 annotators.",
                 "x" = "{.arg n_annotators} is {n_annotators}."), class = "sample_size")
   }
+  if (annotator_sd > 0 && !is.null(assurance)) {
+    mla_abort(
+      c("{.arg assurance} cannot be combined with {.arg annotator_sd} > 0.",
+        "x" = "The annotators' part of the variance is planned at its expectation; it varies between studies, so fewer than {.arg assurance} of them would reach {.arg half_width}.",
+        "i" = "Plan the expected half-width ({.code assurance = NULL}), or condition on the annotators ({.code annotator_sd = 0})."),
+      class = "sample_size"
+    )
+  }
   error <- noisy_error_for(agreement, prevalence, baseline)
   errors <- if (annotator_sd > 0) {
     stats::plogis(stats::qlogis(error) + annotator_sd * stats::qnorm(stats::ppoints(n_annotators)))
   } else {
     error
   }
+  pilot <- pilot %||% default_pilot(errors, n_annotators, n_labels)  # R/sample-size-pilot.R
   a <- simulate_annotations(pilot, n_annotators, n_labels, prevalence = prevalence,
                             scenario = "noisy", error = errors, correlation = label_cor)
   fit <- mla(a)
   row <- match(baseline, fit$corpus$baseline)
-  se0 <- tidy(fit)$std.error[row]
+  se0 <- check_pilot_se(tidy(fit)[row, ], pilot, prevalence, errors, n_annotators, n_labels)
   plan <- list(se0 = se0, n0 = pilot, n_annotators = n_annotators, fixed = 0, per_item = 0)
   if (annotator_sd > 0) plan[c("fixed", "per_item")] <- pilot_annotator_part(a, fit, row)
   n <- solve_sample_size(half_width, conf.level, plan)
+  if (is.null(assurance)) inform_pilot_precision(pilot, errors, n_annotators, n_labels)
   if (!is.null(assurance)) {
     design <- list(n_annotators = n_annotators, n_labels = n_labels, prevalence = prevalence,
                    error = errors, correlation = label_cor, row = row)
@@ -146,31 +177,6 @@ study_standard_errors <- function(n, design, B) {
   }, numeric(1))
 }
 
-# Blocks of the pilot whose annotator jackknives give the 1/n part.
-kPilotBlocks <- 20L
-
-# The annotators' part of the variance as tidy(fit, annotators = "random")
-# estimates it at n items, fixed + per_item / n: the jackknife over
-# annotators also carries their item x annotator interaction, which
-# shrinks as 1/n to first order. Fitted through the jackknife on the whole
-# pilot (n0 items) and its mean over the pilot's disjoint blocks of m items;
-# their terms linear in the interaction cancel in the difference.
-pilot_annotator_part <- function(a, fit, row) {
-  jack_var <- function(f) {
-    v <- suppressMessages(annotator_variance(f, "corpus"),  # R/analytic-annotators.R
-                          classes = "mlagreement_message_few_annotators")
-    v$var[row]
-  }
-  n0 <- n_items(a)
-  m <- n0 %/% kPilotBlocks
-  v0 <- jack_var(fit)
-  vm <- mean(vapply(seq_len(kPilotBlocks), function(b) {
-    jack_var(mla(a[(b - 1L) * m + seq_len(m), , ]))
-  }, numeric(1)), na.rm = TRUE)
-  per_item <- if (is.finite(vm)) max(0, (vm - v0) / (1 / m - 1 / n0)) else 0
-  list(fixed = max(0, v0 - per_item / n0), per_item = per_item)
-}
-
 # The half-width tidy(fit, annotators = "random") gives at n items for the
 # planned parts: the items' se0^2 n0 / n, the annotators' fixed + per_item / n,
 # and Student's t with Satterthwaite's df (n - 1 and J - 1); with no
@@ -186,13 +192,17 @@ planned_half_width <- function(n, conf.level, plan) {
   stats::qt(1 - (1 - conf.level) / 2, df) * sqrt(v_items + v_ann)
 }
 
+# The largest plan: `n_items` is an integer.
+kMaxItems <- .Machine$integer.max
+
 # Smallest n >= 2 whose planned half-width is at most w. With annotators the
 # half-width need not fall monotonically (df drop towards J - 1 as the items'
-# part shrinks), so a geometric grid up to 1e12 finds the first step below w
-# and bisection the n within it.
+# part shrinks), so a geometric grid up to kMaxItems finds the first step
+# below w and bisection the n within it.
 solve_sample_size <- function(w, conf.level, plan, call = rlang::caller_env()) {
   width <- function(n) planned_half_width(n, conf.level, plan)
-  grid <- unique(ceiling(2 * 1.01^(0:2710)))
+  steps <- floor(log(kMaxItems / 2) / log(1.01))
+  grid <- unique(c(ceiling(2 * 1.01^(0:steps)), kMaxItems))
   below <- which(width(grid) <= w)
   if (!length(below)) abort_unreachable(w, conf.level, plan, min(width(grid)), call)
   if (below[1] == 1L) return(2)
@@ -208,8 +218,11 @@ solve_sample_size <- function(w, conf.level, plan, call = rlang::caller_env()) {
 abort_unreachable <- function(w, conf.level, plan, grid_min, call) {
   limit <- stats::qt(1 - (1 - conf.level) / 2, plan$n_annotators - 1) * sqrt(plan$fixed)
   if (limit <= w) {
-    mla_abort("{.arg half_width} {w} needs more than 1e12 items.", class = "sample_size",
-              call = call)
+    mla_abort(
+      c("{.arg half_width} {w} needs more than {format_count(kMaxItems)} items, the largest plan.",
+        "i" = "Plan a wider {.arg half_width}."),
+      class = "sample_size", call = call
+    )
   }
   floor_w <- min(grid_min, limit)
   mla_abort(

@@ -90,3 +90,30 @@ test_that("errors are classed and name the argument", {
   expect_mla_error(mla_benchmark(data.frame(estimate = 0.5, std.error = 0.1), conf.level = 1),
                    "conf_level")
 })
+
+test_that("estimates outside [-1, 1] are refused, naming the row", {
+  err <- expect_mla_snapshot(
+    mla_benchmark(data.frame(term = c("a", "b"), estimate = c(0.5, 5), std.error = c(0.1, 0.001))),
+    "benchmark_input"
+  )
+  expect_match(conditionMessage(err), "Row 2", fixed = TRUE)
+  expect_mla_error(mla_benchmark(data.frame(estimate = -1.2, std.error = 0.1)), "benchmark_input")
+  # the ends of the range are benchmarks
+  top <- mla_benchmark(data.frame(estimate = 1, std.error = 0.1))
+  expect_identical(top$benchmark[top$reached], "Almost Perfect")
+})
+
+test_that("a bootstrap is benchmarked on its replicates' SD, without interval warnings", {
+  withr::local_seed(3)
+  x <- simulate_annotations(40, 3, 4, prevalence = c(0.3, 0.3, 0, 0.5), scenario = "noisy",
+                            error = c(0.1, 0.1, 0))
+  bo <- mla_boot(mla(x), R = 300)
+  # only the message about the constant label's row, which has no SE
+  expect_no_warning(bm <- suppressMessages(mla_benchmark(bo, level = "label")))
+  ref <- suppressWarnings(tidy(bo, level = "label"))
+  ref_sd <- apply(bo$t[, bo$stats$level == "label", drop = FALSE], 2, sd, na.rm = TRUE)
+  expect_equal(ref$std.error, unname(ref_sd))
+  usable <- is.finite(ref$std.error) & ref$std.error > 0
+  expect_equal(bm$std.error[bm$reached], ref$std.error[usable])
+  expect_identical(unique(bm$term), ref$term[usable])
+})

@@ -173,3 +173,67 @@ test_that("a half-width the annotators' part alone exceeds is a classed error", 
                                                    annotator_sd = 0.4)),
                class = "mlagreement_error_sample_size")
 })
+
+test_that("a pilot without disagreement or with an undefined coefficient is a classed error", {
+  # pilots whose 20000 items hold no disagreeing decision (SE 0): the old
+  # plan was 2 items
+  for (seed in c(2, 3)) {
+    err <- expect_mla_error(withr::with_seed(seed, mla_sample_size(
+      0.05, prevalence = 0.001, n_annotators = 2, n_labels = 1, agreement = 0.99, pilot = 20000
+    )), "sample_size")
+    expect_match(conditionMessage(err), "no disagreeing decision", fixed = TRUE)
+  }
+  # the expected disagreeing item-labels named: 1 - (1 - e)^3 - e^3 per item
+  e <- noisy_error_for(0.9, 0.01, "fleiss")
+  expected <- signif(100 * (1 - (1 - e)^3 - e^3), 2)
+  err <- expect_mla_snapshot(withr::with_seed(2, mla_sample_size(
+    0.05, prevalence = 0.01, n_annotators = 3, n_labels = 1, agreement = 0.9, pilot = 100
+  )), "sample_size")
+  expect_match(conditionMessage(err), paste("about", expected, "disagreeing"), fixed = TRUE)
+  # every label constant in the pilot: undefined, not "needs more items"
+  err <- expect_mla_snapshot(withr::with_seed(1, mla_sample_size(
+    0.05, prevalence = 0.0001, n_annotators = 2, n_labels = 1, agreement = 0.95, pilot = 20000
+  )), "sample_size")
+  expect_match(conditionMessage(err), "undefined", fixed = TRUE)
+  expect_no_match(conditionMessage(err), "needs more", fixed = TRUE)
+})
+
+test_that("plans stop at the largest integer: n_items is never NA", {
+  # se0 sqrt(n0) = 1: the plan is about (z / w)^2 items (t = z at this df)
+  plan <- list(se0 = 1, n0 = 1, n_annotators = 3, fixed = 0, per_item = 0)
+  w <- qnorm(0.975) / sqrt(2.1e9)
+  n <- solve_sample_size(w, 0.95, plan)
+  expect_equal(n, ceiling((qnorm(0.975) / w)^2), tolerance = 1e-8)
+  expect_false(is.na(suppressWarnings(as.integer(n))))
+  err <- expect_mla_error(solve_sample_size(qnorm(0.975) / sqrt(2.2e9), 0.95, plan),
+                          "sample_size")
+  expect_match(conditionMessage(err), "2,147,483,647", fixed = TRUE)
+  # the audit's case: about 3.3e9 items
+  expect_no_warning(expect_mla_error(withr::with_seed(1, mla_sample_size(
+    1e-5, prevalence = 0.2, n_annotators = 3, n_labels = 5, agreement = 0.7, pilot = 1000
+  )), "sample_size"))
+})
+
+test_that("for a rare label the default pilot plans n as precisely as the help says", {
+  skip_on_cran()
+  # the help: n to within about 1.4% (one SD) by default; 3 seeds' SD stays
+  # below 2.5 times that (a chi with 2 df exceeds it with probability 0.2%)
+  ns <- vapply(1:3, function(s) withr::with_seed(s, mla_sample_size(
+    0.05, prevalence = 0.01, n_annotators = 3, n_labels = 1, agreement = 0.7
+  ))$n_items, integer(1))
+  expect_lt(sd(ns) / mean(ns), 2.5 * 0.014)
+  # a small pilot says how uncertain the plan is: sqrt(2 / D) for D expected
+  # disagreeing item-labels, 1 - (1 - e)^3 - e^3 per item
+  e <- noisy_error_for(0.7, 0.01, "fleiss")
+  spread <- round(100 * sqrt(2 / (20000 * (1 - (1 - e)^3 - e^3))))
+  expect_message(withr::with_seed(1, mla_sample_size(
+    0.05, prevalence = 0.01, n_annotators = 3, n_labels = 1, agreement = 0.7, pilot = 20000
+  )), paste0("about ", spread, "%"), class = "mlagreement_message_sample_size_precision")
+  expect_no_message(withr::with_seed(1, mla_sample_size(0.05, 0.3, 3, 4, 0.7, pilot = 2000)))
+})
+
+test_that("assurance with annotators sampled from a population is a classed error", {
+  # its studies would redraw only the items' part of the variance
+  expect_mla_snapshot(mla_sample_size(0.1, 0.3, 8, 5, agreement = 0.6, annotator_sd = 0.3,
+                                      assurance = 0.8), "sample_size")
+})
