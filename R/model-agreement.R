@@ -29,6 +29,12 @@
 #' as in [annotator_agreement()]. The `"(all)"` rows pool every annotator's
 #' comparisons. Annotations without a prediction are not compared.
 #'
+#' On a single-label design (`single_label = TRUE`), `observed` is on the
+#' category scale of [mla()]'s \eqn{A_o}: the share of comparisons (one
+#' record against another) that choose the same category, and `n_decisions`
+#' counts these comparisons. `estimate` is the same on either scale, with
+#' \eqn{A_e} Fleiss' chance agreement \eqn{\sum_k p_k^2}.
+#'
 #' @param x An `annotations` object, or anything [as_annotations()] takes:
 #'   the human annotations.
 #' @param predictions A data frame of model predictions.
@@ -127,13 +133,13 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   all_dec <- c(sum(decisions[rows$comparison == "model"]),
                sum(decisions[rows$comparison == "annotators"]))
   observed <- ifelse(c(all_dec, decisions) > 0, c(all_agree, agree) / c(all_dec, decisions), NA_real_)
-  tibble::tibble(
+  on_category_scale(x, tibble::tibble(  # R/single-label.R
     annotator = c("(all)", "(all)", ids[rows$annotator]),
     comparison = c("model", "annotators", rows$comparison),
     n_decisions = as.integer(c(all_dec, decisions)),
     observed = observed,
     estimate = corpus_baseline_estimate(observed, 1, w, 1)
-  )
+  ))
 }
 
 prediction_matrix <- function(predictions, label_pos, labels, item_col,
