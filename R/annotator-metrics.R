@@ -103,13 +103,7 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
 
   an <- encode_ids(ann_col, "annotator")
   keys <- id_text(an$keys)
-  if ("(all)" %in% keys) {
-    mla_abort(
-      c("Annotator ids must not be {.val (all)}.",
-        "x" = "{.val (all)} names the row for all annotations."),
-      class = "reserved_id"
-    )
-  }
+  check_reserved_annotator_ids(keys, "data")
   rows <- split(seq_along(an$codes), factor(an$codes, levels = seq_along(keys)))
   per <- vapply(rows, function(r) class_metrics(truth_chr[r], est_chr[r], classes, declared),
                 numeric(2))
@@ -118,6 +112,17 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
     n = c(nrow(data), lengths(rows, use.names = FALSE)),
     accuracy = c(out$accuracy, unname(per["accuracy", ])),
     macro_f1 = c(out$macro_f1, unname(per["macro_f1", ]))
+  )
+}
+
+# "(all)" names the row that pools every annotator (here and in
+# model_agreement()), so no annotator of `arg` may carry it.
+check_reserved_annotator_ids <- function(ids, arg, call = rlang::caller_env()) {
+  if (!"(all)" %in% ids) return(invisible())
+  mla_abort(
+    c("Annotator ids of {.arg {arg}} must not be {.val (all)}.",
+      "x" = "{.val (all)} names the row that pools every annotator."),
+    class = "reserved_id", call = call
   )
 }
 

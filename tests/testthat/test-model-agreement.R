@@ -197,3 +197,53 @@ test_that("single-label VariErr NLI: model rows on the category scale of annotat
   expect_equal(ann$observed, agr$observed, tolerance = 1e-12)
   expect_equal(ann$estimate, agr$estimate, tolerance = 1e-12)
 })
+
+test_that("prediction rows that compare nothing are counted in one message, by reason", {
+  arr <- array(c(1L, 0L, 1L, 0L, 0L, NA, 1L, 1L, 0L, 0L, 1L, 1L, 1L, 0L, NA, 0L, 1L, 0L), c(3, 3, 2),
+               dimnames = list(c("i1", "i2", "i3"), c("a", "b", "c"), c("L1", "L2")))
+  arr["i3", c("b", "c"), ] <- NA  # i3: a alone
+  arr["i2", "c", ] <- NA          # (i2, c): a cell without a decision
+  preds <- data.frame(item = c("i1", "i1", "i2", "i3", "i2"), annotator = c("a", "b", "c", "a", "a"),
+                      L1 = 1L, L2 = 0L)
+  msg <- expect_message(res <- model_agreement(arr, preds, item, annotator, labels = c(L1, L2)),
+                        class = "mlagreement_message_unmatched_predictions")
+  text <- cli::ansi_strip(conditionMessage(msg))
+  expect_match(text, "2 of 5 rows of `predictions` were not compared", fixed = TRUE)
+  expect_match(text, "1 whose record has no decision in `x`", fixed = TRUE)
+  expect_match(text, "1 on items that no other annotator of `x` decided", fixed = TRUE)
+  expect_no_match(text, "mismatch", fixed = TRUE)
+  # the rows compared are those of the reference on the matched predictions
+  pred_arr <- array(NA_integer_, dim(arr), dimnames(arr))
+  pred_arr[cbind(match(preds$item, c("i1", "i2", "i3")), match(preds$annotator, c("a", "b", "c")), 1L)] <- 1L
+  pred_arr[cbind(match(preds$item, c("i1", "i2", "i3")), match(preds$annotator, c("a", "b", "c")), 2L)] <- 0L
+  expect_stand_in(res, ref_stand_in(arr, pred_arr))
+  # every prediction compared: no message
+  expect_no_message(model_agreement(arr, preds[1:2, ], item, annotator, labels = c(L1, L2)))
+})
+
+test_that("predictions for records x does not hold: the message says it is likely a split mismatch", {
+  d <- data.frame(item = c("i1", "i1", "i2", "i2"), annotator = c("a", "b", "a", "b"),
+                  lab = c("x", "y", "x", "x"))
+  train <- annotations_long(d[1:3, ], item, annotator, lab)  # (i2, b) held out
+  test <- data.frame(item = "i2", annotator = "b", p = "x")
+  msg <- expect_message(res <- model_agreement(train, test, item, annotator, labels = p),
+                        class = "mlagreement_message_unmatched_predictions")
+  text <- cli::ansi_strip(conditionMessage(msg))
+  expect_match(text, "1 of 1 row of `predictions` was not compared", fixed = TRUE)
+  expect_match(text, "1 with no record of `x` for its (item, annotator) pair", fixed = TRUE)
+  expect_match(text, "likely a split or id mismatch", fixed = TRUE)
+  expect_identical(res$n_decisions, rep(0L, 6))
+  # per item: an item without a decision
+  arr <- array(c(1L, 0L, NA, 1L, 1L, NA), c(3, 2, 1), dimnames = list(c("i1", "i2", "i3"), c("a", "b"), "L1"))
+  msg <- expect_message(model_agreement(arr, data.frame(item = "i3", L1 = 1L), item, labels = L1),
+                        class = "mlagreement_message_unmatched_predictions")
+  expect_match(cli::ansi_strip(conditionMessage(msg)), "1 whose item has no decision in `x`", fixed = TRUE)
+})
+
+test_that("model_agreement() refuses an annotator id that names the pooled rows", {
+  d <- data.frame(item = rep(1:3, each = 2), annotator = rep(c("(all)", "b"), 3),
+                  lab = c("x", "y", "x", "x", "y", "y"))
+  x <- annotations_long(d, item, annotator, lab)
+  expect_mla_snapshot(model_agreement(x, data.frame(item = 1:3, p = c("x", "x", "y")), item, labels = p),
+                      "reserved_id")
+})
