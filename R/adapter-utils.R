@@ -89,9 +89,10 @@ check_id_vector <- function(v, arg, what = "ids", class = "id_type",
   invisible(v)
 }
 
-# Integer codes for an id column; keys are the sorted distinct ids.
-encode_ids <- function(v, arg, call = rlang::caller_env()) {
-  coding <- id_coding(v, arg, call = call)
+# Integer codes for an id column; keys are the sorted distinct ids. Messages
+# name the data frame `data_arg` when the call takes several.
+encode_ids <- function(v, arg, call = rlang::caller_env(), data_arg = NULL) {
+  coding <- id_coding(v, arg, call = call, data_arg = data_arg)
   list(keys = coding$keys, codes = coding_codes(coding))
 }
 
@@ -118,16 +119,9 @@ encode_by_matching <- function(v) {
 
 # An id column as codes into its sorted distinct values (the keys), without
 # a full-length copy where the ids allow (CodedColumn in ingest.h).
-id_coding <- function(v, arg, call = rlang::caller_env()) {
+id_coding <- function(v, arg, call = rlang::caller_env(), data_arg = NULL) {
   check_id_vector(v, arg, call = call)
-  if (anyNA(v)) {
-    rows <- which(is.na(v))
-    mla_abort(
-      c("Column {.arg {arg}} must not contain {.code NA}.",
-        "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}."),
-      class = "na_id", call = call
-    )
-  }
+  check_no_na_ids(v, arg, data_arg, call = call)  # R/checks.R
   if (is.factor(v) && !anyNA(levels(v))) {
     # levels(droplevels(v)) without a factor() pass over the rows
     present <- present_slots_cpp(v, 0, nlevels(v))

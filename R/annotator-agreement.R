@@ -23,12 +23,21 @@
 #'   label, \eqn{p_j} pools the two annotators' decisions), for crossed
 #'   designs where every pair shares many items.
 #'
+#' On a single-label design (`single_label = TRUE`), `observed` and
+#' `expected` are on the category scale of [mla()]'s \eqn{A_o} and
+#' \eqn{A_e}: `observed` is the share of shared items on which the two chose
+#' the same category, `expected` Fleiss' chance agreement \eqn{\sum_k p_k^2},
+#' and `n_decisions` counts the items compared (one category decision each).
+#' `estimate` is the same on either scale (two one-hot records disagree on
+#' 2 of the \eqn{q} category cells or on none).
+#'
 #' Per annotator (annotator versus the rest): `n_items` annotated,
 #' `n_shared_items` (items they share with at least one other annotator),
 #' `n_partners`, `prevalence` (share of positive decisions among all of their
 #' decisions; times the number of labels, the labels they tick per record),
 #' `observed` (Hamming agreement pooled over every decision they share with
-#' any other annotator), `estimate`, the same corpus-baseline score of
+#' any other annotator; on a single-label design, the share of those
+#' comparisons that choose the same category), `estimate`, the same corpus-baseline score of
 #' `observed`, and `kappa`, a coefficient with the annotator's own chance
 #' term (see Scales).
 #'
@@ -123,8 +132,10 @@ annotator_agreement <- function(x, ..., min_items = 10, pairs = TRUE) {
     pair_rows <- pair_rows[0, ]
   }
   structure(
-    list(pairs = pair_rows, annotators = annotators, labels = label_names(x),
-         n_items = n_items(x), min_items = min_items, expected = 1 - w, pair_table = pairs,
+    list(pairs = on_category_scale(x, pair_rows),  # R/single-label.R
+         annotators = on_category_scale(x, annotators), labels = label_names(x),
+         n_items = n_items(x), min_items = min_items,
+         expected = on_category_scale(x, list(expected = 1 - w))$expected, pair_table = pairs,
          single_label = is_single_label(x), has_kappa = has_records(x),
          prevalence_rho = prevalence_rank_correlation(annotators$estimate, annotators$prevalence),
          light = light_table(label_names(x), kappas)),

@@ -40,7 +40,11 @@
 #' Labels may be character, factor, integer, double or logical. `truth` and
 #' `estimate` are compared by value: numbers of different storage types
 #' (`1e5` and `100000L`) are the same label, and a factor and a character
-#' vector with the same labels compare as expected.
+#' vector with the same labels compare as expected. A logical label is not a
+#' number: `TRUE` is not the label `1`. When no value of `estimate` equals a
+#' value of `truth` (such as 0/1 gold labels against `TRUE`/`FALSE`
+#' predictions), every row scores as wrong and a warning of class
+#' `mlagreement_warning_no_common_labels` names a few values of each.
 #'
 #' Multi-label annotations (list-columns of label sets) are refused: the
 #' recipe's class-wise F1 is defined for one label per row, and the two
@@ -94,6 +98,7 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
   check_no_missing_labels(truth_col, est_col)
   truth_chr <- id_text(truth_col)
   est_chr <- id_text(est_col)
+  warn_no_common_labels(truth_chr, est_chr, truth_col, est_col)
   declared <- if (classes == "levels") declared_classes(truth_col, est_col)
 
   overall <- class_metrics(truth_chr, est_chr, classes, declared)
@@ -103,13 +108,7 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
 
   an <- encode_ids(ann_col, "annotator")
   keys <- id_text(an$keys)
-  if ("(all)" %in% keys) {
-    mla_abort(
-      c("Annotator ids must not be {.val (all)}.",
-        "x" = "{.val (all)} names the row for all annotations."),
-      class = "reserved_id"
-    )
-  }
+  check_reserved_annotator_ids(keys, "data")
   rows <- split(seq_along(an$codes), factor(an$codes, levels = seq_along(keys)))
   per <- vapply(rows, function(r) class_metrics(truth_chr[r], est_chr[r], classes, declared),
                 numeric(2))
@@ -118,6 +117,36 @@ annotator_metrics <- function(data, truth, estimate, annotator = NULL,
     n = c(nrow(data), lengths(rows, use.names = FALSE)),
     accuracy = c(out$accuracy, unname(per["accuracy", ])),
     macro_f1 = c(out$macro_f1, unname(per["macro_f1", ]))
+  )
+}
+
+# "(all)" names the row that pools every annotator (here and in
+# model_agreement()), so no annotator of `arg` may carry it.
+check_reserved_annotator_ids <- function(ids, arg, call = rlang::caller_env()) {
+  if (!"(all)" %in% ids) return(invisible())
+  mla_abort(
+    c("Annotator ids of {.arg {arg}} must not be {.val (all)}.",
+      "x" = "{.val (all)} names the row that pools every annotator."),
+    class = "reserved_id", call = call
+  )
+}
+
+# Labels compare by their text, so 0/1 gold labels never equal TRUE/FALSE
+# predictions: no estimate equal to any truth value is most likely such a
+# mismatch of types or codings, and scores every row wrong.
+warn_no_common_labels <- function(truth, estimate, truth_col, est_col, call = rlang::caller_env()) {
+  t_vals <- unique(truth)
+  e_vals <- unique(estimate)
+  if (any(e_vals %in% t_vals)) return(invisible())
+  t_shown <- utils::head(t_vals, 3L)
+  e_shown <- utils::head(e_vals, 3L)
+  t_more <- if (length(t_vals) > 3L) paste0(" and ", length(t_vals) - 3L, " more") else ""
+  e_more <- if (length(e_vals) > 3L) paste0(" and ", length(e_vals) - 3L, " more") else ""
+  mla_warn(
+    c("No value of {.arg estimate} equals a value of {.arg truth}: every row counts as wrong.",
+      "x" = "{.arg truth} ({.obj_type_friendly {truth_col}}) has {.val {t_shown}}{t_more}; {.arg estimate} ({.obj_type_friendly {est_col}}) has {.val {e_shown}}{e_more}.",
+      "i" = "Logical labels never equal numbers: give both columns one coding (e.g. 0/1 in both, not 0/1 and TRUE/FALSE)."),
+    class = "no_common_labels", call = call
   )
 }
 

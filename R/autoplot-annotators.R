@@ -2,7 +2,8 @@
 #'
 #' One tile per pair of annotators who share items, coloured by their
 #' corpus-baseline score (`value = "estimate"`, see the Scales section of
-#' [annotator_agreement()]) or Hamming agreement (`value = "observed"`); the
+#' [annotator_agreement()]) or observed agreement (`value = "observed"`:
+#' Hamming agreement, or category agreement on a single-label design); the
 #' matrix is symmetric and pairs without shared items (or with fewer than
 #' `min_overlap`) are blank.
 #'
@@ -65,7 +66,8 @@ autoplot.mla_annotator_agreement <- function(object, value = c("estimate", "obse
   tiles$suppressed <- is.na(tiles$value) & tiles$n_items < object$min_items
   if (is.null(label_tiles)) label_tiles <- length(ord) <= 12L
   border <- if (length(ord) <= 60L) "white" else "transparent"
-  title <- if (value == "estimate") "Pair score\n(corpus baseline)" else "Hamming\nagreement"
+  title <- if (value == "estimate") "Pair score\n(corpus baseline)" else
+    if (isTRUE(object$single_label)) "Category\nagreement" else "Hamming\nagreement"
   size <- axis_text_size(length(ord), space_pt = 300)
   axis_el <- if (is.na(size)) ggplot2::element_blank() else ggplot2::element_text(size = size)
   plt <- ggplot2::ggplot(tiles[!tiles$suppressed, ],

@@ -307,12 +307,14 @@ check_extent <- function(d, what, call = rlang::caller_env()) {
   }
 }
 
-# NA ids in column `what` of data frame `data_arg` are refused, naming the rows.
-check_no_na_ids <- function(v, what, data_arg, hint = NULL, call = rlang::caller_env()) {
+# NA ids in column `what` (of data frame `data_arg`, when given) are refused,
+# naming the rows.
+check_no_na_ids <- function(v, what, data_arg = NULL, hint = NULL, call = rlang::caller_env()) {
   if (!anyNA(v)) return(invisible())
   rows <- which(is.na(v))
+  of <- if (is.null(data_arg)) "" else " of {.arg {data_arg}}"
   mla_abort(
-    c("Column {.arg {what}} of {.arg {data_arg}} must not contain {.code NA}.",
+    c(paste0("Column {.arg {what}}", of, " must not contain {.code NA}."),
       "x" = "{length(rows)} {.code NA} {cli::qty(length(rows))}id{?s}, at {cli::qty(length(rows))}row{?s} {format_first(rows)}.",
       "i" = hint),
     class = "na_id", call = call

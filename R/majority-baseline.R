@@ -81,8 +81,8 @@ majority_baseline <- function(train, test, truth, annotator = NULL,
     }
     tr_ann <- select_column(ann_quo, train, "annotator", "train")
     te_ann <- select_column(ann_quo, test, "annotator", "test")
-    tr <- encode_ids(tr_ann, "annotator")
-    encode_ids(te_ann, "annotator")
+    tr <- encode_ids(tr_ann, "annotator", data_arg = "train")
+    encode_ids(te_ann, "annotator", data_arg = "test")
     rows <- split(seq_along(tr$codes), factor(tr$codes, levels = seq_along(tr$keys)))
     best <- vapply(rows, function(r) majority_row(labels, r), integer(1))
     idx <- match_fitted_ids(te_ann, tr$keys, "annotator id", "test", "train",  # R/fitted-ids.R

@@ -27,7 +27,21 @@
 #' baseline, \eqn{1 - (1 - \mathrm{observed}) / (1 - A_e)} with \eqn{A_e}
 #' the pooled-marginal chance agreement of [mla()] on the human annotations,
 #' as in [annotator_agreement()]. The `"(all)"` rows pool every annotator's
-#' comparisons. Annotations without a prediction are not compared.
+#' comparisons; an annotator of `x` may therefore not have the id `"(all)"`
+#' (an error of class `mlagreement_error_reserved_id`). Annotations without
+#' a prediction are not compared. Prediction rows that compare nothing are
+#' counted, by reason, in one message of class
+#' `mlagreement_message_unmatched_predictions`: an (item, annotator) pair
+#' that is not a record of `x`, a record or item without a decision in `x`,
+#' or an item no other annotator of `x` decided. When no row matches a
+#' record with a decision, `x` most likely is not the data the predictions
+#' are for (e.g. the training split, with predictions for the test split).
+#'
+#' On a single-label design (`single_label = TRUE`), `observed` is on the
+#' category scale of [mla()]'s \eqn{A_o}: the share of comparisons (one
+#' record against another) that choose the same category, and `n_decisions`
+#' counts these comparisons. `estimate` is the same on either scale, with
+#' \eqn{A_e} Fleiss' chance agreement \eqn{\sum_k p_k^2}.
 #'
 #' @param x An `annotations` object, or anything [as_annotations()] takes:
 #'   the human annotations.
@@ -59,6 +73,7 @@
 model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...) {
   check_dots_empty0(...)
   x <- as_annotations(x)
+  check_reserved_annotator_ids(id_text(x$annotators), "x")  # R/annotator-metrics.R
   check_data_frame(predictions)
   pos <- select_roles(predictions, list(item = rlang::enquo(item), annotator = rlang::enquo(annotator),
                                         labels = rlang::enquo(labels)),
@@ -75,7 +90,8 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
 # (item, annotator) pair when `ann_col` is given; a repeated key is refused.
 prediction_row_of_records <- function(x, item_col, ann_col, call = rlang::caller_env()) {
   n_ann <- length(x$annotators)
-  key <- match_ids(item_col, item_ids(x), "item", call = call)
+  item_idx <- match_ids(item_col, item_ids(x), "item", call = call)
+  key <- item_idx
   rec_key <- record_item(x)
   if (!is.null(ann_col)) {
     key <- (key - 1) * n_ann + match_ids(ann_col, x$annotators, "annotator", call = call)
@@ -90,7 +106,45 @@ prediction_row_of_records <- function(x, item_col, ann_col, call = rlang::caller
                 "x" = "Row {r} repeats {what} {.val {shown}}; {length(dup)} repeated row{?s} in all."),
               class = "duplicates", call = call)
   }
+  inform_uncompared_predictions(x, key, rec_key, item_idx, item_col, ann_col)
   match(rec_key, key)
+}
+
+# Prediction rows that compare nothing, counted by reason in one message: a
+# prediction for a record `x` does not hold (a test split's, with `x` the
+# training split) would otherwise vanish from the result.
+inform_uncompared_predictions <- function(x, key, rec_key, item_idx, item_col, ann_col) {
+  decided <- rowSums(!is.na(record_values(x))) > 0
+  no_record <- is.na(match(key, rec_key))
+  no_decision <- !no_record & is.na(match(key, rec_key[decided]))
+  if (is.null(ann_col)) {  # per item: no record and no decision are one reason
+    no_decision <- no_decision | no_record
+    no_record <- rep(FALSE, length(key))
+  }
+  # the other annotators of the item: none with a decision, nothing to compare
+  alone <- !no_record & !no_decision & tabulate(record_item(x)[decided], n_items(x))[item_idx] < 2L
+  skipped <- which(no_record | no_decision | alone)
+  if (length(skipped) == 0L) return(invisible())
+  n <- length(skipped)
+  n_rows <- length(key)
+  n_record <- sum(no_record)
+  n_decision <- sum(no_decision)
+  n_alone <- sum(alone)
+  shown <- if (is.null(ann_col)) id_text(item_col[utils::head(skipped, 3L)]) else
+    paste0("(", id_text(item_col[utils::head(skipped, 3L)]), ", ", id_text(ann_col[utils::head(skipped, 3L)]), ")")
+  none <- n_record + n_decision == n_rows
+  whose <- if (is.null(ann_col)) "whose item has" else "whose record has"
+  cli::cli_inform(
+    c(stats::setNames(paste0("{n} of {n_rows} row{?s} of {.arg predictions} {cli::qty(n)}{?was/were} ",
+                             "not compared (first: {.val {shown}}):"), if (none) "!" else "i"),
+      "*" = if (n_record > 0) "{n_record} with no record of {.arg x} for {cli::qty(n_record)}{?its/their} (item, annotator) pair",
+      "*" = if (n_decision > 0) paste0("{n_decision} ", whose, " no decision in {.arg x}"),
+      "*" = if (n_alone > 0) "{n_alone} on items that no other annotator of {.arg x} decided",
+      "i" = if (none) paste0("This is likely a split or id mismatch: {.arg x} must hold the annotations ",
+                             "the predictions are for, with the other annotations of their items ",
+                             "(for predictions on a test split, all annotations, not the training split).")),
+    class = "mlagreement_message_unmatched_predictions"
+  )
 }
 
 # For every annotator a, two stand-ins on a's records that have a
@@ -127,13 +181,13 @@ stand_in_rows <- function(x, pred_values, pred_row) {
   all_dec <- c(sum(decisions[rows$comparison == "model"]),
                sum(decisions[rows$comparison == "annotators"]))
   observed <- ifelse(c(all_dec, decisions) > 0, c(all_agree, agree) / c(all_dec, decisions), NA_real_)
-  tibble::tibble(
+  on_category_scale(x, tibble::tibble(  # R/single-label.R
     annotator = c("(all)", "(all)", ids[rows$annotator]),
     comparison = c("model", "annotators", rows$comparison),
     n_decisions = as.integer(c(all_dec, decisions)),
     observed = observed,
     estimate = corpus_baseline_estimate(observed, 1, w, 1)
-  )
+  ))
 }
 
 prediction_matrix <- function(predictions, label_pos, labels, item_col,

@@ -83,3 +83,19 @@ single_label_notes <- function(notes, est) {
     reason = c(rows$reason, notes$reason[keep_old])
   )
 }
+
+# Agreement rows of annotator_agreement() and model_agreement() on the scale
+# of mla()'s A_o and A_e. Two one-hot records over q categories disagree on
+# 2 of their q cells when their categories differ and on none otherwise, so
+# their Hamming agreement h is 1 - 2 (1 - c) / q for the categorical
+# agreement c, and each pair of records compared makes q Hamming decisions.
+# Scores against the corpus baseline are the same on either scale.
+on_category_scale <- function(x, rows) {
+  if (!is_single_label(x)) return(rows)
+  q <- length(label_names(x))
+  for (col in intersect(c("observed", "expected"), names(rows))) {
+    rows[[col]] <- 1 - (1 - rows[[col]]) * q / 2
+  }
+  if ("n_decisions" %in% names(rows)) rows$n_decisions <- as.integer(round(rows$n_decisions / q))
+  rows
+}

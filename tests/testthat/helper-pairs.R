@@ -99,3 +99,64 @@ ref_annotator_kappa <- function(arr, a) {
   }
   if (length(e) == 0 || sum(e) == 0) NA_real_ else 1 - mean(d) / mean(e)
 }
+
+# Single-label references on an items x annotators matrix of categories (NA =
+# no record): counts of agreeing category pairs, one comparison per pair of
+# records. Pairs of annotators who share an item, in column order.
+ref_category_pairs <- function(m) {
+  out <- list()
+  for (a in seq_len(ncol(m) - 1)) for (b in (a + 1):ncol(m)) {
+    both <- !is.na(m[, a]) & !is.na(m[, b])
+    if (!any(both)) next
+    out[[length(out) + 1]] <- data.frame(
+      annotator1 = colnames(m)[a], annotator2 = colnames(m)[b], n_decisions = sum(both),
+      observed = sum(m[both, a] == m[both, b]) / sum(both), stringsAsFactors = FALSE)
+  }
+  do.call(rbind, out)
+}
+
+# Annotator a's records (or the stand-in categories `stand[, a]`) against
+# every other annotator's record of the same item: agreeing comparisons and
+# comparisons, per annotator.
+ref_category_annotators <- function(m, stand = m) {
+  t(vapply(seq_len(ncol(m)), function(a) {
+    agree <- n <- 0
+    for (i in which(!is.na(m[, a]) & !is.na(stand[, a]))) {
+      others <- setdiff(which(!is.na(m[i, ])), a)
+      agree <- agree + sum(m[i, others] == stand[i, a])
+      n <- n + length(others)
+    }
+    c(agree = agree, n = n)
+  }, numeric(2)))
+}
+
+# One-hot items x annotators x categories array of a category matrix.
+one_hot_array <- function(m, categories) {
+  arr <- array(NA_integer_, c(dim(m), length(categories)),
+               dimnames = c(dimnames(m), list(categories)))
+  for (k in seq_along(categories)) arr[, , k] <- ifelse(is.na(m), NA, as.integer(m == categories[k]))
+  arr
+}
+
+# A category matrix as long single-label records (NA cells dropped).
+category_long <- function(m) {
+  long <- data.frame(item = rep(rownames(m), ncol(m)), annotator = rep(colnames(m), each = nrow(m)),
+                     category = as.vector(m), stringsAsFactors = FALSE)
+  long[!is.na(long$category), ]
+}
+
+# The records of VariErr NLI that choose one category, as an items x
+# annotators matrix (NULL when the shared data are not on this machine).
+varierr_single_choice <- function() {
+  path <- "/work/shared/data/varierr_nli.csv"
+  if (!file.exists(path)) return(NULL)
+  v <- utils::read.csv(path, colClasses = c(item = "character", annotator = "character",
+                                            label = "character", value = "integer"))
+  pos <- v[v$value == 1, ]
+  key <- paste(pos$item, pos$annotator)
+  pos <- pos[!key %in% key[duplicated(key)], ]
+  m <- matrix(NA_character_, length(unique(v$item)), length(unique(v$annotator)),
+              dimnames = list(sort(unique(v$item)), sort(unique(v$annotator))))
+  m[cbind(match(pos$item, rownames(m)), match(pos$annotator, colnames(m)))] <- pos$label
+  m
+}

@@ -304,3 +304,52 @@ test_that("a mistyped argument is an error, not a partial match or a default", {
   expect_mla_error(format(agr, digits = 3), "dots")
   expect_mla_error(tidy(agr, levels = "pairs"), "dots")
 })
+
+test_that("single-label designs: observed, expected and n_decisions count category pairs", {
+  skip_if_not_installed("irrCAC")
+  set.seed(71)
+  cats <- c("p", "q", "r", "s")
+  m <- random_categorical(40, 5, cats, missing = 0.3)
+  dimnames(m) <- list(sprintf("i%02d", 1:40), paste0("a", 1:5))
+  x <- annotations_long(category_long(m), item, annotator, category, labels = cats,
+                        single_label = TRUE)
+  pe <- irrCAC::fleiss.kappa.raw(m)$est$pe
+  ref <- ref_category_pairs(m)
+  s <- ref_category_annotators(m)
+  # scores: those of the one-hot (Hamming) scale, whose 2 / q factor cancels
+  hamming <- ref_annotator_pairs(one_hot_array(m, cats), min_items = 5)
+  hamming_ann <- ref_annotator_summary(one_hot_array(m, cats), min_items = 5)
+  for (agr in list(annotator_agreement(x, min_items = 5),
+                   suppressMessages(annotator_agreement(as_annotation_counts(x), min_items = 5)))) {
+    pairs <- tidy(agr)
+    expect_identical(paste(pairs$annotator1, pairs$annotator2), paste(ref$annotator1, ref$annotator2))
+    expect_identical(pairs$n_decisions, as.integer(ref$n_decisions))
+    expect_equal(pairs$observed, ref$observed, tolerance = 1e-12)
+    expect_equal(pairs$expected, rep(pe, nrow(ref)), tolerance = 1e-12)
+    expect_equal(agr$expected, tidy(mla(x))$expected[1], tolerance = 1e-12)
+    expect_equal(pairs$estimate, hamming$estimate, tolerance = 1e-12)
+    expect_equal(pairs$estimate, 1 - (1 - ref$observed) / (1 - pe), tolerance = 1e-12)
+    ann <- tidy(agr, level = "annotators")
+    expect_equal(ann$observed, unname(s[, "agree"] / s[, "n"]), tolerance = 1e-12)
+    expect_equal(ann$estimate, unname(hamming_ann[, "estimate"]), tolerance = 1e-12)
+    expect_match(paste(format(agr), collapse = " "), sprintf("A_e = %.4f", pe), fixed = TRUE)
+  }
+  linear <- tidy(annotator_agreement(x, min_items = 5, pairs = FALSE), level = "annotators")
+  expect_equal(linear$observed, unname(s[, "agree"] / s[, "n"]), tolerance = 1e-12)
+  expect_equal(linear$estimate, unname(hamming_ann[, "estimate"]), tolerance = 1e-12)
+})
+
+test_that("single-label VariErr NLI: category agreement of the single-choice records", {
+  m <- varierr_single_choice()
+  skip_if(is.null(m), "VariErr NLI not available")
+  x <- annotations_long(category_long(m), item, annotator, category, single_label = TRUE)
+  agr <- annotator_agreement(x)
+  ref <- ref_category_pairs(m)
+  pairs <- tidy(agr)
+  expect_identical(pairs$n_decisions, as.integer(ref$n_decisions))
+  expect_equal(pairs$observed, ref$observed, tolerance = 1e-12)
+  expect_equal(pairs$expected[1], tidy(mla(x))$expected[1], tolerance = 1e-12)
+  s <- ref_category_annotators(m)
+  expect_equal(tidy(agr, level = "annotators")$observed, unname(s[, "agree"] / s[, "n"]),
+               tolerance = 1e-12)
+})

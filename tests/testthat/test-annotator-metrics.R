@@ -140,3 +140,21 @@ test_that("labels compare by value across numeric storage types", {
   expect_identical(mlagreement:::id_text(c(1e5, 3e9, 0.1, 1 / 3)),
                    c("100000", "3000000000", "0.1", "0.3333333333333333"))
 })
+
+test_that("no estimate equal to any truth value (0/1 against TRUE/FALSE) is a warning naming values", {
+  d <- data.frame(a = c("u", "u", "v", "v"), gold = c(1, 0, 1, 0), pred = c(TRUE, FALSE, TRUE, FALSE))
+  w <- expect_mla_warning(res <- annotator_metrics(d, gold, pred, a), "no_common_labels")
+  text <- cli::ansi_strip(conditionMessage(w))
+  expect_match(text, "`truth` (a double vector) has \"1\" and \"0\"", fixed = TRUE)
+  expect_match(text, "`estimate` (a logical vector) has \"TRUE\" and \"FALSE\"", fixed = TRUE)
+  # the scores are still those of the recipe: nothing matches
+  expect_identical(res$accuracy, c(0, 0, 0))
+  # one common value, or the same coding: no warning
+  d$pred1 <- as.integer(d$pred)
+  expect_no_warning(annotator_metrics(d, gold, pred1, a))
+  d$pred2 <- c(1L, 1L, 1L, 1L)
+  expect_no_warning(annotator_metrics(d, gold, pred2, a))
+  many <- data.frame(t = letters[1:6], e = LETTERS[1:6])
+  w <- expect_mla_warning(annotator_metrics(many, t, e), "no_common_labels")
+  expect_match(cli::ansi_strip(conditionMessage(w)), "\"a\", \"b\", and \"c\" and 3 more", fixed = TRUE)
+})

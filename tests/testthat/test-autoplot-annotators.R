@@ -96,3 +96,18 @@ test_that("heat map: the lowest-scoring annotators stay in a limited selection",
   expect_true(worst %in% levels(x$data$annotator1))
   expect_identical(nlevels(x$data$annotator1), 4L)
 })
+
+test_that("value = 'observed' names the category scale on a single-label design", {
+  skip_if_not_installed("ggplot2")
+  d <- data.frame(item = rep(1:4, each = 3), annotator = rep(c("a", "b", "c"), 4),
+                  lab = c("x", "y", "x", "x", "x", "x", "z", "z", "y", "y", "x", "z"))
+  single <- annotator_agreement(annotations_long(d, item, annotator, lab, single_label = TRUE),
+                                min_items = 1)
+  p <- ggplot2::autoplot(single, value = "observed")
+  expect_identical(p$labels$fill, "Category\nagreement")
+  # the tiles hold the share of items on which the pair chose the same category
+  ab <- p$data$value[p$data$annotator1 == "a" & p$data$annotator2 == "b"]
+  expect_equal(ab, 0.5)
+  multi <- annotator_agreement(annotations_long(bias_example, item, annotator, label, value))
+  expect_identical(ggplot2::autoplot(multi, value = "observed")$labels$fill, "Hamming\nagreement")
+})

@@ -114,3 +114,16 @@ test_that("no test annotator seen in train: the message says it is likely an id 
   expect_length(unseen_messages(majority_baseline(train, transform(test, ann = 1:3), lab, ann,
                                                   type = "individual")), 0L)
 })
+
+test_that("an NA annotator id is refused naming the data frame that holds it", {
+  train <- data.frame(annotator = c("a", "a", "b"), label = c("x", "y", "y"))
+  test <- data.frame(annotator = c("a", "b", NA))
+  err <- expect_mla_snapshot(majority_baseline(train, test, label, annotator, type = "individual"),
+                             "na_id")
+  expect_match(cli::ansi_strip(conditionMessage(err)), "Column `annotator` of `test`", fixed = TRUE)
+  train$annotator[3] <- NA
+  test$annotator[3] <- "b"
+  err <- expect_mla_snapshot(majority_baseline(train, test, label, annotator, type = "individual"),
+                             "na_id")
+  expect_match(cli::ansi_strip(conditionMessage(err)), "Column `annotator` of `train`", fixed = TRUE)
+})
