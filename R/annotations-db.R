@@ -333,9 +333,13 @@ utils::globalVariables(c(
 #'
 #' `annotation_queries()` returns the three aggregation queries that
 #' [annotations_long()] runs on a database table, as lazy tables: print them
-#' with `dplyr::show_query()`, run them elsewhere, or `collect()` them and
-#' pass the results to [annotation_counts()]. No check is run: this is the
-#' SQL for data engineers, not a replacement for [annotations_long()].
+#' with `dplyr::show_query()`, run them elsewhere, or, for a table of
+#' decisions (`value` given), `collect()` them and pass the results to
+#' [annotation_counts()]. The queries of a selected-label table (`value =
+#' NULL`) count positives only and have other columns (see Value):
+#' [annotations_long()] completes them with the records' decisions, which
+#' [annotation_counts()] does not. No check is run: this is the SQL for data
+#' engineers, not a replacement for [annotations_long()].
 #' Cost: none in R: the queries are built lazily and run in the database when
 #' collected.
 #'

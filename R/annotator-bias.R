@@ -158,7 +158,13 @@ prevalence_deviations <- function(d, labels, ids, conf.level) {
   s_ab <- sum_by_annotator(A * B[d$item, , drop = FALSE], d$annotator, J)
   s_bb <- matrix(colSums(B^2), J, length(labels), byrow = TRUE)
   M_mat <- matrix(M, J, length(labels), byrow = TRUE)
-  variance <- s_aa / M_a^2 - 2 * s_ab / (M_a * M_mat) + s_bb / M_mat^2
+  scale <- s_aa / M_a^2 + s_bb / M_mat^2
+  variance <- scale - 2 * s_ab / (M_a * M_mat)
+  # the expanded square cancels: where the deviations agree exactly (every
+  # u_i = 0) it leaves rounding noise of about 1e-16 * scale, whose root
+  # (1e-9) would pass for a standard error. A true variance below 1e-12 *
+  # scale would need some 1e12 items.
+  variance[variance <= kRoundingVariance * scale] <- 0
   se <- sqrt(pmax(variance, 0))
   deviation <- p_a - matrix(pooled, J, length(labels), byrow = TRUE)
   z <- stats::qnorm(1 - (1 - conf.level) / 2)
@@ -203,3 +209,5 @@ report_incomplete_items <- function(complete, labels, J) {
     "{complete$n_decided[worst]} item{?s})."
   )))
 }
+
+kRoundingVariance <- 1e-12

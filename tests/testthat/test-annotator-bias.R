@@ -235,3 +235,18 @@ test_that("irr::diagnoses (6 raters) and irrCAC::cac.raw4raters: Q and kappa per
     }
   }
 })
+
+test_that("annotators who agree exactly get a standard error of 0 and no interval", {
+  arr <- array(0L, c(10, 3, 2), dimnames = list(NULL, c("p", "q", "r"), c("x", "y")))
+  arr[1:3, , "x"] <- 1L
+  arr[4, 1, "y"] <- 1L
+  rows <- tidy(suppressMessages(annotator_bias(arr)), "annotators")
+  x <- rows[rows$label == "x", ]
+  # every u_i is 0 (the help's Var = sum u_i^2): no rounding noise for an SE
+  expect_identical(x$std.error, c(0, 0, 0))
+  expect_true(all(is.na(x$conf.low) & is.na(x$conf.high)))
+  # label y, where p alone selects once, keeps its SE (plain-R sum of u_i^2)
+  Y <- arr[, , "y"]
+  u <- sapply(1:3, function(a) (Y[, a] - mean(Y[, a])) - (rowSums(Y) - mean(Y) * 3) / 3) / 10
+  expect_equal(rows$std.error[rows$label == "y"], sqrt(colSums(u^2)), tolerance = 1e-12)
+})
