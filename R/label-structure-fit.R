@@ -57,7 +57,7 @@ structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_
   k <- seq_along(st$labels)
   closed <- list(cnt = pass$cnt[, k, drop = FALSE], sx = pass$sx[, k, drop = FALSE],
                  sdis = pass$sdis[, k, drop = FALSE], item_disagreement = pass$item_disagreement)
-  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline)
+  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline, structured = TRUE)
   structure_fit(fit, st, structure_estimates(pass, st))
 }
 
@@ -77,7 +77,6 @@ structure_fit <- function(fit, st, est) {
   fit$corpus$floor <- cor$floor
   fit$corpus_w <- cor$w
   fit$structure <- st
-  fit$design$single_label <- FALSE
   g <- n_free + seq_along(st$groups)
   no_floor <- names(st$groups)[is.na(var$floor[g, 1]) & !is.na(var$observed[g])]
   if (length(no_floor) > 0L) {
@@ -150,7 +149,7 @@ attach_label_structure <- function(specs, st, R, call = rlang::caller_env()) {
 
 structure_text <- function(st) {
   parts <- c(
-    if (st$weighted) "label weights",
+    if (st$weighted) "label weights" else if (length(st$groups) == 0L && !st$tree) "equal label weights",
     if (length(st$groups) > 0L) paste0("groups ", paste(names(st$groups), collapse = ", ")),
     if (st$tree) "taxonomy (ancestor closure)"
   )

@@ -138,7 +138,8 @@ format.mla <- function(x, ..., digits = 4L) {
     unpaired <- unpaired_items_text(d)
     if (!is.null(unpaired)) cli::cli_text(unpaired)
     if (!is.null(d$categories_of)) {
-      cli::cli_text("Single-label data on {d$n_labels} of its {d$categories_of} categories, ",
+      scope <- category_indicator_scope(d$n_labels, d$categories_of, !is.null(x$structure))
+      cli::cli_text("Single-label data{scope}, ",
                     "as category-versus-rest labels (not a single-label coefficient)")
     }
     # group names are the user's: substituted, so cli never reads them as markup
