@@ -207,7 +207,7 @@ check_same_labels <- function(a, b, call = rlang::caller_env()) {
 # Categories of a single-label design are not labels of a multi-label one,
 # even under the same names: their coefficients measure different things.
 check_same_kind <- function(a, b, call = rlang::caller_env()) {
-  single <- c(a = isTRUE(a$design$single_label), b = isTRUE(b$design$single_label))
+  single <- c(a = is_single_label_fit(a), b = is_single_label_fit(b))
   if (single[["a"]] == single[["b"]]) return(invisible())
   kind <- ifelse(single, "single-label (mutually exclusive categories)", "multi-label")
   mla_abort(

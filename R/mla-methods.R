@@ -112,7 +112,7 @@ glance.mla <- function(x, ...) {
     observed = primary$observed,
     baseline = x$baseline,
     estimate = primary$estimate,
-    design = if (!is.null(x$structure)) structure_text(x$structure) else if (isTRUE(d$single_label)) "single-label" else "multi-label",
+    design = if (!is.null(x$structure)) structure_text(x$structure) else if (is_single_label_fit(x)) "single-label" else "multi-label",
     coverage = d$coverage,
     n_unassigned = counts$n_unassigned,
     n_empty_records = counts$n_empty_records,
@@ -128,7 +128,7 @@ format.mla <- function(x, ..., digits = 4L) {
   check_dots_empty0(...)
   digits <- check_whole(digits, min = 0, max = 15)
   d <- x$design
-  single <- isTRUE(d$single_label)
+  single <- is_single_label_fit(x)
   cli::cli_format_method({
     cli::cli_rule(left = if (single) "Single-label agreement" else "Multi-Label Agreement")
     cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ",
