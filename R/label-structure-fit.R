@@ -166,14 +166,39 @@ structure_arguments <- function(st) {
   )
 }
 
-# mla_compare() compares fits of one structure (or none).
+# mla_compare() compares fits of one structure (or none). Weights count up to
+# a common factor, as eq. 6 normalises them.
 check_same_structure <- function(a, b, call = rlang::caller_env()) {
   if (identical(a$structure, b$structure)) return(invisible())
+  layout <- function(st) st[setdiff(names(st), c("weights", "weighted"))]
+  if (!is.null(a$structure) && !is.null(b$structure) &&
+      identical(layout(a$structure), layout(b$structure))) {
+    return(check_same_label_weights(a$structure, b$structure, call))
+  }
   text <- function(fit) if (is.null(fit$structure)) "no label structure" else structure_text(fit$structure)
   mla_abort(
     c("{.arg a} and {.arg b} must use the same label structure.",
       "x" = "{.arg a} uses {text(a)}, {.arg b} {text(b)}.",
       "i" = "Refit both with the same {.arg label_weights}, {.arg label_groups} and {.arg label_tree}."),
+    class = "compare_structure", call = call
+  )
+}
+
+check_same_label_weights <- function(sa, sb, call) {
+  wa <- sa$weights / sum(sa$weights)
+  wb <- sb$weights / sum(sb$weights)
+  # rounding of the sums aside, equal normalised weights are one estimand
+  relative <- abs(wa - wb) / pmax(abs(wa), abs(wb))
+  n_differ <- sum(relative > 1e-10)
+  if (n_differ == 0L) return(invisible())
+  # one changed weight moves every normalised one: name the largest change
+  v <- which.max(relative)
+  name <- c(sa$labels[sa$free], names(sa$groups))[v]
+  values <- format_distinct(wa[[v]], wb[[v]])
+  mla_abort(
+    c("{.arg a} and {.arg b} must use the same {.arg label_weights}, up to a common factor.",
+      "x" = "The normalised weight of {.val {name}} is {values[1]} in {.arg a}, {values[2]} in {.arg b}{if (n_differ > 1) paste0(' (the largest of ', n_differ, ' differences)') else ''}.",
+      "i" = "Normalised weights are the weights divided by their sum, as eq. 6 uses them."),
     class = "compare_structure", call = call
   )
 }

@@ -47,7 +47,9 @@
 #' (items: number of items - 1; each condition's annotators: their number - 1).
 #'
 #' @param a,b Two `mla` fits with the same labels, category weights and
-#'   label structure (`label_weights`, `label_groups`, `label_tree`).
+#'   label structure (`label_weights`, `label_groups`, `label_tree`);
+#'   label weights that differ by a common factor are the same (eq. 6
+#'   divides by their sum).
 #' @inheritParams mla_boot
 #' @inheritParams tidy.mla
 #' @param annotators `"fixed"` or `"random"` (see the section *Annotators as
