@@ -195,9 +195,10 @@ check_same_label_weights <- function(sa, sb, call) {
   v <- which.max(relative)
   name <- c(sa$labels[sa$free], names(sa$groups))[v]
   values <- format_distinct(wa[[v]], wb[[v]])
+  more <- if (n_differ > 1) paste0(" (the largest of ", n_differ, " differences)") else ""
   mla_abort(
     c("{.arg a} and {.arg b} must use the same {.arg label_weights}, up to a common factor.",
-      "x" = "The normalised weight of {.val {name}} is {values[1]} in {.arg a}, {values[2]} in {.arg b}{if (n_differ > 1) paste0(' (the largest of ', n_differ, ' differences)') else ''}.",
+      "x" = "The normalised weight of {.val {name}} is {values[1]} in {.arg a}, {values[2]} in {.arg b}{more}.",
       "i" = "Normalised weights are the weights divided by their sum, as eq. 6 uses them."),
     class = "compare_structure", call = call
   )

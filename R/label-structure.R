@@ -88,9 +88,10 @@ NULL
 #' @name krippendorff_alpha
 NULL
 
-# NULL when the structure is plain Hamming of multi-label data, else a list: labels, parent
-# (0-based, -1 for roots), closure_order, groups (1-based label indices),
-# free (1-based), weights (per variable, free labels then groups), tree.
+# NULL when the structure is plain Hamming of multi-label data, else a list:
+# labels, parent (0-based, -1 for roots), closure_order, groups (1-based label
+# indices), free (1-based), weights (per variable, free labels then groups),
+# tree.
 resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL,
                                     label_tree = NULL, cols = NULL,
                                     call = rlang::caller_env()) {
