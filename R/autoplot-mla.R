@@ -75,7 +75,7 @@ autoplot.mla <- function(object, type = c("labels", "items", "prevalence"), boot
 
 # Display name of a fit's primary baseline.
 fit_baseline_name <- function(fit, short = FALSE) {
-  if (is_single_label(fit$annotations)) return(c(baseline_display_single, conger_display_single)[[fit$baseline]])
+  if (is_single_label_fit(fit)) return(c(baseline_display_single, conger_display_single)[[fit$baseline]])
   if (short) c(baseline_plot_short, conger_plot_short)[[fit$baseline]] else c(baseline_display, conger_display)[[fit$baseline]]
 }
 

@@ -176,7 +176,7 @@ boot_data <- function(fit, resample, threads = mla_threads(), call = rlang::call
   if (!is.null(fit$structure)) return(structure_item_data(fit, call = call))  # R/label-structure-fit.R
   cells <- item_count_cells(a, cols, threads = threads, call = call)  # R/annotation-generics.R
   data <- boot_item_data(cells)
-  data$single_label <- isTRUE(fit$design$single_label)
+  data$single_label <- is_single_label_fit(fit)
   # weighted fits: the weighted coefficients from the same draws
   if (!is.null(fit$weights)) data$weighted <- list(counts = cells$x, matrix = fit$weights$matrix)
   if (has_conger(fit)) data$conger <- fit  # R/conger.R: its replicates read the records
@@ -195,7 +195,7 @@ boot_item_data <- function(cells) {
 # for a structured fit the structure pass's columns of each record.
 annotator_record_data <- function(fit, threads) {
   data <- boot_record_data(fit, threads)
-  data$single_label <- isTRUE(fit$design$single_label)
+  data$single_label <- is_single_label_fit(fit)
   if (!is.null(fit$structure)) data <- add_structure_records(data, fit)  # R/label-structure-fit.R
   data
 }

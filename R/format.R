@@ -22,6 +22,14 @@ describe_value <- function(x) {
   }
 }
 
+# Two different numbers with the fewest significant digits (at least 3) that
+# tell them apart.
+format_distinct <- function(x, y) {
+  digits <- 3L
+  while (digits < 15L && format(x, digits = digits) == format(y, digits = digits)) digits <- digits + 1L
+  c(format(x, digits = digits), format(y, digits = digits))
+}
+
 # Counts are doubles (64-bit sums); print them as whole numbers.
 format_count <- function(x) format(x, big.mark = ",", scientific = FALSE, trim = TRUE)
 count_noun <- function(n, noun) {

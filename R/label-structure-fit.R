@@ -57,7 +57,7 @@ structured_mla <- function(x, cols, st, baseline, weights, call = rlang::caller_
   k <- seq_along(st$labels)
   closed <- list(cnt = pass$cnt[, k, drop = FALSE], sx = pass$sx[, k, drop = FALSE],
                  sdis = pass$sdis[, k, drop = FALSE], item_disagreement = pass$item_disagreement)
-  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline)
+  fit <- new_mla(x, cols, mla_estimates(closed), closed, baseline, structured = TRUE)
   structure_fit(fit, st, structure_estimates(pass, st))
 }
 
@@ -77,7 +77,6 @@ structure_fit <- function(fit, st, est) {
   fit$corpus$floor <- cor$floor
   fit$corpus_w <- cor$w
   fit$structure <- st
-  fit$design$single_label <- FALSE
   g <- n_free + seq_along(st$groups)
   no_floor <- names(st$groups)[is.na(var$floor[g, 1]) & !is.na(var$observed[g])]
   if (length(no_floor) > 0L) {
@@ -150,7 +149,7 @@ attach_label_structure <- function(specs, st, R, call = rlang::caller_env()) {
 
 structure_text <- function(st) {
   parts <- c(
-    if (st$weighted) "label weights",
+    if (st$weighted) "label weights" else if (length(st$groups) == 0L && !st$tree) "equal label weights",
     if (length(st$groups) > 0L) paste0("groups ", paste(names(st$groups), collapse = ", ")),
     if (st$tree) "taxonomy (ancestor closure)"
   )
@@ -167,14 +166,40 @@ structure_arguments <- function(st) {
   )
 }
 
-# mla_compare() compares fits of one structure (or none).
+# mla_compare() compares fits of one structure (or none). Weights count up to
+# a common factor, as eq. 6 normalises them.
 check_same_structure <- function(a, b, call = rlang::caller_env()) {
   if (identical(a$structure, b$structure)) return(invisible())
+  layout <- function(st) st[setdiff(names(st), c("weights", "weighted"))]
+  if (!is.null(a$structure) && !is.null(b$structure) &&
+      identical(layout(a$structure), layout(b$structure))) {
+    return(check_same_label_weights(a$structure, b$structure, call))
+  }
   text <- function(fit) if (is.null(fit$structure)) "no label structure" else structure_text(fit$structure)
   mla_abort(
     c("{.arg a} and {.arg b} must use the same label structure.",
       "x" = "{.arg a} uses {text(a)}, {.arg b} {text(b)}.",
       "i" = "Refit both with the same {.arg label_weights}, {.arg label_groups} and {.arg label_tree}."),
+    class = "compare_structure", call = call
+  )
+}
+
+check_same_label_weights <- function(sa, sb, call) {
+  wa <- sa$weights / sum(sa$weights)
+  wb <- sb$weights / sum(sb$weights)
+  # rounding of the sums aside, equal normalised weights are one estimand
+  relative <- abs(wa - wb) / pmax(abs(wa), abs(wb))
+  n_differ <- sum(relative > 1e-10)
+  if (n_differ == 0L) return(invisible())
+  # one changed weight moves every normalised one: name the largest change
+  v <- which.max(relative)
+  name <- c(sa$labels[sa$free], names(sa$groups))[v]
+  values <- format_distinct(wa[[v]], wb[[v]])
+  more <- if (n_differ > 1) paste0(" (the largest of ", n_differ, " differences)") else ""
+  mla_abort(
+    c("{.arg a} and {.arg b} must use the same {.arg label_weights}, up to a common factor.",
+      "x" = "The normalised weight of {.val {name}} is {values[1]} in {.arg a}, {values[2]} in {.arg b}{more}.",
+      "i" = "Normalised weights are the weights divided by their sum, as eq. 6 uses them."),
     class = "compare_structure", call = call
   )
 }

@@ -11,7 +11,11 @@
 #'   mutually exclusive labels. `label_tree`: a named character vector, the
 #'   parent of each label (`NA` or absent for roots), or a list of paths
 #'   from a root (Label Studio's taxonomy results, e.g.
-#'   `list(c("animal", "mammal", "dog"))`).
+#'   `list(c("animal", "mammal", "dog"))`). On a single-label design any
+#'   of them, equal weights included, gives the structured multi-label
+#'   agreement of the categories' category-versus-rest indicators, not
+#'   Fleiss' kappa, AC1 or Brennan-Prediger of the categories; the fit's
+#'   notes (`summary()`, the `note` column of `tidy()`) say so.
 #' @section Labels with structure:
 #' Hamming agreement treats the labels as independent and equally costly.
 #' Three arguments describe a scheme that is not, and together define one
@@ -79,13 +83,15 @@ NULL
 #' without single missing decisions this is exactly alpha with the distance
 #' \eqn{d(r, s)} above; one group over all labels of one-hot data is
 #' nominal alpha. The structure applies to `distance = "hamming"` (the
-#' default then); other distances and `R > 0` are errors.
+#' default then, on single-label designs too, equal weights included);
+#' other distances and `R > 0` are errors.
 #' @name krippendorff_alpha
 NULL
 
-# NULL when the structure is plain Hamming, else a list: labels, parent
-# (0-based, -1 for roots), closure_order, groups (1-based label indices),
-# free (1-based), weights (per variable, free labels then groups), tree.
+# NULL when the structure is plain Hamming of multi-label data, else a list:
+# labels, parent (0-based, -1 for roots), closure_order, groups (1-based label
+# indices), free (1-based), weights (per variable, free labels then groups),
+# tree.
 resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL,
                                     label_tree = NULL, cols = NULL,
                                     call = rlang::caller_env()) {
@@ -107,7 +113,11 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
   free <- setdiff(seq_along(labels), in_group)
   weights <- check_label_weights(label_weights, labels, free, groups, call, declared = label_names(a))
   tree <- any(parent >= 0L)
-  if (length(groups) == 0L && !tree && length(unique(weights)) == 1L) return(NULL)
+  # equal weights on multi-label data are plain Hamming; on a single-label
+  # design every structure is the analysis of the category indicators, so that
+  # the result does not jump to the categorical one at equal weights
+  plain <- length(groups) == 0L && !tree && length(unique(weights)) == 1L
+  if (plain && !is_single_label(a)) return(NULL)
   list(labels = labels, parent = parent, closure_order = closure_order(parent),
        groups = groups, free = free, weights = weights, tree = tree,
        weighted = length(unique(weights)) > 1L)

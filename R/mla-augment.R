@@ -14,8 +14,9 @@
 #'   diagnostics added (an error of class `mlagreement_error_augment_data`).
 #' @inheritParams mla
 #' @return A tibble: `item`, `n_annotators`, `observed`, and `.estimate_fleiss`,
-#'   `.estimate_ac1`, `.estimate_pabak`; with `data`, its columns followed by
-#'   these (without a second `item`).
+#'   `.estimate_ac1`, `.estimate_pabak`, and `.estimate_conger` for a fit with
+#'   `baseline = "conger"`; with `data`, its columns followed by these
+#'   (without a second `item`).
 #' @export
 #' @examples
 #' fit <- mla(annotations_long(bias_example, item, annotator, label, value))
@@ -29,7 +30,8 @@ augment.mla <- function(x, data = NULL, ...) {
   out <- tibble::tibble(item = items$item[seq_len(n)],
                         n_annotators = items$n_annotators[seq_len(n)],
                         observed = items$observed[seq_len(n)])
-  for (b in baseline_names) {
+  # the pooled baselines, and conger when the fit has its item rows
+  for (b in c(baseline_names, if (has_conger(x)) "conger")) {
     out[[paste0(".estimate_", b)]] <- items$estimate[items$baseline == b]
   }
   if (is.null(data)) return(out)

@@ -47,7 +47,9 @@
 #' (items: number of items - 1; each condition's annotators: their number - 1).
 #'
 #' @param a,b Two `mla` fits with the same labels, category weights and
-#'   label structure (`label_weights`, `label_groups`, `label_tree`).
+#'   label structure (`label_weights`, `label_groups`, `label_tree`);
+#'   label weights that differ by a common factor are the same (eq. 6
+#'   divides by their sum).
 #' @inheritParams mla_boot
 #' @inheritParams tidy.mla
 #' @param annotators `"fixed"` or `"random"` (see the section *Annotators as
@@ -207,7 +209,7 @@ check_same_labels <- function(a, b, call = rlang::caller_env()) {
 # Categories of a single-label design are not labels of a multi-label one,
 # even under the same names: their coefficients measure different things.
 check_same_kind <- function(a, b, call = rlang::caller_env()) {
-  single <- c(a = isTRUE(a$design$single_label), b = isTRUE(b$design$single_label))
+  single <- c(a = is_single_label_fit(a), b = is_single_label_fit(b))
   if (single[["a"]] == single[["b"]]) return(invisible())
   kind <- ifelse(single, "single-label (mutually exclusive categories)", "multi-label")
   mla_abort(

@@ -112,7 +112,7 @@ glance.mla <- function(x, ...) {
     observed = primary$observed,
     baseline = x$baseline,
     estimate = primary$estimate,
-    design = if (!is.null(x$structure)) structure_text(x$structure) else if (isTRUE(d$single_label)) "single-label" else "multi-label",
+    design = if (!is.null(x$structure)) structure_text(x$structure) else if (is_single_label_fit(x)) "single-label" else "multi-label",
     coverage = d$coverage,
     n_unassigned = counts$n_unassigned,
     n_empty_records = counts$n_empty_records,
@@ -128,7 +128,7 @@ format.mla <- function(x, ..., digits = 4L) {
   check_dots_empty0(...)
   digits <- check_whole(digits, min = 0, max = 15)
   d <- x$design
-  single <- isTRUE(d$single_label)
+  single <- is_single_label_fit(x)
   cli::cli_format_method({
     cli::cli_rule(left = if (single) "Single-label agreement" else "Multi-Label Agreement")
     cli::cli_text("Design: {d$n_items} item{?s}, {d$n_annotators} annotator{?s} ",
@@ -138,7 +138,8 @@ format.mla <- function(x, ..., digits = 4L) {
     unpaired <- unpaired_items_text(d)
     if (!is.null(unpaired)) cli::cli_text(unpaired)
     if (!is.null(d$categories_of)) {
-      cli::cli_text("Single-label data on {d$n_labels} of its {d$categories_of} categories, ",
+      scope <- category_indicator_scope(d$n_labels, d$categories_of, !is.null(x$structure))
+      cli::cli_text("Single-label data{scope}, ",
                     "as category-versus-rest labels (not a single-label coefficient)")
     }
     # group names are the user's: substituted, so cli never reads them as markup

@@ -5,7 +5,7 @@
 
 mla_estimates <- function(tally) mla_table_estimates_cpp(tally$cnt, tally$sx, tally$sdis)
 
-new_mla <- function(x, cols, est, tally, baseline) {
+new_mla <- function(x, cols, est, tally, baseline, structured = FALSE) {
   lab <- est$label
   k <- length(cols)
   labels <- label_names(x)[cols]
@@ -39,10 +39,11 @@ new_mla <- function(x, cols, est, tally, baseline) {
       # item rows (items x baselines) are built by tidy(): one value per item
       item_disagreement = tally$item_disagreement,
       corpus_w = cor$w,
-      design = mla_design(x, labels, lab, cor),
+      design = mla_design(x, labels, lab, cor, structured),
       baseline = baseline,
       labels = labels,
-      notes = category_subset_notes(undefined_notes(labels, lab$reason, cor$reason), x, labels),
+      notes = category_indicator_notes(undefined_notes(labels, lab$reason, cor$reason), x, labels,
+                                       structured),
       annotations = x,
       label_index = cols
     ),
@@ -50,7 +51,7 @@ new_mla <- function(x, cols, est, tally, baseline) {
   )
 }
 
-mla_design <- function(x, labels, lab, cor) {
+mla_design <- function(x, labels, lab, cor, structured = FALSE) {
   counts <- design_counts(x, n_labels = length(labels), n_decisions = sum(lab$decisions))
   list(
     n_items = n_items(x),
@@ -70,20 +71,26 @@ mla_design <- function(x, labels, lab, cor) {
     sparse_labels = labels[!is.na(sparse_label_notes(lab))],
     annotators_per_item = item_annotator_counts(x),
     n_pairable_items = n_pairable_items(item_annotator_counts(x)),
-    single_label = is_single_label(x) && length(labels) == length(label_names(x)),
-    # a single-label design on some of its categories: their number of categories
-    categories_of = if (is_single_label(x) && length(labels) < length(label_names(x))) length(label_names(x))
+    single_label = is_single_label(x) && length(labels) == length(label_names(x)) && !structured,
+    # a single-label design analysed as category indicators (on some of its
+    # categories, or with a label structure): its number of categories
+    categories_of = if (is_single_label(x) && (length(labels) < length(label_names(x)) || structured)) {
+      length(label_names(x))
+    }
   )
 }
 
-# `labels` on some categories of a single-label design: the categories become
-# category-versus-rest labels and the corpus rows multi-label coefficients
-# over them. Said in the notes, since nothing else in the fit shows it.
-category_subset_notes <- function(notes, x, labels) {
+# `labels` on some categories of a single-label design, or a label structure
+# on one: the categories become category-versus-rest labels and the corpus
+# rows multi-label coefficients over them. Said in the notes, since nothing
+# else in the fit shows it.
+category_indicator_notes <- function(notes, x, labels, structured = FALSE) {
   q <- length(label_names(x))
-  if (!is_single_label(x) || length(labels) == q) return(notes)
-  reason <- paste0("single-label design on ", length(labels), " of its ", q, " categories: ",
-                   "multi-label (Hamming) agreement of the chosen categories' ",
+  k <- length(labels)
+  if (!is_single_label(x) || (k == q && !structured)) return(notes)
+  reason <- paste0("single-label design", category_indicator_scope(k, q, structured), ": ",
+                   if (structured) "structured multi-label" else "multi-label (Hamming)",
+                   " agreement of the ", if (k < q) "chosen ", "categories' ",
                    "category-versus-rest indicators, not Fleiss' kappa, AC1 or ",
                    "Brennan-Prediger of the categories")
   fast_tibble(
@@ -92,6 +99,12 @@ category_subset_notes <- function(notes, x, labels) {
     baseline = c(NA_character_, notes$baseline),
     reason = c(reason, notes$reason)
   )
+}
+
+# How a single-label design's categories became indicators (notes, print()).
+category_indicator_scope <- function(k, q, structured) {
+  paste0(if (k < q) paste0(" on ", k, " of its ", q, " categories"),
+         if (structured) " with a label structure")
 }
 
 # Items with at least two records, without an items-long temporary.

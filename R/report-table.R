@@ -53,7 +53,7 @@ report_table <- function(fit, level = c("baselines", "labels"), boot = NULL,
   }
   check_conf_level(conf.level)
   digits <- check_whole(digits, min = 0, max = 10)
-  single <- is_single_label(fit$annotations)
+  single <- is_single_label_fit(fit)
   ci_name <- paste0(format(100 * conf.level), "% CI ", c("lower", "upper"))
   tab <- if (level == "baselines") {
     report_baselines(fit, boot, conf.level, single)

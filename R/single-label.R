@@ -14,6 +14,11 @@ mark_single_label <- function(a, check = TRUE, call = rlang::caller_env()) {
 
 is_single_label <- function(x) isTRUE(x$single_label)
 
+# A fit of single-label coefficients: its design says so, not its annotations
+# (a subset of the categories or a label structure makes the categories
+# multi-label indicators).
+is_single_label_fit <- function(fit) isTRUE(fit$design$single_label)
+
 check_single_label_records <- function(a, call) {
   v <- record_values(a)
   n_dec <- rowSums(!is.na(v))

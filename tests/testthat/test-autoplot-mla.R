@@ -189,3 +189,15 @@ test_that("labels plot: no label with a coefficient is refused with the reason",
   expect_match(conditionMessage(err), "No selected label has one", fixed = TRUE)
   expect_s3_class(ggplot2::autoplot(bias_fit(baseline = "ac1"), labels = never), "ggplot")
 })
+
+test_that("plots of category indicators of a single-label design name the multi-label baseline", {
+  codes <- matrix(c("a", "a", "b", "c",  "a", "b", "b", "c",  "a", "a", "b", "b",
+                    "c", "a", "b", "c",  "a", "a", "c", "c"), ncol = 4, byrow = TRUE)
+  for (fit in list(mla(codes, labels = c("a", "b")), mla(codes, label_weights = c(a = 2)))) {
+    p <- ggplot2::autoplot(fit)
+    expect_identical(p$labels$x, "Label coefficient, pooled marginal (F) baseline")
+    expect_no_match(p$labels$x, "kappa", fixed = TRUE)
+  }
+  # the single-label fit keeps its name
+  expect_match(ggplot2::autoplot(mla(codes))$labels$x, "Fleiss' kappa", fixed = TRUE)
+})

@@ -51,3 +51,19 @@ test_that("a data column named like a diagnostic is refused, naming it", {
   out <- augment(fit, data = data.frame(item = c(2, 1), note = c("b", "a")))
   expect_identical(out$note, c("b", "a"))
 })
+
+test_that("augment() of a fit with baseline = 'conger' has its item rows too", {
+  withr::local_seed(1)
+  fit <- mla(simulate_annotations(30, 4, 3, prevalence = 0.3, scenario = "noisy"), baseline = "conger")
+  aug <- augment(fit)
+  expect_named(aug, c("item", "n_annotators", "observed", ".estimate_fleiss",
+                      ".estimate_ac1", ".estimate_pabak", ".estimate_conger"))
+  conger <- tidy(fit, level = "item", baseline = "conger")
+  expect_identical(aug$item, conger$item)
+  expect_identical(aug$.estimate_conger, conger$estimate)
+  # the item's observed agreement against the corpus Conger chance agreement
+  ae <- tidy(fit, baseline = "conger")$expected
+  expect_equal(aug$.estimate_conger, (aug$observed - ae) / (1 - ae), tolerance = 1e-12)
+  joined <- augment(fit, data = data.frame(item = aug$item[2]))
+  expect_identical(joined$.estimate_conger, aug$.estimate_conger[2])
+})

@@ -151,3 +151,30 @@ test_that("a multi-label fit is not paired with a single-label fit on the same n
   expect_match(conditionMessage(err), "single-label", fixed = TRUE)
   expect_mla_error(mla_compare(single, multi, R = 50, paired = FALSE), "compare_labels")
 })
+
+test_that("label weights that differ by a common factor are one structure", {
+  withr::local_seed(1)
+  x <- simulate_annotations(60, 6, 4, prevalence = 0.3, scenario = "noisy")
+  u <- c(L01 = 2, L02 = 1, L03 = 0.5, L04 = 1)
+  a <- mla(x[, 1:3, ], label_weights = u)
+  b <- mla(x[, 4:6, ], label_weights = 3 * u)
+  cmp <- withr::with_seed(4, mla_compare(a, b, R = 50))
+  # the same comparison as with the same weights on both sides
+  same <- withr::with_seed(4, mla_compare(a, mla(x[, 4:6, ], label_weights = u), R = 50))
+  expect_equal(cmp$estimate_b, same$estimate_b, tolerance = 1e-12)
+  expect_equal(cmp$difference, same$difference, tolerance = 1e-12)
+  expect_equal(cmp$conf.low, same$conf.low, tolerance = 1e-12)
+  # different weights: the label whose normalised weight differs most, both values
+  c_ <- mla(x[, 4:6, ], label_weights = c(L01 = 2, L02 = 1, L03 = 1, L04 = 1))
+  err <- expect_mla_error(mla_compare(a, c_, R = 50), "compare_structure")
+  expect_match(conditionMessage(err), "\"L03\" is 0.111 in `a`, 0.2 in `b` (the largest of 4 differences)",
+               fixed = TRUE)
+})
+
+test_that("a refusal of different label weights names the label and its two weights", {
+  withr::local_seed(1)
+  x <- simulate_annotations(60, 6, 4, prevalence = 0.3, scenario = "noisy")
+  a <- mla(x[, 1:3, ], label_weights = c(L03 = 0.5))
+  b <- mla(x[, 4:6, ], label_weights = c(L03 = 0.25))
+  expect_mla_snapshot(mla_compare(a, b, R = 50), "compare_structure")
+})

@@ -103,3 +103,22 @@ test_that("report_table() refuses a bootstrap of another fit", {
   tab <- suppressWarnings(report_table(mla(arr), boot = b_all))
   expect_equal(tab$`95% CI lower`[1], round(suppressWarnings(tidy(b_all))$conf.low[1], 3))
 })
+
+test_that("fits of category indicators of a single-label design are named as multi-label fits", {
+  codes <- matrix(c("a", "a", "b", "c",  "a", "b", "b", "c",  "a", "a", "b", "b",
+                    "c", "a", "b", "c",  "a", "a", "c", "c"), ncol = 4, byrow = TRUE)
+  onehot <- array(0L, c(5, 4, 3), dimnames = list(NULL, NULL, c("a", "b", "c")))
+  for (k in c("a", "b", "c")) onehot[, , k] <- (codes == k) * 1L
+  multi <- report_table(mla(onehot))
+  multi_labels <- report_table(mla(onehot), "labels")
+  # a subset of the categories, and a label structure on all of them
+  subset <- mla(codes, labels = c("a", "b"))
+  structured <- mla(codes, label_weights = c(a = 2))
+  for (fit in list(subset, structured)) {
+    tab <- report_table(fit)
+    expect_identical(tab$Baseline, multi$Baseline)
+    expect_true("Floor" %in% names(tab))
+    labels <- report_table(fit, "labels")
+    expect_identical(names(labels), names(multi_labels))
+  }
+})

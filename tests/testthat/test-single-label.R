@@ -226,3 +226,59 @@ test_that("a subset of a single-label design's categories is the category-versus
   expect_equal(tidy(fit_counts, conf.int = FALSE)$estimate, cor$estimate, tolerance = 1e-12)
   expect_identical(fit_counts$notes, fit$notes)
 })
+
+test_that("a label structure on a single-label design is the indicator analysis, at equal weights too", {
+  withr::local_seed(5)
+  m <- random_categorical(40, 4, c("a", "b", "c", "d"))
+  onehot <- array(NA_integer_, c(nrow(m), ncol(m), 4), dimnames = list(NULL, NULL, c("a", "b", "c", "d")))
+  for (k in c("a", "b", "c", "d")) onehot[, , k] <- ifelse(is.na(m), NA, as.integer(m == k))
+  # plain R: u-weighted eq. 6 over the category-versus-rest indicators
+  reference <- function(u) {
+    m_i <- rowSums(!is.na(m))
+    per <- sapply(c("a", "b", "c", "d"), function(k) {
+      x <- rowSums(m == k, na.rm = TRUE)
+      two <- m_i >= 2
+      ao <- mean((x * (x - 1) + (m_i - x) * (m_i - x - 1))[two] / (m_i * (m_i - 1))[two])
+      p <- mean((x / m_i)[m_i >= 1])
+      c(ao = ao, fleiss = p^2 + (1 - p)^2, ac1 = 2 * p * (1 - p), pabak = 1 / 2)
+    })
+    w <- c(a = u, b = 1, c = 1, d = 1)
+    vapply(c("fleiss", "ac1", "pabak"), function(b) {
+      sum(w * (per["ao", ] - per[b, ])) / sum(w * (1 - per[b, ]))
+    }, numeric(1))
+  }
+  equal <- mla(m, label_weights = c(a = 1))
+  near <- mla(m, label_weights = c(a = 1 + 1e-9))
+  expect_lt(max(abs(tidy(equal)$estimate - tidy(near)$estimate)), 1e-6)
+  expect_lt(max(abs(tidy(equal)$std.error - tidy(near)$std.error)), 1e-6)
+  expect_equal(tidy(equal)$estimate, unname(reference(1)), tolerance = 1e-12)
+  expect_equal(tidy(near)$estimate, unname(reference(1 + 1e-9)), tolerance = 1e-12)
+  # the same analysis entered as multi-label one-hot data
+  for (u in c(1, 1 + 1e-9, 3)) {
+    fit <- mla(m, label_weights = c(a = u))
+    ref <- mla(onehot, label_weights = c(a = u))
+    expect_equal(tidy(fit)$estimate, tidy(ref)$estimate, tolerance = 1e-12)
+    expect_equal(tidy(fit)$std.error, tidy(ref)$std.error, tolerance = 1e-12)
+  }
+  # every structure carries the note, the design and the print() line
+  fits <- list(equal, near, mla(m, label_groups = list(g = c("a", "b"))),
+               mla(m, label_tree = c(b = "a")))
+  for (fit in fits) {
+    expect_match(tidy(fit)$note, "single-label design with a label structure", fixed = TRUE)
+    expect_match(tidy(fit)$note, "category-versus-rest", fixed = TRUE)
+    expect_false(fit$design$single_label)
+    expect_match(glance(fit)$design, "labels with structure", fixed = TRUE)
+    expect_match(paste(capture.output(print(summary(fit))), collapse = "\n"),
+                 "* corpus: single-label design with a label structure", fixed = TRUE)
+    printed <- paste(capture.output(print(fit)), collapse = " ")
+    expect_match(printed, "Single-label data with a label structure", fixed = TRUE)
+  }
+  expect_identical(glance(equal)$design, "labels with structure: equal label weights")
+  # Krippendorff's alpha: the structured Hamming row at and near equal weights
+  k_equal <- krippendorff_alpha(m, label_weights = c(a = 1))
+  k_near <- krippendorff_alpha(m, label_weights = c(a = 1 + 1e-9))
+  expect_identical(k_equal$distance, "hamming")
+  expect_identical(k_near$distance, "hamming")
+  expect_lt(abs(k_equal$estimate - k_near$estimate), 1e-6)
+  expect_equal(k_equal$estimate, krippendorff_alpha(onehot, "hamming")$estimate, tolerance = 1e-12)
+})
