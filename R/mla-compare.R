@@ -44,7 +44,8 @@
 #' conditions' annotator jackknife (see [tidy.mla()], section *Annotators as
 #' a sample*) to the replicates' variance, and the interval and p-value use
 #' Student's t with Satterthwaite's degrees of freedom for the three parts
-#' (items: number of items - 1; each condition's annotators: their number - 1).
+#' (items: number of items with a decision - 1; each condition's annotators:
+#' their number - 1).
 #'
 #' @param a,b Two `mla` fits with the same labels, category weights and
 #'   label structure (`label_weights`, `label_groups`, `label_tree`);
@@ -108,7 +109,8 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   tb <- compare_replicates(b, seeds[[2]], R, threads)
   ann_var <- if (annotators == "random") {
     list(a = annotator_variance(a, "corpus", threads), b = annotator_variance(b, "corpus", threads),
-         df_items = min(a$design$n_items, b$design$n_items) - 1)
+         # the items the bootstrap draws (R/boot-units.R)
+         df_items = min(sum(fit_rated_items(a, threads)), sum(fit_rated_items(b, threads))) - 1)
   }
   both <- seq_len(min(ncol(ta), ncol(tb)))  # conger, the last column, when both have it
   new_mla_compare(a, b, ta[, both, drop = FALSE] - tb[, both, drop = FALSE], conf.level, R,

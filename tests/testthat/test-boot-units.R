@@ -84,3 +84,19 @@ test_that("alpha's bootstrap intervals do not depend on stored items without dec
   expect_identical(suppressWarnings(run(as_annotations(codes))),
                    suppressWarnings(run(annotations_long(lg, item, annotator, lab, single_label = TRUE))))
 })
+
+test_that("mla_compare() does not depend on stored items without decisions", {
+  a <- empty_items_array(13)
+  b <- empty_items_array(17)
+  as_long <- function(arr) annotations_long(decided_long(arr), item, annotator, label, value)
+  run <- function(x, y, ...) {
+    suppressWarnings(withr::with_seed(2, mla_compare(mla(x), mla(y), R = 200, paired = FALSE, ...)))
+  }
+  for (annotators in c("fixed", "random")) {
+    arr <- run(as_annotations(a), as_annotations(b), annotators = annotators)
+    long <- run(as_long(a), as_long(b), annotators = annotators)
+    # every column; the objects' design attributes count the stored items
+    columns <- function(x) lapply(stats::setNames(names(x), names(x)), function(n) x[[n]])
+    expect_identical(columns(arr), columns(long))
+  }
+})
