@@ -37,9 +37,9 @@
 #' decisions; times the number of labels, the labels they tick per record),
 #' `observed` (Hamming agreement pooled over every decision they share with
 #' any other annotator; on a single-label design, the share of those
-#' comparisons that choose the same category), `estimate`, the same corpus-baseline score of
-#' `observed`, and `kappa`, a coefficient with the annotator's own chance
-#' term (see Scales).
+#' comparisons that choose the same category), `estimate`, the same
+#' corpus-baseline score of `observed`, and `kappa`, a coefficient with the
+#' annotator's own chance term (see Scales).
 #'
 #' @section Scales:
 #' `estimate` (pairs and annotators) is a rescaled Hamming agreement, not a
