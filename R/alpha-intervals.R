@@ -10,8 +10,9 @@
 #' leave-one-out value is a one-item alpha, the same number for any data).
 #' `conf.low` and `conf.high` are the percentile interval at `conf.level`
 #' (interpolated as in [boot::boot.ci()]) of `R` bootstrap replicates over
-#' the items with a decision, drawn from the streams of [mla_boot()] (replicate `b` resamples the
-#' same items as `mla_boot(resample = "items")` with the same seed), so
+#' the items with a decision, drawn from the streams of [mla_boot()]
+#' (replicate `b` resamples the same items as `mla_boot(resample = "items")`
+#' with the same seed), so
 #' [set.seed()] makes them reproducible and `threads` does not change them.
 #' Intervals are available for the Hamming, Jaccard and MASI
 #' distances, custom set-size distances `function(n_a, n_b, n_ab)`, and the
@@ -109,9 +110,6 @@ warn_no_interval <- function(without, call) {
   )
 }
 
-# Per-item summaries of every row that gets an interval: `terms` (items x
-# columns, the linear parts), the sets' counts per item and the distance
-# matrices, and where each row's quantities sit.
 # The design's rows of the items with a decision; the others have no terms
 # and no set entries, so the set offsets of the kept items stay valid.
 rated_design_rows <- function(design, rated) {
@@ -123,6 +121,9 @@ rated_design_rows <- function(design, rated) {
   design
 }
 
+# Per-item summaries of every row that gets an interval: `terms` (items x
+# columns, the linear parts), the sets' counts per item and the distance
+# matrices, and where each row's quantities sit.
 alpha_item_design <- function(a, specs, kinds, call = rlang::caller_env()) {
   n <- n_items(a)
   design <- list(kinds = kinds, terms = matrix(0, n, 0L), D = list(),

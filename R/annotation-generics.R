@@ -141,11 +141,15 @@ corpus_chance_disagreement.annotations <- function(x) {
 }
 corpus_chance_disagreement.annotation_counts <- function(x) counts_chance_disagreement(x)
 
+# Records with at least one decision (a dense array also holds the
+# unassigned cells as records).
+record_has_decision <- function(x) rowSums(!is.na(record_values(x))) > 0
+
 # Items each annotator shares with at least one other annotator.
 shared_items_per_annotator <- function(x) UseMethod("shared_items_per_annotator")
 shared_items_per_annotator.annotations <- function(x) {
   rec_item <- record_item(x)
-  has <- rowSums(!is.na(record_values(x))) > 0
+  has <- record_has_decision(x)
   on_shared <- has & x$item_annotators[rec_item] >= 2L
   tabulate(record_annotator(x)[on_shared], nbins = n_annotators(x))
 }

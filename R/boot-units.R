@@ -47,9 +47,8 @@ check_clusters_in_strata <- function(cluster, unit, item_stratum, call = rlang::
   }
 }
 
-# Items with a decision on the fit's labels (the item cells' m, or the
-# records' count pass).
-boot_rated_items <- function(fit, data, threads = mla_threads()) {
-  if (!is.null(data$m)) return(rowSums(data$m) > 0)
-  fit_rated_items(fit, threads)  # R/mla-result.R
+# Items with a decision on the fit's labels: from the item cells' m, or the
+# records' counts of boot_record_data().
+boot_rated_items <- function(data) {
+  if (!is.null(data$m)) rowSums(data$m) > 0 else data$rated
 }

@@ -150,7 +150,7 @@ mla_boot <- function(fit, R = 2000, resample = c("items", "annotators", "both"),
   data <- boot_data(fit, resample, threads = threads)
   cluster <- check_item_vector(cluster, data$items, arg = "cluster")
   strata <- check_item_vector(strata, data$items, arg = "strata")
-  rated <- if (resample != "annotators") boot_rated_items(fit, data, threads)
+  rated <- if (resample != "annotators") boot_rated_items(data)  # R/boot-units.R
   units <- boot_units(cluster, strata, data$n_items, rated)
   if (resample != "annotators") {
     check_boot_items(units$n_units, if (is.null(cluster)) "items" else "clusters")
@@ -204,14 +204,15 @@ annotator_record_data <- function(fit, threads) {
 # (slot: 0-based index among them, -1 for the others).
 boot_record_data <- function(fit, threads) {
   a <- fit$annotations
-  per_annotator <- fit_annotator_records(fit, threads)  # R/mla-result.R
+  counts <- fit_record_counts(fit, threads)  # R/mla-result.R
+  per_annotator <- counts$annotator_records
   active <- which(per_annotator > 0)
   slot <- rep(-1L, n_annotators(a))
   slot[active] <- seq_along(active) - 1L
   list(view = annotation_view(a, fit$label_index), slot = slot, n_annotators = length(active),
        annotator_records = per_annotator[active], n_items = n_items(a),
        n_labels = length(fit$label_index), annotator_names = a$annotators[active],
-       items = item_ids(a))
+       items = item_ids(a), rated = counts$item_annotators > 0L)
 }
 
 # Coefficients for annotator multiplicities aw (annotators x B) and item

@@ -110,7 +110,7 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
   ann_var <- if (annotators == "random") {
     list(a = annotator_variance(a, "corpus", threads), b = annotator_variance(b, "corpus", threads),
          # the items the bootstrap draws (R/boot-units.R)
-         df_items = min(sum(fit_rated_items(a, threads)), sum(fit_rated_items(b, threads))) - 1)
+         df_items = min(n_rated_items(a, threads), n_rated_items(b, threads)) - 1)
   }
   both <- seq_len(min(ncol(ta), ncol(tb)))  # conger, the last column, when both have it
   new_mla_compare(a, b, ta[, both, drop = FALSE] - tb[, both, drop = FALSE], conf.level, R,
@@ -120,11 +120,13 @@ mla_compare <- function(a, b, R = 2000, paired = NULL, conf.level = 0.95,
 # Corpus coefficients of R item-bootstrap replicates of a fit (R x baselines).
 compare_replicates <- function(fit, seed, R, threads) {
   data <- boot_data(fit, "items", threads = threads)
-  units <- boot_units(NULL, NULL, data$n_items, boot_rated_items(fit, data, threads))
+  units <- boot_units(NULL, NULL, data$n_items, boot_rated_items(data))
   t <- boot_run(data, units, "items", seed, R, threads)
   if (has_conger(fit)) t <- insert_conger_columns(t, conger_boot(fit, seed, R, units))  # R/conger.R
   t[, seq_len(nrow(fit$corpus)), drop = FALSE]
 }
+
+n_rated_items <- function(fit, threads) sum(fit_record_counts(fit, threads)$item_annotators > 0L)
 
 # The fit on a subset of its items, with the same labels and primary baseline.
 refit_items <- function(fit, items) {

@@ -222,21 +222,17 @@ fast_tibble <- function(...) {
 
 hamming_alpha_estimates <- function(tally) hamming_alpha_cpp(tally$cnt, tally$sx, tally$sdis)
 
-# Items with a record deciding one of the fit's labels.
-fit_rated_items <- function(fit, threads = mla_threads()) {
+# Records with a decision on the fit's labels, per item and per annotator of
+# its annotations, from one count pass (the object's own counts when the fit
+# reads every label): the fit's annotators are those with any, its items
+# those with any. Every count of a fit's annotators (resampling, jackknife,
+# rescaling, refusals) and of the items an item bootstrap draws reads this.
+fit_record_counts <- function(fit, threads = mla_threads()) {
   a <- fit$annotations
   cols <- fit$label_index
-  counts <- if (identical(as.integer(cols), seq_along(label_names(a)))) item_annotator_counts(a) else
-    count_labels(a, cols, keep_counts = FALSE, threads = threads)$item_annotators
-  counts > 0L
-}
-
-# Records with a decision on the fit's labels, per annotator of its
-# annotations: the fit's annotators are those with any. Every count of a
-# fit's annotators (resampling, jackknife, rescaling, refusals) reads this.
-fit_annotator_records <- function(fit, threads = mla_threads()) {
-  a <- fit$annotations
-  cols <- fit$label_index
-  if (identical(as.integer(cols), seq_along(label_names(a)))) return(annotator_record_counts(a))
-  count_labels(a, cols, keep_counts = FALSE, threads = threads)$annotator_records
+  if (identical(as.integer(cols), seq_along(label_names(a)))) {
+    return(list(item_annotators = item_annotator_counts(a),
+                annotator_records = annotator_record_counts(a)))
+  }
+  count_labels(a, cols, keep_counts = FALSE, threads = threads)[c("item_annotators", "annotator_records")]
 }

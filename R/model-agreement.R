@@ -83,12 +83,13 @@ model_agreement <- function(x, predictions, item, annotator = NULL, labels, ...)
   label_pos <- pos$labels
   check_nonempty_rows(predictions)
   pred_values <- prediction_matrix(predictions, label_pos, label_names(x), item_col)
-  stand_in_rows(x, pred_values, prediction_row_of_records(x, item_col, ann_col))
+  decided <- record_has_decision(x)  # R/annotation-generics.R
+  stand_in_rows(x, pred_values, prediction_row_of_records(x, item_col, ann_col, decided), decided)
 }
 
 # Each record's row of `predictions` (NA where it has none): by item, or by
 # (item, annotator) pair when `ann_col` is given; a repeated key is refused.
-prediction_row_of_records <- function(x, item_col, ann_col, call = rlang::caller_env()) {
+prediction_row_of_records <- function(x, item_col, ann_col, decided, call = rlang::caller_env()) {
   n_ann <- length(x$annotators)
   item_idx <- match_ids(item_col, item_ids(x), "item", call = call)
   key <- item_idx
@@ -106,15 +107,14 @@ prediction_row_of_records <- function(x, item_col, ann_col, call = rlang::caller
                 "x" = "Row {r} repeats {what} {.val {shown}}; {length(dup)} repeated row{?s} in all."),
               class = "duplicates", call = call)
   }
-  inform_uncompared_predictions(x, key, rec_key, item_idx, item_col, ann_col)
+  inform_uncompared_predictions(x, key, rec_key, decided, item_idx, item_col, ann_col)
   match(rec_key, key)
 }
 
 # Prediction rows that compare nothing, counted by reason in one message: a
 # prediction for a record `x` does not hold (a test split's, with `x` the
 # training split) would otherwise vanish from the result.
-inform_uncompared_predictions <- function(x, key, rec_key, item_idx, item_col, ann_col) {
-  decided <- rowSums(!is.na(record_values(x))) > 0
+inform_uncompared_predictions <- function(x, key, rec_key, decided, item_idx, item_col, ann_col) {
   no_record <- is.na(match(key, rec_key))
   no_decision <- !no_record & is.na(match(key, rec_key[decided]))
   if (is.null(ann_col)) {  # per item: no record and no decision are one reason
@@ -122,7 +122,7 @@ inform_uncompared_predictions <- function(x, key, rec_key, item_idx, item_col, a
     no_record <- rep(FALSE, length(key))
   }
   # the other annotators of the item: none with a decision, nothing to compare
-  alone <- !no_record & !no_decision & tabulate(record_item(x)[decided], n_items(x))[item_idx] < 2L
+  alone <- !no_record & !no_decision & item_annotator_counts(x)[item_idx] < 2L
   skipped <- which(no_record | no_decision | alone)
   if (length(skipped) == 0L) return(invisible())
   n <- length(skipped)
@@ -151,13 +151,12 @@ inform_uncompared_predictions <- function(x, key, rec_key, item_idx, item_col, a
 # prediction: the model (annotator n + a) and a copy of a's own labels
 # (annotator 2n + a). Pairs of a stand-in with a human b != a are the
 # comparisons of the model, and of a, with the others on the same items.
-stand_in_rows <- function(x, pred_values, pred_row) {
+stand_in_rows <- function(x, pred_values, pred_row, decided) {
   n_ann <- n_annotators(x)
   rec_item <- record_item(x)
   rec_ann <- record_annotator(x)
   human <- record_values(x)
-  # records with decisions (dense arrays also hold the unassigned cells)
-  has <- which(!is.na(pred_row) & rowSums(!is.na(human)) > 0)
+  has <- which(!is.na(pred_row) & decided)
   values <- rbind(human, pred_values[pred_row[has], , drop = FALSE], human[has, , drop = FALSE])
   view <- record_view(values, length(label_names(x)),
                       c(rec_item, rec_item[has], rec_item[has]) - 1L, n_items(x),
