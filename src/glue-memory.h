@@ -1,8 +1,8 @@
 // Large vectors that a pass fills from scratch. Filled page by page, each
 // 4 KB page of them is a page fault, which on some virtual machines costs
 // more than the pass (bench/README.md, "mla() and page faults"); so, on
-// Linux, they are advised to take transparent huge pages and mapped in one
-// call before their first write.
+// Linux, those of at least 1 MB get a mapping of their own that takes
+// transparent huge pages and is mapped in one call before their first write.
 #ifndef MLAGREEMENT_GLUE_MEMORY_H
 #define MLAGREEMENT_GLUE_MEMORY_H
 
@@ -11,51 +11,97 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
+#include <R_ext/Rallocators.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
 
 namespace glue {
 
-// Hints only, for at least 1 MB: the whole 2 MB-aligned blocks inside
-// [first, first + bytes) may take huge pages, and its whole pages are mapped
-// writable at once (Linux 5.14+). Where the system says no, nothing changes.
-inline void prepare_fresh_memory(void* first, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes < (std::size_t{1} << 20)) return;
-  const auto down = [](std::uintptr_t p, std::uintptr_t to) { return p & ~(to - 1); };
-  const std::uintptr_t huge = std::uintptr_t{1} << 21;
-  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(first), end = start + bytes;
-  const std::uintptr_t lo = down(start + huge - 1, huge), hi = down(end, huge);
-  if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-#ifdef MADV_POPULATE_WRITE  // glibc 2.35+; the kernel answers EINVAL before 5.14
-  const std::uintptr_t plo = down(start + page - 1, page), phi = down(end, page);
-  if (phi > plo) (void)madvise(reinterpret_cast<void*>(plo), phi - plo, MADV_POPULATE_WRITE);
-#else
-  (void)page;
-#endif
-#else
-  (void)first;
-  (void)bytes;
-#endif
+constexpr std::size_t kHugePage = std::size_t{1} << 21;
+constexpr std::size_t kPrefix = 64;  // the mapping's length, before R's block
+
+// An R allocator (R-exts, "Custom allocators") for vectors of at least 1 MB:
+// a mapping of its own, aligned to 2 MB so that its whole 2 MB blocks take
+// transparent huge pages, then mapped in one call (Linux 5.14+). A heap block
+// lies anywhere, so fewer of its blocks could take huge pages and the rest
+// faulted 4 KB at a time. The mapping is rounded up to whole huge pages where
+// that adds at most a third of its size, else to whole pages. R's freeing of
+// the vector unmaps it: no memory is kept. Where mmap() says no, the block
+// comes from malloc().
+inline std::size_t mapping_length(std::size_t need) {
+  static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t huge = (need + kHugePage - 1) & ~(kHugePage - 1);
+  return 3 * (huge - need) <= need ? huge : (need + page - 1) / page * page;
 }
 
-// v (just allocated, uninitialised) with its memory prepared.
-template <typename V>
-V prepared(V v) {
-  prepare_fresh_memory(static_cast<void*>(v.begin()),
-                       static_cast<std::size_t>(v.size()) * sizeof(*v.begin()));
-  return v;
+inline void* huge_alloc(R_allocator_t* allocator, std::size_t bytes) {
+  const std::size_t len = mapping_length(bytes + kPrefix);
+  void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) {
+    void* heap = std::malloc(bytes + kPrefix);
+    if (heap == nullptr) return nullptr;
+    *static_cast<std::size_t*>(heap) = 0;
+    return static_cast<char*>(heap) + kPrefix;  // not known to be zero
+  }
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  const std::uintptr_t end = aligned + len, raw_end = start + len + kHugePage;
+  if (raw_end > end) munmap(reinterpret_cast<void*>(end), raw_end - end);
+  void* block = reinterpret_cast<void*>(aligned);
+  if (len >= kHugePage) (void)madvise(block, len & ~(kHugePage - 1), MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE  // glibc 2.35+; the kernel answers EINVAL before 5.14
+  (void)madvise(block, len, MADV_POPULATE_WRITE);
+#endif
+  *static_cast<std::size_t*>(block) = len;
+  *static_cast<bool*>(allocator->data) = true;  // a new mapping reads zero
+  return static_cast<char*>(block) + kPrefix;
 }
+
+inline void huge_free(R_allocator_t*, void* p) {
+  void* block = static_cast<char*>(p) - kPrefix;
+  const std::size_t len = *static_cast<std::size_t*>(block);
+  if (len == 0) {
+    std::free(block);
+  } else {
+    munmap(block, len);
+  }
+}
+
+// An uninitialised R vector of n elements of `type`; `zero` says whether its
+// memory is known to be zero (a new mapping).
+inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t element_bytes, bool& zero) {
+  if (static_cast<std::size_t>(n) * element_bytes < (std::size_t{1} << 20)) {
+    zero = false;
+    return Rf_allocVector(type, n);
+  }
+  zero = false;
+  R_allocator_t allocator{huge_alloc, huge_free, nullptr, &zero};
+  return Rf_allocVector3(type, n, &allocator);
+}
+#else
+inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t, bool& zero) {
+  zero = false;
+  return Rf_allocVector(type, n);
+}
+#endif
+
+template <typename V>
+using element_of = typename std::remove_reference<decltype(*std::declval<V&>().begin())>::type;
 
 // An R vector of n elements that the caller writes in full.
 template <typename V>
 V fresh_vector(R_xlen_t n) {
-  return prepared(V(Rcpp::no_init(n)));
+  bool zero;
+  return V(fresh_sexp(V::r_type::value, n, sizeof(element_of<V>), zero));
 }
 
 // A copy of a core vector as an R vector.
@@ -69,14 +115,19 @@ V fresh_copy(const std::vector<T>& x) {
 // An nrow x ncol R matrix that the caller writes in full.
 template <typename M>
 M fresh_matrix(int nrow, int ncol) {
-  return prepared(M(Rcpp::no_init(nrow, ncol)));
+  bool zero;
+  Rcpp::Shield<SEXP> x(fresh_sexp(M::r_type::value, static_cast<R_xlen_t>(nrow) * ncol,
+                                  sizeof(element_of<M>), zero));
+  Rf_setAttrib(x, R_DimSymbol, Rcpp::Dimension(nrow, ncol));
+  return M(static_cast<SEXP>(x));
 }
 
 // A vector as fresh_vector(), zero-filled, for passes that add into it.
 template <typename V>
 V zeroed_vector(R_xlen_t n) {
-  V v = fresh_vector<V>(n);
-  std::fill(v.begin(), v.end(), 0);
+  bool zero;
+  V v(fresh_sexp(V::r_type::value, n, sizeof(element_of<V>), zero));
+  if (!zero) std::fill(v.begin(), v.end(), 0);
   return v;
 }
 

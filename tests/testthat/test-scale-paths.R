@@ -118,3 +118,40 @@ test_that("the postings method of D_e (more than 64 labels in use) equals brute 
     }
   }
 })
+
+test_that("vectors of a megabyte and more, in mappings of their own, hold plain R's numbers", {
+  # 2^18 + 3 items of 3 annotators x 8 labels: the per-item vectors, the
+  # packed class codes, the ingestion's codes and the records layout's item x
+  # label tables are each at least 1 MB (src/glue-memory.h)
+  n_items <- 2^18 + 3
+  arr <- withr::with_seed(8, {
+    a <- array(rbinom(n_items * 3 * 8, 1, 0.3), c(n_items, 3, 8))
+    a[runif(length(a)) < 0.25] <- NA
+    dimnames(a) <- list(NULL, NULL, paste0("L", 1:8))
+    a
+  })
+  cells <- function(f) Reduce(`+`, lapply(1:3, function(r) f(arr[, r, ])))
+  x <- cells(function(v) ifelse(is.na(v), 0L, v))
+  m <- cells(function(v) (!is.na(v)) + 0L)
+  d <- ifelse(m >= 2, 2 * x * (m - x) / (m * pmax(m - 1, 1)), NA)
+  pairable <- colSums(m >= 2) > 0
+  fit <- mla(arr)
+  expect_equal(c(fit$corpus$estimate, fit$label$estimate),
+               ref_coefficients(ref_prevalence(x, m), colMeans(d, na.rm = TRUE), pairable),
+               tolerance = 1e-12)
+  item <- tidy(fit, level = "item")
+  item <- item[item$baseline == "fleiss", ]
+  expect_identical(item$item, seq_len(n_items))
+  expect_equal(item$observed, ifelse(rowSums(m >= 2) > 0, 1 - rowMeans(d, na.rm = TRUE), NA),
+               tolerance = 1e-12)
+  # a new mapping reads zero: the records layout adds into its fresh tables
+  long <- as_long(arr)
+  from_long <- mla(annotations_long(long, item, annotator, label, value))
+  expect_equal(tidy(from_long, level = "item"), tidy(fit, level = "item"), tolerance = 1e-12)
+  expect_equal(tidy(from_long, level = "label", conf.int = TRUE),
+               tidy(fit, level = "label", conf.int = TRUE), tolerance = 1e-12)
+  # the freed mappings are returned and new ones give the same fit
+  rm(from_long, long)
+  invisible(gc())
+  expect_identical(mla(arr), fit)
+})
