@@ -18,6 +18,7 @@
 
 #if defined(__linux__)
 #include <R_ext/Rallocators.h>
+#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
@@ -62,6 +63,23 @@ inline std::size_t mapping_length(std::size_t need) {
   return 3 * (huge - need) <= need ? huge : (need + page - 1) / page * page;
 }
 
+inline void huge_free(R_allocator_t*, void* p);
+
+// R calls huge_free() when it frees a mapped vector, so this library must stay
+// loaded while one lives: once a mapping exists, it holds a reference to
+// itself for the rest of the process (g++'s GNU unique symbols already keep
+// it loaded); unloading the package (pkgload's load_all()) could otherwise
+// leave R's collector calling code that is gone.
+inline void keep_library_loaded() {
+  static bool kept = false;
+  if (kept) return;
+  kept = true;
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&huge_free), &info) != 0 && info.dli_fname != nullptr) {
+    (void)dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
+}
+
 inline void* huge_alloc(R_allocator_t* allocator, std::size_t bytes) {
   const std::size_t len = mapping_length(bytes + kPrefix);
   void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -71,6 +89,7 @@ inline void* huge_alloc(R_allocator_t* allocator, std::size_t bytes) {
     *static_cast<std::size_t*>(heap) = 0;
     return static_cast<char*>(heap) + kPrefix;  // not known to be zero
   }
+  keep_library_loaded();
   const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(raw);
   const std::uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
   if (aligned > start) munmap(raw, aligned - start);
