@@ -29,19 +29,10 @@ namespace glue {
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 constexpr std::size_t kPrefix = 64;  // the mapping's length, before R's block
 
-// An R allocator (R-exts, "Custom allocators") for vectors of at least 1 MB:
-// a mapping of its own, aligned to 2 MB so that its whole 2 MB blocks take
-// transparent huge pages, then mapped in one call (Linux 5.14+). A heap block
-// lies anywhere, so fewer of its blocks could take huge pages and the rest
-// faulted 4 KB at a time. The mapping is rounded up to whole huge pages where
-// that adds at most a third of its size, else to whole pages. R's freeing of
-// the vector unmaps it: no memory is kept. Where mmap() says no, the block
-// comes from malloc().
-// R's collector does not count these mappings, so vectors dropped in a loop
-// would stay mapped until R collects for reasons of its own (600 MB after
-// 300 mla() calls on a 191 MB array): once the live mappings would pass
-// twice what survived the last collection (at least 128 MB), R collects
-// before the next one is made.
+// R's collector does not count the mappings of huge_alloc() below, so
+// vectors dropped in a loop would stay mapped until R collects for reasons of
+// its own: once the live mappings would pass twice what survived the last
+// collection (at least 128 MB), R collects before the next one is made.
 struct MappedBytes {
   std::size_t live = 0, trigger = std::size_t{128} << 20;
 };
@@ -80,6 +71,14 @@ inline void keep_library_loaded() {
   }
 }
 
+// An R allocator (R-exts, "Custom allocators") for vectors of at least 1 MB:
+// a mapping of its own, aligned to 2 MB so that its whole 2 MB blocks take
+// transparent huge pages, then mapped in one call (Linux 5.14+). A heap block
+// lies anywhere, so fewer of its blocks could take huge pages and the rest
+// faulted 4 KB at a time. The mapping is rounded up to whole huge pages where
+// that adds at most a third of its size, else to whole pages. R's freeing of
+// the vector unmaps it: no memory is kept. Where mmap() says no, the block
+// comes from malloc().
 inline void* huge_alloc(R_allocator_t* allocator, std::size_t bytes) {
   const std::size_t len = mapping_length(bytes + kPrefix);
   void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
