@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -48,10 +50,25 @@ inline void collect_if_due(std::size_t need) {
   m.trigger = std::max(std::size_t{128} << 20, 2 * m.live);
 }
 
+// Whether the system gives transparent huge pages to advised mappings (its
+// setting is "[always]" or "[madvise]", not "[never]").
+inline bool huge_pages_on() {
+  static const bool on = [] {
+    std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (f == nullptr) return false;
+    char setting[64] = {0};
+    const bool read = std::fgets(setting, sizeof setting, f) != nullptr;
+    std::fclose(f);
+    return read && std::strstr(setting, "[never]") == nullptr;
+  }();
+  return on;
+}
+
 inline std::size_t mapping_length(std::size_t need) {
   static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t huge = (need + kHugePage - 1) & ~(kHugePage - 1);
-  return 3 * (huge - need) <= need ? huge : (need + page - 1) / page * page;
+  const bool round_to_huge = huge_pages_on() && 3 * (huge - need) <= need;
+  return round_to_huge ? huge : (need + page - 1) / page * page;
 }
 
 inline void huge_free(R_allocator_t*, void* p);
@@ -76,9 +93,9 @@ inline void keep_library_loaded() {
 // transparent huge pages, then mapped in one call (Linux 5.14+). A heap block
 // lies anywhere, so fewer of its blocks could take huge pages and the rest
 // faulted 4 KB at a time. The mapping is rounded up to whole huge pages where
-// that adds at most a third of its size, else to whole pages. R's freeing of
-// the vector unmaps it: no memory is kept. Where mmap() says no, the block
-// comes from malloc().
+// that adds at most a third of its size and the system gives them, else to
+// whole pages. R's freeing of the vector unmaps it: no memory is kept.
+// Where mmap() says no, the block comes from malloc().
 inline void* huge_alloc(R_allocator_t* allocator, std::size_t bytes) {
   const std::size_t len = mapping_length(bytes + kPrefix);
   void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
