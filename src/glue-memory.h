@@ -30,13 +30,15 @@ namespace glue {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 constexpr std::size_t kPrefix = 64;  // the mapping's length, before R's block
+constexpr std::size_t kOwnMappingMin = std::size_t{1} << 20;  // vectors this large get one
+constexpr std::size_t kCollectMin = std::size_t{128} << 20;   // see MappedBytes
 
 // R's collector does not count the mappings of huge_alloc() below, so
 // vectors dropped in a loop would stay mapped until R collects for reasons of
 // its own: once the live mappings would pass twice what survived the last
 // collection (at least 128 MB), R collects before the next one is made.
 struct MappedBytes {
-  std::size_t live = 0, trigger = std::size_t{128} << 20;
+  std::size_t live = 0, trigger = kCollectMin;
 };
 inline MappedBytes& mapped_bytes() {
   static MappedBytes bytes;
@@ -47,7 +49,7 @@ inline void collect_if_due(std::size_t need) {
   MappedBytes& m = mapped_bytes();
   if (m.live + need <= m.trigger) return;
   R_gc();
-  m.trigger = std::max(std::size_t{128} << 20, 2 * m.live);
+  m.trigger = std::max(kCollectMin, 2 * m.live);
 }
 
 // Whether the system gives transparent huge pages to advised mappings (its
@@ -136,12 +138,10 @@ inline void huge_free(R_allocator_t*, void* p) {
 // An uninitialised R vector of n elements of `type`; `zero` says whether its
 // memory is known to be zero (a new mapping).
 inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t element_bytes, bool& zero) {
-  if (static_cast<std::size_t>(n) * element_bytes < (std::size_t{1} << 20)) {
-    zero = false;
-    return Rf_allocVector(type, n);
-  }
   zero = false;
-  collect_if_due(static_cast<std::size_t>(n) * element_bytes);
+  const std::size_t bytes = static_cast<std::size_t>(n) * element_bytes;
+  if (bytes < kOwnMappingMin) return Rf_allocVector(type, n);
+  collect_if_due(bytes);
   R_allocator_t allocator{huge_alloc, huge_free, nullptr, &zero};
   return Rf_allocVector3(type, n, &allocator);
 }
@@ -152,14 +152,18 @@ inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t, bool& zero) {
 }
 #endif
 
+// fresh_sexp() for an Rcpp vector or matrix type V.
 template <typename V>
-using element_of = typename std::remove_reference<decltype(*std::declval<V&>().begin())>::type;
+SEXP fresh_sexp_of(R_xlen_t n, bool& zero) {
+  using element = typename std::remove_reference<decltype(*std::declval<V&>().begin())>::type;
+  return fresh_sexp(V::r_type::value, n, sizeof(element), zero);
+}
 
 // An R vector of n elements that the caller writes in full.
 template <typename V>
 V fresh_vector(R_xlen_t n) {
   bool zero;
-  return V(fresh_sexp(V::r_type::value, n, sizeof(element_of<V>), zero));
+  return V(fresh_sexp_of<V>(n, zero));
 }
 
 // A copy of a core vector as an R vector.
@@ -174,8 +178,7 @@ V fresh_copy(const std::vector<T>& x) {
 template <typename M>
 M fresh_matrix(int nrow, int ncol) {
   bool zero;
-  Rcpp::Shield<SEXP> x(fresh_sexp(M::r_type::value, static_cast<R_xlen_t>(nrow) * ncol,
-                                  sizeof(element_of<M>), zero));
+  Rcpp::Shield<SEXP> x(fresh_sexp_of<M>(static_cast<R_xlen_t>(nrow) * ncol, zero));
   Rf_setAttrib(x, R_DimSymbol, Rcpp::Dimension(nrow, ncol));
   return M(static_cast<SEXP>(x));
 }
@@ -184,7 +187,7 @@ M fresh_matrix(int nrow, int ncol) {
 template <typename V>
 V zeroed_vector(R_xlen_t n) {
   bool zero;
-  V v(fresh_sexp(V::r_type::value, n, sizeof(element_of<V>), zero));
+  V v(fresh_sexp_of<V>(n, zero));
   if (!zero) std::fill(v.begin(), v.end(), 0);
   return v;
 }
