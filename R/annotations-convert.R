@@ -19,7 +19,9 @@
 #' * `x[i, j, k]` keeps the items `i`, annotators `j` and labels `k` (names,
 #'   positive indices or logical vectors; empty = all), in the order given.
 #'   The label universe is what `k` keeps (all labels by default), so labels
-#'   no one selected in the subset still count. Use it for agreement per
+#'   no one selected in the subset still count. A record that decided none of
+#'   the kept labels stays, as a record without any decision (its decisions
+#'   on them are missing), whatever the storage. Use it for agreement per
 #'   group of items, without one annotator, or on some labels.
 #'
 #' @param x An `annotations` object.
@@ -126,12 +128,12 @@ as.array.annotations <- function(x, ...) {
               class = "empty")
   }
   if (is_sparse_layout(x)) return(subset_sparse(x, keep, new_item[keep], new_ann[keep], ii, jj, kk))
-  sub_values <- record_values(x)[keep, kk, drop = FALSE]
-  has <- assigned_records(x, sub_values)
-  if (length(has) < nrow(sub_values)) {  # copy only when a cell drops out
-    keep <- keep[has]
-    sub_values <- sub_values[has, , drop = FALSE]
-  }
+  values <- record_values(x)
+  # a record annotated on any label of x stays one, empty if it decided none
+  # of the kept labels, as in the records layout
+  has <- assigned_records(x, values[keep, , drop = FALSE])
+  if (length(has) < length(keep)) keep <- keep[has]
+  sub_values <- values[keep, kk, drop = FALSE]
   a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
                        x$items[ii], x$annotators[jj], x$labels[kk])
   # a subset of the categories is not a single-label design

@@ -15,7 +15,9 @@
 #'   of them, equal weights included, gives the structured multi-label
 #'   agreement of the categories' category-versus-rest indicators, not
 #'   Fleiss' kappa, AC1 or Brennan-Prediger of the categories; the fit's
-#'   notes (`summary()`, the `note` column of `tidy()`) say so.
+#'   notes (`summary()`, the `note` column of `tidy()`) say so. The
+#'   exception is one group of every category (without a tree): that
+#'   variable is the category itself, and `mla()` gives the categorical fit.
 #' @section Labels with structure:
 #' Hamming agreement treats the labels as independent and equally costly.
 #' Three arguments describe a scheme that is not, and together define one
@@ -121,6 +123,13 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
   list(labels = labels, parent = parent, closure_order = closure_order(parent),
        groups = groups, free = free, weights = weights, tree = tree,
        weighted = length(unique(weights)) > 1L)
+}
+
+# On a single-label design one group of every category, without a tree, is
+# the category itself: mla() fits it as the categorical design.
+is_group_of_every_category <- function(x, st) {
+  !is.null(st) && is_single_label(x) && !st$tree && length(st$groups) == 1L &&
+    length(st$free) == 0L
 }
 
 check_label_weights <- function(w, labels, free, groups, call, declared = labels) {

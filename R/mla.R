@@ -119,6 +119,7 @@ mla_records <- function(x, baseline, labels, structure, weights, threads, call) 
   check_estimable(x, tally, counts$annotator_records, call = call)
   st <- resolve_label_structure(x, structure$label_weights, structure$label_groups,
                                 structure$label_tree, cols, call = call)
+  if (is_group_of_every_category(x, st)) st <- NULL
   if (!is.null(st)) {
     if (baseline == "conger") abort_structure_conger(call)
     return(structured_mla(x, cols, st, baseline, weights, call = call))  # R/label-structure-fit.R

@@ -80,8 +80,35 @@ test_that("[ subsets items, annotators and labels as building from the data does
   arr <- as.array(d)
   expect_identical(mla_results(d[3:9, c("a1", "a4", "a5"), ]),
                    mla_results(as_annotations(arr[3:9, c("a1", "a4", "a5"), ])))
-  expect_identical(mla_results(d[, , 2]), mla_results(as_annotations(arr[, , 2, drop = FALSE])))
+  # one label: the same numbers; cells annotated only on other labels stay
+  # records, without any decision on label 2 (the sub-array cannot say so)
+  one_label <- mla_results(d[, , 2])
+  from_array <- mla_results(as_annotations(arr[, , 2, drop = FALSE]))
+  counts <- c("missing_share", "n_unassigned", "n_empty_records")
+  expect_identical(one_label[c("corpus", "label", "item")], from_array[c("corpus", "label", "item")])
+  expect_identical(one_label$glance[setdiff(names(one_label$glance), counts)],
+                   from_array$glance[setdiff(names(from_array$glance), counts)])
+  only_elsewhere <- sum(rowSums(!is.na(arr), dims = 2) > 0 & is.na(arr[, , 2]))
+  expect_gt(only_elsewhere, 0)
+  expect_equal(one_label$glance$n_empty_records, only_elsewhere)
+  expect_equal(one_label$glance$n_unassigned, from_array$glance$n_unassigned - only_elsewhere)
   expect_identical(x[, , ], x[seq_len(4), seq_len(3), seq_along(x$labels)])
+})
+
+test_that("[ on labels gives the same object whatever the storage", {
+  d <- convert_designs()$dense
+  from_long <- annotations_long(as.data.frame(d), item, annotator, label, value)
+  expect_false(identical(from_long$layout, d$layout))
+  for (k in list(2, c(4, 1), c("L2", "L3"))) {
+    by_array <- d[, , k]
+    by_records <- from_long[, , k]
+    expect_identical(mla_results(by_array), mla_results(by_records))
+    expect_identical(format(by_array), format(by_records))
+    # every record of the source stays one: decisions on the kept labels
+    # that the source lacks are missing, not dropped
+    g <- glance(mla(by_array))
+    expect_equal(g$n_records + g$n_empty_records, glance(mla(d))$n_records)
+  }
 })
 
 test_that("[ reports bad indices", {

@@ -227,6 +227,36 @@ test_that("a subset of a single-label design's categories is the category-versus
   expect_identical(fit_counts$notes, fit$notes)
 })
 
+test_that("one group of every category on a single-label design is the categorical fit", {
+  withr::local_seed(8)
+  m <- random_categorical(50, 4, c("a", "b", "c"))
+  grouped <- mla(m, label_groups = list(all = c("a", "b", "c")), baseline = "ac1")
+  plain <- mla(m, baseline = "ac1")
+  for (level in c("corpus", "label", "item")) {
+    expect_identical(tidy(grouped, level, conf.int = TRUE), tidy(plain, level, conf.int = TRUE))
+  }
+  expect_identical(glance(grouped), glance(plain))
+  expect_identical(glance(grouped)$design, "single-label")
+  expect_identical(grouped$notes, plain$notes)
+  expect_false(any(grepl("with a label structure", grouped$notes$reason, fixed = TRUE)))
+  expect_no_match(paste(capture.output(print(grouped)), collapse = " "), "label structure", fixed = TRUE)
+  # plain R: Fleiss' kappa of the categories (items with >= 2 ratings)
+  n <- sapply(c("a", "b", "c"), function(k) rowSums(m == k, na.rm = TRUE))
+  m_i <- rowSums(n)
+  two <- m_i >= 2
+  ao <- mean(rowSums(n * (n - 1))[two] / (m_i * (m_i - 1))[two])
+  p <- colMeans((n / m_i)[m_i >= 1, , drop = FALSE])
+  fleiss <- tidy(grouped)[tidy(grouped)$term == "fleiss", ]
+  expect_equal(fleiss$observed, ao, tolerance = 1e-12)
+  expect_equal(fleiss$estimate, (ao - sum(p^2)) / (1 - sum(p^2)), tolerance = 1e-12)
+  # a weight on the one group changes nothing; two groups keep the
+  # indicator analysis
+  expect_identical(tidy(mla(m, label_groups = list(all = c("a", "b", "c")), label_weights = c(all = 3))),
+                   tidy(mla(m)))
+  two_groups <- mla(m, label_groups = list(ab = c("a", "b"), only_c = "c"))
+  expect_match(tidy(two_groups)$note, "single-label design with a label structure", fixed = TRUE)
+})
+
 test_that("a label structure on a single-label design is the indicator analysis, at equal weights too", {
   withr::local_seed(5)
   m <- random_categorical(40, 4, c("a", "b", "c", "d"))
