@@ -87,7 +87,7 @@ for case in "${cases[@]}"; do
   caught=$(grep -ao 'CAUGHT [0-9.]*' "$out" | tail -n 1 | cut -d' ' -f2)
   latency=999
   [ -n "$caught" ] && latency=$(echo "$caught - $sent" | bc -l 2>/dev/null || echo 999)
-  if grep -q "RESULT interrupted" "$out" && grep -q "^USABLE" "$out" &&
+  if grep -aq "RESULT interrupted" "$out" && grep -aq "USABLE " "$out" &&
      [ "$(echo "$latency <= ${MLA_INTERRUPT_LIMIT:-1}" | bc -l)" = 1 ]; then
     printf 'interrupt: %-10s caught %.2f s after SIGINT; follow-up: %s (exit status %d)\n' \
       "$case" "$latency" "$(grep -ao 'USABLE .*' "$out" | tail -n 1 | cut -d' ' -f2-)" "$status"
