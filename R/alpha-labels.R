@@ -13,7 +13,9 @@
 #' with two or more decisions and `n_values` their decisions. The corpus
 #' Hamming alpha is not the mean of these: it pools the labels'
 #' disagreements before the ratio. `R > 0` adds `std.error`, `conf.low` and
-#' `conf.high` per label from the same replicates as the corpus row.
+#' `conf.high` per label from the same replicates as the corpus row. The
+#' estimates read only the label tables, so a summary ([annotation_counts()],
+#' a database table) gives them too; intervals need the records.
 #' @param level `"corpus"` (default): one row per distance; `"label"`: one
 #'   row per label (Hamming distance only).
 #' @name krippendorff_alpha
@@ -21,27 +23,24 @@ NULL
 
 alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
                               call = rlang::caller_env()) {
-  require_records(a, "label-level alpha", call = call)
   check_label_level_distance(distance, a, use_default, call)
   R <- check_alpha_replicates(R, call)  # R/alpha-intervals.R
   check_conf_level(conf.level, arg = "conf.level", call = call)
-  terms <- hamming_item_terms(a)
-  k <- ncol(terms) / 3L
-  cols <- list(n = seq_len(k), n1 = k + seq_len(k), dis = 2L * k + seq_len(k))
-  tot <- colSums(terms)
-  n <- tot[cols$n]
-  estimate <- drop(hamming_label_alpha_from_sums(rbind(n), rbind(tot[cols$n1]), rbind(tot[cols$dis])))
+  if (R > 0L) require_records(a, "bootstrap intervals of label-level alpha", call = call)
+  tot <- label_alpha_sums(label_tally(a))
+  estimate <- hamming_label_alpha_from_sums(tot$n, tot$n1, tot$dis)
+  n <- tot$n
   labels <- as.character(label_names(a))
+  k <- length(labels)
   out <- tibble::new_tibble(list(
     term = paste0(labels, ":hamming"),
     label = labels,
     distance = rep("hamming", k),
-    observed_disagreement = unname(ifelse(n > 0, tot[cols$dis] / pmax(n, 1), NA_real_)),
-    expected_disagreement = unname(ifelse(n > 1, 2 * tot[cols$n1] * (n - tot[cols$n1]) /
-                                            (n * pmax(n - 1, 1)), NA_real_)),
-    estimate = unname(estimate),
-    n_items = unname(colSums(terms[, cols$n, drop = FALSE] > 0)),
-    n_values = unname(n)
+    observed_disagreement = ifelse(n > 0, tot$dis / pmax(n, 1), NA_real_),
+    expected_disagreement = ifelse(n > 1, 2 * tot$n1 * (n - tot$n1) / (n * pmax(n - 1, 1)), NA_real_),
+    estimate = estimate,
+    n_items = tot$n_items,
+    n_values = n
   ), nrow = k)
   warn_undefined_labels(labels[is.na(estimate)], call)
   if (R == 0L) return(out)
@@ -49,7 +48,19 @@ alpha_label_level <- function(a, distance, use_default, R, conf.level, threads,
   if (any(used)) {
     check_boot_items(min(out$n_items[used]), "items with two or more decisions", "x", call, min = 3L)
   }
-  label_intervals(out, terms, cols, R, conf.level, threads, call)
+  cols <- list(n = seq_len(k), n1 = k + seq_len(k), dis = 2L * k + seq_len(k))
+  label_intervals(out, hamming_item_terms(a), cols, R, conf.level, threads, call)
+}
+
+# Per label, over its items with m >= 2 decisions: the decisions n, the
+# positive ones n1, the summed within-item disagreement 2 x (m - x) / (m - 1)
+# and the items, from the label tables (records and summaries alike).
+label_alpha_sums <- function(tally) {
+  m <- seq_len(nrow(tally$cnt))
+  pair <- m >= 2L
+  per_m <- function(t, f) unname(colSums(f * t[pair, , drop = FALSE]))
+  list(n = per_m(tally$cnt, m[pair]), n1 = per_m(tally$sx, 1), dis = per_m(tally$sdis, 2 / (m[pair] - 1)),
+       n_items = per_m(tally$cnt, 1))
 }
 
 check_label_level_distance <- function(distance, a, use_default, call) {

@@ -120,8 +120,11 @@
 #' @section What needs the records:
 #' Custom distances of two
 #' sets `function(a, b)`, single-label distances, bootstrap intervals of
-#' [krippendorff_alpha()] (`R > 0`), [agreement_measures()] and
-#' [mla_boot()] with annotator resampling need per-record data,
+#' [krippendorff_alpha()] (`R > 0`), labels with structure (`label_weights`
+#' other than equal, `label_groups`, `label_tree`, except one group of every
+#' category of a single-label design, which is its categorical fit),
+#' [agreement_measures()] and [mla_boot()] with annotator resampling need
+#' per-record data,
 #' which the summary does not hold: they stop with an error of class
 #' `mlagreement_error_needs_records`. [annotator_agreement()] needs the
 #' annotator-pair tables (`annotator_pairs`, `pair_labels`); item-level

@@ -15,7 +15,11 @@
 #'   without any record, so those are not rebuilt (and the grid shrinks).
 #' * `as.array()` gives the items x annotators x labels array with dimnames;
 #'   pairs that were never annotated are `NA`. `as_annotations(as.array(x))`
-#'   rebuilds `x`.
+#'   rebuilds `x`, except that a record without any decision (all `NA`) reads
+#'   as a pair never annotated.
+#' * Neither form says that the labels are the categories of a single-label
+#'   design: rebuild one with `annotations_long(..., single_label = TRUE)`
+#'   (AC1 and PABAK differ between the two analyses).
 #' * `x[i, j, k]` keeps the items `i`, annotators `j` and labels `k` (names,
 #'   positive indices or logical vectors; empty = all), in the order given.
 #'   The label universe is what `k` keeps (all labels by default), so labels

@@ -85,7 +85,11 @@
 #'
 #' @param data A data frame.
 #' @param item,annotator,label <[`tidy-select`][tidyselect::language]> One
-#'   column each: item ids, annotator ids and labels.
+#'   column each: item ids, annotator ids and labels. Items and annotators
+#'   are kept sorted by their ids as stored: numbers in numeric order, text
+#'   in text order (`"10"` before `"2"`). That order is the row order of
+#'   item tables and what a seed's bootstrap draws and splits follow, so
+#'   give ids the same type to get the same draws from two sources.
 #' @param value <[`tidy-select`][tidyselect::language]> Column of 0/1/`NA`
 #'   decisions, or `NULL` when rows list selected labels. When `data` has a
 #'   column named `value`, say which: `value = value` or `value = NULL`.

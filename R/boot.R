@@ -18,10 +18,11 @@
 #'   decision on the fit's labels, the items its estimates and standard
 #'   errors count: items stored without any (an array's empty rows, items
 #'   decided only on labels outside `mla(labels = )`) are not drawn, so the
-#'   same data in any storage gives the same replicates. This is valid for
-#'   crossed designs and for sparse (crowdsourcing) designs in which
-#'   annotators are nested in items, because each item carries its own
-#'   annotators along.
+#'   same data in any storage gives the same replicates (for ids of the
+#'   same type, which set the items' order: see [annotations_long()]). This
+#'   is valid for crossed designs and for sparse (crowdsourcing) designs in
+#'   which annotators are nested in items, because each item carries its
+#'   own annotators along.
 #' * `"annotators"` treats the annotators as sampled from a population of
 #'   annotators and the items as fixed (crossed designs, where every
 #'   annotator rates many items). Annotators are drawn with replacement; a

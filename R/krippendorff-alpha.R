@@ -186,6 +186,7 @@ krippendorff_alpha <- function(x, distance = c("hamming", "jaccard", "masi", "no
     return(alpha_label_level(a, distance, missing(distance), R, conf.level, threads))
   }
   st <- resolve_label_structure(a, label_weights, label_groups, label_tree)  # R/label-structure.R
+  if (!is.null(st)) require_records(a, "labels with structure")
   if (!is.null(st) && missing(distance)) distance <- "hamming"
   specs <- resolve_distances(distance, a, use_default = missing(distance) && is.null(st))
   check_source_distances(a, specs, call = rlang::current_env())

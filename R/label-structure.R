@@ -99,7 +99,6 @@ resolve_label_structure <- function(a, label_weights = NULL, label_groups = NULL
                                     call = rlang::caller_env()) {
   given <- !c(is.null(label_weights), is.null(label_groups), is.null(label_tree))
   if (!any(given)) return(NULL)
-  require_records(a, "labels with structure", call = call)
   labels <- if (is.null(cols)) label_names(a) else label_names(a)[cols]
   if ((given[2] || given[3]) && length(labels) != length(label_names(a))) {
     mla_abort(

@@ -65,6 +65,8 @@ expect_same_estimates <- function(s, a, tolerance = 1e-12, optional = TRUE) {
   expect_equal(fit_s$notes, fit_a$notes)
   expect_equal(suppressWarnings(krippendorff_alpha(s, "hamming")),
                suppressWarnings(krippendorff_alpha(a, "hamming")), tolerance = tolerance)
+  expect_equal(suppressWarnings(krippendorff_alpha(s, level = "label")),
+               suppressWarnings(krippendorff_alpha(a, level = "label")), tolerance = tolerance)
   # the optional tables, when the summary has them
   has_tables <- function(tab) !is.null(s[[tab]]) || !is.null(s$db_source)
   if (optional && (has_tables("sets") || !is.null(s$sets_partial))) expect_same_set_alpha(s, a, tolerance)

@@ -43,6 +43,20 @@ test_that("each label's alpha is nominal alpha of its 0/1 column", {
                krippendorff_alpha(one, "hamming")$estimate, tolerance = 1e-14)
 })
 
+test_that("a summary gives the label rows from its label tables; intervals need the records", {
+  fx <- irr_fixture("alpha_labels")
+  a <- as_annotations(fx$array)
+  s <- as_annotation_counts(a)
+  plain <- annotation_counts(tidy(s, "labels"), tidy(s, "design"), tidy(s, "annotators"),
+                             universe = s$labels)
+  for (summary in list(s, plain)) {
+    res <- krippendorff_alpha(summary, level = "label")
+    expect_identical(res, krippendorff_alpha(a, level = "label"))
+    expect_equal(res$estimate, fx$value, tolerance = 1e-12)  # irr::kripp.alpha()
+    expect_mla_error(krippendorff_alpha(summary, level = "label", R = 20), "needs_records")
+  }
+})
+
 test_that("label intervals come from resampled items, SEs from leave-one-item-out", {
   skip_on_cran()
   withr::local_seed(72)

@@ -255,6 +255,17 @@ test_that("one group of every category on a single-label design is the categoric
                    tidy(mla(m)))
   two_groups <- mla(m, label_groups = list(ab = c("a", "b"), only_c = "c"))
   expect_match(tidy(two_groups)$note, "single-label design with a label structure", fixed = TRUE)
+  # a summary needs no records for it (nor for equal weights of multi-label
+  # data); any other structure does
+  s <- as_annotation_counts(as_annotations(m))
+  on_summary <- tidy(mla(s, label_groups = list(all = c("a", "b", "c"))), conf.int = TRUE)
+  expect_identical(on_summary, tidy(mla(s), conf.int = TRUE))
+  expect_equal(on_summary, tidy(mla(m), conf.int = TRUE), tolerance = 1e-12)
+  expect_mla_error(mla(s, label_groups = list(ab = c("a", "b"))), "needs_records")
+  expect_mla_error(mla(s, label_weights = c(a = 2)), "needs_records")
+  multi <- as_annotation_counts(as_annotations(as.array(as_annotations(m))))
+  expect_identical(tidy(mla(multi, label_weights = c(a = 1, b = 1))), tidy(mla(multi)))
+  expect_mla_error(krippendorff_alpha(s, label_groups = list(all = c("a", "b", "c"))), "needs_records")
 })
 
 test_that("a label structure on a single-label design is the indicator analysis, at equal weights too", {
