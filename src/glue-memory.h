@@ -135,15 +135,31 @@ inline void huge_free(R_allocator_t*, void* p) {
   }
 }
 
+// A collection ends by taking a pending Ctrl-C, a longjmp that would skip
+// the caller's C++ frames (their memory and the vectors Rcpp keeps for
+// them): under unwindProtect() it unwinds them as an exception instead,
+// and R resumes the interrupt after them.
+struct MappedRequest {
+  SEXPTYPE type;
+  R_xlen_t n;
+  std::size_t bytes;
+  bool* zero;
+};
+inline SEXP collect_and_map(void* data) {
+  MappedRequest* r = static_cast<MappedRequest*>(data);
+  collect_if_due(r->bytes);
+  R_allocator_t allocator{huge_alloc, huge_free, nullptr, r->zero};
+  return Rf_allocVector3(r->type, r->n, &allocator);
+}
+
 // An uninitialised R vector of n elements of `type`; `zero` says whether its
 // memory is known to be zero (a new mapping).
 inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t element_bytes, bool& zero) {
   zero = false;
   const std::size_t bytes = static_cast<std::size_t>(n) * element_bytes;
   if (bytes < kOwnMappingMin) return Rf_allocVector(type, n);
-  collect_if_due(bytes);
-  R_allocator_t allocator{huge_alloc, huge_free, nullptr, &zero};
-  return Rf_allocVector3(type, n, &allocator);
+  MappedRequest request{type, n, bytes, &zero};
+  return Rcpp::unwindProtect(collect_and_map, &request);
 }
 #else
 inline SEXP fresh_sexp(SEXPTYPE type, R_xlen_t n, std::size_t, bool& zero) {

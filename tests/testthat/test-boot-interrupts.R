@@ -237,3 +237,15 @@ test_that("glue-interrupt.h: a pending Ctrl-C stops the loop and becomes R's `in
   expect_false(after$raised)   # disarmed: the next call runs to the end
   expect_identical(h$glue_chunk(x, m, c(1L, 2L), 300L, 1L, FALSE), 300)
 })
+
+test_that("glue-memory.h: Ctrl-C taken by a collection before a mapping unwinds the C++ frames", {
+  h <- cpp_harness("interrupts.cpp")
+  expect_identical(h$interrupt_in_collection(FALSE), 2^18)
+  expect_identical(h$frames_unwound(), 1L)
+  res <- tryCatch(h$interrupt_in_collection(TRUE), interrupt = function(e) "interrupted")
+  expect_identical(res, "interrupted")
+  # a longjmp over the frame would skip its destructor (and the memory and
+  # the R vectors it holds)
+  expect_identical(h$frames_unwound(), 1L)
+  expect_identical(h$interrupt_in_collection(FALSE), 2^18)  # and the next call works
+})

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "glue-interrupt.h"
+#include "glue-memory.h"
 #include "glue-sets.h"
 #include "glue-view.h"
 #include "mlagreement/boot_items.h"
@@ -275,3 +276,28 @@ Rcpp::List glue_last_done() {
                             Rcpp::Named("pending") = R_interrupts_pending,
                             Rcpp::Named("raised") = mla::interrupt_flag().raised());
 }
+
+// ---------------------------------------------------------------- memory ----
+// Ctrl-C pending when fresh_vector() collects before a mapping of its own
+// (the trigger set to collect): R takes the interrupt at the end of the
+// collection; the C++ frames of the call must unwind (a destructor runs)
+// before R raises the `interrupt` condition.
+namespace {
+int unwound = 0;
+struct Sentinel {
+  ~Sentinel() { ++unwound; }
+};
+}  // namespace
+
+// [[Rcpp::export]]
+double interrupt_in_collection(bool pending) {
+  unwound = 0;
+  Sentinel frame;
+  glue::mapped_bytes().trigger = 0;
+  if (pending) R_interrupts_pending = 1;
+  Rcpp::NumericVector v = glue::fresh_vector<Rcpp::NumericVector>(R_xlen_t{1} << 18);  // 2 MB
+  return static_cast<double>(v.size());
+}
+
+// [[Rcpp::export]]
+int frames_unwound() { return unwound; }
