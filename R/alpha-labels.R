@@ -59,8 +59,8 @@ label_alpha_sums <- function(tally) {
   m <- seq_len(nrow(tally$cnt))
   pair <- m >= 2L
   per_m <- function(t, f) unname(colSums(f * t[pair, , drop = FALSE]))
-  list(n = per_m(tally$cnt, m[pair]), n1 = per_m(tally$sx, 1), dis = per_m(tally$sdis, 2 / (m[pair] - 1)),
-       n_items = per_m(tally$cnt, 1))
+  list(n = per_m(tally$cnt, m[pair]), n1 = per_m(tally$sx, 1),
+       dis = per_m(tally$sdis, 2 / (m[pair] - 1)), n_items = per_m(tally$cnt, 1))
 }
 
 check_label_level_distance <- function(distance, a, use_default, call) {

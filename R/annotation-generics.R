@@ -102,7 +102,9 @@ mla_fit.annotations <- function(x, baseline, labels, structure, weights, threads
 mla_fit.annotation_counts <- function(x, baseline, labels, structure, weights, threads, call) {
   st <- resolve_label_structure(x, structure$label_weights, structure$label_groups,
                                 structure$label_tree, call = call)
-  if (!is.null(st) && !is_group_of_every_category(x, st)) require_records(x, "labels with structure", call = call)
+  if (!is.null(st) && !is_group_of_every_category(x, st)) {
+    require_records(x, "labels with structure", call = call)
+  }
   if (!identical(weights, "identity")) require_records(x, "category weights", call = call)
   if (baseline == "conger") require_records(x, "the annotator-specific baseline (\"conger\")", call = call)
   mla_counts(x, baseline, labels, call = call)

@@ -134,9 +134,9 @@ as.array.annotations <- function(x, ...) {
   if (is_sparse_layout(x)) return(subset_sparse(x, keep, new_item[keep], new_ann[keep], ii, jj, kk))
   values <- record_values(x)
   # a record annotated on any label of x stays one, empty if it decided none
-  # of the kept labels, as in the records layout
-  has <- assigned_records(x, values[keep, , drop = FALSE])
-  if (length(has) < length(keep)) keep <- keep[has]
+  # of the kept labels (as in the records layout); an array's cells without
+  # any decision were never annotated
+  if (is_dense_layout(x)) keep <- keep[assigned_records(x, values[keep, , drop = FALSE])]
   sub_values <- values[keep, kk, drop = FALSE]
   a <- new_annotations(sub_values, "records", new_item[keep], new_ann[keep],
                        x$items[ii], x$annotators[jj], x$labels[kk])
