@@ -55,6 +55,7 @@ test_that("a summary gives the label rows from its label tables; intervals need 
     expect_equal(res$estimate, fx$value, tolerance = 1e-12)  # irr::kripp.alpha()
     expect_mla_error(krippendorff_alpha(summary, level = "label", R = 20), "needs_records")
   }
+  expect_mla_snapshot(krippendorff_alpha(s, level = "label", R = 20), "needs_records")
 })
 
 test_that("label intervals come from resampled items, SEs from leave-one-item-out", {
